@@ -1,0 +1,65 @@
+/* jankscope-bridge.h: the ABI between the loaders (preload, GTK3 module) and the core.
+ *
+ * Plain C, no GLib types: the preload includes it and must not link GLib.
+ * The loader dlopen()s libjankscope-core.so and calls jankscope_core_start()
+ * with a JsBridge it owns; the core fills in the hook pointers it wants
+ * called. The loader reads the hooks with acquire loads, so a hook becomes
+ * visible to other threads only once the core is fully set up.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#define JS_BRIDGE_ABI 1
+
+/* Layout-compatible with GSourceFuncs (six pointers). */
+typedef struct
+{
+  void *prepare;
+  void *check;
+  void *dispatch;
+  void *finalize;
+  void *closure_callback;
+  void *closure_marshal;
+} JsSourceFuncs;
+
+typedef int (*JsDispatchFunc) (void *source, void *callback, void *user_data);
+
+typedef enum
+{
+  JS_MODE_PRELOAD = 1,  /* all hooks: data interposition + function interposition */
+  JS_MODE_GTK_MODULE,   /* GTK_MODULES only: poll function, no dispatch hooks */
+} JsMode;
+
+typedef struct
+{
+  unsigned abi;       /* JS_BRIDGE_ABI */
+  JsMode mode;
+  int early;          /* started from an ELF constructor, before main() */
+
+  /* Set by the core. Called by the preload; NULL means "not interested". */
+
+  /* A dispatch of a GLib built-in source type (idle, timeout, child watch,
+   * I/O watch, unix signal, unix fd): `real` is GLib's own dispatch. */
+  int (*dispatch) (JsDispatchFunc real, void *source, void *callback, void *user_data);
+
+  /* Before GLib's g_source_attach (source, context) runs. */
+  void (*before_attach) (void *source, void *context);
+
+  /* g_main_context_set_poll_func (context, func) from outside GLib.
+   * Returns nonzero when the core took it over (then GLib's is not called). */
+  int (*set_poll_func) (void *context, void *func);
+
+  /* g_main_context_get_poll_func (context): nonzero + *func when the core answers. */
+  int (*get_poll_func) (void *context, void **func);
+
+  /* For g_main_context_find_source_by_funcs_user_data (): the funcs the core
+   * gave to sources that were attached with `funcs`, or NULL. */
+  const void *(*swapped_funcs) (const void *funcs);
+} JsBridge;
+
+/* Exported by libjankscope-core.so. Returns 0 on success; on failure the core
+ * has printed why and leaves every hook NULL. */
+typedef int (*JsCoreStartFunc) (JsBridge *bridge);
+#define JS_CORE_START_SYMBOL "jankscope_core_start"
+#define JS_CORE_LIBRARY "libjankscope-core.so"

@@ -1,0 +1,35 @@
+/* js-collector.h: the jankscope thread that drains the hooks' ring.
+ *
+ * Owns the statistics, the event store and the report file. The app's main
+ * thread never waits on it: records reach it through a lock-free ring, and
+ * the only time anyone waits for it is at exit, bounded, for the final report.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include "js-config.h"
+#include "js-ring.h"
+
+G_BEGIN_DECLS
+
+typedef struct _JsCollector JsCollector;
+
+/* `report_path` may be NULL (no report). Takes nothing over: config and ring
+ * must outlive the collector (they live as long as the process). */
+JsCollector *js_collector_new (const JsConfig *config, JsRing *ring, const char *report_path,
+                               const char *mode, gint64 start_ns);
+
+/* Starts the thread. */
+void js_collector_start (JsCollector *c);
+
+/* Any thread: ends the thread after a last drain and a final report; waits
+ * at most `timeout_ms` for that. */
+void js_collector_finish (JsCollector *c, guint timeout_ms);
+
+/* Wake the thread early (ring half full). Lock-free; callable from the main
+ * thread's hot path. */
+void js_collector_wake (gpointer collector);
+
+G_END_DECLS

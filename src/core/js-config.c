@@ -1,0 +1,151 @@
+/* js-config.c: JANKSCOPE_* environment variables.
+ *
+ * Defaults come from the seeds (000 §1.3): 50 ms is the first noticeable
+ * stall, 200 ms severe, 700 ms frozen; 3 s is where a hang starts (003 §6.4,
+ * the ANR-risk capture point). Jank windows closer than 500 ms are one
+ * episode for the user (003 §5.2).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "js-config.h"
+#include "js-log.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_THRESHOLD_MS 50
+#define DEFAULT_SEVERE_MS 200
+#define DEFAULT_FROZEN_MS 700
+#define DEFAULT_HANG_MS 3000
+#define DEFAULT_MERGE_MS 500
+#define DEFAULT_MAX_EVENTS 1000
+#define DEFAULT_MAX_PARTS 64
+
+static gboolean
+parse_int (const char *text, gint64 min, gint64 max, gint64 *out)
+{
+  char *end = NULL;
+  gint64 v;
+
+  errno = 0;
+  v = g_ascii_strtoll (text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || v < min || v > max)
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+static gint64
+env_int (const char *(*get_env) (const char *), const char *name, gint64 min, gint64 max,
+         gint64 def, const char *unit)
+{
+  const char *text = get_env (name);
+  gint64 v;
+
+  if (text == NULL || *text == '\0')
+    return def;
+  if (parse_int (text, min, max, &v))
+    return v;
+  js_log_warning ("%s='%s' is not a whole number of %s between %" G_GINT64_FORMAT
+                  " and %" G_GINT64_FORMAT "; using %" G_GINT64_FORMAT,
+                  name, text, unit, min, max, def);
+  return def;
+}
+
+static gboolean
+env_bool (const char *(*get_env) (const char *), const char *name, gboolean def)
+{
+  const char *text = get_env (name);
+
+  if (text == NULL || *text == '\0')
+    return def;
+  if (!g_ascii_strcasecmp (text, "1") || !g_ascii_strcasecmp (text, "true")
+      || !g_ascii_strcasecmp (text, "yes") || !g_ascii_strcasecmp (text, "on"))
+    return TRUE;
+  if (!g_ascii_strcasecmp (text, "0") || !g_ascii_strcasecmp (text, "false")
+      || !g_ascii_strcasecmp (text, "no") || !g_ascii_strcasecmp (text, "off"))
+    return FALSE;
+  js_log_warning ("%s='%s' is not one of 0/1/true/false/yes/no/on/off; using %d", name, text,
+                  def);
+  return def;
+}
+
+/* "SEVERE,FROZEN,HANG" in milliseconds, strictly increasing. */
+static void
+env_tiers (const char *(*get_env) (const char *), JsConfig *config)
+{
+  const char *text = get_env ("JANKSCOPE_TIERS_MS");
+  g_auto (GStrv) fields = NULL;
+  gint64 ms[3];
+
+  config->tier_ns[JS_TIER_SEVERE] = DEFAULT_SEVERE_MS * G_GINT64_CONSTANT (1000000);
+  config->tier_ns[JS_TIER_FROZEN] = DEFAULT_FROZEN_MS * G_GINT64_CONSTANT (1000000);
+  config->tier_ns[JS_TIER_HANG] = DEFAULT_HANG_MS * G_GINT64_CONSTANT (1000000);
+  if (text == NULL || *text == '\0')
+    return;
+
+  fields = g_strsplit (text, ",", -1);
+  if (g_strv_length (fields) != 3)
+    goto invalid;
+  for (guint i = 0; i < 3; i++)
+    {
+      g_strstrip (fields[i]);
+      if (!parse_int (fields[i], 1, 3600 * 1000, &ms[i]) || (i > 0 && ms[i] <= ms[i - 1]))
+        goto invalid;
+    }
+  for (guint i = 0; i < 3; i++)
+    config->tier_ns[JS_TIER_SEVERE + i] = ms[i] * G_GINT64_CONSTANT (1000000);
+  return;
+
+invalid:
+  js_log_warning ("JANKSCOPE_TIERS_MS='%s' is not three increasing millisecond bounds "
+                  "\"SEVERE,FROZEN,HANG\"; using %d,%d,%d",
+                  text, DEFAULT_SEVERE_MS, DEFAULT_FROZEN_MS, DEFAULT_HANG_MS);
+}
+
+void
+js_config_load (JsConfig *config, const char *(*get_env) (const char *name))
+{
+  const char *report;
+
+  memset (config, 0, sizeof *config);
+  config->debug = env_bool (get_env, "JANKSCOPE_DEBUG", FALSE);
+  report = get_env ("JANKSCOPE_REPORT");
+  config->report_path = (report != NULL && *report != '\0') ? g_strdup (report) : NULL;
+  config->threshold_ns = env_int (get_env, "JANKSCOPE_THRESHOLD_MS", 1, 60000,
+                                  DEFAULT_THRESHOLD_MS, "milliseconds")
+                         * G_GINT64_CONSTANT (1000000);
+  config->tier_ns[JS_TIER_NOTICEABLE] = config->threshold_ns;
+  env_tiers (get_env, config);
+  config->merge_gap_ns = env_int (get_env, "JANKSCOPE_MERGE_MS", 0, 60000, DEFAULT_MERGE_MS,
+                                  "milliseconds")
+                         * G_GINT64_CONSTANT (1000000);
+  config->max_events = (guint) env_int (get_env, "JANKSCOPE_MAX_EVENTS", 1, 100000,
+                                        DEFAULT_MAX_EVENTS, "events");
+  config->max_parts = DEFAULT_MAX_PARTS;
+}
+
+void
+js_config_clear (JsConfig *config)
+{
+  g_clear_pointer (&config->report_path, g_free);
+}
+
+JsTier
+js_config_tier (const JsConfig *config, gint64 duration_ns)
+{
+  for (int t = JS_TIER_HANG; t > JS_TIER_NOTICEABLE; t--)
+    if (duration_ns >= config->tier_ns[t])
+      return (JsTier) t;
+  return JS_TIER_NOTICEABLE;
+}
+
+const char *
+js_tier_name (JsTier tier)
+{
+  static const char *const names[JS_N_TIERS] = { "noticeable", "severe", "frozen", "hang" };
+
+  g_return_val_if_fail (tier < JS_N_TIERS, "unknown");
+  return names[tier];
+}

@@ -1,0 +1,113 @@
+/* js-core.c: the core's entry point, called by the preload or the GTK3 module.
+ *
+ * Start-up runs on the thread to watch (the main thread), often inside an
+ * ELF constructor before main(): it reads the configuration, installs the
+ * main-loop hooks, and starts the collector thread. Nothing here may fail
+ * loudly: a problem disables monitoring, with one line on stderr.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#define _GNU_SOURCE
+#include "jankscope-bridge.h"
+#include "js-clock.h"
+#include "js-collector.h"
+#include "js-config.h"
+#include "js-log.h"
+#include "js-mainloop.h"
+#include "js-report-path.h"
+#include "js-ring.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* 32768 records of 48 bytes (1.5 MiB): ~30 ms of a loop doing a million
+ * dispatches a second, and the main thread wakes the collector at half. */
+#define RING_CAPACITY 32768
+#define EXIT_TIMEOUT_MS 3000
+
+static JsConfig config;
+static JsRing *ring;
+static JsCollector *collector;
+static gboolean started;
+static gboolean forked_child;
+
+static void
+at_fork_child (void)
+{
+  /* The child has none of our threads; it keeps running (or execs) with the
+   * hooks forwarding only. Its exit must not wait for a collector that is
+   * not there. */
+  forked_child = TRUE;
+  js_mainloop_disable ();
+}
+
+static void
+at_exit (void)
+{
+  if (forked_child || collector == NULL)
+    return;
+  js_mainloop_disable ();
+  js_collector_finish (collector, EXIT_TIMEOUT_MS);
+}
+
+static gboolean
+resolve_poll_funcs (void (**set) (GMainContext *, GPollFunc), GPollFunc (**get) (GMainContext *))
+{
+  /* GLib's own functions, not the preload's stand-ins: dlsym on GLib's handle
+   * looks in GLib first. */
+  void *glib = dlopen ("libglib-2.0.so.0", RTLD_NOLOAD | RTLD_LAZY);
+
+  if (glib == NULL)
+    return FALSE;
+  *set = (void (*) (GMainContext *, GPollFunc)) dlsym (glib, "g_main_context_set_poll_func");
+  *get = (GPollFunc (*) (GMainContext *)) dlsym (glib, "g_main_context_get_poll_func");
+  dlclose (glib);
+  return *set != NULL && *get != NULL;
+}
+
+__attribute__ ((visibility ("default"))) int jankscope_core_start (JsBridge *bridge);
+
+int
+jankscope_core_start (JsBridge *bridge)
+{
+  void (*set_poll) (GMainContext *, GPollFunc);
+  GPollFunc (*get_poll) (GMainContext *);
+  g_autofree char *report_path = NULL;
+  const char *mode;
+  gint64 start_ns = js_now_ns ();
+
+  if (bridge == NULL || bridge->abi != JS_BRIDGE_ABI)
+    {
+      js_log_warning ("the preload and the core are from different builds; monitoring disabled");
+      return -1;
+    }
+  if (started)
+    return 0;
+  if (!resolve_poll_funcs (&set_poll, &get_poll))
+    {
+      js_log_warning ("GLib's main-loop functions not found; monitoring disabled");
+      return -1;
+    }
+
+  js_config_load (&config, g_getenv);
+  js_log_set_debug (config.debug);
+  mode = bridge->mode == JS_MODE_GTK_MODULE ? "gtk-module" : "preload";
+  if (config.report_path != NULL)
+    report_path = js_report_path_resolve (config.report_path, bridge->early);
+
+  ring = js_ring_new (RING_CAPACITY);
+  collector = js_collector_new (&config, ring, report_path, mode, start_ns);
+  js_ring_set_wake (ring, js_collector_wake, collector);
+  js_mainloop_start (ring, bridge, set_poll, get_poll);
+  js_collector_start (collector);
+
+  pthread_atfork (NULL, NULL, at_fork_child);
+  atexit (at_exit);
+  started = TRUE;
+  js_log_debug ("monitoring pid %d (%s mode), threshold %" G_GINT64_FORMAT " ms, report %s",
+                getpid (), mode, config.threshold_ns / JS_NS_PER_MS,
+                report_path ? report_path : "(none)");
+  return 0;
+}

@@ -1,0 +1,99 @@
+/* js-detector.c
+ *
+ * A dispatch is slow when its own time (wall minus the nested loops it ran)
+ * reaches the threshold. An iteration is slow when its busy time, less what
+ * its slow dispatches already explain, reaches the threshold: many short
+ * dispatches that add up (a "partially blocking" stall), or time spent
+ * outside any dispatch (prepare/check of a slow source, GLib's own work).
+ *
+ * The main thread pushes a dispatch's record when it ends and an iteration's
+ * record when the next poll starts, so the slow dispatches of an iteration
+ * always arrive before the iteration itself.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "js-detector.h"
+
+#include <string.h>
+
+void
+js_detector_init (JsDetector *d, const JsConfig *config, JsStats *stats, JsEventStore *store)
+{
+  memset (d, 0, sizeof *d);
+  d->config = config;
+  d->stats = stats;
+  d->store = store;
+}
+
+static gint64
+overlap (gint64 a0, gint64 a1, gint64 b0, gint64 b1)
+{
+  return MAX (0, MIN (a1, b1) - MAX (a0, b0));
+}
+
+static void
+feed_dispatch (JsDetector *d, const JsRecord *r)
+{
+  gint64 own = MAX (0, r->end_ns - r->start_ns - r->inner_ns);
+  JsPart part;
+
+  js_stats_add_dispatch (d->stats, r, own);
+  if (own < d->config->threshold_ns)
+    return;
+
+  part = (JsPart) {
+    .type = JS_RECORD_DISPATCH,
+    .start_ns = r->start_ns,
+    .end_ns = r->end_ns,
+    .duration_ns = own,
+    .nested_ns = r->inner_ns,
+    .tier = js_config_tier (d->config, own),
+    .name_id = r->name_id,
+    .code = r->code,
+    .code_is_dispatch = (r->flags & JS_RECORD_CODE_IS_DISPATCH) != 0,
+    .priority = r->priority,
+    .depth = r->depth,
+  };
+  js_event_store_add_part (d->store, &part);
+  if (d->n_pending < JS_DETECTOR_MAX_PENDING)
+    d->pending[d->n_pending++] = part;
+}
+
+static void
+feed_iteration (JsDetector *d, const JsRecord *r)
+{
+  gint64 busy = r->end_ns - r->start_ns;
+  gint64 explained = r->inner_ns;
+  JsPart part;
+
+  js_stats_add_iteration (d->stats, r);
+  for (guint i = 0; i < d->n_pending; i++)
+    {
+      const JsPart *p = &d->pending[i];
+
+      explained += MIN (p->duration_ns, overlap (p->start_ns, p->end_ns, r->start_ns, r->end_ns));
+    }
+  d->n_pending = 0;
+  if (busy - explained < d->config->threshold_ns)
+    return;
+
+  part = (JsPart) {
+    .type = JS_RECORD_ITERATION,
+    .start_ns = r->start_ns,
+    .end_ns = r->end_ns,
+    .duration_ns = busy - explained,
+    .tier = js_config_tier (d->config, busy - explained),
+    .depth = r->depth,
+    .dispatches = r->count,
+  };
+  js_event_store_add_part (d->store, &part);
+}
+
+void
+js_detector_feed (JsDetector *d, const JsRecord *r)
+{
+  if (r->kind == JS_RECORD_DISPATCH)
+    feed_dispatch (d, r);
+  else if (r->kind == JS_RECORD_ITERATION)
+    feed_iteration (d, r);
+}

@@ -1,0 +1,142 @@
+/* js-event-store.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "js-event-store.h"
+
+#include <string.h>
+
+static void
+event_free (gpointer p)
+{
+  JsEvent *e = p;
+
+  g_array_unref (e->parts);
+  g_free (e);
+}
+
+void
+js_event_store_init (JsEventStore *store, const JsConfig *config)
+{
+  memset (store, 0, sizeof *store);
+  store->config = config;
+  store->events = g_ptr_array_new_with_free_func (event_free);
+  store->next_id = 1;
+}
+
+void
+js_event_store_clear (JsEventStore *store)
+{
+  g_clear_pointer (&store->events, g_ptr_array_unref);
+  g_clear_pointer (&store->open, event_free);
+}
+
+static JsEvent *
+event_new (JsEventStore *store, const JsPart *part)
+{
+  JsEvent *e = g_new0 (JsEvent, 1);
+
+  e->id = store->next_id++;
+  e->start_ns = part->start_ns;
+  e->end_ns = part->end_ns;
+  e->longest = *part;
+  e->parts = g_array_new (FALSE, FALSE, sizeof (JsPart));
+  return e;
+}
+
+static void
+event_add (JsEventStore *store, JsEvent *e, const JsPart *part)
+{
+  e->start_ns = MIN (e->start_ns, part->start_ns);
+  e->end_ns = MAX (e->end_ns, part->end_ns);
+  e->duration_ns += part->duration_ns;
+  e->parts_count++;
+  if (part->duration_ns > e->longest.duration_ns)
+    e->longest = *part;
+  if (e->parts->len < store->config->max_parts)
+    g_array_append_val (e->parts, *part);
+}
+
+/* Index of the oldest event of the lowest tier, if that tier is below `tier`. */
+static gint
+victim_below (JsEventStore *store, JsTier tier)
+{
+  gint best = -1;
+
+  for (guint i = 0; i < store->events->len; i++)
+    {
+      JsEvent *e = g_ptr_array_index (store->events, i);
+
+      if (e->longest.tier < tier
+          && (best < 0
+              || e->longest.tier < ((JsEvent *) g_ptr_array_index (store->events, best))->longest.tier))
+        best = (gint) i;
+    }
+  return best;
+}
+
+static void
+close_open (JsEventStore *store)
+{
+  JsEvent *e = g_steal_pointer (&store->open);
+  gint victim;
+
+  if (e == NULL)
+    return;
+  if (store->events->len < store->config->max_events)
+    {
+      g_ptr_array_add (store->events, e);
+      return;
+    }
+  victim = victim_below (store, e->longest.tier);
+  if (victim < 0)
+    {
+      store->dropped_by_tier[e->longest.tier]++;
+      event_free (e);
+      return;
+    }
+  store->dropped_by_tier[((JsEvent *) g_ptr_array_index (store->events, victim))->longest.tier]++;
+  g_ptr_array_remove_index (store->events, (guint) victim); /* keeps the order */
+  g_ptr_array_add (store->events, e);
+}
+
+void
+js_event_store_add_part (JsEventStore *store, const JsPart *part)
+{
+  store->generation++;
+  if (store->open != NULL && part->start_ns - store->open->end_ns >= store->config->merge_gap_ns)
+    close_open (store);
+  if (store->open == NULL)
+    store->open = event_new (store, part);
+  event_add (store, store->open, part);
+}
+
+void
+js_event_store_tick (JsEventStore *store, gint64 now_ns, gint64 busy_since_ns, gboolean force)
+{
+  gint64 horizon;
+
+  if (store->open == NULL)
+    return;
+  horizon = store->open->end_ns + store->config->merge_gap_ns;
+  if (force || (now_ns >= horizon && (busy_since_ns == 0 || busy_since_ns >= horizon)))
+    {
+      close_open (store);
+      store->generation++;
+    }
+}
+
+void
+js_event_store_count (const JsEventStore *store, guint64 by_tier[JS_N_TIERS], guint64 *dropped)
+{
+  *dropped = 0;
+  for (guint t = 0; t < JS_N_TIERS; t++)
+    {
+      by_tier[t] = store->dropped_by_tier[t];
+      *dropped += store->dropped_by_tier[t];
+    }
+  for (guint i = 0; i < store->events->len; i++)
+    by_tier[((JsEvent *) g_ptr_array_index (store->events, i))->longest.tier]++;
+  if (store->open != NULL)
+    by_tier[store->open->longest.tier]++;
+}

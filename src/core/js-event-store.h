@@ -1,0 +1,75 @@
+/* js-event-store.h: jank events (episodes of slow parts), bounded.
+ *
+ * Parts (a slow dispatch, a slow iteration) less than merge_gap_ns apart are
+ * one episode: one stutter for the user, with every part kept (up to
+ * max_parts; past that they are counted and their time still adds up).
+ * At most max_events episodes are kept: when full, a more severe episode
+ * evicts the oldest of the least severe ones; otherwise the new one is
+ * dropped. Either way it is counted, per tier.
+ *
+ * Collector thread only (readers take the collector's lock).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include "js-config.h"
+#include "js-record.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  JsRecordKind type;
+  gint64 start_ns;
+  gint64 end_ns;
+  gint64 duration_ns; /* own time (dispatch) or unexplained busy time (iteration) */
+  gint64 nested_ns;
+  JsTier tier;
+  guint32 name_id;
+  const void *code;
+  guint32 code_is_dispatch;
+  gint16 priority;
+  guint8 depth;
+  guint32 dispatches;
+} JsPart;
+
+typedef struct
+{
+  guint64 id;
+  gint64 start_ns;
+  gint64 end_ns;
+  gint64 duration_ns; /* sum of the parts */
+  guint parts_count;  /* including parts left out of `parts` */
+  JsPart longest;
+  GArray *parts;      /* JsPart, at most max_parts */
+} JsEvent;
+
+typedef struct
+{
+  const JsConfig *config;
+  GPtrArray *events; /* closed JsEvents, by start */
+  JsEvent *open;     /* the episode still accepting parts, or NULL */
+  guint64 next_id;
+  guint64 dropped_by_tier[JS_N_TIERS];
+  guint64 generation; /* bumped on every change: "is the report stale?" */
+} JsEventStore;
+
+void js_event_store_init (JsEventStore *store, const JsConfig *config);
+void js_event_store_clear (JsEventStore *store);
+
+void js_event_store_add_part (JsEventStore *store, const JsPart *part);
+
+/* Closes the open episode when no part can join it any more: `now_ns` is past
+ * its end by the merge gap and the main loop is not in the middle of an
+ * iteration that started before that (`busy_since_ns`, 0 when idle).
+ * `force` closes it regardless (exit). */
+void js_event_store_tick (JsEventStore *store, gint64 now_ns, gint64 busy_since_ns,
+                          gboolean force);
+
+/* Events per tier, dropped ones included; and all dropped. */
+void js_event_store_count (const JsEventStore *store, guint64 by_tier[JS_N_TIERS],
+                           guint64 *dropped);
+
+G_END_DECLS

@@ -1,0 +1,246 @@
+/* js-mainloop.c: time every iteration and every dispatch of the main loop.
+ *
+ * Iterations come from a poll function: GLib calls it on the main thread, with
+ * the context unlocked, once per iteration of both g_main_context_iteration
+ * and g_main_loop_run. An iteration's busy span runs from one poll's return to
+ * the next poll's call, so it includes prepare, check and every dispatch
+ * (idle handlers too).
+ *
+ * Dispatches come from the dispatch hook (preload tables for GLib's own
+ * source types, js-source-swap.c for the others).
+ *
+ * Nested loops: a poll made while a dispatch is running is a nested main loop
+ * (a dialog's g_main_loop_run, a synchronous call that spins the context).
+ * Each open dispatch keeps the time spent in such polls and in dispatches
+ * nested in it ("inner" time); its own time is its wall time minus that, so
+ * nothing is counted twice.
+ *
+ * Everything here that runs per dispatch is lock-free and allocation-free:
+ * two clock reads, a few loads and stores, one ring push.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "js-mainloop.h"
+#include "js-clock.h"
+#include "js-log.h"
+#include "js-names.h"
+#include "js-source-swap.h"
+
+#include <pthread.h>
+
+#define MAX_DEPTH 64
+
+typedef struct
+{
+  gint64 start_ns;
+  gint64 inner_ns; /* nested polls and nested dispatches */
+  guint32 flags;
+} Frame;
+
+/* Read-only after start. */
+static JsRing *ring;
+static GMainContext *context;
+static pthread_t main_thread;
+static void (*real_set_poll) (GMainContext *, GPollFunc);
+static GPollFunc (*real_get_poll) (GMainContext *);
+static gboolean active; /* cleared (only) by js_mainloop_disable */
+
+/* The poll function the app wants; ours calls it. */
+static GPollFunc app_poll;
+static guint reinstalls;
+
+/* Start of the outermost iteration under way; 0 while the outermost loop
+ * waits in poll. Written by the main thread, read by the collector (and
+ * later the watchdog): the heartbeat of the loop. */
+static gint64 busy_since;
+
+/* Main thread only. */
+static Frame frames[MAX_DEPTH];
+static guint depth;
+static guint too_deep; /* dispatches past MAX_DEPTH: forwarded untimed */
+static gint64 last_poll_return;
+static guint32 iteration_dispatches;
+
+static inline gboolean
+on_watched_thread (void)
+{
+  return G_LIKELY (__atomic_load_n (&active, __ATOMIC_RELAXED))
+         && pthread_equal (pthread_self (), main_thread);
+}
+
+static gint
+js_poll (GPollFD *fds, guint n_fds, gint timeout)
+{
+  GPollFunc next = __atomic_load_n (&app_poll, __ATOMIC_ACQUIRE);
+  gint64 enter, leave;
+  gint ret;
+
+  if (!on_watched_thread ())
+    return next (fds, n_fds, timeout);
+
+  enter = js_now_ns ();
+  if (depth == 0)
+    __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
+  if (last_poll_return != 0)
+    {
+      JsRecord r = {
+        .kind = JS_RECORD_ITERATION,
+        .start_ns = last_poll_return,
+        .end_ns = enter,
+        .count = iteration_dispatches,
+        .depth = (guint8) MIN (depth, G_MAXUINT8),
+      };
+
+      /* The dispatch running this nested loop is attributed its part of the
+       * iteration; the collector leaves that part out of the iteration. */
+      if (depth > 0)
+        {
+          Frame *open = &frames[MIN (depth, MAX_DEPTH) - 1];
+
+          open->flags |= JS_RECORD_NESTED_LOOP;
+          r.inner_ns = enter - MAX (open->start_ns, last_poll_return);
+        }
+      js_ring_push (ring, &r);
+    }
+
+  ret = next (fds, n_fds, timeout);
+
+  leave = js_now_ns ();
+  if (depth > 0 && depth <= MAX_DEPTH)
+    frames[depth - 1].inner_ns += leave - enter;
+  last_poll_return = leave;
+  iteration_dispatches = 0;
+  if (depth == 0)
+    __atomic_store_n (&busy_since, leave, __ATOMIC_RELAXED);
+  return ret;
+}
+
+static int
+js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_data)
+{
+  GSource *source = source_ptr;
+  Frame *frame;
+  guint32 name_id;
+  gint64 end;
+  int ret;
+
+  if (!on_watched_thread () || source->context != context)
+    return real (source, callback, user_data);
+  if (G_UNLIKELY (depth >= MAX_DEPTH))
+    {
+      too_deep++;
+      return real (source, callback, user_data);
+    }
+
+  name_id = js_names_for_source (source);
+  frame = &frames[depth++];
+  frame->inner_ns = 0;
+  frame->flags = 0;
+  frame->start_ns = js_now_ns ();
+
+  ret = real (source, callback, user_data);
+
+  end = js_now_ns ();
+  depth--;
+  if (depth > 0)
+    frames[depth - 1].inner_ns += end - frame->start_ns;
+  iteration_dispatches++;
+
+  {
+    JsRecord r = {
+      .kind = JS_RECORD_DISPATCH,
+      .start_ns = frame->start_ns,
+      .end_ns = end,
+      .inner_ns = frame->inner_ns,
+      .code = callback ? callback : (const void *) real,
+      .name_id = name_id,
+      .priority = (gint16) CLAMP (source->priority, G_MININT16, G_MAXINT16),
+      .depth = (guint8) (depth + 1),
+      .flags = frame->flags | (callback ? 0 : JS_RECORD_CODE_IS_DISPATCH),
+    };
+
+    js_ring_push (ring, &r);
+  }
+  return ret;
+}
+
+static int
+hook_set_poll_func (void *ctx, void *func)
+{
+  if ((ctx ? ctx : g_main_context_default ()) != context)
+    return 0;
+  /* Keep ours installed and chain to the app's: NULL means g_poll, as in GLib. */
+  __atomic_store_n (&app_poll, func ? (GPollFunc) func : g_poll, __ATOMIC_RELEASE);
+  return 1;
+}
+
+static int
+hook_get_poll_func (void *ctx, void **func)
+{
+  if ((ctx ? ctx : g_main_context_default ()) != context)
+    return 0;
+  *func = (void *) __atomic_load_n (&app_poll, __ATOMIC_ACQUIRE);
+  return 1;
+}
+
+gboolean
+js_mainloop_ensure_poll_func (void)
+{
+  GPollFunc current = real_get_poll (context);
+
+  if (current == js_poll)
+    return FALSE;
+  __atomic_store_n (&app_poll, current, __ATOMIC_RELEASE);
+  real_set_poll (context, js_poll);
+  reinstalls++;
+  js_log_debug ("the poll function was replaced behind our back; re-installed, chaining to %p",
+                (void *) current);
+  return TRUE;
+}
+
+void
+js_mainloop_start (JsRing *the_ring, JsBridge *bridge,
+                   void (*set) (GMainContext *, GPollFunc), GPollFunc (*get) (GMainContext *))
+{
+  GPollFunc current;
+
+  ring = the_ring;
+  context = g_main_context_default ();
+  main_thread = pthread_self ();
+  real_set_poll = set;
+  real_get_poll = get;
+  __atomic_store_n (&active, TRUE, __ATOMIC_RELEASE);
+
+  current = real_get_poll (context);
+  app_poll = current ? current : g_poll;
+  real_set_poll (context, js_poll);
+
+  js_source_swap_init (js_dispatch, context);
+  /* Release stores: the preload starts calling a hook only once it sees it. */
+  __atomic_store_n (&bridge->set_poll_func, hook_set_poll_func, __ATOMIC_RELEASE);
+  __atomic_store_n (&bridge->get_poll_func, hook_get_poll_func, __ATOMIC_RELEASE);
+  if (bridge->mode == JS_MODE_PRELOAD)
+    {
+      __atomic_store_n (&bridge->swapped_funcs, js_source_swap_lookup, __ATOMIC_RELEASE);
+      __atomic_store_n (&bridge->before_attach, js_source_swap_before_attach, __ATOMIC_RELEASE);
+      __atomic_store_n (&bridge->dispatch, js_dispatch, __ATOMIC_RELEASE);
+    }
+}
+
+void
+js_mainloop_disable (void)
+{
+  __atomic_store_n (&active, FALSE, __ATOMIC_RELEASE);
+}
+
+gint64
+js_mainloop_busy_since (void)
+{
+  return __atomic_load_n (&busy_since, __ATOMIC_RELAXED);
+}
+
+guint
+js_mainloop_poll_reinstalls (void)
+{
+  return reinstalls;
+}

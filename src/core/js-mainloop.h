@@ -1,0 +1,39 @@
+/* js-mainloop.h: the main-thread hooks: poll function and dispatch timing.
+ *
+ * Thread contract: js_mainloop_start () runs on the thread to watch (the
+ * main thread); the dispatch and poll hooks run on any thread but record only
+ * on that one, for the default GMainContext; the rest may be called from the
+ * collector thread.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include "jankscope-bridge.h"
+#include "js-ring.h"
+
+G_BEGIN_DECLS
+
+/* Installs the poll function on the default context (chaining to the one in
+ * place) and fills the bridge's hooks. `real_set`/`real_get` are GLib's own
+ * g_main_context_set/get_poll_func (not the preload's stand-ins). */
+void js_mainloop_start (JsRing *ring, JsBridge *bridge,
+                        void (*real_set) (GMainContext *, GPollFunc),
+                        GPollFunc (*real_get) (GMainContext *));
+
+/* Collector thread: puts the poll function back if something replaced it
+ * without going through the preload (GLib-internal callers, GTK_MODULES mode).
+ * Returns TRUE when it had to. */
+gboolean js_mainloop_ensure_poll_func (void);
+
+/* Stops recording; hooks keep forwarding. Safe in a fork child. */
+void js_mainloop_disable (void);
+
+guint js_mainloop_poll_reinstalls (void);
+
+/* Any thread: when the iteration under way on the main thread started
+ * (CLOCK_MONOTONIC ns), or 0 while it waits in its outermost poll. */
+gint64 js_mainloop_busy_since (void);
+
+G_END_DECLS

@@ -1,0 +1,29 @@
+/* js-names.h: source names, interned so records carry a small id.
+ *
+ * A GSource's name may be freed with the source, long before the collector
+ * looks at a record; so the main thread copies each distinct name once into
+ * a fixed table and records its id. Interning is main-thread only; reading a
+ * published name is safe from any thread.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define JS_NAME_NONE 0     /* the source has no name */
+#define JS_NAME_OVERFLOW 1 /* the table is full: "(other)" */
+#define JS_NAMES_MAX 1024
+
+/* Main thread only. A hit (same source, same name) costs a few loads. */
+guint32 js_names_for_source (GSource *source);
+
+/* Main thread only; exposed for tests. */
+guint32 js_names_intern (const char *name);
+
+/* Any thread. NULL for JS_NAME_NONE and unknown ids. */
+const char *js_names_get (guint32 id);
+
+G_END_DECLS

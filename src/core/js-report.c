@@ -1,0 +1,244 @@
+/* js-report.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "js-report.h"
+#include "js-names.h"
+#include "jankscope-config.h"
+
+#include <json-glib/json-glib.h>
+
+static void
+add_nullable_string (JsonBuilder *b, const char *member, const char *value)
+{
+  json_builder_set_member_name (b, member);
+  if (value != NULL)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_int (JsonBuilder *b, const char *member, gint64 value)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_process (JsonBuilder *b, const JsReportInput *in)
+{
+  const JsProcessInfo *p = in->process;
+
+  json_builder_set_member_name (b, "process");
+  json_builder_begin_object (b);
+  add_nullable_string (b, "exe", p->exe);
+  add_nullable_string (b, "name", p->name);
+  add_int (b, "pid", p->pid);
+  add_nullable_string (b, "glib_version", p->glib_version);
+  add_nullable_string (b, "gtk_version", p->gtk_version);
+  add_nullable_string (b, "toolkit", p->toolkit);
+  add_nullable_string (b, "mode", in->mode);
+  add_int (b, "start_ns", in->start_ns);
+  add_int (b, "report_ns", in->now_ns);
+  json_builder_end_object (b);
+}
+
+static void
+add_config (JsonBuilder *b, const JsConfig *c)
+{
+  json_builder_set_member_name (b, "config");
+  json_builder_begin_object (b);
+  add_int (b, "threshold_ns", c->threshold_ns);
+  json_builder_set_member_name (b, "tiers_ns");
+  json_builder_begin_object (b);
+  for (guint t = 0; t < JS_N_TIERS; t++)
+    add_int (b, js_tier_name (t), c->tier_ns[t]);
+  json_builder_end_object (b);
+  add_int (b, "merge_gap_ns", c->merge_gap_ns);
+  add_int (b, "max_events", c->max_events);
+  add_int (b, "max_parts", c->max_parts);
+  json_builder_end_object (b);
+}
+
+static void
+add_source_entry (JsonBuilder *b, const JsReportInput *in, const JsSourceStats *s)
+{
+  json_builder_begin_object (b);
+  add_nullable_string (b, "source", js_names_get (s->name_id));
+  add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, s->code));
+  add_int (b, "count", (gint64) s->hist.count);
+  add_int (b, "total_ns", s->total_ns);
+  add_int (b, "mean_ns", s->hist.count ? s->total_ns / (gint64) s->hist.count : 0);
+  add_int (b, "max_ns", s->hist.max_ns);
+  add_int (b, "p95_ns", js_histogram_percentile (&s->hist, 0.95));
+  json_builder_end_object (b);
+}
+
+static void
+add_summary (JsonBuilder *b, const JsReportInput *in)
+{
+  JsStats *st = in->stats;
+  g_autoptr (GPtrArray) sources = js_stats_sorted_sources (st);
+  guint64 by_tier[JS_N_TIERS], dropped, total = 0;
+
+  js_event_store_count (in->store, by_tier, &dropped);
+  json_builder_set_member_name (b, "summary");
+  json_builder_begin_object (b);
+  add_int (b, "iterations", (gint64) st->iterations);
+  add_int (b, "dispatches", (gint64) st->dispatches);
+  add_int (b, "busy_ns", st->busy_ns);
+  add_int (b, "monitored_ns", in->now_ns - in->start_ns);
+
+  json_builder_set_member_name (b, "iteration_busy");
+  json_builder_begin_object (b);
+  add_int (b, "p50_ns", js_histogram_percentile (&st->iteration_hist, 0.50));
+  add_int (b, "p95_ns", js_histogram_percentile (&st->iteration_hist, 0.95));
+  add_int (b, "p99_ns", js_histogram_percentile (&st->iteration_hist, 0.99));
+  add_int (b, "max_ns", st->iteration_hist.max_ns);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "events_by_tier");
+  json_builder_begin_object (b);
+  for (guint t = 0; t < JS_N_TIERS; t++)
+    {
+      add_int (b, js_tier_name (t), (gint64) by_tier[t]);
+      total += by_tier[t];
+    }
+  json_builder_end_object (b);
+  add_int (b, "events_total", (gint64) total);
+  add_int (b, "events_dropped", (gint64) dropped);
+  add_int (b, "records_dropped", (gint64) in->records_dropped);
+  add_int (b, "nested_loops", (gint64) st->nested_loops);
+  add_int (b, "poll_func_reinstalls", in->poll_reinstalls);
+  add_int (b, "sources_not_timed", in->sources_not_timed);
+
+  json_builder_set_member_name (b, "sources");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < MIN (sources->len, JS_REPORT_MAX_SOURCES); i++)
+    add_source_entry (b, in, g_ptr_array_index (sources, i));
+  json_builder_end_array (b);
+  add_int (b, "sources_truncated",
+           sources->len > JS_REPORT_MAX_SOURCES ? sources->len - JS_REPORT_MAX_SOURCES : 0);
+  json_builder_end_object (b);
+}
+
+static const char *
+part_type_name (JsRecordKind kind)
+{
+  return kind == JS_RECORD_DISPATCH ? "dispatch" : "iteration";
+}
+
+static void
+add_part_members (JsonBuilder *b, const JsReportInput *in, const JsPart *p)
+{
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, part_type_name (p->type));
+  add_int (b, "start_ns", p->start_ns);
+  add_int (b, "end_ns", p->end_ns);
+  add_int (b, "duration_ns", p->duration_ns);
+  add_int (b, "nested_ns", p->nested_ns);
+  json_builder_set_member_name (b, "tier");
+  json_builder_add_string_value (b, js_tier_name (p->tier));
+  if (p->type == JS_RECORD_DISPATCH)
+    {
+      add_nullable_string (b, "source", js_names_get (p->name_id));
+      add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, p->code));
+      add_int (b, "priority", p->priority);
+    }
+  else
+    {
+      add_nullable_string (b, "source", NULL);
+      add_nullable_string (b, "callback", NULL);
+      add_int (b, "dispatches", p->dispatches);
+    }
+  add_int (b, "depth", p->depth);
+}
+
+static void
+add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
+{
+  const JsPart *l = &e->longest;
+
+  json_builder_begin_object (b);
+  add_int (b, "id", (gint64) e->id);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, part_type_name (l->type));
+  add_int (b, "start_ns", e->start_ns);
+  add_int (b, "end_ns", e->end_ns);
+  add_int (b, "duration_ns", e->duration_ns);
+  add_int (b, "max_part_ns", l->duration_ns);
+  json_builder_set_member_name (b, "tier");
+  json_builder_add_string_value (b, js_tier_name (l->tier));
+  add_nullable_string (b, "source", l->type == JS_RECORD_DISPATCH ? js_names_get (l->name_id) : NULL);
+  add_nullable_string (b, "callback",
+                       l->type == JS_RECORD_DISPATCH ? js_symbols_lookup (in->symbols, l->code) : NULL);
+  if (l->type == JS_RECORD_DISPATCH)
+    add_int (b, "priority", l->priority);
+  add_int (b, "depth", l->depth);
+  add_int (b, "parts_count", e->parts_count);
+  /* Filled by the stacks issue; present so readers can rely on them. */
+  json_builder_set_member_name (b, "cpu_ns");
+  json_builder_add_null_value (b);
+  add_nullable_string (b, "class", NULL);
+  json_builder_set_member_name (b, "culprit");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "stacks");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "parts");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < e->parts->len; i++)
+    {
+      json_builder_begin_object (b);
+      add_part_members (b, in, &g_array_index (e->parts, JsPart, i));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+char *
+js_report_build (const JsReportInput *in, gsize *length)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "format");
+  json_builder_add_string_value (b, JS_REPORT_FORMAT);
+  add_int (b, "version", JS_REPORT_VERSION);
+  json_builder_set_member_name (b, "generator");
+  json_builder_add_string_value (b, "jankscope " JANKSCOPE_VERSION);
+  json_builder_set_member_name (b, "final");
+  json_builder_add_boolean_value (b, in->final);
+  add_process (b, in);
+  add_config (b, in->config);
+  add_summary (b, in);
+
+  json_builder_set_member_name (b, "events");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < in->store->events->len; i++)
+    add_event (b, in, g_ptr_array_index (in->store->events, i));
+  if (in->store->open != NULL)
+    add_event (b, in, in->store->open);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, length);
+}
+
+gboolean
+js_report_write (const char *path, const char *json, gsize length, GError **error)
+{
+  /* g_file_set_contents_full writes a temporary file in the same directory,
+   * syncs it, and renames it over `path`: readers see the old or the new
+   * report, never half of one. */
+  return g_file_set_contents_full (path, json, (gssize) length,
+                                   G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
+}

@@ -1,0 +1,42 @@
+/* js-report.h: the JSON report (docs/report-format.md), with json-glib.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include "js-config.h"
+#include "js-event-store.h"
+#include "js-process-info.h"
+#include "js-stats.h"
+#include "js-symbols.h"
+
+G_BEGIN_DECLS
+
+#define JS_REPORT_FORMAT "jankscope-report"
+#define JS_REPORT_VERSION 1
+#define JS_REPORT_MAX_SOURCES 200
+
+typedef struct
+{
+  const JsConfig *config;
+  const JsProcessInfo *process;
+  const char *mode;         /* "preload", "gtk-module" */
+  gint64 start_ns;
+  gint64 now_ns;
+  gboolean final;
+  JsStats *stats;
+  const JsEventStore *store;
+  JsSymbols *symbols;
+  guint64 records_dropped;
+  guint poll_reinstalls;
+  guint sources_not_timed;  /* js_source_swap_refused () */
+} JsReportInput;
+
+/* The report as a JSON string (never NULL). */
+char *js_report_build (const JsReportInput *in, gsize *length);
+
+/* Writes `path` atomically (temporary file + rename). */
+gboolean js_report_write (const char *path, const char *json, gsize length, GError **error);
+
+G_END_DECLS

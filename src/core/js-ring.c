@@ -1,0 +1,113 @@
+/* js-ring.c
+ *
+ * Classic Lamport ring: `head` is written only by the producer, `tail` only
+ * by the consumer, both grow forever (64-bit, no wrap in practice) and index
+ * with a mask. Each side caches the other's counter so that a push touches
+ * the shared cache line of `tail` only when the ring looks full.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "js-ring.h"
+
+#define CACHE_LINE 64
+
+struct _JsRing
+{
+  /* producer side */
+  guint64 head __attribute__ ((aligned (CACHE_LINE)));
+  guint64 tail_cache;
+  guint64 dropped;
+  /* consumer side */
+  guint64 tail __attribute__ ((aligned (CACHE_LINE)));
+  guint64 head_cache;
+  /* read-only after creation */
+  guint64 mask __attribute__ ((aligned (CACHE_LINE)));
+  JsRecord *slots;
+  void (*wake) (gpointer data);
+  gpointer wake_data;
+};
+
+JsRing *
+js_ring_new (guint capacity)
+{
+  JsRing *ring;
+  guint size = 1;
+
+  while (size < capacity)
+    size <<= 1;
+  ring = g_aligned_alloc0 (1, sizeof *ring, CACHE_LINE);
+  ring->mask = size - 1;
+  ring->slots = g_aligned_alloc0 (size, sizeof (JsRecord), CACHE_LINE);
+  return ring;
+}
+
+void
+js_ring_set_wake (JsRing *ring, void (*wake) (gpointer data), gpointer data)
+{
+  ring->wake_data = data;
+  ring->wake = wake;
+}
+
+void
+js_ring_free (JsRing *ring)
+{
+  if (ring == NULL)
+    return;
+  g_aligned_free (ring->slots);
+  g_aligned_free (ring);
+}
+
+gboolean
+js_ring_push (JsRing *ring, const JsRecord *record)
+{
+  guint64 head = ring->head;
+
+  if (head - ring->tail_cache > ring->mask)
+    {
+      ring->tail_cache = __atomic_load_n (&ring->tail, __ATOMIC_ACQUIRE);
+      if (head - ring->tail_cache > ring->mask)
+        {
+          /* Full: drop, count, and never wait on the thread we measure. */
+          __atomic_store_n (&ring->dropped, ring->dropped + 1, __ATOMIC_RELAXED);
+          return FALSE;
+        }
+    }
+  ring->slots[head & ring->mask] = *record;
+  /* The release store publishes the slot written above to the consumer. */
+  __atomic_store_n (&ring->head, head + 1, __ATOMIC_RELEASE);
+  /* tail_cache is only refreshed when the ring looks full, so this fires once
+   * per half ring at most, and never while the consumer keeps up. */
+  if (G_UNLIKELY (head + 1 - ring->tail_cache == (ring->mask + 1) / 2) && ring->wake != NULL)
+    ring->wake (ring->wake_data);
+  return TRUE;
+}
+
+guint
+js_ring_pop (JsRing *ring, JsRecord *out, guint max)
+{
+  guint64 tail = ring->tail;
+  guint n = 0;
+
+  if (tail == ring->head_cache)
+    ring->head_cache = __atomic_load_n (&ring->head, __ATOMIC_ACQUIRE);
+  while (n < max && tail != ring->head_cache)
+    {
+      out[n++] = ring->slots[tail & ring->mask];
+      tail++;
+    }
+  /* Frees the slots just copied for the producer. */
+  __atomic_store_n (&ring->tail, tail, __ATOMIC_RELEASE);
+  return n;
+}
+
+guint64
+js_ring_dropped (JsRing *ring)
+{
+  return __atomic_load_n (&ring->dropped, __ATOMIC_RELAXED);
+}
+
+guint
+js_ring_capacity (JsRing *ring)
+{
+  return (guint) (ring->mask + 1);
+}

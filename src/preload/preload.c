@@ -1,0 +1,120 @@
+/* preload.c: the LD_PRELOAD object's entry point.
+ *
+ * This object is inherited by every child process (shells, Xvfb, xauth ...),
+ * so it links neither GLib nor GTK and does nothing in a process that is not
+ * a GLib app: a getenv() and a dlopen(RTLD_NOLOAD) at start-up. In a GLib
+ * app it loads libjankscope-core.so, which does the real work.
+ *
+ * A program that dlopen()s GLib later (a Python app through gi) is caught
+ * lazily: GLib's built-in source types resolve to our definitions as soon as
+ * GLib is loaded (preload-funcs.c), and the first of those calls made on the
+ * main thread activates the monitor.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#define _GNU_SOURCE
+#include "preload-private.h"
+#include "core-loader.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+JsBridge js_preload_bridge;
+int js_preload_state = JS_STATE_UNDECIDED;
+
+/* Read by the GTK3 module: when the preload runs the core, the module must not
+ * start a second one. */
+JS_EXPORT int jankscope_preload_active = 0;
+
+static pthread_mutex_t activate_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+glib_is_loaded (void)
+{
+  void *h = dlopen ("libglib-2.0.so.0", RTLD_NOLOAD | RTLD_LAZY);
+
+  if (h == NULL)
+    return 0;
+  dlclose (h); /* drops the reference RTLD_NOLOAD took; GLib stays */
+  return 1;
+}
+
+static void
+set_state (JsPreloadState state)
+{
+  __atomic_store_n (&js_preload_state, state, __ATOMIC_RELEASE);
+}
+
+static void
+activate (int early)
+{
+  if (js_loader_disabled_by_env ())
+    {
+      set_state (JS_STATE_OFF);
+      return;
+    }
+  if (!glib_is_loaded ())
+    return; /* stays undecided: GLib may be dlopen()ed later */
+
+  js_preload_funcs_bind ();
+  js_preload_bridge.mode = JS_MODE_PRELOAD;
+  js_preload_bridge.early = early;
+  if (js_loader_start_core ((const void *) activate, &js_preload_bridge) == 0)
+    {
+      __atomic_store_n (&jankscope_preload_active, 1, __ATOMIC_RELEASE);
+      set_state (JS_STATE_ON);
+    }
+  else
+    set_state (JS_STATE_OFF);
+}
+
+void
+js_preload_try_activate (void)
+{
+  /* Only the main thread activates: the core takes the calling thread as the
+   * one to watch. Other threads keep forwarding until then. */
+  if (syscall (SYS_gettid) != getpid ())
+    return;
+  /* A trylock, never a wait: a recursive call made while the core starts
+   * (the core calls GLib, GLib calls us) just forwards. */
+  if (pthread_mutex_trylock (&activate_lock) != 0)
+    return;
+  if (js_preload_undecided ())
+    activate (0);
+  pthread_mutex_unlock (&activate_lock);
+}
+
+static void
+child_after_fork (void)
+{
+  /* The child has no jankscope threads: the core disables itself in its own
+   * atfork handler; here we only make sure nothing activates again. */
+  if (js_preload_undecided ())
+    set_state (JS_STATE_OFF);
+}
+
+__attribute__ ((constructor)) static void
+js_preload_init (void)
+{
+  pthread_atfork (NULL, NULL, child_after_fork);
+  pthread_mutex_lock (&activate_lock);
+  activate (1);
+  pthread_mutex_unlock (&activate_lock);
+}
+
+int
+js_preload_dispatch (JsDispatchFunc real, void *source, void *callback, void *user_data)
+{
+  int (*hook) (JsDispatchFunc, void *, void *, void *) = js_load_hook ((void **) &js_preload_bridge.dispatch);
+
+  if (JS_UNLIKELY (hook == NULL) && JS_UNLIKELY (js_preload_undecided ()))
+    {
+      js_preload_try_activate ();
+      hook = js_load_hook ((void **) &js_preload_bridge.dispatch);
+    }
+  if (hook != NULL)
+    return hook (real, source, callback, user_data);
+  return real (source, callback, user_data);
+}
