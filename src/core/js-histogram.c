@@ -60,6 +60,11 @@ js_histogram_percentile (const JsHistogram *h, double q)
     return 0;
   rank = (guint64) ceil (CLAMP (q, 0.0, 1.0) * (double) h->count);
   rank = MAX (rank, 1);
+  /* The smallest and largest values are known exactly. */
+  if (rank >= h->count)
+    return h->max_ns;
+  if (rank == 1)
+    return h->min_ns;
   for (guint b = 0; b < JS_HISTOGRAM_BUCKETS; b++)
     {
       seen += h->buckets[b];

@@ -21,6 +21,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-mainloop.h"
+#include "js-builtin-patch.h"
 #include "js-clock.h"
 #include "js-log.h"
 #include "js-names.h"
@@ -225,6 +226,9 @@ js_mainloop_start (JsRing *the_ring, JsBridge *bridge,
       __atomic_store_n (&bridge->before_attach, js_source_swap_before_attach, __ATOMIC_RELEASE);
       __atomic_store_n (&bridge->dispatch, js_dispatch, __ATOMIC_RELEASE);
     }
+  else
+    js_log_debug ("GTK module mode: %u of GLib's 6 built-in source types timed in place",
+                  js_builtin_patch_install (js_dispatch));
 }
 
 void

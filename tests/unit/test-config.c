@@ -1,0 +1,135 @@
+/* Unit tests of JANKSCOPE_* parsing: every bad value gives its default. */
+#include "js-config.h"
+
+static GHashTable *env;
+
+static const char *
+fake_env (const char *name)
+{
+  return g_hash_table_lookup (env, name);
+}
+
+static void
+load (JsConfig *c, const char *name, const char *value)
+{
+  g_hash_table_remove_all (env);
+  if (name != NULL)
+    g_hash_table_insert (env, (gpointer) name, (gpointer) value);
+  js_config_load (c, fake_env);
+}
+
+static void
+test_defaults (void)
+{
+  JsConfig c;
+
+  load (&c, NULL, NULL);
+  g_assert_cmpint (c.threshold_ns, ==, 50 * 1000000);
+  g_assert_cmpint (c.tier_ns[JS_TIER_SEVERE], ==, 200 * 1000000);
+  g_assert_cmpint (c.tier_ns[JS_TIER_FROZEN], ==, 700 * 1000000);
+  g_assert_cmpint (c.tier_ns[JS_TIER_HANG], ==, 3000 * (gint64) 1000000);
+  g_assert_cmpint (c.merge_gap_ns, ==, 500 * 1000000);
+  g_assert_cmpuint (c.max_events, ==, 1000);
+  g_assert_null (c.report_path);
+  g_assert_false (c.debug);
+  js_config_clear (&c);
+}
+
+static void
+test_valid_values (void)
+{
+  JsConfig c;
+
+  load (&c, "JANKSCOPE_THRESHOLD_MS", "120");
+  g_assert_cmpint (c.threshold_ns, ==, 120 * 1000000);
+  g_assert_cmpint (c.tier_ns[JS_TIER_NOTICEABLE], ==, 120 * 1000000);
+  load (&c, "JANKSCOPE_TIERS_MS", " 100, 400 ,2000");
+  g_assert_cmpint (c.tier_ns[JS_TIER_SEVERE], ==, 100 * 1000000);
+  g_assert_cmpint (c.tier_ns[JS_TIER_HANG], ==, 2000 * (gint64) 1000000);
+  load (&c, "JANKSCOPE_MERGE_MS", "0");
+  g_assert_cmpint (c.merge_gap_ns, ==, 0);
+  load (&c, "JANKSCOPE_DEBUG", "yes");
+  g_assert_true (c.debug);
+  load (&c, "JANKSCOPE_REPORT", "/tmp/r-%p.json");
+  g_assert_cmpstr (c.report_path, ==, "/tmp/r-%p.json");
+  js_config_clear (&c);
+}
+
+typedef struct
+{
+  const char *name;
+  const char *value;
+} Bad;
+
+static const Bad bad[] = {
+  { "JANKSCOPE_THRESHOLD_MS", "abc" },  { "JANKSCOPE_THRESHOLD_MS", "-5" },
+  { "JANKSCOPE_THRESHOLD_MS", "0" },    { "JANKSCOPE_THRESHOLD_MS", "999999999999999999999" },
+  { "JANKSCOPE_THRESHOLD_MS", "50ms" }, { "JANKSCOPE_TIERS_MS", "700,200,3000" },
+  { "JANKSCOPE_TIERS_MS", "1,2" },      { "JANKSCOPE_TIERS_MS", "a,b,c" },
+  { "JANKSCOPE_MERGE_MS", "-1" },       { "JANKSCOPE_MAX_EVENTS", "0" },
+  { "JANKSCOPE_DEBUG", "maybe" },
+};
+
+static void
+test_invalid_values_warn_and_default (void)
+{
+  /* Each value in a child: exactly one "jankscope:" line, naming the variable. */
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/Config/invalid/subprocess/%u", i);
+      g_autofree char *pattern = g_strdup_printf ("jankscope: %s=*using*\n", bad[i].name);
+
+      g_test_trap_subprocess (path, 0, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+      g_test_trap_assert_stderr (pattern);
+      g_test_trap_assert_stderr_unmatched ("*\n*jankscope:*");
+    }
+}
+
+static void
+invalid_child (gconstpointer data)
+{
+  const Bad *b = data;
+  JsConfig c;
+
+  load (&c, b->name, b->value);
+  /* Defaults stand. */
+  g_assert_cmpint (c.threshold_ns, ==, 50 * 1000000);
+  g_assert_cmpint (c.tier_ns[JS_TIER_SEVERE], ==, 200 * 1000000);
+  g_assert_cmpint (c.merge_gap_ns, ==, 500 * 1000000);
+  g_assert_cmpuint (c.max_events, ==, 1000);
+  g_assert_false (c.debug);
+  js_config_clear (&c);
+}
+
+static void
+test_tiers (void)
+{
+  JsConfig c;
+
+  load (&c, NULL, NULL);
+  g_assert_cmpint (js_config_tier (&c, 50 * 1000000), ==, JS_TIER_NOTICEABLE);
+  g_assert_cmpint (js_config_tier (&c, 199999999), ==, JS_TIER_NOTICEABLE);
+  g_assert_cmpint (js_config_tier (&c, 200 * 1000000), ==, JS_TIER_SEVERE);
+  g_assert_cmpint (js_config_tier (&c, 700 * 1000000), ==, JS_TIER_FROZEN);
+  g_assert_cmpint (js_config_tier (&c, 3000 * (gint64) 1000000), ==, JS_TIER_HANG);
+  g_assert_cmpstr (js_tier_name (JS_TIER_FROZEN), ==, "frozen");
+  js_config_clear (&c);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  env = g_hash_table_new (g_str_hash, g_str_equal);
+  g_test_add_func ("/Config/defaults", test_defaults);
+  g_test_add_func ("/Config/valid", test_valid_values);
+  g_test_add_func ("/Config/invalid", test_invalid_values_warn_and_default);
+  g_test_add_func ("/Config/tiers", test_tiers);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/Config/invalid/subprocess/%u", i);
+      g_test_add_data_func (path, &bad[i], invalid_child);
+    }
+  return g_test_run ();
+}

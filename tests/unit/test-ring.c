@@ -1,0 +1,115 @@
+/* Unit tests of the SPSC ring: order, drops, and a two-thread run. */
+#include "js-ring.h"
+
+static void
+test_order_and_drops (void)
+{
+  JsRing *ring = js_ring_new (5); /* rounded up to 8 */
+  JsRecord r = { 0 }, out[16];
+  guint n;
+
+  g_assert_cmpuint (js_ring_capacity (ring), ==, 8);
+  for (guint i = 0; i < 10; i++)
+    {
+      r.count = i;
+      g_assert_true (js_ring_push (ring, &r) == (i < 8));
+    }
+  g_assert_cmpuint (js_ring_dropped (ring), ==, 2);
+  n = js_ring_pop (ring, out, 16);
+  g_assert_cmpuint (n, ==, 8);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (out[i].count, ==, i);
+  g_assert_cmpuint (js_ring_pop (ring, out, 16), ==, 0);
+  js_ring_free (ring);
+}
+
+typedef struct
+{
+  JsRing *ring;
+  guint64 pushed;
+} Producer;
+
+#define N_RECORDS 2000000
+
+static gpointer
+produce (gpointer data)
+{
+  Producer *p = data;
+  JsRecord r = { 0 };
+
+  for (guint64 i = 0; i < N_RECORDS; i++)
+    {
+      r.start_ns = (gint64) i;
+      if (js_ring_push (p->ring, &r))
+        p->pushed++;
+    }
+  return NULL;
+}
+
+static void
+test_threaded (void)
+{
+  Producer p = { js_ring_new (1024), 0 };
+  GThread *t = g_thread_new ("producer", produce, &p);
+  JsRecord out[256];
+  gint64 last = -1;
+  guint64 popped = 0;
+  gboolean running = TRUE;
+
+  /* Every record that was not dropped arrives, once, in order. */
+  while (running)
+    {
+      guint n;
+
+      running = popped + js_ring_dropped (p.ring) < N_RECORDS;
+      n = js_ring_pop (p.ring, out, G_N_ELEMENTS (out));
+      for (guint i = 0; i < n; i++)
+        {
+          g_assert_cmpint (out[i].start_ns, >, last);
+          last = out[i].start_ns;
+        }
+      popped += n;
+    }
+  g_thread_join (t);
+  popped += js_ring_pop (p.ring, out, G_N_ELEMENTS (out));
+  g_assert_cmpuint (popped, ==, p.pushed);
+  g_assert_cmpuint (popped + js_ring_dropped (p.ring), ==, N_RECORDS);
+  js_ring_free (p.ring);
+}
+
+static guint wakes;
+
+static void
+count_wake (gpointer data)
+{
+  wakes++;
+}
+
+static void
+test_wake_at_half (void)
+{
+  JsRing *ring = js_ring_new (16);
+  JsRecord r = { 0 }, out[16];
+
+  js_ring_set_wake (ring, count_wake, NULL);
+  for (guint i = 0; i < 7; i++)
+    js_ring_push (ring, &r);
+  g_assert_cmpuint (wakes, ==, 0);
+  js_ring_push (ring, &r);
+  g_assert_cmpuint (wakes, ==, 1);
+  for (guint i = 0; i < 8; i++)
+    js_ring_push (ring, &r);
+  g_assert_cmpuint (wakes, ==, 1); /* once per half ring, not per record */
+  js_ring_pop (ring, out, 16);
+  js_ring_free (ring);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/Ring/order-and-drops", test_order_and_drops);
+  g_test_add_func ("/Ring/threaded", test_threaded);
+  g_test_add_func ("/Ring/wake-at-half", test_wake_at_half);
+  return g_test_run ();
+}
