@@ -47,7 +47,8 @@ struct _JsCollector
   gint64 event_pending_since;  /* first unreported change of the store, 0 if none */
   gint64 last_write_ns;
   gint64 last_poll_check_ns;
-  char *last_error;            /* last write error, printed once */
+  GQuark last_error_domain;    /* last write error, printed once */
+  int last_error_code;
 };
 
 JsCollector *
@@ -126,15 +127,17 @@ write_report (JsCollector *c, gint64 now, gboolean final)
   c->event_pending_since = 0;
   if (js_report_write (c->report_path, json, length, &error))
     {
-      g_clear_pointer (&c->last_error, g_free);
+      c->last_error_domain = 0;
       return;
     }
-  /* Once per distinct error: a full disk must not flood the app's stderr. */
-  if (g_strcmp0 (c->last_error, error->message) != 0)
+  /* Once per kind of error (the message names a random temporary file): a
+   * full disk must not flood the app's stderr. */
+  if (!g_error_matches (error, c->last_error_domain, c->last_error_code))
     {
-      js_log_warning ("cannot write the report: %s; monitoring goes on", error->message);
-      g_free (c->last_error);
-      c->last_error = g_strdup (error->message);
+      js_log_warning ("cannot write the report %s: %s; monitoring goes on", c->report_path,
+                      error->message);
+      c->last_error_domain = error->domain;
+      c->last_error_code = error->code;
     }
 }
 

@@ -48,7 +48,7 @@ static gboolean active; /* cleared (only) by js_mainloop_disable */
 
 /* The poll function the app wants; ours calls it. */
 static GPollFunc app_poll;
-static guint reinstalls;
+static guint reinstalls; /* bumped (release) before each re-installation */
 
 /* Start of the outermost iteration under way; 0 while the outermost loop
  * waits in poll. Written by the main thread, read by the collector (and
@@ -61,6 +61,7 @@ static guint depth;
 static guint too_deep; /* dispatches past MAX_DEPTH: forwarded untimed */
 static gint64 last_poll_return;
 static guint32 iteration_dispatches;
+static guint seen_reinstalls;
 
 static inline gboolean
 on_watched_thread (void)
@@ -82,6 +83,13 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   enter = js_now_ns ();
   if (depth == 0)
     __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
+  if (G_UNLIKELY (__atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE) != seen_reinstalls))
+    {
+      /* Our poll function was away (replaced behind our back) and is back:
+       * the time since our last poll held waits we did not see. */
+      seen_reinstalls = __atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE);
+      last_poll_return = 0;
+    }
   if (last_poll_return != 0)
     {
       JsRecord r = {
@@ -192,8 +200,8 @@ js_mainloop_ensure_poll_func (void)
   if (current == js_poll)
     return FALSE;
   __atomic_store_n (&app_poll, current, __ATOMIC_RELEASE);
+  __atomic_add_fetch (&reinstalls, 1, __ATOMIC_RELEASE);
   real_set_poll (context, js_poll);
-  reinstalls++;
   js_log_debug ("the poll function was replaced behind our back; re-installed, chaining to %p",
                 (void *) current);
   return TRUE;
@@ -246,5 +254,5 @@ js_mainloop_busy_since (void)
 guint
 js_mainloop_poll_reinstalls (void)
 {
-  return reinstalls;
+  return __atomic_load_n (&reinstalls, __ATOMIC_RELAXED);
 }
