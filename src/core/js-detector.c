@@ -32,12 +32,33 @@ overlap (gint64 a0, gint64 a1, gint64 b0, gint64 b1)
 }
 
 static void
+add_contribution (JsDetector *d, const JsRecord *r, gint64 own)
+{
+  guint i;
+
+  for (i = 0; i < d->n_contributors; i++)
+    if (d->contributors[i].name_id == r->name_id && d->contributors[i].code == r->code)
+      break;
+  if (i == d->n_contributors)
+    {
+      if (i == JS_DETECTOR_MAX_CONTRIBUTORS)
+        return; /* more distinct sources than that in one iteration: rare */
+      d->n_contributors++;
+      d->contributors[i].name_id = r->name_id;
+      d->contributors[i].code = r->code;
+      d->contributors[i].own_ns = 0;
+    }
+  d->contributors[i].own_ns += own;
+}
+
+static void
 feed_dispatch (JsDetector *d, const JsRecord *r)
 {
   gint64 own = MAX (0, r->end_ns - r->start_ns - r->inner_ns);
   JsPart part;
 
   js_stats_add_dispatch (d->stats, r, own);
+  add_contribution (d, r, own);
   if (own < d->config->threshold_ns)
     return;
 
@@ -64,6 +85,7 @@ feed_iteration (JsDetector *d, const JsRecord *r)
 {
   gint64 busy = r->end_ns - r->start_ns;
   gint64 explained = r->inner_ns;
+  guint top, n_contributors;
   JsPart part;
 
   js_stats_add_iteration (d->stats, r);
@@ -74,6 +96,12 @@ feed_iteration (JsDetector *d, const JsRecord *r)
       explained += MIN (p->duration_ns, overlap (p->start_ns, p->end_ns, r->start_ns, r->end_ns));
     }
   d->n_pending = 0;
+  top = 0;
+  for (guint i = 1; i < d->n_contributors; i++)
+    if (d->contributors[i].own_ns > d->contributors[top].own_ns)
+      top = i;
+  n_contributors = d->n_contributors;
+  d->n_contributors = 0;
   if (busy - explained < d->config->threshold_ns)
     return;
 
@@ -86,6 +114,13 @@ feed_iteration (JsDetector *d, const JsRecord *r)
     .depth = r->depth,
     .dispatches = r->count,
   };
+  if (n_contributors > 0)
+    {
+      /* Named after the source that took most of its time. */
+      part.name_id = d->contributors[top].name_id;
+      part.code = d->contributors[top].code;
+      part.top_ns = d->contributors[top].own_ns;
+    }
   js_event_store_add_part (d->store, &part);
 }
 

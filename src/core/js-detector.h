@@ -15,6 +15,7 @@
 G_BEGIN_DECLS
 
 #define JS_DETECTOR_MAX_PENDING 64
+#define JS_DETECTOR_MAX_CONTRIBUTORS 16
 
 typedef struct
 {
@@ -25,6 +26,15 @@ typedef struct
    * already explained, the iteration must not count it again. */
   JsPart pending[JS_DETECTOR_MAX_PENDING];
   guint n_pending;
+  /* Own time per source since the last iteration record, to name the main
+   * contributor of a slow iteration. */
+  struct
+  {
+    guint32 name_id;
+    const void *code;
+    gint64 own_ns;
+  } contributors[JS_DETECTOR_MAX_CONTRIBUTORS];
+  guint n_contributors;
 } JsDetector;
 
 void js_detector_init (JsDetector *d, const JsConfig *config, JsStats *stats,

@@ -27,12 +27,13 @@ typedef struct
   gint64 duration_ns; /* own time (dispatch) or unexplained busy time (iteration) */
   gint64 nested_ns;
   JsTier tier;
-  guint32 name_id;
+  guint32 name_id;    /* dispatch: its source; iteration: its main contributor */
   const void *code;
   guint32 code_is_dispatch;
   gint16 priority;
   guint8 depth;
-  guint32 dispatches;
+  guint32 dispatches; /* iteration: dispatches in it */
+  gint64 top_ns;      /* iteration: own time of its main contributor (name_id, code) */
 } JsPart;
 
 typedef struct

@@ -140,17 +140,14 @@ add_part_members (JsonBuilder *b, const JsReportInput *in, const JsPart *p)
   add_int (b, "nested_ns", p->nested_ns);
   json_builder_set_member_name (b, "tier");
   json_builder_add_string_value (b, js_tier_name (p->tier));
+  add_nullable_string (b, "source", js_names_get (p->name_id));
+  add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, p->code));
   if (p->type == JS_RECORD_DISPATCH)
-    {
-      add_nullable_string (b, "source", js_names_get (p->name_id));
-      add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, p->code));
-      add_int (b, "priority", p->priority);
-    }
+    add_int (b, "priority", p->priority);
   else
     {
-      add_nullable_string (b, "source", NULL);
-      add_nullable_string (b, "callback", NULL);
       add_int (b, "dispatches", p->dispatches);
+      add_int (b, "top_source_ns", p->top_ns);
     }
   add_int (b, "depth", p->depth);
 }
@@ -170,9 +167,8 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
   add_int (b, "max_part_ns", l->duration_ns);
   json_builder_set_member_name (b, "tier");
   json_builder_add_string_value (b, js_tier_name (l->tier));
-  add_nullable_string (b, "source", l->type == JS_RECORD_DISPATCH ? js_names_get (l->name_id) : NULL);
-  add_nullable_string (b, "callback",
-                       l->type == JS_RECORD_DISPATCH ? js_symbols_lookup (in->symbols, l->code) : NULL);
+  add_nullable_string (b, "source", js_names_get (l->name_id));
+  add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, l->code));
   if (l->type == JS_RECORD_DISPATCH)
     add_int (b, "priority", l->priority);
   add_int (b, "depth", l->depth);

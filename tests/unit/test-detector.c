@@ -107,6 +107,9 @@ test_small_dispatches_add_up (Fixture *f, gconstpointer data)
   g_assert_cmpint (event (f, 0)->longest.type, ==, JS_RECORD_ITERATION);
   g_assert_cmpint (event (f, 0)->duration_ns, ==, 301 * MS);
   g_assert_cmpuint (event (f, 0)->longest.dispatches, ==, 10);
+  /* Named after the source that took the time. */
+  g_assert_true (event (f, 0)->longest.code == (void *) 0x1234);
+  g_assert_cmpint (event (f, 0)->longest.top_ns, ==, 300 * MS);
 }
 
 static void
