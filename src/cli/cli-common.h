@@ -1,0 +1,33 @@
+/* cli-common.h: exit codes and error printing shared by the subcommands
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Exit codes of the CLI itself. "run" otherwise passes the app's own code
+ * through (128 + N when the app was killed by signal N, like a shell). */
+enum
+{
+  CLI_EXIT_OK = 0,
+  CLI_EXIT_FAILURE = 1,     /* unreadable or invalid report, I/O error */
+  CLI_EXIT_USAGE = 2,       /* bad command line, no preload library */
+  CLI_EXIT_CANNOT_EXEC = 126,
+  CLI_EXIT_NOT_FOUND = 127,
+};
+
+void            cli_error              (const char     *format,
+                                        ...) G_GNUC_PRINTF (1, 2);
+void            cli_warning            (const char     *format,
+                                        ...) G_GNUC_PRINTF (1, 2);
+int             cli_usage_error        (GOptionContext *context,
+                                        const char     *format,
+                                        ...) G_GNUC_PRINTF (2, 3);
+GOptionContext *cli_option_context_new (const char     *command,
+                                        const char     *parameter_string,
+                                        const char     *summary);
+
+G_END_DECLS

@@ -1,0 +1,277 @@
+/* cmd-run.c: "jankscope run [--report FILE] [--threshold MS] [--] APP [ARGS…]"
+ *
+ * Starts APP with the preload library and JANKSCOPE_REPORT set, waits for
+ * it, prints a summary of its report on stderr (the app's stdout stays
+ * clean) and exits with the app's exit code.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "child-env.h"
+#include "child-launcher.h"
+#include "cli-commands.h"
+#include "cli-common.h"
+#include "preload-locator.h"
+#include "report-reader.h"
+#include "summary-printer.h"
+
+#define MIN_THRESHOLD_MS 1
+#define MAX_THRESHOLD_MS 60000
+
+/* Base name of the executable that APP resolves to, as the monitored
+ * process sees it in /proc/self/exe (for %e in the report path). */
+static char *
+resolve_exe_name (const char *app)
+{
+  g_autofree char *found = g_find_program_in_path (app);
+  g_autofree char *real = found != NULL ? realpath (found, NULL) : NULL;
+
+  return g_path_get_basename (real != NULL ? real : app);
+}
+
+/* The report path as the app expands it: %p is the pid (the app is our
+ * direct child: fork + exec keeps the pid), %e the executable's name. */
+static char *
+expand_report_path (const char *template,
+                    pid_t       pid,
+                    const char *app)
+{
+  GString *path = g_string_new (NULL);
+
+  for (const char *p = template; *p != '\0'; p++)
+    {
+      if (p[0] == '%' && p[1] == 'p')
+        {
+          g_string_append_printf (path, "%ld", (long) pid);
+          p++;
+        }
+      else if (p[0] == '%' && p[1] == 'e')
+        {
+          g_autofree char *exe = resolve_exe_name (app);
+
+          g_string_append (path, exe);
+          p++;
+        }
+      else
+        g_string_append_c (path, *p);
+    }
+
+  return g_string_free (path, FALSE);
+}
+
+/* Identity of a file version: the app replaces the report by a rename, so a
+ * report written by this run differs in inode and change time at least. */
+static gboolean
+same_file_version (const struct stat *a,
+                   const struct stat *b)
+{
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+         a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+         a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* Removes the private report and whatever the app left next to it: the
+ * temporary files of an interrupted write and the reports of its GLib
+ * children (PATH.PID). The name came from g_file_open_tmp, so everything
+ * named PATH.* is ours. */
+static void
+remove_private_reports (const char *path)
+{
+  g_autofree char *dirname = g_path_get_dirname (path);
+  g_autofree char *prefix = NULL;
+  g_autoptr (GDir) dir = g_dir_open (dirname, 0, NULL);
+  const char *name;
+
+  g_unlink (path);
+  if (dir == NULL)
+    return;
+
+  prefix = g_strconcat (strrchr (path, G_DIR_SEPARATOR) + 1, ".", NULL);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, prefix))
+      {
+        g_autofree char *leftover = g_build_filename (dirname, name, NULL);
+
+        g_unlink (leftover);
+      }
+}
+
+static void
+print_report (const char        *path,
+              const struct stat *before_run,
+              const char        *app)
+{
+  g_autofree char *display_path = g_filename_display_name (path);
+  g_autoptr (CliReport) report = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) out = NULL;
+  struct stat after_run;
+
+  if (before_run != NULL && g_stat (path, &after_run) == 0 &&
+      same_file_version (before_run, &after_run))
+    {
+      cli_error (_("this run wrote no report: %s is from an earlier run. Is “%s” a GLib "
+                   "program? It may also have ended before jankscope could write a report."),
+                 display_path, app);
+      return;
+    }
+
+  report = cli_report_load (path, &error);
+  if (report == NULL)
+    {
+      if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
+          g_error_matches (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_EMPTY))
+        cli_error (_("no report was written. Is “%s” a GLib program? It may also have ended "
+                     "before jankscope could write a report."),
+                   app);
+      else
+        cli_error (_("cannot read the report %s: %s"), display_path, error->message);
+      return;
+    }
+
+  out = g_string_new ("\n");
+  cli_summary_format (report, out);
+  g_printerr ("%s", out->str);
+}
+
+int
+cli_cmd_run (int    argc,
+             char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *report_arg = NULL;
+  g_autofree char *threshold_arg = NULL;
+  g_autofree char *threshold_ms = NULL;
+  g_auto (GStrv) app_argv = NULL;
+  g_autofree char *preload = NULL;
+  g_autofree char *report_template = NULL;
+  g_autofree char *report_path = NULL;
+  g_autofree char *outcome = NULL;
+  g_autofree char *app_name = NULL;
+  g_auto (GStrv) envp = NULL;
+  struct stat before_run;
+  gboolean had_report = FALSE;
+  int wait_status;
+  pid_t pid;
+  const GOptionEntry entries[] = {
+    { "report", 'r', 0, G_OPTION_ARG_FILENAME, &report_arg,
+      /* xgettext:no-c-format */
+      N_("Keep the JSON report in FILE (%p: the pid, %e: the executable's name)"), N_("FILE") },
+    { "threshold", 't', 0, G_OPTION_ARG_STRING, &threshold_arg,
+      N_("A dispatch or iteration this long is jank (1 to 60000, default 50)"), N_("MS") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &app_argv, NULL, NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  context = cli_option_context_new ("run", _("[--] APP [ARGS…]"),
+                                    _("Runs APP with jankscope loaded, then prints a summary of "
+                                      "its jank on stderr and exits with APP's exit code."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return cli_usage_error (context, "%s", error->message);
+  if (app_argv == NULL || app_argv[0] == NULL)
+    return cli_usage_error (context, _("no application given"));
+  if (threshold_arg != NULL)
+    {
+      guint64 ms;
+
+      if (!g_ascii_string_to_unsigned (threshold_arg, 10, MIN_THRESHOLD_MS, MAX_THRESHOLD_MS, &ms,
+                                       NULL))
+        return cli_usage_error (context,
+                                _("--threshold must be a whole number of milliseconds from %d to "
+                                  "%d, not “%s”"),
+                                MIN_THRESHOLD_MS, MAX_THRESHOLD_MS, threshold_arg);
+      /* Handed on in canonical form: "007" becomes "7". */
+      threshold_ms = g_strdup_printf ("%" G_GUINT64_FORMAT, ms);
+    }
+  if (report_arg != NULL && report_arg[0] == '\0')
+    return cli_usage_error (context, _("--report needs a file name"));
+  if (report_arg != NULL)
+    {
+      g_autofree char *dir = NULL;
+
+      report_template = g_canonicalize_filename (report_arg, NULL);
+      dir = g_path_get_dirname (report_template);
+      /* The app could not say why its report is missing: check here. */
+      if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+        {
+          g_autofree char *display_dir = g_filename_display_name (dir);
+
+          return cli_usage_error (context, _("--report: the folder %s does not exist"),
+                                  display_dir);
+        }
+    }
+
+  preload = cli_preload_find (&error);
+  if (preload == NULL)
+    {
+      cli_error ("%s", error->message);
+      return CLI_EXIT_USAGE;
+    }
+
+  if (report_arg != NULL)
+    {
+      /* A report left there by an earlier run must not pass for this one. */
+      had_report = strchr (report_template, '%') == NULL &&
+                   g_stat (report_template, &before_run) == 0;
+    }
+  else
+    {
+      int fd = g_file_open_tmp ("jankscope-XXXXXX.json", &report_template, &error);
+
+      if (fd < 0)
+        {
+          cli_error (_("cannot create a temporary report file: %s"), error->message);
+          return CLI_EXIT_FAILURE;
+        }
+      close (fd);
+    }
+
+  envp = cli_child_env_new (preload, report_template, threshold_ms);
+
+  if (!cli_child_run (app_argv, envp, &pid, &wait_status, &error))
+    {
+      if (report_arg == NULL)
+        remove_private_reports (report_template);
+      cli_error ("%s", error->message);
+      if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return CLI_EXIT_NOT_FOUND;
+      return error->domain == G_FILE_ERROR ? CLI_EXIT_CANNOT_EXEC : CLI_EXIT_FAILURE;
+    }
+
+  /* From here on stderr may be a closed pipe (`jankscope run app 2>&1 | head`):
+   * a write error must not kill the CLI before it passes the exit code on.
+   * Only now: the app would have inherited SIG_IGN. */
+  signal (SIGPIPE, SIG_IGN);
+
+  outcome = cli_describe_wait_status (wait_status);
+  app_name = g_path_get_basename (app_argv[0]);
+  cli_error (_("%s %s"), app_name, outcome);
+
+  report_path = expand_report_path (report_template, pid, app_argv[0]);
+  print_report (report_path, had_report ? &before_run : NULL, app_name);
+
+  if (report_arg == NULL)
+    remove_private_reports (report_template);
+  else
+    {
+      g_autofree char *display_path = g_filename_display_name (report_path);
+
+      g_printerr ("\n");
+      g_printerr (_("Report: %s\n"), display_path);
+    }
+
+  return cli_exit_code_for_status (wait_status);
+}

@@ -1,0 +1,55 @@
+/* cmd-summary.c: "jankscope summary FILE", the summary of an existing report
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+
+#include <glib/gi18n.h>
+
+#include "cli-commands.h"
+#include "cli-common.h"
+#include "report-reader.h"
+#include "summary-printer.h"
+
+int
+cli_cmd_summary (int    argc,
+                 char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (CliReport) report = NULL;
+  g_autoptr (GString) out = NULL;
+  g_autofree char *display_name = NULL;
+  g_auto (GStrv) files = NULL;
+  const GOptionEntry entries[] = {
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  context = cli_option_context_new ("summary", _("FILE"),
+                                    _("Prints the summary of a report written by “jankscope "
+                                      "run --report FILE” or by an app run with "
+                                      "JANKSCOPE_REPORT=FILE."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return cli_usage_error (context, "%s", error->message);
+  if (files == NULL || files[0] == NULL)
+    return cli_usage_error (context, _("no report file given"));
+  if (files[1] != NULL)
+    return cli_usage_error (context, _("only one report file can be given"));
+
+  display_name = g_filename_display_name (files[0]);
+  report = cli_report_load (files[0], &error);
+  if (report == NULL)
+    {
+      cli_error ("%s: %s", display_name, error->message);
+      return CLI_EXIT_FAILURE;
+    }
+
+  out = g_string_new (NULL);
+  cli_summary_format (report, out);
+  g_print ("%s", out->str);
+
+  return CLI_EXIT_OK;
+}

@@ -1,0 +1,101 @@
+/* report-reader.h: loads and validates a jankscope report (docs/report-format.md)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define CLI_REPORT_ERROR (cli_report_error_quark ())
+
+typedef enum
+{
+  CLI_REPORT_ERROR_NOT_REGULAR, /* a directory, a device, ... */
+  CLI_REPORT_ERROR_EMPTY,       /* zero bytes: nothing was written yet */
+  CLI_REPORT_ERROR_TOO_LARGE,
+  CLI_REPORT_ERROR_SYNTAX,      /* not JSON, truncated, too deep, integer out of range */
+  CLI_REPORT_ERROR_FORMAT,      /* JSON, but not a jankscope report */
+  CLI_REPORT_ERROR_VERSION,     /* a jankscope report of a version this CLI cannot read */
+  CLI_REPORT_ERROR_INVALID,     /* a member is missing, has the wrong type or value */
+} CliReportError;
+
+/* The report's tiers, mildest first. */
+typedef enum
+{
+  CLI_TIER_NOTICEABLE,
+  CLI_TIER_SEVERE,
+  CLI_TIER_FROZEN,
+  CLI_TIER_HANG,
+  CLI_N_TIERS,
+} CliTier;
+
+/* Strings are as in the file (valid UTF-8, possibly with control characters:
+ * sanitize before printing). Integers are checked to be >= 0. */
+typedef struct
+{
+  char *source;   /* NULL: unnamed source */
+  char *callback; /* may be NULL */
+  gint64 count;
+  gint64 total_ns;
+  gint64 max_ns;
+  gint64 p95_ns;
+} CliReportSource;
+
+typedef struct
+{
+  gint64 id;
+  char *type;
+  CliTier tier;
+  gint64 start_ns;
+  gint64 duration_ns;
+  gint64 parts_count;
+  char *source;   /* may be NULL */
+  char *callback; /* may be NULL */
+} CliReportEvent;
+
+typedef struct
+{
+  char *generator;
+  gboolean final;
+
+  /* process: the strings may be NULL (unknown) */
+  char *name;
+  gint64 pid;
+  char *toolkit;
+  char *gtk_version;
+  char *mode;
+  gint64 start_ns;
+
+  /* config */
+  gint64 threshold_ns;
+
+  /* summary */
+  gint64 iterations;
+  gint64 dispatches;
+  gint64 busy_ns;
+  gint64 monitored_ns;
+  gint64 events_by_tier[CLI_N_TIERS];
+  gint64 events_total;
+  gint64 events_dropped;
+  gint64 records_dropped;
+  gint64 sources_truncated;
+  GPtrArray *sources; /* of CliReportSource, in file order */
+
+  GPtrArray *events;  /* of CliReportEvent, in file order */
+} CliReport;
+
+GQuark      cli_report_error_quark    (void);
+const char *cli_tier_to_string        (CliTier     tier);
+
+CliReport  *cli_report_load           (const char *path,
+                                       GError    **error);
+CliReport  *cli_report_load_from_data (const char *data,
+                                       gsize       length,
+                                       GError    **error);
+void        cli_report_free           (CliReport  *report);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliReport, cli_report_free)
+
+G_END_DECLS

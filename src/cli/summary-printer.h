@@ -1,0 +1,19 @@
+/* summary-printer.h: the human-readable summary of a report
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "report-reader.h"
+
+G_BEGIN_DECLS
+
+/* How many rows each "top" table shows. */
+#define CLI_SUMMARY_TOP_N 5
+
+void cli_summary_format (const CliReport *report,
+                         GString         *out);
+
+G_END_DECLS

@@ -1,0 +1,862 @@
+#!/usr/bin/env python3
+"""Tests of the jankscope command-line tool (src/cli/).
+
+Run by meson (tests/cli/meson.build), which passes the paths in the
+environment: JANKSCOPE_CLI (the CLI), CLI_TEST_FAKE_PRELOAD_A/B (empty
+libraries that stand in for the preload, so that most tests check the CLI
+alone), CLI_TEST_SLOW_DISPATCH (a GLib program with one 120 ms dispatch, for
+the end-to-end test), CLI_TEST_VERSION and CLI_TEST_PKGLIBDIR.
+
+By hand: meson test -C BUILD cli, or
+  JANKSCOPE_CLI=... python3 tests/cli/test_cli.py SummaryTest
+"""
+
+import copy
+import json
+import os
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+
+MS = 1_000_000  # ns
+TIMEOUT = 30  # s, a safety net only: no test relies on timing
+
+
+def env_path(name):
+    path = os.environ.get(name)
+    if not path:
+        raise unittest.SkipTest(f"{name} is not set: run through meson test")
+    return path
+
+
+CLI = os.environ.get("JANKSCOPE_CLI", "")
+FAKE_A = os.environ.get("CLI_TEST_FAKE_PRELOAD_A", "")
+FAKE_B = os.environ.get("CLI_TEST_FAKE_PRELOAD_B", "")
+
+
+def base_env(preload=None, **extra):
+    """Our environment without inherited jankscope settings, in a fixed
+    UTF-8 locale; JANKSCOPE_PRELOAD=preload if given."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("JANKSCOPE") and k not in ("LD_PRELOAD", "LANGUAGE")}
+    env["LC_ALL"] = "C.UTF-8"
+    if preload:
+        env["JANKSCOPE_PRELOAD"] = preload
+    env.update(extra)
+    return env
+
+
+def run_cli(*args, env=None, cwd=None, cli=None, stdin=subprocess.DEVNULL):
+    proc = subprocess.run([cli or CLI, *args], env=env if env is not None else base_env(FAKE_A),
+                          cwd=cwd, stdin=stdin, capture_output=True, timeout=TIMEOUT)
+    proc.out = proc.stdout.decode("utf-8", "replace")
+    proc.err = proc.stderr.decode("utf-8", "replace")
+    return proc
+
+
+class CliTestCase(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        for name in ("JANKSCOPE_CLI", "CLI_TEST_FAKE_PRELOAD_A", "CLI_TEST_FAKE_PRELOAD_B"):
+            if not os.path.exists(env_path(name)):
+                raise AssertionError(f"{name}={os.environ[name]} does not exist (not built?)")
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="jankscope-cli-test-")
+        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def write(self, name, content):
+        mode = "wb" if isinstance(content, bytes) else "w"
+        with open(self.path(name), mode) as f:
+            f.write(content)
+        return self.path(name)
+
+    def assertExit(self, proc, code):
+        self.assertEqual(proc.returncode, code,
+                         f"exit code {proc.returncode}, expected {code}\n"
+                         f"stdout: {proc.out}\nstderr: {proc.err}")
+
+    def assertUsageError(self, proc, *fragments):
+        self.assertExit(proc, 2)
+        self.assertTrue(proc.err.startswith("jankscope: "), proc.err)
+        self.assertIn("Usage:", proc.err)
+        for fragment in fragments:
+            self.assertIn(fragment, proc.err)
+
+
+# ---- a synthetic report -------------------------------------------------------
+
+START_NS = 5_000_000_000_000
+
+
+def source(name, callback, count, total_ms, max_ms, p95_ms):
+    return {"source": name, "callback": callback, "count": count,
+            "total_ns": int(total_ms * MS), "mean_ns": int(total_ms * MS) // max(count, 1),
+            "max_ns": int(max_ms * MS), "p95_ns": int(p95_ms * MS)}
+
+
+def event(event_id, start_s, duration_ms, tier, type_, name, callback):
+    start = START_NS + int(start_s * 1e9)
+    duration = int(duration_ms * MS)
+    part = {"type": type_, "start_ns": start, "end_ns": start + duration,
+            "duration_ns": duration, "nested_ns": 0, "tier": tier, "source": name,
+            "callback": callback, "priority": 200, "depth": 1}
+    return {"id": event_id, "type": type_, "start_ns": start, "end_ns": start + duration,
+            "duration_ns": duration, "max_part_ns": duration, "tier": tier, "source": name,
+            "callback": callback, "priority": 200, "depth": 1, "parts_count": 1,
+            "parts": [part], "cpu_ns": None, "class": None, "culprit": None, "stacks": []}
+
+
+# Sources in no particular order: the CLI sorts them. By total time the top
+# five are paint, (unnamed), timer-a, timer-b, net; by max time (unnamed),
+# rare-slow, paint, net, timer-b.
+SOURCES = [
+    source("timer-b", "tock", 60, 600, 20, 12),
+    source("tiny", "tiny_cb", 1, 1, 0.5, 0.5),
+    source("[gtk] paint", "gdk_frame_clock_paint_idle", 445, 900, 60, 4.1),
+    source("rare-slow", "rare", 1, 50, 350, 350),
+    source(None, "slow_idle", 3, 800, 400, 390),
+    source("net", "on_data", 100, 500, 30, 8),
+    source("timer-a", "tick", 700, 700, 10, 2),
+]
+
+# The worst five by duration: 4, 2, 6, 1, 5.
+EVENTS = [
+    event(1, 0.5, 80, "noticeable", "dispatch", "[gtk] paint", "gdk_frame_clock_paint_idle"),
+    event(2, 1.0, 400, "severe", "dispatch", None, "slow_idle"),
+    event(3, 2.25, 55, "noticeable", "iteration", None, None),
+    event(4, 3.0, 750, "frozen", "dispatch", "rare-slow", "rare"),
+    event(5, 4.0, 60, "noticeable", "dispatch", "net", "on_data"),
+    event(6, 5.0, 210, "severe", "dispatch", "timer-b", "tock"),
+    event(7, 6.0, 52, "noticeable", "dispatch", "timer-a", "tick"),
+]
+
+
+def make_report():
+    return {
+        "format": "jankscope-report",
+        "version": 1,
+        "generator": "jankscope 0.1.0",
+        "final": True,
+        "process": {"exe": "/usr/bin/fake-app", "name": "fake-app", "pid": 4242,
+                    "glib_version": "2.74.6", "gtk_version": "4.8.3", "toolkit": "gtk4",
+                    "mode": "preload", "start_ns": START_NS,
+                    "report_ns": START_NS + 12_500 * MS},
+        "config": {"threshold_ns": 50 * MS,
+                   "tiers_ns": {"noticeable": 50 * MS, "severe": 200 * MS,
+                                "frozen": 700 * MS, "hang": 3000 * MS},
+                   "merge_gap_ns": 500 * MS, "max_events": 1000, "max_parts": 100},
+        "summary": {"iterations": 4512, "dispatches": 9876, "busy_ns": 3125 * MS,
+                    "monitored_ns": 12_500 * MS,
+                    "iteration_busy": {"p50_ns": 80_000, "p95_ns": 2 * MS, "p99_ns": 5 * MS,
+                                       "max_ns": 750 * MS},
+                    "events_by_tier": {"noticeable": 4, "severe": 2, "frozen": 1, "hang": 0},
+                    "events_total": 7, "events_dropped": 0, "records_dropped": 0,
+                    "nested_loops": 0, "sources": copy.deepcopy(SOURCES),
+                    "sources_truncated": 0},
+        "events": copy.deepcopy(EVENTS),
+    }
+
+
+def section(text, heading):
+    """The lines of the table under a heading, up to the next blank line."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(heading):
+            table = []
+            for row in lines[i + 1:]:
+                if not row.strip():
+                    break
+                table.append(row)
+            return table
+    raise AssertionError(f"no section {heading!r} in:\n{text}")
+
+
+def overview_value(text, label):
+    match = re.search(rf"^  {re.escape(label)} +(.+)$", text, re.MULTILINE)
+    if match is None:
+        raise AssertionError(f"no {label!r} line in:\n{text}")
+    return match.group(1)
+
+
+# ---- tests --------------------------------------------------------------------
+
+class UsageTest(CliTestCase):
+    def test_version(self):
+        proc = run_cli("--version")
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.out, f"jankscope {env_path('CLI_TEST_VERSION')}\n")
+
+    def test_help_lists_commands(self):
+        for args in (["--help"], ["help"]):
+            proc = run_cli(*args)
+            self.assertExit(proc, 0)
+            for command in ("run", "summary", "help"):
+                self.assertRegex(proc.out, rf"\n  {command} +\S")
+
+    def test_help_of_a_command(self):
+        for args in (["help", "run"], ["run", "--help"]):
+            proc = run_cli(*args)
+            self.assertExit(proc, 0)
+            self.assertIn("jankscope run [OPTION…] [--] APP [ARGS…]", proc.out)
+            self.assertIn("--threshold=MS", proc.out)
+            self.assertIn("--report=FILE", proc.out)
+        proc = run_cli("help", "summary")
+        self.assertExit(proc, 0)
+        self.assertIn("jankscope summary [OPTION…] FILE", proc.out)
+
+    def test_usage_errors(self):
+        cases = [
+            ([], "no command given"),
+            (["frobnicate"], "unknown command “frobnicate”"),
+            (["help", "frobnicate"], "unknown command “frobnicate”"),
+            (["--bogus"], "--bogus"),
+            (["run"], "no application given"),
+            (["run", "--"], "no application given"),
+            (["run", "--bogus", "true"], "--bogus"),
+            (["run", "--report"], "--report"),
+            (["run", "--report=", "true"], "--report"),
+            (["summary"], "no report file given"),
+            (["summary", "a.json", "b.json"], "only one report file"),
+        ]
+        for args, fragment in cases:
+            with self.subTest(args=args):
+                self.assertUsageError(run_cli(*args), fragment)
+
+    def test_bad_thresholds(self):
+        for value in ("abc", "0", "60001", "-5", "1.5", "", " 5", "5ms", "99999999999999999999"):
+            with self.subTest(value=value):
+                proc = run_cli("run", "--threshold", value, "--", "sh", "-c", "exit 9")
+                self.assertUsageError(proc, "--threshold", "60000")
+
+    def test_good_thresholds(self):
+        for value, passed in (("1", "1"), ("75", "75"), ("60000", "60000"), ("007", "7")):
+            with self.subTest(value=value):
+                proc = run_cli("run", f"--threshold={value}", "--", "sh", "-c",
+                               "echo $JANKSCOPE_THRESHOLD_MS")
+                self.assertExit(proc, 0)
+                self.assertEqual(proc.out, f"{passed}\n")
+
+    def test_report_folder_must_exist(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            proc = run_cli("run", "--report", os.path.join(tmp, "no-such-dir", "r.json"), "--",
+                           "sh", "-c", "exit 0")
+            self.assertUsageError(proc, "no-such-dir", "does not exist")
+
+
+class SummaryTest(CliTestCase):
+    def summarize(self, report):
+        path = self.write("report.json", json.dumps(report))
+        proc = run_cli("summary", path)
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.err, "")
+        return proc.out
+
+    def test_overview(self):
+        out = self.summarize(make_report())
+        self.assertEqual(out.splitlines()[0], "Jank summary: fake-app (pid 4242)")
+        self.assertEqual(overview_value(out, "Toolkit"), "gtk4 4.8.3, preload mode")
+        self.assertEqual(overview_value(out, "Monitored"), "12.5 s")
+        self.assertEqual(overview_value(out, "Iterations"), "4512")
+        self.assertEqual(overview_value(out, "Dispatches"), "9876")
+        self.assertEqual(overview_value(out, "Busy"), "25.0 % of the monitored time")
+        self.assertEqual(overview_value(out, "Jank events"),
+                         "7 (noticeable 4, severe 2, frozen 1, hang 0), threshold 50.0 ms")
+        for label in ("Dropped", "Lost", "Note"):
+            self.assertNotRegex(out, rf"(?m)^  {label} ")
+
+    def test_numbers_come_from_the_report(self):
+        report = make_report()
+        report["process"].update(name="other-app", pid=77, toolkit="glib", gtk_version=None)
+        report["summary"].update(iterations=31, busy_ns=1 * MS, monitored_ns=4 * MS)
+        report["summary"]["events_by_tier"] = {"noticeable": 0, "severe": 3, "frozen": 0,
+                                               "hang": 2}
+        report["summary"]["events_total"] = 5
+        report["config"]["threshold_ns"] = 16 * MS
+        out = self.summarize(report)
+        self.assertEqual(out.splitlines()[0], "Jank summary: other-app (pid 77)")
+        self.assertEqual(overview_value(out, "Toolkit"), "glib, preload mode")
+        self.assertEqual(overview_value(out, "Iterations"), "31")
+        self.assertEqual(overview_value(out, "Busy"), "25.0 % of the monitored time")
+        self.assertEqual(overview_value(out, "Jank events"),
+                         "5 (noticeable 0, severe 3, frozen 0, hang 2), threshold 16.0 ms")
+
+    def test_drops_and_partial_reports_are_flagged(self):
+        report = make_report()
+        report["final"] = False
+        report["summary"].update(events_dropped=3, records_dropped=12)
+        out = self.summarize(report)
+        self.assertIn("3 events did not fit", overview_value(out, "Dropped"))
+        self.assertIn("12 records", overview_value(out, "Lost"))
+        self.assertIn("not the final report", overview_value(out, "Note"))
+
+    def test_top_sources_by_total(self):
+        table = section(self.summarize(make_report()), "Top sources by total time")
+        self.assertEqual(table[0].split(), ["SOURCE", "CALLBACK", "COUNT", "TOTAL", "MAX", "P95"])
+        self.assertEqual([row.split()[0] for row in table[1:]],
+                         ["[gtk]", "(unnamed)", "timer-a", "timer-b", "net"])
+        self.assertEqual(table[1].split(), ["[gtk]", "paint", "gdk_frame_clock_paint_idle", "445",
+                                            "900.0", "ms", "60.0", "ms", "4.1", "ms"])
+        self.assertEqual(table[2].split(), ["(unnamed)", "slow_idle", "3", "800.0", "ms",
+                                            "400.0", "ms", "390.0", "ms"])
+        # The last column is right-aligned: every line has the same length.
+        self.assertEqual(len({len(row) for row in table}), 1, "\n".join(table))
+
+    def test_top_sources_by_max(self):
+        table = section(self.summarize(make_report()), "Top sources by longest dispatch")
+        self.assertEqual([row.split()[0] for row in table[1:]],
+                         ["(unnamed)", "rare-slow", "[gtk]", "net", "timer-b"])
+
+    def test_short_times_have_two_decimals(self):
+        report = make_report()
+        report["summary"]["sources"] = [source("tiny", "tiny_cb", 1, 10_000, 0.5, 0.04)]
+        table = section(self.summarize(report), "Top sources by total time")
+        self.assertEqual(table[1].split()[3:],
+                         ["10000.0", "ms", "0.50", "ms", "0.04", "ms"])
+
+    def test_worst_events(self):
+        out = self.summarize(make_report())
+        table = section(out, "Worst events (5 of 7)")
+        header = table[0]
+        self.assertEqual(header.split(),
+                         ["#", "START", "DURATION", "TIER", "TYPE", "SOURCE", "CALLBACK"])
+        self.assertEqual([row.split()[0] for row in table[1:]], ["4", "2", "6", "1", "5"])
+        self.assertEqual(table[1].split(),
+                         ["4", "3.000", "s", "750.0", "ms", "frozen", "dispatch", "rare-slow",
+                          "rare"])
+        self.assertEqual(table[2].split(),
+                         ["2", "1.000", "s", "400.0", "ms", "severe", "dispatch", "(unnamed)",
+                          "slow_idle"])
+        for row in table[1:]:
+            tier = row.split()[5]
+            self.assertEqual(row.index(tier), header.index("TIER"), row)
+
+    def test_iteration_event_has_no_source(self):
+        report = make_report()
+        report["events"] = [EVENTS[2]]
+        table = section(self.summarize(report), "Worst events")
+        self.assertEqual(table[1].split(),
+                         ["3", "2.250", "s", "55.0", "ms", "noticeable", "iteration", "-", "-"])
+
+    def test_empty_report(self):
+        report = make_report()
+        report["summary"]["sources"] = []
+        report["events"] = []
+        report["summary"]["monitored_ns"] = 0
+        out = self.summarize(report)
+        self.assertIn("No jank events.", out)
+        self.assertIn("No dispatches were recorded.", out)
+        self.assertEqual(overview_value(out, "Busy"), "n/a")
+        self.assertNotIn("Worst events", out)
+
+    def test_unknown_members_are_ignored(self):
+        report = make_report()
+        report["future"] = {"nested": [1, 2.5, None, {"x": "y"}]}
+        report["summary"]["sources"][0]["future"] = True
+        report["events"][0]["culprit"] = {"frame": "x", "confidence": 0.5}
+        self.assertIn("Top sources by total time", self.summarize(report))
+
+    def test_nullable_process_strings(self):
+        report = make_report()
+        report["process"].update(name=None, toolkit=None, mode=None)
+        out = self.summarize(report)
+        self.assertEqual(out.splitlines()[0], "Jank summary: (unknown) (pid 4242)")
+
+    def test_hostile_strings_are_sanitized(self):
+        report = make_report()
+        report["summary"]["sources"] = [
+            source("\x1b]0;pwned\x07\x1b[31mred", "cb\r\nInjected line", 1, 100, 100, 100),
+            source("x" * 300, "y" * 300, 1, 50, 50, 50),
+        ]
+        report["process"]["name"] = "app\x1b[2J"
+        out = self.summarize(report)
+        self.assertNotIn("\x1b", out)
+        self.assertNotIn("\r", out)
+        self.assertNotIn("\x07", out)
+        self.assertNotRegex(out, r"(?m)^Injected")
+        table = section(out, "Top sources by total time")
+        long_row = table[2].split()
+        self.assertEqual(long_row[0], "x" * 37 + "...")
+        self.assertEqual(long_row[1], "y" * 37 + "...")
+
+    def test_largest_integers(self):
+        report = make_report()
+        big = 2**63 - 1
+        report["summary"]["sources"] = [source("big", "cb", big, 1, 1, 1)]
+        report["summary"]["sources"][0].update(total_ns=big, max_ns=big, p95_ns=big)
+        report["summary"].update(iterations=big, busy_ns=big, monitored_ns=big)
+        report["process"]["start_ns"] = 0
+        report["events"][0].update(start_ns=big, duration_ns=big)
+        out = self.summarize(report)
+        self.assertEqual(overview_value(out, "Iterations"), str(big))
+        self.assertIn(str(big), section(out, "Top sources by total time")[1])
+
+
+class ReportErrorTest(CliTestCase):
+    """Untrusted input: each gives exit code 1 and one clear message."""
+
+    def check_error(self, path, *fragments):
+        proc = run_cli("summary", path)
+        self.assertExit(proc, 1)
+        self.assertEqual(proc.out, "")
+        self.assertTrue(proc.err.startswith("jankscope: "), proc.err)
+        self.assertEqual(len(proc.err.splitlines()), 1, proc.err)
+        for fragment in fragments:
+            self.assertIn(fragment, proc.err)
+
+    def check_report_error(self, mutate, *fragments):
+        report = make_report()
+        mutate(report)
+        self.check_error(self.write("report.json", json.dumps(report)), *fragments)
+
+    def test_file_errors(self):
+        self.check_error(self.path("missing.json"), "missing.json", "No such file")
+        self.check_error(self.tmp, "is a directory")
+        self.check_error(self.write("empty.json", ""), "empty")
+        self.check_error(self.write("blank.json", " \n\t\n"), "not valid JSON")
+
+    def test_too_large(self):
+        path = self.path("huge.json")
+        with open(path, "wb") as f:
+            f.truncate(300 * 1024 * 1024)  # sparse: costs no disk space
+        self.check_error(path, "too large")
+
+    def test_not_json(self):
+        self.check_error(self.write("a.json", "hello world"), "not valid JSON")
+        self.check_error(self.write("b.json", "{\"format\": \"jankscope-report\",}"),
+                         "not valid JSON")
+        self.check_error(self.write("c.json", b"\xff\xfe{}"), "not valid JSON")
+        self.check_error(self.write("d.json", b"{\"format\": \"jank\x00scope\"}"),
+                         "not valid JSON")
+
+    def test_truncated(self):
+        text = json.dumps(make_report(), indent=2)
+        for cut in (1, len(text) // 3, len(text) // 2, len(text) - 1):
+            with self.subTest(cut=cut):
+                self.check_error(self.write("cut.json", text[:cut]), "not valid JSON")
+
+    def test_not_a_report(self):
+        self.check_error(self.write("a.json", "[1, 2]"), "not a jankscope report", "an array")
+        self.check_error(self.write("b.json", "\"text\""), "not a jankscope report", "a string")
+        self.check_error(self.write("c.json", "42"), "not a jankscope report")
+        self.check_error(self.write("d.json", "null"), "not a jankscope report")
+        self.check_error(self.write("e.json", "{}"), "not a jankscope report")
+        self.check_report_error(lambda r: r.update(format="sysprof-capture"),
+                                "not a jankscope report")
+        self.check_report_error(lambda r: r.update(format=1), "not a jankscope report")
+
+    def test_versions(self):
+        self.check_report_error(lambda r: r.update(version=2), "version 2 is not supported")
+        self.check_report_error(lambda r: r.update(version="1"), "version")
+        self.check_report_error(lambda r: r.pop("version"), "version")
+
+    def test_missing_members(self):
+        self.check_report_error(lambda r: r.pop("summary"), "summary is missing")
+        self.check_report_error(lambda r: r["process"].pop("pid"), "process.pid is missing")
+        self.check_report_error(lambda r: r["summary"]["events_by_tier"].pop("hang"),
+                                "summary.events_by_tier.hang is missing")
+        self.check_report_error(lambda r: r["events"][3].pop("duration_ns"),
+                                "events[3].duration_ns is missing")
+
+    def test_wrong_types(self):
+        cases = [
+            (lambda r: r["summary"].update(iterations="4512"),
+             "summary.iterations must be an integer, not a string"),
+            (lambda r: r["summary"].update(iterations=1.5),
+             "summary.iterations must be an integer, not a number"),
+            (lambda r: r["summary"].update(iterations=None),
+             "summary.iterations must be an integer, not null"),
+            (lambda r: r["summary"].update(sources={}),
+             "summary.sources must be an array, not an object"),
+            (lambda r: r["summary"]["sources"].append(7),
+             "summary.sources[7] must be an object, not an integer"),
+            (lambda r: r["summary"]["sources"][2].update(source=["x"]),
+             "summary.sources[2].source must be a string or null, not an array"),
+            (lambda r: r.update(events=[True]), "events[0] must be an object, not a boolean"),
+            (lambda r: r.update(final="yes"), "final must be a boolean, not a string"),
+            (lambda r: r.update(process=[]), "process must be an object, not an array"),
+            (lambda r: r["events"][1].update(tier="extreme"),
+             "events[1].tier must be noticeable, severe, frozen or hang, not “extreme”"),
+            (lambda r: r["events"][1].update(tier=None), "events[1].tier must be a string"),
+        ]
+        for mutate, fragment in cases:
+            with self.subTest(fragment=fragment):
+                self.check_report_error(mutate, fragment)
+
+    def test_out_of_range_numbers(self):
+        self.check_report_error(lambda r: r["summary"].update(busy_ns=-1),
+                                "summary.busy_ns must not be negative")
+        self.check_report_error(lambda r: r["events"][0].update(start_ns=-5),
+                                "events[0].start_ns must not be negative")
+        text = json.dumps(make_report())
+        for huge in ("99999999999999999999999", "9223372036854775808",
+                     "-9223372036854775809", "1" * 5000):
+            with self.subTest(huge=huge[:30]):
+                broken = text.replace('"iterations": 4512', f'"iterations": {huge}')
+                self.assertNotEqual(broken, text)
+                self.check_error(self.write("huge.json", broken), "does not fit in 64 bits")
+        broken = text.replace('"iterations": 4512', '"iterations": 1e400')
+        self.check_error(self.write("inf.json", broken), "summary.iterations must be an integer")
+        # Huge numbers inside strings are just text.
+        report = make_report()
+        report["process"]["name"] = "99999999999999999999999 \\\" [[[ 1e999"
+        proc = run_cli("summary", self.write("ok.json", json.dumps(report)))
+        self.assertExit(proc, 0)
+        self.assertIn("Jank summary: 99999999999999999999999", proc.out)
+
+    def test_deep_nesting(self):
+        self.check_error(self.write("deep.json", "[" * 200_000), "nested more than")
+        self.check_error(self.write("deep2.json", "[" * 100_000 + "]" * 100_000),
+                         "nested more than")
+        text = json.dumps(make_report())
+        broken = text[:-1] + ', "future": ' + "{\"a\": " * 1000 + "1" + "}" * 1000 + "}"
+        self.check_error(self.write("deep3.json", broken), "nested more than")
+
+
+class RunTest(CliTestCase):
+    def test_exit_code_passes_through(self):
+        for code in (0, 1, 7, 255):
+            with self.subTest(code=code):
+                proc = run_cli("run", "--", "sh", "-c", f"exit {code}")
+                self.assertExit(proc, code)
+                self.assertIn(f"sh exited with status {code}", proc.err)
+                self.assertIn("no report was written", proc.err)
+
+    def test_without_double_dash(self):
+        proc = run_cli("run", "sh", "-c", "exit 3")
+        self.assertExit(proc, 3)
+
+    def test_killed_by_signal(self):
+        proc = run_cli("run", "--", "sh", "-c", "kill -TERM $$")
+        self.assertExit(proc, 143)
+        self.assertIn("killed by signal 15", proc.err)
+        proc = run_cli("run", "--", "sh", "-c", "kill -KILL $$")
+        self.assertExit(proc, 137)
+
+    def test_app_not_found(self):
+        proc = run_cli("run", "--", "jankscope-no-such-program-xyz", "arg")
+        self.assertExit(proc, 127)
+        self.assertIn("cannot run “jankscope-no-such-program-xyz”", proc.err)
+        proc = run_cli("run", "--", self.path("no-such-file"))
+        self.assertExit(proc, 127)
+
+    def test_app_not_executable(self):
+        path = self.write("not-executable", "#!/bin/sh\nexit 0\n")
+        os.chmod(path, 0o644)
+        proc = run_cli("run", "--", path)
+        self.assertExit(proc, 126)
+        self.assertIn("cannot run", proc.err)
+
+    def test_stdout_and_arguments_reach_the_app(self):
+        proc = run_cli("run", "--", "sh", "-c", 'printf "%s|" "$@"', "sh", "-a", "--",
+                       "--report", "x y")
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.out, "-a|--|--report|x y|")
+        self.assertNotIn("jankscope", proc.out)
+
+    def test_stdin_reaches_the_app(self):
+        proc = subprocess.run([CLI, "run", "--", "sh", "-c", "read line; echo got $line"],
+                              env=base_env(FAKE_A), input=b"hello\n", capture_output=True,
+                              timeout=TIMEOUT)
+        self.assertEqual(proc.returncode, 0)
+        self.assertEqual(proc.stdout, b"got hello\n")
+
+    def echo_ld_preload(self, existing):
+        env = base_env(FAKE_A)
+        if existing is not None:
+            env["LD_PRELOAD"] = existing
+        proc = run_cli("run", "--", "sh", "-c", 'echo "$LD_PRELOAD"', env=env)
+        self.assertExit(proc, 0)
+        return proc.out.rstrip("\n")
+
+    def test_ld_preload(self):
+        self.assertEqual(self.echo_ld_preload(None), FAKE_A)
+        self.assertEqual(self.echo_ld_preload(""), FAKE_A)
+        self.assertEqual(self.echo_ld_preload(FAKE_B), f"{FAKE_B}:{FAKE_A}")
+        self.assertEqual(self.echo_ld_preload(f"{FAKE_B}:"), f"{FAKE_B}:{FAKE_A}")
+        # Already there: not added twice.
+        self.assertEqual(self.echo_ld_preload(FAKE_A), FAKE_A)
+        self.assertEqual(self.echo_ld_preload(f"{FAKE_A}:{FAKE_B}"), f"{FAKE_A}:{FAKE_B}")
+        self.assertEqual(self.echo_ld_preload(f"{FAKE_B} {FAKE_A}"), f"{FAKE_B} {FAKE_A}")
+        link = self.path("link.so")
+        os.symlink(FAKE_A, link)
+        self.assertEqual(self.echo_ld_preload(link), link)
+
+    def test_another_copy_of_the_preload_is_kept(self):
+        other = self.path("libjankscope-preload.so")
+        shutil.copy(FAKE_B, other)
+        env = base_env(self.copy_as_preload("a"), LD_PRELOAD=other)
+        proc = run_cli("run", "--", "sh", "-c", 'echo "$LD_PRELOAD"', env=env)
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.out, f"{other}\n")
+        self.assertIn("warning: LD_PRELOAD already holds", proc.err)
+
+    def copy_as_preload(self, subdir):
+        os.makedirs(self.path(subdir))
+        path = os.path.join(self.path(subdir), "libjankscope-preload.so")
+        shutil.copy(FAKE_A, path)
+        return path
+
+    def test_preload_lookup(self):
+        # Build-tree layout: BIN/../libjankscope-preload.so, found from /proc/self/exe.
+        os.makedirs(self.path("tree/cli"))
+        cli = self.path("tree/cli/jankscope")
+        shutil.copy(CLI, cli)
+        shutil.copy(FAKE_A, self.path("tree/libjankscope-preload.so"))
+        env = base_env()
+        proc = run_cli("run", "--", "sh", "-c", 'echo "$LD_PRELOAD"', env=env, cli=cli)
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.out, self.path("tree/libjankscope-preload.so") + "\n")
+        # JANKSCOPE_PRELOAD comes first, made absolute.
+        env = base_env("../b.so")
+        shutil.copy(FAKE_B, self.path("b.so"))
+        proc = run_cli("run", "--", "sh", "-c", 'echo "$LD_PRELOAD"', env=env, cli=cli,
+                       cwd=self.path("tree"))
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.out, self.path("b.so") + "\n")
+
+    def test_preload_missing(self):
+        proc = run_cli("run", "--", "sh", "-c", "exit 0",
+                       env=base_env(self.path("nope.so")))
+        self.assertExit(proc, 2)
+        self.assertIn("JANKSCOPE_PRELOAD", proc.err)
+        self.assertIn("nope.so", proc.err)
+        installed = os.path.join(env_path("CLI_TEST_PKGLIBDIR"), "libjankscope-preload.so")
+        if os.path.exists(installed):
+            return  # an installed copy would be found: nothing more to check
+        os.makedirs(self.path("bin"))
+        cli = self.path("bin/jankscope")
+        shutil.copy(CLI, cli)
+        proc = run_cli("run", "--", "sh", "-c", "exit 0", env=base_env(), cli=cli)
+        self.assertExit(proc, 2)
+        self.assertIn("cannot find libjankscope-preload.so", proc.err)
+
+    def test_preload_path_with_a_space(self):
+        os.makedirs(self.path("with space"))
+        path = self.path("with space/libjankscope-preload.so")
+        shutil.copy(FAKE_A, path)
+        proc = run_cli("run", "--", "true", env=base_env(path))
+        self.assertExit(proc, 2)
+        self.assertIn("LD_PRELOAD cannot hold", proc.err)
+
+    def test_environment(self):
+        env = base_env(FAKE_A, JANKSCOPE_MERGE_MS="123", JANKSCOPE_DEBUG="1",
+                       JANKSCOPE_THRESHOLD_MS="70", JANKSCOPE_REPORT="/ignored.json")
+        script = 'echo "$JANKSCOPE_MERGE_MS $JANKSCOPE_DEBUG $JANKSCOPE_THRESHOLD_MS"'
+        proc = run_cli("run", "--", "sh", "-c", script, env=env)
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.out, "123 1 70\n")
+        proc = run_cli("run", "-t", "90", "--", "sh", "-c", script, env=env)
+        self.assertEqual(proc.out, "123 1 90\n")
+
+    def test_report_option_is_made_absolute(self):
+        os.makedirs(self.path("sub"))
+        proc = run_cli("run", "--report", "sub/../r.json", "--", "sh", "-c",
+                       'echo "$JANKSCOPE_REPORT"', cwd=self.tmp)
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.out, self.path("r.json") + "\n")
+        self.assertIn("no report was written", proc.err)
+        self.assertTrue(proc.err.endswith(f"Report: {self.path('r.json')}\n"), proc.err)
+
+    def test_private_report_is_removed(self):
+        script = 'echo "$JANKSCOPE_REPORT"; echo x > "$JANKSCOPE_REPORT.1234"; exit 4'
+        proc = run_cli("run", "--", "sh", "-c", script)
+        self.assertExit(proc, 4)
+        path = proc.out.strip()
+        self.assertRegex(os.path.basename(path), r"^jankscope-\w+\.json$")
+        self.assertTrue(os.path.isabs(path))
+        self.assertFalse(os.path.exists(path))
+        self.assertFalse(os.path.exists(path + ".1234"))
+        self.assertNotIn("Report:", proc.err)
+
+    def test_summary_of_the_app_report(self):
+        source_path = self.write("source.json", json.dumps(make_report()))
+        report = self.path("out.json")
+        proc = run_cli("run", "--report", report, "--", "sh", "-c",
+                       f'cp "{source_path}" "$JANKSCOPE_REPORT"; exit 5')
+        self.assertExit(proc, 5)
+        self.assertEqual(proc.out, "")
+        self.assertIn("Jank summary: fake-app (pid 4242)", proc.err)
+        self.assertEqual(overview_value(proc.err, "Iterations"), "4512")
+        self.assertEqual([row.split()[0] for row in
+                          section(proc.err, "Worst events (5 of 7)")[1:]],
+                         ["4", "2", "6", "1", "5"])
+        self.assertTrue(proc.err.endswith(f"Report: {report}\n"), proc.err)
+
+    def test_summary_of_a_private_report(self):
+        source_path = self.write("source.json", json.dumps(make_report()))
+        proc = run_cli("run", "--", "sh", "-c", f'cp "{source_path}" "$JANKSCOPE_REPORT"')
+        self.assertExit(proc, 0)
+        self.assertIn("Jank summary: fake-app (pid 4242)", proc.err)
+        self.assertNotIn("Report:", proc.err)
+
+    def test_report_path_with_pid(self):
+        source_path = self.write("source.json", json.dumps(make_report()))
+        script = f'cp "{source_path}" "{self.tmp}/r-$$.json"; echo $$'
+        proc = run_cli("run", "--report", self.path("r-%p.json"), "--", "sh", "-c", script)
+        self.assertExit(proc, 0)
+        pid = proc.out.strip()
+        self.assertIn("Jank summary: fake-app", proc.err)
+        self.assertTrue(proc.err.endswith(f"Report: {self.tmp}/r-{pid}.json\n"), proc.err)
+
+    def test_stale_report_is_not_taken_for_new(self):
+        report = self.write("old.json", json.dumps(make_report()))
+        proc = run_cli("run", "--report", report, "--", "sh", "-c", "exit 0")
+        self.assertExit(proc, 0)
+        self.assertIn("from an earlier run", proc.err)
+        self.assertNotIn("Jank summary", proc.err)
+        # Replaced by the app (tmp + rename, as the core does): read.
+        source_path = self.write("source.json", json.dumps(make_report()))
+        proc = run_cli("run", "--report", report, "--", "sh", "-c",
+                       f'cp "{source_path}" "{report}.tmp" && mv "{report}.tmp" "{report}"')
+        self.assertExit(proc, 0)
+        self.assertIn("Jank summary: fake-app", proc.err)
+
+    def test_invalid_report_from_the_app(self):
+        proc = run_cli("run", "--report", self.path("r.json"), "--", "sh", "-c",
+                       'echo "{broken" > "$JANKSCOPE_REPORT"; exit 6')
+        self.assertExit(proc, 6)
+        self.assertIn("cannot read the report", proc.err)
+        self.assertIn("not valid JSON", proc.err)
+
+
+class SignalTest(CliTestCase):
+    """While the app runs, the CLI ignores SIGINT/SIGQUIT and forwards
+    SIGTERM/SIGHUP, then still prints its summary and passes the code on."""
+
+    WAIT = 10  # s: a safety net, the app ends at once when things work
+
+    def start(self, script):
+        # A session of its own: a terminal's Ctrl-C can be imitated with
+        # killpg, and the cleanup kills the app even if the CLI died early.
+        proc = subprocess.Popen([CLI, "run", "--", "sh", "-c", script], env=base_env(FAKE_A),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+        self.addCleanup(self.reap, proc)
+        # Once the app prints, the CLI has forked: its signal handling is set.
+        # The app prints nothing more before it reads stdin, so that nothing
+        # else is left in the readline buffer.
+        self.assertEqual(proc.stdout.readline(), b"ready\n")
+        return proc
+
+    @staticmethod
+    def reap(proc):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(timeout=TIMEOUT)
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                pipe.close()
+            except OSError:
+                pass
+
+    def finish(self, proc, stdin=b""):
+        out, err = proc.communicate(stdin, timeout=self.WAIT)
+        self.out = out.decode("utf-8", "replace")
+        return proc.returncode, err.decode("utf-8", "replace")
+
+    def test_sigint_and_sigquit_to_the_cli_are_ignored(self):
+        proc = self.start("echo ready; read line; exit 4")
+        os.kill(proc.pid, signal.SIGINT)
+        os.kill(proc.pid, signal.SIGQUIT)
+        self.assertIsNone(proc.poll())
+        code, err = self.finish(proc, b"go\n")
+        self.assertEqual(code, 4, err)
+        self.assertIn("sh exited with status 4", err)
+
+    def test_sigterm_is_forwarded(self):
+        proc = self.start("echo ready; exec sleep 60")
+        os.kill(proc.pid, signal.SIGTERM)
+        code, err = self.finish(proc)
+        self.assertEqual(code, 143, err)  # not -15: the CLI itself survived
+        self.assertIn("killed by signal 15", err)
+        self.assertIn("no report was written", err)
+
+    def test_sighup_is_forwarded(self):
+        proc = self.start("echo ready; exec sleep 60")
+        os.kill(proc.pid, signal.SIGHUP)
+        code, err = self.finish(proc)
+        self.assertEqual(code, 129, err)
+
+    def test_ctrl_c_on_the_group(self):
+        # Like a terminal: SIGINT to the whole foreground process group.
+        proc = self.start("echo ready; exec sleep 60")
+        os.killpg(proc.pid, signal.SIGINT)
+        code, err = self.finish(proc)
+        self.assertEqual(code, 130, err)
+        self.assertIn("killed by signal 2", err)
+
+    def test_closed_stderr_does_not_lose_the_exit_code(self):
+        # `jankscope run app 2>&1 | head`: the summary goes to a closed pipe.
+        proc = self.start("echo ready; read line; exit 5")
+        proc.stderr.close()
+        proc.stdin.write(b"go\n")
+        proc.stdin.close()
+        self.assertEqual(proc.wait(timeout=self.WAIT), 5)
+
+    def test_app_gets_the_signal_state_of_the_cli(self):
+        # The CLI blocks signals while it waits: the app must not inherit that.
+        status = "exec grep -E '^Sig(Blk|Ign)' /proc/self/status"
+        direct = subprocess.run(["sh", "-c", status], env=base_env(), capture_output=True,
+                                stdin=subprocess.PIPE, timeout=TIMEOUT)
+        proc = self.start(f"echo ready; read line; {status}")
+        code, err = self.finish(proc, b"\n")
+        self.assertEqual(code, 0, err)
+        self.assertRegex(self.out, r"SigBlk:\s+0+\n")
+        self.assertEqual(self.out, direct.stdout.decode())
+
+
+class EndToEndTest(CliTestCase):
+    """jankscope run on a real GLib program, with the real preload (found by
+    the CLI next to itself in the build tree)."""
+
+    def test_slow_dispatch(self):
+        app = env_path("CLI_TEST_SLOW_DISPATCH")
+        report_path = self.path("report.json")
+        proc = run_cli("run", "--report", report_path, "--", app, env=base_env())
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.out, "slow-dispatch done\n")
+        self.assertTrue(os.path.exists(report_path), proc.err)
+        with open(report_path) as f:
+            report = json.load(f)
+        self.assertEqual(report["format"], "jankscope-report")
+        self.assertTrue(report["final"])
+        self.assertGreater(report["process"]["pid"], 0)
+
+        slow = [e for e in report["events"] if e["source"] == "[cli-test] slow idle"]
+        self.assertEqual(len(slow), 1, json.dumps(report["events"], indent=1))
+        duration_ms = slow[0]["duration_ns"] / MS
+        self.assertTrue(118 <= duration_ms <= 1000, duration_ms)
+
+        err = proc.err
+        self.assertIn(f"Jank summary: {report['process']['name']} "
+                      f"(pid {report['process']['pid']})", err)
+        self.assertEqual(overview_value(err, "Iterations"),
+                         str(report["summary"]["iterations"]))
+        rows = section(err, "Worst events")
+        self.assertTrue(any("[cli-test] slow idle" in row and f"{duration_ms:.1f} ms" in row
+                            for row in rows), "\n".join(rows))
+        self.assertIn("[cli-test] slow idle", "\n".join(section(err, "Top sources by total")))
+        self.assertTrue(err.endswith(f"Report: {report_path}\n"), err)
+
+    def test_private_report(self):
+        app = env_path("CLI_TEST_SLOW_DISPATCH")
+        proc = run_cli("run", "--threshold", "100", "--", app, env=base_env())
+        self.assertExit(proc, 0)
+        self.assertIn("threshold 100.0 ms", overview_value(proc.err, "Jank events"))
+        self.assertIn("[cli-test] slow idle", "\n".join(section(proc.err, "Worst events")))
+        self.assertNotIn("Report:", proc.err)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
