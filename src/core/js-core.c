@@ -48,6 +48,7 @@ at_exit (void)
 {
   if (forked_child || collector == NULL)
     return;
+  js_mainloop_close_open_dispatches ();
   js_mainloop_disable ();
   js_collector_finish (collector, EXIT_TIMEOUT_MS);
 }

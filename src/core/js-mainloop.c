@@ -31,11 +31,11 @@
 
 #define MAX_DEPTH 64
 
+/* An open dispatch: its record, filled in as it goes. start_ns, inner_ns
+ * (nested polls and nested dispatches) and flags are updated while it runs. */
 typedef struct
 {
-  gint64 start_ns;
-  gint64 inner_ns; /* nested polls and nested dispatches */
-  guint32 flags;
+  JsRecord r;
 } Frame;
 
 /* Read-only after start. */
@@ -106,8 +106,8 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
         {
           Frame *open = &frames[MIN (depth, MAX_DEPTH) - 1];
 
-          open->flags |= JS_RECORD_NESTED_LOOP;
-          r.inner_ns = enter - MAX (open->start_ns, last_poll_return);
+          open->r.flags |= JS_RECORD_NESTED_LOOP;
+          r.inner_ns = enter - MAX (open->r.start_ns, last_poll_return);
         }
       js_ring_push (ring, &r);
     }
@@ -116,7 +116,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
 
   leave = js_now_ns ();
   if (depth > 0 && depth <= MAX_DEPTH)
-    frames[depth - 1].inner_ns += leave - enter;
+    frames[depth - 1].r.inner_ns += leave - enter;
   last_poll_return = leave;
   iteration_dispatches = 0;
   if (depth == 0)
@@ -129,7 +129,6 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
 {
   GSource *source = source_ptr;
   Frame *frame;
-  guint32 name_id;
   gint64 end;
   int ret;
 
@@ -141,36 +140,48 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
       return real (source, callback, user_data);
     }
 
-  name_id = js_names_for_source (source);
   frame = &frames[depth++];
-  frame->inner_ns = 0;
-  frame->flags = 0;
-  frame->start_ns = js_now_ns ();
+  frame->r = (JsRecord) {
+    .kind = JS_RECORD_DISPATCH,
+    .code = callback ? callback : (const void *) real,
+    .name_id = js_names_for_source (source),
+    .priority = (gint16) CLAMP (source->priority, G_MININT16, G_MAXINT16),
+    .depth = (guint8) depth,
+    .flags = callback ? 0 : JS_RECORD_CODE_IS_DISPATCH,
+  };
+  frame->r.start_ns = js_now_ns ();
 
   ret = real (source, callback, user_data);
 
   end = js_now_ns ();
   depth--;
   if (depth > 0)
-    frames[depth - 1].inner_ns += end - frame->start_ns;
+    frames[depth - 1].r.inner_ns += end - frame->r.start_ns;
   iteration_dispatches++;
-
-  {
-    JsRecord r = {
-      .kind = JS_RECORD_DISPATCH,
-      .start_ns = frame->start_ns,
-      .end_ns = end,
-      .inner_ns = frame->inner_ns,
-      .code = callback ? callback : (const void *) real,
-      .name_id = name_id,
-      .priority = (gint16) CLAMP (source->priority, G_MININT16, G_MAXINT16),
-      .depth = (guint8) (depth + 1),
-      .flags = frame->flags | (callback ? 0 : JS_RECORD_CODE_IS_DISPATCH),
-    };
-
-    js_ring_push (ring, &r);
-  }
+  frame->r.end_ns = end;
+  js_ring_push (ring, &frame->r);
   return ret;
+}
+
+void
+js_mainloop_close_open_dispatches (void)
+{
+  gint64 now;
+
+  if (!on_watched_thread ())
+    return;
+  /* exit () called from inside a dispatch: those dispatches never return,
+   * so end them now, innermost first, as they would have ended. */
+  now = js_now_ns ();
+  while (depth > 0)
+    {
+      Frame *frame = &frames[--depth];
+
+      if (depth > 0)
+        frames[depth - 1].r.inner_ns += now - frame->r.start_ns;
+      frame->r.end_ns = now;
+      js_ring_push (ring, &frame->r);
+    }
 }
 
 static int

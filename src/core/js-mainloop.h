@@ -27,6 +27,10 @@ void js_mainloop_start (JsRing *ring, JsBridge *bridge,
  * Returns TRUE when it had to. */
 gboolean js_mainloop_ensure_poll_func (void);
 
+/* At exit, on the main thread: records the dispatches still running (the
+ * app called exit () from a callback) as ending now. No-op elsewhere. */
+void js_mainloop_close_open_dispatches (void);
+
 /* Stops recording; hooks keep forwarding. Safe in a fork child. */
 void js_mainloop_disable (void);
 

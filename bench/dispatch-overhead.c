@@ -1,0 +1,314 @@
+/* dispatch-overhead.c: what one GSource dispatch and one main-loop iteration
+ * cost in a plain GMainLoop, each dispatch doing ~1 µs of calibrated work.
+ *
+ * Run it with and without the jankscope preload (run-dispatch-bench.py does
+ * that, alternating) and subtract: the difference is what the hooks add.
+ * It never judges the numbers, it only prints them.
+ *
+ * Modes:
+ *   oneshot  every dispatch adds a new g_idle_add() source and removes
+ *            itself: the hook sees a new source each time;
+ *   repeat   one g_idle_add() source that returns G_SOURCE_CONTINUE: the
+ *            hook sees the same source again;
+ *   batch    --batch repeating idles at one priority: one iteration
+ *            dispatches all of them, which separates per-iteration cost
+ *            from per-dispatch cost.
+ *
+ * The last line of the output is machine-readable ("RESULT key=value ...").
+ */
+#include <glib.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <time.h>
+
+typedef enum
+{
+  MODE_ONESHOT,
+  MODE_REPEAT,
+  MODE_BATCH,
+} Mode;
+
+typedef struct
+{
+  Mode mode;
+  guint64 spins;   /* busy-loop rounds per dispatch */
+  gint64 target;   /* dispatches to run */
+  gint64 dispatches;
+  gint64 iterations;
+  GMainLoop *loop;
+} Bench;
+
+/* A source that is never ready: GLib prepares it once per iteration, so its
+ * prepare() counts iterations.  Its priority is higher than the idles' so
+ * the "skip lower priorities once something is ready" rule never skips it. */
+typedef struct
+{
+  GSource source;
+  Bench *bench;
+} CounterSource;
+
+static volatile guint64 sink;
+
+static void
+spin (guint64 rounds)
+{
+  guint64 x = sink;
+
+  /* A chain of dependent multiply-adds: its speed depends on the core only,
+   * not on store forwarding or memory renaming (a loop of volatile
+   * read-modify-writes ran twice as slow in one mode as in another).  The
+   * empty asm keeps the compiler from folding the loop. */
+  for (guint64 i = 0; i < rounds; i++)
+    {
+      x = x * G_GUINT64_CONSTANT (6364136223846793005) + G_GUINT64_CONSTANT (1442695040888963407);
+      __asm__ volatile ("" : "+r"(x));
+    }
+  sink = x;
+}
+
+static gint64
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+static double
+cpu_seconds (const struct rusage *ru, gboolean user)
+{
+  const struct timeval *tv = user ? &ru->ru_utime : &ru->ru_stime;
+
+  return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+/* Busy-loop rounds that take about @work_ns; the best of several tries, so
+ * a preemption during calibration does not shrink the work. */
+static guint64
+calibrate (guint64 work_ns)
+{
+  const guint64 rounds = 2000000;
+  gint64 best = G_MAXINT64;
+
+  spin (rounds); /* warm up */
+  for (int i = 0; i < 7; i++)
+    {
+      gint64 t0 = now_ns ();
+
+      spin (rounds);
+      best = MIN (best, now_ns () - t0);
+    }
+  return MAX (1, (guint64) ((double) work_ns * rounds / MAX (best, 1)));
+}
+
+/* What the work alone costs per dispatch now: measured around the main loop
+ * in the same process, it lets the report subtract the work and cancels part
+ * of the machine's speed drift between runs. */
+static double
+measure_work_ns (guint64 spins)
+{
+  const int reps = 20000;
+  gint64 t0 = now_ns ();
+
+  for (int i = 0; i < reps; i++)
+    spin (spins);
+  return (double) (now_ns () - t0) / reps;
+}
+
+static gboolean
+counter_prepare (GSource *source, gint *timeout)
+{
+  ((CounterSource *) source)->bench->iterations++;
+  *timeout = -1;
+  return FALSE;
+}
+
+static gboolean
+counter_check (GSource *source)
+{
+  return FALSE;
+}
+
+static gboolean
+counter_dispatch (GSource *source, GSourceFunc callback, gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static GSourceFuncs counter_funcs = {
+  counter_prepare,
+  counter_check,
+  counter_dispatch,
+  NULL,
+  NULL,
+  NULL,
+};
+
+/* Returns TRUE when the target is reached (and quits the loop). */
+static gboolean
+do_work (Bench *b)
+{
+  spin (b->spins);
+  if (++b->dispatches < b->target)
+    return FALSE;
+  g_main_loop_quit (b->loop);
+  return TRUE;
+}
+
+static gboolean
+on_oneshot (gpointer data)
+{
+  Bench *b = data;
+
+  if (!do_work (b))
+    g_idle_add (on_oneshot, b);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_repeat (gpointer data)
+{
+  return do_work (data) ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_batch (gpointer data)
+{
+  Bench *b = data;
+
+  /* Once the target is reached every batch member removes itself; the
+   * members left in the last iteration still run once (counted). */
+  if (b->dispatches >= b->target)
+    return G_SOURCE_REMOVE;
+  return do_work (b) ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+static gboolean
+parse_mode (const char *s, Mode *mode)
+{
+  static const char *const names[] = { "oneshot", "repeat", "batch" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_strcmp0 (s, names[i]) == 0)
+      {
+        *mode = (Mode) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char *const mode_names[] = { "oneshot", "repeat", "batch" };
+  char *mode_arg = NULL;
+  gint64 count = 1000000;
+  gint64 spins_arg = 0;
+  gint work_ns = 1000;
+  gint batch = 10;
+  gboolean calibrate_only = FALSE;
+  GOptionEntry entries[] = {
+    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode_arg, "oneshot, repeat or batch", "MODE" },
+    { "count", 'n', 0, G_OPTION_ARG_INT64, &count, "Dispatches to run (1000000)", "N" },
+    { "work-ns", 'w', 0, G_OPTION_ARG_INT, &work_ns, "Work per dispatch in ns (1000)", "NS" },
+    { "spins", 's', 0, G_OPTION_ARG_INT64, &spins_arg,
+      "Busy-loop rounds per dispatch (default: calibrate for --work-ns)", "N" },
+    { "batch", 'b', 0, G_OPTION_ARG_INT, &batch, "Idles per iteration in batch mode (10)", "N" },
+    { "calibrate", 0, 0, G_OPTION_ARG_NONE, &calibrate_only,
+      "Print the rounds for --work-ns and exit", NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("- GSource dispatch overhead");
+  g_autoptr (GError) error = NULL;
+  Bench b = { MODE_REPEAT };
+  struct rusage ru0, ru1;
+  gint64 t0, t1, wall_ns;
+  GSource *counter;
+  double user_s, sys_s, work_ns_measured, per_dispatch;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      fprintf (stderr, "dispatch-overhead: %s\n", error->message);
+      return 2;
+    }
+  if (mode_arg && !parse_mode (mode_arg, &b.mode))
+    {
+      fprintf (stderr, "dispatch-overhead: unknown mode \"%s\"\n", mode_arg);
+      return 2;
+    }
+  if (count < 1 || work_ns < 0 || spins_arg < 0 || batch < 1 || batch > 10000)
+    {
+      fprintf (stderr, "dispatch-overhead: --count, --work-ns, --spins or --batch out of range\n");
+      return 2;
+    }
+
+  b.spins = spins_arg > 0 ? (guint64) spins_arg : calibrate ((guint64) work_ns);
+  if (calibrate_only)
+    {
+      printf ("%" G_GUINT64_FORMAT "\n", b.spins);
+      return 0;
+    }
+  b.target = count;
+  b.loop = g_main_loop_new (NULL, FALSE);
+
+  counter = g_source_new (&counter_funcs, sizeof (CounterSource));
+  ((CounterSource *) counter)->bench = &b;
+  g_source_set_priority (counter, G_PRIORITY_HIGH);
+  g_source_set_name (counter, "[bench] iteration counter");
+  g_source_attach (counter, NULL);
+
+  switch (b.mode)
+    {
+    case MODE_ONESHOT:
+      g_idle_add (on_oneshot, &b);
+      break;
+    case MODE_REPEAT:
+      g_idle_add (on_repeat, &b);
+      break;
+    case MODE_BATCH:
+      for (int i = 0; i < batch; i++)
+        g_idle_add (on_batch, &b);
+      break;
+    }
+
+  work_ns_measured = measure_work_ns (b.spins);
+  getrusage (RUSAGE_SELF, &ru0);
+  t0 = now_ns ();
+  g_main_loop_run (b.loop);
+  t1 = now_ns ();
+  getrusage (RUSAGE_SELF, &ru1);
+  work_ns_measured = (work_ns_measured + measure_work_ns (b.spins)) / 2;
+
+  g_source_destroy (counter);
+  g_source_unref (counter);
+  /* Leftover batch members remove themselves on their next dispatch. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_main_loop_unref (b.loop);
+
+  wall_ns = t1 - t0;
+  user_s = cpu_seconds (&ru1, TRUE) - cpu_seconds (&ru0, TRUE);
+  sys_s = cpu_seconds (&ru1, FALSE) - cpu_seconds (&ru0, FALSE);
+
+  per_dispatch = (double) wall_ns / MAX (b.dispatches, 1);
+  printf ("mode              %s\n", mode_names[b.mode]);
+  printf ("dispatches        %" G_GINT64_FORMAT "\n", b.dispatches);
+  printf ("iterations        %" G_GINT64_FORMAT "\n", b.iterations);
+  printf ("work rounds       %" G_GUINT64_FORMAT " per dispatch (%.1f ns measured)\n", b.spins,
+          work_ns_measured);
+  printf ("wall              %.3f s\n", wall_ns / 1e9);
+  printf ("per dispatch      %.1f ns (%.1f ns without the work)\n", per_dispatch,
+          per_dispatch - work_ns_measured);
+  printf ("per iteration     %.1f ns\n", (double) wall_ns / MAX (b.iterations, 1));
+  printf ("cpu user+sys      %.3f s (user %.3f, sys %.3f)\n", user_s + sys_s, user_s, sys_s);
+  printf ("RESULT mode=%s dispatches=%" G_GINT64_FORMAT " iterations=%" G_GINT64_FORMAT
+          " spins=%" G_GUINT64_FORMAT " work_ns=%.2f wall_ns=%" G_GINT64_FORMAT
+          " ns_per_dispatch=%.2f ns_per_iteration=%.2f cpu_user_s=%.4f cpu_sys_s=%.4f\n",
+          mode_names[b.mode], b.dispatches, b.iterations, b.spins, work_ns_measured, wall_ns,
+          per_dispatch, (double) wall_ns / MAX (b.iterations, 1), user_s, sys_s);
+
+  g_free (mode_arg);
+  return 0;
+}

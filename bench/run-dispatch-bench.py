@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Runs dispatch-overhead without and with the jankscope preload, alternating,
+and prints the median cost per dispatch and per iteration of both and the
+difference: what jankscope adds.
+
+    run-dispatch-bench.py --exe build/bench/dispatch-overhead \\
+                          --preload build/src/libjankscope-preload.so
+
+Exit status: 0 done; 77 no preload (the baseline is still printed);
+1 a run failed.  BENCH_QUICK=1 makes it short (CI).
+"""
+
+import argparse
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import benchlib  # noqa: E402
+
+MODES = ("oneshot", "repeat", "batch")
+
+
+def parse_args():
+    quick = benchlib.quick()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--exe", required=True, help="the dispatch-overhead program")
+    ap.add_argument("--preload", help="libjankscope-preload.so")
+    ap.add_argument("--runs", type=int, default=3 if quick else 5,
+                    help="runs per side and mode (default 5, quick 3)")
+    ap.add_argument("--count", type=int, default=200000 if quick else 1000000,
+                    help="dispatches per run (default 1000000, quick 200000)")
+    ap.add_argument("--work-ns", type=int, default=1000, help="work per dispatch (1000)")
+    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated subset of "
+                    + ", ".join(MODES))
+    args = ap.parse_args()
+    args.modes = [m for m in args.modes.split(",") if m]
+    bad = [m for m in args.modes if m not in MODES]
+    if bad or args.runs < 1 or args.count < 1:
+        ap.error("bad --modes, --runs or --count")
+    return args
+
+
+METRICS = ("ns/dispatch", "ns/iteration", "loop ns/dispatch", "loop ns/iteration",
+           "cpu ns/dispatch")
+
+
+def metrics(result):
+    """Wall time per dispatch and per iteration, with and without the
+    calibrated work ("loop": what GLib, and jankscope, cost), and CPU time
+    (all threads: jankscope's own threads count too)."""
+    n = result["dispatches"]
+    loop = result["ns_per_dispatch"] - result["work_ns"]
+    return {
+        "ns/dispatch": result["ns_per_dispatch"],
+        "ns/iteration": result["ns_per_iteration"],
+        "loop ns/dispatch": loop,
+        "loop ns/iteration": loop * n / result["iterations"],
+        "cpu ns/dispatch": (result["cpu_user_s"] + result["cpu_sys_s"]) * 1e9 / n,
+    }
+
+
+def main():
+    args = parse_args()
+    problem = benchlib.preload_problem(args.preload)
+    side = None if problem else benchlib.PreloadSide(args.preload)
+
+    # One calibration for every run, so both sides do exactly the same work.
+    spins = subprocess.run([args.exe, "--calibrate", "--work-ns", str(args.work_ns)],
+                           check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+    print("dispatch-overhead: %d dispatches per run, %d runs per side, %s busy-loop rounds "
+          "(~%d ns) of work per dispatch" % (args.count, args.runs, spins, args.work_ns))
+    print("without the preload only: " + problem if problem else "preload: " + args.preload)
+    sys.stdout.flush()
+
+    samples = {(m, s): [] for m in args.modes for s in ("without", "with")}
+    iterations = {}
+    timeout = max(120, args.count * args.work_ns * 20 // 10**9)
+    try:
+        for i in range(args.runs):
+            for mode in args.modes:
+                cmd = [args.exe, "--mode", mode, "--count", str(args.count), "--spins", spins]
+                # Alternate which side goes first, so slow drift of the
+                # machine does not favour one side.
+                order = ("without", "with") if i % 2 == 0 else ("with", "without")
+                for s in order:
+                    if s == "with" and side is None:
+                        continue
+                    label = "%s %s run %d" % (mode, s, i + 1)
+                    if s == "with":
+                        res = side.run(cmd, timeout, label)[0]
+                    else:
+                        res = benchlib.run(cmd, benchlib.baseline_env(), timeout, label)[0]
+                    samples[(mode, s)].append(metrics(res))
+                    iterations[(mode, s)] = int(res["iterations"])
+    except benchlib.RunFailed as e:
+        print("FAILED: %s" % e)
+        return 1
+
+    rows = []
+    for mode in args.modes:
+        for k, metric in enumerate(METRICS):
+            off = [m[metric] for m in samples[(mode, "without")]]
+            on = [m[metric] for m in samples[(mode, "with")]]
+            added = benchlib.median(on) - benchlib.median(off) if on else None
+            best = min(on) - min(off) if on else None
+            pct = 100.0 * added / benchlib.median(off) if on else None
+            rows.append([mode if k == 0 else "", metric,
+                         benchlib.fmt(benchlib.median(off)),
+                         benchlib.fmt(benchlib.median(on) if on else None),
+                         benchlib.fmt(added, sign=True), benchlib.fmt(pct, sign=True),
+                         benchlib.fmt(best, sign=True),
+                         benchlib.fmt(benchlib.spread(off)),
+                         benchlib.fmt(benchlib.spread(on) if on else None)])
+    print()
+    benchlib.print_table(["mode", "metric", "without", "with", "added", "added %",
+                          "added(best)", "spread w/o", "spread with"], rows)
+    print()
+    for mode in args.modes:
+        print("%s: %s dispatches in %s iterations per run" % (
+            mode, args.count, iterations.get((mode, "without"), "?")))
+    print("without/with/added: medians of %d runs; added(best) = fastest with - fastest without;"
+          % args.runs)
+    print("loop = time minus the calibrated work (GLib's own cost, plus jankscope's);")
+    print("spread = slowest - fastest run (noise: an 'added' smaller than it is not significant).")
+    if side is None:
+        print("SKIPPED the with-preload side: " + problem)
+        return benchlib.SKIP
+    print(side.summary())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+#!/bin/bash
+# bootstrap-debian.sh: install the Debian 12 packages that building, testing,
+# the demo and the benchmarks of jankscope need.  Idempotent, and a fast no-op
+# when everything is installed already.  Uses sudo when not run as root.
+set -euo pipefail
+
+packages=(
+    # build
+    build-essential pkg-config meson ninja-build gettext
+    libglib2.0-dev libglib2.0-bin libgtk-4-dev libgtk-3-dev libjson-glib-dev
+    libunwind-dev libdw-dev libelf-dev desktop-file-utils
+    # tests, demo and benchmarks
+    python3 xvfb xauth gtk-4-examples time
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+    [[ $status == installed ]] || missing+=("$pkg")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+    exit 0
+fi
+
+if ! command -v apt-get >/dev/null; then
+    echo "bootstrap: apt-get not found; install by hand: ${missing[*]}" >&2
+    exit 1
+fi
+
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+    if ! command -v sudo >/dev/null; then
+        echo "bootstrap: not root and no sudo; install by hand: ${missing[*]}" >&2
+        exit 1
+    fi
+    sudo=(sudo)
+fi
+
+echo "bootstrap: installing ${missing[*]}"
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null

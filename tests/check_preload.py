@@ -1,0 +1,423 @@
+#!/usr/bin/env python3
+"""Checks of what the preload measures in plain GLib programs.
+
+Each check runs one scenario of tests/apps/glib-scenarios (or pollfunc-before)
+with LD_PRELOAD and JANKSCOPE_REPORT and compares the report with what the
+program did. A busy-wait of X ms must measure within [X - 5, X + 30] ms.
+Usage: check_preload.py CHECK
+"""
+
+import os
+import sys
+
+from jankscope_test import (
+    MS, DEFAULT_THRESHOLD_NS, DEFAULT_MERGE_NS, app, check, check_covers, check_dispatch_part,
+    check_equal, check_ms, check_ran_fine, fact, main, only_event, read_report, run_app,
+    run_scenario, source_entry, source_entries, stalls, summarize, validate_report,
+    validate_run_report)
+
+LOW, HIGH = 5, 30  # tolerance of a busy-wait, ms below and above
+
+
+def dispatch_event(run, source, callback, stall_ms, priority=0, depth=1, stall_index=0):
+    """The report holds exactly one event: one slow dispatch of @source."""
+    report = run.report
+    event = only_event(report)
+    check_equal(event["type"], "dispatch", "event type")
+    check_equal(event["parts_count"], 1, "parts_count")
+    check_equal(len(event["parts"]), 1, "number of parts")
+    check_dispatch_part(event["parts"][0], source, callback, stall_ms - LOW, stall_ms + HIGH,
+                        priority=priority, depth=depth, stall=stalls(run)[stall_index])
+    return event
+
+
+def check_defaults(report):
+    config = report["config"]
+    check_equal(config["threshold_ns"], DEFAULT_THRESHOLD_NS, "config.threshold_ns")
+    check_equal(config["merge_gap_ns"], DEFAULT_MERGE_NS, "config.merge_gap_ns")
+
+
+def check_poll_facts(run):
+    """The app's own poll function was called before and after the stall and
+    is what g_main_context_get_poll_func () returns."""
+    check_equal(fact(run, "get_poll_func_is_app"), "1", "app's poll func is the context's")
+    at_stall = int(fact(run, "poll_calls_at_stall"))
+    at_end = int(fact(run, "poll_calls_at_end"))
+    check(at_stall >= 5, f"the app's poll function was called {at_stall} times before the stall")
+    check(at_end - at_stall >= 5,
+          f"the app's poll function was called {at_end - at_stall} times after the stall "
+          f"(it was replaced?)")
+
+
+def check_iteration_measured(report, stall_ms):
+    """The stall's iteration was measured through the poll function (the
+    dispatch alone could be timed without it)."""
+    check_ms(report["summary"]["iteration_busy"]["max_ns"], stall_ms - LOW, 1000,
+             "summary.iteration_busy.max_ns")
+
+
+def test_single_200ms():
+    run = run_scenario("single-200ms")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    check_defaults(report)
+    event = dispatch_event(run, "single-200ms", "single_200ms_cb", 200)
+    check_equal(event["tier"], "severe", "tier of a 200 ms stall")
+    summary = report["summary"]
+    # An iteration is counted when the next poll call closes it: the last one
+    # (it dispatches the quit) is never closed.
+    check(summary["iterations"] >= 1, f"summary.iterations {summary['iterations']}")
+    check(summary["dispatches"] >= 2, f"summary.dispatches {summary['dispatches']}")
+    check_ms(summary["busy_ns"], 195, 10000, "summary.busy_ns")
+    check_iteration_measured(report, 200)
+    check_equal(summary["nested_loops"], 0, "summary.nested_loops")
+    check_equal(summary["events_total"], 1, "summary.events_total")
+    check_equal(summary["events_by_tier"]["severe"], 1, "summary.events_by_tier.severe")
+    entry = source_entry(report, "single-200ms")
+    check_equal(entry["callback"], "single_200ms_cb", "sources entry callback")
+    check_equal(entry["count"], 1, "sources entry count")
+    check_equal(entry["max_ns"], event["max_part_ns"], "sources entry max_ns (vs the event)")
+    check_equal(entry["total_ns"], entry["max_ns"], "sources entry total_ns")
+    check_equal(source_entry(report, "scenario-quit")["count"], 1, "scenario-quit count")
+    check_equal(summary["sources"][0]["source"], "single-200ms", "costliest source")
+
+
+def test_fast_1000():
+    run = run_scenario("fast-1000")
+    check_ran_fine(run)
+    check_equal(fact(run, "dispatched"), "1000", "dispatches the app made")
+    report = validate_run_report(run)
+    check_equal(report["events"], [], "events")
+    summary = report["summary"]
+    check_equal(summary["events_total"], 0, "summary.events_total")
+    check(summary["dispatches"] >= 1000, f"summary.dispatches {summary['dispatches']} < 1000")
+    # One iteration per dispatch; the last (it quits the loop) is not closed.
+    check(summary["iterations"] >= 999, f"summary.iterations {summary['iterations']} < 999")
+    entry = source_entry(report, "fast-1000")
+    check_equal(entry["callback"], "fast_idle_cb", "sources entry callback")
+    check_equal(entry["count"], 1000, "sources entry count")
+    # Each dispatch spins for 50 µs of g_get_monotonic_time (), which counts
+    # whole µs: at least 49 µs each in ns.
+    spin = 49_000
+    check(entry["mean_ns"] >= spin, f"mean_ns {entry['mean_ns']} < the 50 µs spin")
+    check(entry["p95_ns"] >= spin * 0.955, f"p95_ns {entry['p95_ns']} < the 50 µs spin")
+    check(entry["max_ns"] < DEFAULT_THRESHOLD_NS, f"max_ns {entry['max_ns']} but no event")
+    check(summary["iteration_busy"]["p50_ns"] >= spin * 0.955,
+          f"iteration_busy.p50_ns {summary['iteration_busy']['p50_ns']} < the 50 µs spin")
+
+
+def test_idle_150():
+    run = run_scenario("idle-150")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    event = dispatch_event(run, "idle-150", "idle_150_cb", 150, priority=200)
+    check_equal(event["tier"], "noticeable", "tier of a 150 ms stall")
+    check_equal(source_entry(report, "idle-150")["count"], 1, "sources entry count")
+
+
+def test_nested():
+    run = run_scenario("nested")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    check(report["events"] == [],
+          f"a dispatch that waits 300 ms in a nested loop and works 10 ms was reported: "
+          f"{summarize(report['events'])}")
+    summary = report["summary"]
+    check_equal(summary["nested_loops"], 1, "summary.nested_loops")
+    outer = source_entry(report, "nested-outer")
+    check_equal(outer["count"], 1, "nested-outer count")
+    check_ms(outer["max_ns"], 10 - 1, 10 + HIGH, "own time of the outer dispatch")
+    check_equal(source_entry(report, "nested-quit")["count"], 1, "nested-quit count")
+
+
+def test_nested_slow():
+    run = run_scenario("nested-slow")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    dispatch_event(run, "nested-inner", "nested_inner_slow_cb", 120, depth=2)
+    summary = report["summary"]
+    check_equal(summary["nested_loops"], 1, "summary.nested_loops")
+    outer = source_entry(report, "nested-outer")
+    check(outer["max_ns"] < 20 * MS,
+          f"own time of the outer dispatch is {outer['max_ns'] / MS} ms: the inner 120 ms "
+          f"was attributed to it")
+    check_ms(source_entry(report, "nested-inner")["max_ns"], 115, 150, "nested-inner max_ns")
+
+
+def test_iteration_loop():
+    run = run_scenario("iteration-loop")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    dispatch_event(run, "iteration-loop", "iteration_loop_stall_cb", 200)
+    check_iteration_measured(report, 200)
+
+
+def test_pollfunc_after():
+    baseline = run_scenario("pollfunc-after", preload=False, report=False)
+    check_ran_fine(baseline)
+    check_poll_facts(baseline)
+
+    run = run_scenario("pollfunc-after")
+    check_ran_fine(run)
+    check_equal(fact(run, "get_poll_func_is_app_after_set"), "1",
+                "g_main_context_get_poll_func () right after the app set its function")
+    check_poll_facts(run)
+    report = validate_run_report(run)
+    dispatch_event(run, "pollfunc-stall", "pollfunc_stall_cb", 200)
+    check_iteration_measured(report, 200)
+
+
+def test_pollfunc_before():
+    exe = app("pollfunc-before")
+    baseline = run_app([exe], preload=False, report=False)
+    check_ran_fine(baseline)
+    check_poll_facts(baseline)
+    check_equal(fact(baseline, "get_poll_func_is_app_at_start"), "1",
+                "the library installed its poll function (without jankscope)")
+
+    run = run_app([exe])
+    check_ran_fine(run)
+    check_equal(fact(run, "get_poll_func_is_app_at_start"), "1",
+                "g_main_context_get_poll_func () before the loop ran")
+    check_poll_facts(run)
+    report = validate_run_report(run)
+    dispatch_event(run, "pollfunc-before", "pollfunc_before_stall_cb", 200)
+    check_iteration_measured(report, 200)
+
+
+def test_pollfunc_replaced_internally():
+    baseline = run_scenario("pollfunc-replaced-internally", preload=False, report=False)
+    check_ran_fine(baseline)
+    check_poll_facts(baseline)
+
+    run = run_scenario("pollfunc-replaced-internally")
+    check_ran_fine(run)
+    check_poll_facts(run)
+    report = validate_run_report(run)
+    dispatch_event(run, "pollfunc-stall", "pollfunc_stall_cb", 200)
+    # Only a re-installed poll wrapper sees the stall's iteration.
+    check_iteration_measured(report, 200)
+
+
+def test_custom_source():
+    run = run_scenario("custom-source")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    # No callback: the source's dispatch function names it.
+    dispatch_event(run, "test-custom", "test_custom_dispatch", 120)
+    check_equal(source_entry(report, "test-custom")["count"], 1, "test-custom count")
+
+
+def test_many_small():
+    run = run_scenario("many-small")
+    check_ran_fine(run)
+    check_equal(fact(run, "idles_left"), "0", "idles left")
+    report = validate_run_report(run)
+    event = only_event(report)
+    check_equal(event["type"], "iteration", "event type")
+    check_equal(event["parts_count"], 1, "parts_count")
+    part = event["parts"][0]
+    check_equal(part["type"], "iteration", "part type")
+    check(part["dispatches"] >= 10, f"the iteration had {part['dispatches']} dispatches, not 10")
+    check_ms(part["duration_ns"], 300 - LOW, 300 + 45, "busy time of the iteration")
+    windows = stalls(run)
+    check_equal(len(windows), 10, "stalls the app made")
+    check_covers(part, (windows[0][0], windows[-1][1]), "the iteration part")
+    entry = source_entry(report, "many-small")
+    check_equal(entry["count"], 10, "many-small count")
+    check_ms(entry["max_ns"], 30 - LOW, 30 + HIGH, "many-small max_ns")
+    check_iteration_measured(report, 300)
+
+
+def test_merge():
+    run = run_scenario("merge")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    event = only_event(report)
+    check_equal(event["parts_count"], 3, "parts_count")
+    check_equal(len(event["parts"]), 3, "number of parts")
+    windows = stalls(run)
+    check_equal(len(windows), 3, "stalls the app made")
+    for part, window in zip(event["parts"], windows):
+        check_dispatch_part(part, "merge", "timeline_stall_cb", 80 - LOW, 80 + HIGH, stall=window)
+    check_ms(event["duration_ns"], 3 * (80 - LOW), 3 * 80 + 2 * HIGH, "event duration")
+    for prev, nxt in zip(event["parts"], event["parts"][1:]):
+        check_ms(nxt["start_ns"] - prev["end_ns"], 190, 300, "gap between parts")
+    check_equal(event["tier"], "noticeable", "tier")
+    check_equal(report["summary"]["events_total"], 1, "summary.events_total")
+
+
+def test_merge_apart():
+    run = run_scenario("merge-apart")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    events = report["events"]
+    check(len(events) == 2, f"expected two events, got {summarize(events)}")
+    windows = stalls(run)
+    for event, window in zip(events, windows):
+        check_equal(event["parts_count"], 1, f"event {event['id']} parts_count")
+        check_dispatch_part(event["parts"][0], "merge-apart", "timeline_stall_cb", 80 - LOW,
+                            80 + HIGH, stall=window)
+    check_ms(events[1]["start_ns"] - events[0]["end_ns"], 950, 1500, "gap between the events")
+    check_equal(report["summary"]["events_total"], 2, "summary.events_total")
+
+
+def test_worker_thread():
+    run = run_scenario("worker-thread")
+    check_ran_fine(run)
+    check_equal(fact(run, "worker_stalled"), "1", "the worker stalled")
+    report = validate_run_report(run)
+    check(report["events"] == [],
+          f"a stall on a worker thread's context was reported: {summarize(report['events'])}")
+    check_equal(source_entries(report, "worker-stall"), [], "sources entries of the worker")
+    check(report["summary"]["dispatches"] >= 2, "the main thread's dispatches were not counted")
+
+
+def test_child_report():
+    run = run_scenario("spawn-child")
+    check_ran_fine(run)
+    child_pid = int(fact(run, "child_pid"))
+    report = validate_run_report(run)
+    dispatch_event(run, "spawn-parent-stall", "spawn_parent_stall_cb", 120)
+
+    child_path = f"{run.report_path}.{child_pid}"
+    child = read_report(child_path)
+    validate_report(child, pid=child_pid, exe=run.argv[0],
+                    glib_version=fact(run, "glib_version"))
+    event = only_event(child)
+    check_dispatch_part(event["parts"][0], "single-200ms", "single_200ms_cb", 200 - LOW,
+                        200 + HIGH)
+    files = sorted(os.listdir(run.tmpdir))
+    check_equal(files, sorted(["report.json", f"report.json.{child_pid}"]),
+                "files in the report directory")
+
+
+def test_stall_then_quit():
+    """The slow dispatch quits the loop: no poll call follows it."""
+    run = run_scenario("stall-then-quit")
+    check_ran_fine(run)
+    validate_run_report(run)
+    dispatch_event(run, "stall-then-quit", "stall_then_quit_cb", 200)
+
+
+def test_iteration_gap():
+    """200 ms of work between two g_main_context_iteration () calls, in no
+    dispatch: an iteration part."""
+    run = run_scenario("iteration-gap")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    event = only_event(report)
+    check_equal(event["type"], "iteration", "event type")
+    check_equal(event["parts_count"], 1, "parts_count")
+    part = event["parts"][0]
+    check_equal(part["type"], "iteration", "part type")
+    check_ms(part["duration_ns"], 200 - LOW, 200 + HIGH, "busy time of the iteration")
+    check_covers(part, stalls(run)[0], "the iteration part")
+    check(part["dispatches"] <= 2, f"{part['dispatches']} dispatches in the iteration")
+    check_iteration_measured(report, 200)
+
+
+def test_nested_iteration():
+    """g_main_context_iteration () in a dispatch is a nested loop too."""
+    run = run_scenario("nested-iteration")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    check(report["events"] == [],
+          f"a dispatch that waits 300 ms in nested iterations and works 10 ms was reported: "
+          f"{summarize(report['events'])}")
+    check_equal(report["summary"]["nested_loops"], 1, "summary.nested_loops")
+    outer = source_entry(report, "nested-outer")
+    check_ms(outer["max_ns"], 10 - 1, 10 + HIGH, "own time of the outer dispatch")
+
+
+def test_boundary():
+    """45 ms stays below the 50 ms threshold, 51 ms does not."""
+    run = run_scenario("boundary")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    event = only_event(report)
+    check_dispatch_part(event["parts"][0], "boundary", "timeline_stall_cb", 50.9, 51 + HIGH,
+                        stall=stalls(run)[1])
+    entry = source_entry(report, "boundary")
+    check_equal(entry["count"], 2, "boundary count")
+    check_ms(entry["total_ns"], 45 + 51 - 0.1, 45 + 51 + 2 * HIGH, "boundary total_ns")
+
+
+def test_many_parts():
+    """70 slow dispatches back to back: one event; parts beyond max_parts
+    are counted and their time still adds up."""
+    run = run_scenario("many-parts")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    windows = stalls(run)
+    check_equal(len(windows), 70, "stalls the app made")
+    event = only_event(report)
+    max_parts = report["config"]["max_parts"]
+    check(max_parts < 70, f"config.max_parts {max_parts}: the scenario no longer exceeds it")
+    check_equal(event["parts_count"], 70, "parts_count")
+    check_equal(len(event["parts"]), max_parts, "parts kept")
+    for part in event["parts"]:
+        check_dispatch_part(part, "many-parts", "timeline_stall_cb", 55 - LOW, 55 + HIGH)
+    check_ms(event["duration_ns"], 70 * 55 - 1, 70 * 55 + 300, "event duration (all 70 parts)")
+    check(event["start_ns"] <= windows[0][0] + 1000 and event["end_ns"] >= windows[-1][1],
+          "the event does not span all 70 stalls")
+    check_equal(event["tier"], "noticeable", "tier (of the longest part)")
+
+
+def test_many_sources():
+    """251 distinct sources: 200 entries kept, the rest counted."""
+    run = run_scenario("many-sources")
+    check_ran_fine(run)
+    check_equal(fact(run, "idles_left"), "0", "idles left")
+    report = validate_run_report(run)
+    summary = report["summary"]
+    check_equal(len(summary["sources"]), 200, "sources entries")
+    # 250 named idles and the quit timeout.
+    check_equal(summary["sources_truncated"], 51, "summary.sources_truncated")
+    check(summary["dispatches"] >= 251, f"summary.dispatches {summary['dispatches']}")
+
+
+def test_child_report_pattern():
+    """With %p in the path, parent and child each write their own file."""
+    run = run_scenario("spawn-child", report="r-%p.json")
+    check_ran_fine(run)
+    child_pid = int(fact(run, "child_pid"))
+    files = sorted(os.listdir(run.tmpdir))
+    check_equal(files, sorted([f"r-{run.pid}.json", f"r-{child_pid}.json"]),
+                "files in the report directory")
+    run.report_path = os.path.join(run.tmpdir, f"r-{run.pid}.json")
+    validate_run_report(run)
+    dispatch_event(run, "spawn-parent-stall", "spawn_parent_stall_cb", 120)
+    child = read_report(os.path.join(run.tmpdir, f"r-{child_pid}.json"))
+    validate_report(child, pid=child_pid, exe=run.argv[0])
+    check_dispatch_part(only_event(child)["parts"][0], "single-200ms", "single_200ms_cb",
+                        200 - LOW, 200 + HIGH)
+
+
+CHECKS = {
+    "single-200ms": test_single_200ms,
+    "fast-1000": test_fast_1000,
+    "idle-150": test_idle_150,
+    "nested": test_nested,
+    "nested-slow": test_nested_slow,
+    "iteration-loop": test_iteration_loop,
+    "pollfunc-after": test_pollfunc_after,
+    "pollfunc-before": test_pollfunc_before,
+    "pollfunc-replaced-internally": test_pollfunc_replaced_internally,
+    "custom-source": test_custom_source,
+    "many-small": test_many_small,
+    "merge": test_merge,
+    "merge-apart": test_merge_apart,
+    "worker-thread": test_worker_thread,
+    "child-report": test_child_report,
+    "child-report-pattern": test_child_report_pattern,
+    "stall-then-quit": test_stall_then_quit,
+    "iteration-gap": test_iteration_gap,
+    "nested-iteration": test_nested_iteration,
+    "boundary": test_boundary,
+    "many-parts": test_many_parts,
+    "many-sources": test_many_sources,
+}
+
+if __name__ == "__main__":
+    sys.exit(main(CHECKS))

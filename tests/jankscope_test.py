@@ -1,0 +1,471 @@
+"""Helpers for the jankscope checks (tests/check_*.py), standard library only.
+
+A check is a function that runs a test program (tests/apps/) with the
+preload, reads the report and raises CheckFailed when something is off.
+Each check_*.py file maps check names to functions and is run by meson as
+`check_xxx.py NAME`; exit code 0 = pass, 1 = fail, 77 = skip.
+
+Paths come from the environment meson sets (see tests/meson.build):
+JANKSCOPE_TEST_PRELOAD, JANKSCOPE_TEST_GTK3_MODULE, JANKSCOPE_TEST_<APP>.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import traceback
+
+MS = 1_000_000  # ns
+
+# Default settings (docs/report-format.md, the shared brief).
+DEFAULT_THRESHOLD_NS = 50 * MS
+DEFAULT_MERGE_NS = 500 * MS
+DEFAULT_TIERS_NS = {"severe": 200 * MS, "frozen": 700 * MS, "hang": 3000 * MS}
+DEFAULT_MAX_EVENTS = 1000
+
+
+class CheckFailed(Exception):
+    pass
+
+
+class Skip(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise CheckFailed(message)
+
+
+def check_equal(actual, expected, what):
+    check(actual == expected, f"{what}: expected {expected!r}, got {actual!r}")
+
+
+def check_ms(ns, low_ms, high_ms, what):
+    """A duration in ns must lie within [low_ms, high_ms]."""
+    check(isinstance(ns, int), f"{what}: expected an int in ns, got {ns!r}")
+    check(low_ms * MS <= ns <= high_ms * MS,
+          f"{what}: {ns / MS:.3f} ms is not within [{low_ms}, {high_ms}] ms")
+
+
+def env_path(name):
+    path = os.environ.get(name)
+    if not path:
+        raise CheckFailed(f"{name} is not set (run the checks through meson test)")
+    if not os.path.exists(path):
+        raise CheckFailed(f"{name}={path} does not exist (not built?)")
+    return path
+
+
+def app(name):
+    """Path of a test program, e.g. app('glib-scenarios')."""
+    return env_path("JANKSCOPE_TEST_" + name.upper().replace("-", "_"))
+
+
+def preload_path():
+    return env_path("JANKSCOPE_TEST_PRELOAD")
+
+
+def clean_env(extra=None):
+    """The environment of a test program: ours without any JANKSCOPE_* or
+    LD_PRELOAD inherited from the caller, plus @extra."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("JANKSCOPE") and k not in ("LD_PRELOAD", "GTK_MODULES")}
+    env.update(extra or {})
+    return env
+
+
+def parse_facts(stdout):
+    """'key=value' lines of a test program; repeated keys give lists."""
+    facts = {}
+    for line in stdout.splitlines():
+        key, sep, value = line.partition("=")
+        if not sep or " " in key:
+            continue
+        facts.setdefault(key, []).append(value)
+    return facts
+
+
+def fact(run, key, index=0):
+    values = run.facts.get(key)
+    check(values is not None and len(values) > index,
+          f"the program did not print {key}=... (stdout: {run.stdout!r})")
+    return values[index]
+
+
+def stalls(run):
+    """The stall windows the program printed, as (start_ns, end_ns)."""
+    return [tuple(int(x) for x in v.split(",")) for v in run.facts.get("stall", [])]
+
+
+class Run:
+    """A finished run of a test program."""
+
+    def __init__(self, argv, env, proc, stdout, stderr, report_path, tmpdir):
+        self.argv = argv
+        self.env = env
+        self.pid = proc.pid
+        self.returncode = proc.returncode
+        self.stdout = stdout
+        self.stderr = stderr
+        self.facts = parse_facts(stdout)
+        self.report_path = report_path
+        self.tmpdir = tmpdir
+        self._report = None
+
+    def describe(self):
+        settings = " ".join(f"{k}={v}" for k, v in sorted(self.env.items())
+                            if k.startswith("JANKSCOPE") or k in ("LD_PRELOAD", "GTK_MODULES"))
+        return (f"command: {settings} {' '.join(self.argv)}\n"
+                f"exit code: {self.returncode}\n"
+                f"stdout:\n{self.stdout}\nstderr:\n{self.stderr}")
+
+    def stderr_lines(self):
+        return [line for line in self.stderr.splitlines() if line.strip()]
+
+    @property
+    def report(self):
+        if self._report is None:
+            self._report = read_report(self.report_path)
+        return self._report
+
+
+def read_report(path):
+    check(path is not None and os.path.exists(path), f"no report was written at {path}")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise CheckFailed(f"the report {path} is not valid JSON ({e}):\n{text[:2000]}")
+
+
+_current_runs = []
+
+
+def run_app(argv, preload=True, extra_env=None, report=True, timeout=60, stdin=None, cwd=None):
+    """Run a program to completion; with @report, JANKSCOPE_REPORT points to a
+    fresh file in a private directory (run.report_path, run.tmpdir): a
+    string @report is the file's name in that directory."""
+    tmpdir = tempfile.mkdtemp(prefix="jankscope-test-")
+    if report:
+        report_path = os.path.join(tmpdir, report if isinstance(report, str) else "report.json")
+    else:
+        report_path = None
+    env = {}
+    if preload:
+        env["LD_PRELOAD"] = preload_path()
+    if report_path:
+        env["JANKSCOPE_REPORT"] = report_path
+    env.update(extra_env or {})
+    full_env = clean_env(env)
+    proc = subprocess.Popen(argv, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL if stdin is None else stdin, text=True,
+                            cwd=cwd)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        stdout, stderr = proc.communicate()
+        run = Run(argv, env, proc, stdout, stderr, report_path, tmpdir)
+        _current_runs.append(run)
+        raise CheckFailed(f"{argv} did not end within {timeout} s")
+    run = Run(argv, env, proc, stdout, stderr, report_path, tmpdir)
+    _current_runs.append(run)
+    return run
+
+
+def run_scenario(name, preload=True, extra_env=None, exit_code=None, **kwargs):
+    argv = [app("glib-scenarios"), name]
+    if exit_code is not None:
+        argv.append(f"--exit-code={exit_code}")
+    return run_app(argv, preload=preload, extra_env=extra_env, **kwargs)
+
+
+def check_ran_fine(run, exit_code=0):
+    """The program ended normally, printed no FAIL and nothing unexpected on
+    stderr (a guest must stay silent unless asked)."""
+    check_equal(run.returncode, exit_code, "exit code")
+    check("FAIL" not in run.stderr, "the test program reported a failure")
+    noise = [line for line in run.stderr_lines()]
+    check(not noise, f"unexpected stderr output: {noise}")
+
+
+# --- Report validation (docs/report-format.md) ------------------------------
+
+TIER_NAMES = ("noticeable", "severe", "frozen", "hang")
+
+
+def tier_of(duration_ns, config):
+    tiers = config["tiers_ns"]
+    name = None
+    for tier in TIER_NAMES:
+        if duration_ns >= tiers[tier]:
+            name = tier
+    return name
+
+
+def is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def validate_report(report, pid=None, final=True, mode="preload", toolkit="glib",
+                    exe=None, glib_version=None, gtk_version=None, records_dropped=False):
+    """Checks every rule of the format that holds for any report. Unless
+    @records_dropped, the collector must have kept up (no records dropped):
+    the checks compare counts, which are incomplete otherwise."""
+    check_equal(report.get("format"), "jankscope-report", "format")
+    check_equal(report.get("version"), 1, "version")
+    check(str(report.get("generator", "")).startswith("jankscope "),
+          f"generator: {report.get('generator')!r}")
+    if final is not None:
+        check_equal(report.get("final"), final, "final")
+
+    process = report["process"]
+    if pid is not None:
+        check_equal(process["pid"], pid, "process.pid")
+    if exe is not None:
+        check_equal(process["exe"], os.path.realpath(exe), "process.exe")
+        check_equal(process["name"], os.path.basename(exe), "process.name")
+    check_equal(process["mode"], mode, "process.mode")
+    check_equal(process["toolkit"], toolkit, "process.toolkit")
+    if glib_version is not None:
+        check_equal(process["glib_version"], glib_version, "process.glib_version")
+    if toolkit == "glib":
+        check_equal(process["gtk_version"], None, "process.gtk_version")
+    elif gtk_version is not None:
+        check_equal(process["gtk_version"], gtk_version, "process.gtk_version")
+    check(is_int(process["start_ns"]) and is_int(process["report_ns"])
+          and 0 < process["start_ns"] <= process["report_ns"],
+          f"process start_ns/report_ns: {process['start_ns']}, {process['report_ns']}")
+
+    config = report["config"]
+    for key in ("threshold_ns", "merge_gap_ns", "max_events", "max_parts"):
+        check(is_int(config.get(key)) and config[key] >= 0, f"config.{key}: {config.get(key)!r}")
+    tiers = config["tiers_ns"]
+    bounds = [tiers.get(t) for t in TIER_NAMES]
+    # JANKSCOPE_TIERS_MS sets severe < frozen < hang; noticeable is the
+    # threshold, which may be set above them.
+    check(all(is_int(b) for b in bounds) and bounds[1] < bounds[2] < bounds[3],
+          f"config.tiers_ns not increasing: {tiers}")
+    check_equal(tiers["noticeable"], config["threshold_ns"], "config.tiers_ns.noticeable")
+
+    validate_summary(report)
+    if not records_dropped:
+        check_equal(report["summary"]["records_dropped"], 0, "summary.records_dropped")
+    validate_events(report)
+
+
+def validate_summary(report):
+    summary = report["summary"]
+    process = report["process"]
+    for key in ("iterations", "dispatches", "busy_ns", "monitored_ns", "events_total",
+                "events_dropped", "records_dropped", "nested_loops", "sources_truncated"):
+        check(is_int(summary.get(key)) and summary[key] >= 0,
+              f"summary.{key}: {summary.get(key)!r}")
+    check(summary["busy_ns"] <= summary["monitored_ns"],
+          f"busy_ns {summary['busy_ns']} > monitored_ns {summary['monitored_ns']}")
+    elapsed = process["report_ns"] - process["start_ns"]
+    check(abs(summary["monitored_ns"] - elapsed) <= 1000 * MS,
+          f"monitored_ns {summary['monitored_ns']} is not report_ns - start_ns {elapsed}")
+
+    busy = summary["iteration_busy"]
+    quantiles = [busy[k] for k in ("p50_ns", "p95_ns", "p99_ns", "max_ns")]
+    check(all(is_int(q) and q >= 0 for q in quantiles), f"iteration_busy: {busy}")
+    # Histogram quantiles are within 4.5% of the exact value, max is exact.
+    check(quantiles[0] <= quantiles[1] <= quantiles[2] <= quantiles[3] * 1.05,
+          f"iteration_busy quantiles not ordered: {busy}")
+    if summary["iterations"] > 0:
+        check(busy["max_ns"] <= summary["busy_ns"],
+              f"iteration_busy.max_ns {busy['max_ns']} > busy_ns {summary['busy_ns']}")
+
+    by_tier = summary["events_by_tier"]
+    check(set(TIER_NAMES) <= set(by_tier), f"events_by_tier: {by_tier}")
+    check_equal(sum(by_tier[t] for t in TIER_NAMES), summary["events_total"],
+                "sum of events_by_tier (vs events_total)")
+    check_equal(len(report["events"]) + summary["events_dropped"], summary["events_total"],
+                "len(events) + events_dropped (vs events_total)")
+
+    sources = summary["sources"]
+    check(len(sources) <= 200, f"{len(sources)} sources entries (max 200)")
+    totals = [s["total_ns"] for s in sources]
+    check(totals == sorted(totals, reverse=True), "sources are not sorted by total_ns")
+    keys = [(s["source"], s["callback"]) for s in sources]
+    check(len(keys) == len(set(keys)), f"sources are not grouped by (name, callback): {keys}")
+    for s in sources:
+        what = f"sources entry {s['source']!r}/{s['callback']!r}"
+        check(is_int(s["count"]) and s["count"] >= 1, f"{what}: count {s['count']}")
+        check(s["max_ns"] <= s["total_ns"], f"{what}: max_ns > total_ns")
+        check(abs(s["mean_ns"] - s["total_ns"] // s["count"]) <= 1,
+              f"{what}: mean_ns {s['mean_ns']} != total_ns / count")
+        check(s["mean_ns"] <= s["max_ns"], f"{what}: mean_ns > max_ns")
+        check(s["p95_ns"] <= s["max_ns"] * 1.045 + 1, f"{what}: p95_ns > max_ns (+4.5%)")
+        check(s["callback"] is None or isinstance(s["callback"], str), f"{what}: callback")
+    if sources:
+        check(sum(s["count"] for s in sources) <= summary["dispatches"],
+              "sources counts add up to more than summary.dispatches")
+
+
+def validate_events(report):
+    config = report["config"]
+    process = report["process"]
+    events = report["events"]
+    merge = config["merge_gap_ns"]
+    ids = [e["id"] for e in events]
+    check(ids == sorted(ids) and len(set(ids)) == len(ids), f"event ids not increasing: {ids}")
+    if report["summary"]["events_dropped"] == 0:
+        check_equal(ids, list(range(1, len(events) + 1)), "event ids")
+    for prev, nxt in zip(events, events[1:]):
+        check(nxt["start_ns"] >= prev["end_ns"],
+              f"events {prev['id']} and {nxt['id']} overlap")
+        check(nxt["start_ns"] - prev["end_ns"] >= merge,
+              f"events {prev['id']} and {nxt['id']} are {(nxt['start_ns'] - prev['end_ns']) / MS}"
+              f" ms apart, less than the merge gap: they should be one event")
+    for e in events:
+        validate_event(e, config, process)
+
+
+def validate_event(e, config, process):
+    what = f"event {e['id']}"
+    parts = e["parts"]
+    check(len(parts) >= 1, f"{what}: no parts")
+    check(e["parts_count"] >= len(parts), f"{what}: parts_count < len(parts)")
+    check(len(parts) <= config["max_parts"], f"{what}: more parts than max_parts")
+    check(process["start_ns"] <= e["start_ns"] <= e["end_ns"] <= process["report_ns"],
+          f"{what}: span outside monitoring")
+    check(isinstance(e.get("stacks"), list), f"{what}: stacks is not an array")
+    for part in parts:
+        validate_part(part, config, f"{what} part")
+    # "Oldest first": by start, or by end when a nested part ends first.
+    starts = [p["start_ns"] for p in parts]
+    ends = [p["end_ns"] for p in parts]
+    check(starts == sorted(starts) or ends == sorted(ends), f"{what}: parts not oldest first")
+    for prev, nxt in zip(parts, parts[1:]):
+        check(nxt["start_ns"] - prev["end_ns"] < config["merge_gap_ns"],
+              f"{what}: parts {(nxt['start_ns'] - prev['end_ns']) / MS} ms apart in one event")
+    longest = max(parts, key=lambda p: p["duration_ns"])
+    if e["parts_count"] == len(parts):
+        check_equal(e["start_ns"], min(starts), f"{what}: start_ns (first part)")
+        check_equal(e["end_ns"], max(ends), f"{what}: end_ns (last part)")
+        check_equal(e["duration_ns"], sum(p["duration_ns"] for p in parts),
+                    f"{what}: duration_ns (sum of parts)")
+        check_equal(e["max_part_ns"], longest["duration_ns"], f"{what}: max_part_ns")
+        for key in ("type", "tier", "source", "callback", "priority", "depth"):
+            check_equal(e.get(key), longest.get(key), f"{what}: {key} (of the longest part)")
+    check_equal(e["tier"], tier_of(e["max_part_ns"], config), f"{what}: tier")
+
+
+def validate_part(part, config, what):
+    check(part["type"] in ("dispatch", "iteration"), f"{what}: type {part['type']!r}")
+    check(part["start_ns"] <= part["end_ns"], f"{what}: end before start")
+    check(part["duration_ns"] >= config["threshold_ns"],
+          f"{what}: {part['duration_ns'] / MS} ms is below the threshold")
+    check_equal(part["tier"], tier_of(part["duration_ns"], config), f"{what}: tier")
+    if part["type"] == "dispatch":
+        check_equal(part["duration_ns"], part["end_ns"] - part["start_ns"] - part["nested_ns"],
+                    f"{what}: duration_ns (end - start - nested)")
+        check(is_int(part["depth"]) and part["depth"] >= 1, f"{what}: depth {part['depth']}")
+        check(is_int(part["priority"]), f"{what}: priority {part['priority']!r}")
+    else:
+        check_equal(part["nested_ns"], 0, f"{what}: nested_ns of an iteration")
+        check(part["duration_ns"] <= part["end_ns"] - part["start_ns"],
+              f"{what}: busy time longer than the iteration")
+        check(is_int(part["dispatches"]) and part["dispatches"] >= 0,
+              f"{what}: dispatches {part.get('dispatches')!r}")
+
+
+def validate_run_report(run, **kwargs):
+    """validate_report() with what the run itself tells (pid, exe, GLib)."""
+    exe = run.argv[0]
+    versions = run.facts.get("glib_version")
+    kwargs.setdefault("glib_version", versions[0] if versions else None)
+    validate_report(run.report, pid=run.pid, exe=exe, **kwargs)
+    return run.report
+
+
+# --- Queries on a report -----------------------------------------------------
+
+def all_parts(report):
+    return [(e, p) for e in report["events"] for p in e["parts"]]
+
+
+def source_entries(report, name):
+    return [s for s in report["summary"]["sources"] if s["source"] == name]
+
+
+def source_entry(report, name):
+    entries = source_entries(report, name)
+    check(len(entries) == 1,
+          f"expected one sources entry named {name!r}, found {len(entries)}: "
+          f"{[(s['source'], s['callback']) for s in report['summary']['sources']]}")
+    return entries[0]
+
+
+def only_event(report):
+    events = report["events"]
+    check(len(events) == 1, f"expected exactly one event, got {len(events)}: {summarize(events)}")
+    return events[0]
+
+
+def summarize(events):
+    return [{"id": e["id"], "type": e["type"], "ms": round(e["duration_ns"] / MS, 1),
+             "source": e["source"], "callback": e["callback"],
+             "parts": [(p["type"], round(p["duration_ns"] / MS, 1), p.get("source"))
+                       for p in e["parts"]]} for e in events]
+
+
+def check_dispatch_part(part, source, callback, low_ms, high_ms, priority=0, depth=1,
+                        stall=None):
+    what = f"part of {source!r}"
+    check_equal(part["type"], "dispatch", f"{what}: type")
+    check_equal(part["source"], source, f"{what}: source")
+    check_equal(part["callback"], callback, f"{what}: callback")
+    check_equal(part["priority"], priority, f"{what}: priority")
+    check_equal(part["depth"], depth, f"{what}: depth")
+    check_equal(part["nested_ns"], 0, f"{what}: nested_ns")
+    check_ms(part["duration_ns"], low_ms, high_ms, f"{what}: duration")
+    if stall is not None:
+        check_covers(part, stall, what)
+
+
+def check_covers(part, stall, what):
+    """The part's wall span contains the stall window the app printed (the
+    app prints µs-precision times: allow 1 µs at the start)."""
+    start, end = stall
+    check(part["start_ns"] <= start + 1000 and part["end_ns"] >= end,
+          f"{what}: span [{part['start_ns']}, {part['end_ns']}] does not contain the stall "
+          f"[{start}, {end}] the app measured")
+
+
+# --- Running a check ---------------------------------------------------------
+
+def main(checks):
+    """Entry point of a check_*.py file: run the check named in argv[1]."""
+    if len(sys.argv) != 2 or sys.argv[1] not in checks:
+        print(f"usage: {sys.argv[0]} CHECK\nchecks: {' '.join(checks)}", file=sys.stderr)
+        return 2
+    name = sys.argv[1]
+    status = 0
+    try:
+        checks[name]()
+        print(f"PASS {name}")
+    except Skip as e:
+        print(f"SKIP {name}: {e}")
+        status = 77
+    except CheckFailed as e:
+        print(f"FAIL {name}: {e}")
+        status = 1
+    except Exception:  # a bug in the check or an unexpected report shape
+        print(f"ERROR {name}:\n{traceback.format_exc()}")
+        status = 1
+    if status == 1:
+        for run in _current_runs:
+            print("\n--- run ---\n" + run.describe())
+            if run.report_path and os.path.exists(run.report_path):
+                with open(run.report_path, encoding="utf-8") as f:
+                    print(f"report {run.report_path}:\n{f.read()[:20000]}")
+    for run in _current_runs:
+        shutil.rmtree(run.tmpdir, ignore_errors=True)
+    return status
