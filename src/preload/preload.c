@@ -74,9 +74,17 @@ void
 js_preload_try_activate (void)
 {
   /* Only the main thread activates: the core takes the calling thread as the
-   * one to watch. Other threads keep forwarding until then. */
-  if (syscall (SYS_gettid) != getpid ())
+   * one to watch. Other threads keep forwarding until then, and remember that
+   * they are not it, so they ask the kernel once, not at every dispatch. */
+  static __thread int not_main;
+
+  if (not_main)
     return;
+  if (syscall (SYS_gettid) != getpid ())
+    {
+      not_main = 1;
+      return;
+    }
   /* A trylock, never a wait: a recursive call made while the core starts
    * (the core calls GLib, GLib calls us) just forwards. */
   if (pthread_mutex_trylock (&activate_lock) != 0)
@@ -86,19 +94,12 @@ js_preload_try_activate (void)
   pthread_mutex_unlock (&activate_lock);
 }
 
-static void
-child_after_fork (void)
-{
-  /* The child has no jankscope threads: the core disables itself in its own
-   * atfork handler; here we only make sure nothing activates again. */
-  if (js_preload_undecided ())
-    set_state (JS_STATE_OFF);
-}
-
 __attribute__ ((constructor)) static void
 js_preload_init (void)
 {
-  pthread_atfork (NULL, NULL, child_after_fork);
+  /* No atfork handler here: a fork child of a monitored process is quieted by
+   * the core's own handler, and a process that never loads GLib must not be
+   * touched at all. */
   pthread_mutex_lock (&activate_lock);
   activate (1);
   pthread_mutex_unlock (&activate_lock);
