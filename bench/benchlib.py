@@ -6,6 +6,7 @@ program fails (crash, bad exit status, no result), which with the preload
 means the preload broke its host.
 """
 
+import argparse
 import os
 import shutil
 import statistics
@@ -26,6 +27,15 @@ def baseline_env():
     env = {k: v for k, v in os.environ.items()
            if k != "LD_PRELOAD" and not k.startswith("JANKSCOPE")}
     return env
+
+
+def arg_parser(doc, program):
+    """A parser with the options of every driver: --exe (the benchmark
+    program) and --preload; doc's first line describes the driver."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--exe", required=True, help="the %s program" % program)
+    ap.add_argument("--preload", help="libjankscope-preload.so")
+    return ap
 
 
 def preload_env(preload, report_dir):
@@ -109,6 +119,33 @@ class PreloadSide:
     def summary(self):
         return ("preload %s: a JSON report was written in %d of %d runs"
                 % (self.preload, self.reports, self.runs))
+
+
+def run_sides(i, side, cmd, timeout, prefix=""):
+    """Run number i (from 0) of cmd without the preload and with it (side,
+    a PreloadSide; None: without only), alternating which goes first so
+    slow drift of the machine does not favour one side.  Yields ("without"
+    or "with", its RESULT dicts); raises RunFailed like run(), with prefix
+    before the label ("without run 1")."""
+    order = ("without", "with") if i % 2 == 0 else ("with", "without")
+    for s in order:
+        if s == "with" and side is None:
+            continue
+        label = "%s%s run %d" % (prefix, s, i + 1)
+        if s == "with":
+            yield s, side.run(cmd, timeout, label)
+        else:
+            yield s, run(cmd, baseline_env(), timeout, label)
+
+
+def finish(side, problem):
+    """The last line of a driver and its exit status: SKIP when there was no
+    preload to run with (problem says why), else 0."""
+    if side is None:
+        print("SKIPPED the with-preload side: " + problem)
+        return SKIP
+    print(side.summary())
+    return 0
 
 
 def median(values):

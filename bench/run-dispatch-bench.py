@@ -10,7 +10,6 @@ Exit status: 0 done; 77 no preload (the baseline is still printed);
 1 a run failed.  BENCH_QUICK=1 makes it short (CI).
 """
 
-import argparse
 import subprocess
 import sys
 
@@ -22,9 +21,7 @@ MODES = ("oneshot", "repeat", "batch")
 
 def parse_args():
     quick = benchlib.quick()
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--exe", required=True, help="the dispatch-overhead program")
-    ap.add_argument("--preload", help="libjankscope-preload.so")
+    ap = benchlib.arg_parser(__doc__, "dispatch-overhead")
     ap.add_argument("--runs", type=int, default=3 if quick else 5,
                     help="runs per side and mode (default 5, quick 3)")
     ap.add_argument("--count", type=int, default=200000 if quick else 1000000,
@@ -79,17 +76,8 @@ def main():
         for i in range(args.runs):
             for mode in args.modes:
                 cmd = [args.exe, "--mode", mode, "--count", str(args.count), "--spins", spins]
-                # Alternate which side goes first, so slow drift of the
-                # machine does not favour one side.
-                order = ("without", "with") if i % 2 == 0 else ("with", "without")
-                for s in order:
-                    if s == "with" and side is None:
-                        continue
-                    label = "%s %s run %d" % (mode, s, i + 1)
-                    if s == "with":
-                        res = side.run(cmd, timeout, label)[0]
-                    else:
-                        res = benchlib.run(cmd, benchlib.baseline_env(), timeout, label)[0]
+                for s, results in benchlib.run_sides(i, side, cmd, timeout, mode + " "):
+                    res = results[0]
                     samples[(mode, s)].append(metrics(res))
                     iterations[(mode, s)] = int(res["iterations"])
     except benchlib.RunFailed as e:
@@ -122,11 +110,7 @@ def main():
           % args.runs)
     print("loop = time minus the calibrated work (GLib's own cost, plus jankscope's);")
     print("spread = slowest - fastest run (noise: an 'added' smaller than it is not significant).")
-    if side is None:
-        print("SKIPPED the with-preload side: " + problem)
-        return benchlib.SKIP
-    print(side.summary())
-    return 0
+    return benchlib.finish(side, problem)
 
 
 if __name__ == "__main__":

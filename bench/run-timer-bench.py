@@ -9,7 +9,6 @@ Exit status: 0 done; 77 no preload (the baseline is still printed);
 1 a run failed.  BENCH_QUICK=1 makes it short (CI).
 """
 
-import argparse
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -20,9 +19,7 @@ STATS = ("p50_us", "p95_us", "p99_us", "max_us", "mean_us")
 
 def parse_args():
     quick = benchlib.quick()
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--exe", required=True, help="the timer-precision program")
-    ap.add_argument("--preload", help="libjankscope-preload.so")
+    ap = benchlib.arg_parser(__doc__, "timer-precision")
     ap.add_argument("--runs", type=int, default=1 if quick else 3,
                     help="runs per side (default 3, quick 1)")
     ap.add_argument("--seconds", type=float, default=1.0 if quick else 3.0,
@@ -47,13 +44,8 @@ def main():
     samples = {"without": [], "with": []}
     try:
         for i in range(args.runs):
-            order = ("without", "with") if i % 2 == 0 else ("with", "without")
-            for s in order:
-                label = "%s run %d" % (s, i + 1)
-                if s == "without":
-                    samples[s].append(benchlib.run(cmd, benchlib.baseline_env(), timeout, label))
-                elif side:
-                    samples[s].append(side.run(cmd, timeout, label))
+            for s, results in benchlib.run_sides(i, side, cmd, timeout):
+                samples[s].append(results)
     except benchlib.RunFailed as e:
         print("FAILED: %s" % e)
         return 1
@@ -81,11 +73,7 @@ def main():
     print("lateness = when the callback ran - when it was due (µs); medians of %d runs."
           % args.runs)
     print("timeout-N: g_timeout_add_full (N ms); readytime-N: a fixed N ms grid of ready times.")
-    if side is None:
-        print("SKIPPED the with-preload side: " + problem)
-        return benchlib.SKIP
-    print(side.summary())
-    return 0
+    return benchlib.finish(side, problem)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,17 @@ def dispatch_event(run, source, callback, stall_ms, priority=0, depth=1, stall_i
     return event
 
 
+def iteration_part(report):
+    """The report holds exactly one event: one slow iteration. Returns its
+    part."""
+    event = only_event(report)
+    check_equal(event["type"], "iteration", "event type")
+    check_equal(event["parts_count"], 1, "parts_count")
+    part = event["parts"][0]
+    check_equal(part["type"], "iteration", "part type")
+    return part
+
+
 def check_defaults(report):
     config = report["config"]
     check_equal(config["threshold_ns"], DEFAULT_THRESHOLD_NS, "config.threshold_ns")
@@ -54,6 +65,45 @@ def check_iteration_measured(report, stall_ms):
     dispatch alone could be timed without it)."""
     check_ms(report["summary"]["iteration_busy"]["max_ns"], stall_ms - LOW, 1000,
              "summary.iteration_busy.max_ns")
+
+
+def poll_baseline(start, *args):
+    """Runs @start(*args) without jankscope and without a report: it must end
+    fine, calling its own poll function."""
+    baseline = start(*args, preload=False, report=False)
+    check_ran_fine(baseline)
+    check_poll_facts(baseline)
+    return baseline
+
+
+def iteration_stall(run, source, callback, stall_ms):
+    """The report of @run is valid and holds one slow dispatch of @source,
+    whose iteration was measured too."""
+    report = validate_run_report(run)
+    dispatch_event(run, source, callback, stall_ms)
+    check_iteration_measured(report, stall_ms)
+    return report
+
+
+def check_poll_stall(run, source, callback):
+    """@run called its own poll function around the 200 ms stall of @source,
+    and jankscope measured the stall and its iteration."""
+    check_poll_facts(run)
+    iteration_stall(run, source, callback, 200)
+
+
+def nested_wait(scenario, waits_in):
+    """The dispatch of nested-outer waits 300 ms in @waits_in and works 10 ms:
+    no event, one nested loop. Returns the report and nested-outer's sources
+    entry."""
+    run = run_scenario(scenario)
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    check(report["events"] == [],
+          f"a dispatch that waits 300 ms in {waits_in} and works 10 ms was reported: "
+          f"{summarize(report['events'])}")
+    check_equal(report["summary"]["nested_loops"], 1, "summary.nested_loops")
+    return report, source_entry(report, "nested-outer")
 
 
 def test_single_200ms():
@@ -116,15 +166,7 @@ def test_idle_150():
 
 
 def test_nested():
-    run = run_scenario("nested")
-    check_ran_fine(run)
-    report = validate_run_report(run)
-    check(report["events"] == [],
-          f"a dispatch that waits 300 ms in a nested loop and works 10 ms was reported: "
-          f"{summarize(report['events'])}")
-    summary = report["summary"]
-    check_equal(summary["nested_loops"], 1, "summary.nested_loops")
-    outer = source_entry(report, "nested-outer")
+    report, outer = nested_wait("nested", "a nested loop")
     check_equal(outer["count"], 1, "nested-outer count")
     check_ms(outer["max_ns"], 10 - 1, 10 + HIGH, "own time of the outer dispatch")
     check_equal(source_entry(report, "nested-quit")["count"], 1, "nested-quit count")
@@ -147,31 +189,22 @@ def test_nested_slow():
 def test_iteration_loop():
     run = run_scenario("iteration-loop")
     check_ran_fine(run)
-    report = validate_run_report(run)
-    dispatch_event(run, "iteration-loop", "iteration_loop_stall_cb", 200)
-    check_iteration_measured(report, 200)
+    iteration_stall(run, "iteration-loop", "iteration_loop_stall_cb", 200)
 
 
 def test_pollfunc_after():
-    baseline = run_scenario("pollfunc-after", preload=False, report=False)
-    check_ran_fine(baseline)
-    check_poll_facts(baseline)
+    poll_baseline(run_scenario, "pollfunc-after")
 
     run = run_scenario("pollfunc-after")
     check_ran_fine(run)
     check_equal(fact(run, "get_poll_func_is_app_after_set"), "1",
                 "g_main_context_get_poll_func () right after the app set its function")
-    check_poll_facts(run)
-    report = validate_run_report(run)
-    dispatch_event(run, "pollfunc-stall", "pollfunc_stall_cb", 200)
-    check_iteration_measured(report, 200)
+    check_poll_stall(run, "pollfunc-stall", "pollfunc_stall_cb")
 
 
 def test_pollfunc_before():
     exe = app("pollfunc-before")
-    baseline = run_app([exe], preload=False, report=False)
-    check_ran_fine(baseline)
-    check_poll_facts(baseline)
+    baseline = poll_baseline(run_app, [exe])
     check_equal(fact(baseline, "get_poll_func_is_app_at_start"), "1",
                 "the library installed its poll function (without jankscope)")
 
@@ -179,24 +212,16 @@ def test_pollfunc_before():
     check_ran_fine(run)
     check_equal(fact(run, "get_poll_func_is_app_at_start"), "1",
                 "g_main_context_get_poll_func () before the loop ran")
-    check_poll_facts(run)
-    report = validate_run_report(run)
-    dispatch_event(run, "pollfunc-before", "pollfunc_before_stall_cb", 200)
-    check_iteration_measured(report, 200)
+    check_poll_stall(run, "pollfunc-before", "pollfunc_before_stall_cb")
 
 
 def test_pollfunc_replaced_internally():
-    baseline = run_scenario("pollfunc-replaced-internally", preload=False, report=False)
-    check_ran_fine(baseline)
-    check_poll_facts(baseline)
+    poll_baseline(run_scenario, "pollfunc-replaced-internally")
 
     run = run_scenario("pollfunc-replaced-internally")
     check_ran_fine(run)
-    check_poll_facts(run)
-    report = validate_run_report(run)
-    dispatch_event(run, "pollfunc-stall", "pollfunc_stall_cb", 200)
     # Only a re-installed poll wrapper sees the stall's iteration.
-    check_iteration_measured(report, 200)
+    check_poll_stall(run, "pollfunc-stall", "pollfunc_stall_cb")
 
 
 def test_custom_source():
@@ -213,11 +238,7 @@ def test_many_small():
     check_ran_fine(run)
     check_equal(fact(run, "idles_left"), "0", "idles left")
     report = validate_run_report(run)
-    event = only_event(report)
-    check_equal(event["type"], "iteration", "event type")
-    check_equal(event["parts_count"], 1, "parts_count")
-    part = event["parts"][0]
-    check_equal(part["type"], "iteration", "part type")
+    part = iteration_part(report)
     check(part["dispatches"] >= 10, f"the iteration had {part['dispatches']} dispatches, not 10")
     check_ms(part["duration_ns"], 300 - LOW, 300 + 45, "busy time of the iteration")
     windows = stalls(run)
@@ -306,11 +327,7 @@ def test_iteration_gap():
     run = run_scenario("iteration-gap")
     check_ran_fine(run)
     report = validate_run_report(run)
-    event = only_event(report)
-    check_equal(event["type"], "iteration", "event type")
-    check_equal(event["parts_count"], 1, "parts_count")
-    part = event["parts"][0]
-    check_equal(part["type"], "iteration", "part type")
+    part = iteration_part(report)
     check_ms(part["duration_ns"], 200 - LOW, 200 + HIGH, "busy time of the iteration")
     check_covers(part, stalls(run)[0], "the iteration part")
     check(part["dispatches"] <= 2, f"{part['dispatches']} dispatches in the iteration")
@@ -319,14 +336,7 @@ def test_iteration_gap():
 
 def test_nested_iteration():
     """g_main_context_iteration () in a dispatch is a nested loop too."""
-    run = run_scenario("nested-iteration")
-    check_ran_fine(run)
-    report = validate_run_report(run)
-    check(report["events"] == [],
-          f"a dispatch that waits 300 ms in nested iterations and works 10 ms was reported: "
-          f"{summarize(report['events'])}")
-    check_equal(report["summary"]["nested_loops"], 1, "summary.nested_loops")
-    outer = source_entry(report, "nested-outer")
+    _, outer = nested_wait("nested-iteration", "nested iterations")
     check_ms(outer["max_ns"], 10 - 1, 10 + HIGH, "own time of the outer dispatch")
 
 

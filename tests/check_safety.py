@@ -20,28 +20,22 @@ from jankscope_test import (
     source_entry, summarize, validate_report, validate_run_report)
 
 
-def check_same_behaviour(argv, expected_exit):
-    """@argv prints, exits and writes the same with and without the preload
-    (JANKSCOPE_REPORT set in both runs), and writes no report."""
+def check_same_behaviour_glib(argv, expected_exit):
+    """@argv, a GLib program, prints and exits the same with and without the
+    preload (JANKSCOPE_REPORT set in both runs); it may write a report."""
     plain = run_app(argv, preload=False)
     guest = run_app(argv, preload=True)
     check_equal(plain.returncode, expected_exit, "exit code without the preload")
     check_equal(guest.returncode, plain.returncode, "exit code under the preload")
     check_equal(guest.stdout, plain.stdout, "stdout under the preload")
     check_equal(guest.stderr, plain.stderr, "stderr under the preload")
-    check_equal(os.listdir(guest.tmpdir), [], "files written under the preload")
     return guest
 
 
-def check_same_behaviour_glib(argv, expected_exit):
-    """Like check_same_behaviour () for a GLib program, which may write a
-    report."""
-    plain = run_app(argv, preload=False)
-    guest = run_app(argv, preload=True)
-    check_equal(plain.returncode, expected_exit, "exit code without the preload")
-    check_equal(guest.returncode, plain.returncode, "exit code under the preload")
-    check_equal(guest.stdout, plain.stdout, "stdout under the preload")
-    check_equal(guest.stderr, plain.stderr, "stderr under the preload")
+def check_same_behaviour(argv, expected_exit):
+    """Like check_same_behaviour_glib (), and @argv writes no report."""
+    guest = check_same_behaviour_glib(argv, expected_exit)
+    check_equal(os.listdir(guest.tmpdir), [], "files written under the preload")
     return guest
 
 
@@ -135,12 +129,7 @@ def test_glib_tool():
     gio = shutil.which("gio")
     if gio is None:
         raise Skip("gio is not installed")
-    plain = run_app([gio, "version"], preload=False)
-    guest = run_app([gio, "version"])
-    check_equal(plain.returncode, 0, "exit code without the preload")
-    check_equal(guest.returncode, 0, "exit code under the preload")
-    check_equal(guest.stdout, plain.stdout, "stdout under the preload")
-    check_equal(guest.stderr, plain.stderr, "stderr under the preload")
+    guest = check_same_behaviour_glib([gio, "version"], 0)
     if os.path.exists(guest.report_path):
         validate_report(guest.report, pid=guest.pid)
         check_equal(guest.report["events"], [], "events")

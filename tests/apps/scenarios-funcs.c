@@ -98,26 +98,30 @@ scenario_source_churn (void)
   return 0;
 }
 
+/* The body of dispatch_even (@parity 0) and dispatch_odd (@parity 1): the
+ * source must be one the app gave that function. */
 static gboolean
-dispatch_even (GSource *source, GSourceFunc callback, gpointer data)
+dispatch_parity (GSource *source, guint parity)
 {
   CountedSource *counted = (CountedSource *) source;
 
-  if (counted->expected != 0)
-    scenario_fail ("source %u: dispatch_even ran, the app set dispatch_odd", counted->id);
+  if (counted->expected != parity)
+    scenario_fail ("source %u: dispatch_%s ran, the app set dispatch_%s", counted->id,
+                   parity ? "odd" : "even", parity ? "even" : "odd");
   dispatched++;
   return G_SOURCE_REMOVE;
 }
 
 static gboolean
+dispatch_even (GSource *source, GSourceFunc callback, gpointer data)
+{
+  return dispatch_parity (source, 0);
+}
+
+static gboolean
 dispatch_odd (GSource *source, GSourceFunc callback, gpointer data)
 {
-  CountedSource *counted = (CountedSource *) source;
-
-  if (counted->expected != 1)
-    scenario_fail ("source %u: dispatch_odd ran, the app set dispatch_even", counted->id);
-  dispatched++;
-  return G_SOURCE_REMOVE;
+  return dispatch_parity (source, 1);
 }
 
 int
