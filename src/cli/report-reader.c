@@ -35,17 +35,18 @@ cli_report_error_quark (void)
   return g_quark_from_static_string ("jankscope-cli-report-error");
 }
 
-static const char *const tier_names[CLI_N_TIERS] = {
+static const char *const tier_names[CLI_N_EVENT_TIERS] = {
   [CLI_TIER_NOTICEABLE] = "noticeable",
   [CLI_TIER_SEVERE] = "severe",
   [CLI_TIER_FROZEN] = "frozen",
   [CLI_TIER_HANG] = "hang",
+  [CLI_TIER_LIGHT] = "light",
 };
 
 const char *
 cli_tier_to_string (CliTier tier)
 {
-  g_return_val_if_fail (tier < CLI_N_TIERS, NULL);
+  g_return_val_if_fail (tier < CLI_N_EVENT_TIERS, NULL);
 
   return tier_names[tier];
 }
@@ -294,7 +295,7 @@ read_tier (JsonObject *object,
   if (!read_string_checked (object, path, "tier", FALSE, &name, error))
     return FALSE;
 
-  for (CliTier tier = 0; tier < CLI_N_TIERS; tier++)
+  for (CliTier tier = 0; tier < CLI_N_EVENT_TIERS; tier++)
     if (strcmp (name, tier_names[tier]) == 0)
       {
         *out = tier;
@@ -302,7 +303,7 @@ read_tier (JsonObject *object,
       }
 
   g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
-               _("%s.tier must be noticeable, severe, frozen or hang, not “%s”"), path, name);
+               _("%s.tier must be light, noticeable, severe, frozen or hang, not “%s”"), path, name);
   return FALSE;
 }
 
@@ -379,6 +380,34 @@ parse_sources (JsonObject *summary,
   return TRUE;
 }
 
+/* summary.frames is optional: reports of plain GLib programs have no frames. */
+static gboolean
+parse_frames (JsonObject *summary,
+              CliReport  *report,
+              GError    **error)
+{
+  JsonObject *frames;
+  JsonNode *fps;
+
+  report->frames_fps = -1;
+  if (!json_object_has_member (summary, "frames"))
+    return TRUE;
+  frames = read_object (summary, "summary", "frames", error);
+  if (frames == NULL ||
+      !read_count (frames, "summary.frames", "frames", &report->frames, error) ||
+      !read_count (frames, "summary.frames", "slow", &report->frames_slow, error) ||
+      !read_count (frames, "summary.frames", "frozen", &report->frames_frozen, error) ||
+      !read_count (frames, "summary.frames", "p50_ns", &report->frame_p50_ns, error) ||
+      !read_count (frames, "summary.frames", "p95_ns", &report->frame_p95_ns, error) ||
+      !read_count (frames, "summary.frames", "p99_ns", &report->frame_p99_ns, error))
+    return FALSE;
+  fps = json_object_get_member (frames, "fps_animating");
+  if (fps != NULL && JSON_NODE_HOLDS_VALUE (fps)
+      && json_node_get_value_type (fps) == G_TYPE_DOUBLE)
+    report->frames_fps = json_node_get_double (fps);
+  return TRUE;
+}
+
 static gboolean
 parse_summary (JsonObject *root,
                CliReport  *report,
@@ -406,7 +435,7 @@ parse_summary (JsonObject *root,
                      &report->events_by_tier[tier], error))
       return FALSE;
 
-  return parse_sources (summary, report, error);
+  return parse_frames (summary, report, error) && parse_sources (summary, report, error);
 }
 
 static CliReportEvent *

@@ -28,7 +28,9 @@ typedef enum
   CLI_TIER_SEVERE,
   CLI_TIER_FROZEN,
   CLI_TIER_HANG,
-  CLI_N_TIERS,
+  CLI_N_TIERS,                    /* the tiers of summary.events_by_tier */
+  CLI_TIER_LIGHT = CLI_N_TIERS,   /* frame events only: 17-50 ms */
+  CLI_N_EVENT_TIERS,
 } CliTier;
 
 /* Strings are as in the file (valid UTF-8, possibly with control characters:
@@ -82,6 +84,15 @@ typedef struct
   gint64 records_dropped;
   gint64 sources_truncated;
   GPtrArray *sources; /* of CliReportSource, in file order */
+
+  /* summary.frames (absent in reports of plain GLib programs: frames == 0) */
+  gint64 frames;
+  gint64 frames_slow;
+  gint64 frames_frozen;
+  gint64 frame_p50_ns;
+  gint64 frame_p95_ns;
+  gint64 frame_p99_ns;
+  double frames_fps;  /* while animating; < 0 when unknown */
 
   GPtrArray *events;  /* of CliReportEvent, in file order */
 } CliReport;

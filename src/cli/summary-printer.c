@@ -16,11 +16,12 @@
 #define INDENT           "  "
 #define MAX_NAME_COLUMNS 40
 
-static const char *const tier_labels[CLI_N_TIERS] = {
+static const char *const tier_labels[CLI_N_EVENT_TIERS] = {
   [CLI_TIER_NOTICEABLE] = N_("noticeable"),
   [CLI_TIER_SEVERE] = N_("severe"),
   [CLI_TIER_FROZEN] = N_("frozen"),
   [CLI_TIER_HANG] = N_("hang"),
+  [CLI_TIER_LIGHT] = N_("light"),
 };
 
 static char *
@@ -79,6 +80,22 @@ describe_events (const CliReport *report)
   return g_string_free (text, FALSE);
 }
 
+static char *
+describe_frames (const CliReport *report)
+{
+  g_autofree char *p50 = format_ms (report->frame_p50_ns);
+  g_autofree char *p95 = format_ms (report->frame_p95_ns);
+  g_autofree char *p99 = format_ms (report->frame_p99_ns);
+  g_autofree char *count = format_count (report->frames);
+  g_autofree char *fps = report->frames_fps >= 0
+                           ? g_strdup_printf (_(", %.1f fps while animating"), report->frames_fps)
+                           : g_strdup ("");
+
+  return g_strdup_printf (_("%s (slow %lld, frozen %lld), P50 %s, P95 %s, P99 %s%s"), count,
+                          (long long) report->frames_slow, (long long) report->frames_frozen,
+                          p50, p95, p99, fps);
+}
+
 static void
 format_overview (const CliReport *report,
                  GString         *out)
@@ -110,6 +127,12 @@ format_overview (const CliReport *report,
   cli_table_add_row (table, _("Dispatches"), dispatches, NULL);
   cli_table_add_row (table, _("Busy"), busy, NULL);
   cli_table_add_row (table, _("Jank events"), events, NULL);
+  if (report->frames > 0)
+    {
+      g_autofree char *frames = describe_frames (report);
+
+      cli_table_add_row (table, _("Frames"), frames, NULL);
+    }
 
   if (report->events_dropped > 0)
     {

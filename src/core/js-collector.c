@@ -6,6 +6,7 @@
 #include "js-clock.h"
 #include "js-detector.h"
 #include "js-event-store.h"
+#include "js-frame-detector.h"
 #include "js-log.h"
 #include "js-mainloop.h"
 #include "js-process-info.h"
@@ -42,6 +43,7 @@ struct _JsCollector
   JsStats stats;
   JsEventStore store;
   JsDetector detector;
+  JsFrameDetector frames;
   JsSymbols *symbols;
   JsProcessInfo process;
 
@@ -71,6 +73,7 @@ js_collector_new (const JsConfig *config, JsRing *ring, const char *report_path,
   js_stats_init (&c->stats);
   js_event_store_init (&c->store, config);
   js_detector_init (&c->detector, config, &c->stats, &c->store);
+  js_frame_detector_init (&c->frames, config, &c->store);
   c->symbols = js_symbols_new ();
   return c;
 }
@@ -95,7 +98,10 @@ drain (JsCollector *c)
   while ((n = js_ring_pop (c->ring, batch, BATCH)) > 0)
     {
       for (guint i = 0; i < n; i++)
-        js_detector_feed (&c->detector, &batch[i]);
+        {
+          js_detector_feed (&c->detector, &batch[i]);
+          js_frame_detector_feed (&c->frames, &batch[i]);
+        }
       total += n;
     }
   c->records_seen += total;
@@ -117,6 +123,7 @@ write_report (JsCollector *c, gint64 now, gboolean final)
     .final = final,
     .stats = &c->stats,
     .store = &c->store,
+    .frames = &c->frames,
     .symbols = c->symbols,
     .records_dropped = js_ring_dropped (c->ring),
     .poll_reinstalls = js_mainloop_poll_reinstalls (),
@@ -126,7 +133,7 @@ write_report (JsCollector *c, gint64 now, gboolean final)
   js_process_info_read (&c->process);
   json = js_report_build (&in, &length);
   c->last_write_ns = now;
-  c->written_generation = c->store.generation;
+  c->written_generation = c->store.generation + c->frames.frame_store.generation;
   c->written_records = c->records_seen;
   c->event_pending_since = 0;
   if (js_report_write (c->report_path, json, length, &error))
@@ -150,7 +157,8 @@ maybe_write_report (JsCollector *c, gint64 now)
 {
   if (c->report_path == NULL)
     return;
-  if (c->store.generation != c->written_generation && c->event_pending_since == 0)
+  if (c->store.generation + c->frames.frame_store.generation != c->written_generation
+      && c->event_pending_since == 0)
     c->event_pending_since = now;
   if (c->last_write_ns == 0                                                      /* first */
       || (c->event_pending_since != 0 && now - c->event_pending_since >= EVENT_REPORT_DELAY_NS)
@@ -177,6 +185,7 @@ collector_thread (gpointer data)
       drain (c);
       now = js_now_ns ();
       js_event_store_tick (&c->store, now, js_mainloop_busy_since (), quit);
+      js_event_store_tick (&c->frames.frame_store, now, js_mainloop_busy_since (), quit);
       if (now - c->last_poll_check_ns >= POLL_CHECK_PERIOD_NS)
         {
           js_mainloop_ensure_poll_func ();

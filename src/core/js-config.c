@@ -21,6 +21,7 @@
 #define DEFAULT_MERGE_MS 500
 #define DEFAULT_MAX_EVENTS 1000
 #define DEFAULT_MAX_PARTS 64
+#define DEFAULT_SLOW_FRAME_PCT 150 /* seed 002: slow = over 1.5 frame budgets */
 
 static gboolean
 parse_int (const char *text, gint64 min, gint64 max, gint64 *out)
@@ -124,6 +125,8 @@ js_config_load (JsConfig *config, const char *(*get_env) (const char *name))
   config->max_events = (guint) env_int (get_env, "JANKSCOPE_MAX_EVENTS", 1, 100000,
                                         DEFAULT_MAX_EVENTS, "events");
   config->max_parts = DEFAULT_MAX_PARTS;
+  config->slow_frame_pct = (guint) env_int (get_env, "JANKSCOPE_SLOW_FRAME_PCT", 101, 10000,
+                                            DEFAULT_SLOW_FRAME_PCT, "percent of the frame budget");
 }
 
 void

@@ -26,6 +26,7 @@ typedef struct
   gint64 merge_gap_ns;
   guint max_events;
   guint max_parts;
+  guint slow_frame_pct; /* a frame is slow over this % of its budget */
 } JsConfig;
 
 /* Reads the environment through `get_env` (g_getenv in the product, a table in

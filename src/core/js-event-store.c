@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-event-store.h"
+#include "js-frame-detector.h"
 
 #include <string.h>
 
@@ -11,8 +12,21 @@ event_free (gpointer p)
 {
   JsEvent *e = p;
 
+  for (guint i = 0; i < e->parts->len; i++)
+    g_free (g_array_index (e->parts, JsPart, i).frame);
   g_array_unref (e->parts);
+  g_free (e->longest_frame);
   g_free (e);
+}
+
+static void
+set_longest (JsEvent *e, const JsPart *part)
+{
+  e->longest = *part;
+  g_clear_pointer (&e->longest_frame, g_free);
+  if (part->frame != NULL)
+    e->longest_frame = g_memdup2 (part->frame, sizeof *part->frame);
+  e->longest.frame = e->longest_frame;
 }
 
 void
@@ -22,6 +36,7 @@ js_event_store_init (JsEventStore *store, const JsConfig *config)
   store->config = config;
   store->events = g_ptr_array_new_with_free_func (event_free);
   store->next_id = 1;
+  store->ids = &store->next_id;
 }
 
 void
@@ -36,11 +51,11 @@ event_new (JsEventStore *store, const JsPart *part)
 {
   JsEvent *e = g_new0 (JsEvent, 1);
 
-  e->id = store->next_id++;
+  e->id = (*store->ids)++;
   e->start_ns = part->start_ns;
   e->end_ns = part->end_ns;
-  e->longest = *part;
   e->parts = g_array_new (FALSE, FALSE, sizeof (JsPart));
+  set_longest (e, part);
   return e;
 }
 
@@ -52,9 +67,39 @@ event_add (JsEventStore *store, JsEvent *e, const JsPart *part)
   e->duration_ns += part->duration_ns;
   e->parts_count++;
   if (part->duration_ns > e->longest.duration_ns)
-    e->longest = *part;
+    set_longest (e, part);
   if (e->parts->len < store->config->max_parts)
     g_array_append_val (e->parts, *part);
+  else
+    g_free (part->frame);
+}
+
+static gboolean
+foreach_in (JsEvent *e, JsRecordKind type, gint64 start_ns, gint64 end_ns,
+            void (*func) (JsPart *, gpointer), gpointer data)
+{
+  if (e->end_ns < start_ns)
+    return FALSE; /* older events end even earlier */
+  for (guint i = 0; i < e->parts->len; i++)
+    {
+      JsPart *p = &g_array_index (e->parts, JsPart, i);
+
+      if (p->type == type && p->start_ns < end_ns && p->end_ns > start_ns)
+        func (p, data);
+    }
+  return TRUE;
+}
+
+void
+js_event_store_foreach_overlapping (JsEventStore *store, JsRecordKind type, gint64 start_ns,
+                                    gint64 end_ns, guint max_events,
+                                    void (*func) (JsPart *, gpointer), gpointer data)
+{
+  if (store->open != NULL && !foreach_in (store->open, type, start_ns, end_ns, func, data))
+    return;
+  for (guint i = store->events->len; i-- > 0 && max_events-- > 0;)
+    if (!foreach_in (g_ptr_array_index (store->events, i), type, start_ns, end_ns, func, data))
+      return;
 }
 
 /* Index of the oldest event of the lowest tier, if that tier is below `tier`. */

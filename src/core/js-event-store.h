@@ -19,6 +19,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _JsFrameInfo JsFrameInfo; /* js-frame-detector.h */
+
 typedef struct
 {
   JsRecordKind type;
@@ -34,6 +36,8 @@ typedef struct
   guint8 depth;
   guint32 dispatches; /* iteration: dispatches in it */
   gint64 top_ns;      /* iteration: own time of its main contributor (name_id, code) */
+  guint32 frames_delayed; /* dispatch: slow frames it overlapped */
+  JsFrameInfo *frame;  /* frame parts only: owned by the event once added */
 } JsPart;
 
 typedef struct
@@ -45,6 +49,7 @@ typedef struct
   guint parts_count;  /* including parts left out of `parts` */
   JsPart longest;
   GArray *parts;      /* JsPart, at most max_parts */
+  JsFrameInfo *longest_frame; /* copy of longest.frame (frame events) */
 } JsEvent;
 
 typedef struct
@@ -53,6 +58,7 @@ typedef struct
   GPtrArray *events; /* closed JsEvents, by start */
   JsEvent *open;     /* the episode still accepting parts, or NULL */
   guint64 next_id;
+  guint64 *ids;      /* where event ids come from: &next_id, or a counter shared by stores */
   guint64 dropped_by_tier[JS_N_TIERS];
   guint64 generation; /* bumped on every change: "is the report stale?" */
 } JsEventStore;
@@ -60,7 +66,14 @@ typedef struct
 void js_event_store_init (JsEventStore *store, const JsConfig *config);
 void js_event_store_clear (JsEventStore *store);
 
+/* Takes ownership of part->frame. */
 void js_event_store_add_part (JsEventStore *store, const JsPart *part);
+
+/* Calls `func` on every part of `type` (recent events first) that overlaps
+ * [start_ns, end_ns], looking back at most `max_events` events. */
+void js_event_store_foreach_overlapping (JsEventStore *store, JsRecordKind type, gint64 start_ns,
+                                         gint64 end_ns, guint max_events,
+                                         void (*func) (JsPart *part, gpointer data), gpointer data);
 
 /* Closes the open episode when no part can join it any more: `now_ns` is past
  * its end by the merge gap and the main loop is not in the middle of an

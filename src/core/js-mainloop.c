@@ -23,6 +23,7 @@
 #include "js-mainloop.h"
 #include "js-builtin-patch.h"
 #include "js-clock.h"
+#include "js-frames.h"
 #include "js-log.h"
 #include "js-names.h"
 #include "js-source-swap.h"
@@ -36,7 +37,8 @@
 typedef struct
 {
   JsRecord r;
-} Frame;
+  GSource *source;
+} OpenDispatch;
 
 /* Read-only after start. */
 static JsRing *ring;
@@ -56,7 +58,7 @@ static guint reinstalls; /* bumped (release) before each re-installation */
 static gint64 busy_since;
 
 /* Main thread only. */
-static Frame frames[MAX_DEPTH];
+static OpenDispatch open[MAX_DEPTH];
 static guint depth;
 static guint too_deep; /* dispatches past MAX_DEPTH: forwarded untimed */
 static gint64 last_poll_return;
@@ -83,6 +85,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   enter = js_now_ns ();
   if (depth == 0)
     __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
+  js_frames_poll (enter);
   if (G_UNLIKELY (__atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE) != seen_reinstalls))
     {
       /* Our poll function was away (replaced behind our back) and is back:
@@ -104,10 +107,10 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
        * iteration; the collector leaves that part out of the iteration. */
       if (depth > 0)
         {
-          Frame *open = &frames[MIN (depth, MAX_DEPTH) - 1];
+          OpenDispatch *inner = &open[MIN (depth, MAX_DEPTH) - 1];
 
-          open->r.flags |= JS_RECORD_NESTED_LOOP;
-          r.inner_ns = enter - MAX (open->r.start_ns, last_poll_return);
+          inner->r.flags |= JS_RECORD_NESTED_LOOP;
+          r.inner_ns = enter - MAX (inner->r.start_ns, last_poll_return);
         }
       js_ring_push (ring, &r);
     }
@@ -116,7 +119,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
 
   leave = js_now_ns ();
   if (depth > 0 && depth <= MAX_DEPTH)
-    frames[depth - 1].r.inner_ns += leave - enter;
+    open[depth - 1].r.inner_ns += leave - enter;
   last_poll_return = leave;
   iteration_dispatches = 0;
   if (depth == 0)
@@ -128,7 +131,7 @@ static int
 js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_data)
 {
   GSource *source = source_ptr;
-  Frame *frame;
+  OpenDispatch *frame;
   gint64 end;
   int ret;
 
@@ -140,7 +143,8 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
       return real (source, callback, user_data);
     }
 
-  frame = &frames[depth++];
+  frame = &open[depth++];
+  frame->source = source;
   frame->r = (JsRecord) {
     .kind = JS_RECORD_DISPATCH,
     .code = callback ? callback : (const void *) real,
@@ -156,7 +160,7 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
   end = js_now_ns ();
   depth--;
   if (depth > 0)
-    frames[depth - 1].r.inner_ns += end - frame->r.start_ns;
+    open[depth - 1].r.inner_ns += end - frame->r.start_ns;
   iteration_dispatches++;
   frame->r.end_ns = end;
   js_ring_push (ring, &frame->r);
@@ -175,10 +179,10 @@ js_mainloop_close_open_dispatches (void)
   now = js_now_ns ();
   while (depth > 0)
     {
-      Frame *frame = &frames[--depth];
+      OpenDispatch *frame = &open[--depth];
 
       if (depth > 0)
-        frames[depth - 1].r.inner_ns += now - frame->r.start_ns;
+        open[depth - 1].r.inner_ns += now - frame->r.start_ns;
       frame->r.end_ns = now;
       js_ring_push (ring, &frame->r);
     }
@@ -236,6 +240,7 @@ js_mainloop_start (JsRing *the_ring, JsBridge *bridge,
   real_set_poll (context, js_poll);
 
   js_source_swap_init (js_dispatch, context);
+  js_frames_init (ring);
   /* Release stores: the preload starts calling a hook only once it sees it. */
   __atomic_store_n (&bridge->set_poll_func, hook_set_poll_func, __ATOMIC_RELEASE);
   __atomic_store_n (&bridge->get_poll_func, hook_get_poll_func, __ATOMIC_RELEASE);
@@ -254,6 +259,25 @@ void
 js_mainloop_disable (void)
 {
   __atomic_store_n (&active, FALSE, __ATOMIC_RELEASE);
+  js_frames_disable ();
+}
+
+void
+js_mainloop_current_dispatch (const void **code, guint32 *name_id, gint64 *late_ns)
+{
+  OpenDispatch *d;
+  gint64 ready_us;
+
+  if (depth == 0 || depth > MAX_DEPTH)
+    return;
+  d = &open[depth - 1];
+  *code = d->r.code;
+  *name_id = d->r.name_id;
+  /* A timeout's ready time is when it was due (for a frame clock's paint
+   * idle: when the frame was due); -1 for sources that have none. */
+  ready_us = g_source_get_ready_time (d->source);
+  if (ready_us >= 0)
+    *late_ns = MAX (0, d->r.start_ns - ready_us * 1000);
 }
 
 gint64

@@ -36,6 +36,11 @@ void js_mainloop_disable (void);
 
 guint js_mainloop_poll_reinstalls (void);
 
+/* Main thread: the code and name of the innermost dispatch under way, and
+ * how late it started after its source's ready time (each left untouched
+ * when unknown). Call it while that dispatch runs. */
+void js_mainloop_current_dispatch (const void **code, guint32 *name_id, gint64 *late_ns);
+
 /* Any thread: when the iteration under way on the main thread started
  * (CLOCK_MONOTONIC ns), or 0 while it waits in its outermost poll. */
 gint64 js_mainloop_busy_since (void);

@@ -15,7 +15,21 @@ typedef enum
 {
   JS_RECORD_DISPATCH = 1,
   JS_RECORD_ITERATION,
+  JS_RECORD_FRAME,       /* a GdkFrameClock frame (js-frames.c) */
+  JS_RECORD_CLOCK_GONE,  /* a frame clock was finalized: `count` is its window id */
 } JsRecordKind;
+
+/* Frame phases, in the order a frame runs them. */
+typedef enum
+{
+  JS_PHASE_FLUSH_EVENTS,
+  JS_PHASE_BEFORE_PAINT,
+  JS_PHASE_UPDATE,
+  JS_PHASE_LAYOUT,
+  JS_PHASE_PAINT,
+  JS_PHASE_AFTER_PAINT,
+  JS_N_PHASES
+} JsPhase;
 
 enum
 {
@@ -29,15 +43,19 @@ typedef struct
   int64_t end_ns;
   /* Dispatch: time inside nested loops (their waits and dispatches).
    * Iteration: time of this iteration spent inside the dispatch that was
-   * still running when it ended (the one that started a nested loop). */
+   * still running when it ended (the one that started a nested loop).
+   * Frame: the refresh interval (frame budget). */
   int64_t inner_ns;
-  const void *code;   /* dispatch: callback (or dispatch function) address */
-  uint32_t name_id;   /* dispatch: interned source name (js-names.h) */
-  uint32_t count;     /* iteration: dispatches in it */
+  const void *code;   /* dispatch: callback (or dispatch function) address;
+                       * frame: that of the dispatch that ran the frame */
+  uint32_t name_id;   /* dispatch (frame: its dispatch's): interned source name (js-names.h) */
+  uint32_t count;     /* iteration: dispatches in it; frame, clock gone: window id */
   int16_t priority;   /* dispatch: source priority, clamped */
   uint8_t kind;       /* JsRecordKind */
   uint8_t depth;      /* dispatch: 1 = outermost loop; iteration: loop nesting, 0 = outermost */
-  uint32_t flags;
+  uint32_t flags;     /* frame: bit (1 << JsPhase) for each phase that ran */
+  uint32_t phase_us[JS_N_PHASES]; /* frame: time in each phase, µs */
+  uint32_t delay_us;  /* frame: how late its dispatch started after the source was ready */
 } JsRecord;
 
-_Static_assert (sizeof (JsRecord) == 48, "JsRecord is one and a half cache lines");
+_Static_assert (sizeof (JsRecord) == 80, "JsRecord layout");

@@ -76,6 +76,64 @@ add_source_entry (JsonBuilder *b, const JsReportInput *in, const JsSourceStats *
 }
 
 static void
+add_double_or_null (JsonBuilder *b, const char *member, gboolean valid, double value)
+{
+  json_builder_set_member_name (b, member);
+  if (valid)
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_frame_metrics (JsonBuilder *b, const JsFrameWindow *w)
+{
+  double n = (double) w->frames;
+
+  add_int (b, "frames", (gint64) w->frames);
+  add_int (b, "slow", (gint64) w->slow);
+  add_int (b, "frozen", (gint64) w->frozen);
+  add_double_or_null (b, "slow_rate", w->frames > 0, w->slow / MAX (n, 1));
+  add_double_or_null (b, "frozen_rate", w->frames > 0, w->frozen / MAX (n, 1));
+  /* Big jank (seed 000): frames over the frozen bound among all frames. */
+  add_double_or_null (b, "big_jank_rate", w->frames > 0, w->frozen / MAX (n, 1));
+  add_int (b, "p50_ns", js_histogram_percentile (&w->hist, 0.50));
+  add_int (b, "p90_ns", js_histogram_percentile (&w->hist, 0.90));
+  add_int (b, "p95_ns", js_histogram_percentile (&w->hist, 0.95));
+  add_int (b, "p99_ns", js_histogram_percentile (&w->hist, 0.99));
+  add_int (b, "max_ns", w->hist.max_ns);
+  /* Over at least 10 frames of an animation: two frames that happen to end
+   * together would give a meaningless rate. */
+  add_double_or_null (b, "fps_animating", w->animating_frames >= 10 && w->animating_ns > 0,
+                      w->animating_frames * 1e9 / MAX ((double) w->animating_ns, 1));
+  add_int (b, "budget_ns", w->budget_ns);
+}
+
+static void
+add_frames_summary (JsonBuilder *b, const JsFrameDetector *f)
+{
+  json_builder_set_member_name (b, "frames");
+  json_builder_begin_object (b);
+  add_frame_metrics (b, &f->total);
+  add_int (b, "windows_dropped", (gint64) f->windows_dropped);
+  json_builder_set_member_name (b, "windows");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < f->windows->len; i++)
+    {
+      const JsFrameWindow *w = g_ptr_array_index (f->windows, i);
+
+      json_builder_begin_object (b);
+      add_int (b, "id", w->id);
+      json_builder_set_member_name (b, "closed");
+      json_builder_add_boolean_value (b, w->gone);
+      add_frame_metrics (b, w);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
 add_summary (JsonBuilder *b, const JsReportInput *in)
 {
   JsStats *st = in->stats;
@@ -113,6 +171,8 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
   add_int (b, "poll_func_reinstalls", in->poll_reinstalls);
   add_int (b, "sources_not_timed", in->sources_not_timed);
 
+  add_frames_summary (b, in->frames);
+
   json_builder_set_member_name (b, "sources");
   json_builder_begin_array (b);
   for (guint i = 0; i < MIN (sources->len, JS_REPORT_MAX_SOURCES); i++)
@@ -126,7 +186,41 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
 static const char *
 part_type_name (JsRecordKind kind)
 {
-  return kind == JS_RECORD_DISPATCH ? "dispatch" : "iteration";
+  return kind == JS_RECORD_DISPATCH ? "dispatch" : kind == JS_RECORD_FRAME ? "frame" : "iteration";
+}
+
+static const char *
+part_tier_name (const JsPart *p)
+{
+  return p->frame != NULL ? js_frame_tier_name (p->frame->tier) : js_tier_name (p->tier);
+}
+
+static void
+add_frame_members (JsonBuilder *b, const JsReportInput *in, const JsFrameInfo *f)
+{
+  add_int (b, "window", f->window);
+  add_int (b, "budget_ns", f->budget_ns);
+  add_int (b, "work_ns", f->work_ns);
+  add_int (b, "dropped_frames", f->dropped_frames);
+  json_builder_set_member_name (b, "blocking");
+  json_builder_add_string_value (b, f->fully_blocking ? "fully" : "partially");
+  json_builder_set_member_name (b, "phases");
+  json_builder_begin_object (b);
+  for (guint p = 0; p < JS_N_PHASES; p++)
+    if (f->mask & (1u << p))
+      add_int (b, js_phase_name (p), f->phase_ns[p]);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "dispatches");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < f->n_dispatches; i++)
+    {
+      json_builder_begin_object (b);
+      add_nullable_string (b, "source", js_names_get (f->dispatches[i].name_id));
+      add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, f->dispatches[i].code));
+      add_int (b, "overlap_ns", f->dispatches[i].overlap_ns);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
 }
 
 static void
@@ -139,11 +233,16 @@ add_part_members (JsonBuilder *b, const JsReportInput *in, const JsPart *p)
   add_int (b, "duration_ns", p->duration_ns);
   add_int (b, "nested_ns", p->nested_ns);
   json_builder_set_member_name (b, "tier");
-  json_builder_add_string_value (b, js_tier_name (p->tier));
+  json_builder_add_string_value (b, part_tier_name (p));
   add_nullable_string (b, "source", js_names_get (p->name_id));
   add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, p->code));
   if (p->type == JS_RECORD_DISPATCH)
-    add_int (b, "priority", p->priority);
+    {
+      add_int (b, "priority", p->priority);
+      add_int (b, "frames_delayed", p->frames_delayed);
+    }
+  else if (p->type == JS_RECORD_FRAME)
+    add_frame_members (b, in, p->frame);
   else
     {
       add_int (b, "dispatches", p->dispatches);
@@ -166,13 +265,23 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
   add_int (b, "duration_ns", e->duration_ns);
   add_int (b, "max_part_ns", l->duration_ns);
   json_builder_set_member_name (b, "tier");
-  json_builder_add_string_value (b, js_tier_name (l->tier));
+  json_builder_add_string_value (b, part_tier_name (l));
   add_nullable_string (b, "source", js_names_get (l->name_id));
   add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, l->code));
   if (l->type == JS_RECORD_DISPATCH)
     add_int (b, "priority", l->priority);
   add_int (b, "depth", l->depth);
   add_int (b, "parts_count", e->parts_count);
+  if (l->type == JS_RECORD_FRAME)
+    add_frame_members (b, in, l->frame);
+  else
+    {
+      guint64 delayed = 0;
+
+      for (guint i = 0; i < e->parts->len; i++)
+        delayed += g_array_index (e->parts, JsPart, i).frames_delayed;
+      add_int (b, "frames_delayed", (gint64) delayed);
+    }
   /* Filled by the stacks issue; present so readers can rely on them. */
   json_builder_set_member_name (b, "cpu_ns");
   json_builder_add_null_value (b);
@@ -193,6 +302,23 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
+}
+
+static void
+collect_events (GPtrArray *out, const JsEventStore *store)
+{
+  for (guint i = 0; i < store->events->len; i++)
+    g_ptr_array_add (out, g_ptr_array_index (store->events, i));
+  if (store->open != NULL)
+    g_ptr_array_add (out, store->open);
+}
+
+static gint
+by_start (gconstpointer a, gconstpointer b)
+{
+  const JsEvent *x = *(JsEvent *const *) a, *y = *(JsEvent *const *) b;
+
+  return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
 }
 
 char *
@@ -216,10 +342,15 @@ js_report_build (const JsReportInput *in, gsize *length)
 
   json_builder_set_member_name (b, "events");
   json_builder_begin_array (b);
-  for (guint i = 0; i < in->store->events->len; i++)
-    add_event (b, in, g_ptr_array_index (in->store->events, i));
-  if (in->store->open != NULL)
-    add_event (b, in, in->store->open);
+  {
+    g_autoptr (GPtrArray) events = g_ptr_array_new ();
+
+    collect_events (events, in->store);
+    collect_events (events, &in->frames->frame_store);
+    g_ptr_array_sort (events, by_start);
+    for (guint i = 0; i < events->len; i++)
+      add_event (b, in, g_ptr_array_index (events, i));
+  }
   json_builder_end_array (b);
   json_builder_end_object (b);
 

@@ -7,6 +7,7 @@
 #include <glib.h>
 #include "js-config.h"
 #include "js-event-store.h"
+#include "js-frame-detector.h"
 #include "js-process-info.h"
 #include "js-stats.h"
 #include "js-symbols.h"
@@ -27,6 +28,7 @@ typedef struct
   gboolean final;
   JsStats *stats;
   const JsEventStore *store;
+  const JsFrameDetector *frames;
   JsSymbols *symbols;
   guint64 records_dropped;
   guint poll_reinstalls;

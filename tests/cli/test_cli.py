@@ -484,7 +484,7 @@ class ReportErrorTest(CliTestCase):
             (lambda r: r.update(final="yes"), "final must be a boolean, not a string"),
             (lambda r: r.update(process=[]), "process must be an object, not an array"),
             (lambda r: r["events"][1].update(tier="extreme"),
-             "events[1].tier must be noticeable, severe, frozen or hang, not “extreme”"),
+             "events[1].tier must be light, noticeable, severe, frozen or hang, not “extreme”"),
             (lambda r: r["events"][1].update(tier=None), "events[1].tier must be a string"),
         ]
         for mutate, fragment in cases:

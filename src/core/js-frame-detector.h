@@ -1,0 +1,90 @@
+/* js-frame-detector.h: frame records -> frame metrics, slow frames, and
+ * which dispatches made them late.
+ *
+ * Collector thread only.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include "js-event-store.h"
+#include "js-histogram.h"
+#include "js-record.h"
+
+G_BEGIN_DECLS
+
+#define JS_FRAME_MAX_DISPATCHES 4
+#define JS_FRAME_RECENT_DISPATCHES 512
+#define JS_FRAME_MAX_WINDOWS 64
+
+/* Frame tiers (seed 000 §1.3): 17-50 ms light, 50-200 noticeable,
+ * 200-700 severe, over 700 frozen. */
+typedef enum
+{
+  JS_FRAME_TIER_LIGHT,
+  JS_FRAME_TIER_NOTICEABLE,
+  JS_FRAME_TIER_SEVERE,
+  JS_FRAME_TIER_FROZEN,
+} JsFrameTier;
+
+struct _JsFrameInfo
+{
+  guint32 window;
+  gint64 budget_ns;
+  gint64 work_ns;                /* before-paint (or flush-events) to the end of after-paint */
+  guint32 mask;                  /* phases that ran, 1 << JsPhase */
+  gint64 phase_ns[JS_N_PHASES];
+  guint32 dropped_frames;        /* refresh deadlines missed */
+  gboolean fully_blocking;       /* one dispatch held the loop for (almost) all the delay */
+  JsFrameTier tier;
+  guint n_dispatches;
+  struct
+  {
+    guint32 name_id;
+    const void *code;
+    gint64 overlap_ns;
+  } dispatches[JS_FRAME_MAX_DISPATCHES];
+};
+
+typedef struct
+{
+  guint32 id;
+  gboolean gone;
+  guint64 frames, slow, frozen;
+  JsHistogram hist;           /* frame times */
+  guint64 animating_frames;   /* frames due right after the previous one (clock running) */
+  gint64 animating_ns;        /* their frame times, summed */
+  gint64 last_end_ns;
+  gint64 budget_ns;
+} JsFrameWindow;
+
+typedef struct
+{
+  JsEventStore *dispatch_store; /* slow dispatch parts get frames_delayed */
+  JsEventStore frame_store;     /* frame events */
+  JsConfig frame_config;        /* frame_store's merge gap and caps */
+  JsFrameWindow total;
+  GPtrArray *windows;           /* JsFrameWindow, by first frame; at most JS_FRAME_MAX_WINDOWS */
+  guint64 windows_dropped;
+  /* The latest dispatches (any length), to find what overlapped a frame. */
+  struct
+  {
+    gint64 start_ns, end_ns, own_ns;
+    guint32 name_id;
+    const void *code;
+  } recent[JS_FRAME_RECENT_DISPATCHES];
+  guint n_recent; /* total pushed; index modulo the size */
+} JsFrameDetector;
+
+void js_frame_detector_init (JsFrameDetector *d, const JsConfig *config,
+                             JsEventStore *dispatch_store);
+void js_frame_detector_clear (JsFrameDetector *d);
+
+/* Every record, in ring order (dispatches are remembered, frames judged). */
+void js_frame_detector_feed (JsFrameDetector *d, const JsRecord *r);
+
+const char *js_frame_tier_name (JsFrameTier tier);
+const char *js_phase_name (JsPhase phase);
+
+G_END_DECLS

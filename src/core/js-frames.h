@@ -1,0 +1,29 @@
+/* js-frames.h: every GdkFrameClock frame, from the main thread.
+ *
+ * GTK is never linked: the GdkFrameClock type is looked up by name once GTK
+ * has registered it, and emission hooks on its phase signals (which fire
+ * for every clock, GTK3 and GTK4, before GTK's own handlers) time the phases.
+ * A handler connected after "after-paint" ends the frame. Each frame becomes
+ * one JS_RECORD_FRAME in the ring.
+ *
+ * Main thread only.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include "js-ring.h"
+
+G_BEGIN_DECLS
+
+void js_frames_init (JsRing *ring);
+
+/* Called from the poll function: installs the hooks once GTK's frame clock
+ * class exists (checked at most every 100 ms until then). */
+void js_frames_poll (gint64 now_ns);
+
+/* Disables the hooks' recording (exit, fork child). */
+void js_frames_disable (void);
+
+G_END_DECLS

@@ -1,0 +1,164 @@
+/* Unit tests of the frame detector on synthetic records: frame time, slow and
+ * frozen frames, correlation with dispatches, idle windows. */
+#include "js-config.h"
+#include "js-event-store.h"
+#include "js-frame-detector.h"
+
+#define MS ((gint64) 1000000)
+#define BUDGET 16666667
+
+typedef struct
+{
+  JsConfig config;
+  JsEventStore dispatches;
+  JsFrameDetector frames;
+} Fixture;
+
+static const char *
+no_env (const char *name)
+{
+  return NULL;
+}
+
+static void
+setup (Fixture *f, gconstpointer data)
+{
+  js_config_load (&f->config, no_env);
+  js_event_store_init (&f->dispatches, &f->config);
+  js_frame_detector_init (&f->frames, &f->config, &f->dispatches);
+}
+
+static void
+teardown (Fixture *f, gconstpointer data)
+{
+  js_frame_detector_clear (&f->frames);
+  js_event_store_clear (&f->dispatches);
+}
+
+/* A frame of `work_ms` ending at `end_ms` on window 1, `late_ms` after it was due. */
+static void
+frame (Fixture *f, gint64 end_ms, double work_ms, gboolean animating, double paint_ms,
+       gint64 late_ms)
+{
+  JsRecord r = {
+    .kind = JS_RECORD_FRAME, .end_ns = end_ms * MS, .start_ns = end_ms * MS - (gint64) (work_ms * MS),
+    .inner_ns = BUDGET, .count = 1, .code = (void *) 0xf00, .name_id = 0,
+    .flags = (1u << JS_PHASE_BEFORE_PAINT) | (1u << JS_PHASE_PAINT) | (1u << JS_PHASE_AFTER_PAINT)
+             | (animating ? 1u << JS_PHASE_UPDATE : 0),
+    .delay_us = (guint32) (late_ms * 1000),
+  };
+  r.phase_us[JS_PHASE_PAINT] = (guint32) (paint_ms * 1000);
+  js_frame_detector_feed (&f->frames, &r);
+}
+
+static void
+dispatch (Fixture *f, gint64 start_ms, gint64 end_ms, const void *code)
+{
+  JsRecord r = { .kind = JS_RECORD_DISPATCH, .start_ns = start_ms * MS, .end_ns = end_ms * MS,
+                 .code = code };
+  js_frame_detector_feed (&f->frames, &r);
+}
+
+static JsEvent *
+frame_event (Fixture *f, guint i)
+{
+  JsEventStore *s = &f->frames.frame_store;
+
+  return i < s->events->len ? g_ptr_array_index (s->events, i) : s->open;
+}
+
+static void
+test_steady_animation (Fixture *f, gconstpointer data)
+{
+  /* 300 frames, one every 16.67 ms: P50 is the budget, nothing slow. */
+  for (guint i = 1; i <= 300; i++)
+    frame (f, 1000 + (gint64) (i * 16.667), 2, TRUE, 1, 0);
+  g_assert_cmpuint (f->frames.total.frames, ==, 300);
+  g_assert_cmpuint (f->frames.total.slow, ==, 0);
+  g_assert_cmpint (ABS (js_histogram_percentile (&f->frames.total.hist, 0.5) - BUDGET), <, 1 * MS);
+  g_assert_cmpuint (f->frames.total.animating_frames, ==, 299);
+  g_assert_null (frame_event (f, 0));
+}
+
+static void
+test_stall_in_paint (Fixture *f, gconstpointer data)
+{
+  frame (f, 1000, 152, FALSE, 150, 0);
+  g_assert_cmpuint (f->frames.total.slow, ==, 1);
+  g_assert_nonnull (frame_event (f, 0));
+  g_assert_cmpint (frame_event (f, 0)->duration_ns, ==, 152 * MS);
+  g_assert_cmpint (frame_event (f, 0)->longest.frame->phase_ns[JS_PHASE_PAINT], ==, 150 * MS);
+  g_assert_true (frame_event (f, 0)->longest.frame->fully_blocking);
+  g_assert_true (frame_event (f, 0)->longest.frame->dispatches[0].code == (void *) 0xf00);
+  g_assert_cmpuint (frame_event (f, 0)->longest.frame->dropped_frames, ==, 9);
+}
+
+static void
+test_animation_delayed_by_dispatch (Fixture *f, gconstpointer data)
+{
+  JsPart slow = { .type = JS_RECORD_DISPATCH, .start_ns = 1010 * MS, .end_ns = 1210 * MS,
+                  .duration_ns = 200 * MS, .tier = JS_TIER_SEVERE };
+
+  frame (f, 1000, 2, TRUE, 1, 0);
+  dispatch (f, 1010, 1210, (void *) 0xbad);
+  js_event_store_add_part (&f->dispatches, &slow);
+  frame (f, 1215, 2, TRUE, 1, 198); /* due at 1015, ran at 1213 */
+  g_assert_cmpuint (f->frames.total.slow, ==, 1);
+  g_assert_cmpint (frame_event (f, 0)->duration_ns, ==, 215 * MS);
+  g_assert_true (frame_event (f, 0)->longest.frame->dispatches[0].code == (void *) 0xbad);
+  g_assert_true (frame_event (f, 0)->longest.frame->fully_blocking);
+  /* The slow dispatch knows it made one frame late. */
+  g_assert_cmpuint (g_array_index (f->dispatches.open->parts, JsPart, 0).frames_delayed, ==, 1);
+}
+
+static void
+test_many_small_stalls_partially_blocking (Fixture *f, gconstpointer data)
+{
+  frame (f, 1000, 2, TRUE, 1, 0);
+  for (gint64 i = 0; i < 10; i++)
+    dispatch (f, 1002 + i * 10, 1012 + i * 10, (void *) (0x100 + i));
+  frame (f, 1105, 2, TRUE, 1, 85);
+  g_assert_cmpuint (f->frames.total.slow, ==, 1);
+  g_assert_false (frame_event (f, 0)->longest.frame->fully_blocking);
+  g_assert_cmpuint (frame_event (f, 0)->longest.frame->n_dispatches, ==, JS_FRAME_MAX_DISPATCHES);
+}
+
+static void
+test_idle_between_animations (Fixture *f, gconstpointer data)
+{
+  /* An animation stops; another starts 2 s later, on time: no slow frame. */
+  frame (f, 1000, 2, TRUE, 1, 0);
+  frame (f, 3000, 2, TRUE, 1, 0);
+  g_assert_cmpuint (f->frames.total.slow, ==, 0);
+  g_assert_cmpint (f->frames.total.hist.max_ns, <=, BUDGET + 2 * MS);
+}
+
+static void
+test_frozen_and_windows (Fixture *f, gconstpointer data)
+{
+  JsRecord gone = { .kind = JS_RECORD_CLOCK_GONE, .count = 1 };
+
+  frame (f, 1000, 800, FALSE, 790, 0);
+  g_assert_cmpuint (f->frames.total.frozen, ==, 1);
+  g_assert_cmpint (frame_event (f, 0)->longest.frame->tier, ==, JS_FRAME_TIER_FROZEN);
+  g_assert_cmpuint (f->frames.windows->len, ==, 1);
+  js_frame_detector_feed (&f->frames, &gone);
+  g_assert_true (((JsFrameWindow *) g_ptr_array_index (f->frames.windows, 0))->gone);
+  frame (f, 2000, 2, FALSE, 1, 0); /* a new clock that got the same id is a new window */
+  g_assert_cmpuint (f->frames.windows->len, ==, 2);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#define ADD(path, fn) g_test_add (path, Fixture, NULL, setup, fn, teardown)
+  ADD ("/Frames/steady-animation", test_steady_animation);
+  ADD ("/Frames/stall-in-paint", test_stall_in_paint);
+  ADD ("/Frames/animation-delayed", test_animation_delayed_by_dispatch);
+  ADD ("/Frames/partially-blocking", test_many_small_stalls_partially_blocking);
+  ADD ("/Frames/idle-between-animations", test_idle_between_animations);
+  ADD ("/Frames/frozen-and-windows", test_frozen_and_windows);
+#undef ADD
+  return g_test_run ();
+}
