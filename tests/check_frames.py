@@ -345,6 +345,13 @@ def check_stall(toolkit, scenario, phase):
     event, part = long_parts[0]
     what = f"the {phase}-stall frame"
     check_covers(part, stall, what)
+    # The app queued the redraw (resize) at `requested`: the frame cannot
+    # have started, nor have been due, before that.
+    requested = int(fact(run, "requested"))
+    check(part["start_ns"] >= requested - 1000,
+          f"{what}: starts at {part['start_ns']}, {ms(requested - part['start_ns'])} ms before "
+          f"the app queued it ({requested})")
+    check(stall[0] - requested < 100 * MS, "the stall came long after it was queued")
     check_ms(part["duration_ns"], STALL_MS, STALL_MS + 30, f"{what}: duration_ns")
     check_equal(part["tier"], "noticeable", f"{what}: tier")
     phases = part["phases"]

@@ -200,6 +200,8 @@ animate_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 static gboolean
 stall_timeout_cb (gpointer data)
 {
+  /* When the frame with the stall was asked for: it cannot start earlier. */
+  printf ("requested=%" G_GINT64_FORMAT "\n", g_get_monotonic_time () * 1000);
   if (strcmp (scenario, "paint-stall") == 0)
     {
       paint_stall_pending = TRUE;

@@ -14,6 +14,8 @@
  * Prints key=value facts on stdout; times are g_get_monotonic_time() x 1000
  * (ns on CLOCK_MONOTONIC, the report's clock):
  *   mapped=1, gtk_version=, glib_version=
+ *   requested=NS                 paint-stall, layout-stall: when the redraw or
+ *                                resize with the stall was queued
  *   stall=START,END              each busy-wait
  *   frames_drawn=N               snapshots while animating (animation,
  *                                second-window: of the second window)
@@ -235,6 +237,8 @@ animate_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 static gboolean
 stall_timeout_cb (gpointer data)
 {
+  /* When the frame with the stall was asked for: it cannot start earlier. */
+  printf ("requested=%" G_GINT64_FORMAT "\n", g_get_monotonic_time () * 1000);
   if (strcmp (scenario, "paint-stall") == 0)
     {
       paint_stall_pending = TRUE;
