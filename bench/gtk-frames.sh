@@ -1,0 +1,383 @@
+#!/bin/bash
+# gtk-frames.sh: frame intervals (P50/P95/P99) and CPU time (user+sys) of real
+# GTK4 apps without and with the jankscope preload, alternating, under Xvfb
+# with GSK_RENDERER=cairo:
+#   widget-factory  gtk4-widget-factory left alone (its spinner animates);
+#   fishbowl        gtk4-demo --run fishbowl, animating.
+# Frames are timed by an independent probe (frame-probe.c, loaded with
+# LD_PRELOAD on BOTH sides, so its own cost cancels out); jankscope is added
+# to LD_PRELOAD on the "with" side only.  Then, if valgrind is installed,
+# jankscope's per-frame hook cost (instructions of phase_hook and
+# after_paint_done, src/core/js-frames.c) under callgrind, converted to µs
+# with this machine's measured instructions per second.
+#
+#   bench/gtk-frames.sh --probe build/bench/libframe-probe.so [PRELOAD]
+#   (or FRAME_PROBE=... and JANKSCOPE_PRELOAD=...)
+#   --no-callgrind             skip the callgrind part
+#   BENCH_SECONDS      seconds per run (default 20; BENCH_QUICK=1: 6)
+#   BENCH_WARMUP       seconds left out of the steady figures (default 1/4 run)
+#   BENCH_REPS         runs per app and side (default 2; BENCH_QUICK=1: 1)
+#   BENCH_CG_SECONDS   seconds of frames under callgrind (default 10;
+#                      BENCH_QUICK=1: 0 = skip)
+#
+# Exit status: 0 done; 77 no preload, probe or GTK4 example apps (what could
+# be measured is printed); 1 an app failed (died early or never started).
+set -euo pipefail
+
+probe=${FRAME_PROBE:-}
+preload=${JANKSCOPE_PRELOAD:-}
+use_callgrind=1
+args=("$@")
+while (($#)); do
+    case $1 in
+        --probe) probe=${2:-}; shift 2 ;;
+        --probe=*) probe=${1#--probe=}; shift ;;
+        --no-callgrind) use_callgrind=0; shift ;;
+        -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "gtk-frames: unknown option $1" >&2; exit 2 ;;
+        *) preload=$1; shift ;;
+    esac
+done
+
+quick=0
+[[ -n ${BENCH_QUICK:-} && ${BENCH_QUICK} != 0 ]] && quick=1
+seconds=${BENCH_SECONDS:-$((quick ? 6 : 20))}
+reps=${BENCH_REPS:-$((quick ? 1 : 2))}
+cg_seconds=${BENCH_CG_SECONDS:-$((quick ? 0 : 10))}
+if ! [[ $seconds =~ ^[0-9]+$ && $seconds -ge 2 && $reps =~ ^[0-9]+$ && $reps -ge 1 &&
+    $cg_seconds =~ ^[0-9]+$ ]]; then
+    echo "gtk-frames: BENCH_SECONDS must be a whole number >= 2, BENCH_REPS >= 1," \
+        "BENCH_CG_SECONDS >= 0" >&2
+    exit 2
+fi
+warmup=${BENCH_WARMUP:-$(((seconds + 3) / 4))}
+if ! [[ $warmup =~ ^[0-9]+$ && $warmup -ge 1 && $warmup -lt $seconds ]]; then
+    echo "gtk-frames: BENCH_WARMUP must be a whole number in [1, BENCH_SECONDS)" >&2
+    exit 2
+fi
+
+if [[ -z $probe || ! -f $probe ]]; then
+    echo "gtk-frames: SKIPPED: frame probe '${probe}' not found (meson compile -C build builds" \
+        "build/bench/libframe-probe.so; pass it with --probe)"
+    exit 77
+fi
+probe=$(readlink -f "$probe")
+
+apps=()
+command -v gtk4-widget-factory >/dev/null && apps+=(widget-factory)
+command -v gtk4-demo >/dev/null && apps+=(fishbowl)
+if [[ ${#apps[@]} -eq 0 ]]; then
+    echo "gtk-frames: SKIPPED: gtk4-widget-factory and gtk4-demo not found (package gtk-4-examples)"
+    exit 77
+fi
+
+# One private X server for every run, so both sides share the same one.
+if [[ -z ${GTK_FRAMES_IN_XVFB:-} ]]; then
+    if ! command -v xvfb-run >/dev/null; then
+        echo "gtk-frames: xvfb-run not found (package xvfb)" >&2
+        exit 1
+    fi
+    GTK_FRAMES_IN_XVFB=1 FRAME_PROBE=$probe JANKSCOPE_PRELOAD=$preload \
+        exec xvfb-run -a -s "-screen 0 1280x1024x24" "$0" "${args[@]}"
+fi
+
+export GSK_RENDERER=cairo GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1
+unset LD_PRELOAD
+
+preload_problem=
+if [[ -z $preload ]]; then
+    preload_problem="no preload given (pass it as argument or JANKSCOPE_PRELOAD)"
+elif [[ ! -f $preload ]]; then
+    preload_problem="preload $preload does not exist (not built yet?)"
+else
+    preload=$(readlink -f "$preload")
+fi
+
+tick=$(getconf CLK_TCK)
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/jankscope-gtk-frames.XXXXXX")
+trap 'rm -rf "$workdir"' EXIT
+
+app_command() {
+    case $1 in
+        widget-factory) echo gtk4-widget-factory ;;
+        fishbowl) echo "gtk4-demo --run fishbowl" ;;
+    esac
+}
+
+# utime+stime of PID in clock ticks (fields 14 and 15; the name in field 2
+# may hold spaces, so count from the closing parenthesis).
+cpu_ticks() {
+    local stat rest
+    stat=$(<"/proc/$1/stat") || return 1
+    rest=${stat##*) }
+    read -r -a f <<<"$rest"
+    echo $((f[11] + f[12]))
+}
+
+seconds_of() {
+    awk -v t="$1" -v hz="$tick" 'BEGIN { printf "%.2f\n", t / hz }'
+}
+
+# probe_value FILE KEY: the probe's value, or "-".
+probe_value() {
+    awk -v k="$2" '$1 == k { print $2; found = 1 } END { if (!found) print "-" }' "$1" \
+        2>/dev/null || echo -
+}
+
+stop_app() {
+    local pid=$1
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+# run_one APP SIDE: prints "TOTAL STEADY FPS P50 P95 P99 MAX" (CPU seconds,
+# frames per second, interval in ms), or fails.
+run_one() {
+    local app=$1 side=$2 pid t_warm t_end log=$workdir/$1-$2.log out=$workdir/probe-$1-$2.txt
+    local -a envs=(env -u JANKSCOPE_REPORT -u JANKSCOPE "LD_PRELOAD=$probe")
+    if [[ $side == with ]]; then
+        envs=(env "LD_PRELOAD=$probe:$preload" "JANKSCOPE_REPORT=$workdir/report-$app-%p.json")
+    fi
+    rm -f "$out"
+    # shellcheck disable=SC2046
+    "${envs[@]}" FRAME_PROBE_OUT="$out" FRAME_PROBE_WARMUP_MS=$((warmup * 1000)) \
+        $(app_command "$app") >"$log" 2>&1 &
+    pid=$!
+    sleep "$warmup"
+    t_warm=$(cpu_ticks "$pid" 2>/dev/null) || t_warm=
+    sleep $((seconds - warmup))
+    if [[ -z $t_warm ]] || ! t_end=$(cpu_ticks "$pid" 2>/dev/null) ||
+        ! kill -0 "$pid" 2>/dev/null; then
+        local rc=0
+        wait "$pid" 2>/dev/null || rc=$?
+        echo "gtk-frames: $app ($side preload) exited before $seconds s with status $rc" \
+            "(>128: killed by signal status-128); its output:" >&2
+        tail -n 20 "$log" >&2
+        return 1
+    fi
+    stop_app "$pid"
+    local fps p50 p95 p99 max
+    fps=$(probe_value "$out" fps)
+    # µs -> ms
+    read -r p50 p95 p99 max <<<"$(for k in p50_us p95_us p99_us max_us; do
+        v=$(probe_value "$out" $k)
+        if [[ $v == - || $(probe_value "$out" intervals) == 0 ]]; then echo -n "- "
+        else awk -v v="$v" 'BEGIN { printf "%.2f ", v / 1000 }'; fi
+    done)"
+    [[ $(probe_value "$out" intervals) == 0 ]] && fps=-
+    echo "$(seconds_of "$t_end") $(seconds_of $((t_end - t_warm))) $fps $p50 $p95 $p99 $max"
+}
+
+median() {
+    sort -g | awk '$1 != "-" && NF { v[++n] = $1 } END { if (n == 0) print "-";
+        else if (n % 2) print v[(n + 1) / 2];
+        else printf "%.2f\n", (v[n / 2] + v[n / 2 + 1]) / 2 }'
+}
+
+# diff_cols OFF ON: "+0.12 +3.4" (difference, %), or "- -".
+diff_cols() {
+    awk -v off="$1" -v on="$2" 'BEGIN {
+        d = "-"; p = "-";
+        if (off != "-" && on != "-") {
+            d = sprintf("%+.2f", on - off);
+            if (off > 0) p = sprintf("%+.1f", 100 * (on - off) / off);
+        }
+        print d, p }'
+}
+
+echo "gtk-frames: ${seconds} s per run (${warmup} s warm-up), $reps run(s) per app and side," \
+    "GSK_RENDERER=cairo, Xvfb"
+echo "frame probe (both sides): $probe"
+if [[ -n $preload_problem ]]; then
+    echo "without the preload only: $preload_problem"
+else
+    echo "preload (with side): $preload"
+fi
+
+failed=0
+metrics=(fps p50 p95 p99 max cpu_total cpu_steady)
+declare -A vals
+for ((i = 0; i < reps; i++)); do
+    for app in "${apps[@]}"; do
+        # Alternate which side goes first.
+        if ((i % 2 == 0)); then sides="without with"; else sides="with without"; fi
+        for side in $sides; do
+            [[ $side == with && -n $preload_problem ]] && continue
+            if res=$(run_one "$app" "$side"); then
+                read -r t s fps p50 p95 p99 max <<<"$res"
+                for m in "${metrics[@]}"; do
+                    case $m in
+                        cpu_total) v=$t ;; cpu_steady) v=$s ;; *) v=${!m} ;;
+                    esac
+                    vals[$app-$side-$m]+="$v "
+                done
+                printf '  %-15s %-8s run %d: %6s fps, interval p50 %6s ms p99 %6s ms max %7s ms;' \
+                    "$app" "$side" $((i + 1)) "$fps" "$p50" "$p99" "$max"
+                printf ' CPU %6s s total, %6s s steady\n' "$t" "$s"
+            else
+                failed=1
+            fi
+        done
+    done
+done
+
+label_of() {
+    case $1 in
+        fps) echo "frames/s" ;;
+        p50) echo "interval P50 (ms)" ;;
+        p95) echo "interval P95 (ms)" ;;
+        p99) echo "interval P99 (ms)" ;;
+        max) echo "interval max (ms)" ;;
+        cpu_total) echo "CPU total (s)" ;;
+        cpu_steady) echo "CPU steady (s)" ;;
+    esac
+}
+
+echo
+fmt='%-15s  %-18s  %9s  %9s  %8s  %7s\n'
+# shellcheck disable=SC2059
+printf "$fmt" app metric without with diff "diff %"
+# shellcheck disable=SC2059
+printf "$fmt" --------------- ------------------ --------- --------- -------- -------
+for app in "${apps[@]}"; do
+    label=$app
+    for m in "${metrics[@]}"; do
+        # shellcheck disable=SC2086
+        off=$(printf '%s\n' ${vals[$app-without-$m]:-} | median)
+        # shellcheck disable=SC2086
+        on=$(printf '%s\n' ${vals[$app-with-$m]:-} | median)
+        read -r d p <<<"$(diff_cols "$off" "$on")"
+        # shellcheck disable=SC2059
+        printf "$fmt" "$label" "$(label_of "$m")" "$off" "$on" "$d" "$p"
+        label=
+    done
+done
+echo
+echo "Medians of $reps run(s).  Frame numbers: the probe's after-paint intervals after the"
+echo "${warmup} s warm-up (per frame clock); CPU = user+sys of the app from /proc/PID/stat,"
+echo "total = the whole ${seconds} s run, steady = the last $((seconds - warmup)) s.  Clock tick 1/${tick} s."
+echo "fishbowl adds icons while it holds its frame rate, so its CPU varies between runs."
+
+# --- per-frame hook cost under callgrind ----------------------------------
+
+# Instructions per second of this machine on GLib main-loop code:
+# dispatch-overhead (repeat mode, ~no work per dispatch), instructions counted
+# by callgrind, user CPU time measured natively; both as the difference of two
+# run lengths, so start-up cancels out.  Prints "IPS" or nothing.
+measure_ips() {
+    local exe=$1 n1=200000 n2=1000000 m1=1000000 m2=5000000 ir1 ir2 u1 u2 best1 best2
+    ir_of() {
+        valgrind --tool=callgrind --callgrind-out-file="$workdir/ips.out" \
+            "$exe" -m repeat -s 1 -n "$1" >/dev/null 2>&1 || return 1
+        awk '/^(summary|totals):/ { print $2; exit }' "$workdir/ips.out"
+    }
+    user_of() {
+        "$exe" -m repeat -s 1 -n "$1" | sed -n 's/.*cpu_user_s=\([0-9.]*\).*/\1/p'
+    }
+    ir1=$(ir_of $n1) && ir2=$(ir_of $n2) || return 0
+    best1=; best2=
+    for _ in 1 2 3; do
+        u1=$(user_of $m1); u2=$(user_of $m2)
+        best1=$(awk -v a="$u1" -v b="$best1" 'BEGIN { print (b == "" || a < b) ? a : b }')
+        best2=$(awk -v a="$u2" -v b="$best2" 'BEGIN { print (b == "" || a < b) ? a : b }')
+    done
+    awk -v i1="$ir1" -v i2="$ir2" -v n1=$n1 -v n2=$n2 -v u1="$best1" -v u2="$best2" \
+        -v m1=$m1 -v m2=$m2 'BEGIN {
+        ipd = (i2 - i1) / (n2 - n1); spd = (u2 - u1) / (m2 - m1);
+        if (spd > 0) printf "%.0f %.0f %.1f\n", ipd / spd, ipd, spd * 1e9 }'
+}
+
+callgrind_part() {
+    local out=$workdir/cg-probe.txt cg=$workdir/callgrind.out log=$workdir/callgrind.log pid
+    local waited frames ir before
+    echo
+    echo "jankscope per-frame hook cost: gtk4-widget-factory under callgrind, ${cg_seconds} s of"
+    echo "frames, instructions counted only inside phase_hook and after_paint_done (inclusive)"
+    env "LD_PRELOAD=$probe:$preload" "JANKSCOPE_REPORT=$workdir/report-cg-%p.json" \
+        FRAME_PROBE_OUT="$out" \
+        valgrind --tool=callgrind --callgrind-out-file="$cg" --collect-atstart=no \
+        --toggle-collect=phase_hook --toggle-collect=after_paint_done \
+        gtk4-widget-factory >"$log" 2>&1 &
+    pid=$!
+    # Start-up under valgrind is slow: wait for the first frames (at most 180 s).
+    for ((waited = 0; waited < 1800; waited++)); do
+        frames=$(probe_value "$out" frames)
+        [[ $frames != - && $frames -gt 0 ]] && break
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if ! kill -0 "$pid" 2>/dev/null || [[ $frames == - || $frames -eq 0 ]]; then
+        echo "gtk-frames: gtk4-widget-factory under callgrind died or drew no frame; its output:" >&2
+        tail -n 20 "$log" >&2
+        stop_app "$pid"
+        return 1
+    fi
+    sleep "$cg_seconds"
+    # Stop right after the probe's next write, so its count matches callgrind's.
+    before=$(cat "$out")
+    for _ in $(seq 40); do
+        [[ $(cat "$out") != "$before" ]] && break
+        sleep 0.05
+    done
+    frames=$(probe_value "$out" frames)
+    stop_app "$pid"
+    ir=$(awk '/^(summary|totals):/ { print $2; exit }' "$cg" 2>/dev/null || true)
+    if [[ -z $ir ]]; then
+        echo "  callgrind wrote no totals (see $log)"
+        return 0
+    fi
+    local calls
+    calls=$(callgrind_annotate --inclusive=yes "$cg" 2>/dev/null |
+        awk '/js-frames\.c:(phase_hook|after_paint_done) \[/ { line = $0; ir = $1;
+            sub(/ \[.*/, "", line); sub(/.*js-frames\.c:/, "", line);
+            printf "%s%s %s", sep, line, ir; sep = ", " }' || true)
+    echo "  frames (probe, after-paint): $frames;  instructions: $ir"
+    [[ -n $calls ]] && echo "  per function (inclusive Ir): $calls"
+    local ips
+    if [[ -x $bench_dispatch ]]; then
+        read -r ips ipd nspd <<<"$(measure_ips "$bench_dispatch")" || true
+    fi
+    awk -v ir="$ir" -v f="$frames" -v ips="${ips:-}" -v ipd="${ipd:-}" -v nspd="${nspd:-}" 'BEGIN {
+        ipf = ir / f;
+        printf "  => %.0f instructions per frame\n", ipf;
+        if (ips != "") {
+            printf "  machine: %.2f G instructions/s (user time) on GLib dispatch code\n", ips / 1e9;
+            printf "           (dispatch-overhead repeat: %.0f instr, %.1f ns per dispatch)\n", ipd, nspd;
+            printf "  => ~%.2f us per frame at that rate (%.3f %% of a 16.7 ms frame)\n",
+                ipf / ips * 1e6, 100 * ipf / ips * 1e6 / 16667;
+        } else
+            print "  (instructions/s not measured: dispatch-overhead not found next to the probe)";
+    }'
+    echo "  Counts only the two hook functions and what they call (state_for, js_ring_push,"
+    echo "  clock reads ...), not GLib's cost of calling an emission hook or a handler, nor the"
+    echo "  collector thread, nor jankscope's main-loop hooks (see dispatch-overhead).  One-time"
+    echo "  work (a clock's first state_for) is spread over the frames counted, so few frames"
+    echo "  (callgrind is slow) overstate the steady per-frame cost."
+}
+
+if ((use_callgrind && cg_seconds > 0)) && [[ -z $preload_problem ]]; then
+    bench_dispatch=$(dirname "$probe")/dispatch-overhead
+    if ! command -v valgrind >/dev/null; then
+        echo
+        echo "per-frame hook cost: skipped, valgrind not installed"
+    elif ! callgrind_part; then
+        failed=1
+    fi
+fi
+
+if [[ -z $preload_problem ]]; then
+    n=$(find "$workdir" -name 'report-*.json' | wc -l)
+    echo "preload $preload: $n JSON report(s) written"
+fi
+
+((failed)) && exit 1
+if [[ -n $preload_problem ]]; then
+    echo "SKIPPED the with-preload side: $preload_problem"
+    exit 77
+fi
+exit 0
