@@ -24,7 +24,10 @@
  *   window_frames=N              the same, per window (one line each)
  *   slow_frames_seen=N           frames whose own time (::before-paint to
  *                                ::after-paint, as the app sees it) exceeded 25 ms
- *   slow_frame=START,END         each of those
+ *   slow_frame=START,END,LATE    each of those, LATE: at most how late the
+ *                                frame clock's dispatch was (::before-paint
+ *                                minus the ready time of its source; 0 for
+ *                                an idle source)
  */
 #include <gtk/gtk.h>
 #include <stdio.h>
@@ -48,6 +51,7 @@ typedef struct
 {
   int frames;
   gint64 before_paint_us;
+  gint64 late_us;
   gboolean printed;
 } WindowFrames;
 
@@ -59,8 +63,13 @@ static void
 before_paint_cb (GdkFrameClock *clock, gpointer data)
 {
   WindowFrames *w = data;
+  GSource *source = g_main_current_source ();
+  gint64 ready_us = source != NULL ? g_source_get_ready_time (source) : -1;
 
   w->before_paint_us = g_get_monotonic_time ();
+  /* How late the frame clock's dispatch was, at most: its source (a timeout
+   * in GTK4) became ready at ready_us, the dispatch started before now. */
+  w->late_us = ready_us >= 0 ? MAX (0, w->before_paint_us - ready_us) : 0;
 }
 
 static void
@@ -74,8 +83,8 @@ after_paint_cb (GdkFrameClock *clock, gpointer data)
   if (w->before_paint_us != 0 && now - w->before_paint_us > 25 * 1000)
     {
       slow_frames_seen++;
-      printf ("slow_frame=%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n",
-              w->before_paint_us * 1000, now * 1000);
+      printf ("slow_frame=%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n",
+              w->before_paint_us * 1000, now * 1000, w->late_us * 1000);
     }
   w->before_paint_us = 0;
 }
