@@ -24,12 +24,12 @@ the end of after-paint), which is the sum of its phases.
 """
 
 import copy
-import os
 import sys
 
 from jankscope_test import (
-    MS, TIER_NAMES, CheckFailed, Skip, all_parts, app, check, check_covers, check_equal,
-    check_ms, fact, is_int, main, run_app, stalls, validate_report)
+    MS, TIER_NAMES, CheckFailed, all_parts, app, check, check_covers, check_equal,
+    check_event_totals, check_ms, fact, gtk_env, is_int, main, run_app, stalls,
+    validate_report)
 
 PHASES = ("flush-events", "before-paint", "update", "layout", "paint", "after-paint")
 PAINT_IDLE = {
@@ -42,22 +42,6 @@ FROZEN_NS = 700 * MS
 SLOW_FACTOR = 1.5
 # Scenarios in which nothing animates: every frame's time is its own duration.
 STATIC_SCENARIOS = ("paint-stall", "layout-stall", "static")
-
-
-def gtk_env():
-    if not os.environ.get("DISPLAY"):
-        raise Skip("DISPLAY is not set (run the suite under xvfb-run)")
-    env = {
-        "GSK_RENDERER": "cairo",
-        "GSETTINGS_BACKEND": "memory",
-        "NO_AT_BRIDGE": "1",
-        "GTK_A11Y": "none",
-    }
-    # No session bus: keep GApplication from autolaunching a dbus-daemon
-    # that would outlive the test.
-    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
-        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/jankscope-tests-bus"
-    return env
 
 
 def ms(ns):
@@ -232,20 +216,11 @@ def validate_frame_events(report, static):
         for i, part in enumerate(parts):
             validate_frame_part(part, config, window_ids, f"{what} part {i}", static)
         starts = [p["start_ns"] for p in parts]
-        ends = [p["end_ns"] for p in parts]
         check(starts == sorted(starts), f"{what}: parts not oldest first")
         for prev, nxt in zip(parts, parts[1:]):
             check(nxt["start_ns"] - prev["end_ns"] < config["merge_gap_ns"],
                   f"{what}: parts {ms(nxt['start_ns'] - prev['end_ns'])} ms apart in one event")
-        longest = max(parts, key=lambda p: p["duration_ns"])
-        if e["parts_count"] == len(parts):
-            check_equal(e["start_ns"], min(starts), f"{what}: start_ns (first part)")
-            check_equal(e["end_ns"], max(ends), f"{what}: end_ns (last part)")
-            check_equal(e["duration_ns"], sum(p["duration_ns"] for p in parts),
-                        f"{what}: duration_ns (sum of parts)")
-            check_equal(e["max_part_ns"], longest["duration_ns"], f"{what}: max_part_ns")
-            for key in ("tier", "source", "callback"):
-                check_equal(e.get(key), longest.get(key), f"{what}: {key} (of the longest part)")
+        check_event_totals(e, parts, ("tier", "source", "callback"), what)
         check(e["tier"] in frame_tier(e["max_part_ns"], config),
               f"{what}: tier {e['tier']!r} for a longest frame of {ms(e['max_part_ns'])} ms")
 

@@ -5,28 +5,11 @@ display: run under xvfb-run (skipped when DISPLAY is unset).
 Usage: check_gtk.py CHECK
 """
 
-import os
 import sys
 
 from jankscope_test import (
-    Skip, all_parts, app, check, check_dispatch_part, check_equal, check_ms,
-    env_path, fact, main, run_app, stalls, summarize, validate_report)
-
-
-def gtk_env():
-    if not os.environ.get("DISPLAY"):
-        raise Skip("DISPLAY is not set (run the suite under xvfb-run)")
-    env = {
-        "GSK_RENDERER": "cairo",
-        "GSETTINGS_BACKEND": "memory",
-        "NO_AT_BRIDGE": "1",
-        "GTK_A11Y": "none",
-    }
-    # No session bus: keep GApplication from autolaunching a dbus-daemon
-    # that would outlive the test.
-    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
-        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/jankscope-tests-bus"
-    return env
+    all_parts, app, check, check_dispatch_part, check_equal, check_ms, env_path, fact,
+    gtk_env, main, run_app, stalls, summarize, validate_report)
 
 
 def run_gtk(name, toolkit, major, mode):

@@ -77,6 +77,24 @@ def clean_env(extra=None):
     return env
 
 
+def gtk_env():
+    """The environment a GTK test program needs on top of clean_env(); skips
+    the check when there is no display."""
+    if not os.environ.get("DISPLAY"):
+        raise Skip("DISPLAY is not set (run the suite under xvfb-run)")
+    env = {
+        "GSK_RENDERER": "cairo",
+        "GSETTINGS_BACKEND": "memory",
+        "NO_AT_BRIDGE": "1",
+        "GTK_A11Y": "none",
+    }
+    # No session bus: keep GApplication from autolaunching a dbus-daemon
+    # that would outlive the test.
+    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/jankscope-tests-bus"
+    return env
+
+
 def parse_facts(stdout):
     """'key=value' lines of a test program; repeated keys give lists."""
     facts = {}
@@ -345,16 +363,24 @@ def validate_event(e, config, process):
     for prev, nxt in zip(parts, parts[1:]):
         check(nxt["start_ns"] - prev["end_ns"] < config["merge_gap_ns"],
               f"{what}: parts {(nxt['start_ns'] - prev['end_ns']) / MS} ms apart in one event")
+    check_event_totals(e, parts, ("type", "tier", "source", "callback", "priority", "depth"),
+                       what)
+    check_equal(e["tier"], tier_of(e["max_part_ns"], config), f"{what}: tier")
+
+
+def check_event_totals(e, parts, keys, what):
+    """When event @e kept all its @parts: its span, duration_ns and
+    max_part_ns follow from them, and its @keys are those of the longest."""
     longest = max(parts, key=lambda p: p["duration_ns"])
     if e["parts_count"] == len(parts):
-        check_equal(e["start_ns"], min(starts), f"{what}: start_ns (first part)")
-        check_equal(e["end_ns"], max(ends), f"{what}: end_ns (last part)")
+        check_equal(e["start_ns"], min(p["start_ns"] for p in parts),
+                    f"{what}: start_ns (first part)")
+        check_equal(e["end_ns"], max(p["end_ns"] for p in parts), f"{what}: end_ns (last part)")
         check_equal(e["duration_ns"], sum(p["duration_ns"] for p in parts),
                     f"{what}: duration_ns (sum of parts)")
         check_equal(e["max_part_ns"], longest["duration_ns"], f"{what}: max_part_ns")
-        for key in ("type", "tier", "source", "callback", "priority", "depth"):
+        for key in keys:
             check_equal(e.get(key), longest.get(key), f"{what}: {key} (of the longest part)")
-    check_equal(e["tier"], tier_of(e["max_part_ns"], config), f"{what}: tier")
 
 
 def validate_part(part, config, what):

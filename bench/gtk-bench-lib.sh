@@ -1,0 +1,164 @@
+# shellcheck shell=bash disable=SC2034,SC2154
+# gtk-bench-lib.sh: what gtk-cpu.sh and gtk-frames.sh share (sourced, not
+# run): settings checks, the GTK4 example apps, the private Xvfb, launching
+# an app and reading its CPU time, the summary statistics and the exit status.
+#
+# The sourcing script sets first: bench (its name in messages, e.g. gtk-cpu),
+# and before calling the functions that use them: seconds, warmup, preload,
+# failed (see each function).
+
+# bench_warmup: sets warmup from BENCH_WARMUP (default 1/4 of $seconds run,
+# rounded up), or exits 2 when it is not in [1, seconds).
+bench_warmup() {
+    warmup=${BENCH_WARMUP:-$(((seconds + 3) / 4))}
+    if ! [[ $warmup =~ ^[0-9]+$ && $warmup -ge 1 && $warmup -lt $seconds ]]; then
+        echo "$bench: BENCH_WARMUP must be a whole number in [1, BENCH_SECONDS)" >&2
+        exit 2
+    fi
+}
+
+# bench_find_apps: sets apps to those of widget-factory and fishbowl that are
+# installed, or exits 77 when neither is.
+bench_find_apps() {
+    apps=()
+    command -v gtk4-widget-factory >/dev/null && apps+=(widget-factory)
+    command -v gtk4-demo >/dev/null && apps+=(fishbowl)
+    if [[ ${#apps[@]} -eq 0 ]]; then
+        echo "$bench: SKIPPED: gtk4-widget-factory and gtk4-demo not found (package gtk-4-examples)"
+        exit 77
+    fi
+}
+
+# bench_in_xvfb FLAG [NAME=VALUE ...] -- [ARG ...]: unless $FLAG is set, runs
+# the script again (exec) with ARGs under one private X server for every run,
+# so both sides share the same one; FLAG=1 and the NAME=VALUEs in its
+# environment.
+bench_in_xvfb() {
+    local flag=$1
+    local -a assigns=()
+    shift
+    while [[ $1 != -- ]]; do
+        assigns+=("$1")
+        shift
+    done
+    shift
+    [[ -n ${!flag:-} ]] && return 0
+    if ! command -v xvfb-run >/dev/null; then
+        echo "$bench: xvfb-run not found (package xvfb)" >&2
+        exit 1
+    fi
+    exec env "$flag=1" "${assigns[@]}" xvfb-run -a -s "-screen 0 1280x1024x24" "$0" "$@"
+}
+
+# bench_setup: the apps' GTK environment; preload made absolute, or
+# preload_problem set; tick (clock ticks per second); workdir (removed at
+# exit).
+bench_setup() {
+    export GSK_RENDERER=cairo GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1
+    unset LD_PRELOAD
+
+    preload_problem=
+    if [[ -z $preload ]]; then
+        preload_problem="no preload given (pass it as argument or JANKSCOPE_PRELOAD)"
+    elif [[ ! -f $preload ]]; then
+        preload_problem="preload $preload does not exist (not built yet?)"
+    else
+        preload=$(readlink -f "$preload")
+    fi
+
+    tick=$(getconf CLK_TCK)
+    workdir=$(mktemp -d "${TMPDIR:-/tmp}/jankscope-$bench.XXXXXX")
+    trap 'rm -rf "$workdir"' EXIT
+}
+
+app_command() {
+    case $1 in
+        widget-factory) echo gtk4-widget-factory ;;
+        fishbowl) echo "gtk4-demo --run fishbowl" ;;
+    esac
+}
+
+# utime+stime of PID in clock ticks (fields 14 and 15; the name in field 2
+# may hold spaces, so count from the closing parenthesis).
+cpu_ticks() {
+    local stat rest
+    stat=$(<"/proc/$1/stat") || return 1
+    rest=${stat##*) }
+    read -r -a f <<<"$rest"
+    echo $((f[11] + f[12]))
+}
+
+seconds_of() {
+    awk -v t="$1" -v hz="$tick" 'BEGIN { printf "%.2f\n", t / hz }'
+}
+
+# bench_run_app APP SIDE LOG COMMAND...: starts COMMAND... followed by APP's
+# command in the background (output in LOG) and sets pid; reads its CPU
+# ticks after $warmup s (t_warm) and at $seconds s (t_end).  Fails, with the
+# app's output on stderr, when it ended before.
+bench_run_app() {
+    local app=$1 side=$2 log=$3
+    shift 3
+    # shellcheck disable=SC2046
+    "$@" $(app_command "$app") >"$log" 2>&1 &
+    pid=$!
+    sleep "$warmup"
+    t_warm=$(cpu_ticks "$pid" 2>/dev/null) || t_warm=
+    sleep $((seconds - warmup))
+    if [[ -z $t_warm ]] || ! t_end=$(cpu_ticks "$pid" 2>/dev/null) ||
+        ! kill -0 "$pid" 2>/dev/null; then
+        local rc=0
+        wait "$pid" 2>/dev/null || rc=$?
+        echo "$bench: $app ($side preload) exited before $seconds s with status $rc" \
+            "(>128: killed by signal status-128); its output:" >&2
+        tail -n 20 "$log" >&2
+        return 1
+    fi
+}
+
+# stop_app PID [TRIES]: SIGTERM, then SIGKILL if it still runs after TRIES
+# x 0.2 s (default 50).
+stop_app() {
+    local pid=$1 tries=${2:-50}
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq "$tries"); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.2
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+# median: of the numbers on stdin ("-" are left out), or "-".
+median() {
+    sort -g | awk '$1 != "-" && NF { v[++n] = $1 } END { if (n == 0) print "-";
+        else if (n % 2) print v[(n + 1) / 2];
+        else printf "%.2f\n", (v[n / 2] + v[n / 2 + 1]) / 2 }'
+}
+
+# diff_cols OFF ON: "+0.12 +3.4" (difference, %), or "- -".
+diff_cols() {
+    awk -v off="$1" -v on="$2" 'BEGIN {
+        d = "-"; p = "-";
+        if (off != "-" && on != "-") {
+            d = sprintf("%+.2f", on - off);
+            if (off > 0) p = sprintf("%+.1f", 100 * (on - off) / off);
+        }
+        print d, p }'
+}
+
+# bench_finish: how many JSON reports the preload wrote, then exits: 1 when
+# $failed, 77 when the with-preload side was skipped, else 0.
+bench_finish() {
+    if [[ -z $preload_problem ]]; then
+        n=$(find "$workdir" -name 'report-*.json' | wc -l)
+        echo "preload $preload: $n JSON report(s) written"
+    fi
+
+    ((failed)) && exit 1
+    if [[ -n $preload_problem ]]; then
+        echo "SKIPPED the with-preload side: $preload_problem"
+        exit 77
+    fi
+    exit 0
+}
