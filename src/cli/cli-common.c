@@ -10,32 +10,36 @@
 
 /* Every message of the CLI starts with "jankscope: " so that it stands out
  * from the output of the monitored app, which shares the terminal. */
+static void
+print_message (const char *line_format,
+               const char *format,
+               va_list     args)
+{
+  g_autofree char *message = g_strdup_vprintf (format, args);
+
+  g_printerr (line_format, message);
+}
+
 void
 cli_error (const char *format,
            ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  print_message ("jankscope: %s\n", format, args);
   va_end (args);
-
-  g_printerr ("jankscope: %s\n", message);
 }
 
 void
 cli_warning (const char *format,
              ...)
 {
-  g_autofree char *message = NULL;
   va_list args;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  print_message (_("jankscope: warning: %s\n"), format, args);
   va_end (args);
-
-  g_printerr (_("jankscope: warning: %s\n"), message);
 }
 
 /* Prints the error and the command's help on stderr; returns the exit code
