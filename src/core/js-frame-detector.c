@@ -36,15 +36,6 @@ js_frame_tier_name (JsFrameTier tier)
   return tier <= JS_FRAME_TIER_FROZEN ? names[tier] : "unknown";
 }
 
-const char *
-js_phase_name (JsPhase phase)
-{
-  static const char *const names[] = { "flush-events", "before-paint", "update",
-                                       "layout", "paint", "after-paint" };
-
-  return phase < JS_N_PHASES ? names[phase] : "unknown";
-}
-
 void
 js_frame_detector_init (JsFrameDetector *d, const JsConfig *config, JsEventStore *dispatch_store)
 {

@@ -85,6 +85,5 @@ void js_frame_detector_clear (JsFrameDetector *d);
 void js_frame_detector_feed (JsFrameDetector *d, const JsRecord *r);
 
 const char *js_frame_tier_name (JsFrameTier tier);
-const char *js_phase_name (JsPhase phase);
 
 G_END_DECLS

@@ -62,6 +62,12 @@ static const char *const phase_signals[] = {
 };
 #define RESUME_EVENTS JS_N_PHASES
 
+const char *
+js_phase_name (JsPhase phase)
+{
+  return phase < JS_N_PHASES ? phase_signals[phase] : "unknown";
+}
+
 void
 js_frames_init (JsRing *the_ring)
 {

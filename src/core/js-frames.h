@@ -13,6 +13,7 @@
 #pragma once
 
 #include <glib.h>
+#include "js-record.h"
 #include "js-ring.h"
 
 G_BEGIN_DECLS
@@ -22,6 +23,9 @@ void js_frames_init (JsRing *ring);
 /* Called from the poll function: installs the hooks once GTK's frame clock
  * class exists (checked at most every 100 ms until then). */
 void js_frames_poll (gint64 now_ns);
+
+/* The GdkFrameClock signal of a phase, as reports spell it. Any thread. */
+const char *js_phase_name (JsPhase phase);
 
 /* Disables the hooks' recording (exit, fork child). */
 void js_frames_disable (void);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-report.h"
+#include "js-frames.h"
 #include "js-names.h"
 #include "jankscope-config.h"
 
