@@ -12,8 +12,12 @@
 #include "js-process-info.h"
 #include "js-report.h"
 #include "js-source-swap.h"
+#include "js-stalls.h"
 #include "js-stats.h"
 #include "js-symbols.h"
+#include "js-watchdog.h"
+
+#include <json-glib/json-glib.h>
 
 #define BATCH 1024
 /* The thread wakes 4 times a second, and early when the main thread finds the
@@ -25,6 +29,9 @@
 #define EVENT_REPORT_DELAY_NS (1000 * JS_NS_PER_MS)
 #define STATS_REPORT_PERIOD_NS (10000 * JS_NS_PER_MS)
 #define POLL_CHECK_PERIOD_NS (1000 * JS_NS_PER_MS)
+/* While the main loop is stuck past the first watchdog tier, the report (with
+ * the stall's samples so far) is rewritten this often: a kill leaves it. */
+#define HANG_REPORT_PERIOD_NS (1000 * JS_NS_PER_MS)
 
 struct _JsCollector
 {
@@ -46,6 +53,15 @@ struct _JsCollector
   JsFrameDetector frames;
   JsSymbols *symbols;
   JsProcessInfo process;
+
+  JsWatchdog *watchdog;   /* NULL: no watchdog */
+  JsStallStore stalls;
+  gboolean have_stalls;
+  GArray *stall_headers;  /* scratch for js_watchdog_take */
+  GPtrArray *stall_samples;
+  guint64 written_stall_generation;
+  JsonNode *previous_run; /* a previous run's unfinished hang, or NULL */
+  gboolean previous_checked;
 
   guint64 records_seen;
   guint64 written_generation;  /* store generation in the last report */
@@ -76,6 +92,16 @@ js_collector_new (const JsConfig *config, JsRing *ring, const char *report_path,
   js_frame_detector_init (&c->frames, config, &c->store);
   c->symbols = js_symbols_new ();
   return c;
+}
+
+void
+js_collector_set_watchdog (JsCollector *c, JsWatchdog *watchdog, JsModules *modules)
+{
+  c->watchdog = watchdog;
+  js_stall_store_init (&c->stalls, modules, c->config->debuginfod);
+  c->have_stalls = TRUE;
+  c->stall_headers = g_array_new (FALSE, FALSE, sizeof (JsStallHeader));
+  c->stall_samples = g_ptr_array_new ();
 }
 
 void
@@ -128,6 +154,9 @@ write_report (JsCollector *c, gint64 now, gboolean final)
     .records_dropped = js_ring_dropped (c->ring),
     .poll_reinstalls = js_mainloop_poll_reinstalls (),
     .sources_not_timed = js_source_swap_refused (),
+    .stalls = c->have_stalls ? &c->stalls : NULL,
+    .watchdog = c->watchdog,
+    .previous_run = c->previous_run,
   };
 
   js_process_info_read (&c->process);
@@ -135,6 +164,7 @@ write_report (JsCollector *c, gint64 now, gboolean final)
   c->last_write_ns = now;
   c->written_generation = c->store.generation + c->frames.frame_store.generation;
   c->written_records = c->records_seen;
+  c->written_stall_generation = c->stalls.generation;
   c->event_pending_since = 0;
   if (js_report_write (c->report_path, json, length, &error))
     {
@@ -152,6 +182,14 @@ write_report (JsCollector *c, gint64 now, gboolean final)
     }
 }
 
+static gboolean
+hang_in_progress (JsCollector *c, gint64 now)
+{
+  const JsStall *s = c->have_stalls ? c->stalls.ongoing : NULL;
+
+  return s != NULL && now - s->h.start_ns >= c->config->watchdog_tier_ns[0];
+}
+
 static void
 maybe_write_report (JsCollector *c, gint64 now)
 {
@@ -162,8 +200,84 @@ maybe_write_report (JsCollector *c, gint64 now)
     c->event_pending_since = now;
   if (c->last_write_ns == 0                                                      /* first */
       || (c->event_pending_since != 0 && now - c->event_pending_since >= EVENT_REPORT_DELAY_NS)
-      || (c->records_seen != c->written_records && now - c->last_write_ns >= STATS_REPORT_PERIOD_NS))
+      || (c->records_seen != c->written_records && now - c->last_write_ns >= STATS_REPORT_PERIOD_NS)
+      || (hang_in_progress (c, now) && c->stalls.generation != c->written_stall_generation
+          && now - c->last_write_ns >= HANG_REPORT_PERIOD_NS))
     write_report (c, now, FALSE);
+}
+
+/* The watchdog's stalls: samples symbolized, stalls attached to events. */
+static void
+take_stalls (JsCollector *c, gint64 now)
+{
+  JsEventStore *stores[2] = { &c->store, &c->frames.frame_store };
+
+  if (c->watchdog == NULL)
+    return;
+  js_watchdog_take (c->watchdog, c->stall_headers, c->stall_samples);
+  js_stall_store_feed (&c->stalls, c->stall_headers, c->stall_samples);
+  g_array_set_size (c->stall_headers, 0);
+  js_stall_store_attach (&c->stalls, stores, G_N_ELEMENTS (stores), now);
+}
+
+/* A previous run that wrote to the same report and was killed during a hang
+ * left its evidence there (an ongoing "hang" event, final: false): keep it
+ * in this run's reports and say so once. */
+static void
+check_previous_run (JsCollector *c)
+{
+  g_autoptr (JsonParser) parser = NULL;
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  JsonObject *root, *process;
+  JsonArray *events;
+
+  c->previous_checked = TRUE;
+  if (c->report_path == NULL || !g_file_get_contents (c->report_path, &text, &length, NULL)
+      || length > 64 * 1024 * 1024)
+    return;
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, text, (gssize) length, NULL)
+      || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return;
+  root = json_node_get_object (json_parser_get_root (parser));
+  if (json_object_get_boolean_member_with_default (root, "final", TRUE)
+      || !json_object_has_member (root, "events")
+      || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, "events")))
+    return;
+  events = json_object_get_array_member (root, "events");
+  process = json_object_has_member (root, "process")
+                && JSON_NODE_HOLDS_OBJECT (json_object_get_member (root, "process"))
+              ? json_object_get_object_member (root, "process")
+              : NULL;
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonNode *node = json_array_get_element (events, i);
+      JsonObject *e;
+      g_autoptr (JsonBuilder) b = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      e = json_node_get_object (node);
+      if (!json_object_get_boolean_member_with_default (e, "ongoing", FALSE))
+        continue;
+      b = json_builder_new ();
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "pid");
+      json_builder_add_int_value (b, process ? json_object_get_int_member_with_default (process, "pid", 0) : 0);
+      json_builder_set_member_name (b, "exe");
+      json_builder_add_string_value (b, process ? json_object_get_string_member_with_default (process, "exe", "") : "");
+      json_builder_set_member_name (b, "hang");
+      json_builder_add_value (b, json_node_copy (node));
+      json_builder_end_object (b);
+      c->previous_run = json_builder_get_root (b);
+      js_log_warning ("the previous run (pid %" G_GINT64_FORMAT ") ended during a %.1f s hang "
+                      "of its main loop; its stacks are kept in %s under \"previous_run\"",
+                      process ? json_object_get_int_member_with_default (process, "pid", 0) : 0,
+                      json_object_get_int_member_with_default (e, "duration_ns", 0) / 1e9,
+                      c->report_path);
+      return;
+    }
 }
 
 static gpointer
@@ -182,8 +296,11 @@ collector_thread (gpointer data)
                            g_get_monotonic_time () + TICK_MS * G_TIME_SPAN_MILLISECOND);
       quit = c->quit;
 
+      if (!c->previous_checked)
+        check_previous_run (c);
       drain (c);
       now = js_now_ns ();
+      take_stalls (c, now);
       js_event_store_tick (&c->store, now, js_mainloop_busy_since (), quit);
       js_event_store_tick (&c->frames.frame_store, now, js_mainloop_busy_since (), quit);
       if (now - c->last_poll_check_ns >= POLL_CHECK_PERIOD_NS)

@@ -10,7 +10,9 @@
 
 #include <glib.h>
 #include "js-config.h"
+#include "js-modules.h"
 #include "js-ring.h"
+#include "js-watchdog.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +22,9 @@ typedef struct _JsCollector JsCollector;
  * must outlive the collector (they live as long as the process). */
 JsCollector *js_collector_new (const JsConfig *config, JsRing *ring, const char *report_path,
                                const char *mode, gint64 start_ns);
+
+/* Before js_collector_start: take stalls and samples from `watchdog`. */
+void js_collector_set_watchdog (JsCollector *c, JsWatchdog *watchdog, JsModules *modules);
 
 /* Starts the thread. */
 void js_collector_start (JsCollector *c);

@@ -22,6 +22,12 @@
 #define DEFAULT_MAX_EVENTS 1000
 #define DEFAULT_MAX_PARTS 64
 #define DEFAULT_SLOW_FRAME_PCT 150 /* seed 002: slow = over 1.5 frame budgets */
+#define DEFAULT_PRETRIGGER_MS 16   /* one frame at 60 Hz */
+/* Seed 000 §5.5: short intervals while the stall is young, longer ones for
+ * long stalls and hangs (5/50/100 ms). */
+static const gint64 default_sample_ms[JS_N_SAMPLE_STAGES] = { 5, 50, 100 };
+/* Watchdog tiers: hang start, then the seeds' 1 s / 3 s / 5 s (ANR) marks. */
+static const gint64 default_watchdog_ms[JS_MAX_WATCHDOG_TIERS] = { 250, 1000, 3000, 5000 };
 
 static gboolean
 parse_int (const char *text, gint64 min, gint64 max, gint64 *out)
@@ -105,6 +111,76 @@ invalid:
                   text, DEFAULT_SEVERE_MS, DEFAULT_FROZEN_MS, DEFAULT_HANG_MS);
 }
 
+/* A comma-separated list of `min_n` to `max_n` millisecond values (exactly 1
+ * or `max_n` if `exact_or_one`), each in
+ * [lo, hi], increasing (or non-decreasing). Returns how many were parsed, 0
+ * (after a warning) when invalid or unset. */
+static guint
+env_ms_list (const char *(*get_env) (const char *), const char *name, guint min_n, guint max_n,
+             gboolean exact_or_one, gint64 lo, gint64 hi, gboolean strictly, gint64 *out,
+             const char *what)
+{
+  const char *text = get_env (name);
+  g_auto (GStrv) fields = NULL;
+  guint n;
+
+  if (text == NULL || *text == '\0')
+    return 0;
+  fields = g_strsplit (text, ",", -1);
+  n = g_strv_length (fields);
+  if (n < min_n || n > max_n || (exact_or_one && n != 1 && n != max_n))
+    goto invalid;
+  for (guint i = 0; i < n; i++)
+    {
+      g_strstrip (fields[i]);
+      if (!parse_int (fields[i], lo, hi, &out[i])
+          || (i > 0 && (strictly ? out[i] <= out[i - 1] : out[i] < out[i - 1])))
+        goto invalid;
+    }
+  return n;
+
+invalid:
+  js_log_warning ("%s='%s' is not %s; using the default", name, text, what);
+  return 0;
+}
+
+static void
+load_watchdog (JsConfig *config, const char *(*get_env) (const char *name))
+{
+  gint64 ms[JS_MAX_WATCHDOG_TIERS];
+  guint n;
+
+  config->sampling = env_bool (get_env, "JANKSCOPE_SAMPLING", TRUE);
+  config->pretrigger_ns = env_int (get_env, "JANKSCOPE_PRETRIGGER_MS", 1, 60000,
+                                   DEFAULT_PRETRIGGER_MS, "milliseconds")
+                          * G_GINT64_CONSTANT (1000000);
+
+  n = env_ms_list (get_env, "JANKSCOPE_SAMPLE_MS", 1, JS_N_SAMPLE_STAGES, TRUE, 1, 10000, FALSE, ms,
+                   "one interval or three non-decreasing ones (stall under 500 ms, under 2 s, "
+                   "longer), 1 to 10000 ms, e.g. \"5,50,100\"");
+  for (guint i = 0; i < JS_N_SAMPLE_STAGES; i++)
+    config->sample_interval_ns[i] = (n == 0 ? default_sample_ms[i] : n == 1 ? ms[0] : ms[i])
+                                    * G_GINT64_CONSTANT (1000000);
+
+  n = env_ms_list (get_env, "JANKSCOPE_WATCHDOG_MS", 1, JS_MAX_WATCHDOG_TIERS, FALSE, 1, 3600 * 1000,
+                   TRUE, ms, "1 to 4 increasing millisecond tiers, e.g. \"250,1000,3000,5000\"");
+  if (n == 0)
+    {
+      n = JS_MAX_WATCHDOG_TIERS;
+      memcpy (ms, default_watchdog_ms, sizeof ms);
+    }
+  config->n_watchdog_tiers = n;
+  for (guint i = 0; i < n; i++)
+    config->watchdog_tier_ns[i] = ms[i] * G_GINT64_CONSTANT (1000000);
+
+  config->ping_period_ns = env_int (get_env, "JANKSCOPE_PING_MS", 0, 3600 * 1000, 0,
+                                    "milliseconds")
+                           * G_GINT64_CONSTANT (1000000);
+  config->sample_signal = (int) env_int (get_env, "JANKSCOPE_SAMPLE_SIGNAL", -1, 28, -1,
+                                         "(offset from SIGRTMIN, -1 = automatic)");
+  config->debuginfod = env_bool (get_env, "JANKSCOPE_DEBUGINFOD", FALSE);
+}
+
 void
 js_config_load (JsConfig *config, const char *(*get_env) (const char *name))
 {
@@ -127,6 +203,7 @@ js_config_load (JsConfig *config, const char *(*get_env) (const char *name))
   config->max_parts = DEFAULT_MAX_PARTS;
   config->slow_frame_pct = (guint) env_int (get_env, "JANKSCOPE_SLOW_FRAME_PCT", 101, 10000,
                                             DEFAULT_SLOW_FRAME_PCT, "percent of the frame budget");
+  load_watchdog (config, get_env);
 }
 
 void

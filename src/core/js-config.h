@@ -17,6 +17,9 @@ typedef enum
   JS_N_TIERS
 } JsTier;
 
+#define JS_N_SAMPLE_STAGES 3
+#define JS_MAX_WATCHDOG_TIERS 4
+
 typedef struct
 {
   gboolean debug;
@@ -27,7 +30,21 @@ typedef struct
   guint max_events;
   guint max_parts;
   guint slow_frame_pct; /* a frame is slow over this % of its budget */
+
+  /* Watchdog and stack sampling (js-watchdog.h). */
+  gboolean sampling;        /* take stacks (else the watchdog only times stalls) */
+  gint64 pretrigger_ns;     /* a busy span this old is a stall: sampling starts */
+  gint64 sample_interval_ns[JS_N_SAMPLE_STAGES]; /* stall younger than 500 ms, 2 s, older */
+  gint64 watchdog_tier_ns[JS_MAX_WATCHDOG_TIERS];
+  guint n_watchdog_tiers;
+  gint64 ping_period_ns;    /* 0: one ping per stall; else a classic periodic ping */
+  int sample_signal;        /* SIGRTMIN + this; -1: the first free one from SIGRTMIN+3 */
+  gboolean debuginfod;      /* let libdw ask debuginfod servers (network) */
 } JsConfig;
+
+/* Sampling interval stages: the age of the stall at which each one starts. */
+#define JS_SAMPLE_STAGE_LONG_NS (500 * G_GINT64_CONSTANT (1000000))
+#define JS_SAMPLE_STAGE_HANG_NS (2000 * G_GINT64_CONSTANT (1000000))
 
 /* Reads the environment through `get_env` (g_getenv in the product, a table in
  * tests). Every invalid value gives one warning and its default. */

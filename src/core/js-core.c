@@ -16,6 +16,7 @@
 #include "js-mainloop.h"
 #include "js-report-path.h"
 #include "js-ring.h"
+#include "js-watchdog.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -30,6 +31,8 @@
 static JsConfig config;
 static JsRing *ring;
 static JsCollector *collector;
+static JsWatchdog *watchdog;
+static JsModules *modules;
 static gboolean started;
 static gboolean forked_child;
 
@@ -41,6 +44,8 @@ at_fork_child (void)
    * not there. */
   forked_child = TRUE;
   js_mainloop_disable ();
+  /* No watchdog thread here: the sampling signal goes back to its default. */
+  js_watchdog_fork_child ();
 }
 
 static void
@@ -50,6 +55,8 @@ at_exit (void)
     return;
   js_mainloop_close_open_dispatches ();
   js_mainloop_disable ();
+  /* The watchdog first: its last stall reaches the final report. */
+  js_watchdog_stop (watchdog);
   js_collector_finish (collector, EXIT_TIMEOUT_MS);
 }
 
@@ -102,7 +109,11 @@ jankscope_core_start (JsBridge *bridge)
   collector = js_collector_new (&config, ring, report_path, mode, start_ns);
   js_ring_set_wake (ring, js_collector_wake, collector);
   js_mainloop_start (ring, bridge, set_poll, get_poll);
+  modules = js_modules_new ();
+  watchdog = js_watchdog_new (&config, modules, config.sampling);
+  js_collector_set_watchdog (collector, watchdog, modules);
   js_collector_start (collector);
+  js_watchdog_start (watchdog);
 
   pthread_atfork (NULL, NULL, at_fork_child);
   atexit (at_exit);

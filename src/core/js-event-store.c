@@ -16,6 +16,8 @@ event_free (gpointer p)
     g_free (g_array_index (e->parts, JsPart, i).frame);
   g_array_unref (e->parts);
   g_free (e->longest_frame);
+  if (e->stalls != NULL)
+    g_ptr_array_unref (e->stalls);
   g_free (e);
 }
 

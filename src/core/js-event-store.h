@@ -50,6 +50,8 @@ typedef struct
   JsPart longest;
   GArray *parts;      /* JsPart, at most max_parts */
   JsFrameInfo *longest_frame; /* copy of longest.frame (frame events) */
+  GPtrArray *stalls;  /* watchdog stalls it overlaps (js-stalls.h), NULL if none */
+  guint stalls_dropped;
 } JsEvent;
 
 typedef struct

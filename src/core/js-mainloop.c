@@ -24,6 +24,7 @@
 #include "js-builtin-patch.h"
 #include "js-clock.h"
 #include "js-frames.h"
+#include "js-futex.h"
 #include "js-log.h"
 #include "js-names.h"
 #include "js-source-swap.h"
@@ -57,6 +58,13 @@ static guint reinstalls; /* bumped (release) before each re-installation */
  * later the watchdog): the heartbeat of the loop. */
 static gint64 busy_since;
 
+/* The watchdog's heartbeat: since when the main thread has been out of poll,
+ * at any nesting depth (a nested loop that polls is alive), 0 while it is in
+ * a poll; and when it last entered one. */
+static gint64 stuck_since;
+static gint64 last_poll_enter;
+static int *park_word; /* set by the watchdog while it sleeps waiting for work */
+
 /* Main thread only. */
 static OpenDispatch open[MAX_DEPTH];
 static guint depth;
@@ -83,6 +91,8 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
     return next (fds, n_fds, timeout);
 
   enter = js_now_ns ();
+  __atomic_store_n (&stuck_since, 0, __ATOMIC_RELAXED);
+  __atomic_store_n (&last_poll_enter, enter, __ATOMIC_RELAXED);
   if (depth == 0)
     __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
   js_frames_poll (enter);
@@ -124,6 +134,11 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   iteration_dispatches = 0;
   if (depth == 0)
     __atomic_store_n (&busy_since, leave, __ATOMIC_RELAXED);
+  __atomic_store_n (&stuck_since, leave, __ATOMIC_RELAXED);
+  /* The watchdog sleeps while the loop is idle for long: wake it (one futex
+   * call, only on the first return after it parked). */
+  if (G_UNLIKELY (park_word != NULL && __atomic_load_n (park_word, __ATOMIC_RELAXED)))
+    js_futex_wake_parked (park_word);
   return ret;
 }
 
@@ -278,6 +293,30 @@ js_mainloop_current_dispatch (const void **code, guint32 *name_id, gint64 *late_
   ready_us = g_source_get_ready_time (d->source);
   if (ready_us >= 0)
     *late_ns = MAX (0, d->r.start_ns - ready_us * 1000);
+}
+
+gint64
+js_mainloop_stuck_since (void)
+{
+  return __atomic_load_n (&stuck_since, __ATOMIC_RELAXED);
+}
+
+gint64
+js_mainloop_last_poll_enter (void)
+{
+  return __atomic_load_n (&last_poll_enter, __ATOMIC_RELAXED);
+}
+
+void
+js_mainloop_set_park_word (int *word)
+{
+  __atomic_store_n (&park_word, word, __ATOMIC_RELEASE);
+}
+
+pthread_t
+js_mainloop_thread (void)
+{
+  return main_thread;
 }
 
 gint64

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <glib.h>
+#include <pthread.h>
 #include "jankscope-bridge.h"
 #include "js-ring.h"
 
@@ -44,5 +45,17 @@ void js_mainloop_current_dispatch (const void **code, guint32 *name_id, gint64 *
 /* Any thread: when the iteration under way on the main thread started
  * (CLOCK_MONOTONIC ns), or 0 while it waits in its outermost poll. */
 gint64 js_mainloop_busy_since (void);
+
+/* Any thread: since when the main thread has been out of poll at any nesting
+ * depth (CLOCK_MONOTONIC ns), 0 while it waits in a poll or before its first
+ * one; and when it last entered a poll. The watchdog's heartbeat. */
+gint64 js_mainloop_stuck_since (void);
+gint64 js_mainloop_last_poll_enter (void);
+
+/* The watchdog sets *word to 1 before it sleeps until the loop is busy again;
+ * the poll function clears it and wakes it on its next return. */
+void js_mainloop_set_park_word (int *word);
+
+pthread_t js_mainloop_thread (void);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-report.h"
+#include "js-report-stacks.h"
 #include "js-frames.h"
 #include "js-names.h"
 #include "jankscope-config.h"
@@ -173,6 +174,7 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
   add_int (b, "sources_not_timed", in->sources_not_timed);
 
   add_frames_summary (b, in->frames);
+  js_report_add_sampler_summary (b, in->stalls, in->watchdog);
 
   json_builder_set_member_name (b, "sources");
   json_builder_begin_array (b);
@@ -283,16 +285,8 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
         delayed += g_array_index (e->parts, JsPart, i).frames_delayed;
       add_int (b, "frames_delayed", (gint64) delayed);
     }
-  /* Filled by the stacks issue; present so readers can rely on them. */
-  json_builder_set_member_name (b, "cpu_ns");
-  json_builder_add_null_value (b);
-  add_nullable_string (b, "class", NULL);
-  json_builder_set_member_name (b, "culprit");
-  json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "stacks");
-  json_builder_begin_array (b);
-  json_builder_end_array (b);
-
+  js_report_add_event_stacks (b, in->config, in->stalls, e->stalls, e->start_ns, e->end_ns,
+                              e->duration_ns);
   json_builder_set_member_name (b, "parts");
   json_builder_begin_array (b);
   for (guint i = 0; i < e->parts->len; i++)
@@ -351,8 +345,18 @@ js_report_build (const JsReportInput *in, gsize *length)
     g_ptr_array_sort (events, by_start);
     for (guint i = 0; i < events->len; i++)
       add_event (b, in, g_ptr_array_index (events, i));
+    /* The stall under way, past the first watchdog tier: its evidence so far. */
+    if (in->stalls != NULL && in->stalls->ongoing != NULL
+        && in->stalls->ongoing->h.last_seen_ns - in->stalls->ongoing->h.start_ns
+             >= in->config->watchdog_tier_ns[0])
+      js_report_add_ongoing_hang (b, in->config, in->stalls, in->now_ns);
   }
   json_builder_end_array (b);
+  if (in->previous_run != NULL)
+    {
+      json_builder_set_member_name (b, "previous_run");
+      json_builder_add_value (b, json_node_copy (in->previous_run));
+    }
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);

@@ -9,8 +9,11 @@
 #include "js-event-store.h"
 #include "js-frame-detector.h"
 #include "js-process-info.h"
+#include "js-stalls.h"
 #include "js-stats.h"
 #include "js-symbols.h"
+#include "js-watchdog.h"
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -33,6 +36,9 @@ typedef struct
   guint64 records_dropped;
   guint poll_reinstalls;
   guint sources_not_timed;  /* js_source_swap_refused () */
+  JsStallStore *stalls;     /* NULL without a watchdog */
+  JsWatchdog *watchdog;
+  JsonNode *previous_run;   /* a previous run's unfinished hang, or NULL */
 } JsReportInput;
 
 /* The report as a JSON string (never NULL). */

@@ -16,6 +16,7 @@ static FuncsCopy copies[JS_SOURCE_SWAP_MAX];
 static guint n_copies; /* raised under `lock`, read without it (acquire) */
 static GMutex lock;
 static guint refused;
+static const GSourceFuncs *excluded; /* jankscope's own source type */
 
 static JsDispatchHook dispatch_hook;
 static GMainContext *watched_context;
@@ -100,7 +101,8 @@ js_source_swap_before_attach (void *source_ptr, void *context)
     return;
   if ((context ? context : g_main_context_default ()) != watched_context)
     return;
-  if (is_builtin (source->source_funcs) || is_copy (source->source_funcs))
+  if (is_builtin (source->source_funcs) || is_copy (source->source_funcs)
+      || source->source_funcs == __atomic_load_n (&excluded, __ATOMIC_ACQUIRE))
     return;
   copy = copy_for (source->source_funcs);
   if (copy == NULL)
@@ -110,6 +112,12 @@ js_source_swap_before_attach (void *source_ptr, void *context)
     }
   /* The source is not attached yet: nobody else looks at it. */
   source->source_funcs = (GSourceFuncs *) &copy->funcs;
+}
+
+void
+js_source_swap_exclude (const GSourceFuncs *funcs)
+{
+  __atomic_store_n (&excluded, funcs, __ATOMIC_RELEASE);
 }
 
 const void *

@@ -32,4 +32,8 @@ const void *js_source_swap_lookup (const void *funcs);
  * place); their dispatches are only visible as iteration time. */
 guint js_source_swap_refused (void);
 
+/* Sources with these funcs (jankscope's own ping) are neither swapped nor
+ * timed. */
+void js_source_swap_exclude (const GSourceFuncs *funcs);
+
 G_END_DECLS

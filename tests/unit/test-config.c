@@ -32,6 +32,18 @@ test_defaults (void)
   g_assert_cmpuint (c.max_events, ==, 1000);
   g_assert_null (c.report_path);
   g_assert_false (c.debug);
+  /* Watchdog and sampler (seed 000 §5.5 intervals, 250 ms/1/3/5 s tiers). */
+  g_assert_true (c.sampling);
+  g_assert_cmpint (c.pretrigger_ns, ==, 16 * 1000000);
+  g_assert_cmpint (c.sample_interval_ns[0], ==, 5 * 1000000);
+  g_assert_cmpint (c.sample_interval_ns[1], ==, 50 * 1000000);
+  g_assert_cmpint (c.sample_interval_ns[2], ==, 100 * 1000000);
+  g_assert_cmpuint (c.n_watchdog_tiers, ==, 4);
+  g_assert_cmpint (c.watchdog_tier_ns[0], ==, 250 * 1000000);
+  g_assert_cmpint (c.watchdog_tier_ns[3], ==, 5000 * (gint64) 1000000);
+  g_assert_cmpint (c.ping_period_ns, ==, 0);
+  g_assert_cmpint (c.sample_signal, ==, -1);
+  g_assert_false (c.debuginfod);
   js_config_clear (&c);
 }
 
@@ -50,6 +62,21 @@ test_valid_values (void)
   g_assert_cmpint (c.merge_gap_ns, ==, 0);
   load (&c, "JANKSCOPE_DEBUG", "yes");
   g_assert_true (c.debug);
+  load (&c, "JANKSCOPE_SAMPLE_MS", "10");
+  g_assert_cmpint (c.sample_interval_ns[0], ==, 10 * 1000000);
+  g_assert_cmpint (c.sample_interval_ns[2], ==, 10 * 1000000);
+  load (&c, "JANKSCOPE_SAMPLE_MS", "2, 20,200");
+  g_assert_cmpint (c.sample_interval_ns[1], ==, 20 * 1000000);
+  g_assert_cmpint (c.sample_interval_ns[2], ==, 200 * 1000000);
+  load (&c, "JANKSCOPE_WATCHDOG_MS", "100,2000");
+  g_assert_cmpuint (c.n_watchdog_tiers, ==, 2);
+  g_assert_cmpint (c.watchdog_tier_ns[1], ==, 2000 * (gint64) 1000000);
+  load (&c, "JANKSCOPE_PING_MS", "100");
+  g_assert_cmpint (c.ping_period_ns, ==, 100 * 1000000);
+  load (&c, "JANKSCOPE_SAMPLING", "off");
+  g_assert_false (c.sampling);
+  load (&c, "JANKSCOPE_SAMPLE_SIGNAL", "5");
+  g_assert_cmpint (c.sample_signal, ==, 5);
   load (&c, "JANKSCOPE_REPORT", "/tmp/r-%p.json");
   g_assert_cmpstr (c.report_path, ==, "/tmp/r-%p.json");
   js_config_clear (&c);
@@ -68,6 +95,12 @@ static const Bad bad[] = {
   { "JANKSCOPE_TIERS_MS", "1,2" },      { "JANKSCOPE_TIERS_MS", "a,b,c" },
   { "JANKSCOPE_MERGE_MS", "-1" },       { "JANKSCOPE_MAX_EVENTS", "0" },
   { "JANKSCOPE_DEBUG", "maybe" },
+  { "JANKSCOPE_SAMPLE_MS", "0" },       { "JANKSCOPE_SAMPLE_MS", "5,50" },
+  { "JANKSCOPE_SAMPLE_MS", "50,5,100" },{ "JANKSCOPE_SAMPLE_MS", "fast" },
+  { "JANKSCOPE_WATCHDOG_MS", "1000,250" }, { "JANKSCOPE_WATCHDOG_MS", "1,2,3,4,5" },
+  { "JANKSCOPE_WATCHDOG_MS", "" "250,,1000" }, { "JANKSCOPE_PRETRIGGER_MS", "0" },
+  { "JANKSCOPE_PING_MS", "-1" },        { "JANKSCOPE_SAMPLE_SIGNAL", "99" },
+  { "JANKSCOPE_SAMPLING", "sometimes" },
 };
 
 static void
@@ -99,6 +132,14 @@ invalid_child (gconstpointer data)
   g_assert_cmpint (c.merge_gap_ns, ==, 500 * 1000000);
   g_assert_cmpuint (c.max_events, ==, 1000);
   g_assert_false (c.debug);
+  g_assert_true (c.sampling);
+  g_assert_cmpint (c.pretrigger_ns, ==, 16 * 1000000);
+  g_assert_cmpint (c.sample_interval_ns[0], ==, 5 * 1000000);
+  g_assert_cmpint (c.sample_interval_ns[1], ==, 50 * 1000000);
+  g_assert_cmpuint (c.n_watchdog_tiers, ==, 4);
+  g_assert_cmpint (c.watchdog_tier_ns[1], ==, 1000 * 1000000);
+  g_assert_cmpint (c.ping_period_ns, ==, 0);
+  g_assert_cmpint (c.sample_signal, ==, -1);
   js_config_clear (&c);
 }
 

@@ -1,0 +1,44 @@
+/* js-modules.h: the loaded ELF modules, remembered after they are unloaded.
+ *
+ * A code address is resolved to (module, offset) when its sample is taken,
+ * so a module dlclose()d before the symbolizer gets to it can still be
+ * symbolized from its file (and offline, from its build-id). Entries are never
+ * freed (bounded: JS_MODULES_MAX); ids start at 1, 0 means "no module".
+ *
+ * Thread-safe (a mutex): the watchdog resolves, the collector reads.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define JS_MODULES_MAX 4096
+
+typedef struct
+{
+  guint id;
+  char *path;        /* as the dynamic loader knows it ("" for the main program: see `path`) */
+  char *name;        /* base name, e.g. "libgtk-4.so.1" */
+  guint64 base;      /* load bias (dlpi_addr) */
+  guint64 start, end;/* [start, end) covered by its PT_LOAD segments */
+  char *build_id;    /* lower-case hex, or NULL */
+  gboolean is_main;  /* the executable */
+  gboolean unloaded; /* seen gone at a later refresh */
+} JsModule;
+
+typedef struct _JsModules JsModules;
+
+JsModules *js_modules_new (void);
+void js_modules_free (JsModules *modules);
+
+/* The module that holds `address` now, or 0. Re-reads the loaded modules
+ * (dl_iterate_phdr) when the address is unknown and the set changed. */
+guint js_modules_resolve (JsModules *modules, guint64 address);
+
+/* Borrowed; valid as long as `modules` (entries are never freed). */
+const JsModule *js_modules_get (JsModules *modules, guint id);
+
+G_END_DECLS

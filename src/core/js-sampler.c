@@ -1,0 +1,369 @@
+/* js-sampler.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#define _GNU_SOURCE
+#include "js-sampler.h"
+#include "js-clock.h"
+#include "js-futex.h"
+#include "js-log.h"
+#include "js-sample.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+/* The handler's own frames and the signal trampoline come first in a
+ * backtrace taken inside it; they are cut off at the interrupted pc. */
+#define EXTRA_FRAMES 16
+#define N_SLOTS 8
+
+enum
+{
+  SLOT_FREE,
+  SLOT_REQUESTED,
+  SLOT_WRITING,
+  SLOT_DONE,
+};
+
+typedef struct
+{
+  int state; /* futex word */
+  guint32 seq;
+  guint16 n;
+  guint16 truncated;
+  gint64 cost_ns;
+  void *frames[JS_SAMPLE_MAX_FRAMES + EXTRA_FRAMES];
+} Slot;
+
+typedef int (*BacktraceFunc) (void **buffer, int size);
+
+/* Read-only after init. */
+static int the_signal;
+static pid_t main_pid, the_main_tid;
+static BacktraceFunc backtrace_func;
+static const char *unwinder_name;
+static struct sigaction previous_action;
+static gboolean ready;
+
+/* Shared with the handler. */
+static Slot slots[N_SLOTS];
+static guint64 syscalls_interrupted;
+static guint64 late;
+
+/* The watchdog's. */
+static guint32 next_seq;
+static guint64 requested, taken, timeouts, truncated_count;
+static gboolean lost;
+
+#if defined(__x86_64__)
+static guintptr
+interrupted_pc (const ucontext_t *uc)
+{
+  return (guintptr) uc->uc_mcontext.gregs[REG_RIP];
+}
+
+/* The thread was leaving a system call that returned EINTR because of this
+ * very signal: the pc is just past a `syscall` instruction (0f 05) and rax
+ * holds -EINTR. The watchdog only signals running threads, so this is the
+ * rare race of a thread entering a blocking call right then: count it. */
+static gboolean
+was_interrupted_syscall (const ucontext_t *uc)
+{
+  guintptr pc = interrupted_pc (uc);
+
+  if ((pc & 0xfff) < 2)
+    return FALSE; /* do not read across a page boundary */
+  return *(const guint16 *) (pc - 2) == 0x050f && uc->uc_mcontext.gregs[REG_RAX] == -EINTR;
+}
+#else
+static guintptr
+interrupted_pc (const ucontext_t *uc)
+{
+  return 0;
+}
+
+static gboolean
+was_interrupted_syscall (const ucontext_t *uc)
+{
+  return FALSE;
+}
+#endif
+
+/* Async-signal-safe: no locks, no allocation, no stdio; errno saved. */
+static void
+on_signal (int sig, siginfo_t *info, void *context)
+{
+  int saved_errno = errno;
+  Slot *slot;
+  guint32 seq;
+  int expected = SLOT_REQUESTED;
+  gint64 start;
+  int n;
+
+  if (info->si_code != SI_QUEUE || info->si_pid != main_pid)
+    goto out; /* not ours: someone else's sigqueue/kill of this number */
+  seq = (guint32) info->si_value.sival_int;
+  slot = &slots[seq % N_SLOTS];
+  if (__atomic_load_n (&slot->seq, __ATOMIC_ACQUIRE) != seq
+      || !__atomic_compare_exchange_n (&slot->state, &expected, SLOT_WRITING, FALSE,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    {
+      __atomic_add_fetch (&late, 1, __ATOMIC_RELAXED);
+      goto out;
+    }
+  start = js_now_ns ();
+  if (was_interrupted_syscall (context))
+    __atomic_add_fetch (&syscalls_interrupted, 1, __ATOMIC_RELAXED);
+  n = backtrace_func (slot->frames, G_N_ELEMENTS (slot->frames));
+  slot->n = 0;
+  slot->truncated = n == (int) G_N_ELEMENTS (slot->frames);
+  /* Keep from the interrupted frame on. */
+  {
+    guintptr pc = interrupted_pc (context);
+    int first = -1;
+
+    for (int i = 0; i < n && i < EXTRA_FRAMES; i++)
+      if ((guintptr) slot->frames[i] == pc)
+        {
+          first = i;
+          break;
+        }
+    if (first < 0 && pc != 0)
+      {
+        /* The unwinder did not step through the trampoline: keep the pc. */
+        slot->frames[0] = (void *) pc;
+        n = 1;
+        first = 0;
+      }
+    else if (first < 0)
+      first = 0;
+    memmove (slot->frames, slot->frames + first, (gsize) (n - first) * sizeof (void *));
+    slot->n = (guint16) MIN (n - first, JS_SAMPLE_MAX_FRAMES);
+    slot->truncated |= (n - first) > JS_SAMPLE_MAX_FRAMES;
+  }
+  slot->cost_ns = js_now_ns () - start;
+  __atomic_store_n (&slot->state, SLOT_DONE, __ATOMIC_RELEASE);
+  js_futex_wake (&slot->state);
+out:
+  errno = saved_errno;
+}
+
+static gboolean
+load_unwinder (void)
+{
+  /* RTLD_LOCAL: libunwind's unversioned _Unwind_* symbols must not take
+   * over C++ exception unwinding of libraries loaded later (FACTS.md). */
+  void *lib = dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+
+  if (lib != NULL)
+    {
+      void (*set_caching) (void *, int) = (void (*) (void *, int)) dlsym (lib, "_ULx86_64_set_caching_policy");
+      void **local_space = dlsym (lib, "_ULx86_64_local_addr_space");
+
+      backtrace_func = (BacktraceFunc) dlsym (lib, "unw_backtrace");
+      if (set_caching != NULL && local_space != NULL)
+        set_caching (*local_space, 2 /* UNW_CACHE_PER_THREAD */);
+      if (backtrace_func != NULL)
+        {
+          unwinder_name = "libunwind";
+          return TRUE;
+        }
+    }
+  /* glibc's backtrace () (libgcc's unwinder): it dlopens libgcc_s on first
+   * use, so the warm-up call below must come first, outside any handler. */
+  backtrace_func = backtrace;
+  unwinder_name = "glibc backtrace";
+  js_log_debug ("libunwind.so.8 not available, sampling with glibc backtrace ()");
+  return TRUE;
+}
+
+static int
+pick_signal (int offset)
+{
+  struct sigaction current;
+  int first = offset >= 0 ? SIGRTMIN + offset : SIGRTMIN + 3;
+  int last = offset >= 0 ? first : SIGRTMAX - 1;
+
+  for (int sig = first; sig <= last && sig <= SIGRTMAX; sig++)
+    if (sigaction (sig, NULL, &current) == 0 && !(current.sa_flags & SA_SIGINFO)
+        && current.sa_handler == SIG_DFL)
+      return sig;
+  return 0;
+}
+
+gboolean
+js_sampler_init (pid_t main_tid, int signal_offset)
+{
+  struct sigaction action;
+  void *warm[8];
+
+  if (ready)
+    return TRUE;
+  if (!load_unwinder ())
+    return FALSE;
+  /* Per-thread unwinder state (and libgcc_s for glibc's) is set up here, on
+   * the main thread, never inside the handler. */
+  backtrace_func (warm, G_N_ELEMENTS (warm));
+
+  the_signal = pick_signal (signal_offset);
+  if (the_signal == 0)
+    {
+      if (signal_offset >= 0)
+        js_log_warning ("signal SIGRTMIN+%d is in use by the app; stack sampling is off",
+                        signal_offset);
+      else
+        js_log_warning ("no free real-time signal; stack sampling is off");
+      return FALSE;
+    }
+  memset (&action, 0, sizeof action);
+  action.sa_sigaction = on_signal;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigfillset (&action.sa_mask);
+  if (sigaction (the_signal, &action, &previous_action) != 0)
+    {
+      js_log_warning ("cannot install the sampling signal handler: %s; stack sampling is off",
+                      g_strerror (errno));
+      the_signal = 0;
+      return FALSE;
+    }
+  main_pid = getpid ();
+  the_main_tid = main_tid;
+  ready = TRUE;
+  return TRUE;
+}
+
+gboolean
+js_sampler_check_handler (void)
+{
+  struct sigaction current;
+
+  if (!ready || lost)
+    return FALSE;
+  if (sigaction (the_signal, NULL, &current) != 0 || !(current.sa_flags & SA_SIGINFO)
+      || current.sa_sigaction != on_signal)
+    {
+      lost = TRUE;
+      js_log_warning ("the app took over signal %d that jankscope samples stacks with; "
+                      "stack sampling is off from now on",
+                      the_signal);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+wait_done (Slot *slot, gint64 deadline_ns)
+{
+  for (;;)
+    {
+      int state = __atomic_load_n (&slot->state, __ATOMIC_ACQUIRE);
+      gint64 left = deadline_ns - js_now_ns ();
+
+      if (state == SLOT_DONE)
+        return TRUE;
+      if (left <= 0)
+        return FALSE;
+      js_futex_wait (&slot->state, state, left);
+    }
+}
+
+JsSamplerStatus
+js_sampler_take (guint64 *frames, guint max, guint *n_frames, gboolean *truncated,
+                 gint64 timeout_ns, gint64 *handler_ns)
+{
+  Slot *slot;
+  guint32 seq;
+  siginfo_t info;
+  int expected;
+
+  *n_frames = 0;
+  *truncated = FALSE;
+  if (!ready || lost)
+    return JS_SAMPLER_OFF;
+  if (!js_sampler_check_handler ())
+    return JS_SAMPLER_SIGNAL_LOST;
+
+  seq = ++next_seq;
+  slot = &slots[seq % N_SLOTS];
+  /* A slot still being written by a late handler is skipped (never waited on). */
+  if (__atomic_load_n (&slot->state, __ATOMIC_ACQUIRE) == SLOT_WRITING)
+    return JS_SAMPLER_TIMEOUT;
+  __atomic_store_n (&slot->state, SLOT_FREE, __ATOMIC_RELAXED);
+  __atomic_store_n (&slot->seq, seq, __ATOMIC_RELEASE);
+  __atomic_store_n (&slot->state, SLOT_REQUESTED, __ATOMIC_RELEASE);
+
+  memset (&info, 0, sizeof info);
+  info.si_signo = the_signal;
+  info.si_code = SI_QUEUE;
+  info.si_pid = main_pid;
+  info.si_uid = getuid ();
+  info.si_value.sival_int = (int) seq;
+  requested++;
+  if (syscall (SYS_rt_tgsigqueueinfo, main_pid, the_main_tid, the_signal, &info) != 0)
+    {
+      __atomic_store_n (&slot->state, SLOT_FREE, __ATOMIC_RELEASE);
+      return JS_SAMPLER_SEND_FAILED;
+    }
+  if (!wait_done (slot, js_now_ns () + timeout_ns))
+    {
+      expected = SLOT_REQUESTED;
+      if (__atomic_compare_exchange_n (&slot->state, &expected, SLOT_FREE, FALSE, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE))
+        {
+          timeouts++;
+          return JS_SAMPLER_TIMEOUT;
+        }
+      /* The handler started writing just now: it is short, wait for it. */
+      if (!wait_done (slot, js_now_ns () + timeout_ns))
+        {
+          timeouts++;
+          return JS_SAMPLER_TIMEOUT;
+        }
+    }
+  *n_frames = MIN (slot->n, max);
+  for (guint i = 0; i < *n_frames; i++)
+    frames[i] = (guint64) (guintptr) slot->frames[i];
+  *truncated = slot->truncated || slot->n > max;
+  if (*truncated)
+    truncated_count++;
+  *handler_ns = slot->cost_ns;
+  __atomic_store_n (&slot->state, SLOT_FREE, __ATOMIC_RELEASE);
+  taken++;
+  return JS_SAMPLER_OK;
+}
+
+int
+js_sampler_signal (void)
+{
+  return ready && !lost ? the_signal : 0;
+}
+
+void
+js_sampler_get_counters (JsSamplerCounters *c)
+{
+  memset (c, 0, sizeof *c);
+  c->requested = requested;
+  c->taken = taken;
+  c->timeouts = timeouts;
+  c->late = __atomic_load_n (&late, __ATOMIC_RELAXED);
+  c->syscalls_interrupted = __atomic_load_n (&syscalls_interrupted, __ATOMIC_RELAXED);
+  c->truncated = truncated_count;
+  c->signal = ready ? the_signal : 0;
+  c->lost = lost;
+  c->unwinder = unwinder_name;
+}
+
+void
+js_sampler_fork_child (void)
+{
+  if (!ready)
+    return;
+  ready = FALSE;
+  sigaction (the_signal, &previous_action, NULL);
+}

@@ -1,0 +1,117 @@
+/* js-stack-table.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "js-stack-table.h"
+
+#include <string.h>
+
+struct _JsStackTable
+{
+  JsSymbolizer *symbolizer;
+  GHashTable *by_key;  /* JsStack* (hashed by its addresses) -> itself */
+  GPtrArray *by_id;    /* index id - 1 */
+  guint64 dropped;
+};
+
+static guint
+stack_hash (gconstpointer p)
+{
+  const JsStack *s = p;
+  guint h = 5381 + s->n_addresses;
+
+  for (guint i = 0; i < s->n_addresses; i++)
+    h = h * 31 + (guint) (s->addresses[i] ^ (s->addresses[i] >> 32));
+  return h;
+}
+
+static gboolean
+stack_equal (gconstpointer a, gconstpointer b)
+{
+  const JsStack *x = a, *y = b;
+
+  return x->n_addresses == y->n_addresses
+         && memcmp (x->addresses, y->addresses, x->n_addresses * sizeof (guint64)) == 0;
+}
+
+static void
+stack_free (gpointer p)
+{
+  JsStack *s = p;
+
+  g_free (s->addresses);
+  if (s->frames != NULL)
+    g_array_unref (s->frames);
+  g_free (s);
+}
+
+JsStackTable *
+js_stack_table_new (JsSymbolizer *symbolizer)
+{
+  JsStackTable *t = g_new0 (JsStackTable, 1);
+
+  t->symbolizer = symbolizer;
+  t->by_key = g_hash_table_new (stack_hash, stack_equal);
+  t->by_id = g_ptr_array_new_with_free_func (stack_free);
+  return t;
+}
+
+void
+js_stack_table_free (JsStackTable *t)
+{
+  if (t == NULL)
+    return;
+  g_hash_table_unref (t->by_key);
+  g_ptr_array_unref (t->by_id);
+  g_free (t);
+}
+
+guint
+js_stack_table_intern (JsStackTable *t, const guint64 *addresses, guint n, gboolean truncated)
+{
+  JsStack key = { .n_addresses = n, .addresses = (guint64 *) addresses };
+  JsStack *s;
+
+  if (n == 0)
+    return 0;
+  s = g_hash_table_lookup (t->by_key, &key);
+  if (s != NULL)
+    return s->id;
+  if (t->by_id->len >= JS_STACK_TABLE_MAX)
+    {
+      t->dropped++;
+      return 0;
+    }
+  s = g_new0 (JsStack, 1);
+  s->id = t->by_id->len + 1;
+  s->n_addresses = n;
+  s->addresses = g_memdup2 (addresses, n * sizeof (guint64));
+  s->truncated = truncated;
+  s->frames = g_array_sized_new (FALSE, FALSE, sizeof (JsFrame), n);
+  /* [0] is where the thread was; the others are return addresses. */
+  for (guint i = 0; i < n; i++)
+    js_symbolizer_lookup (t->symbolizer, addresses[i], i > 0, s->frames);
+  g_ptr_array_add (t->by_id, s);
+  g_hash_table_add (t->by_key, s);
+  return s->id;
+}
+
+const JsStack *
+js_stack_table_get (JsStackTable *t, guint id)
+{
+  if (id == 0 || id > t->by_id->len)
+    return NULL;
+  return g_ptr_array_index (t->by_id, id - 1);
+}
+
+guint
+js_stack_table_size (JsStackTable *t)
+{
+  return t->by_id->len;
+}
+
+guint64
+js_stack_table_dropped (JsStackTable *t)
+{
+  return t->dropped;
+}

@@ -1,0 +1,956 @@
+/* js-symbolizer.c
+ *
+ * Two libdwfl sessions:
+ *
+ * - `names`, for functions, inline frames and lines. Each JsModule is
+ *   reported once, when an address first falls in it, under a name of its
+ *   own ("libfoo.so#12"), and its Dwfl_Module is kept: we never ask libdwfl
+ *   which module holds an address (JsModules knows), so a dlclosed module
+ *   and the one loaded later at the same address can both be in it.
+ * - `unwind`, for libdw's unwinder, which does ask libdwfl for the module of
+ *   each pc (its CFI). It holds only modules loaded now, reported while the
+ *   unwinder walks up (the frame callback runs before the unwinder looks at
+ *   the frame's caller), and is rebuilt when one of them is unloaded.
+ *   dwfl_attach_state () works once per Dwfl: its callbacks unwind the
+ *   stack copy that `current` points to.
+ *
+ * Offline unless asked: libdwfl's standard callbacks end in the debuginfod
+ * client when nothing is found locally (dwfl_build_id_find_elf,
+ * dwfl_standard_find_debuginfo; nothing else calls it), so by default our
+ * callbacks use only dwfl_build_id_find_debuginfo (local .build-id
+ * directories, dwz alt files included) and a .gnu_debuglink search we do
+ * ourselves. The environment is not touched.
+ *
+ * Not thread-safe: one thread (the collector) owns a JsSymbolizer.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#define _GNU_SOURCE
+#include "js-symbolizer.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CACHE_MAX 65536                  /* addresses; past that, not cached */
+#define CACHE_FRAMES_MAX (CACHE_MAX * 4) /* their frames, inline ones included */
+#define MAX_INLINE_DEPTH 32
+#define MAX_SCOPE_DEPTH 64 /* DIE nesting looked at: functions, inlines, blocks */
+#define VDSO_MAX_SIZE (1 << 20)
+#define DEBUG_DIR "/usr/lib/debug"
+
+typedef struct
+{
+  guint64 address; /* absolute, at the module's load bias */
+  const char *name; /* libdw's: lives as long as the `names` session */
+  guint32 size;
+  guint8 rank; /* lower is better: global, weak, local */
+} Symbol;
+
+typedef struct
+{
+  gboolean reported;   /* in `names` (tried) */
+  Dwfl_Module *mod;    /* NULL if it could not be reported */
+  gboolean symbols_read;
+  Symbol *symbols;     /* functions, sorted by address, one per address */
+  guint n_symbols;
+  gboolean dwarf_checked, has_dwarf;
+  guint unwind_gen;    /* the `unwind` session it was reported in, 0 = none */
+} ModInfo;
+
+typedef struct
+{
+  Dwfl *dwfl;
+  guint8 *vdso_image; /* the vDSO has no file: a copy of its ELF image */
+  gsize vdso_size;
+} Session;
+
+struct _JsSymbolizer
+{
+  JsModules *modules;
+  const Dwfl_Callbacks *callbacks;
+  Session names;
+  Session unwind;
+  guint unwind_gen;
+  gboolean unwind_attached;
+  GArray *unwind_ids; /* modules reported in `unwind` */
+  ModInfo *infos[JS_MODULES_MAX + 1]; /* by module id */
+
+  /* address -> (first << 8 | count) in cache_frames; one table per is_return */
+  GHashTable *cache[2];
+  GArray *cache_frames; /* JsFrame */
+  GStringChunk *strings;
+
+  /* The unwind in progress. */
+  const JsStackCopy *current;
+  guint64 *unwind_out;
+  guint unwind_max, unwind_n;
+
+  JsSymbolizerStats stats;
+};
+
+/* ---- finding files, offline ---------------------------------------------- */
+
+static gboolean
+build_id_to_bytes (const char *hex, guint8 *bytes, gsize *len)
+{
+  gsize n = hex == NULL ? 0 : strlen (hex);
+
+  if (n == 0 || n % 2 != 0 || n / 2 > 64)
+    return FALSE;
+  for (gsize i = 0; i < n / 2; i++)
+    {
+      int hi = g_ascii_xdigit_value (hex[2 * i]), lo = g_ascii_xdigit_value (hex[2 * i + 1]);
+
+      if (hi < 0 || lo < 0)
+        return FALSE;
+      bytes[i] = (guint8) (hi << 4 | lo);
+    }
+  *len = n / 2;
+  return TRUE;
+}
+
+/* Whether the ELF file open on `fd` carries this build-id. */
+static gboolean
+fd_has_build_id (int fd, const void *bits, gsize len)
+{
+  Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  const void *id = NULL;
+  ssize_t n;
+  gboolean same;
+
+  if (elf == NULL)
+    return FALSE;
+  n = dwelf_elf_gnu_build_id (elf, &id);
+  same = n > 0 && (gsize) n == len && memcmp (id, bits, len) == 0;
+  elf_end (elf);
+  return same;
+}
+
+/* Opens `path` if it is an ELF file with the module's build-id and not the
+ * module's file itself; on success *found_name is malloc()ed (libdwfl frees
+ * it). */
+static int
+open_matching (Dwfl_Module *mod, const char *path, const struct stat *main_stat,
+               char **found_name)
+{
+  const unsigned char *bits;
+  GElf_Addr vaddr;
+  int len = dwfl_module_build_id (mod, &bits, &vaddr);
+  struct stat st;
+  int fd;
+
+  if (len <= 0)
+    return -1;
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  if (main_stat != NULL && fstat (fd, &st) == 0 && st.st_dev == main_stat->st_dev
+      && st.st_ino == main_stat->st_ino)
+    {
+      close (fd);
+      return -1;
+    }
+  if (!fd_has_build_id (fd, bits, (gsize) len))
+    {
+      close (fd);
+      return -1;
+    }
+  *found_name = strdup (path);
+  return fd;
+}
+
+/* The .gnu_debuglink name in the usual places: next to the file, in .debug/
+ * beside it, under /usr/lib/debug. Only with a build-id to check the file
+ * against (without one, a stale file could give wrong names). */
+static int
+find_by_debuglink (Dwfl_Module *mod, const char *file_name, const char *debuglink,
+                   char **found_name)
+{
+  g_autofree char *dir = NULL;
+  struct stat main_stat;
+  const struct stat *main_stat_p = NULL;
+  int fd = -1;
+
+  if (file_name == NULL || file_name[0] != '/' || debuglink == NULL || debuglink[0] == '\0'
+      || strchr (debuglink, '/') != NULL)
+    return -1;
+  if (stat (file_name, &main_stat) == 0)
+    main_stat_p = &main_stat;
+  dir = g_path_get_dirname (file_name);
+  for (guint i = 0; i < 3 && fd < 0; i++)
+    {
+      g_autofree char *path = NULL;
+
+      if (i == 0)
+        path = g_build_filename (dir, debuglink, NULL);
+      else if (i == 1)
+        path = g_build_filename (dir, ".debug", debuglink, NULL);
+      else
+        path = g_build_filename (DEBUG_DIR, dir, debuglink, NULL);
+      fd = open_matching (mod, path, main_stat_p, found_name);
+    }
+  return fd;
+}
+
+static int
+find_debuginfo_offline (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                        const char *file_name, const char *debuglink_file,
+                        GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+  /* Local .build-id/xx/yyyy.debug links, validated; also the dwz alt file. */
+  int fd = dwfl_build_id_find_debuginfo (mod, userdata, modname, base, file_name,
+                                         debuglink_file, debuglink_crc, debuginfo_file_name);
+
+  if (fd >= 0)
+    return fd;
+  return find_by_debuglink (mod, file_name, debuglink_file, debuginfo_file_name);
+}
+
+/* Only for modules reported without their file: the vDSO (its image is in
+ * memory) and modules whose file is gone or was replaced (the original,
+ * by build-id, from /usr/lib/debug/.build-id/xx/yyyy). */
+static int
+find_elf_common (Dwfl_Module *mod, void **userdata, char **file_name, Elf **elfp)
+{
+  Session *session = *userdata;
+  const unsigned char *bits;
+  GElf_Addr vaddr;
+  int len;
+  g_autofree char *hex = NULL;
+  g_autofree char *path = NULL;
+
+  *elfp = NULL;
+  if (session != NULL && session->vdso_image != NULL)
+    {
+      const char *name = dwfl_module_info (mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+
+      if (name != NULL && g_str_has_prefix (name, "linux-vdso"))
+        {
+          *elfp = elf_memory ((char *) session->vdso_image, session->vdso_size);
+          return -1;
+        }
+    }
+  len = dwfl_module_build_id (mod, &bits, &vaddr);
+  if (len < 2)
+    return -1;
+  hex = g_malloc ((gsize) len * 2 + 1);
+  for (int i = 0; i < len; i++)
+    g_snprintf (hex + 2 * i, 3, "%02x", bits[i]);
+  path = g_strdup_printf (DEBUG_DIR "/.build-id/%.2s/%s", hex, hex + 2);
+  return open_matching (mod, path, NULL, file_name);
+}
+
+static int
+find_elf_offline (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                  char **file_name, Elf **elfp)
+{
+  return find_elf_common (mod, userdata, file_name, elfp);
+}
+
+static int
+find_elf_debuginfod (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                     char **file_name, Elf **elfp)
+{
+  int fd = find_elf_common (mod, userdata, file_name, elfp);
+
+  if (fd >= 0 || *elfp != NULL)
+    return fd;
+  return dwfl_build_id_find_elf (mod, userdata, modname, base, file_name, elfp);
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+  .find_elf = find_elf_offline,
+  .find_debuginfo = find_debuginfo_offline,
+  .section_address = dwfl_offline_section_address,
+};
+
+static const Dwfl_Callbacks debuginfod_callbacks = {
+  .find_elf = find_elf_debuginfod,
+  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .section_address = dwfl_offline_section_address,
+};
+
+/* ---- reporting modules ----------------------------------------------------- */
+
+static void
+session_end (Session *session)
+{
+  if (session->dwfl != NULL)
+    dwfl_end (session->dwfl);
+  session->dwfl = NULL;
+  g_clear_pointer (&session->vdso_image, g_free);
+  session->vdso_size = 0;
+}
+
+static gboolean
+is_vdso (const JsModule *m)
+{
+  return !m->is_main && m->path[0] != '/' && g_str_has_prefix (m->name, "linux-vdso");
+}
+
+/* The size of the vDSO's ELF image (its section headers are past the end
+ * of its PT_LOAD segment, in the same mapped pages), or 0. */
+static gsize
+vdso_image_size (const JsModule *m)
+{
+  const guint8 *image = (const guint8 *) (guintptr) m->start;
+  guint64 mapped = ((m->end - m->start) + 4095) & ~(guint64) 4095;
+  GElf_Ehdr ehdr;
+  guint64 size;
+
+  if (m->start != m->base || mapped > VDSO_MAX_SIZE || mapped < sizeof (Elf64_Ehdr)
+      || memcmp (image, ELFMAG, SELFMAG) != 0 || image[EI_CLASS] != ELFCLASS64)
+    return 0;
+  memcpy (&ehdr, image, sizeof (Elf64_Ehdr)); /* GElf_Ehdr is Elf64_Ehdr */
+  size = MAX (ehdr.e_shoff + (guint64) ehdr.e_shnum * ehdr.e_shentsize,
+              ehdr.e_phoff + (guint64) ehdr.e_phnum * ehdr.e_phentsize);
+  size = MAX (size, m->end - m->start);
+  return size <= mapped ? (gsize) size : 0;
+}
+
+/* Adds `m` to the session; NULL if its file can't be had. The caller keeps
+ * the result: libdwfl frees modules only at dwfl_end (nothing is removed). */
+static Dwfl_Module *
+report (JsSymbolizer *s, Session *session, const JsModule *m)
+{
+  g_autofree char *name = NULL;
+  guint8 bits[64];
+  gsize len = 0;
+  gboolean has_id = build_id_to_bytes (m->build_id, bits, &len);
+  Dwfl_Module *mod = NULL;
+  void **userdata = NULL;
+
+  if (session->dwfl == NULL || m->path == NULL)
+    return NULL;
+  /* Unique per JsModule: libdwfl merges reports of equal name and range. */
+  name = g_strdup_printf ("%s#%u", m->name, m->id);
+  dwfl_report_begin_add (session->dwfl);
+  if (!is_vdso (m))
+    {
+      int fd = open (m->path, O_RDONLY | O_CLOEXEC);
+
+      /* A file replaced since it was loaded (an upgrade) would give wrong
+       * names and CFI: it must carry the build-id seen in memory. */
+      if (fd >= 0 && (!has_id || fd_has_build_id (fd, bits, len)))
+        {
+          /* ET_DYN: base is the load bias (dlpi_addr), p_vaddr added. */
+          mod = dwfl_report_elf (session->dwfl, name, m->path, fd, m->base, true);
+          if (mod == NULL)
+            close (fd);
+        }
+      else if (fd >= 0)
+        close (fd);
+    }
+  else if (!m->unloaded && session->vdso_image == NULL
+           && (session->vdso_size = vdso_image_size (m)) > 0)
+    {
+      session->vdso_image = g_memdup2 ((const void *) (guintptr) m->start, session->vdso_size);
+      g_free (name);
+      name = g_strdup_printf ("linux-vdso#%u", m->id);
+      mod = dwfl_report_module (session->dwfl, name, m->start, m->end);
+    }
+  if (mod == NULL && has_id && !is_vdso (m))
+    {
+      /* No usable file: its original by build-id, if installed. */
+      mod = dwfl_report_module (session->dwfl, name, m->start, m->end);
+      if (mod != NULL && dwfl_module_report_build_id (mod, bits, len, 0) != 0)
+        mod = NULL; /* stays in the session, unused (no file) */
+    }
+  dwfl_report_end (session->dwfl, NULL, NULL);
+  if (mod != NULL && dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL) != NULL)
+    *userdata = session;
+  return mod;
+}
+
+static ModInfo *
+mod_info (JsSymbolizer *s, guint id)
+{
+  if (id == 0 || id > JS_MODULES_MAX)
+    return NULL;
+  if (s->infos[id] == NULL)
+    s->infos[id] = g_new0 (ModInfo, 1);
+  return s->infos[id];
+}
+
+/* ---- symbol tables --------------------------------------------------------- */
+
+/* Strings handed out live as long as the symbolizer, one copy each. */
+static const char *
+intern (JsSymbolizer *s, const char *string)
+{
+  return string == NULL ? NULL : g_string_chunk_insert_const (s->strings, string);
+}
+
+
+static int
+compare_symbols (gconstpointer a, gconstpointer b)
+{
+  const Symbol *sa = a, *sb = b;
+
+  if (sa->address != sb->address)
+    return sa->address < sb->address ? -1 : 1;
+  if (sa->rank != sb->rank)
+    return sa->rank < sb->rank ? -1 : 1;
+  return strcmp (sa->name, sb->name);
+}
+
+/* The module's function symbols, once: .symtab when there is one (in the
+ * file or its debug file), else .dynsym (exported functions only). */
+static void
+read_symbols (JsSymbolizer *s, ModInfo *info)
+{
+  GArray *symbols;
+  int n;
+  guint kept = 0;
+
+  info->symbols_read = TRUE;
+  if (info->mod == NULL || (n = dwfl_module_getsymtab (info->mod)) <= 0)
+    return;
+  symbols = g_array_sized_new (FALSE, FALSE, sizeof (Symbol), (guint) n);
+  for (int i = 0; i < n; i++)
+    {
+      GElf_Sym sym;
+      GElf_Addr address;
+      GElf_Word shndx;
+      const char *name = dwfl_module_getsym_info (info->mod, i, &sym, &address, &shndx, NULL, NULL);
+      int type = GELF_ST_TYPE (sym.st_info);
+      Symbol symbol;
+
+      if (name == NULL || name[0] == '\0' || name[0] == '@'
+          || (type != STT_FUNC && type != STT_GNU_IFUNC) || shndx == SHN_UNDEF
+          || shndx == (GElf_Word) -1 || address == 0)
+        continue;
+      symbol.address = address;
+      symbol.name = name;
+      if (strchr (name, '@') != NULL)
+        {
+          /* "clock_nanosleep@@GLIBC_2.17" (.symver in a .symtab): the
+           * version is no part of the name. */
+          g_autofree char *bare = g_strndup (name, strcspn (name, "@"));
+
+          symbol.name = intern (s, bare);
+        }
+      symbol.size = (guint32) MIN (sym.st_size, G_MAXUINT32);
+      switch (GELF_ST_BIND (sym.st_info))
+        {
+        case STB_GLOBAL:
+        case STB_GNU_UNIQUE:
+          symbol.rank = 0;
+          break;
+        case STB_WEAK:
+          symbol.rank = 1;
+          break;
+        default:
+          symbol.rank = 2;
+          break;
+        }
+      g_array_append_val (symbols, symbol);
+    }
+  g_array_sort (symbols, compare_symbols);
+
+  /* One per address: the best-ranked name, the largest size. */
+  for (guint i = 0; i < symbols->len; i++)
+    {
+      Symbol *sym = &g_array_index (symbols, Symbol, i);
+
+      if (kept > 0 && g_array_index (symbols, Symbol, kept - 1).address == sym->address)
+        {
+          Symbol *prev = &g_array_index (symbols, Symbol, kept - 1);
+
+          prev->size = MAX (prev->size, sym->size);
+          continue;
+        }
+      g_array_index (symbols, Symbol, kept++) = *sym;
+    }
+  g_array_set_size (symbols, kept);
+  info->n_symbols = kept;
+  info->symbols = (Symbol *) g_array_free (symbols, FALSE);
+}
+
+/* The function symbol covering `pc`, or NULL: past the end of the symbol
+ * before it, an address belongs to something the table does not name (a
+ * static function of a stripped library), and guessing would be wrong. */
+static const char *
+find_symbol (JsSymbolizer *s, ModInfo *info, guint64 pc)
+{
+  guint lo = 0, hi;
+
+  if (!info->symbols_read)
+    read_symbols (s, info);
+  hi = info->n_symbols;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (info->symbols[mid].address <= pc)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  /* lo - 1 is the last symbol at or below pc; a sizeless label may sit
+   * inside a larger function, so look a few symbols further back. */
+  for (guint i = lo, steps = 0; i > 0 && steps < 8; i--, steps++)
+    {
+      const Symbol *sym = &info->symbols[i - 1];
+
+      if (pc < sym->address + sym->size || (sym->size == 0 && pc == sym->address))
+        return sym->name;
+    }
+  return NULL;
+}
+
+/* ---- DWARF: lines and inline frames ---------------------------------------- */
+
+static const char *
+die_name (Dwarf_Die *die)
+{
+  Dwarf_Attribute attr;
+
+  /* Follows DW_AT_abstract_origin and DW_AT_specification. */
+  return dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr));
+}
+
+static void
+push (JsSymbolizer *s, GArray *out, const JsFrame *proto, const char *function, const char *file,
+      int line, gboolean inlined)
+{
+  JsFrame frame = *proto;
+
+  frame.function = intern (s, function);
+  frame.file = intern (s, file);
+  frame.line = line > 0 ? (guint) line : 0;
+  frame.inlined = inlined;
+  g_array_append_val (out, frame);
+}
+
+/* Whether DIEs with this tag can hold code (and so contain `pc`). */
+static gboolean
+is_code_scope (int tag)
+{
+  switch (tag)
+    {
+    case DW_TAG_subprogram:
+    case DW_TAG_inlined_subroutine:
+    case DW_TAG_lexical_block:
+    case DW_TAG_entry_point:
+    case DW_TAG_try_block:
+    case DW_TAG_catch_block:
+    case DW_TAG_with_stmt:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* The DIEs containing `pc` below the CU, outermost first, as they nest in
+ * the code: a function, the subroutines inlined into it, their blocks.
+ * One walk down, skipping every subtree that does not hold pc.
+ * (dwarf_getscopes () would give an inlined instance's abstract scopes,
+ * and dwarf_getscopes_die () walks the CU from its start: too slow.) */
+static int
+code_scopes (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *chain, int max)
+{
+  Dwarf_Die parent = *cu, child;
+  int n = 0;
+
+  while (n < max && dwarf_child (&parent, &child) == 0)
+    {
+      gboolean found = FALSE;
+
+      do
+        found = is_code_scope (dwarf_tag (&child)) && dwarf_haspc (&child, pc) > 0;
+      while (!found && dwarf_siblingof (&child, &child) == 0);
+      if (!found)
+        break;
+      chain[n++] = child;
+      parent = child;
+    }
+  return n;
+}
+
+/* Appends the frames of `pc` in a module with DWARF: the inlined
+ * subroutines around it, innermost first (each at the line inside it),
+ * then the function they were inlined into, at the line of the outermost
+ * call (as eu-addr2line -i). */
+static void
+push_dwarf_frames (JsSymbolizer *s, ModInfo *info, guint64 pc, const JsFrame *proto,
+                   const char *symbol, GArray *out)
+{
+  Dwfl_Line *line = dwfl_module_getsrc (info->mod, pc);
+  const char *file = NULL;
+  int lineno = 0;
+  Dwarf_Addr bias = 0;
+  Dwarf_Die *cu = dwfl_module_addrdie (info->mod, pc, &bias);
+  Dwarf_Die chain[MAX_SCOPE_DEPTH];
+  int n_chain = 0, depth = 0;
+  Dwarf_Files *files = NULL;
+  const char *outer = symbol;
+
+  if (line != NULL)
+    file = dwfl_lineinfo (line, NULL, &lineno, NULL, NULL, NULL);
+  if (cu != NULL)
+    n_chain = code_scopes (cu, pc - bias, chain, MAX_SCOPE_DEPTH);
+  if (n_chain > 0 && dwarf_getsrcfiles (cu, &files, NULL) != 0)
+    files = NULL;
+  for (int i = n_chain - 1; i >= 0; i--)
+    {
+      int tag = dwarf_tag (&chain[i]);
+
+      if (tag == DW_TAG_inlined_subroutine && depth < MAX_INLINE_DEPTH)
+        {
+          Dwarf_Attribute attr;
+          Dwarf_Word value;
+
+          push (s, out, proto, die_name (&chain[i]), file, lineno, TRUE);
+          depth++;
+          /* Where it was inlined: a position in the next frame out. */
+          file = NULL;
+          lineno = 0;
+          if (files != NULL
+              && dwarf_formudata (dwarf_attr (&chain[i], DW_AT_call_file, &attr), &value) == 0)
+            file = dwarf_filesrc (files, value, NULL, NULL);
+          if (dwarf_formudata (dwarf_attr (&chain[i], DW_AT_call_line, &attr), &value) == 0)
+            lineno = (int) MIN (value, G_MAXINT);
+        }
+      else if (tag == DW_TAG_subprogram || tag == DW_TAG_entry_point)
+        {
+          if (outer == NULL)
+            outer = die_name (&chain[i]);
+          break;
+        }
+    }
+  if (outer == NULL && n_chain == 0)
+    {
+      /* In no function: alignment padding, which the line table runs over. */
+      file = NULL;
+      lineno = 0;
+    }
+  push (s, out, proto, outer, file, lineno, FALSE);
+}
+
+/* ---- lookups --------------------------------------------------------------- */
+
+/* A module dlclosed since: the newest unloaded one that covered `pc`
+ * (the address was resolved when its sample was taken; nothing is mapped
+ * there now). */
+static guint
+find_unloaded (JsSymbolizer *s, guint64 pc)
+{
+  const JsModule *m;
+  guint best = 0;
+
+  for (guint id = 1; (m = js_modules_get (s->modules, id)) != NULL; id++)
+    if (m->unloaded && pc >= m->start && pc < m->end)
+      best = id;
+  return best;
+}
+
+static void
+symbolize (JsSymbolizer *s, guint64 address, gboolean is_return, GArray *out)
+{
+  guint64 pc = is_return && address > 0 ? address - 1 : address;
+  JsFrame proto = { .offset = address };
+  const JsModule *m;
+  ModInfo *info;
+  const char *symbol;
+  guint id;
+
+  id = js_modules_resolve (s->modules, pc);
+  if (id == 0 && pc != 0)
+    id = find_unloaded (s, pc);
+  m = js_modules_get (s->modules, id);
+  info = mod_info (s, id);
+  if (m == NULL || info == NULL)
+    {
+      g_array_append_val (out, proto);
+      return;
+    }
+  proto.module = id;
+  proto.offset = address - m->base;
+  if (!info->reported)
+    {
+      info->reported = TRUE;
+      info->mod = report (s, &s->names, m);
+      if (info->mod != NULL)
+        s->stats.modules_loaded++;
+    }
+  if (info->mod == NULL)
+    {
+      g_array_append_val (out, proto);
+      return;
+    }
+  symbol = find_symbol (s, info, pc);
+  if (!info->dwarf_checked)
+    {
+      Dwarf_Addr bias;
+
+      info->dwarf_checked = TRUE;
+      info->has_dwarf = dwfl_module_getdwarf (info->mod, &bias) != NULL;
+    }
+  if (info->has_dwarf)
+    push_dwarf_frames (s, info, pc, &proto, symbol, out);
+  else
+    push (s, out, &proto, symbol, NULL, 0, FALSE);
+}
+
+guint
+js_symbolizer_lookup (JsSymbolizer *s, guint64 address, gboolean is_return, GArray *out)
+{
+  GHashTable *cache;
+  gpointer value;
+  guint first, n;
+
+  if (s == NULL || out == NULL)
+    return 0;
+  s->stats.lookups++;
+  cache = s->cache[is_return ? 1 : 0];
+  if (g_hash_table_lookup_extended (cache, GSIZE_TO_POINTER (address), NULL, &value))
+    {
+      guintptr packed = GPOINTER_TO_SIZE (value);
+
+      first = (guint) (packed >> 8);
+      n = (guint) (packed & 0xff);
+      g_array_append_vals (out, &g_array_index (s->cache_frames, JsFrame, first), n);
+      s->stats.cache_hits++;
+      return n;
+    }
+  first = out->len;
+  symbolize (s, address, is_return, out);
+  n = out->len - first;
+  if (n > 0 && n < 256
+      && g_hash_table_size (s->cache[0]) + g_hash_table_size (s->cache[1]) < CACHE_MAX
+      && s->cache_frames->len + n <= CACHE_FRAMES_MAX)
+    {
+      guintptr packed = ((guintptr) s->cache_frames->len << 8) | n;
+
+      g_array_append_vals (s->cache_frames, &g_array_index (out, JsFrame, first), n);
+      g_hash_table_insert (cache, GSIZE_TO_POINTER (address), GSIZE_TO_POINTER (packed));
+    }
+  return n;
+}
+
+/* ---- unwinding a stack copy ------------------------------------------------ */
+
+#if defined(__x86_64__)
+
+#define DWARF_REG_RSP 7
+
+static pid_t
+unwind_next_thread (Dwfl *dwfl, void *dwfl_arg, void **thread_argp)
+{
+  /* One thread: the copy. Any positive id will do. */
+  if (*thread_argp != NULL)
+    return 0;
+  *thread_argp = dwfl_arg;
+  return 1;
+}
+
+static bool
+unwind_get_thread (Dwfl *dwfl, pid_t tid, void *dwfl_arg, void **thread_argp)
+{
+  *thread_argp = dwfl_arg;
+  return tid == 1;
+}
+
+static bool
+unwind_memory_read (Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
+{
+  JsSymbolizer *s = dwfl_arg;
+  const JsStackCopy *copy = s->current;
+
+  /* Only the copy: the thread runs on, its live stack is not ours to read. */
+  if (copy == NULL || copy->size < sizeof *result || addr < copy->sp
+      || addr - copy->sp > copy->size - sizeof *result)
+    return false;
+  memcpy (result, copy->data + (addr - copy->sp), sizeof *result);
+  return true;
+}
+
+static bool
+unwind_set_initial_registers (Dwfl_Thread *thread, void *thread_arg)
+{
+  JsSymbolizer *s = thread_arg;
+  Dwarf_Word sp = s->current->sp;
+
+  /* All that /proc/.../syscall gives: the others are unknown, and CFI
+   * rules that need them fail, which ends the unwind there. */
+  if (!dwfl_thread_state_registers (thread, DWARF_REG_RSP, 1, &sp))
+    return false;
+  dwfl_thread_state_register_pc (thread, s->current->pc);
+  return true;
+}
+
+static const Dwfl_Thread_Callbacks unwind_callbacks = {
+  .next_thread = unwind_next_thread,
+  .get_thread = unwind_get_thread,
+  .memory_read = unwind_memory_read,
+  .set_initial_registers = unwind_set_initial_registers,
+};
+
+/* Makes sure the module holding `pc` is in the `unwind` session. */
+static gboolean
+unwind_report (JsSymbolizer *s, guint64 pc)
+{
+  guint id = js_modules_resolve (s->modules, pc);
+  const JsModule *m = js_modules_get (s->modules, id);
+  ModInfo *info = mod_info (s, id);
+
+  if (m == NULL || info == NULL)
+    return FALSE;
+  if (info->unwind_gen != s->unwind_gen)
+    {
+      info->unwind_gen = s->unwind_gen;
+      g_array_append_val (s->unwind_ids, id);
+      return report (s, &s->unwind, m) != NULL;
+    }
+  return TRUE;
+}
+
+/* The `unwind` session, started again if a module in it was unloaded (a
+ * module loaded later at its address would be hidden by it). */
+static gboolean
+unwind_session (JsSymbolizer *s)
+{
+  gboolean stale = FALSE;
+
+  for (guint i = 0; i < s->unwind_ids->len && !stale; i++)
+    {
+      const JsModule *m = js_modules_get (s->modules, g_array_index (s->unwind_ids, guint, i));
+
+      stale = m == NULL || m->unloaded;
+    }
+  if (stale || s->unwind.dwfl == NULL)
+    {
+      session_end (&s->unwind);
+      g_array_set_size (s->unwind_ids, 0);
+      s->unwind_gen++;
+      s->unwind_attached = FALSE;
+      s->unwind.dwfl = dwfl_begin (s->callbacks);
+    }
+  return s->unwind.dwfl != NULL;
+}
+
+static int
+unwind_frame (Dwfl_Frame *state, void *arg)
+{
+  JsSymbolizer *s = arg;
+  Dwarf_Addr pc;
+  bool activation = false;
+
+  if (!dwfl_frame_pc (state, &pc, &activation) || pc == 0)
+    return DWARF_CB_ABORT;
+  s->unwind_out[s->unwind_n++] = pc;
+  if (s->unwind_n >= s->unwind_max)
+    return DWARF_CB_ABORT;
+  /* The unwinder looks for this frame's CFI next. */
+  unwind_report (s, activation ? pc : pc - 1);
+  return DWARF_CB_OK;
+}
+
+static guint
+unwind (JsSymbolizer *s, const JsStackCopy *copy, guint64 *out, guint max)
+{
+  if (!unwind_session (s))
+    return 0;
+  /* The architecture comes from a module: the pc's, or our own. */
+  if (!unwind_report (s, copy->pc) && !s->unwind_attached)
+    unwind_report (s, (guint64) (guintptr) js_symbolizer_unwind_copy);
+  if (!s->unwind_attached)
+    {
+      if (!dwfl_attach_state (s->unwind.dwfl, NULL, getpid (), &unwind_callbacks, s))
+        return 0;
+      s->unwind_attached = TRUE;
+    }
+  s->current = copy;
+  s->unwind_out = out;
+  s->unwind_max = max;
+  s->unwind_n = 0;
+  dwfl_getthread_frames (s->unwind.dwfl, 1, unwind_frame, s);
+  s->current = NULL;
+  s->unwind_out = NULL;
+  return s->unwind_n;
+}
+
+#endif /* __x86_64__ */
+
+guint
+js_symbolizer_unwind_copy (JsSymbolizer *s, const JsStackCopy *copy, guint64 *out, guint max)
+{
+  guint n = 0;
+
+  if (s == NULL || copy == NULL || copy->pc == 0 || out == NULL || max == 0)
+    return 0;
+#if defined(__x86_64__)
+  if (copy->size >= sizeof (guint64) && max > 1)
+    n = unwind (s, copy, out, max);
+#endif
+  if (n == 0)
+    {
+      out[0] = copy->pc;
+      n = 1;
+    }
+  s->stats.unwinds++;
+  s->stats.unwind_frames += n;
+  return n;
+}
+
+/* ---- life cycle ------------------------------------------------------------ */
+
+JsSymbolizer *
+js_symbolizer_new (JsModules *modules, gboolean allow_debuginfod)
+{
+  JsSymbolizer *s = g_new0 (JsSymbolizer, 1);
+
+  elf_version (EV_CURRENT);
+  s->modules = modules;
+  s->callbacks = allow_debuginfod ? &debuginfod_callbacks : &offline_callbacks;
+  /* NULL on failure: every lookup then gives unnamed frames. */
+  s->names.dwfl = dwfl_begin (s->callbacks);
+  s->unwind_ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  s->cache[0] = g_hash_table_new (g_direct_hash, g_direct_equal);
+  s->cache[1] = g_hash_table_new (g_direct_hash, g_direct_equal);
+  s->cache_frames = g_array_new (FALSE, FALSE, sizeof (JsFrame));
+  s->strings = g_string_chunk_new (16384);
+  return s;
+}
+
+void
+js_symbolizer_free (JsSymbolizer *s)
+{
+  if (s == NULL)
+    return;
+  session_end (&s->unwind);
+  session_end (&s->names);
+  for (guint i = 0; i < G_N_ELEMENTS (s->infos); i++)
+    if (s->infos[i] != NULL)
+      {
+        g_free (s->infos[i]->symbols);
+        g_free (s->infos[i]);
+      }
+  g_array_unref (s->unwind_ids);
+  g_hash_table_unref (s->cache[0]);
+  g_hash_table_unref (s->cache[1]);
+  g_array_unref (s->cache_frames);
+  g_string_chunk_free (s->strings);
+  g_free (s);
+}
+
+void
+js_symbolizer_get_stats (JsSymbolizer *s, JsSymbolizerStats *stats)
+{
+  if (stats == NULL)
+    return;
+  if (s == NULL)
+    {
+      memset (stats, 0, sizeof *stats);
+      return;
+    }
+  *stats = s->stats;
+}

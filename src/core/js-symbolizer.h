@@ -1,0 +1,62 @@
+/* js-symbolizer.h: code addresses → functions, inline frames, file:line (libdw).
+ *
+ * Runs on the collector thread, never on the main thread. Modules come from
+ * JsModules (their files, at their load bias), so dlopened and dlclosed
+ * modules work the same. Each module's symbol table is read once into a
+ * sorted array (libdw's own lookup is a linear scan); results are cached per
+ * address, so a warm lookup is a hash lookup. debuginfod is never contacted
+ * unless `allow_debuginfod` (JANKSCOPE_DEBUGINFOD=1).
+ *
+ * Not thread-safe: one thread owns a JsSymbolizer.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include "js-modules.h"
+#include "js-sample.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *function; /* NULL when the module has no symbol for it */
+  const char *file;     /* NULL without debug info */
+  guint line;           /* 0 when unknown */
+  guint module;         /* JsModules id, 0 when the address is in no module */
+  guint64 offset;       /* address - module base (or the address, without a module) */
+  gboolean inlined;     /* inlined into the next frame (the same address) */
+} JsFrame;
+
+typedef struct _JsSymbolizer JsSymbolizer;
+
+JsSymbolizer *js_symbolizer_new (JsModules *modules, gboolean allow_debuginfod);
+void js_symbolizer_free (JsSymbolizer *symbolizer);
+
+/* Appends the frames of one code address to `out` (JsFrame), innermost
+ * inline frame first, and returns how many (at least 1). `is_return`: the
+ * address is a return address (the call is at address - 1). Strings are
+ * owned by the symbolizer. */
+guint js_symbolizer_lookup (JsSymbolizer *symbolizer, guint64 address, gboolean is_return,
+                            GArray *out);
+
+/* Unwinds a blocked thread's stack copy (CFI from the modules' files) into
+ * code addresses, leaf first (out[0] = copy->pc). Returns how many (>= 1 if
+ * copy->pc is set). */
+guint js_symbolizer_unwind_copy (JsSymbolizer *symbolizer, const JsStackCopy *copy,
+                                 guint64 *out, guint max);
+
+/* Counters for the report and benchmarks. */
+typedef struct
+{
+  guint64 lookups;
+  guint64 cache_hits;
+  guint modules_loaded;
+  guint unwinds;
+  guint unwind_frames;
+} JsSymbolizerStats;
+
+void js_symbolizer_get_stats (JsSymbolizer *symbolizer, JsSymbolizerStats *stats);
+
+G_END_DECLS

@@ -1,0 +1,686 @@
+/* js-watchdog.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#define _GNU_SOURCE
+#include "js-watchdog.h"
+#include "js-clock.h"
+#include "js-futex.h"
+#include "js-log.h"
+#include "js-mainloop.h"
+#include "js-sampler.h"
+#include "js-source-swap.h"
+#include "js-thread-probe.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* While the loop is active the watchdog looks every IDLE_TICK; after 250 ms
+ * without any iteration it parks until the next one (the main
+ * thread then pays one futex wake, at most 4 times a second). A busy span is seen
+ * passing the pre-trigger at max (pre-trigger, tick phase) into it: 16 to
+ * 25 ms with the defaults. Each wake-up costs ~40 µs of CPU on a VM (measured:
+ * README), so the tick is not shorter. */
+#define IDLE_TICK_NS (25 * JS_NS_PER_MS)
+#define PARK_AFTER_NS (250 * JS_NS_PER_MS)
+#define PARK_TIMEOUT_NS (5000 * JS_NS_PER_MS)
+#define SAMPLE_TIMEOUT_NS (20 * JS_NS_PER_MS)
+#define STACK_COPY_BYTES (64 * 1024)
+/* Bounds: samples per stall (folded ones do not count), samples waiting for
+ * the collector, finished stalls waiting for it. */
+#define MAX_SAMPLES_PER_STALL 512
+#define MAX_OUTBOX_SAMPLES 2048
+#define MAX_HEADERS 64
+/* Fibonacci back-off on identical stacks: at most this many intervals. */
+#define MAX_BACKOFF 34
+
+typedef struct
+{
+  gboolean active;
+  JsStallHeader h;
+  JsSample last;        /* the previous sample (frames, state) for folding */
+  gboolean have_last;
+  guint64 last_nvcsw;   /* context switches at the last sample (blocked) */
+  JsStallSample *open;  /* the sample identical ones fold into, still in our hands */
+  guint32 fib_a, fib_b; /* back-off factors */
+  gint64 next_sample_ns;
+  guint distinct;       /* samples sent for this stall */
+} Stall;
+
+struct _JsWatchdog
+{
+  const JsConfig *config;
+  JsModules *modules;
+  gboolean sampling;
+  JsThreadProbe probe;
+  gboolean have_probe;
+  GThread *thread;
+  pthread_t self;
+  gint64 final_cpu_ns; /* its CPU time when it ended, -1 before */
+  int quit;      /* futex word: the thread sleeps on it */
+  int park;      /* futex word: 1 while parked (js_mainloop_set_park_word) */
+
+  Stall stall;
+  JsStallHeader last_finished;
+  guint32 next_id;
+  gint64 last_enter_seen;
+  gint64 active_seen_ns; /* last time the loop was seen doing anything */
+
+  /* Ping: one outstanding at a time. */
+  gint64 ping_sent_ns;
+  guint32 ping_stall_id;
+  gint64 next_ping_ns;
+  gint64 ping_served_ns; /* written by the main thread */
+
+  /* Outbox, under lock (the watchdog and the collector only). */
+  GMutex lock;
+  GArray *headers;     /* JsStallHeader, changed since the last take */
+  GPtrArray *samples;  /* JsStallSample* */
+  JsWatchdogStats stats;
+};
+
+static JsWatchdog *the_watchdog; /* for the ping's dispatch and fork */
+
+void
+js_stall_sample_free (gpointer data)
+{
+  JsStallSample *s = data;
+
+  if (s == NULL)
+    return;
+  g_free (s->sample.copy);
+  g_free (s);
+}
+
+/* --- ping ------------------------------------------------------------- */
+
+static gboolean
+ping_dispatch (GSource *source, GSourceFunc callback, gpointer user_data)
+{
+  JsWatchdog *wd = user_data ? user_data : the_watchdog;
+
+  __atomic_store_n (&wd->ping_served_ns, js_now_ns (), __ATOMIC_RELEASE);
+  return G_SOURCE_REMOVE;
+}
+
+/* Not timed and never counted: the source swap leaves these funcs alone. */
+static GSourceFuncs ping_funcs = { NULL, NULL, ping_dispatch, NULL, NULL, NULL };
+
+static void
+post_ping (JsWatchdog *wd, gint64 now)
+{
+  GSource *source = g_source_new (&ping_funcs, sizeof (GSource));
+
+  g_source_set_priority (source, G_PRIORITY_HIGH);
+  g_source_set_ready_time (source, 0);
+  g_source_set_static_name (source, "[jankscope] ping");
+  __atomic_store_n (&wd->ping_served_ns, 0, __ATOMIC_RELEASE);
+  wd->ping_sent_ns = now;
+  g_source_attach (source, g_main_context_default ());
+  g_source_unref (source);
+  wd->stats.pings_sent++;
+}
+
+/* --- outbox ----------------------------------------------------------- */
+
+static void
+publish_header (JsWatchdog *wd, const JsStallHeader *h)
+{
+  g_mutex_lock (&wd->lock);
+  for (guint i = 0; i < wd->headers->len; i++)
+    if (g_array_index (wd->headers, JsStallHeader, i).id == h->id)
+      {
+        g_array_index (wd->headers, JsStallHeader, i) = *h;
+        g_mutex_unlock (&wd->lock);
+        return;
+      }
+  if (wd->headers->len >= MAX_HEADERS)
+    g_array_remove_index (wd->headers, 0); /* the collector is stuck: keep the newest */
+  g_array_append_val (wd->headers, *h);
+  g_mutex_unlock (&wd->lock);
+}
+
+/* Hands the open (folding) sample over. */
+static void
+flush_open_sample (JsWatchdog *wd, Stall *st)
+{
+  JsStallSample *s = st->open;
+
+  if (s == NULL)
+    return;
+  st->open = NULL;
+  g_mutex_lock (&wd->lock);
+  if (wd->samples->len >= MAX_OUTBOX_SAMPLES)
+    {
+      wd->stats.samples_dropped += s->sample.count;
+      st->h.samples_dropped += s->sample.count;
+      g_mutex_unlock (&wd->lock);
+      js_stall_sample_free (s);
+      return;
+    }
+  g_ptr_array_add (wd->samples, s);
+  g_mutex_unlock (&wd->lock);
+}
+
+void
+js_watchdog_take (JsWatchdog *wd, GArray *headers, GPtrArray *samples)
+{
+  g_mutex_lock (&wd->lock);
+  if (wd->headers->len > 0)
+    {
+      g_array_append_vals (headers, wd->headers->data, wd->headers->len);
+      g_array_set_size (wd->headers, 0);
+    }
+  for (guint i = 0; i < wd->samples->len; i++)
+    g_ptr_array_add (samples, g_ptr_array_index (wd->samples, i));
+  g_ptr_array_set_size (wd->samples, 0);
+  g_mutex_unlock (&wd->lock);
+}
+
+/* --- sampling ---------------------------------------------------------- */
+
+static gboolean
+same_stack (const JsSample *a, const JsSample *b)
+{
+  return a->state == b->state && a->n_frames == b->n_frames && a->syscall == b->syscall
+         && memcmp (a->frames, b->frames, a->n_frames * sizeof a->frames[0]) == 0;
+}
+
+static gint64
+stage_interval (const JsWatchdog *wd, gint64 age)
+{
+  const JsConfig *c = wd->config;
+
+  if (age < JS_SAMPLE_STAGE_LONG_NS)
+    return c->sample_interval_ns[0];
+  if (age < JS_SAMPLE_STAGE_HANG_NS)
+    return c->sample_interval_ns[1];
+  return c->sample_interval_ns[2];
+}
+
+/* Takes one sample into `s` (frames or a stack copy). FALSE if it failed. */
+static gboolean
+take_sample (JsWatchdog *wd, JsSample *s, const JsThreadSnapshot *snap)
+{
+  if (snap->blocked)
+    {
+      JsThreadSnapshot after;
+
+      /* Blocked in a system call: read its stack, never interrupt it. The
+       * copy is good if the thread did not move meanwhile: same call, same
+       * stack pointer, no context switch. */
+      s->state = JS_THREAD_WAITING;
+      s->syscall = (gint16) CLAMP (snap->syscall_nr, -1, G_MAXINT16);
+      s->wait = js_thread_probe_wait_kind (snap);
+      s->frames[0] = snap->pc;
+      s->n_frames = 1;
+      s->copy = js_thread_probe_copy_stack (&wd->probe, snap, STACK_COPY_BYTES);
+      if (s->copy != NULL
+          && (!js_thread_probe_read (&wd->probe, &after) || !after.blocked
+              || after.sp != snap->sp || after.pc != snap->pc || after.nvcsw != snap->nvcsw))
+        {
+          g_clear_pointer (&s->copy, g_free);
+          wd->stats.copies_inconsistent++;
+        }
+      if (s->copy == NULL)
+        s->flags |= JS_SAMPLE_NO_STACK;
+      else
+        s->flags |= JS_SAMPLE_FROM_COPY;
+      return TRUE;
+    }
+
+  s->state = JS_THREAD_RUNNING;
+  s->wait = JS_WAIT_NONE;
+  s->syscall = -1;
+  if (!wd->sampling)
+    {
+      s->flags |= JS_SAMPLE_NO_STACK;
+      return TRUE;
+    }
+  if (snap->sig_blocked & (G_GUINT64_CONSTANT (1) << (js_sampler_signal () - 1)))
+    {
+      /* A signal the thread blocks would stay queued and arrive later, maybe
+       * in the middle of a sleep: never send it. */
+      wd->stats.signal_blocked++;
+      s->flags |= JS_SAMPLE_NO_STACK;
+      return TRUE;
+    }
+  {
+    guint n = 0;
+    gboolean truncated = FALSE;
+    gint64 cost = 0;
+    JsSamplerStatus status = js_sampler_take (s->frames, JS_SAMPLE_MAX_FRAMES, &n, &truncated,
+                                              SAMPLE_TIMEOUT_NS, &cost);
+
+    if (status != JS_SAMPLER_OK)
+      {
+        if (status == JS_SAMPLER_SIGNAL_LOST)
+          wd->sampling = FALSE;
+        return FALSE;
+      }
+    s->n_frames = (guint16) n;
+    if (truncated)
+      s->flags |= JS_SAMPLE_TRUNCATED;
+    wd->stats.handler_ns_total += cost;
+    wd->stats.handler_ns_max = MAX (wd->stats.handler_ns_max, cost);
+  }
+  return TRUE;
+}
+
+static void
+sample_step (JsWatchdog *wd, Stall *st, gint64 now)
+{
+  JsThreadSnapshot snap;
+  JsSample *s;
+  gint64 cpu;
+  gboolean folded = FALSE;
+
+  st->h.samples++;
+  wd->stats.samples++;
+  if (!wd->have_probe || !js_thread_probe_read (&wd->probe, &snap))
+    {
+      st->h.samples_failed++;
+      wd->stats.samples_failed++;
+      return;
+    }
+  cpu = js_thread_probe_cpu_ns (&wd->probe);
+  if (cpu >= 0)
+    {
+      if (st->h.cpu_first_ns < 0)
+        {
+          st->h.cpu_first_ns = cpu;
+          st->h.cpu_first_at_ns = now;
+        }
+      st->h.cpu_last_ns = cpu;
+      st->h.cpu_last_at_ns = now;
+    }
+
+  /* Still blocked in the very same call since the last sample (no context
+   * switch): the same stack, nothing to read. */
+  if (st->open != NULL && snap.blocked && st->last.state == JS_THREAD_WAITING
+      && st->last.frames[0] == snap.pc && st->last_nvcsw == snap.nvcsw
+      && st->last.syscall == (gint16) CLAMP (snap.syscall_nr, -1, G_MAXINT16))
+    folded = TRUE;
+  else
+    {
+      JsStallSample *fresh = g_new0 (JsStallSample, 1);
+
+      s = &fresh->sample;
+      s->time_ns = s->last_ns = now;
+      s->count = 1;
+      s->cpu_ns = cpu;
+      if (!take_sample (wd, s, &snap))
+        {
+          st->h.samples_failed++;
+          wd->stats.samples_failed++;
+          js_stall_sample_free (fresh);
+          return;
+        }
+      if (s->state == JS_THREAD_WAITING)
+        wd->stats.samples_waiting++;
+      else
+        wd->stats.samples_running++;
+      /* Know each frame's module while it is loaded: it may be dlclosed
+       * before the collector symbolizes the sample. */
+      for (guint i = 0; i < s->n_frames; i++)
+        js_modules_resolve (wd->modules, s->frames[i]);
+      if (st->open != NULL && st->have_last && same_stack (&st->last, s) && s->copy == NULL)
+        {
+          folded = TRUE;
+          js_stall_sample_free (fresh);
+        }
+      else
+        {
+          flush_open_sample (wd, st);
+          if (st->distinct >= MAX_SAMPLES_PER_STALL)
+            {
+              st->h.samples_dropped++;
+              wd->stats.samples_dropped++;
+              js_stall_sample_free (fresh);
+              st->have_last = FALSE;
+              return;
+            }
+          fresh->stall_id = st->h.id;
+          st->open = fresh;
+          st->distinct++;
+          /* Remember the stack to fold identical ones (the copy stays with
+           * the sample). */
+          st->last = *s;
+          st->last.copy = NULL;
+          st->last_nvcsw = snap.nvcsw;
+          st->have_last = TRUE;
+          st->fib_a = 0;
+          st->fib_b = 1;
+        }
+    }
+  if (folded)
+    {
+      st->open->sample.count++;
+      st->open->sample.last_ns = now;
+      wd->stats.samples_folded++;
+      if (snap.blocked)
+        wd->stats.samples_waiting++;
+      /* Fibonacci back-off: 1, 1, 2, 3, 5, ... intervals while nothing changes. */
+      if (st->fib_b < MAX_BACKOFF)
+        {
+          guint32 next = st->fib_a + st->fib_b;
+
+          st->fib_a = st->fib_b;
+          st->fib_b = next;
+        }
+    }
+}
+
+/* --- stalls ------------------------------------------------------------ */
+
+static void
+begin_stall (JsWatchdog *wd, gint64 start, gint64 now)
+{
+  Stall *st = &wd->stall;
+
+  memset (st, 0, sizeof *st);
+  st->active = TRUE;
+  st->h.id = ++wd->next_id;
+  st->h.start_ns = start;
+  st->h.detected_ns = now;
+  st->h.ping_latency_ns = -1;
+  st->h.cpu_first_ns = st->h.cpu_last_ns = -1;
+  st->fib_a = 0;
+  st->fib_b = 1;
+  st->next_sample_ns = now;
+  wd->stats.stalls++;
+  if (wd->config->ping_period_ns == 0 && wd->ping_sent_ns == 0)
+    {
+      post_ping (wd, now);
+      wd->ping_stall_id = st->h.id;
+      st->h.ping_sent_ns = now;
+    }
+}
+
+static void
+end_stall (JsWatchdog *wd, gint64 now)
+{
+  Stall *st = &wd->stall;
+  gint64 enter = js_mainloop_last_poll_enter ();
+
+  st->h.end_ns = enter >= st->h.start_ns ? enter : now;
+  st->h.last_seen_ns = now;
+  flush_open_sample (wd, st);
+  publish_header (wd, &st->h);
+  wd->last_finished = st->h;
+  st->active = FALSE;
+  js_log_debug ("stall %u ended after %.1f ms (%u samples)", st->h.id,
+                (st->h.end_ns - st->h.start_ns) / 1e6, st->h.samples);
+}
+
+static void
+check_ping (JsWatchdog *wd, gint64 now)
+{
+  gint64 served = __atomic_load_n (&wd->ping_served_ns, __ATOMIC_ACQUIRE);
+
+  if (wd->ping_sent_ns == 0)
+    return;
+  if (served != 0)
+    {
+      /* Answered: its latency goes to the stall it was sent for. */
+      if (wd->stall.active && wd->stall.h.id == wd->ping_stall_id)
+        wd->stall.h.ping_latency_ns = served - wd->ping_sent_ns;
+      else if (wd->ping_stall_id != 0)
+        {
+          /* The stall has ended: update its header (the collector merges). */
+          JsStallHeader h = { 0 };
+          gboolean found = FALSE;
+
+          g_mutex_lock (&wd->lock);
+          for (guint i = 0; i < wd->headers->len; i++)
+            if (g_array_index (wd->headers, JsStallHeader, i).id == wd->ping_stall_id)
+              {
+                g_array_index (wd->headers, JsStallHeader, i).ping_latency_ns
+                  = served - wd->ping_sent_ns;
+                found = TRUE;
+              }
+          g_mutex_unlock (&wd->lock);
+          if (!found && wd->last_finished.id == wd->ping_stall_id)
+            {
+              h = wd->last_finished;
+              h.ping_latency_ns = served - wd->ping_sent_ns;
+              publish_header (wd, &h);
+            }
+        }
+      wd->ping_sent_ns = 0;
+      wd->ping_stall_id = 0;
+    }
+  else if (wd->config->ping_period_ns > 0 && now - wd->ping_sent_ns >= wd->config->ping_period_ns)
+    {
+      /* Periodic mode: a ping unanswered for a whole period is a stall the
+       * classic ping watchdog catches (seed 000 §5.1). */
+      if (wd->stall.active && !wd->stall.h.ping_caught)
+        {
+          wd->stall.h.ping_caught = TRUE;
+          wd->stats.pings_caught++;
+        }
+    }
+}
+
+static void
+check_tiers (JsWatchdog *wd, gint64 now)
+{
+  Stall *st = &wd->stall;
+  gint64 age = now - st->h.start_ns;
+
+  for (guint i = 0; i < wd->config->n_watchdog_tiers; i++)
+    if (st->h.tier_at_ns[i] == 0 && age >= wd->config->watchdog_tier_ns[i])
+      {
+        st->h.tier_at_ns[i] = now;
+        js_log_debug ("main loop stuck for %" G_GINT64_FORMAT " ms (stall %u)",
+                      wd->config->watchdog_tier_ns[i] / JS_NS_PER_MS, st->h.id);
+      }
+}
+
+static gint64
+next_tier_ns (JsWatchdog *wd)
+{
+  for (guint i = 0; i < wd->config->n_watchdog_tiers; i++)
+    if (wd->stall.h.tier_at_ns[i] == 0)
+      return wd->stall.h.start_ns + wd->config->watchdog_tier_ns[i];
+  return G_MAXINT64;
+}
+
+/* One look at the main loop; returns when to look next. */
+static gint64
+step (JsWatchdog *wd, gint64 now)
+{
+  Stall *st = &wd->stall;
+  gint64 stuck = js_mainloop_stuck_since ();
+  gint64 enter = js_mainloop_last_poll_enter ();
+  gint64 wake;
+
+  if (st->active && stuck != st->h.start_ns)
+    end_stall (wd, now);
+  if (enter != wd->last_enter_seen || stuck != 0)
+    {
+      wd->last_enter_seen = enter;
+      wd->active_seen_ns = now;
+    }
+
+  if (wd->config->ping_period_ns > 0 && wd->ping_sent_ns == 0 && now >= wd->next_ping_ns)
+    {
+      post_ping (wd, now);
+      wd->ping_stall_id = 0;
+      wd->next_ping_ns = MAX (wd->next_ping_ns + wd->config->ping_period_ns, now);
+    }
+
+  if (stuck != 0 && now - stuck >= wd->config->pretrigger_ns)
+    {
+      if (!st->active)
+        begin_stall (wd, stuck, now);
+      if (st->h.ping_sent_ns == 0 && wd->ping_stall_id == 0 && wd->ping_sent_ns != 0
+          && wd->config->ping_period_ns > 0)
+        {
+          st->h.ping_sent_ns = wd->ping_sent_ns; /* the periodic ping in flight */
+          wd->ping_stall_id = st->h.id;
+        }
+      check_tiers (wd, now);
+      check_ping (wd, now);
+      if (now >= st->next_sample_ns)
+        {
+          sample_step (wd, st, now);
+          st->next_sample_ns = now + stage_interval (wd, now - st->h.start_ns) * MAX (st->fib_b, 1);
+        }
+      st->h.last_seen_ns = now;
+      publish_header (wd, &st->h);
+      wake = MIN (st->next_sample_ns, next_tier_ns (wd));
+    }
+  else
+    {
+      check_ping (wd, now);
+      if (stuck != 0)
+        wake = stuck + wd->config->pretrigger_ns;
+      else
+        wake = now + IDLE_TICK_NS;
+    }
+  if (wd->config->ping_period_ns > 0)
+    {
+      if (wd->ping_sent_ns != 0)
+        wake = MIN (wake, wd->ping_sent_ns + wd->config->ping_period_ns);
+      else
+        wake = MIN (wake, wd->next_ping_ns);
+    }
+  else if (wd->ping_sent_ns != 0 && !st->active)
+    wake = MIN (wake, now + IDLE_TICK_NS); /* see the ping answered */
+  return wake;
+}
+
+static gboolean
+should_park (JsWatchdog *wd, gint64 now)
+{
+  return !wd->stall.active && wd->config->ping_period_ns == 0 && wd->ping_sent_ns == 0
+         && js_mainloop_stuck_since () == 0 && now - wd->active_seen_ns >= PARK_AFTER_NS;
+}
+
+static gpointer
+watchdog_thread (gpointer data)
+{
+  JsWatchdog *wd = data;
+
+  wd->self = pthread_self ();
+  wd->active_seen_ns = js_now_ns ();
+  wd->next_ping_ns = wd->active_seen_ns + wd->config->ping_period_ns;
+  while (!__atomic_load_n (&wd->quit, __ATOMIC_ACQUIRE))
+    {
+      gint64 now = js_now_ns ();
+      gint64 wake = step (wd, now);
+
+      wd->stats.wakeups++;
+      now = js_now_ns ();
+      if (should_park (wd, now))
+        {
+          /* Idle app: sleep until the loop's next poll return. The re-check
+           * after raising the flag closes the race with that return. */
+          __atomic_store_n (&wd->park, 1, __ATOMIC_SEQ_CST);
+          if (js_mainloop_stuck_since () == 0 && !__atomic_load_n (&wd->quit, __ATOMIC_ACQUIRE))
+            {
+              wd->stats.parks++;
+              js_futex_wait (&wd->park, 1, PARK_TIMEOUT_NS);
+            }
+          __atomic_store_n (&wd->park, 0, __ATOMIC_RELAXED);
+          wd->active_seen_ns = js_now_ns ();
+          continue;
+        }
+      js_futex_wait (&wd->quit, 0, wake - now);
+    }
+  if (wd->stall.active)
+    end_stall (wd, js_now_ns ());
+  {
+    struct timespec ts;
+
+    if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+      __atomic_store_n (&wd->final_cpu_ns, ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec,
+                        __ATOMIC_RELEASE);
+  }
+  return NULL;
+}
+
+static void
+main_stack_bounds (guint64 *lo, guint64 *hi)
+{
+  pthread_attr_t attr;
+  void *addr = NULL;
+  size_t size = 0;
+
+  *lo = *hi = 0;
+  if (pthread_getattr_np (pthread_self (), &attr) != 0)
+    return;
+  if (pthread_attr_getstack (&attr, &addr, &size) == 0)
+    {
+      *lo = (guint64) (guintptr) addr;
+      *hi = *lo + size;
+    }
+  pthread_attr_destroy (&attr);
+}
+
+JsWatchdog *
+js_watchdog_new (const JsConfig *config, JsModules *modules, gboolean sampling)
+{
+  JsWatchdog *wd = g_new0 (JsWatchdog, 1);
+  pid_t tid = (pid_t) syscall (SYS_gettid);
+  guint64 lo, hi;
+
+  wd->config = config;
+  wd->modules = modules;
+  wd->final_cpu_ns = -1;
+  main_stack_bounds (&lo, &hi);
+  wd->have_probe = js_thread_probe_open (&wd->probe, tid, pthread_self (), lo, hi);
+  if (!wd->have_probe)
+    js_log_warning ("cannot read /proc/self/task/%d: stalls are timed but not sampled", (int) tid);
+  wd->sampling = sampling && wd->have_probe && js_sampler_init (tid, config->sample_signal);
+  g_mutex_init (&wd->lock);
+  wd->headers = g_array_new (FALSE, FALSE, sizeof (JsStallHeader));
+  wd->samples = g_ptr_array_new ();
+  js_source_swap_exclude (&ping_funcs);
+  the_watchdog = wd;
+  return wd;
+}
+
+void
+js_watchdog_start (JsWatchdog *wd)
+{
+  js_mainloop_set_park_word (&wd->park);
+  wd->thread = g_thread_new ("jankscope-watch", watchdog_thread, wd);
+}
+
+void
+js_watchdog_stop (JsWatchdog *wd)
+{
+  if (wd == NULL || wd->thread == NULL)
+    return;
+  __atomic_store_n (&wd->quit, 1, __ATOMIC_RELEASE);
+  js_futex_wake (&wd->quit);
+  js_futex_wake_parked (&wd->park);
+  /* The thread wakes at once; a sample in flight times out in 20 ms. */
+  g_thread_join (wd->thread);
+  wd->thread = NULL;
+}
+
+void
+js_watchdog_get_stats (JsWatchdog *wd, JsWatchdogStats *stats)
+{
+  struct timespec ts;
+  clockid_t clock;
+
+  g_mutex_lock (&wd->lock);
+  *stats = wd->stats;
+  g_mutex_unlock (&wd->lock);
+  stats->thread_cpu_ns = __atomic_load_n (&wd->final_cpu_ns, __ATOMIC_ACQUIRE);
+  if (stats->thread_cpu_ns < 0 && wd->thread != NULL && pthread_getcpuclockid (wd->self, &clock) == 0
+      && clock_gettime (clock, &ts) == 0)
+    stats->thread_cpu_ns = ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+void
+js_watchdog_fork_child (void)
+{
+  js_sampler_fork_child ();
+}
