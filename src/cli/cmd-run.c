@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
@@ -106,24 +107,27 @@ remove_private_reports (const char *path)
       }
 }
 
-static void
-print_report (const char        *path,
-              const struct stat *before_run,
-              const char        *app)
+/* Loads the report this run wrote. NULL with *problem set (a message for
+ * the user) when there is none or it cannot be read. */
+static CliReport *
+load_run_report (const char        *path,
+                 const struct stat *before_run,
+                 const char        *app,
+                 char             **problem)
 {
   g_autofree char *display_path = g_filename_display_name (path);
   g_autoptr (CliReport) report = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GString) out = NULL;
   struct stat after_run;
 
   if (before_run != NULL && g_stat (path, &after_run) == 0 &&
       same_file_version (before_run, &after_run))
     {
-      cli_error (_("this run wrote no report: %s is from an earlier run. Is “%s” a GLib "
-                   "program? It may also have ended before jankscope could write a report."),
-                 display_path, app);
-      return;
+      *problem = g_strdup_printf (_("this run wrote no report: %s is from an earlier run. Is "
+                                    "“%s” a GLib program? It may also have ended before "
+                                    "jankscope could write a report."),
+                                  display_path, app);
+      return NULL;
     }
 
   report = cli_report_load (path, &error);
@@ -131,17 +135,75 @@ print_report (const char        *path,
     {
       if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
           g_error_matches (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_EMPTY))
-        cli_error (_("no report was written. Is “%s” a GLib program? It may also have ended "
-                     "before jankscope could write a report."),
-                   app);
+        *problem = g_strdup_printf (_("no report was written. Is “%s” a GLib program? It may "
+                                      "also have ended before jankscope could write a report."),
+                                    app);
       else
-        cli_error (_("cannot read the report %s: %s"), display_path, error->message);
+        *problem = g_strdup_printf (_("cannot read the report %s: %s"), display_path,
+                                    error->message);
+      return NULL;
+    }
+
+  return g_steal_pointer (&report);
+}
+
+/* Did the app die of a signal? A wrapper (a shell script) that lost its
+ * child to a signal exits with 128 + N instead: sets *signal_number to N. */
+static gboolean
+ended_by_signal (int  wait_status,
+                 int *signal_number)
+{
+  if (WIFSIGNALED (wait_status))
+    {
+      *signal_number = WTERMSIG (wait_status);
+      return TRUE;
+    }
+  if (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) > 128 &&
+      WEXITSTATUS (wait_status) - 128 < NSIG)
+    {
+      *signal_number = WEXITSTATUS (wait_status) - 128;
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+/* "APP killed by signal 9 (Killed)", and when the report holds a stall
+ * under way, that the app ended during it. */
+static void
+print_outcome (const char      *app_name,
+               int              wait_status,
+               const CliReport *report)
+{
+  const CliReportEvent *hang = report != NULL ? cli_report_get_ongoing_hang (report) : NULL;
+  g_autofree char *outcome = cli_describe_wait_status (wait_status);
+  g_autofree char *stuck = NULL;
+  int signal_number = 0;
+  gboolean killed;
+
+  if (hang == NULL)
+    {
+      cli_error (_("%s %s"), app_name, outcome);
       return;
     }
 
-  out = g_string_new ("\n");
-  cli_summary_format (report, out);
-  g_printerr ("%s", out->str);
+  stuck = cli_summary_format_duration (hang->duration_ns);
+  killed = ended_by_signal (wait_status, &signal_number);
+  if (killed && WIFEXITED (wait_status))
+    {
+      g_clear_pointer (&outcome, g_free);
+      outcome = g_strdup_printf (_("exited with status %d (signal %d, %s)"),
+                                 WEXITSTATUS (wait_status), signal_number,
+                                 g_strsignal (signal_number));
+    }
+  if (killed)
+    cli_error (_("%s %s during a hang: its main loop had been stuck for %s when the report "
+                 "was last written"),
+               app_name, outcome, stuck);
+  else
+    cli_error (_("%s %s while its main loop was stuck (for %s when the report was last "
+                 "written)"),
+               app_name, outcome, stuck);
 }
 
 int
@@ -157,8 +219,9 @@ cli_cmd_run (int    argc,
   g_autofree char *preload = NULL;
   g_autofree char *report_template = NULL;
   g_autofree char *report_path = NULL;
-  g_autofree char *outcome = NULL;
   g_autofree char *app_name = NULL;
+  g_autofree char *problem = NULL;
+  g_autoptr (CliReport) report = NULL;
   g_auto (GStrv) envp = NULL;
   struct stat before_run;
   gboolean had_report = FALSE;
@@ -256,12 +319,22 @@ cli_cmd_run (int    argc,
    * Only now: the app would have inherited SIG_IGN. */
   signal (SIGPIPE, SIG_IGN);
 
-  outcome = cli_describe_wait_status (wait_status);
   app_name = g_path_get_basename (app_argv[0]);
-  cli_error (_("%s %s"), app_name, outcome);
-
   report_path = expand_report_path (report_template, pid, app_argv[0]);
-  print_report (report_path, had_report ? &before_run : NULL, app_name);
+  report = load_run_report (report_path, had_report ? &before_run : NULL, app_name, &problem);
+
+  /* The outcome first, then the summary, whose first block is the stall the
+   * app was killed in, if any. */
+  print_outcome (app_name, wait_status, report);
+  if (report != NULL)
+    {
+      g_autoptr (GString) out = g_string_new ("\n");
+
+      cli_summary_format (report, out);
+      g_printerr ("%s", out->str);
+    }
+  else
+    cli_error ("%s", problem);
 
   if (report_arg == NULL)
     remove_private_reports (report_template);

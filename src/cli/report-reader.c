@@ -60,12 +60,44 @@ source_free (CliReportSource *source)
 }
 
 static void
+frame_free (CliReportFrame *frame)
+{
+  g_free (frame->function);
+  g_free (frame->module);
+  g_free (frame->file);
+  g_free (frame->offset);
+  g_free (frame);
+}
+
+static void
+culprit_free (CliReportCulprit *culprit)
+{
+  g_free (culprit->function);
+  g_free (culprit->module);
+  g_free (culprit->file);
+  g_free (culprit->reason);
+  g_free (culprit);
+}
+
+static void
 event_free (CliReportEvent *event)
 {
   g_free (event->type);
   g_free (event->source);
   g_free (event->callback);
+  g_free (event->klass);
+  g_free (event->wait);
+  g_clear_pointer (&event->culprit, culprit_free);
+  g_clear_pointer (&event->top_stack, g_ptr_array_unref);
   g_free (event);
+}
+
+static void
+previous_run_free (CliReportPreviousRun *previous)
+{
+  g_free (previous->exe);
+  g_clear_pointer (&previous->hang, event_free);
+  g_free (previous);
 }
 
 void
@@ -81,7 +113,26 @@ cli_report_free (CliReport *report)
   g_free (report->mode);
   g_clear_pointer (&report->sources, g_ptr_array_unref);
   g_clear_pointer (&report->events, g_ptr_array_unref);
+  g_clear_pointer (&report->sampler, g_free);
+  g_clear_pointer (&report->previous_run, previous_run_free);
   g_free (report);
+}
+
+/* The first event of the stall under way, if the report has one. */
+const CliReportEvent *
+cli_report_get_ongoing_hang (const CliReport *report)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+
+  for (guint i = 0; i < report->events->len; i++)
+    {
+      const CliReportEvent *event = g_ptr_array_index (report->events, i);
+
+      if (event->ongoing)
+        return event;
+    }
+
+  return NULL;
 }
 
 /* ---- typed member access ------------------------------------------------ */
@@ -170,12 +221,31 @@ read_count (JsonObject *object,
       g_autofree char *full = member_path (path, member);
 
       g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
-                   _("%s must not be negative (it is %" G_GINT64_FORMAT ")"), full, value);
+                   _("%s must not be negative (it is %lld)"), full, (long long) value);
       return FALSE;
     }
 
   *out = value;
   return TRUE;
+}
+
+/* A copy of at most CLI_REPORT_MAX_STRING bytes, not cut inside a UTF-8
+ * sequence: nothing the CLI prints needs more, and a hostile report must
+ * not make it hold (or print) megabytes per string. */
+static char *
+copy_capped (const char *text)
+{
+  gsize length = strlen (text);
+
+  if (length <= CLI_REPORT_MAX_STRING)
+    return g_strdup (text);
+
+  length = CLI_REPORT_MAX_STRING;
+  /* Back off continuation bytes (10xxxxxx) to the start of a character. */
+  for (guint i = 0; i < 4 && length > 0 && ((guchar) text[length] & 0xC0) == 0x80; i++)
+    length--;
+
+  return g_strndup (text, length);
 }
 
 /* Reads a string member; a nullable one may also be null or missing. */
@@ -196,7 +266,7 @@ read_string (JsonObject *object,
   if (!holds (node, G_TYPE_STRING))
     return FALSE;
 
-  *out = g_strdup (json_node_get_string (node));
+  *out = copy_capped (json_node_get_string (node));
   return TRUE;
 }
 
@@ -263,6 +333,124 @@ read_array (JsonObject *object,
     }
 
   return json_node_get_array (node);
+}
+
+/* ---- optional members (the stacks and classification of newer reports) -- */
+
+static gboolean
+is_absent (JsonNode *node)
+{
+  return node == NULL || JSON_NODE_HOLDS_NULL (node);
+}
+
+/* An integer >= 0, or CLI_UNKNOWN when null or missing. */
+static gboolean
+read_optional_count (JsonObject *object,
+                     const char *path,
+                     const char *member,
+                     gint64     *out,
+                     GError    **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  *out = CLI_UNKNOWN;
+  if (is_absent (node))
+    return TRUE;
+  if (!holds (node, G_TYPE_INT64))
+    return invalid_member (error, path, member, _("an integer or null"), node);
+
+  return read_count (object, path, member, out, error);
+}
+
+/* A boolean, FALSE when null or missing. */
+static gboolean
+read_optional_bool (JsonObject *object,
+                    const char *path,
+                    const char *member,
+                    gboolean   *out,
+                    GError    **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  *out = FALSE;
+  if (is_absent (node))
+    return TRUE;
+
+  return read_bool (object, path, member, out, error);
+}
+
+/* An object, or NULL without an error when null or missing. */
+static JsonObject *
+read_optional_object (JsonObject *object,
+                      const char *path,
+                      const char *member,
+                      GError    **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (is_absent (node))
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      invalid_member (error, path, member, _("an object or null"), node);
+      return NULL;
+    }
+
+  return json_node_get_object (node);
+}
+
+/* An array, or NULL without an error when null or missing. */
+static JsonArray *
+read_optional_array (JsonObject *object,
+                     const char *path,
+                     const char *member,
+                     GError    **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (is_absent (node))
+    return NULL;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      invalid_member (error, path, member, _("an array or null"), node);
+      return NULL;
+    }
+
+  return json_node_get_array (node);
+}
+
+/* A number from 0 to 1 (an integer 0 or 1 too), < 0 when null or missing. */
+static gboolean
+read_fraction (JsonObject *object,
+               const char *path,
+               const char *member,
+               double     *out,
+               GError    **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+  double value;
+
+  *out = -1;
+  if (is_absent (node))
+    return TRUE;
+  if (holds (node, G_TYPE_DOUBLE))
+    value = json_node_get_double (node);
+  else if (holds (node, G_TYPE_INT64))
+    value = (double) json_node_get_int (node);
+  else
+    return invalid_member (error, path, member, _("a number or null"), node);
+
+  if (!(value >= 0.0 && value <= 1.0))
+    {
+      g_autofree char *full = member_path (path, member);
+
+      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+                   _("%s must be from 0 to 1 (it is %g)"), full, value);
+      return FALSE;
+    }
+
+  *out = value;
+  return TRUE;
 }
 
 /* Element i of an array of objects; path is e.g. "events[3]". */
@@ -438,6 +626,141 @@ parse_summary (JsonObject *root,
   return parse_frames (summary, report, error) && parse_sources (summary, report, error);
 }
 
+static CliReportFrame *
+parse_frame (JsonObject *object,
+             const char *path,
+             GError    **error)
+{
+  CliReportFrame *frame = g_new0 (CliReportFrame, 1);
+
+  if (read_string_checked (object, path, "function", TRUE, &frame->function, error) &&
+      read_string_checked (object, path, "module", TRUE, &frame->module, error) &&
+      read_string_checked (object, path, "file", TRUE, &frame->file, error) &&
+      read_optional_count (object, path, "line", &frame->line, error) &&
+      read_string_checked (object, path, "offset", TRUE, &frame->offset, error) &&
+      read_optional_bool (object, path, "inlined", &frame->inlined, error))
+    return frame;
+
+  frame_free (frame);
+  return NULL;
+}
+
+/* Only the top stack (the first: "most samples first") is read, and only its
+ * first CLI_REPORT_MAX_FRAMES frames: the rest is counted, not validated. */
+static gboolean
+parse_top_stack (JsonObject     *object,
+                 const char     *path,
+                 CliReportEvent *event,
+                 GError        **error)
+{
+  g_autofree char *stacks_path = member_path (path, "stacks");
+  g_autofree char *stack_path = g_strdup_printf ("%s[0]", stacks_path);
+  JsonArray *stacks;
+  JsonObject *stack;
+  JsonArray *frames;
+  g_autoptr (GError) local_error = NULL;
+
+  event->top_stack_count = CLI_UNKNOWN;
+  stacks = read_optional_array (object, path, "stacks", &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (stacks == NULL || json_array_get_length (stacks) == 0)
+    return TRUE;
+  event->n_stacks = json_array_get_length (stacks);
+
+  stack = read_element (stacks, 0, stack_path, error);
+  if (stack == NULL ||
+      !read_optional_count (stack, stack_path, "count", &event->top_stack_count, error) ||
+      !read_optional_bool (stack, stack_path, "truncated", &event->top_stack_truncated, error))
+    return FALSE;
+
+  frames = read_optional_array (stack, stack_path, "frames", &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (frames == NULL)
+    return TRUE;
+
+  event->top_stack_frames_total = json_array_get_length (frames);
+  for (guint i = 0; i < MIN (event->top_stack_frames_total, CLI_REPORT_MAX_FRAMES); i++)
+    {
+      g_autofree char *frame_path = g_strdup_printf ("%s.frames[%u]", stack_path, i);
+      JsonObject *element = read_element (frames, i, frame_path, error);
+      CliReportFrame *frame;
+
+      if (element == NULL || (frame = parse_frame (element, frame_path, error)) == NULL)
+        return FALSE;
+      g_ptr_array_add (event->top_stack, frame);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+parse_culprit (JsonObject     *object,
+               const char     *path,
+               CliReportEvent *event,
+               GError        **error)
+{
+  g_autofree char *culprit_path = member_path (path, "culprit");
+  g_autoptr (GError) local_error = NULL;
+  JsonObject *member = read_optional_object (object, path, "culprit", &local_error);
+  CliReportCulprit *culprit;
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (member == NULL)
+    return TRUE;
+
+  culprit = event->culprit = g_new0 (CliReportCulprit, 1);
+  if (!read_string_checked (member, culprit_path, "function", TRUE, &culprit->function, error) ||
+      !read_string_checked (member, culprit_path, "module", TRUE, &culprit->module, error) ||
+      !read_string_checked (member, culprit_path, "file", TRUE, &culprit->file, error) ||
+      !read_optional_count (member, culprit_path, "line", &culprit->line, error) ||
+      !read_fraction (member, culprit_path, "confidence", &culprit->confidence, error) ||
+      !read_optional_count (member, culprit_path, "samples", &culprit->samples, error) ||
+      !read_optional_count (member, culprit_path, "of_samples", &culprit->of_samples, error) ||
+      !read_string_checked (member, culprit_path, "reason", TRUE, &culprit->reason, error))
+    return FALSE;
+
+  if (culprit->samples != CLI_UNKNOWN && culprit->of_samples != CLI_UNKNOWN &&
+      culprit->samples > culprit->of_samples)
+    {
+      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+                   _("%s.samples (%lld) must not be more than its of_samples (%lld)"),
+                   culprit_path, (long long) culprit->samples, (long long) culprit->of_samples);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The members of "Stacks and classification": all optional. */
+static gboolean
+parse_event_analysis (JsonObject     *object,
+                      const char     *path,
+                      CliReportEvent *event,
+                      GError        **error)
+{
+  return read_optional_bool (object, path, "ongoing", &event->ongoing, error) &&
+         read_optional_count (object, path, "watched_ns", &event->watched_ns, error) &&
+         read_optional_count (object, path, "cpu_ns", &event->cpu_ns, error) &&
+         read_optional_count (object, path, "off_cpu_ns", &event->off_cpu_ns, error) &&
+         read_string_checked (object, path, "class", TRUE, &event->klass, error) &&
+         read_string_checked (object, path, "wait", TRUE, &event->wait, error) &&
+         read_optional_count (object, path, "samples_total", &event->samples_total, error) &&
+         parse_culprit (object, path, event, error) &&
+         parse_top_stack (object, path, event, error);
+}
+
 static CliReportEvent *
 parse_event (JsonObject *object,
              const char *path,
@@ -445,13 +768,15 @@ parse_event (JsonObject *object,
 {
   CliReportEvent *event = g_new0 (CliReportEvent, 1);
 
+  event->top_stack = g_ptr_array_new_with_free_func ((GDestroyNotify) frame_free);
   if (read_count (object, path, "id", &event->id, error) &&
       read_string_checked (object, path, "type", FALSE, &event->type, error) &&
       read_tier (object, path, &event->tier, error) &&
       read_count (object, path, "start_ns", &event->start_ns, error) &&
       read_count (object, path, "duration_ns", &event->duration_ns, error) &&
       read_string_checked (object, path, "source", TRUE, &event->source, error) &&
-      read_string_checked (object, path, "callback", TRUE, &event->callback, error))
+      read_string_checked (object, path, "callback", TRUE, &event->callback, error) &&
+      parse_event_analysis (object, path, event, error))
     return event;
 
   event_free (event);
@@ -480,6 +805,75 @@ parse_events (JsonObject *root,
     }
 
   return TRUE;
+}
+
+/* previous_run: optional; its hang is an event like those of "events". */
+static gboolean
+parse_previous_run (JsonObject *root,
+                    CliReport  *report,
+                    GError    **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  JsonObject *previous = read_optional_object (root, "", "previous_run", &local_error);
+  JsonObject *hang;
+  CliReportPreviousRun *run;
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (previous == NULL)
+    return TRUE;
+
+  run = report->previous_run = g_new0 (CliReportPreviousRun, 1);
+  if (!read_optional_count (previous, "previous_run", "pid", &run->pid, error) ||
+      !read_string_checked (previous, "previous_run", "exe", TRUE, &run->exe, error))
+    return FALSE;
+
+  hang = read_object (previous, "previous_run", "hang", error);
+  if (hang == NULL)
+    return FALSE;
+  run->hang = parse_event (hang, "previous_run.hang", error);
+
+  return run->hang != NULL;
+}
+
+/* summary.sampler: null or absent without a watchdog. */
+static gboolean
+parse_sampler (JsonObject *root,
+               CliReport  *report,
+               GError    **error)
+{
+  JsonObject *summary = json_object_get_object_member (root, "summary");
+  g_autoptr (GError) local_error = NULL;
+  JsonObject *object = read_optional_object (summary, "summary", "sampler", &local_error);
+  const char *path = "summary.sampler";
+  CliReportSampler *sampler;
+  JsonNode *signal;
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (object == NULL)
+    return TRUE;
+
+  sampler = report->sampler = g_new0 (CliReportSampler, 1);
+  signal = json_object_get_member (object, "signal");
+  if (signal != NULL && !JSON_NODE_HOLDS_NULL (signal) && !holds (signal, G_TYPE_INT64))
+    return invalid_member (error, path, "signal", _("an integer or null"), signal);
+  sampler->sampling_off = signal != NULL && JSON_NODE_HOLDS_NULL (signal);
+
+  return read_optional_bool (object, path, "signal_lost", &sampler->signal_lost, error) &&
+         read_optional_count (object, path, "stalls", &sampler->stalls, error) &&
+         read_optional_count (object, path, "samples", &sampler->samples, error) &&
+         read_optional_count (object, path, "signals_sent", &sampler->signals_sent, error) &&
+         read_optional_count (object, path, "signal_timeouts", &sampler->signal_timeouts,
+                              error) &&
+         read_optional_count (object, path, "syscalls_interrupted",
+                              &sampler->syscalls_interrupted, error);
 }
 
 /* Is this a report at all, and one of a version we read? Checked before
@@ -519,9 +913,9 @@ check_format (JsonNode *root,
   if (json_node_get_int (version) != REPORT_VERSION)
     {
       g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_VERSION,
-                   _("report format version %" G_GINT64_FORMAT " is not supported (this jankscope "
-                     "reads version %d)"),
-                   json_node_get_int (version), REPORT_VERSION);
+                   _("report format version %lld is not supported (this jankscope reads "
+                     "version %d)"),
+                   (long long) json_node_get_int (version), REPORT_VERSION);
       return FALSE;
     }
 
@@ -580,7 +974,9 @@ cli_report_load_from_data (const char *data,
       !parse_process (root, report, error) ||
       !parse_config (root, report, error) ||
       !parse_summary (root, report, error) ||
-      !parse_events (root, report, error))
+      !parse_sampler (root, report, error) ||
+      !parse_events (root, report, error) ||
+      !parse_previous_run (root, report, error))
     return NULL;
 
   return g_steal_pointer (&report);
@@ -613,8 +1009,8 @@ cli_report_load (const char *path,
   if (st.st_size > MAX_REPORT_BYTES)
     {
       g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
-                   _("the file is too large for a report (%" G_GINT64_FORMAT " bytes, at most %d)"),
-                   (gint64) st.st_size, MAX_REPORT_BYTES);
+                   _("the file is too large for a report (%lld bytes, at most %d)"),
+                   (long long) st.st_size, MAX_REPORT_BYTES);
       return NULL;
     }
 

@@ -45,6 +45,37 @@ typedef struct
   gint64 p95_ns;
 } CliReportSource;
 
+/* Bounds of what the reader keeps of the sampler's members (the file may
+ * hold more: the rest is skipped, not validated). */
+#define CLI_REPORT_MAX_FRAMES  8    /* frames of an event's top stack */
+#define CLI_REPORT_MAX_STRING  1024 /* bytes of a string from the new members */
+
+/* "Unknown" for the nullable numbers of the stacks and classification. */
+#define CLI_UNKNOWN (-1)
+
+/* One frame of a sampled stack. */
+typedef struct
+{
+  char *function; /* NULL: no symbol */
+  char *module;   /* may be NULL */
+  char *file;     /* may be NULL */
+  gint64 line;    /* CLI_UNKNOWN when null */
+  char *offset;   /* "0x1234", may be NULL */
+  gboolean inlined;
+} CliReportFrame;
+
+typedef struct
+{
+  char *function;    /* may be NULL */
+  char *module;      /* may be NULL */
+  char *file;        /* may be NULL */
+  gint64 line;       /* CLI_UNKNOWN when null */
+  double confidence; /* 0..1; < 0 when unknown */
+  gint64 samples;    /* CLI_UNKNOWN when absent */
+  gint64 of_samples; /* CLI_UNKNOWN when absent */
+  char *reason;      /* "app-code", "library", "leaf" or another; may be NULL */
+} CliReportCulprit;
+
 typedef struct
 {
   gint64 id;
@@ -55,7 +86,44 @@ typedef struct
   gint64 parts_count;
   char *source;   /* may be NULL */
   char *callback; /* may be NULL */
+
+  /* Stacks and classification: absent in reports written before the
+   * sampler (all unknown then). */
+  gboolean ongoing;         /* the stall under way (id 0, type "hang") */
+  gint64 watched_ns;        /* CLI_UNKNOWN when absent */
+  gint64 cpu_ns;            /* CLI_UNKNOWN when null */
+  gint64 off_cpu_ns;        /* CLI_UNKNOWN when null */
+  char *klass;              /* "compute", "wait", "mixed" or another; may be NULL */
+  char *wait;               /* "lock", "sleep", ... or another; may be NULL */
+  CliReportCulprit *culprit; /* NULL: none */
+  gint64 samples_total;     /* CLI_UNKNOWN when absent */
+  guint n_stacks;           /* entries of "stacks" */
+  gint64 top_stack_count;   /* samples of the top stack; CLI_UNKNOWN without one */
+  gboolean top_stack_truncated;     /* the sampler cut the stack itself */
+  guint top_stack_frames_total;     /* frames of the top stack in the file */
+  GPtrArray *top_stack;     /* of CliReportFrame, leaf first, at most
+                             * CLI_REPORT_MAX_FRAMES; empty without stacks */
 } CliReportEvent;
+
+/* summary.sampler: counters are CLI_UNKNOWN when absent. */
+typedef struct
+{
+  gboolean sampling_off;    /* "signal": null */
+  gboolean signal_lost;
+  gint64 stalls;
+  gint64 samples;
+  gint64 signals_sent;
+  gint64 signal_timeouts;
+  gint64 syscalls_interrupted;
+} CliReportSampler;
+
+/* previous_run: a run killed during a hang, found in the report path. */
+typedef struct
+{
+  gint64 pid;           /* CLI_UNKNOWN when absent */
+  char *exe;            /* may be NULL */
+  CliReportEvent *hang;
+} CliReportPreviousRun;
 
 typedef struct
 {
@@ -94,7 +162,11 @@ typedef struct
   gint64 frame_p99_ns;
   double frames_fps;  /* while animating; < 0 when unknown */
 
-  GPtrArray *events;  /* of CliReportEvent, in file order */
+  CliReportSampler *sampler; /* NULL: null or absent */
+
+  GPtrArray *events;  /* of CliReportEvent, in file order, ongoing ones included */
+
+  CliReportPreviousRun *previous_run; /* NULL: none */
 } CliReport;
 
 GQuark      cli_report_error_quark    (void);
@@ -106,6 +178,8 @@ CliReport  *cli_report_load_from_data (const char *data,
                                        gsize       length,
                                        GError    **error);
 void        cli_report_free           (CliReport  *report);
+
+const CliReportEvent *cli_report_get_ongoing_hang (const CliReport *report);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliReport, cli_report_free)
 

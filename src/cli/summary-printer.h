@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 /* How many rows each "top" table shows. */
 #define CLI_SUMMARY_TOP_N 5
 
-void cli_summary_format (const CliReport *report,
-                         GString         *out);
+void  cli_summary_format          (const CliReport *report,
+                                  GString         *out);
+char *cli_summary_format_duration (gint64           ns);
 
 G_END_DECLS

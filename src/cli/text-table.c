@@ -138,6 +138,18 @@ truncate_to_width (const char *text,
   return g_strdup_printf ("%.*s%s", (int) (p - text), text, ELLIPSIS);
 }
 
+/* Sanitized, and cut to max_width cells (0: no limit) with "...". */
+char *
+cli_text_truncate (const char *text,
+                   guint       max_width)
+{
+  g_autofree char *clean = cli_text_sanitize (text);
+
+  g_return_val_if_fail (max_width == 0 || max_width > strlen (ELLIPSIS), NULL);
+
+  return truncate_to_width (clean, max_width);
+}
+
 void
 cli_table_add_row (CliTable   *table,
                    const char *first_cell,

@@ -32,6 +32,8 @@ void      cli_table_format        (CliTable   *table,
                                    GString    *out);
 
 char     *cli_text_sanitize       (const char *text);
+char     *cli_text_truncate       (const char *text,
+                                   guint       max_width);
 guint     cli_text_width          (const char *text);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliTable, cli_table_free)

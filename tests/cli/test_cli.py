@@ -59,6 +59,33 @@ def run_cli(*args, env=None, cwd=None, cli=None, stdin=subprocess.DEVNULL):
     return proc
 
 
+MEMORY_LIMIT = 1 << 30  # bytes of address space for run_measured
+
+
+def limit_memory():
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def run_measured(test, path):
+    """Runs `jankscope summary path` with at most 1 GB of address space;
+    returns (process, its peak RSS in MB). The peak counts the RSS of this
+    process when it forked (Linux keeps it over exec): keep it small. The
+    preexec_fn also keeps subprocess from using vfork, which would count this
+    process's peak instead."""
+    with open(test.path("stdout"), "w+b") as out, open(test.path("stderr"), "w+b") as err:
+        proc = subprocess.Popen([CLI, "summary", path], env=base_env(FAKE_A),
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                preexec_fn=limit_memory)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        proc.out = out.read().decode("utf-8", "replace")
+        proc.err = err.read().decode("utf-8", "replace")
+    return proc, usage.ru_maxrss / 1024
+
+
 class CliTestCase(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -164,6 +191,110 @@ def make_report():
                     "sources_truncated": 0},
         "events": copy.deepcopy(EVENTS),
     }
+
+
+# ---- stacks and classification (docs/report-format.md) ---------------------------
+
+def frame(function, module, file=None, line=None, offset="0x1a2b", inlined=False):
+    f = {"function": function, "module": module, "file": file, "line": line, "offset": offset,
+         "build_id": "0123abcd"}
+    if inlined:
+        f["inlined"] = True
+    return f
+
+
+def culprit(function, module="fake-app", file=None, line=None, confidence=0.85, samples=17,
+            of_samples=20, reason="app-code"):
+    return {"function": function, "module": module, "file": file, "line": line,
+            "confidence": confidence, "samples": samples, "of_samples": of_samples,
+            "reason": reason}
+
+
+def analyze(ev, klass, wait, blame, frames, count, total, cpu_ms):
+    """Adds the sampler's members to an event, as the core writes them."""
+    cpu = int(cpu_ms * MS)
+    ev.update({"watched_ns": ev["duration_ns"], "cpu_ns": cpu,
+               "off_cpu_ns": ev["duration_ns"] - cpu, "class": klass, "wait": wait,
+               "culprit": blame,
+               "stacks": [{"count": count, "frames": frames}, {"count": 1, "frames": []}],
+               "stacks_omitted": 0,
+               "samples": [{"t_ns": ev["start_ns"], "count": 1, "state": "running", "stack": 0}],
+               "samples_total": total, "samples_running": 1, "samples_waiting": total - 1,
+               "watchdog": {"detected_ns": ev["start_ns"], "tiers_crossed": [],
+                            "ping_latency_ns": None, "ping_caught": False}})
+    return ev
+
+
+SLEEP_FRAMES = [
+    frame("clock_nanosleep", "libc.so.6"),
+    frame("g_usleep", "libglib-2.0.so.0", "../glib/gtimer.c", 265),
+    frame("rare", "fake-app", "/src/app/main.c", 42),
+    frame(None, "libfoo.so", offset="0x4711"),
+    frame("helper", "fake-app", "main.c", 10, inlined=True),
+] + [frame(f"caller{i}", "fake-app") for i in range(6)]
+
+
+def make_stacks_report():
+    """make_report() with stacks on events 4 (wait: sleep), 2 (compute), 6 (mixed:
+    lock, no symbol) and 5 (compute), and a sampler summary."""
+    report = make_report()
+    events = {e["id"]: e for e in report["events"]}
+    analyze(events[4], "wait", "sleep",
+            culprit("rare", file="/src/app/main.c", line=42), copy.deepcopy(SLEEP_FRAMES), 17,
+            20, 10)
+    analyze(events[2], "compute", None,
+            culprit("slow_idle", confidence=0.5, samples=5, of_samples=10),
+            [frame("compute_hash", "fake-app", "hash.c", 99),
+             frame("slow_idle", "fake-app", "main.c", 7)], 8, 10, 390)
+    analyze(events[6], "mixed", "lock",
+            culprit(None, module="libbar.so.1", confidence=0.3, samples=3, of_samples=10,
+                    reason="library"),
+            [frame(None, "libbar.so.1", offset="0x99")], 3, 10, 100)
+    analyze(events[5], "compute", None, culprit("on_data", confidence=1),
+            [frame("parse", "fake-app", "net.c", 5)], 4, 4, 60)
+    report["summary"]["sampler"] = {
+        "signal": 34, "unwinder": "libunwind", "signal_lost": False, "stalls": 5,
+        "stalls_without_event": 1, "samples": 40, "samples_running": 20, "samples_waiting": 20,
+        "samples_folded": 3, "samples_failed": 0, "samples_dropped": 0, "signals_sent": 12,
+        "signal_timeouts": 1, "signal_late": 0, "signal_blocked": 0,
+        "syscalls_interrupted": 0}
+    return report
+
+
+def ongoing_hang(duration_ms=3200, start_s=9.0):
+    start = START_NS + int(start_s * 1e9)
+    duration = int(duration_ms * MS)
+    hang = {"id": 0, "type": "hang", "ongoing": True, "start_ns": start,
+            "end_ns": start + duration, "duration_ns": duration, "max_part_ns": duration,
+            "tier": "hang", "source": None, "callback": None, "parts_count": 0, "parts": []}
+    return analyze(hang, "wait", "lock",
+                   culprit("wait_for_lock", file="app.c", line=77, confidence=0.9, samples=27,
+                           of_samples=30),
+                   [frame("syscall", "libc.so.6"),
+                    frame("g_mutex_lock_slowpath", "libglib-2.0.so.0"),
+                    frame("wait_for_lock", "fake-app", "app.c", 77),
+                    frame("on_button", "fake-app", "app.c", 120)], 27, 30, 2)
+
+
+def make_hang_report():
+    """A report written during a hang: not final, with the ongoing event."""
+    report = make_report()
+    report["final"] = False
+    report["events"].append(ongoing_hang())
+    return report
+
+
+def strip_new_members(report):
+    """A version-1 report as written before the sampler existed."""
+    new = ("cpu_ns", "off_cpu_ns", "watched_ns", "class", "wait", "culprit", "stacks",
+           "stacks_omitted", "samples", "samples_total", "samples_running", "samples_waiting",
+           "watchdog", "ongoing")
+    for ev in report["events"]:
+        for member in new:
+            ev.pop(member, None)
+    report["summary"].pop("sampler", None)
+    report.pop("previous_run", None)
+    return report
 
 
 def section(text, heading):
@@ -327,14 +458,16 @@ class SummaryTest(CliTestCase):
         table = section(out, "Worst events (5 of 7)")
         header = table[0]
         self.assertEqual(header.split(),
-                         ["#", "START", "DURATION", "TIER", "TYPE", "SOURCE", "CALLBACK"])
+                         ["#", "START", "DURATION", "TIER", "TYPE", "SOURCE", "CALLBACK", "CLASS",
+                          "CULPRIT"])
         self.assertEqual([row.split()[0] for row in table[1:]], ["4", "2", "6", "1", "5"])
+        # No stacks in this report: class and culprit unknown.
         self.assertEqual(table[1].split(),
                          ["4", "3.000", "s", "750.0", "ms", "frozen", "dispatch", "rare-slow",
-                          "rare"])
+                          "rare", "-", "-"])
         self.assertEqual(table[2].split(),
                          ["2", "1.000", "s", "400.0", "ms", "severe", "dispatch", "(unnamed)",
-                          "slow_idle"])
+                          "slow_idle", "-", "-"])
         for row in table[1:]:
             tier = row.split()[5]
             self.assertEqual(row.index(tier), header.index("TIER"), row)
@@ -344,7 +477,8 @@ class SummaryTest(CliTestCase):
         report["events"] = [EVENTS[2]]
         table = section(self.summarize(report), "Worst events")
         self.assertEqual(table[1].split(),
-                         ["3", "2.250", "s", "55.0", "ms", "noticeable", "iteration", "-", "-"])
+                         ["3", "2.250", "s", "55.0", "ms", "noticeable", "iteration", "-", "-",
+                          "-", "-"])
 
     def test_empty_report(self):
         report = make_report()
@@ -398,6 +532,249 @@ class SummaryTest(CliTestCase):
         out = self.summarize(report)
         self.assertEqual(overview_value(out, "Iterations"), str(big))
         self.assertIn(str(big), section(out, "Top sources by total time")[1])
+
+
+class StacksTest(CliTestCase):
+    """The stacks and classification members: docs/report-format.md, "Stacks and
+    classification"."""
+
+    def summarize(self, report):
+        path = self.write("report.json", json.dumps(report))
+        proc = run_cli("summary", path)
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.err, "")
+        return proc.out
+
+    def test_class_and_culprit_columns(self):
+        out = self.summarize(make_stacks_report())
+        table = section(out, "Worst events (5 of 7)")
+        header = table[0]
+        self.assertEqual(header.split()[-2:], ["CLASS", "CULPRIT"])
+        rows = {row.split()[0]: row for row in table[1:]}
+        tail = {key: row[header.index("CLASS"):].split("  ") for key, row in rows.items()}
+        tail = {key: [cell.strip() for cell in cells if cell.strip()]
+                for key, cells in tail.items()}
+        self.assertEqual(tail["4"], ["wait: sleep", "rare (main.c:42) 85%"])
+        self.assertEqual(tail["2"], ["compute", "slow_idle 50%"])
+        self.assertEqual(tail["6"], ["mixed: lock", "?? in libbar.so.1 30%"])
+        self.assertEqual(tail["5"], ["compute", "on_data 100%"])
+        self.assertEqual(tail["1"], ["-", "-"])
+        for row in table[1:]:
+            self.assertEqual(row.index(row[header.index("CLASS"):].split()[0]),
+                             header.index("CLASS"), row)
+
+    def test_top_stacks_of_the_worst_three(self):
+        out = self.summarize(make_stacks_report())
+        lines = section(out, "Stacks of the worst events")
+        # Events 4, 2, 6 by duration (5 has a stack too, but is fourth).
+        headings = [line for line in lines if not line.startswith("    ")]
+        self.assertEqual(headings, [
+            "  Event 4 (750.0 ms), top stack in 17 of 20 samples:",
+            "  Event 2 (400.0 ms), top stack in 8 of 10 samples:",
+            "  Event 6 (210.0 ms), top stack in 3 of 10 samples:",
+        ])
+        first = lines[1:lines.index(headings[1])]
+        self.assertEqual(first, [
+            "    #0  clock_nanosleep [libc.so.6]",
+            "    #1  g_usleep (gtimer.c:265) [libglib-2.0.so.0]",
+            "    #2  rare (main.c:42) [fake-app]",
+            "    #3  libfoo.so+0x4711",
+            "    #4  helper (main.c:10) [fake-app] (inlined)",
+            "    #5  caller0 [fake-app]",
+            "    #6  caller1 [fake-app]",
+            "    #7  caller2 [fake-app]",
+            "        … 3 more frames",
+        ])
+        self.assertEqual(lines[-1], "    #0  libbar.so.1+0x99")
+        self.assertTrue(out.endswith("    #0  libbar.so.1+0x99\n"), out)
+
+    def test_sampling_line(self):
+        report = make_stacks_report()
+        self.assertEqual(overview_value(self.summarize(report), "Sampling"),
+                         "40 samples, 5 stalls, 12 signals, 1 timeout")
+        report["summary"]["sampler"].update(syscalls_interrupted=3, signal_lost=True)
+        self.assertEqual(overview_value(self.summarize(report), "Sampling"),
+                         "40 samples, 5 stalls, 12 signals, 1 timeout, "
+                         "interrupted system calls: 3, sampling signal taken over by the app")
+        report["summary"]["sampler"] = {"signal": None, "samples": 0}
+        self.assertEqual(overview_value(self.summarize(report), "Sampling"),
+                         "stack sampling off, 0 samples")
+        report["summary"]["sampler"] = None
+        self.assertNotRegex(self.summarize(report), r"(?m)^  Sampling ")
+
+    def test_ongoing_hang_comes_first(self):
+        out = self.summarize(make_hang_report())
+        lines = out.splitlines()
+        heading = ("Main thread stuck for 3.2 s when the report was last written (the app was "
+                   "killed or is still hung)")
+        self.assertEqual(lines[0], heading)
+        self.assertEqual(lines[1], "=" * len(heading))
+        block = lines[2:lines.index("")]
+        self.assertEqual(block, [
+            "  Class      wait: lock (on CPU 2.0 ms, waiting 3.2 s)",
+            "  Culprit    wait_for_lock (app.c:77), 90% confidence, 27 of 30 samples, "
+            "in the app's own code",
+            "  Top stack  27 of 30 samples",
+            "    #0  syscall [libc.so.6]",
+            "    #1  g_mutex_lock_slowpath [libglib-2.0.so.0]",
+            "    #2  wait_for_lock (app.c:77) [fake-app]",
+            "    #3  on_button (app.c:120) [fake-app]",
+        ])
+        self.assertEqual(lines[lines.index("") + 1], "Jank summary: fake-app (pid 4242)")
+        self.assertIn("not the final report", overview_value(out, "Note"))
+        # Not an event of the table: it has its block.
+        table = section(out, "Worst events (5 of 7)")
+        self.assertNotIn("0", [row.split()[0] for row in table[1:]])
+
+    def test_ongoing_hang_alone(self):
+        report = make_report()
+        report["events"] = [ongoing_hang(duration_ms=400)]
+        out = self.summarize(report)
+        self.assertTrue(out.startswith("Main thread stuck for 400.0 ms when the report"), out)
+        self.assertIn("No other jank events.", out)
+        self.assertNotIn("Worst events", out)
+
+    def test_ongoing_hang_without_samples(self):
+        report = make_report()
+        hang = ongoing_hang()
+        for member in ("cpu_ns", "off_cpu_ns", "class", "wait", "culprit"):
+            hang[member] = None
+        hang["stacks"] = []
+        report["events"].append(hang)
+        block = section(self.summarize(report), "Main thread stuck for 3.2 s")
+        self.assertEqual(block[1:], ["  Class      unknown", "  Culprit    unknown",
+                                     "  Top stack  no stack was sampled"])
+
+    def test_previous_run(self):
+        report = make_report()
+        hang = ongoing_hang(duration_ms=5000)
+        report["previous_run"] = {"pid": 4100, "exe": "/usr/bin/fake-app", "hang": hang}
+        out = self.summarize(report)
+        self.assertEqual(out.splitlines()[0], "Jank summary: fake-app (pid 4242)")
+        block = section(out, "The previous run (pid 4100) ended during a hang of 5.0 s")
+        self.assertEqual(block[:3], [
+            "  Program    /usr/bin/fake-app",
+            "  Class      wait: lock (on CPU 2.0 ms, waiting 5.0 s)",
+            "  Culprit    wait_for_lock (app.c:77), 90% confidence, 27 of 30 samples, "
+            "in the app's own code",
+        ])
+        self.assertIn("    #2  wait_for_lock (app.c:77) [fake-app]", block)
+        # The core writes pid 0 and exe "" when the old report had none.
+        report["previous_run"].update(pid=0, exe="")
+        out = self.summarize(report)
+        block = section(out, "The previous run ended during a hang of 5.0 s")
+        self.assertTrue(block[0].startswith("  Class "), block)
+
+    def test_old_reports_still_work(self):
+        report = strip_new_members(make_stacks_report())
+        out = self.summarize(report)
+        self.assertNotIn("Stacks of the worst events", out)
+        self.assertNotRegex(out, r"(?m)^  Sampling ")
+        table = section(out, "Worst events (5 of 7)")
+        for row in table[1:]:
+            self.assertEqual(row.split()[-2:], ["-", "-"], row)
+
+    def test_nulls_are_unknown(self):
+        report = make_stacks_report()
+        ev = report["events"][3]
+        ev.update(cpu_ns=None, off_cpu_ns=None, wait=None, stacks=None, samples_total=None)
+        ev["culprit"].update(file=None, line=None, confidence=None, samples=None,
+                             of_samples=None, reason=None, module=None)
+        report["summary"]["sampler"] = {}
+        out = self.summarize(report)
+        row = section(out, "Worst events (5 of 7)")[1]
+        self.assertEqual(row.split()[-2:], ["wait", "rare"])
+        self.assertEqual(overview_value(out, "Sampling"), "no counts")
+        # Event 4 has no stack any more: 2, 6 and 5 are printed.
+        headings = [line.split()[1] for line in section(out, "Stacks of the worst events")
+                    if not line.startswith("    ")]
+        self.assertEqual(headings, ["2", "6", "5"])
+
+    def test_unknown_classes_are_shown_as_written(self):
+        report = make_stacks_report()
+        report["events"][3].update({"class": "quantum", "wait": "teleport"})
+        report["events"][3]["culprit"]["reason"] = "hunch"
+        out = self.summarize(report)
+        self.assertIn("quantum: teleport", section(out, "Worst events (5 of 7)")[1])
+
+    def test_hostile_strings_are_sanitized_and_cut(self):
+        report = make_stacks_report()
+        ev = report["events"][3]
+        ev["culprit"]["function"] = "evil\x1b]0;pwned\x07\x1b[2J" + "x" * 5000
+        ev["stacks"][0]["frames"][0] = frame("f\r\nInjected line\x9b31m", "m\x00od" * 10000,
+                                             "file\x1b.c", 3)
+        report["summary"]["sampler"]["unwinder"] = "\x1b[31m"
+        out = self.summarize(report)
+        for bad in ("\x1b", "\r", "\x07", "\x9b", "\x00"):
+            self.assertNotIn(bad, out)
+        self.assertNotRegex(out, r"(?m)^Injected")
+        self.assertLessEqual(max(len(line) for line in out.splitlines()), 250)
+        row = section(out, "Worst events (5 of 7)")[1]
+        self.assertRegex(row, r"evil\?\]0;pwned\?\?\[2Jx+\.\.\. 85%$")
+
+    def write_spliced(self, report, marker, pieces):
+        """Writes the report with the string marker replaced by the pieces,
+        streamed: the test process stays small, and the peak RSS of the CLI
+        (which starts as a copy of it: Linux keeps the peak over fork and exec)
+        measures the CLI."""
+        head, tail = json.dumps(report).split(json.dumps(marker))
+        path = self.path("big.json")
+        with open(path, "w") as f:
+            f.write(head)
+            for piece in pieces:
+                f.write(piece)
+            f.write(tail)
+        return path
+
+    def test_many_frames_and_stacks(self):
+        report = make_stacks_report()
+        report["events"][3]["stacks"] = "@STACKS@"
+
+        def stacks():
+            yield '[{"count": 9, "frames": ['
+            for i in range(100_000):
+                # Only the frames printed are read: a broken one further down is not seen.
+                yield ("" if i == 0 else ", ") + (
+                    '"not a frame"' if i == 50_000 else json.dumps(frame(f"f{i}", "libdeep.so")))
+            yield "]}"
+            for _ in range(100_000):
+                yield ', {"count": 1, "frames": []}'
+            yield "]"
+
+        proc, rss_mb = run_measured(self, self.write_spliced(report, "@STACKS@", stacks()))
+        self.assertExit(proc, 0)
+        lines = section(proc.out, "Stacks of the worst events")
+        self.assertEqual(lines[1:10], [f"    #{i}  f{i} [libdeep.so]" for i in range(8)]
+                         + ["        … 99992 more frames"])
+        self.assertLess(rss_mb, 300)  # 14 MB of JSON: json-glib's tree takes some 200 MB
+
+    def test_huge_strings(self):
+        report = make_stacks_report()
+        report["events"][3]["stacks"][0]["frames"][0]["function"] = "@F@"
+        report["events"][3]["culprit"]["function"] = "@C@"
+        path = self.write_spliced(report, "@F@", ['"', "é" * 20_000_000, '"'])
+        with open(path) as f:
+            head, tail = f.read().split('"@C@"')
+        with open(path, "w") as f:
+            f.write(head + '"' + "界" * 5_000_000 + '"' + tail)
+        del head, tail
+        proc, rss_mb = run_measured(self, path)
+        self.assertExit(proc, 0)
+        self.assertLessEqual(max(len(line) for line in proc.out.splitlines()), 250)
+        self.assertIn("    #0  " + "é" * 157 + "...", proc.out)
+        # 50 cells: 21 wide characters, "...", " 85%"
+        self.assertIn(" " + "界" * 21 + "... 85%", section(proc.out, "Worst events (5 of 7)")[1])
+        self.assertLess(rss_mb, 350)  # 55 MB of strings, held by json-glib
+
+    def test_too_many_values(self):
+        # 8 million empty objects: 24 MB of text, but some 2.5 GB as a json-glib tree.
+        report = make_stacks_report()
+        report["future"] = "@JUNK@"
+        path = self.write_spliced(report, "@JUNK@", ["[", ",".join(["{}"] * 8_000_000), "]"])
+        proc, rss_mb = run_measured(self, path)
+        self.assertExit(proc, 1)
+        self.assertIn("too many values", proc.err)
+        self.assertLess(rss_mb, 200)
 
 
 class ReportErrorTest(CliTestCase):
@@ -519,6 +896,134 @@ class ReportErrorTest(CliTestCase):
         text = json.dumps(make_report())
         broken = text[:-1] + ', "future": ' + "{\"a\": " * 1000 + "1" + "}" * 1000 + "}"
         self.check_error(self.write("deep3.json", broken), "nested more than")
+
+
+class StacksErrorTest(CliTestCase):
+    """Hostile values in the stacks and classification members: a clear error
+    naming the member, exit code 1, never a crash."""
+
+    check_error = ReportErrorTest.check_error
+
+    def check_stacks_error(self, mutate, *fragments):
+        report = make_stacks_report()
+        mutate(report)
+        self.check_error(self.write("report.json", json.dumps(report)), *fragments)
+
+    def test_wrong_types(self):
+        def ev(report):  # event 4, with stacks: events[3]
+            return report["events"][3]
+
+        def hang(report):
+            report["events"].append(ongoing_hang())
+            return report["events"][-1]
+
+        cases = [
+            (lambda r: ev(r).update(culprit="main"),
+             "events[3].culprit must be an object or null, not a string"),
+            (lambda r: ev(r).update(culprit=[]),
+             "events[3].culprit must be an object or null, not an array"),
+            (lambda r: ev(r)["culprit"].update(confidence=7.5),
+             "events[3].culprit.confidence must be from 0 to 1 (it is 7.5)"),
+            (lambda r: ev(r)["culprit"].update(confidence=-1),
+             "events[3].culprit.confidence must be from 0 to 1 (it is -1)"),
+            (lambda r: ev(r)["culprit"].update(confidence=2),
+             "events[3].culprit.confidence must be from 0 to 1 (it is 2)"),
+            (lambda r: ev(r)["culprit"].update(confidence="high"),
+             "events[3].culprit.confidence must be a number or null, not a string"),
+            (lambda r: ev(r)["culprit"].update(function=42),
+             "events[3].culprit.function must be a string or null, not an integer"),
+            (lambda r: ev(r)["culprit"].update(line=-3),
+             "events[3].culprit.line must not be negative (it is -3)"),
+            (lambda r: ev(r)["culprit"].update(line="42"),
+             "events[3].culprit.line must be an integer or null, not a string"),
+            (lambda r: ev(r)["culprit"].update(samples=30, of_samples=20),
+             "events[3].culprit.samples (30) must not be more than its of_samples (20)"),
+            (lambda r: ev(r)["culprit"].update(reason={}),
+             "events[3].culprit.reason must be a string or null, not an object"),
+            (lambda r: ev(r).update(stacks={}),
+             "events[3].stacks must be an array or null, not an object"),
+            (lambda r: ev(r).update(stacks="deep"),
+             "events[3].stacks must be an array or null, not a string"),
+            (lambda r: ev(r).update(stacks=[5]),
+             "events[3].stacks[0] must be an object, not an integer"),
+            (lambda r: ev(r)["stacks"][0].update(frames={"0": {}}),
+             "events[3].stacks[0].frames must be an array or null, not an object"),
+            (lambda r: ev(r)["stacks"][0].update(count=-2),
+             "events[3].stacks[0].count must not be negative"),
+            (lambda r: ev(r)["stacks"][0]["frames"].__setitem__(2, None),
+             "events[3].stacks[0].frames[2] must be an object, not null"),
+            (lambda r: ev(r)["stacks"][0]["frames"][1].update(function=["g_usleep"]),
+             "events[3].stacks[0].frames[1].function must be a string or null, not an array"),
+            (lambda r: ev(r)["stacks"][0]["frames"][1].update(line=1.5),
+             "events[3].stacks[0].frames[1].line must be an integer or null, not a number"),
+            (lambda r: ev(r)["stacks"][0]["frames"][1].update(inlined="yes"),
+             "events[3].stacks[0].frames[1].inlined must be a boolean, not a string"),
+            (lambda r: ev(r).update({"class": 3}),
+             "events[3].class must be a string or null, not an integer"),
+            (lambda r: ev(r).update(wait=True),
+             "events[3].wait must be a string or null, not a boolean"),
+            (lambda r: ev(r).update(cpu_ns=-1), "events[3].cpu_ns must not be negative"),
+            (lambda r: ev(r).update(off_cpu_ns="1"),
+             "events[3].off_cpu_ns must be an integer or null, not a string"),
+            (lambda r: ev(r).update(samples_total=2.5),
+             "events[3].samples_total must be an integer or null, not a number"),
+            (lambda r: hang(r).update(ongoing="yes"),
+             "events[7].ongoing must be a boolean, not a string"),
+            (lambda r: hang(r)["culprit"].update(confidence=1.01),
+             "events[7].culprit.confidence must be from 0 to 1"),
+            (lambda r: r.update(previous_run="crashed"),
+             "previous_run must be an object or null, not a string"),
+            (lambda r: r.update(previous_run={"pid": 1}), "previous_run.hang is missing"),
+            (lambda r: r.update(previous_run={"pid": "1", "hang": ongoing_hang()}),
+             "previous_run.pid must be an integer or null, not a string"),
+            (lambda r: r.update(previous_run={"pid": 1, "hang": {"id": 0}}),
+             "previous_run.hang.type is missing"),
+            (lambda r: r.update(previous_run={"pid": 1, "hang": dict(ongoing_hang(),
+                                                                     culprit=7)}),
+             "previous_run.hang.culprit must be an object or null, not an integer"),
+            (lambda r: r["summary"].update(sampler=[]),
+             "summary.sampler must be an object or null, not an array"),
+            (lambda r: r["summary"]["sampler"].update(samples="40"),
+             "summary.sampler.samples must be an integer or null, not a string"),
+            (lambda r: r["summary"]["sampler"].update(signal_lost=1),
+             "summary.sampler.signal_lost must be a boolean, not an integer"),
+            (lambda r: r["summary"]["sampler"].update(signal="SIGPROF"),
+             "summary.sampler.signal must be an integer or null, not a string"),
+        ]
+        for mutate, fragment in cases:
+            with self.subTest(fragment=fragment):
+                self.check_stacks_error(mutate, fragment)
+
+    def test_what_is_not_read_is_not_checked(self):
+        # Unknown members, the stacks after the first, the samples, the watchdog:
+        # not used by the CLI, so not validated.
+        report = make_stacks_report()
+        ev = report["events"][3]
+        ev["stacks"].append("not a stack")
+        ev["stacks"][1]["frames"] = [None]
+        ev.update(samples="many", watchdog=[1, 2], stacks_omitted="lots")
+        ev["culprit"]["novel"] = {"x": [None]}
+        proc = run_cli("summary", self.write("report.json", json.dumps(report)))
+        self.assertExit(proc, 0)
+        self.assertIn("Event 4 (750.0 ms)", proc.out)
+
+    def test_deep_nesting_in_stacks(self):
+        text = json.dumps(make_stacks_report())
+        marker = '"function": "rare"'
+        self.assertIn(marker, text)
+        deep = text.replace(marker, '"function": ' + "[" * 5000 + "]" * 5000, 1)
+        self.check_error(self.write("deep.json", deep), "nested more than")
+        deep = text.replace(marker, '"function": ' + '{"a": ' * 80 + "1" + "}" * 80, 1)
+        self.check_error(self.write("deep2.json", deep), "nested more than")
+
+    def test_huge_numbers_in_stacks(self):
+        text = json.dumps(make_stacks_report())
+        broken = text.replace('"samples": 17', '"samples": 99999999999999999999999', 1)
+        self.assertNotEqual(broken, text)
+        self.check_error(self.write("huge.json", broken), "does not fit in 64 bits")
+        broken = text.replace('"confidence": 0.85', '"confidence": 1e400', 1)
+        self.check_error(self.write("inf.json", broken),
+                         "events[3].culprit.confidence must be from 0 to 1")
 
 
 class RunTest(CliTestCase):
@@ -719,6 +1224,53 @@ class RunTest(CliTestCase):
                        f'cp "{source_path}" "{report}.tmp" && mv "{report}.tmp" "{report}"')
         self.assertExit(proc, 0)
         self.assertIn("Jank summary: fake-app", proc.err)
+
+    def test_killed_during_a_hang(self):
+        # The app wrote a report during a hang, then got SIGKILL (from the user,
+        # who gave up waiting).
+        source_path = self.write("source.json", json.dumps(make_hang_report()))
+        proc = run_cli("run", "--report", self.path("r.json"), "--", "sh", "-c",
+                       f'cp "{source_path}" "$JANKSCOPE_REPORT"; kill -KILL $$')
+        self.assertExit(proc, 137)
+        self.assertEqual(proc.out, "")
+        lines = proc.err.splitlines()
+        self.assertEqual(lines[0], "jankscope: sh killed by signal 9 (Killed) during a hang: its "
+                                   "main loop had been stuck for 3.2 s when the report was last "
+                                   "written")
+        self.assertEqual(lines[1], "")
+        self.assertTrue(lines[2].startswith("Main thread stuck for 3.2 s when the report was "
+                                            "last written"), proc.err)
+        self.assertIn("  Culprit    wait_for_lock (app.c:77)", proc.err)
+        self.assertLess(proc.err.index("Main thread stuck"), proc.err.index("Jank summary"))
+
+    def test_wrapper_killed_during_a_hang(self):
+        # A wrapper script passes its child's death on as exit status 128 + N.
+        source_path = self.write("source.json", json.dumps(make_hang_report()))
+        proc = run_cli("run", "--", "sh", "-c", f'cp "{source_path}" "$JANKSCOPE_REPORT"; exit 137')
+        self.assertExit(proc, 137)
+        self.assertTrue(proc.err.startswith("jankscope: sh exited with status 137 (signal 9, "),
+                        proc.err)
+        self.assertIn("during a hang: its main loop had been stuck for 3.2 s", proc.err)
+        self.assertIn("\nMain thread stuck for 3.2 s", proc.err)
+
+    def test_killed_without_a_hang(self):
+        source_path = self.write("source.json", json.dumps(make_stacks_report()))
+        proc = run_cli("run", "--", "sh", "-c", f'cp "{source_path}" "$JANKSCOPE_REPORT"; '
+                                                "kill -KILL $$")
+        self.assertExit(proc, 137)
+        self.assertTrue(proc.err.startswith("jankscope: sh killed by signal 9 (Killed)\n\n"
+                                            "Jank summary:"), proc.err)
+        self.assertNotIn("during a hang", proc.err)
+        self.assertIn("Stacks of the worst events", proc.err)
+
+    def test_previous_run_in_the_app_report(self):
+        report = make_report()
+        report["previous_run"] = {"pid": 4100, "exe": "/usr/bin/fake-app",
+                                  "hang": ongoing_hang(duration_ms=5000)}
+        source_path = self.write("source.json", json.dumps(report))
+        proc = run_cli("run", "--", "sh", "-c", f'cp "{source_path}" "$JANKSCOPE_REPORT"')
+        self.assertExit(proc, 0)
+        self.assertIn("The previous run (pid 4100) ended during a hang of 5.0 s", proc.err)
 
     def test_invalid_report_from_the_app(self):
         proc = run_cli("run", "--report", self.path("r.json"), "--", "sh", "-c",
