@@ -118,8 +118,9 @@ jankscope_core_start (JsBridge *bridge)
   pthread_atfork (NULL, NULL, at_fork_child);
   atexit (at_exit);
   started = TRUE;
-  js_log_debug ("monitoring pid %d (%s mode), threshold %" G_GINT64_FORMAT " ms, report %s",
+  js_log_debug ("monitoring pid %d (%s mode), threshold %" G_GINT64_FORMAT " ms, report %s; "
+                "start-up took %" G_GINT64_FORMAT " µs on the main thread",
                 getpid (), mode, config.threshold_ns / JS_NS_PER_MS,
-                report_path ? report_path : "(none)");
+                report_path ? report_path : "(none)", (js_now_ns () - start_ns) / 1000);
   return 0;
 }

@@ -4,6 +4,7 @@
  */
 #include "js-report-stacks.h"
 #include "js-sampler.h"
+#include "js-signature.h"
 
 static void
 member_int (JsonBuilder *b, const char *name, gint64 value)
@@ -44,6 +45,31 @@ add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
       json_builder_add_boolean_value (b, TRUE);
     }
   json_builder_end_object (b);
+}
+
+/* The stack's signature (js-signature.h), with the default depth. */
+static void
+add_signature (JsonBuilder *b, JsStallStore *store, const JsStack *stack)
+{
+  g_autofree JsSignatureFrame *frames = NULL;
+  g_autofree char *text = NULL;
+  char id[17];
+  guint n = stack != NULL ? stack->frames->len : 0;
+
+  frames = g_new0 (JsSignatureFrame, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const JsFrame *f = &g_array_index (stack->frames, JsFrame, i);
+      const JsModule *m = js_modules_get (store->modules, f->module);
+
+      frames[i].function = f->function;
+      frames[i].module = m ? m->name : NULL;
+    }
+  text = js_signature_compute (frames, n, JS_SIGNATURE_DEFAULT_FRAMES, id);
+  json_builder_set_member_name (b, "signature");
+  json_builder_add_string_value (b, text);
+  json_builder_set_member_name (b, "signature_id");
+  json_builder_add_string_value (b, id);
 }
 
 static void
@@ -157,6 +183,7 @@ add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const
           json_builder_set_member_name (b, "truncated");
           json_builder_add_boolean_value (b, TRUE);
         }
+      add_signature (b, store, stack);
       add_stack_frames (b, store, stack);
       json_builder_end_object (b);
     }
