@@ -135,6 +135,11 @@ add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const
     json_builder_add_int_value (b, MAX (0, a->watched_ns - a->cpu_ns));
   else
     json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "runnable_ns");
+  if (a->runnable_ns >= 0)
+    json_builder_add_int_value (b, a->runnable_ns);
+  else
+    json_builder_add_null_value (b);
   member_int (b, "watched_ns", a->watched_ns);
   member_string (b, "class", a->klass);
   member_string (b, "wait", a->klass != NULL && a->wait != JS_WAIT_NONE

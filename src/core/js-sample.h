@@ -69,6 +69,9 @@ typedef struct
   /* Code addresses, leaf first: [0] is where the thread was (its pc), the
    * others are return addresses (look up address - 1 for the call). */
   guint64 frames[JS_SAMPLE_MAX_FRAMES];
+  /* The JsModules id of each frame, resolved when the sample was taken (0:
+   * unknown, resolve later). */
+  guint16 modules[JS_SAMPLE_MAX_FRAMES];
 } JsSample;
 
 const char *js_wait_kind_name (JsWaitKind kind);

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -55,6 +56,7 @@ static gboolean ready;
 static Slot slots[N_SLOTS];
 static guint64 syscalls_interrupted;
 static guint64 late;
+static int in_handler; /* set while the handler runs (its mask blocks the signal) */
 
 /* The watchdog's. */
 static guint32 next_seq;
@@ -106,6 +108,7 @@ on_signal (int sig, siginfo_t *info, void *context)
   gint64 start;
   int n;
 
+  __atomic_store_n (&in_handler, 1, __ATOMIC_RELAXED);
   if (info->si_code != SI_QUEUE || info->si_pid != main_pid)
     goto out; /* not ours: someone else's sigqueue/kill of this number */
   seq = (guint32) info->si_value.sival_int;
@@ -152,6 +155,7 @@ on_signal (int sig, siginfo_t *info, void *context)
   js_futex_wake (&slot->state);
 out:
   errno = saved_errno;
+  __atomic_store_n (&in_handler, 0, __ATOMIC_RELEASE);
 }
 
 static gboolean
@@ -335,6 +339,11 @@ js_sampler_take (guint64 *frames, guint max, guint *n_frames, gboolean *truncate
   *handler_ns = slot->cost_ns;
   __atomic_store_n (&slot->state, SLOT_FREE, __ATOMIC_RELEASE);
   taken++;
+  /* Let the handler return before the next look at the thread's signal
+   * mask (it blocks the signal while it runs): a few instructions, unless
+   * the thread was preempted right there. Bounded. */
+  for (int i = 0; i < 100 && __atomic_load_n (&in_handler, __ATOMIC_ACQUIRE); i++)
+    sched_yield ();
   return JS_SAMPLER_OK;
 }
 

@@ -21,7 +21,7 @@ stack_hash (gconstpointer p)
   guint h = 5381 + s->n_addresses;
 
   for (guint i = 0; i < s->n_addresses; i++)
-    h = h * 31 + (guint) (s->addresses[i] ^ (s->addresses[i] >> 32));
+    h = h * 31 + (guint) (s->addresses[i] ^ (s->addresses[i] >> 32)) + s->modules[i];
   return h;
 }
 
@@ -31,7 +31,8 @@ stack_equal (gconstpointer a, gconstpointer b)
   const JsStack *x = a, *y = b;
 
   return x->n_addresses == y->n_addresses
-         && memcmp (x->addresses, y->addresses, x->n_addresses * sizeof (guint64)) == 0;
+         && memcmp (x->addresses, y->addresses, x->n_addresses * sizeof (guint64)) == 0
+         && memcmp (x->modules, y->modules, x->n_addresses * sizeof (guint16)) == 0;
 }
 
 static void
@@ -40,6 +41,7 @@ stack_free (gpointer p)
   JsStack *s = p;
 
   g_free (s->addresses);
+  g_free (s->modules);
   if (s->frames != NULL)
     g_array_unref (s->frames);
   g_free (s);
@@ -67,9 +69,13 @@ js_stack_table_free (JsStackTable *t)
 }
 
 guint
-js_stack_table_intern (JsStackTable *t, const guint64 *addresses, guint n, gboolean truncated)
+js_stack_table_intern (JsStackTable *t, const guint64 *addresses, const guint16 *modules, guint n,
+                       gboolean truncated)
 {
+  g_autofree guint16 *no_modules = modules == NULL ? g_new0 (guint16, MAX (n, 1)) : NULL;
   JsStack key = { .n_addresses = n, .addresses = (guint64 *) addresses };
+
+  key.modules = (guint16 *) (modules != NULL ? modules : no_modules);
   JsStack *s;
 
   if (n == 0)
@@ -86,11 +92,12 @@ js_stack_table_intern (JsStackTable *t, const guint64 *addresses, guint n, gbool
   s->id = t->by_id->len + 1;
   s->n_addresses = n;
   s->addresses = g_memdup2 (addresses, n * sizeof (guint64));
+  s->modules = g_memdup2 (key.modules, n * sizeof (guint16));
   s->truncated = truncated;
   s->frames = g_array_sized_new (FALSE, FALSE, sizeof (JsFrame), n);
   /* [0] is where the thread was; the others are return addresses. */
   for (guint i = 0; i < n; i++)
-    js_symbolizer_lookup (t->symbolizer, addresses[i], i > 0, s->frames);
+    js_symbolizer_lookup_in (t->symbolizer, s->modules[i], addresses[i], i > 0, s->frames);
   g_ptr_array_add (t->by_id, s);
   g_hash_table_add (t->by_key, s);
   return s->id;

@@ -1,6 +1,8 @@
 /* js-stack-table.h: distinct stacks, interned and symbolized once.
  *
- * A stack is a list of code addresses (leaf first, as sampled). Interning
+ * A stack is a list of code addresses (leaf first, as sampled) with the
+ * module each one was in when sampled (a dlclosed module's addresses may be
+ * reused by another). Interning
  * gives it a small id; the first time, each address is symbolized (inline
  * frames expanded). Samples keep ids, so a hang sampled 500 times with one
  * stack holds one copy of it. Bounded: past JS_STACK_TABLE_MAX stacks, new
@@ -24,6 +26,7 @@ typedef struct
   guint id;
   guint n_addresses;
   guint64 *addresses; /* leaf first */
+  guint16 *modules;   /* JsModules id of each address (0: unknown) */
   GArray *frames;     /* JsFrame, leaf first, inline frames expanded */
   gboolean truncated;
 } JsStack;
@@ -34,8 +37,8 @@ JsStackTable *js_stack_table_new (JsSymbolizer *symbolizer);
 void js_stack_table_free (JsStackTable *table);
 
 /* Returns the stack's id (1...), or 0 when the table is full or n is 0. */
-guint js_stack_table_intern (JsStackTable *table, const guint64 *addresses, guint n,
-                             gboolean truncated);
+guint js_stack_table_intern (JsStackTable *table, const guint64 *addresses,
+                             const guint16 *modules, guint n, gboolean truncated);
 
 /* Borrowed; NULL for 0 or an unknown id. */
 const JsStack *js_stack_table_get (JsStackTable *table, guint id);

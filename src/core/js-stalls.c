@@ -95,9 +95,14 @@ add_sample (JsStallStore *store, JsStallSample *in)
                                            JS_SAMPLE_MAX_FRAMES);
 
       s->n_frames = (guint16) MAX (n, 1);
+      /* The thread is no longer blocked there, but its modules are very
+       * likely still loaded: resolve them now. */
+      for (guint i = 0; i < s->n_frames; i++)
+        s->modules[i] = (guint16) js_modules_resolve (store->modules,
+                                                      i > 0 ? s->frames[i] - 1 : s->frames[i]);
     }
   if (!(s->flags & JS_SAMPLE_NO_STACK) && s->n_frames > 0)
-    info.stack = js_stack_table_intern (store->stacks, s->frames, s->n_frames,
+    info.stack = js_stack_table_intern (store->stacks, s->frames, s->modules, s->n_frames,
                                         (s->flags & JS_SAMPLE_TRUNCATED) != 0);
   g_array_append_val (stall->samples, info);
   if (stall == store->ongoing)
@@ -313,8 +318,8 @@ js_stalls_analyze (JsStallStore *store, GPtrArray *stalls, gint64 start_ns, gint
 {
   g_autoptr (GHashTable) counts = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr (GArray) blames = g_array_new (FALSE, FALSE, sizeof (Blame));
-  double cpu = 0;
-  gboolean cpu_known = FALSE;
+  double cpu = 0, runnable = 0;
+  gboolean cpu_known = FALSE, runnable_known = FALSE;
   gint64 longest = -1;
   guint64 wait_counts[JS_N_WAITS] = { 0 };
   GHashTableIter iter;
@@ -322,6 +327,7 @@ js_stalls_analyze (JsStallStore *store, GPtrArray *stalls, gint64 start_ns, gint
 
   memset (a, 0, sizeof *a);
   a->cpu_ns = -1;
+  a->runnable_ns = -1;
   a->ping_latency_ns = -1;
   a->stacks = g_array_new (FALSE, FALSE, sizeof (JsStackCount));
   a->timeline = g_array_new (FALSE, FALSE, sizeof (JsStallSampleInfo));
@@ -389,6 +395,14 @@ js_stalls_analyze (JsStallStore *store, GPtrArray *stalls, gint64 start_ns, gint
 
           cpu += CLAMP (share, 0.0, 1.0) * wall;
           cpu_known = TRUE;
+          if (st->h.runnable_first_ns >= 0 && st->h.runnable_last_ns >= st->h.runnable_first_ns)
+            {
+              double waiting = (double) (st->h.runnable_last_ns - st->h.runnable_first_ns)
+                               / (double) (st->h.cpu_last_at_ns - st->h.cpu_first_at_ns);
+
+              runnable += CLAMP (waiting, 0.0, 1.0 - CLAMP (share, 0.0, 1.0)) * wall;
+              runnable_known = TRUE;
+            }
         }
       else if (total > 0)
         {
@@ -399,9 +413,13 @@ js_stalls_analyze (JsStallStore *store, GPtrArray *stalls, gint64 start_ns, gint
 
   if (cpu_known && a->watched_ns > 0)
     {
-      double share = cpu / a->watched_ns;
+      /* Runnable time (the thread wanted a CPU the machine did not give it)
+       * counts on the compute side: the app was not waiting for anything. */
+      double share = (cpu + runnable) / a->watched_ns;
 
       a->cpu_ns = (gint64) cpu;
+      if (runnable_known)
+        a->runnable_ns = (gint64) runnable;
       a->klass = share >= COMPUTE_SHARE ? "compute" : share <= WAIT_SHARE ? "wait" : "mixed";
       if (share < COMPUTE_SHARE)
         {

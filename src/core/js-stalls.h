@@ -87,6 +87,7 @@ typedef struct
   gint64 watched_ns;   /* event time covered by stalls */
   gint64 sampled_ns;   /* of that, time after sampling started (pre-trigger passed) */
   gint64 cpu_ns;       /* on-CPU estimate over watched_ns; -1 unknown */
+  gint64 runnable_ns;  /* ready to run but waiting for a CPU (a busy machine); -1 unknown */
   const char *klass;   /* "compute", "wait", "mixed", or NULL */
   JsWaitKind wait;     /* main wait kind (wait and mixed) */
   guint64 samples, samples_with_stack, samples_running, samples_waiting;

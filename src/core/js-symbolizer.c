@@ -653,16 +653,17 @@ find_unloaded (JsSymbolizer *s, guint64 pc)
 }
 
 static void
-symbolize (JsSymbolizer *s, guint64 address, gboolean is_return, GArray *out)
+symbolize (JsSymbolizer *s, guint module, guint64 address, gboolean is_return, GArray *out)
 {
   guint64 pc = is_return && address > 0 ? address - 1 : address;
   JsFrame proto = { .offset = address };
   const JsModule *m;
   ModInfo *info;
   const char *symbol;
-  guint id;
+  guint id = module;
 
-  id = js_modules_resolve (s->modules, pc);
+  if (id == 0)
+    id = js_modules_resolve (s->modules, pc);
   if (id == 0 && pc != 0)
     id = find_unloaded (s, pc);
   m = js_modules_get (s->modules, id);
@@ -703,15 +704,25 @@ symbolize (JsSymbolizer *s, guint64 address, gboolean is_return, GArray *out)
 guint
 js_symbolizer_lookup (JsSymbolizer *s, guint64 address, gboolean is_return, GArray *out)
 {
+  return js_symbolizer_lookup_in (s, 0, address, is_return, out);
+}
+
+guint
+js_symbolizer_lookup_in (JsSymbolizer *s, guint module, guint64 address, gboolean is_return,
+                         GArray *out)
+{
   GHashTable *cache;
   gpointer value;
   guint first, n;
+  /* Cached per (module, address): a module loaded where a dlclosed one was
+   * has the same addresses. User-space addresses fit in 48 bits. */
+  guint64 key = (address & G_GUINT64_CONSTANT (0xffffffffffff)) | ((guint64) (module & 0xffff) << 48);
 
   if (s == NULL || out == NULL)
     return 0;
   s->stats.lookups++;
   cache = s->cache[is_return ? 1 : 0];
-  if (g_hash_table_lookup_extended (cache, GSIZE_TO_POINTER (address), NULL, &value))
+  if (g_hash_table_lookup_extended (cache, GSIZE_TO_POINTER (key), NULL, &value))
     {
       guintptr packed = GPOINTER_TO_SIZE (value);
 
@@ -722,7 +733,7 @@ js_symbolizer_lookup (JsSymbolizer *s, guint64 address, gboolean is_return, GArr
       return n;
     }
   first = out->len;
-  symbolize (s, address, is_return, out);
+  symbolize (s, module, address, is_return, out);
   n = out->len - first;
   if (n > 0 && n < 256
       && g_hash_table_size (s->cache[0]) + g_hash_table_size (s->cache[1]) < CACHE_MAX
@@ -731,7 +742,7 @@ js_symbolizer_lookup (JsSymbolizer *s, guint64 address, gboolean is_return, GArr
       guintptr packed = ((guintptr) s->cache_frames->len << 8) | n;
 
       g_array_append_vals (s->cache_frames, &g_array_index (out, JsFrame, first), n);
-      g_hash_table_insert (cache, GSIZE_TO_POINTER (address), GSIZE_TO_POINTER (packed));
+      g_hash_table_insert (cache, GSIZE_TO_POINTER (key), GSIZE_TO_POINTER (packed));
     }
   return n;
 }

@@ -41,6 +41,13 @@ void js_symbolizer_free (JsSymbolizer *symbolizer);
 guint js_symbolizer_lookup (JsSymbolizer *symbolizer, guint64 address, gboolean is_return,
                             GArray *out);
 
+/* The same, for an address known to be in module `module` (JsModules id,
+ * resolved when the sample was taken; 0: resolve now). Use it whenever the
+ * module is known: a module loaded where a dlclosed one was has the same
+ * addresses. */
+guint js_symbolizer_lookup_in (JsSymbolizer *symbolizer, guint module, guint64 address,
+                               gboolean is_return, GArray *out);
+
 /* Unwinds a blocked thread's stack copy (CFI from the modules' files) into
  * code addresses, leaf first (out[0] = copy->pc). Returns how many (>= 1 if
  * copy->pc is set). */

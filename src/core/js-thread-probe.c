@@ -29,6 +29,8 @@ js_thread_probe_open (JsThreadProbe *probe, pid_t tid, pthread_t thread, guint64
   probe->status_fd = open (path, O_RDONLY | O_CLOEXEC);
   g_snprintf (path, sizeof path, "/proc/self/task/%d/syscall", (int) tid);
   probe->syscall_fd = open (path, O_RDONLY | O_CLOEXEC);
+  g_snprintf (path, sizeof path, "/proc/self/task/%d/schedstat", (int) tid);
+  probe->schedstat_fd = open (path, O_RDONLY | O_CLOEXEC);
   probe->has_cpu_clock = pthread_getcpuclockid (thread, &probe->cpu_clock) == 0;
   if (probe->status_fd < 0 || probe->syscall_fd < 0)
     {
@@ -45,7 +47,9 @@ js_thread_probe_close (JsThreadProbe *probe)
     close (probe->status_fd);
   if (probe->syscall_fd > 0)
     close (probe->syscall_fd);
-  probe->status_fd = probe->syscall_fd = -1;
+  if (probe->schedstat_fd > 0)
+    close (probe->schedstat_fd);
+  probe->status_fd = probe->syscall_fd = probe->schedstat_fd = -1;
 }
 
 /* /proc files are regenerated on a read at offset 0: no reopen needed. */
@@ -165,10 +169,30 @@ js_thread_probe_read (JsThreadProbe *probe, JsThreadSnapshot *out)
 }
 
 gint64
-js_thread_probe_cpu_ns (JsThreadProbe *probe)
+js_thread_probe_cpu_ns (JsThreadProbe *probe, gint64 *runnable_ns)
 {
   struct timespec ts;
+  char buf[128];
 
+  *runnable_ns = -1;
+  /* schedstat: "run-time run-delay timeslices", both in ns, one read. */
+  if (probe->schedstat_fd > 0 && read_at_zero (probe->schedstat_fd, buf, sizeof buf) > 0)
+    {
+      char *end = NULL;
+      guint64 run = g_ascii_strtoull (buf, &end, 10);
+
+      if (end != buf && *end == ' ')
+        {
+          char *end2 = NULL;
+          guint64 delay = g_ascii_strtoull (end + 1, &end2, 10);
+
+          if (end2 != end + 1)
+            {
+              *runnable_ns = (gint64) delay;
+              return (gint64) run;
+            }
+        }
+    }
   if (!probe->has_cpu_clock || clock_gettime (probe->cpu_clock, &ts) != 0)
     return -1;
   return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;

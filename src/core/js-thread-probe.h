@@ -25,6 +25,7 @@ typedef struct
   pid_t tid;
   int status_fd;
   int syscall_fd;
+  int schedstat_fd; /* -1 without CONFIG_SCHED_INFO */
   clockid_t cpu_clock;
   gboolean has_cpu_clock;
   guint64 stack_lo, stack_hi; /* the thread's stack mapping, 0 if unknown */
@@ -51,8 +52,9 @@ void js_thread_probe_close (JsThreadProbe *probe);
 /* Reads status and syscall. FALSE if either could not be read or parsed. */
 gboolean js_thread_probe_read (JsThreadProbe *probe, JsThreadSnapshot *out);
 
-/* The thread's CPU time in ns, or -1. */
-gint64 js_thread_probe_cpu_ns (JsThreadProbe *probe);
+/* The thread's CPU time in ns, or -1; and (schedstat) how long it has been
+ * runnable but waiting for a CPU, or -1 when the kernel does not say. */
+gint64 js_thread_probe_cpu_ns (JsThreadProbe *probe, gint64 *runnable_ns);
 
 /* What a blocked thread waits for (JS_WAIT_NONE if it runs). For read/write
  * style calls the file descriptor's type tells files from sockets and pipes. */

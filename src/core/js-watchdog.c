@@ -185,6 +185,7 @@ static gboolean
 same_stack (const JsSample *a, const JsSample *b)
 {
   return a->state == b->state && a->n_frames == b->n_frames && a->syscall == b->syscall
+         && (a->flags & JS_SAMPLE_NO_STACK) == (b->flags & JS_SAMPLE_NO_STACK)
          && memcmp (a->frames, b->frames, a->n_frames * sizeof a->frames[0]) == 0;
 }
 
@@ -274,7 +275,7 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
 {
   JsThreadSnapshot snap;
   JsSample *s;
-  gint64 cpu;
+  gint64 cpu, runnable;
   gboolean folded = FALSE;
 
   st->h.samples++;
@@ -285,16 +286,18 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
       wd->stats.samples_failed++;
       return;
     }
-  cpu = js_thread_probe_cpu_ns (&wd->probe);
+  cpu = js_thread_probe_cpu_ns (&wd->probe, &runnable);
   if (cpu >= 0)
     {
       if (st->h.cpu_first_ns < 0)
         {
           st->h.cpu_first_ns = cpu;
           st->h.cpu_first_at_ns = now;
+          st->h.runnable_first_ns = runnable;
         }
       st->h.cpu_last_ns = cpu;
       st->h.cpu_last_at_ns = now;
+      st->h.runnable_last_ns = runnable;
     }
 
   /* Still blocked in the very same call since the last sample (no context
@@ -302,7 +305,10 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
   if (st->open != NULL && snap.blocked && st->last.state == JS_THREAD_WAITING
       && st->last.frames[0] == snap.pc && st->last_nvcsw == snap.nvcsw
       && st->last.syscall == (gint16) CLAMP (snap.syscall_nr, -1, G_MAXINT16))
-    folded = TRUE;
+    {
+      folded = TRUE;
+      wd->stats.samples_waiting++;
+    }
   else
     {
       JsStallSample *fresh = g_new0 (JsStallSample, 1);
@@ -318,14 +324,15 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
           js_stall_sample_free (fresh);
           return;
         }
+      /* Know each frame's module while it is loaded: it may be dlclosed
+       * before the collector symbolizes the sample. */
+      for (guint i = 0; i < s->n_frames && !(s->flags & JS_SAMPLE_FROM_COPY); i++)
+        s->modules[i] = (guint16) js_modules_resolve (wd->modules,
+                                                      i > 0 ? s->frames[i] - 1 : s->frames[i]);
       if (s->state == JS_THREAD_WAITING)
         wd->stats.samples_waiting++;
       else
         wd->stats.samples_running++;
-      /* Know each frame's module while it is loaded: it may be dlclosed
-       * before the collector symbolizes the sample. */
-      for (guint i = 0; i < s->n_frames; i++)
-        js_modules_resolve (wd->modules, s->frames[i]);
       if (st->open != NULL && st->have_last && same_stack (&st->last, s) && s->copy == NULL)
         {
           folded = TRUE;
@@ -360,8 +367,6 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
       st->open->sample.count++;
       st->open->sample.last_ns = now;
       wd->stats.samples_folded++;
-      if (snap.blocked)
-        wd->stats.samples_waiting++;
       /* Fibonacci back-off: 1, 1, 2, 3, 5, ... intervals while nothing changes. */
       if (st->fib_b < MAX_BACKOFF)
         {
@@ -387,6 +392,7 @@ begin_stall (JsWatchdog *wd, gint64 start, gint64 now)
   st->h.detected_ns = now;
   st->h.ping_latency_ns = -1;
   st->h.cpu_first_ns = st->h.cpu_last_ns = -1;
+  st->h.runnable_first_ns = st->h.runnable_last_ns = -1;
   st->fib_a = 0;
   st->fib_b = 1;
   st->next_sample_ns = now;

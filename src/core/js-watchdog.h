@@ -45,6 +45,7 @@ typedef struct
   gboolean ping_caught;   /* periodic ping mode: a ping went unanswered for a whole period */
   gint64 cpu_first_ns, cpu_first_at_ns; /* first CPU clock reading in the stall (-1: none) */
   gint64 cpu_last_ns, cpu_last_at_ns;
+  gint64 runnable_first_ns, runnable_last_ns; /* schedstat run delay then (-1: unknown) */
   guint32 samples;        /* samples taken (folded ones included) */
   guint32 samples_failed; /* timeouts, signal lost, unreadable /proc */
   guint32 samples_dropped;/* past the per-stall or outbox bound */

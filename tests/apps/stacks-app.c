@@ -1,0 +1,756 @@
+/* stacks-app.c - a plain GLib program whose stalls the stack sampler must
+ * explain (tests/check_stacks.py)
+ *
+ *   stacks-app SCENARIO [ARG]
+ *
+ * Each scenario runs its stall inside a timeout callback of a real GMainLoop,
+ * started 50 ms after the loop (the watchdog only watches a loop that has
+ * polled at least once), then quits the loop 200 ms later (so the loop polls
+ * again and the stall ends there) and exits 0. Facts are printed on stdout as
+ * "key=value" lines (stall=START_NS,END_NS for each stall window, on
+ * CLOCK_MONOTONIC like the report).
+ *
+ * The functions the checks look for in the stacks (js_test_*) are non-static
+ * and noinline/noclone, and the macros below keep helpers out of them, so
+ * that the innermost frame of the app in a sample is the js_test_* function
+ * itself and never an inlined helper. Built with -g at the project's default
+ * optimisation.
+ *
+ * Scenarios: busy, recursion, usleep, nanosleep-loop, lock, io, ipc,
+ * malloc [SECONDS], fork, hang [cpu|sleep], dlclose MODULE_PATH,
+ * dlclose-reuse MODULE_PATH MODULE2_PATH,
+ * signal-takeover, signal-blocked, idle.
+ */
+#define _GNU_SOURCE
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NS_PER_MS G_GINT64_CONSTANT (1000000)
+#define NS_PER_SEC G_GINT64_CONSTANT (1000000000)
+#define STALL_START_MS 50
+#define QUIT_AFTER_STALL_MS 200
+#define SAFETY_EXIT_S 120
+
+/* CLOCK_MONOTONIC in ns, as a macro: no helper frame in the js_test_*
+ * functions. */
+#define MONO_NS(ts) (clock_gettime (CLOCK_MONOTONIC, &(ts)), (gint64) (ts).tv_sec * NS_PER_SEC + (ts).tv_nsec)
+
+/* Spins on the CPU until CLOCK_MONOTONIC reaches end_ns; arithmetic on a
+ * volatile the compiler cannot drop. */
+#define SPIN_UNTIL(end_ns)                                                                        \
+  G_STMT_START                                                                                    \
+  {                                                                                               \
+    struct timespec spin_ts_;                                                                     \
+    guint64 spin_acc_ = js_test_sink;                                                             \
+    while (MONO_NS (spin_ts_) < (end_ns))                                                         \
+      {                                                                                           \
+        for (int spin_i_ = 0; spin_i_ < 2000; spin_i_++)                                          \
+          spin_acc_ = spin_acc_ * G_GUINT64_CONSTANT (2862933555777941757)                        \
+                      + G_GUINT64_CONSTANT (3037000493) + (guint64) spin_i_;                      \
+        js_test_sink = spin_acc_;                                                                 \
+      }                                                                                           \
+  }                                                                                               \
+  G_STMT_END
+
+#define JS_TEST_FUNC __attribute__ ((noinline, noclone))
+
+volatile guint64 js_test_sink;
+volatile int js_test_depth_sink; /* also defeats tail calls */
+
+static GMainLoop *loop;
+static const char *scenario_arg;  /* argv[2] or NULL */
+static const char *scenario_arg2; /* argv[3] or NULL */
+
+static gint64
+now_ns (void)
+{
+  struct timespec ts;
+
+  return MONO_NS (ts);
+}
+
+static void
+print_stall (gint64 start, gint64 end)
+{
+  printf ("stall=%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n", start, end);
+  fflush (stdout);
+}
+
+static G_GNUC_NORETURN G_GNUC_PRINTF (1, 2) void
+fail (const char *format, ...)
+{
+  va_list args;
+
+  fputs ("FAIL: ", stderr);
+  va_start (args, format);
+  vfprintf (stderr, format, args);
+  va_end (args);
+  fputc ('\n', stderr);
+  exit (2);
+}
+
+static gboolean
+quit_cb (gpointer data)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+quit_soon (void)
+{
+  g_source_set_name_by_id (g_timeout_add (QUIT_AFTER_STALL_MS, quit_cb, NULL), "stacks-quit");
+}
+
+/* --- the functions the checks look for ------------------------------------ */
+
+/* busy: 300 ms on the CPU. */
+JS_TEST_FUNC void
+js_test_busy_loop (guint ms)
+{
+  struct timespec ts;
+  gint64 end = MONO_NS (ts) + ms * NS_PER_MS;
+
+  SPIN_UNTIL (end);
+}
+
+/* A plain CPU stall for the scenarios that do not look at its frames. */
+JS_TEST_FUNC void
+js_test_spin (guint ms)
+{
+  struct timespec ts;
+  gint64 end = MONO_NS (ts) + ms * NS_PER_MS;
+
+  SPIN_UNTIL (end);
+}
+
+/* recursion: `depth` frames of itself, the leaf spins for `ms`. The volatile
+ * store after the call keeps it from being a tail call (or a loop). */
+JS_TEST_FUNC void
+js_test_recurse (int depth, guint ms)
+{
+  if (depth > 1)
+    js_test_recurse (depth - 1, ms);
+  else
+    {
+      struct timespec ts;
+      gint64 end = MONO_NS (ts) + ms * NS_PER_MS;
+
+      SPIN_UNTIL (end);
+    }
+  js_test_depth_sink = depth;
+}
+
+/* usleep: sleeps, returns usleep's result and errno. */
+JS_TEST_FUNC int
+js_test_sleeper (guint usec, int *error)
+{
+  int ret = usleep (usec);
+
+  *error = ret == 0 ? 0 : errno;
+  return ret;
+}
+
+/* nanosleep-loop: for `total_ms`, alternate 2 ms of CPU and a 2 ms
+ * nanosleep; counts the sleeps cut short by a signal (EINTR). */
+JS_TEST_FUNC void
+js_test_nanosleep_loop (guint total_ms, guint *sleeps, guint *eintr, guint *other_errors)
+{
+  struct timespec ts;
+  gint64 end = MONO_NS (ts) + total_ms * NS_PER_MS;
+
+  while (MONO_NS (ts) < end)
+    {
+      struct timespec req = { 0, 2 * NS_PER_MS }, rem;
+      gint64 spin_end = MONO_NS (ts) + 2 * NS_PER_MS;
+
+      SPIN_UNTIL (spin_end);
+      (*sleeps)++;
+      if (nanosleep (&req, &rem) != 0)
+        {
+          if (errno == EINTR)
+            (*eintr)++;
+          else
+            (*other_errors)++;
+        }
+    }
+}
+
+/* lock: waits for a mutex a worker holds. */
+JS_TEST_FUNC void
+js_test_wait_lock (GMutex *mutex)
+{
+  g_mutex_lock (mutex);
+  g_mutex_unlock (mutex);
+}
+
+/* io: opens a FIFO for reading: blocks in openat until a writer opens it.
+ * (The volatile store after the call keeps it from being a tail call, which
+ * would leave no frame of this function.) */
+JS_TEST_FUNC int
+js_test_open_fifo (const char *path)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+
+  js_test_depth_sink = fd;
+  return fd;
+}
+
+/* ipc: reads one byte from a socket (no tail call either). */
+JS_TEST_FUNC gssize
+js_test_read_socket (int fd, char *byte)
+{
+  gssize n = read (fd, byte, 1);
+
+  js_test_depth_sink = (int) n;
+  return n;
+}
+
+/* malloc: malloc/free of random sizes for `seconds`. */
+JS_TEST_FUNC guint64
+js_test_malloc_loop (guint seconds)
+{
+  void *live[64] = { NULL };
+  guint64 rng = 88172645463325252ULL, allocations = 0;
+  struct timespec ts;
+  gint64 end = MONO_NS (ts) + seconds * NS_PER_SEC;
+
+  while (MONO_NS (ts) < end)
+    for (int i = 0; i < 256; i++)
+      {
+        guint slot;
+        gsize size;
+
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        slot = (guint) (rng % G_N_ELEMENTS (live));
+        /* Mostly small, some large enough to be mmapped. */
+        size = (rng >> 8) % 8 == 0 ? 128 * 1024 + (rng >> 16) % (512 * 1024) : 1 + (rng >> 16) % 4096;
+        free (live[slot]);
+        live[slot] = malloc (size);
+        if (live[slot] == NULL)
+          fail ("malloc (%zu) failed", size);
+        ((volatile char *) live[slot])[0] = (char) i;
+        ((volatile char *) live[slot])[size - 1] = (char) i;
+        allocations++;
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (live); i++)
+    free (live[i]);
+  return allocations;
+}
+
+/* fork: a 600 ms CPU stall during which the main thread forks twice: a
+ * child that spins 200 ms and _exits, one that execs /bin/true. */
+JS_TEST_FUNC void
+js_test_fork_stall (pid_t *spinner, pid_t *execer)
+{
+  struct timespec ts;
+  gint64 start = MONO_NS (ts);
+  gint64 at = start + 200 * NS_PER_MS;
+
+  SPIN_UNTIL (at);
+  *spinner = fork ();
+  if (*spinner == 0)
+    {
+      gint64 child_end = MONO_NS (ts) + 200 * NS_PER_MS;
+
+      SPIN_UNTIL (child_end);
+      _exit (0);
+    }
+  *execer = fork ();
+  if (*execer == 0)
+    {
+      execl ("/bin/true", "true", (char *) NULL);
+      _exit (127);
+    }
+  at = start + 600 * NS_PER_MS;
+  SPIN_UNTIL (at);
+}
+
+/* hang: `ms` on the CPU or asleep. */
+JS_TEST_FUNC void
+js_test_hang (guint ms, gboolean sleep)
+{
+  struct timespec ts;
+  gint64 end = MONO_NS (ts) + ms * NS_PER_MS;
+
+  if (!sleep)
+    SPIN_UNTIL (end);
+  else
+    while (MONO_NS (ts) < end)
+      {
+        struct timespec req = { 0, 100 * NS_PER_MS };
+
+        nanosleep (&req, NULL);
+      }
+}
+
+/* --- scenarios -------------------------------------------------------------- */
+
+typedef void (*StallFunc) (void);
+
+static void dlclose_reuse (void);
+
+static gboolean
+stall_cb (gpointer data)
+{
+  StallFunc func = (StallFunc) data;
+
+  func ();
+  if (func != dlclose_reuse) /* it quits after its second stall */
+    quit_soon ();
+  return G_SOURCE_REMOVE;
+}
+
+static void
+busy (void)
+{
+  gint64 start = now_ns ();
+
+  js_test_busy_loop (300);
+  print_stall (start, now_ns ());
+}
+
+static void
+recursion (void)
+{
+  gint64 start = now_ns ();
+
+  js_test_recurse (40, 300);
+  print_stall (start, now_ns ());
+}
+
+static void
+sleeper (void)
+{
+  gint64 start = now_ns ();
+  int error = 0;
+  int ret = js_test_sleeper (300000, &error);
+  gint64 end = now_ns ();
+
+  print_stall (start, end);
+  printf ("elapsed_ns=%" G_GINT64_FORMAT "\n", end - start);
+  printf ("usleep_ret=%d\nusleep_errno=%d\n", ret, error);
+}
+
+static void
+nanosleep_loop (void)
+{
+  gint64 start = now_ns ();
+  guint sleeps = 0, eintr = 0, other = 0;
+
+  js_test_nanosleep_loop (1000, &sleeps, &eintr, &other);
+  print_stall (start, now_ns ());
+  printf ("nanosleeps=%u\neintr=%u\nother_errors=%u\n", sleeps, eintr, other);
+}
+
+static GMutex lock_mutex;
+static gint lock_held;
+
+static gpointer
+lock_holder (gpointer data)
+{
+  g_mutex_lock (&lock_mutex);
+  g_atomic_int_set (&lock_held, 1);
+  g_usleep (300 * 1000);
+  g_mutex_unlock (&lock_mutex);
+  return NULL;
+}
+
+static void
+lock (void)
+{
+  GThread *worker = g_thread_new ("stacks-lock-holder", lock_holder, NULL);
+  gint64 start;
+
+  while (!g_atomic_int_get (&lock_held))
+    ;
+  start = now_ns ();
+  js_test_wait_lock (&lock_mutex);
+  print_stall (start, now_ns ());
+  g_thread_join (worker);
+}
+
+static char *fifo_path;
+
+static gpointer
+fifo_writer (gpointer data)
+{
+  int fd;
+
+  g_usleep (300 * 1000);
+  fd = open (fifo_path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    fail ("open (%s, O_WRONLY): %s", fifo_path, g_strerror (errno));
+  if (write (fd, "x", 1) != 1)
+    fail ("write to the FIFO: %s", g_strerror (errno));
+  close (fd);
+  return NULL;
+}
+
+static void
+io (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("stacks-app-XXXXXX", NULL);
+  GThread *worker;
+  gint64 start, end;
+  char byte = 0;
+  int fd;
+
+  if (dir == NULL)
+    fail ("g_dir_make_tmp failed");
+  fifo_path = g_build_filename (dir, "fifo", NULL);
+  if (mkfifo (fifo_path, 0600) != 0)
+    fail ("mkfifo (%s): %s", fifo_path, g_strerror (errno));
+  worker = g_thread_new ("stacks-fifo-writer", fifo_writer, NULL);
+  start = now_ns ();
+  fd = js_test_open_fifo (fifo_path);
+  end = now_ns ();
+  if (fd < 0)
+    fail ("open (%s, O_RDONLY): %s", fifo_path, g_strerror (errno));
+  print_stall (start, end);
+  if (read (fd, &byte, 1) != 1 || byte != 'x')
+    fail ("read from the FIFO");
+  close (fd);
+  g_thread_join (worker);
+  g_unlink (fifo_path);
+  g_rmdir (dir);
+  g_clear_pointer (&fifo_path, g_free);
+}
+
+static int socket_fds[2];
+
+static gpointer
+socket_writer (gpointer data)
+{
+  g_usleep (300 * 1000);
+  if (write (socket_fds[1], "y", 1) != 1)
+    fail ("write to the socket: %s", g_strerror (errno));
+  return NULL;
+}
+
+static void
+ipc (void)
+{
+  GThread *worker;
+  gint64 start;
+  char byte = 0;
+  gssize n;
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, socket_fds) != 0)
+    fail ("socketpair: %s", g_strerror (errno));
+  worker = g_thread_new ("stacks-socket-writer", socket_writer, NULL);
+  start = now_ns ();
+  n = js_test_read_socket (socket_fds[0], &byte);
+  print_stall (start, now_ns ());
+  if (n != 1 || byte != 'y')
+    fail ("read from the socket returned %zd (%s)", n, n < 0 ? g_strerror (errno) : "");
+  g_thread_join (worker);
+  close (socket_fds[0]);
+  close (socket_fds[1]);
+}
+
+static void
+malloc_loop (void)
+{
+  guint seconds = scenario_arg != NULL ? (guint) atoi (scenario_arg) : 10;
+  gint64 start = now_ns ();
+  guint64 allocations = js_test_malloc_loop (seconds);
+
+  print_stall (start, now_ns ());
+  printf ("allocations=%" G_GUINT64_FORMAT "\n", allocations);
+}
+
+static int
+exit_code_of (int status)
+{
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  if (WIFSIGNALED (status))
+    return 128 + WTERMSIG (status);
+  return -1;
+}
+
+static void
+fork_stall (void)
+{
+  pid_t spinner = -1, execer = -1;
+  int status1 = -1, status2 = -1;
+  gint64 start = now_ns ();
+
+  js_test_fork_stall (&spinner, &execer);
+  print_stall (start, now_ns ());
+  if (spinner < 0 || execer < 0)
+    fail ("fork: %s", g_strerror (errno));
+  if (waitpid (spinner, &status1, 0) != spinner)
+    fail ("waitpid (spinner): %s", g_strerror (errno));
+  if (waitpid (execer, &status2, 0) != execer)
+    fail ("waitpid (execer): %s", g_strerror (errno));
+  printf ("spinner_pid=%d\nexecer_pid=%d\n", (int) spinner, (int) execer);
+  printf ("spinner_exit=%d\nexecer_exit=%d\n", exit_code_of (status1), exit_code_of (status2));
+}
+
+static void
+hang (void)
+{
+  gboolean sleep = scenario_arg != NULL && strcmp (scenario_arg, "sleep") == 0;
+  gint64 start = now_ns ();
+
+  if (scenario_arg != NULL && !sleep && strcmp (scenario_arg, "cpu") != 0)
+    fail ("hang: cpu or sleep, not %s", scenario_arg);
+  printf ("hang-started=%" G_GINT64_FORMAT "\n", start);
+  fflush (stdout);
+  js_test_hang (5000, sleep);
+  print_stall (start, now_ns ());
+}
+
+static void
+dlclose_module (void)
+{
+  const char *path = scenario_arg != NULL ? scenario_arg : g_getenv ("JANKSCOPE_TEST_STACKS_MODULE");
+  void (*busy_func) (guint);
+  void *handle;
+  gint64 start;
+
+  if (path == NULL)
+    fail ("dlclose: the module's path is argv[2]");
+  handle = dlopen (path, RTLD_NOW | RTLD_LOCAL);
+  if (handle == NULL)
+    fail ("dlopen (%s): %s", path, dlerror ());
+  busy_func = (void (*) (guint)) dlsym (handle, "js_test_module_busy");
+  if (busy_func == NULL)
+    fail ("dlsym (js_test_module_busy): %s", dlerror ());
+  start = now_ns ();
+  busy_func (300);
+  print_stall (start, now_ns ());
+  if (dlclose (handle) != 0)
+    fail ("dlclose: %s", dlerror ());
+  handle = dlopen (path, RTLD_NOW | RTLD_NOLOAD);
+  printf ("module_unloaded=%d\n", handle == NULL);
+  if (handle != NULL)
+    dlclose (handle);
+}
+
+/* dlclose-reuse: module A runs 300 ms and is dlclosed; module B (another
+ * file, the same layout) is dlopened right away, most likely where A was,
+ * and runs 300 ms in a second stall 800 ms later (a separate event). */
+static void (*reuse_busy_b) (guint);
+
+static guint64
+module_base (void *func)
+{
+  Dl_info dl;
+
+  return dladdr (func, &dl) != 0 ? (guint64) (guintptr) dl.dli_fbase : 0;
+}
+
+static gboolean
+reuse_second_cb (gpointer data)
+{
+  gint64 start = now_ns ();
+
+  reuse_busy_b (300);
+  print_stall (start, now_ns ());
+  quit_soon ();
+  return G_SOURCE_REMOVE;
+}
+
+static void
+dlclose_reuse (void)
+{
+  const char *path_a = scenario_arg;
+  const char *path_b = scenario_arg2;
+  void (*busy_a) (guint);
+  void *a, *b;
+  gint64 start;
+
+  if (path_a == NULL || path_b == NULL)
+    fail ("dlclose-reuse: the two modules' paths are argv[2] and argv[3]");
+  a = dlopen (path_a, RTLD_NOW | RTLD_LOCAL);
+  if (a == NULL)
+    fail ("dlopen (%s): %s", path_a, dlerror ());
+  busy_a = (void (*) (guint)) dlsym (a, "js_test_module_busy");
+  if (busy_a == NULL)
+    fail ("dlsym (js_test_module_busy): %s", dlerror ());
+  printf ("module_a_base=0x%" G_GINT64_MODIFIER "x\n", module_base ((void *) busy_a));
+  start = now_ns ();
+  busy_a (300);
+  print_stall (start, now_ns ());
+  if (dlclose (a) != 0)
+    fail ("dlclose: %s", dlerror ());
+  b = dlopen (path_b, RTLD_NOW | RTLD_LOCAL);
+  if (b == NULL)
+    fail ("dlopen (%s): %s", path_b, dlerror ());
+  reuse_busy_b = (void (*) (guint)) dlsym (b, "js_test_module2_busy");
+  if (reuse_busy_b == NULL)
+    fail ("dlsym (js_test_module2_busy): %s", dlerror ());
+  printf ("module_b_base=0x%" G_GINT64_MODIFIER "x\n", module_base ((void *) reuse_busy_b));
+  fflush (stdout);
+  g_source_set_name_by_id (g_timeout_add (800, reuse_second_cb, NULL), "stacks-stall-2");
+}
+
+static volatile sig_atomic_t app_handler_calls;
+
+static void
+app_handler (int sig)
+{
+  app_handler_calls++;
+}
+
+static void
+signal_takeover (void)
+{
+  struct sigaction action;
+  int taken = 0;
+  gint64 start;
+
+  /* After start-up: jankscope's handler is in place and gets replaced. */
+  memset (&action, 0, sizeof action);
+  action.sa_handler = app_handler;
+  sigemptyset (&action.sa_mask);
+  for (int sig = SIGRTMIN + 3; sig <= SIGRTMAX - 1; sig++)
+    if (sigaction (sig, &action, NULL) == 0)
+      taken++;
+  printf ("signals_taken=%d\n", taken);
+  start = now_ns ();
+  js_test_spin (300);
+  print_stall (start, now_ns ());
+  printf ("handler_calls_after_stall=%d\n", (int) app_handler_calls);
+}
+
+static void
+signal_blocked (void)
+{
+  sigset_t set, pending;
+  int n_pending = 0;
+  gint64 start;
+
+  sigemptyset (&set);
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+    sigaddset (&set, sig);
+  if (pthread_sigmask (SIG_BLOCK, &set, NULL) != 0)
+    fail ("pthread_sigmask");
+  start = now_ns ();
+  js_test_spin (300);
+  print_stall (start, now_ns ());
+  /* A signal sent while it was blocked would be pending now (and delivered,
+   * maybe in the middle of a sleep, at the unblock). */
+  sigemptyset (&pending);
+  sigpending (&pending);
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+    if (sigismember (&pending, sig))
+      n_pending++;
+  printf ("rt_pending=%d\n", n_pending);
+  pthread_sigmask (SIG_UNBLOCK, &set, NULL);
+}
+
+static gboolean
+idle_tick_cb (gpointer data)
+{
+  (*(guint *) data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* --- main ------------------------------------------------------------------- */
+
+static gpointer
+safety_thread (gpointer data)
+{
+  g_usleep ((gulong) SAFETY_EXIT_S * G_USEC_PER_SEC);
+  fprintf (stderr, "FAIL: stacks-app did not end within %d s\n", SAFETY_EXIT_S);
+  _exit (99);
+  return NULL;
+}
+
+static const struct
+{
+  const char *name;
+  StallFunc func;
+} scenarios[] = {
+  { "busy", busy },
+  { "recursion", recursion },
+  { "usleep", sleeper },
+  { "nanosleep-loop", nanosleep_loop },
+  { "lock", lock },
+  { "io", io },
+  { "ipc", ipc },
+  { "malloc", malloc_loop },
+  { "fork", fork_stall },
+  { "hang", hang },
+  { "dlclose", dlclose_module },
+  { "dlclose-reuse", dlclose_reuse },
+  { "signal-takeover", signal_takeover },
+  { "signal-blocked", signal_blocked },
+  { "idle", NULL },
+};
+
+int
+main (int argc, char **argv)
+{
+  StallFunc func = NULL;
+  gboolean found = FALSE;
+  guint ticks = 0;
+
+  if (argc < 2 || argc > 4)
+    {
+      fprintf (stderr, "usage: stacks-app SCENARIO [ARG [ARG2]]\nscenarios:");
+      for (gsize i = 0; i < G_N_ELEMENTS (scenarios); i++)
+        fprintf (stderr, " %s", scenarios[i].name);
+      fputc ('\n', stderr);
+      return 64;
+    }
+  scenario_arg = argc >= 3 ? argv[2] : NULL;
+  scenario_arg2 = argc >= 4 ? argv[3] : NULL;
+  for (gsize i = 0; i < G_N_ELEMENTS (scenarios); i++)
+    if (strcmp (argv[1], scenarios[i].name) == 0)
+      {
+        func = scenarios[i].func;
+        found = TRUE;
+      }
+  if (!found)
+    {
+      fprintf (stderr, "stacks-app: unknown scenario %s\n", argv[1]);
+      return 64;
+    }
+
+  printf ("glib_version=%u.%u.%u\n", glib_major_version, glib_minor_version, glib_micro_version);
+  printf ("pid=%d\n", (int) getpid ());
+  fflush (stdout);
+  g_thread_unref (g_thread_new ("stacks-safety", safety_thread, NULL));
+
+  loop = g_main_loop_new (NULL, FALSE);
+  if (func != NULL)
+    g_source_set_name_by_id (g_timeout_add (STALL_START_MS, stall_cb, (gpointer) func),
+                             "stacks-stall");
+  else
+    {
+      /* idle: a timeout every 100 ms that does nothing, for 2 s. */
+      g_source_set_name_by_id (g_timeout_add (100, idle_tick_cb, &ticks), "stacks-tick");
+      g_source_set_name_by_id (g_timeout_add (2000, quit_cb, NULL), "stacks-quit");
+    }
+  g_main_loop_run (loop);
+  g_main_loop_unref (loop);
+  if (func == NULL)
+    printf ("ticks=%u\n", ticks);
+  if (func == signal_takeover)
+    printf ("handler_calls=%d\n", (int) app_handler_calls);
+  printf ("done=1\n");
+  fflush (stdout);
+  return 0;
+}

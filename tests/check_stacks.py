@@ -1,0 +1,678 @@
+#!/usr/bin/env python3
+"""Checks of the watchdog and the stack sampler (docs/report-format.md,
+"Stacks and classification").
+
+Each check runs one scenario of tests/apps/stacks-app with LD_PRELOAD and
+JANKSCOPE_REPORT and compares the stacks, class, wait kind and culprit of the
+report's event with what the program did. Stalls start 50 ms into the main
+loop and are sampled every 5 ms (the default) after a 16 ms pre-trigger.
+Nothing here asserts on speed: only on what was sampled.
+Usage: check_stacks.py CHECK
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from jankscope_test import (
+    MS, CheckFailed, app, check, check_equal, check_ran_fine, clean_env,
+    env_path, fact, is_int, main, preload_path, read_report, run_app, stalls, summarize,
+    validate_report, validate_run_report)
+
+APP = "stacks-app"
+APP_NAME = "stacks-app"  # the executable's file name: `module` of its frames
+WAIT_KINDS = ("lock", "sleep", "io", "poll", "ipc", "child", "other")
+CLASSES = ("compute", "wait", "mixed")
+MAX_STACKS = 16
+MAX_TIMELINE = 256
+
+
+def run_stacks(scenario, *args, extra_env=None, timeout=60, **kwargs):
+    return run_app([app(APP), scenario, *args], extra_env=extra_env, timeout=timeout, **kwargs)
+
+
+def info(message):
+    """A measured value worth seeing in the test log (meson test -v)."""
+    print(f"info: {message}")
+
+
+# --- The format of the new members -------------------------------------------
+
+def validate_frame(frame, what):
+    for key in ("function", "module", "file", "line", "offset", "build_id"):
+        check(key in frame, f"{what}: no {key!r} member: {frame}")
+    for key in ("function", "module", "file", "build_id"):
+        check(frame[key] is None or isinstance(frame[key], str), f"{what}: {key} {frame[key]!r}")
+    check(frame["line"] is None or (is_int(frame["line"]) and frame["line"] > 0),
+          f"{what}: line {frame['line']!r}")
+    check(isinstance(frame["offset"], str) and frame["offset"].startswith("0x")
+          and int(frame["offset"], 16) >= 0, f"{what}: offset {frame['offset']!r}")
+    if "inlined" in frame:
+        check_equal(frame["inlined"], True, f"{what}: inlined")
+
+
+def validate_stack_members(e):
+    """The members "Stacks and classification" adds to an event, and the
+    rules between them that hold for any event."""
+    what = f"event {e['id']}"
+    for key in ("cpu_ns", "off_cpu_ns", "watched_ns", "class", "wait", "culprit", "stacks",
+                "stacks_omitted", "samples", "samples_total", "samples_running",
+                "samples_waiting", "watchdog"):
+        check(key in e, f"{what}: no {key!r} member")
+    check(is_int(e["watched_ns"]) and e["watched_ns"] >= 0, f"{what}: watched_ns")
+    if e["watched_ns"] == 0:
+        for key in ("cpu_ns", "off_cpu_ns", "class", "wait", "culprit", "watchdog"):
+            check_equal(e[key], None, f"{what}: {key} of an event no stall covered")
+        check_equal(e["stacks"], [], f"{what}: stacks of an event no stall covered")
+        check_equal(e["samples"], [], f"{what}: samples of an event no stall covered")
+        return
+    if e["cpu_ns"] is not None:
+        check(is_int(e["cpu_ns"]) and 0 <= e["cpu_ns"] <= e["watched_ns"],
+              f"{what}: cpu_ns {e['cpu_ns']} not within [0, watched_ns {e['watched_ns']}]")
+        check_equal(e["off_cpu_ns"], e["watched_ns"] - e["cpu_ns"],
+                    f"{what}: off_cpu_ns (watched_ns - cpu_ns)")
+        check(e["class"] in CLASSES, f"{what}: class {e['class']!r}")
+        share = e["cpu_ns"] / e["watched_ns"] if e["watched_ns"] else 0
+        expected = "compute" if share >= 0.7 else "wait" if share <= 0.3 else "mixed"
+        # cpu_ns is rounded down to whole ns: allow a hair at the bounds.
+        if abs(share - 0.7) > 1e-6 and abs(share - 0.3) > 1e-6:
+            check_equal(e["class"], expected, f"{what}: class of an on-CPU share of {share:.3f}")
+    else:
+        check_equal(e["off_cpu_ns"], None, f"{what}: off_cpu_ns without cpu_ns")
+        check_equal(e["class"], None, f"{what}: class without cpu_ns")
+    if e["class"] == "compute" or e["class"] is None:
+        check_equal(e["wait"], None, f"{what}: wait of a {e['class']} event")
+    else:
+        check(e["wait"] in WAIT_KINDS, f"{what}: wait {e['wait']!r}")
+
+    for key in ("samples_total", "samples_running", "samples_waiting", "stacks_omitted"):
+        check(is_int(e[key]) and e[key] >= 0, f"{what}: {key} {e[key]!r}")
+    check_equal(e["samples_running"] + e["samples_waiting"], e["samples_total"],
+                f"{what}: samples_running + samples_waiting (vs samples_total)")
+
+    stacks = e["stacks"]
+    check(len(stacks) <= MAX_STACKS, f"{what}: {len(stacks)} stacks (at most {MAX_STACKS})")
+    counts = [s["count"] for s in stacks]
+    check(all(is_int(c) and c >= 1 for c in counts), f"{what}: stack counts {counts}")
+    check(counts == sorted(counts, reverse=True), f"{what}: stacks not most samples first")
+    for i, s in enumerate(stacks):
+        check(isinstance(s["frames"], list) and len(s["frames"]) >= 1,
+              f"{what}: stack {i} has no frames")
+        for j, f in enumerate(s["frames"]):
+            validate_frame(f, f"{what} stack {i} frame {j}")
+
+    samples = e["samples"]
+    check(len(samples) <= MAX_TIMELINE, f"{what}: {len(samples)} samples entries")
+    times = [s["t_ns"] for s in samples]
+    check(times == sorted(times), f"{what}: samples not in time order")
+    for s in samples:
+        check(s["state"] in ("running", "waiting"), f"{what}: sample state {s['state']!r}")
+        check(is_int(s["count"]) and s["count"] >= 1, f"{what}: sample count {s['count']!r}")
+        check(is_int(s["stack"]) and -1 <= s["stack"] < len(stacks),
+              f"{what}: sample stack index {s['stack']} ({len(stacks)} stacks)")
+        if s["count"] > 1:
+            check(is_int(s.get("last_ns")) and s["last_ns"] >= s["t_ns"],
+                  f"{what}: folded sample without a last_ns >= t_ns: {s}")
+        if s["state"] == "waiting":
+            check(s.get("wait") in WAIT_KINDS, f"{what}: waiting sample's wait {s.get('wait')!r}")
+            check(is_int(s.get("syscall")), f"{what}: waiting sample's syscall")
+        check(e["start_ns"] <= s["t_ns"] <= e["end_ns"],
+              f"{what}: sample at {s['t_ns']} outside the event [{e['start_ns']}, {e['end_ns']}]")
+    if len(samples) < MAX_TIMELINE:
+        check_equal(sum(s["count"] for s in samples), e["samples_total"],
+                    f"{what}: sum of the samples' counts (vs samples_total)")
+        check_equal(sum(s["count"] for s in samples if s["state"] == "running"),
+                    e["samples_running"], f"{what}: running samples (vs samples_running)")
+
+    culprit = e["culprit"]
+    if culprit is not None:
+        check(culprit["reason"] in ("app-code", "library", "leaf"),
+              f"{what}: culprit reason {culprit['reason']!r}")
+        check(isinstance(culprit["confidence"], (int, float))
+              and 0 <= culprit["confidence"] <= 1, f"{what}: confidence {culprit['confidence']!r}")
+        check(1 <= culprit["samples"] <= culprit["of_samples"] <= e["samples_total"],
+              f"{what}: culprit samples {culprit['samples']} of {culprit['of_samples']} "
+              f"(samples_total {e['samples_total']})")
+        if e["stacks_omitted"] == 0:
+            check_equal(sum(counts), culprit["of_samples"],
+                        f"{what}: sum of the stacks' counts (vs culprit.of_samples)")
+    else:
+        check_equal(stacks, [], f"{what}: stacks without a culprit")
+
+    wd = e["watchdog"]
+    if wd is not None:
+        check(is_int(wd["detected_ns"]), f"{what}: watchdog.detected_ns")
+        for t in wd["tiers_crossed"]:
+            check(is_int(t["tier_ms"]) and is_int(t["at_ns"]), f"{what}: tiers_crossed {t}")
+        check(wd["ping_latency_ns"] is None or is_int(wd["ping_latency_ns"]),
+              f"{what}: ping_latency_ns")
+
+
+def validate_sampler(report):
+    sampler = report["summary"].get("sampler", "missing")
+    check(isinstance(sampler, dict), f"summary.sampler: {sampler!r}")
+    for key in ("stalls", "stalls_without_event", "samples", "samples_running",
+                "samples_waiting", "samples_folded", "samples_failed", "samples_dropped",
+                "signals_sent", "signal_timeouts", "signal_late", "signal_blocked",
+                "syscalls_interrupted", "stack_copies_inconsistent", "handler_ns_total",
+                "handler_ns_max", "watchdog_wakeups", "watchdog_parks", "pings_sent",
+                "pings_caught", "stacks_distinct", "stacks_dropped", "symbol_lookups",
+                "symbol_cache_hits"):
+        check(is_int(sampler.get(key)) and sampler[key] >= 0,
+              f"summary.sampler.{key}: {sampler.get(key)!r}")
+    check(isinstance(sampler["signal_lost"], bool), "summary.sampler.signal_lost")
+    check(sampler["signal"] is None or is_int(sampler["signal"]), "summary.sampler.signal")
+    check(sampler["samples_folded"] <= sampler["samples"], "samples_folded > samples")
+    # Every sample found the thread running or waiting, unless it failed.
+    check(sampler["samples_running"] + sampler["samples_waiting"] <= sampler["samples"],
+          f"summary.sampler: samples_running {sampler['samples_running']} + samples_waiting "
+          f"{sampler['samples_waiting']} > samples {sampler['samples']} (samples_failed "
+          f"{sampler['samples_failed']}, stack_copies_inconsistent "
+          f"{sampler['stack_copies_inconsistent']}, samples_folded {sampler['samples_folded']})")
+    return sampler
+
+
+def stacks_report(run, **kwargs):
+    """The run ended fine (unless told otherwise) and its report is valid,
+    with the new members on every event. Returns the report."""
+    report = validate_run_report(run, **kwargs)
+    for e in report["events"]:
+        validate_stack_members(e)
+    validate_sampler(report)
+    return report
+
+
+def stall_event(run, report, index=0):
+    """The event that covers the stall window the app printed."""
+    windows = stalls(run)
+    check(len(windows) > index, f"the app printed {len(windows)} stall windows")
+    start, end = windows[index]
+    middle = (start + end) // 2
+    found = [e for e in report["events"] if e["start_ns"] <= middle <= e["end_ns"]]
+    check(len(found) == 1, f"expected one event covering the stall [{start}, {end}], got "
+                           f"{summarize(report['events'])}")
+    e = found[0]
+    info(f"event {e['id']}: {e['duration_ns'] / MS:.1f} ms, class {e['class']}, wait {e['wait']}, "
+         f"cpu_ns {e['cpu_ns']}, watched_ns {e['watched_ns']}, samples {e['samples_total']} "
+         f"({e['samples_running']} running, {e['samples_waiting']} waiting), "
+         f"culprit {describe_culprit(e['culprit'])}")
+    return e
+
+
+def describe_culprit(c):
+    if c is None:
+        return None
+    return (f"{c['function']} ({c['module']} {c['file']}:{c['line']}, {c['reason']}, "
+            f"confidence {c['confidence']}, {c['samples']}/{c['of_samples']})")
+
+
+def functions(stack):
+    return [f["function"] for f in stack["frames"]]
+
+
+def stack_text(stack):
+    return " <- ".join(f"{f['function']}@{f['module']}" for f in stack["frames"])
+
+
+def check_culprit(e, function, reason="app-code", module=APP_NAME, min_confidence=None):
+    what = f"event {e['id']}: culprit"
+    culprit = e["culprit"]
+    check(culprit is not None, f"{what} is null (stacks: {[stack_text(s) for s in e['stacks']]})")
+    check_equal(culprit["function"], function, f"{what} function "
+                f"(stacks: {[(s['count'], stack_text(s)) for s in e['stacks'][:4]]})")
+    check_equal(culprit["module"], module, f"{what} module")
+    check_equal(culprit["reason"], reason, f"{what} reason")
+    if min_confidence is not None:
+        check(culprit["confidence"] > min_confidence,
+              f"{what} confidence {culprit['confidence']} is not above {min_confidence}")
+
+
+def check_wait_event(e, kind, function):
+    check_equal(e["class"], "wait", f"event {e['id']}: class of a thread blocked 300 ms")
+    check_equal(e["wait"], kind, f"event {e['id']}: wait kind")
+    check(e["samples_waiting"] > 0, f"event {e['id']}: no waiting sample")
+    waiting = [s for s in e["samples"] if s["state"] == "waiting"]
+    check(all(s["wait"] == kind for s in waiting),
+          f"event {e['id']}: waiting samples' kinds {[s['wait'] for s in waiting]}")
+    check_culprit(e, function)
+
+
+def waiting_stacks(e):
+    """The stacks of the event's waiting samples (index -1: no stack)."""
+    return [(s, e["stacks"][s["stack"]] if s["stack"] >= 0 else None)
+            for s in e["samples"] if s["state"] == "waiting"]
+
+
+# --- Checks ------------------------------------------------------------------
+
+def test_busy():
+    run = run_stacks("busy")
+    check_ran_fine(run)
+    report = stacks_report(run)
+    e = stall_event(run, report)
+    check_equal(e["class"], "compute", "class of a 300 ms CPU spin")
+    culprit = e["culprit"]
+    check(culprit is not None, "no culprit")
+    with_stack = culprit["of_samples"]
+    # Identical consecutive stacks back off (Fibonacci): at least 8 samples
+    # in 284 ms at 5 ms even if every stack is the same.
+    check(with_stack >= 5, f"only {with_stack} samples with a stack in a 300 ms stall")
+    # By count: the innermost frame of the executable in each sample.
+    on_loop = 0
+    others = []
+    for s in e["stacks"]:
+        first_app = next((f for f in s["frames"] if f["module"] == APP_NAME), None)
+        if first_app is not None and first_app["function"] == "js_test_busy_loop":
+            on_loop += s["count"]
+        else:
+            others.append((s["count"], stack_text(s)))
+    share = on_loop / with_stack
+    info(f"{on_loop} of {with_stack} samples ({share:.1%}) have js_test_busy_loop as their first "
+         f"frame in {APP_NAME}; others: {others}")
+    check(share >= 0.95, f"only {on_loop} of {with_stack} samples ({share:.1%}) have "
+                         f"js_test_busy_loop as their innermost frame of the app: {others}")
+    check_culprit(e, "js_test_busy_loop", min_confidence=0.5)
+    frames = [f for s in e["stacks"] for f in s["frames"] if f["function"] == "js_test_busy_loop"]
+    check(frames, "no frame of js_test_busy_loop")
+    for f in frames:
+        check(isinstance(f["file"], str) and f["file"].endswith("stacks-app.c"),
+              f"frame of js_test_busy_loop: file {f['file']!r}")
+        check(is_int(f["line"]) and f["line"] > 0, f"frame of js_test_busy_loop: line {f['line']!r}")
+        check(not f.get("inlined"), f"js_test_busy_loop is noinline but a frame says inlined: {f}")
+    check(isinstance(culprit["file"], str) and culprit["file"].endswith("stacks-app.c")
+          and is_int(culprit["line"]), f"culprit file:line {culprit['file']}:{culprit['line']}")
+    sampler = report["summary"]["sampler"]
+    check(sampler["signal"] is not None, "summary.sampler.signal is null with sampling on")
+    check(sampler["signals_sent"] > 0, "summary.sampler.signals_sent is 0")
+
+
+def longest_run(names, name):
+    best = cur = 0
+    for n in names:
+        cur = cur + 1 if n == name else 0
+        best = max(best, cur)
+    return best
+
+
+def test_recursion():
+    run = run_stacks("recursion")
+    check_ran_fine(run)
+    report = stacks_report(run)
+    e = stall_event(run, report)
+    check(e["stacks"], "no stacks")
+    top = e["stacks"][0]
+    names = functions(top)
+    info(f"top stack ({top['count']} samples, {len(names)} frames): {stack_text(top)}")
+    check(not top.get("truncated"), f"the top stack is truncated ({len(names)} frames)")
+    depth = longest_run(names, "js_test_recurse")
+    check(depth >= 40, f"the top stack has {depth} consecutive js_test_recurse frames, not 40: "
+                       f"{stack_text(top)}")
+    last = len(names) - 1 - names[::-1].index("js_test_recurse")
+    outer = names[last + 1:]
+    check("main" in outer or "g_main_loop_run" in outer,
+          f"the top stack does not reach main or g_main_loop_run: {stack_text(top)}")
+    check_culprit(e, "js_test_recurse")
+
+
+def test_usleep():
+    run = run_stacks("usleep")
+    check_ran_fine(run)
+    elapsed = int(fact(run, "elapsed_ns"))
+    info(f"usleep (300 ms) took {elapsed / MS:.3f} ms, returned {fact(run, 'usleep_ret')} "
+         f"(errno {fact(run, 'usleep_errno')})")
+    check_equal(fact(run, "usleep_ret"), "0", "usleep's return value")
+    check_equal(fact(run, "usleep_errno"), "0", "errno after usleep")
+    check(elapsed >= 300 * MS, f"usleep (300 ms) returned after {elapsed / MS:.3f} ms: it was "
+                               f"cut short")
+    report = stacks_report(run)
+    e = stall_event(run, report)
+    check_equal(e["class"], "wait", "class of a 300 ms usleep")
+    check_equal(e["wait"], "sleep", "wait kind of a usleep")
+    pairs = waiting_stacks(e)
+    check(pairs, "no waiting sample")
+    with_stack = [(s, st) for s, st in pairs if st is not None]
+    info(f"{len(pairs)} waiting samples entries, {len(with_stack)} with a stack; stacks: "
+         f"{[(st['count'], stack_text(st)) for st in e['stacks']]}")
+    check(with_stack, f"no waiting sample has a stack (copy of the blocked thread's stack): "
+                      f"{pairs}")
+    for s, st in with_stack:
+        check("js_test_sleeper" in functions(st),
+              f"the stack of the waiting sample at {s['t_ns']} lacks js_test_sleeper: "
+              f"{stack_text(st)}")
+    check_culprit(e, "js_test_sleeper")
+    sampler = report["summary"]["sampler"]
+    info(f"syscalls_interrupted {sampler['syscalls_interrupted']}, signals_sent "
+         f"{sampler['signals_sent']}")
+    check_equal(sampler["syscalls_interrupted"], 0, "summary.sampler.syscalls_interrupted")
+
+
+def test_nanosleep_loop():
+    """The race documented in js-sampler.c: a thread that enters nanosleep
+    between the watchdog's look at /proc and the signal sees EINTR. It is
+    rare (a few in a thousand signals here) and must always be counted: every
+    EINTR the app saw is in summary.sampler.syscalls_interrupted."""
+    run = run_stacks("nanosleep-loop")
+    check_ran_fine(run)
+    # The EINTR accounting first, from the raw report (the general
+    # validation comes last, so that its failures do not hide these values).
+    sampler = run.report["summary"]["sampler"]
+    eintr = int(fact(run, "eintr"))
+    sleeps = int(fact(run, "nanosleeps"))
+    info(f"nanosleep-loop: {sleeps} nanosleeps, {eintr} EINTR seen by the app; sampler: "
+         f"syscalls_interrupted {sampler['syscalls_interrupted']}, signals_sent "
+         f"{sampler['signals_sent']}, samples {sampler['samples']} ({sampler['samples_running']} "
+         f"running, {sampler['samples_waiting']} waiting, {sampler['samples_folded']} folded), "
+         f"stack_copies_inconsistent {sampler['stack_copies_inconsistent']}, signal_late "
+         f"{sampler['signal_late']}, signal_timeouts {sampler['signal_timeouts']}")
+    check_equal(fact(run, "other_errors"), "0", "nanosleep errors other than EINTR")
+    check(sleeps >= 100, f"only {sleeps} nanosleeps in 1 s")
+    check(sampler["signals_sent"] > 0, "no signal was sent: the race was not exercised")
+    check(eintr <= sampler["syscalls_interrupted"],
+          f"the app saw {eintr} nanosleeps cut short (EINTR) but the sampler counted "
+          f"{sampler['syscalls_interrupted']} interrupted system calls")
+    report = stacks_report(run)
+    e = stall_event(run, report)
+    check(e["samples_running"] > 0 and e["samples_waiting"] > 0,
+          f"a loop half on CPU, half asleep: {e['samples_running']} running and "
+          f"{e['samples_waiting']} waiting samples")
+
+
+def test_lock():
+    run = run_stacks("lock")
+    check_ran_fine(run)
+    report = stacks_report(run)
+    check_wait_event(stall_event(run, report), "lock", "js_test_wait_lock")
+
+
+def test_io():
+    run = run_stacks("io")
+    check_ran_fine(run)
+    report = stacks_report(run)
+    check_wait_event(stall_event(run, report), "io", "js_test_open_fifo")
+
+
+def test_ipc():
+    run = run_stacks("ipc")
+    check_ran_fine(run)
+    report = stacks_report(run)
+    check_wait_event(stall_event(run, report), "ipc", "js_test_read_socket")
+
+
+def test_malloc():
+    run = run_stacks("malloc", "10", extra_env={"JANKSCOPE_SAMPLE_MS": "1"}, timeout=90)
+    check_ran_fine(run)
+    check_equal(fact(run, "done"), "1", "the program reached its end")
+    report = stacks_report(run, final=True)
+    sampler = report["summary"]["sampler"]
+    e = stall_event(run, report)
+    info(f"malloc: {fact(run, 'allocations')} allocations; sampler: samples {sampler['samples']}, "
+         f"signals_sent {sampler['signals_sent']}, timeouts {sampler['signal_timeouts']}, "
+         f"late {sampler['signal_late']}, failed {sampler['samples_failed']}, dropped "
+         f"{sampler['samples_dropped']}, handler_ns_max {sampler['handler_ns_max']}")
+    check(sampler["samples"] > 100, f"summary.sampler.samples {sampler['samples']} in a 10 s "
+                                    f"stall sampled every 1 ms")
+    check(e["samples_total"] > 100, f"event samples_total {e['samples_total']}")
+    check_equal(e["class"], "compute", "class of a malloc/free loop")
+    check_culprit(e, "js_test_malloc_loop")
+
+
+def test_fork():
+    run = run_stacks("fork")
+    check_ran_fine(run)
+    check_equal(fact(run, "spinner_exit"), "0", "exit code of the forked child (no exec)")
+    check_equal(fact(run, "execer_exit"), "0", "exit code of the child that ran /bin/true")
+    report = stacks_report(run)
+    files = sorted(os.listdir(run.tmpdir))
+    check_equal(files, ["report.json"], "files in the report directory (a forked child without "
+                                        "exec has no collector, /bin/true has no GLib)")
+    e = stall_event(run, report)
+    # No class: the spinning child competes with the parent for the CPUs
+    # (off-CPU time while runnable is "not scheduled", counted as waiting).
+    check(e["samples_running"] > 0, "no running sample in a 600 ms CPU stall")
+    check_culprit(e, "js_test_fork_stall")
+
+
+def start_app(argv, report_path, extra_env=None):
+    env = {"LD_PRELOAD": preload_path(), "JANKSCOPE_REPORT": report_path}
+    env.update(extra_env or {})
+    return subprocess.Popen(argv, env=clean_env(env), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+
+
+def without_ongoing(report):
+    """A copy of @report without the ongoing hang event (id 0), which the
+    general rules (ids, events_total) do not count."""
+    copy = json.loads(json.dumps(report))
+    copy["events"] = [e for e in copy["events"] if not e.get("ongoing")]
+    return copy
+
+
+def check_hang(mode):
+    exe = app(APP)
+    tmpdir = tempfile.mkdtemp(prefix="jankscope-test-")
+    report_path = os.path.join(tmpdir, "report.json")
+    proc = start_app([exe, "hang", mode], report_path)
+    try:
+        started = None
+        lines = []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if line.startswith("hang-started="):
+                started = time.monotonic()
+                break
+        check(started is not None, f"the app did not print hang-started: {lines}")
+        time.sleep(3.5)
+        check(proc.poll() is None, "the app ended before it was killed (the hang lasts 5 s)")
+        proc.send_signal(signal.SIGKILL)
+        stdout, stderr = proc.communicate(timeout=30)
+        check_equal(proc.returncode, -signal.SIGKILL, "the killed app's status")
+        check_equal(stderr, "", "stderr of the hanging app")
+
+        report = read_report(report_path)
+        check_equal(report["final"], False, "final (the app was killed)")
+        validate_report(without_ongoing(report), pid=proc.pid, final=False, exe=exe)
+        hangs = [e for e in report["events"] if e.get("type") == "hang"]
+        check(len(hangs) == 1, f"expected one hang event in the report of the killed app, got "
+                               f"{summarize(report['events']) if report['events'] else []}")
+        hang = hangs[0]
+        check_equal(hang["id"], 0, "id of the ongoing hang")
+        check_equal(hang.get("ongoing"), True, "ongoing")
+        check(hang is report["events"][-1], "the ongoing hang is not the last event")
+        validate_stack_members(hang)
+        info(f"hang ({mode}): {hang['duration_ns'] / MS:.0f} ms on disk, class {hang['class']}, "
+             f"wait {hang['wait']}, samples {hang['samples_total']}, culprit "
+             f"{describe_culprit(hang['culprit'])}")
+        check(hang["duration_ns"] >= 2000 * MS,
+              f"the hang on disk lasts {hang['duration_ns'] / MS:.0f} ms, not >= 2 s "
+              f"(killed 3.5 s into it; the report is rewritten every second)")
+        check(any("js_test_hang" in functions(s) for s in hang["stacks"]),
+              f"no stack of the hang holds js_test_hang: "
+              f"{[stack_text(s) for s in hang['stacks']]}")
+        check_culprit(hang, "js_test_hang")
+        expected_class = "compute" if mode == "cpu" else "wait"
+        check_equal(hang["class"], expected_class, f"class of a {mode} hang")
+        if mode == "sleep":
+            check_equal(hang["wait"], "sleep", "wait kind of a sleeping hang")
+        tiers = [t["tier_ms"] for t in hang["watchdog"]["tiers_crossed"]]
+        check(250 in tiers and 1000 in tiers, f"watchdog tiers crossed: {tiers}")
+
+        # The next run with the same report path finds it.
+        argv = [exe, "busy"]
+        run = run_app(argv, report=False, extra_env={"JANKSCOPE_REPORT": report_path})
+        run.report_path = report_path
+        check_equal(run.returncode, 0, "exit code of the next run")
+        lines = run.stderr_lines()
+        check(len(lines) == 1 and "previous run" in lines[0] and str(proc.pid) in lines[0],
+              f"stderr of the next run should be one line about the previous run (pid "
+              f"{proc.pid}): {lines}")
+        report2 = read_report(report_path)
+        validate_report(report2, pid=run.pid, exe=exe,
+                        glib_version=fact(run, "glib_version"))
+        previous = report2.get("previous_run")
+        check(isinstance(previous, dict), f"previous_run: {previous!r}")
+        check_equal(previous["pid"], proc.pid, "previous_run.pid")
+        check_equal(previous["exe"], os.path.realpath(exe), "previous_run.exe")
+        check_equal(previous["hang"]["type"], "hang", "previous_run.hang.type")
+        check_equal(previous["hang"]["duration_ns"], hang["duration_ns"],
+                    "previous_run.hang.duration_ns (vs the killed run's report)")
+        check(any("js_test_hang" in functions(s) for s in previous["hang"]["stacks"]),
+              "previous_run.hang has no stack with js_test_hang")
+        check(all(not e.get("ongoing") for e in report2["events"]),
+              "the next run's final report has an ongoing event")
+    except CheckFailed:
+        if os.path.exists(report_path):
+            with open(report_path, encoding="utf-8") as f:
+                print(f"report {report_path}:\n{f.read()[:20000]}")
+        raise
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for name in os.listdir(tmpdir):
+            os.unlink(os.path.join(tmpdir, name))
+        os.rmdir(tmpdir)
+
+
+def test_hang_cpu():
+    check_hang("cpu")
+
+
+def test_hang_sleep():
+    check_hang("sleep")
+
+
+def test_dlclose():
+    module = env_path("JANKSCOPE_TEST_STACKS_MODULE")
+    name = os.path.basename(module)
+    run = run_stacks("dlclose", module)
+    check_ran_fine(run)
+    check_equal(fact(run, "module_unloaded"), "1", "the module is gone after dlclose")
+    report = stacks_report(run)
+    e = stall_event(run, report)
+    check(e["stacks"], "no stacks")
+    top = e["stacks"][0]
+    info(f"top stack: {stack_text(top)}")
+    first = next((f for f in top["frames"] if f["module"] == name), None)
+    check(first is not None, f"no frame of {name} in the top stack: {stack_text(top)}")
+    check_equal(first["function"], "js_test_module_busy", f"innermost frame of {name}")
+    check_culprit(e, "js_test_module_busy", module=name)
+
+
+def test_dlclose_reuse():
+    """Module A is dlclosed and module B (another file) is dlopened at once,
+    where A was; a second stall runs in B: each stall's frames name their
+    own module and function."""
+    module_a = env_path("JANKSCOPE_TEST_STACKS_MODULE")
+    module_b = env_path("JANKSCOPE_TEST_STACKS_MODULE2")
+    run = run_stacks("dlclose-reuse", module_a, module_b)
+    check_ran_fine(run)
+    base_a, base_b = fact(run, "module_a_base"), fact(run, "module_b_base")
+    info(f"module A at {base_a}, module B at {base_b}"
+         f"{' (the same address)' if base_a == base_b else ''}")
+    report = stacks_report(run)
+    check_equal(len(stalls(run)), 2, "stalls the app made")
+    for index, (path, function) in enumerate(((module_a, "js_test_module_busy"),
+                                              (module_b, "js_test_module2_busy"))):
+        e = stall_event(run, report, index)
+        name = os.path.basename(path)
+        check(e["stacks"], f"stall {index}: no stacks")
+        info(f"stall {index}: top stack: {stack_text(e['stacks'][0])}")
+        check_culprit(e, function, module=name)
+        for s in e["stacks"]:
+            for f in s["frames"]:
+                if f["function"] in ("js_test_module_busy", "js_test_module2_busy"):
+                    check_equal((f["function"], f["module"]), (function, name),
+                                f"stall {index}: a frame of the module (function, module)")
+
+
+def test_signal_takeover():
+    run = run_stacks("signal-takeover")
+    check_equal(run.returncode, 0, "exit code")
+    check(int(fact(run, "signals_taken")) >= 1, "the app took no signal over")
+    check_equal(fact(run, "handler_calls"), "0",
+                "calls of the app's own handler (jankscope must stop sending its signal)")
+    report = stacks_report(run)
+    sampler = report["summary"]["sampler"]
+    info(f"signal-takeover: signal {sampler['signal']}, signal_lost {sampler['signal_lost']}, "
+         f"signals_sent {sampler['signals_sent']}; stderr: {run.stderr_lines()}")
+    check_equal(sampler["signal_lost"], True, "summary.sampler.signal_lost")
+    lines = run.stderr_lines()
+    check(len(lines) == 1 and "took over signal" in lines[0],
+          f"expected one warning about the signal taken over, stderr: {lines}")
+    e = stall_event(run, report)
+    check(e["samples_total"] > 0, "the stall was not sampled at all")
+
+
+def test_signal_blocked():
+    run = run_stacks("signal-blocked")
+    check_ran_fine(run)
+    check_equal(fact(run, "rt_pending"), "0",
+                "real-time signals pending on the main thread while it blocked them")
+    report = stacks_report(run)
+    sampler = report["summary"]["sampler"]
+    info(f"signal-blocked: signal_blocked {sampler['signal_blocked']}, signals_sent "
+         f"{sampler['signals_sent']}")
+    check(sampler["signal_blocked"] > 0, f"summary.sampler.signal_blocked "
+                                         f"{sampler['signal_blocked']}")
+    e = stall_event(run, report)
+    check_equal(e["class"], "compute", "class (from the CPU clock) of a 300 ms spin")
+
+
+def test_sampling_off():
+    run = run_stacks("busy", extra_env={"JANKSCOPE_SAMPLING": "0"})
+    check_ran_fine(run)
+    report = stacks_report(run)
+    e = stall_event(run, report)
+    check_equal(e["class"], "compute", "class (from the CPU clock) without sampling")
+    check(is_int(e["cpu_ns"]) and e["cpu_ns"] > 0, f"cpu_ns {e['cpu_ns']}")
+    check(e["watched_ns"] > 0, "the watchdog did not see the stall")
+    check_equal(e["stacks"], [], "stacks without sampling")
+    check_equal(e["culprit"], None, "culprit without sampling")
+    sampler = report["summary"]["sampler"]
+    check_equal(sampler["signal"], None, "summary.sampler.signal with sampling off")
+    check_equal(sampler["signals_sent"], 0, "summary.sampler.signals_sent with sampling off")
+
+
+def test_idle():
+    run = run_stacks("idle")
+    check_ran_fine(run)
+    check(int(fact(run, "ticks")) >= 5, f"only {fact(run, 'ticks')} ticks in 2 s")
+    report = stacks_report(run)
+    check_equal(report["events"], [], "events of an idle program")
+    sampler = report["summary"]["sampler"]
+    info(f"idle: stalls {sampler['stalls']}, samples {sampler['samples']}, wakeups "
+         f"{sampler['watchdog_wakeups']}, parks {sampler['watchdog_parks']}")
+    check_equal(sampler["samples"], 0, "summary.sampler.samples of an idle program")
+    check_equal(sampler["signals_sent"], 0, "summary.sampler.signals_sent of an idle program")
+
+
+CHECKS = {
+    "busy": test_busy,
+    "recursion": test_recursion,
+    "usleep": test_usleep,
+    "nanosleep-loop": test_nanosleep_loop,
+    "lock": test_lock,
+    "io": test_io,
+    "ipc": test_ipc,
+    "malloc": test_malloc,
+    "fork": test_fork,
+    "hang-cpu": test_hang_cpu,
+    "hang-sleep": test_hang_sleep,
+    "dlclose": test_dlclose,
+    "dlclose-reuse": test_dlclose_reuse,
+    "signal-takeover": test_signal_takeover,
+    "signal-blocked": test_signal_blocked,
+    "sampling-off": test_sampling_off,
+    "idle": test_idle,
+}
+
+if __name__ == "__main__":
+    sys.exit(main(CHECKS))
