@@ -62,7 +62,10 @@ typedef struct
   gint64 line;    /* CLI_UNKNOWN when null */
   char *offset;   /* "0x1234", may be NULL */
   gboolean inlined;
+  char *build_id; /* may be NULL (filled by cli_report_load_full only) */
 } CliReportFrame;
+
+typedef struct _CliReportEventDetail CliReportEventDetail;
 
 typedef struct
 {
@@ -75,6 +78,64 @@ typedef struct
   gint64 of_samples; /* CLI_UNKNOWN when absent */
   char *reason;      /* "app-code", "library", "leaf" or another; may be NULL */
 } CliReportCulprit;
+
+/* ---- Full loading (analysis and exports: jankscope report, export,
+ * merge, diff). Everything a report holds about an event, bounded
+ * (CLI_REPORT_FULL_MAX_* below; past them the loader fails with
+ * CLI_REPORT_ERROR_TOO_LARGE rather than truncate silently). */
+
+#define CLI_REPORT_FULL_MAX_STACK_FRAMES 256
+#define CLI_REPORT_FULL_MAX_STACKS 64      /* per event */
+#define CLI_REPORT_FULL_MAX_SAMPLES 4096   /* per event */
+#define CLI_REPORT_FULL_MAX_PARTS 1024     /* per event */
+
+typedef struct
+{
+  gint64 count;
+  char *signature;    /* as in the file; NULL in old reports (recompute with js-signature) */
+  char *signature_id; /* may be NULL */
+  gboolean truncated;
+  GPtrArray *frames;  /* of CliReportFrame, leaf first (all of them, bounded) */
+} CliReportStack;
+
+typedef struct
+{
+  gint64 t_ns;
+  gint64 last_ns;     /* == t_ns unless folded */
+  gint64 count;
+  char *state;        /* "running", "waiting", ... */
+  char *wait;         /* may be NULL */
+  gint stack;         /* index into the event's stacks, -1 none */
+} CliReportSample;
+
+typedef struct
+{
+  char *type;         /* "dispatch", "iteration", "frame" */
+  gint64 start_ns, end_ns, duration_ns;
+  char *tier;
+  char *source, *callback; /* may be NULL */
+  gint64 window;      /* frame parts; CLI_UNKNOWN otherwise */
+  gint64 budget_ns;   /* frame parts; CLI_UNKNOWN otherwise */
+  gint64 work_ns;     /* frame parts; CLI_UNKNOWN otherwise */
+  /* frame parts: ns per phase, CLI_UNKNOWN for phases that did not run,
+   * in the order flush-events, before-paint, update, layout, paint, after-paint */
+  gint64 phases[6];
+} CliReportPart;
+
+struct _CliReportEventDetail
+{
+  GPtrArray *stacks;  /* of CliReportStack, as in the file (most samples first) */
+  GArray *samples;    /* of CliReportSample */
+  GPtrArray *parts;   /* of CliReportPart */
+  gint64 runnable_ns; /* CLI_UNKNOWN when null/absent */
+  gint64 end_ns;
+  /* Context (analysis issue; CLI_UNKNOWN / NULL when absent). */
+  char *scene;        /* innermost app scene label */
+  gint64 process_cpu_pct_x100; /* process CPU % * 100 over the event */
+  gint64 load_avg_x100;        /* system 1-min load * 100 */
+  gint64 mem_available_kb;
+  gboolean startup;
+};
 
 typedef struct
 {
@@ -103,6 +164,9 @@ typedef struct
   guint top_stack_frames_total;     /* frames of the top stack in the file */
   GPtrArray *top_stack;     /* of CliReportFrame, leaf first, at most
                              * CLI_REPORT_MAX_FRAMES; empty without stacks */
+
+  /* Filled only by cli_report_load_full () (NULL otherwise). */
+  CliReportEventDetail *detail;
 } CliReportEvent;
 
 /* summary.sampler: counters are CLI_UNKNOWN when absent. */
@@ -167,6 +231,10 @@ typedef struct
   GPtrArray *events;  /* of CliReportEvent, in file order, ongoing ones included */
 
   CliReportPreviousRun *previous_run; /* NULL: none */
+
+  /* Filled by cli_report_load_full () when present (analysis issue). */
+  char *install_id;   /* stable anonymous id of the installation, may be NULL */
+  char *path;         /* the file it was loaded from (for messages), may be NULL */
 } CliReport;
 
 GQuark      cli_report_error_quark    (void);
@@ -178,6 +246,15 @@ CliReport  *cli_report_load_from_data (const char *data,
                                        gsize       length,
                                        GError    **error);
 void        cli_report_free           (CliReport  *report);
+
+/* Like cli_report_load, plus every event's CliReportEventDetail, and the
+ * report-level members the analysis needs (install_id, ...). Same checks,
+ * same untrusted-input rules. */
+CliReport  *cli_report_load_full      (const char *path,
+                                       GError    **error);
+CliReport  *cli_report_load_full_from_data (const char *data,
+                                            gsize       length,
+                                            GError    **error);
 
 const CliReportEvent *cli_report_get_ongoing_hang (const CliReport *report);
 
