@@ -87,6 +87,33 @@ add_double_or_null (JsonBuilder *b, const char *member, gboolean valid, double v
     json_builder_add_null_value (b);
 }
 
+/* The histogram itself, sparse, so reports of many runs merge exactly:
+ * {"sub_bits": 4, "min_exp": 6, "count", "min_ns", "max_ns",
+ *  "buckets": [[index, count], ...]} (docs/report-format.md). */
+static void
+add_histogram (JsonBuilder *b, const JsHistogram *h)
+{
+  json_builder_set_member_name (b, "histogram");
+  json_builder_begin_object (b);
+  add_int (b, "sub_bits", JS_HISTOGRAM_SUB_BITS);
+  add_int (b, "min_exp", JS_HISTOGRAM_MIN_EXP);
+  add_int (b, "count", (gint64) h->count);
+  add_int (b, "min_ns", h->count ? h->min_ns : 0);
+  add_int (b, "max_ns", h->max_ns);
+  json_builder_set_member_name (b, "buckets");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < JS_HISTOGRAM_BUCKETS; i++)
+    if (h->buckets[i] != 0)
+      {
+        json_builder_begin_array (b);
+        json_builder_add_int_value (b, i);
+        json_builder_add_int_value (b, h->buckets[i]);
+        json_builder_end_array (b);
+      }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
 static void
 add_frame_metrics (JsonBuilder *b, const JsFrameWindow *w)
 {
@@ -104,6 +131,7 @@ add_frame_metrics (JsonBuilder *b, const JsFrameWindow *w)
   add_int (b, "p95_ns", js_histogram_percentile (&w->hist, 0.95));
   add_int (b, "p99_ns", js_histogram_percentile (&w->hist, 0.99));
   add_int (b, "max_ns", w->hist.max_ns);
+  add_histogram (b, &w->hist);
   /* Over at least 10 frames of an animation: two frames that happen to end
    * together would give a meaningless rate. */
   add_double_or_null (b, "fps_animating", w->animating_frames >= 10 && w->animating_ns > 0,
@@ -156,6 +184,7 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
   add_int (b, "p95_ns", js_histogram_percentile (&st->iteration_hist, 0.95));
   add_int (b, "p99_ns", js_histogram_percentile (&st->iteration_hist, 0.99));
   add_int (b, "max_ns", st->iteration_hist.max_ns);
+  add_histogram (b, &st->iteration_hist);
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "events_by_tier");
