@@ -177,3 +177,38 @@ def print_table(headers, rows, out=sys.stdout):
     for row in cells[1:]:
         out.write(line(row) + "\n")
     out.flush()
+
+
+def read_report(report_dir):
+    """The JSON report left in report_dir (the newest complete one; the
+    jankscope-bench drivers point JANKSCOPE_REPORT at report-%p.json there),
+    or None."""
+    import json
+    best = None
+    for name in sorted(os.listdir(report_dir)):
+        if not name.endswith(".json"):
+            continue
+        path = os.path.join(report_dir, name)
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if best is None or doc.get("final") and not best.get("final"):
+            best = doc
+    return best
+
+
+def run_with_report(cmd, preload, settings, timeout, label):
+    """Run cmd once with the preload and the JANKSCOPE_* settings given (a
+    dict; they override the caller's), the report in a fresh temporary
+    directory. Returns (RESULT dicts, the report as a dict or None); raises
+    RunFailed like run()."""
+    report_dir = tempfile.mkdtemp(prefix="jankscope-bench-")
+    try:
+        env = preload_env(preload, report_dir)
+        env.update({k: str(v) for k, v in settings.items()})
+        results = run(cmd, env, timeout, label)
+        return results, read_report(report_dir)
+    finally:
+        shutil.rmtree(report_dir, ignore_errors=True)

@@ -98,7 +98,12 @@ def validate_stack_members(e):
     check(len(stacks) <= MAX_STACKS, f"{what}: {len(stacks)} stacks (at most {MAX_STACKS})")
     counts = [s["count"] for s in stacks]
     check(all(is_int(c) and c >= 1 for c in counts), f"{what}: stack counts {counts}")
-    check(counts == sorted(counts, reverse=True), f"{what}: stacks not most samples first")
+    times = [s.get("time_ns") for s in stacks]
+    check(all(is_int(t) and t >= 0 for t in times), f"{what}: stack time_ns {times}")
+    check(times == sorted(times, reverse=True), f"{what}: stacks not most attributed time first")
+    check(sum(times) <= e["duration_ns"], f"{what}: stack times add up past the duration")
+    check(e.get("attributed_ns", -1) + e.get("unattributed_ns", -1) == e["duration_ns"],
+          f"{what}: attributed_ns + unattributed_ns != duration_ns")
     for i, s in enumerate(stacks):
         check(isinstance(s["frames"], list) and len(s["frames"]) >= 1,
               f"{what}: stack {i} has no frames")

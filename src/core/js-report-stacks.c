@@ -121,7 +121,8 @@ add_watchdog (JsonBuilder *b, const JsConfig *config, const JsEventAnalysis *a)
 }
 
 static void
-add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const JsEventAnalysis *a)
+add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const JsEventAnalysis *a,
+              gint64 duration_ns)
 {
   guint n_stacks = MIN (a->stacks->len, JS_REPORT_MAX_STACKS);
 
@@ -162,6 +163,7 @@ add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const
         member_string (b, "line", NULL);
       json_builder_set_member_name (b, "confidence");
       json_builder_add_double_value (b, ((gint64) (a->confidence * 1000 + 0.5)) / 1000.0);
+      member_int (b, "time_ns", a->culprit_ns);
       member_int (b, "samples", (gint64) a->culprit_samples);
       member_int (b, "of_samples", (gint64) a->samples_with_stack);
       member_string (b, "reason", a->culprit_reason);
@@ -170,6 +172,8 @@ add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const
   else
     json_builder_add_null_value (b);
 
+  member_int (b, "attributed_ns", a->attributed_ns);
+  member_int (b, "unattributed_ns", MAX (0, duration_ns - a->attributed_ns));
   member_int (b, "samples_total", (gint64) a->samples);
   member_int (b, "samples_running", (gint64) a->samples_running);
   member_int (b, "samples_waiting", (gint64) a->samples_waiting);
@@ -183,6 +187,7 @@ add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const
 
       json_builder_begin_object (b);
       member_int (b, "count", (gint64) sc->count);
+      member_int (b, "time_ns", sc->time_ns);
       if (stack != NULL && stack->truncated)
         {
           json_builder_set_member_name (b, "truncated");
@@ -233,7 +238,7 @@ js_report_add_event_stacks (JsonBuilder *b, const JsConfig *config, JsStallStore
   if (store == NULL)
     stalls = NULL;
   js_stalls_analyze (store, stalls, start_ns, end_ns, duration_ns, &a);
-  add_analysis (b, config, store, &a);
+  add_analysis (b, config, store, &a, duration_ns);
   js_event_analysis_clear (&a);
 }
 

@@ -78,7 +78,9 @@ void js_stall_store_attach (JsStallStore *store, JsEventStore *const *stores, gu
 typedef struct
 {
   guint stack;
-  guint64 count;
+  guint64 count;   /* samples */
+  gint64 time_ns;  /* event time its samples speak for (nearest-sample rule) */
+  gint64 last_ns;  /* its latest sample */
 } JsStackCount;
 
 typedef struct
@@ -91,11 +93,13 @@ typedef struct
   const char *klass;   /* "compute", "wait", "mixed", or NULL */
   JsWaitKind wait;     /* main wait kind (wait and mixed) */
   guint64 samples, samples_with_stack, samples_running, samples_waiting;
-  GArray *stacks;      /* JsStackCount, most samples first */
+  GArray *stacks;      /* JsStackCount, most time first */
+  gint64 attributed_ns;/* event time spoken for by samples with a stack */
   GArray *timeline;    /* JsStallSampleInfo inside the event */
   const JsFrame *culprit;  /* borrowed from the stack table */
   const char *culprit_reason; /* "app-code", "library", "leaf" */
   guint64 culprit_samples;
+  gint64 culprit_ns;   /* event time attributed to it */
   double confidence;   /* 0..1 */
   gint64 tier_at_ns[JS_MAX_WATCHDOG_TIERS]; /* of the longest stall */
   gint64 ping_latency_ns;  /* of the longest stall, -1 none */

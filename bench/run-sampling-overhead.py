@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Runs sampling-overhead (one callback of fixed CPU work: a sustained stall)
+without the preload and with it in several sampling settings, alternating,
+and prints the CPU time each costs and what jankscope's report says it did.
+
+    run-sampling-overhead.py --exe build/bench/sampling-overhead \\
+                             --preload build/src/libjankscope-preload.so
+
+Configurations (JANKSCOPE_* settings of the caller apply to the with-preload
+ones, these override them):
+
+  without       no preload
+  sampling=0    JANKSCOPE_SAMPLING=0 JANKSCOPE_SAMPLE_MS=10: the watchdog
+                times the stall and reads /proc, but takes no stack
+  default       JANKSCOPE_SAMPLE_MS unset (5,50,100: 5 ms for the first
+                500 ms of a stall, 50 ms until 2 s, then 100 ms)
+  10 ms, 50 ms  JANKSCOPE_SAMPLE_MS=10, =50
+
+Exit status: 0 done; 77 no preload (the baseline is still printed);
+1 a run failed.  BENCH_QUICK=1 makes it short (CI): 1 s of work, 2 runs.
+"""
+
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import benchlib  # noqa: E402
+
+CONFIGS = [
+    ("without", None),
+    ("sampling=0", {"JANKSCOPE_SAMPLING": "0", "JANKSCOPE_SAMPLE_MS": "10"}),
+    ("default", {}),
+    ("10 ms", {"JANKSCOPE_SAMPLE_MS": "10"}),
+    ("50 ms", {"JANKSCOPE_SAMPLE_MS": "50"}),
+]
+
+
+def parse_args():
+    quick = benchlib.quick()
+    ap = benchlib.arg_parser(__doc__, "sampling-overhead")
+    ap.add_argument("--runs", type=int, default=2 if quick else 5,
+                    help="runs per configuration (default 5, quick 2)")
+    ap.add_argument("--work-ms", type=int, default=1000 if quick else 3000,
+                    help="CPU work of the stall (default 3000, quick 1000)")
+    args = ap.parse_args()
+    if args.runs < 1 or args.work_ms < 10:
+        ap.error("bad --runs or --work-ms")
+    return args
+
+
+def sampler_numbers(report):
+    """Per-run numbers from summary.sampler (None when missing)."""
+    if not report:
+        return None
+    s = (report.get("summary") or {}).get("sampler")
+    if not s:
+        return None
+    return {
+        "samples": s.get("samples"),
+        "folded": s.get("samples_folded"),
+        "handler_ms": (s.get("handler_ns_total") or 0) / 1e6,
+        "handler_max_us": (s.get("handler_ns_max") or 0) / 1e3,
+        "watchdog_ms": (s.get("watchdog_cpu_ns") / 1e6
+                        if isinstance(s.get("watchdog_cpu_ns"), int) and s["watchdog_cpu_ns"] >= 0
+                        else None),
+        "timeouts": s.get("signal_timeouts"),
+        "failed": s.get("samples_failed"),
+        "stalls": s.get("stalls"),
+    }
+
+
+def main():
+    args = parse_args()
+    problem = benchlib.preload_problem(args.preload)
+
+    loops = subprocess.run([args.exe, "--calibrate", str(args.work_ms)], check=True,
+                           stdout=subprocess.PIPE, text=True).stdout.strip()
+    configs = CONFIGS if not problem else CONFIGS[:1]
+    print("sampling-overhead: one callback of %s rounds of work (~%d ms of CPU, calibrated once), "
+          "%d runs per configuration, rotating the order" % (loops, args.work_ms, args.runs))
+    print("without the preload only: " + problem if problem else "preload: " + args.preload)
+    sys.stdout.flush()
+
+    cmd = [args.exe, "--loops", loops]
+    timeout = max(60, args.work_ms * 20 // 1000)
+    runs = {name: [] for name, _ in configs}
+    reports = {name: [] for name, _ in configs}
+    n_reports = 0
+    try:
+        for i in range(args.runs):
+            order = configs[i % len(configs):] + configs[:i % len(configs)]
+            for name, settings in order:
+                label = "%s run %d" % (name, i + 1)
+                if settings is None:
+                    res = benchlib.run(cmd, benchlib.baseline_env(), timeout, label)
+                else:
+                    res, report = benchlib.run_with_report(cmd, args.preload, settings,
+                                                           timeout, label)
+                    n_reports += report is not None
+                    reports[name].append(sampler_numbers(report))
+                row = dict(res[0])
+                # jankscope's threads, by name (schedstat on-CPU time over the stall)
+                row["collector_s"] = sum(t["cpu_s"] for t in res[1:] if t.get("comm") == "jankscope")
+                row["watchdog_s"] = sum(t["cpu_s"] for t in res[1:]
+                                        if t.get("comm") == "jankscope-watch")
+                row["other_threads_s"] = sum(t["cpu_s"] for t in res[1:]
+                                             if not t.get("main")
+                                             and t.get("comm") not in ("jankscope", "jankscope-watch"))
+                runs[name].append(row)
+    except benchlib.RunFailed as e:
+        print("FAILED: %s" % e)
+        return 1
+
+    med = benchlib.median
+    base = {k: med([r[k] for r in runs["without"]]) for k in ("cpu_s", "main_cpu_s", "wall_s")}
+    off = None
+    if "sampling=0" in runs:
+        off = {k: med([r[k] for r in runs["sampling=0"]]) for k in ("cpu_s", "main_cpu_s", "wall_s")}
+
+    def pct(value, ref):
+        return 100.0 * (value - ref) / ref if ref else None
+
+    rows = []
+    for name, _ in configs:
+        r = runs[name]
+        cpu = med([x["cpu_s"] for x in r])
+        main_cpu = med([x["main_cpu_s"] for x in r])
+        wall = med([x["wall_s"] for x in r])
+        cpu_nc = med([x["cpu_s"] - x.get("collector_s", 0) for x in r])
+        rows.append([name, benchlib.fmt(cpu, 3), benchlib.fmt(main_cpu, 3), benchlib.fmt(wall, 3),
+                     benchlib.fmt(pct(cpu, base["cpu_s"]), 2, sign=True),
+                     benchlib.fmt(pct(cpu_nc, base["cpu_s"]), 2, sign=True),
+                     benchlib.fmt(pct(main_cpu, base["main_cpu_s"]), 2, sign=True),
+                     benchlib.fmt(pct(wall, base["wall_s"]), 2, sign=True),
+                     benchlib.fmt(pct(cpu, off["cpu_s"]), 2, sign=True) if off and name != "without" else "-",
+                     benchlib.fmt(100.0 * benchlib.spread([x["cpu_s"] for x in r]) / cpu, 2)])
+    print()
+    print("Time around g_main_loop_run (the stall), medians of %d runs:" % args.runs)
+    benchlib.print_table(["config", "cpu s", "main cpu s", "wall s", "cpu %", "cpu % -collector",
+                          "main cpu %",
+                          "wall %", "cpu % vs sampling=0", "spread %"], rows)
+
+    if not problem:
+        rows = []
+        for name, _ in configs[1:]:
+            nums = [n for n in reports[name] if n]
+            main_cpu = med([x["main_cpu_s"] for x in runs[name]])
+            wall = med([x["wall_s"] for x in runs[name]])
+            collector_ms = 1e3 * med([x["collector_s"] for x in runs[name]])
+            watchdog_ms = 1e3 * med([x["watchdog_s"] for x in runs[name]])
+            other_ms = 1e3 * med([x["other_threads_s"] for x in runs[name]])
+            main_added_ms = 1e3 * (main_cpu - base["main_cpu_s"])
+            if not nums:
+                rows.append([name, "(no report)"] + [""] * 11)
+                continue
+
+            def m(key):
+                vals = [n[key] for n in nums if n.get(key) is not None]
+                return med(vals) if vals else None
+            samples, handler_ms = m("samples"), m("handler_ms")
+            rows.append([name, benchlib.fmt(samples, 0), benchlib.fmt(m("folded"), 0),
+                         benchlib.fmt(samples / wall if samples else None, 1),
+                         benchlib.fmt(handler_ms, 2),
+                         benchlib.fmt(1e3 * handler_ms / samples if samples else None, 2),
+                         benchlib.fmt(m("handler_max_us"), 1),
+                         benchlib.fmt(100.0 * handler_ms / 1e3 / main_cpu
+                                      if handler_ms is not None else None, 3),
+                         benchlib.fmt(main_added_ms, 1, sign=True),
+                         benchlib.fmt(watchdog_ms, 1),
+                         benchlib.fmt(collector_ms, 1),
+                         benchlib.fmt(other_ms, 1),
+                         "%s/%s" % (benchlib.fmt(m("timeouts"), 0), benchlib.fmt(m("failed"), 0))])
+        print()
+        print("Where the time goes (medians; samples and handler from the reports' summary.sampler, "
+              "threads from /proc/self/task/*/schedstat over the stall):")
+        benchlib.print_table(["config", "samples", "folded", "samples/s", "handler ms",
+                              "us/sample", "max us", "handler % main", "main +ms",
+                              "watchdog ms", "collector ms", "other thr ms", "t/o / failed"], rows)
+    print()
+    print("cpu = process user+sys CPU (all threads), main cpu = the main thread's CPU clock "
+          "(the signal handler runs on it), wall = wall time; all around g_main_loop_run.")
+    print("cpu % etc.: median with - median without, relative to without; spread = (slowest - "
+          "fastest) / median: a difference smaller than the spread is noise.")
+    print("cpu % -collector: the same without the collector thread's CPU, which is mostly a "
+          "one-time cost (the symbolizer's set-up at the first stall, ~40-50 ms here) plus report "
+          "writing, not a per-sample cost.")
+    print("handler % main = handler_ns_total / main cpu: the direct cost on the main thread "
+          "(main +ms: main cpu with - without, handler and cache effects, noisy); watchdog / "
+          "collector ms: CPU of the threads 'jankscope-watch' (probes /proc, sends signals) and "
+          "'jankscope' (drains, symbolizes, writes reports) during the stall.")
+    print("Target (issue): <= 0.5% at 10 ms. Seed 000 §5.2 measured 4.2% at 10 ms and 0.9% at "
+          "50 ms (Java, sampling thread CPU).")
+    if problem:
+        print("SKIPPED the with-preload side: " + problem)
+        return benchlib.SKIP
+    print("preload %s: a JSON report was read in %d of %d runs"
+          % (args.preload, n_reports, args.runs * (len(configs) - 1)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
