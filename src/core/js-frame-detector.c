@@ -47,6 +47,7 @@ js_frame_detector_init (JsFrameDetector *d, const JsConfig *config, JsEventStore
   js_event_store_init (&d->frame_store, &d->frame_config);
   d->frame_store.ids = dispatch_store->ids; /* one id sequence for all events */
   d->windows = g_ptr_array_new_with_free_func (g_free);
+  d->recent_frames = g_new0 (JsRecentFrame, JS_FRAME_RECENT_FRAMES);
 }
 
 void
@@ -54,6 +55,7 @@ js_frame_detector_clear (JsFrameDetector *d)
 {
   js_event_store_clear (&d->frame_store);
   g_clear_pointer (&d->windows, g_ptr_array_unref);
+  g_clear_pointer (&d->recent_frames, g_free);
 }
 
 static JsFrameWindow *
@@ -237,8 +239,34 @@ feed_frame (JsFrameDetector *d, const JsRecord *r)
       w->last_end_ns = r->end_ns;
     }
   count_frame (&d->total, frame_ns, continuous, slow, frozen, budget_ns);
+  {
+    JsRecentFrame *f = &d->recent_frames[d->n_recent_frames++ % JS_FRAME_RECENT_FRAMES];
+
+    f->end_ns = r->end_ns;
+    f->frame_ns = frame_ns;
+    f->budget_us = (guint32) MIN (budget_ns / 1000, G_MAXUINT32);
+    f->window = r->count;
+    for (guint p = 0; p < JS_N_PHASES; p++)
+      f->phase_us[p] = (r->flags & (1u << p)) ? r->phase_us[p] : 0;
+    f->flags = (slow ? JS_RECENT_FRAME_SLOW : 0) | (frozen ? JS_RECENT_FRAME_FROZEN : 0)
+               | (continuous ? JS_RECENT_FRAME_ANIMATING : 0);
+  }
   if (slow)
     judge_slow_frame (d, r, frame_ns, budget_ns, frozen);
+}
+
+void
+js_frame_detector_recent (const JsFrameDetector *d, gint64 since_ns, GArray *out)
+{
+  guint64 n = MIN (d->n_recent_frames, JS_FRAME_RECENT_FRAMES);
+
+  for (guint64 i = d->n_recent_frames - n; i < d->n_recent_frames; i++)
+    {
+      const JsRecentFrame *f = &d->recent_frames[i % JS_FRAME_RECENT_FRAMES];
+
+      if (f->end_ns > since_ns)
+        g_array_append_val (out, *f);
+    }
 }
 
 void

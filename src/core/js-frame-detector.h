@@ -17,6 +17,26 @@ G_BEGIN_DECLS
 #define JS_FRAME_MAX_DISPATCHES 4
 #define JS_FRAME_RECENT_DISPATCHES 512
 #define JS_FRAME_MAX_WINDOWS 64
+/* Every frame of the last minute at 60 Hz, for the live views' timeline. */
+#define JS_FRAME_RECENT_FRAMES 4096
+
+enum
+{
+  JS_RECENT_FRAME_SLOW = 1 << 0,
+  JS_RECENT_FRAME_FROZEN = 1 << 1,
+  JS_RECENT_FRAME_ANIMATING = 1 << 2, /* due right after the previous frame */
+};
+
+/* One frame, as the live views draw it (48 bytes). */
+typedef struct
+{
+  gint64 end_ns;
+  gint64 frame_ns;   /* the frame time (see js_frame_detector_feed) */
+  guint32 budget_us;
+  guint32 window;
+  guint32 phase_us[JS_N_PHASES]; /* from the record; 0 for phases that did not run */
+  guint32 flags;
+} JsRecentFrame;
 
 /* Frame tiers (seed 000 §1.3): 17-50 ms light, 50-200 noticeable,
  * 200-700 severe, over 700 frozen. */
@@ -75,6 +95,8 @@ typedef struct
     const void *code;
   } recent[JS_FRAME_RECENT_DISPATCHES];
   guint n_recent; /* total pushed; index modulo the size */
+  JsRecentFrame *recent_frames; /* JS_FRAME_RECENT_FRAMES, a ring */
+  guint64 n_recent_frames;      /* total pushed; index modulo the size */
 } JsFrameDetector;
 
 void js_frame_detector_init (JsFrameDetector *d, const JsConfig *config,
@@ -85,5 +107,9 @@ void js_frame_detector_clear (JsFrameDetector *d);
 void js_frame_detector_feed (JsFrameDetector *d, const JsRecord *r);
 
 const char *js_frame_tier_name (JsFrameTier tier);
+
+/* Copies the recent frames that ended after `since_ns`, oldest first, into
+ * `out` (JsRecentFrame). */
+void js_frame_detector_recent (const JsFrameDetector *d, gint64 since_ns, GArray *out);
 
 G_END_DECLS

@@ -148,6 +148,42 @@ test_frozen_and_windows (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->frames.windows->len, ==, 2);
 }
 
+/* The live views' ring: every frame, oldest first, bounded, with its flags. */
+static void
+test_recent_frames (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (JsRecentFrame));
+  const JsRecentFrame *last;
+  gint64 t = 1000;
+
+  for (guint i = 0; i < JS_FRAME_RECENT_FRAMES + 10; i++)
+    {
+      /* One slow frame near the end: due on time, 83 ms late to start. */
+      gboolean late = i == JS_FRAME_RECENT_FRAMES + 5;
+
+      t += late ? 100 : 17;
+      frame (f, t, 2, TRUE, 1.5, late ? 83 : 0);
+    }
+  js_frame_detector_recent (&f->frames, 0, out);
+  g_assert_cmpuint (out->len, ==, JS_FRAME_RECENT_FRAMES);
+  for (guint i = 1; i < out->len; i++)
+    g_assert_cmpint (g_array_index (out, JsRecentFrame, i - 1).end_ns, <,
+                     g_array_index (out, JsRecentFrame, i).end_ns);
+  last = &g_array_index (out, JsRecentFrame, out->len - 1);
+  g_assert_cmpint (last->end_ns, ==, t * MS);
+  g_assert_cmpuint (last->phase_us[JS_PHASE_PAINT], ==, 1500);
+  g_assert_cmpuint (last->budget_us, ==, BUDGET / 1000);
+  g_assert_true (last->flags & JS_RECENT_FRAME_ANIMATING);
+  g_assert_cmpuint (g_array_index (out, JsRecentFrame, out->len - 5).flags & JS_RECENT_FRAME_SLOW,
+                    !=, 0);
+  g_assert_cmpint (g_array_index (out, JsRecentFrame, out->len - 5).frame_ns, ==, 100 * MS);
+
+  /* Only the frames after `since`. */
+  g_array_set_size (out, 0);
+  js_frame_detector_recent (&f->frames, (t - 17 * 3) * MS, out);
+  g_assert_cmpuint (out->len, ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -159,6 +195,7 @@ main (int argc, char **argv)
   ADD ("/Frames/partially-blocking", test_many_small_stalls_partially_blocking);
   ADD ("/Frames/idle-between-animations", test_idle_between_animations);
   ADD ("/Frames/frozen-and-windows", test_frozen_and_windows);
+  ADD ("/Frames/recent-ring", test_recent_frames);
 #undef ADD
   return g_test_run ();
 }
