@@ -76,11 +76,15 @@ def validate_stack_members(e):
         check_equal(e["off_cpu_ns"], e["watched_ns"] - e["cpu_ns"],
                     f"{what}: off_cpu_ns (watched_ns - cpu_ns)")
         check(e["class"] in CLASSES, f"{what}: class {e['class']!r}")
-        share = e["cpu_ns"] / e["watched_ns"] if e["watched_ns"] else 0
+        # Runnable time (ready, no CPU: a busy machine) counts as compute.
+        runnable = e.get("runnable_ns") or 0
+        check(is_int(runnable) and 0 <= runnable <= e["off_cpu_ns"],
+              f"{what}: runnable_ns {runnable} not within off_cpu_ns")
+        share = (e["cpu_ns"] + runnable) / e["watched_ns"] if e["watched_ns"] else 0
         expected = "compute" if share >= 0.7 else "wait" if share <= 0.3 else "mixed"
         # cpu_ns is rounded down to whole ns: allow a hair at the bounds.
         if abs(share - 0.7) > 1e-6 and abs(share - 0.3) > 1e-6:
-            check_equal(e["class"], expected, f"{what}: class of an on-CPU share of {share:.3f}")
+            check_equal(e["class"], expected, f"{what}: class of an on-CPU + runnable share of {share:.3f}")
     else:
         check_equal(e["off_cpu_ns"], None, f"{what}: off_cpu_ns without cpu_ns")
         check_equal(e["class"], None, f"{what}: class without cpu_ns")

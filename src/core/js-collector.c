@@ -4,13 +4,16 @@
  */
 #include "js-collector.h"
 #include "js-clock.h"
+#include "js-context.h"
 #include "js-detector.h"
 #include "js-event-store.h"
 #include "js-frame-detector.h"
+#include "js-live.h"
 #include "js-log.h"
 #include "js-mainloop.h"
 #include "js-process-info.h"
 #include "js-report.h"
+#include "js-scrub.h"
 #include "js-source-swap.h"
 #include "js-stalls.h"
 #include "js-stats.h"
@@ -53,6 +56,8 @@ struct _JsCollector
   JsFrameDetector frames;
   JsSymbols *symbols;
   JsProcessInfo process;
+  JsContext context;      /* scenes, marks, focused window, CPU/load/memory */
+  JsScrub *scrub;         /* JANKSCOPE_SCRUB: made on this thread (it reads passwd) */
 
   JsWatchdog *watchdog;   /* NULL: no watchdog */
   JsStallStore stalls;
@@ -69,6 +74,7 @@ struct _JsCollector
   gint64 event_pending_since;  /* first unreported change of the store, 0 if none */
   gint64 last_write_ns;
   gint64 last_poll_check_ns;
+  gint64 cpu_ns;               /* the collector thread's own CPU time, at the last tick */
   GQuark last_error_domain;    /* last write error, printed once */
   int last_error_code;
 };
@@ -91,6 +97,7 @@ js_collector_new (const JsConfig *config, JsRing *ring, const char *report_path,
   js_detector_init (&c->detector, config, &c->stats, &c->store);
   js_frame_detector_init (&c->frames, config, &c->store);
   c->symbols = js_symbols_new ();
+  js_context_init (&c->context, config, start_ns);
   return c;
 }
 
@@ -127,6 +134,7 @@ drain (JsCollector *c)
         {
           js_detector_feed (&c->detector, &batch[i]);
           js_frame_detector_feed (&c->frames, &batch[i]);
+          js_context_feed (&c->context, &batch[i]);
         }
       total += n;
     }
@@ -134,12 +142,11 @@ drain (JsCollector *c)
   return total;
 }
 
-static void
-write_report (JsCollector *c, gint64 now, gboolean final)
+/* The report document as of `now`: what the file gets, and (`live`) what
+ * the live views get, with the recent frames. */
+static char *
+build_document (JsCollector *c, gint64 now, gboolean final, gboolean live, gsize *length)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *json = NULL;
-  gsize length = 0;
   JsReportInput in = {
     .config = c->config,
     .process = &c->process,
@@ -157,10 +164,26 @@ write_report (JsCollector *c, gint64 now, gboolean final)
     .stalls = c->have_stalls ? &c->stalls : NULL,
     .watchdog = c->watchdog,
     .previous_run = c->previous_run,
+    .context = &c->context,
+    .live = live,
+    .collector_cpu_ns = c->cpu_ns,
   };
 
   js_process_info_read (&c->process);
-  json = js_report_build (&in, &length);
+  if (c->config->scrub && c->scrub == NULL)
+    c->scrub = js_scrub_new_for_user ();
+  in.scrub = c->scrub;
+  return js_report_build (&in, length);
+}
+
+static void
+write_report (JsCollector *c, gint64 now, gboolean final)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *json = NULL;
+  gsize length = 0;
+
+  json = build_document (c, now, final, FALSE, &length);
   c->last_write_ns = now;
   c->written_generation = c->store.generation + c->frames.frame_store.generation;
   c->written_records = c->records_seen;
@@ -204,6 +227,20 @@ maybe_write_report (JsCollector *c, gint64 now)
       || (hang_in_progress (c, now) && c->stalls.generation != c->written_stall_generation
           && now - c->last_write_ns >= HANG_REPORT_PERIOD_NS))
     write_report (c, now, FALSE);
+}
+
+/* Someone watches (the inspector window, the live viewer): a fresh snapshot
+ * every JS_LIVE_PERIOD_MS, built here, off the main thread. */
+static void
+maybe_publish_live (JsCollector *c, gint64 now)
+{
+  gsize length = 0;
+  char *json;
+
+  if (!js_live_wanted (now) || now - js_live_last_publish_ns () < JS_LIVE_PERIOD_MS * JS_NS_PER_MS)
+    return;
+  json = build_document (c, now, FALSE, TRUE, &length);
+  js_live_publish (g_bytes_new_take (json, length), now);
 }
 
 /* The watchdog's stalls: samples symbolized, stalls attached to events. */
@@ -285,6 +322,8 @@ collector_thread (gpointer data)
 {
   JsCollector *c = data;
 
+  /* The first sample of CPU, load and memory, for events right at start. */
+  js_context_tick (&c->context, js_now_ns (), TRUE);
   for (;;)
     {
       gboolean quit;
@@ -298,11 +337,20 @@ collector_thread (gpointer data)
 
       if (!c->previous_checked)
         check_previous_run (c);
+      {
+        struct timespec ts;
+
+        if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+          c->cpu_ns = ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+      }
       drain (c);
       now = js_now_ns ();
       take_stalls (c, now);
       js_event_store_tick (&c->store, now, js_mainloop_busy_since (), quit);
       js_event_store_tick (&c->frames.frame_store, now, js_mainloop_busy_since (), quit);
+      js_context_tick (&c->context, now, quit);
+      js_context_annotate (&c->context, &c->store);
+      js_context_annotate (&c->context, &c->frames.frame_store);
       if (now - c->last_poll_check_ns >= POLL_CHECK_PERIOD_NS)
         {
           js_mainloop_ensure_poll_func ();
@@ -318,6 +366,7 @@ collector_thread (gpointer data)
           return NULL;
         }
       maybe_write_report (c, now);
+      maybe_publish_live (c, now);
       g_mutex_unlock (&c->lock);
     }
 }

@@ -181,6 +181,25 @@ load_watchdog (JsConfig *config, const char *(*get_env) (const char *name))
   config->debuginfod = env_bool (get_env, "JANKSCOPE_DEBUGINFOD", FALSE);
 }
 
+/* A share: a decimal number in (0, 1]. */
+static double
+env_share (const char *(*get_env) (const char *), const char *name, double def)
+{
+  const char *text = get_env (name);
+  char *end = NULL;
+  double v;
+
+  if (text == NULL || *text == '\0')
+    return def;
+  errno = 0;
+  v = g_ascii_strtod (text, &end);
+  if (errno == 0 && end != text && *end == '\0' && v > 0 && v <= 1)
+    return v;
+  js_log_warning ("%s='%s' is not a number greater than 0 and at most 1; using %g", name, text,
+                  def);
+  return def;
+}
+
 void
 js_config_load (JsConfig *config, const char *(*get_env) (const char *name))
 {
@@ -204,6 +223,8 @@ js_config_load (JsConfig *config, const char *(*get_env) (const char *name))
   config->slow_frame_pct = (guint) env_int (get_env, "JANKSCOPE_SLOW_FRAME_PCT", 101, 10000,
                                             DEFAULT_SLOW_FRAME_PCT, "percent of the frame budget");
   load_watchdog (config, get_env);
+  config->install_share = env_share (get_env, "JANKSCOPE_INSTALL_SHARE", 1.0);
+  config->scrub = env_bool (get_env, "JANKSCOPE_SCRUB", FALSE);
 }
 
 void

@@ -40,6 +40,10 @@ typedef struct
   gint64 ping_period_ns;    /* 0: one ping per stall; else a classic periodic ping */
   int sample_signal;        /* SIGRTMIN + this; -1: the first free one from SIGRTMIN+3 */
   gboolean debuginfod;      /* let libdw ask debuginfod servers (network) */
+
+  /* Fleet sampling and privacy (js-install-id.h, js-scrub.h). */
+  double install_share;     /* monitor installs in this share of the id space, (0, 1] */
+  gboolean scrub;           /* no home directory, user name or window title in reports */
 } JsConfig;
 
 /* Sampling interval stages: the age of the stall at which each one starts. */

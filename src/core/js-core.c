@@ -12,10 +12,13 @@
 #include "js-clock.h"
 #include "js-collector.h"
 #include "js-config.h"
+#include "js-focus.h"
+#include "js-install-id.h"
 #include "js-log.h"
 #include "js-mainloop.h"
 #include "js-report-path.h"
 #include "js-ring.h"
+#include "js-scenes.h"
 #include "js-watchdog.h"
 
 #include <dlfcn.h>
@@ -34,6 +37,7 @@ static JsCollector *collector;
 static JsWatchdog *watchdog;
 static JsModules *modules;
 static gboolean started;
+static gboolean excluded; /* outside JANKSCOPE_INSTALL_SHARE */
 static gboolean forked_child;
 
 static void
@@ -44,6 +48,8 @@ at_fork_child (void)
    * not there. */
   forked_child = TRUE;
   js_mainloop_disable ();
+  js_scenes_disable ();
+  js_focus_disable ();
   /* No watchdog thread here: the sampling signal goes back to its default. */
   js_watchdog_fork_child ();
 }
@@ -55,6 +61,8 @@ at_exit (void)
     return;
   js_mainloop_close_open_dispatches ();
   js_mainloop_disable ();
+  js_scenes_disable ();
+  js_focus_disable ();
   /* The watchdog first: its last stall reaches the final report. */
   js_watchdog_stop (watchdog);
   js_collector_finish (collector, EXIT_TIMEOUT_MS);
@@ -93,6 +101,8 @@ jankscope_core_start (JsBridge *bridge)
     }
   if (started)
     return 0;
+  if (excluded)
+    return -1;
   if (!resolve_poll_funcs (&set_poll, &get_poll))
     {
       js_log_warning ("GLib's main-loop functions not found; monitoring disabled");
@@ -101,6 +111,14 @@ jankscope_core_start (JsBridge *bridge)
 
   js_config_load (&config, g_getenv);
   js_log_set_debug (config.debug);
+  /* Per-install buckets (seed 000 §5.4): this install is in or out for good. */
+  if (config.install_share < 1.0 && !js_install_id_in_share (js_install_id (), config.install_share))
+    {
+      js_log_debug ("install %s is outside JANKSCOPE_INSTALL_SHARE=%g: not monitoring",
+                    js_install_id () ? js_install_id () : "(no machine id)", config.install_share);
+      excluded = TRUE;
+      return -1;
+    }
   mode = bridge->mode == JS_MODE_GTK_MODULE ? "gtk-module" : "preload";
   if (config.report_path != NULL)
     report_path = js_report_path_resolve (config.report_path, bridge->early);
@@ -109,11 +127,14 @@ jankscope_core_start (JsBridge *bridge)
   collector = js_collector_new (&config, ring, report_path, mode, start_ns);
   js_ring_set_wake (ring, js_collector_wake, collector);
   js_mainloop_start (ring, bridge, set_poll, get_poll);
+  js_scenes_start (ring);
+  js_focus_init (ring, !config.scrub);
   modules = js_modules_new ();
   watchdog = js_watchdog_new (&config, modules, config.sampling);
   js_collector_set_watchdog (collector, watchdog, modules);
   js_collector_start (collector);
   js_watchdog_start (watchdog);
+  js_scenes_publish_api ();
 
   pthread_atfork (NULL, NULL, at_fork_child);
   atexit (at_exit);

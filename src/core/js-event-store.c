@@ -18,6 +18,7 @@ event_free (gpointer p)
   g_free (e->longest_frame);
   if (e->stalls != NULL)
     g_ptr_array_unref (e->stalls);
+  g_free (e->context);
   g_free (e);
 }
 

@@ -20,6 +20,7 @@
 G_BEGIN_DECLS
 
 typedef struct _JsFrameInfo JsFrameInfo; /* js-frame-detector.h */
+typedef struct _JsEventContext JsEventContext; /* js-context.h */
 
 typedef struct
 {
@@ -52,6 +53,7 @@ typedef struct
   JsFrameInfo *longest_frame; /* copy of longest.frame (frame events) */
   GPtrArray *stalls;  /* watchdog stalls it overlaps (js-stalls.h), NULL if none */
   guint stalls_dropped;
+  JsEventContext *context; /* scene, marks, system state: set once closed (js-context.h) */
 } JsEvent;
 
 typedef struct

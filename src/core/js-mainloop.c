@@ -23,6 +23,7 @@
 #include "js-mainloop.h"
 #include "js-builtin-patch.h"
 #include "js-clock.h"
+#include "js-focus.h"
 #include "js-frames.h"
 #include "js-futex.h"
 #include "js-log.h"
@@ -96,6 +97,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   if (depth == 0)
     __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
   js_frames_poll (enter);
+  js_focus_poll (enter);
   if (G_UNLIKELY (__atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE) != seen_reinstalls))
     {
       /* Our poll function was away (replaced behind our back) and is back:

@@ -17,6 +17,16 @@ typedef enum
   JS_RECORD_ITERATION,
   JS_RECORD_FRAME,       /* a GdkFrameClock frame (js-frames.c) */
   JS_RECORD_CLOCK_GONE,  /* a frame clock was finalized: `count` is its window id */
+  /* The app's annotations (js-scenes.c) and the focused window (js-focus.c),
+   * all at `start_ns`; each is self-contained, so a dropped one only blurs
+   * the timeline until the next: */
+  JS_RECORD_SCENE,       /* the scene stack changed: `name_id` its innermost scene
+                          * (js-scenes.h labels, 0 = none), `depth` its depth */
+  JS_RECORD_MARK_BEGIN,  /* a mark began: `name_id` (mark names), `count` its
+                          * sequence number, `depth` its nesting (1 = outermost) */
+  JS_RECORD_MARK_END,    /* a mark ended: the same, and `end_ns` */
+  JS_RECORD_TITLE,       /* the focused window or its title changed: `name_id`
+                          * (window titles, 0 = no focused window or no title) */
 } JsRecordKind;
 
 /* Frame phases, in the order a frame runs them. */

@@ -3,7 +3,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-report.h"
+#include "js-report-live.h"
 #include "js-report-stacks.h"
+#include "js-report-context.h"
 #include "js-frames.h"
 #include "js-names.h"
 #include "jankscope-config.h"
@@ -325,6 +327,8 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  if (in->context != NULL)
+    js_report_add_event_context (b, in->context, e);
   json_builder_end_object (b);
 }
 
@@ -361,6 +365,8 @@ js_report_build (const JsReportInput *in, gsize *length)
   json_builder_set_member_name (b, "final");
   json_builder_add_boolean_value (b, in->final);
   add_process (b, in);
+  if (in->context != NULL)
+    js_report_add_context (b, in->context);
   add_config (b, in->config);
   add_summary (b, in);
 
@@ -386,11 +392,17 @@ js_report_build (const JsReportInput *in, gsize *length)
       json_builder_set_member_name (b, "previous_run");
       json_builder_add_value (b, json_node_copy (in->previous_run));
     }
+  if (in->live)
+    js_report_add_live (b, in->frames, in->watchdog, in->now_ns, in->start_ns,
+                        in->collector_cpu_ns);
   json_builder_end_object (b);
 
   root = json_builder_get_root (b);
+  if (in->scrub != NULL)
+    js_scrub_json (in->scrub, root);
   json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
+  /* Files are for people too; live snapshots only for programs. */
+  json_generator_set_pretty (gen, !in->live);
   return json_generator_to_data (gen, length);
 }
 

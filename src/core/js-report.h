@@ -6,9 +6,11 @@
 
 #include <glib.h>
 #include "js-config.h"
+#include "js-context.h"
 #include "js-event-store.h"
 #include "js-frame-detector.h"
 #include "js-process-info.h"
+#include "js-scrub.h"
 #include "js-stalls.h"
 #include "js-stats.h"
 #include "js-symbols.h"
@@ -39,6 +41,10 @@ typedef struct
   JsStallStore *stalls;     /* NULL without a watchdog */
   JsWatchdog *watchdog;
   JsonNode *previous_run;   /* a previous run's unfinished hang, or NULL */
+  gboolean live;            /* a live snapshot: add the `live` member */
+  gint64 collector_cpu_ns;  /* the collector thread's CPU time */
+  JsContext *context;       /* scenes, marks, system state (js-context.h) */
+  const JsScrub *scrub;     /* JANKSCOPE_SCRUB: applied to the whole report; NULL: off */
 } JsReportInput;
 
 /* The report as a JSON string (never NULL). */

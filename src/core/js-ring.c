@@ -17,11 +17,14 @@ struct _JsRing
   guint64 head __attribute__ ((aligned (CACHE_LINE)));
   guint64 tail_cache;
   guint64 dropped;
+  guint64 woken_at_tail; /* the consumer's tail at the last wake-up */
+  gboolean rewoken;      /* woken a second time without progress */
   /* consumer side */
   guint64 tail __attribute__ ((aligned (CACHE_LINE)));
   guint64 head_cache;
   /* read-only after creation */
   guint64 mask __attribute__ ((aligned (CACHE_LINE)));
+  guint64 check_mask; /* the lag is checked every check_mask + 1 pushes */
   JsRecord *slots;
   void (*wake) (gpointer data);
   gpointer wake_data;
@@ -37,6 +40,8 @@ js_ring_new (guint capacity)
     size <<= 1;
   ring = g_aligned_alloc0 (1, sizeof *ring, CACHE_LINE);
   ring->mask = size - 1;
+  ring->check_mask = MIN (63, MAX (size / 4, 1) - 1);
+  ring->woken_at_tail = G_MAXUINT64;
   ring->slots = g_aligned_alloc0 (size, sizeof (JsRecord), CACHE_LINE);
   return ring;
 }
@@ -75,10 +80,30 @@ js_ring_push (JsRing *ring, const JsRecord *record)
   ring->slots[head & ring->mask] = *record;
   /* The release store publishes the slot written above to the consumer. */
   __atomic_store_n (&ring->head, head + 1, __ATOMIC_RELEASE);
-  /* tail_cache is only refreshed when the ring looks full, so this fires once
-   * per half ring at most, and never while the consumer keeps up. */
-  if (G_UNLIKELY (head + 1 - ring->tail_cache == (ring->mask + 1) / 2) && ring->wake != NULL)
-    ring->wake (ring->wake_data);
+  /* Every 64 pushes (a quarter of a small ring), one load of the consumer's
+   * position: half a ring behind, wake it; once more at three quarters if it
+   * has not moved since (a wake-up can be lost: the signal is sent without
+   * the collector's mutex, which the main thread never takes). So a burst
+   * is drained at once, and a consumer that keeps up is never woken. */
+  if (G_UNLIKELY (((head + 1) & ring->check_mask) == 0) && ring->wake != NULL)
+    {
+      guint64 tail = __atomic_load_n (&ring->tail, __ATOMIC_ACQUIRE);
+      guint64 lag = head + 1 - tail;
+      guint64 half = (ring->mask + 1) / 2;
+
+      ring->tail_cache = tail;
+      if (lag >= half && tail != ring->woken_at_tail)
+        {
+          ring->woken_at_tail = tail;
+          ring->rewoken = FALSE;
+          ring->wake (ring->wake_data);
+        }
+      else if (lag >= half + half / 2 && tail == ring->woken_at_tail && !ring->rewoken)
+        {
+          ring->rewoken = TRUE;
+          ring->wake (ring->wake_data);
+        }
+    }
   return TRUE;
 }
 

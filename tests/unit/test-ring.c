@@ -97,9 +97,28 @@ test_wake_at_half (void)
   g_assert_cmpuint (wakes, ==, 0);
   js_ring_push (ring, &r);
   g_assert_cmpuint (wakes, ==, 1);
-  for (guint i = 0; i < 8; i++)
+  for (guint i = 0; i < 3; i++)
     js_ring_push (ring, &r);
   g_assert_cmpuint (wakes, ==, 1); /* once per half ring, not per record */
+  js_ring_push (ring, &r);
+  /* Three quarters and the consumer has not moved: the wake-up may have been
+   * lost, one more. */
+  g_assert_cmpuint (wakes, ==, 2);
+  for (guint i = 0; i < 4; i++)
+    js_ring_push (ring, &r);
+  g_assert_cmpuint (wakes, ==, 2); /* never more without progress */
+  js_ring_pop (ring, out, 16);
+
+  /* The consumer drained it: the next half ring wakes it again, however the
+   * producer's cached view of the consumer was. */
+  wakes = 0;
+  for (guint i = 0; i < 8; i++)
+    js_ring_push (ring, &r);
+  g_assert_cmpuint (wakes, ==, 1);
+  js_ring_pop (ring, out, 4); /* progress, but still half behind */
+  for (guint i = 0; i < 4; i++)
+    js_ring_push (ring, &r);
+  g_assert_cmpuint (wakes, ==, 2);
   js_ring_pop (ring, out, 16);
   js_ring_free (ring);
 }

@@ -1,0 +1,22 @@
+/* js-report-live.h: the `live` member of live snapshots (js-live.h): every
+ * recent frame for the frame timeline, and jankscope's own cost.
+ *
+ * Collector thread only.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+#include "js-frame-detector.h"
+#include "js-watchdog.h"
+
+G_BEGIN_DECLS
+
+/* Frames of the last JS_REPORT_LIVE_FRAMES_NS at most. */
+#define JS_REPORT_LIVE_FRAMES_NS (60 * G_GINT64_CONSTANT (1000000000))
+
+void js_report_add_live (JsonBuilder *b, const JsFrameDetector *frames, JsWatchdog *watchdog,
+                         gint64 now_ns, gint64 start_ns, gint64 collector_cpu_ns);
+
+G_END_DECLS
