@@ -9,8 +9,11 @@ packages=(
     build-essential pkg-config meson ninja-build gettext
     libglib2.0-dev libglib2.0-bin libgtk-4-dev libgtk-3-dev libjson-glib-dev
     libunwind-dev libdw-dev libelf-dev desktop-file-utils
+    # jankscope export: pprof (protobuf-c) and sysprof (libsysprof-capture)
+    libprotobuf-c-dev protobuf-c-compiler libsysprof-4-dev
     # tests, demo and benchmarks
     python3 xvfb xauth gtk-4-examples time
+    protobuf-compiler # protoc --decode reads the pprof export back
 )
 
 missing=()

@@ -23,6 +23,10 @@ typedef struct
 static const CliCommand commands[] = {
   { "run", N_("Run an application under jankscope and summarize its jank"), cli_cmd_run },
   { "summary", N_("Print the summary of an existing report"), cli_cmd_summary },
+  { "export", N_("Write reports for Perfetto, flame graphs, pprof or Sysprof"), cli_cmd_export },
+  { "report", N_("Rank the stack signatures of the jank of many runs"), cli_cmd_report },
+  { "merge", N_("Merge reports of many runs and machines into one aggregate"), cli_cmd_merge },
+  { "diff", N_("Compare two runs and fail when jank regressed (a CI gate)"), cli_cmd_diff },
 };
 
 static const CliCommand *

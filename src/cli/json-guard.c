@@ -29,14 +29,14 @@
 #define MAX_NUMBER_TOKEN 64
 
 /* Estimated bytes of json-glib 1.6's tree per token (measured on x86-64,
- * rounded up), and the budget. A real report is estimated at 8 to 10 times
- * its size (and takes 7 or so): reports up to some 200 MB pass, a bigger one
- * gets a clear error instead of exhausting the memory. */
-#define OBJECT_COST    320
-#define ARRAY_COST     128
-#define STRING_COST    192 /* plus its bytes; a member's name is one too */
-#define SCALAR_COST    96  /* a number, true, false, null */
-#define MAX_TREE_BYTES (G_GUINT64_CONSTANT (2) << 30)
+ * rounded up), and the budget (json-guard.h). A real report is estimated at
+ * 8 to 10 times its size (and takes 7 or so): reports up to some 200 MB pass,
+ * a bigger one gets a clear error instead of exhausting the memory. */
+#define OBJECT_COST    CLI_JSON_GUARD_OBJECT_COST
+#define ARRAY_COST     CLI_JSON_GUARD_ARRAY_COST
+#define STRING_COST    CLI_JSON_GUARD_STRING_COST
+#define SCALAR_COST    CLI_JSON_GUARD_SCALAR_COST
+#define MAX_TREE_BYTES CLI_JSON_GUARD_MAX_TREE_BYTES
 
 static gboolean
 is_number_char (char c)
@@ -44,11 +44,11 @@ is_number_char (char c)
   return g_ascii_isdigit (c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
 
-static gboolean
-check_integer (const char *token,
-               gsize       length,
-               guint       line,
-               GError    **error)
+gboolean
+cli_json_guard_check_integer (const char *token,
+                              gsize       length,
+                              guint       line,
+                              GError    **error)
 {
   char buffer[MAX_NUMBER_TOKEN + 1];
   g_autoptr (GError) local_error = NULL;
@@ -61,9 +61,14 @@ check_integer (const char *token,
 
   if (length > MAX_NUMBER_TOKEN)
     {
-      gsize digits = strspn (token + (token[0] == '-'), "0123456789");
+      gsize sign = token[0] == '-';
+      gsize digits = 0;
 
-      if (digits + (token[0] == '-') < length)
+      /* Bounded: the token need not be followed by a NUL. */
+      while (sign + digits < length && g_ascii_isdigit (token[sign + digits]))
+        digits++;
+
+      if (digits + sign < length)
         return TRUE; /* not a number: a syntax error for the parser */
       g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_SYNTAX,
                    _("line %u: an integer of %zu digits does not fit in 64 bits"),
@@ -83,6 +88,24 @@ check_integer (const char *token,
     }
 
   return TRUE;
+}
+
+void
+cli_json_guard_depth_error (guint    line,
+                            guint    max_depth,
+                            GError **error)
+{
+  g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_SYNTAX,
+               _("line %u: the JSON is nested more than %u levels deep"), line, max_depth);
+}
+
+void
+cli_json_guard_budget_error (GError **error)
+{
+  g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
+               _("the report holds too many values: loading it would take more than "
+                 "%u MB of memory"),
+               (guint) (MAX_TREE_BYTES >> 20));
 }
 
 gboolean
@@ -117,10 +140,7 @@ cli_json_guard_check (const char *data,
 
       if (tree_bytes > MAX_TREE_BYTES)
         {
-          g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
-                       _("the report holds too many values: loading it would take more than "
-                         "%u MB of memory"),
-                       (guint) (MAX_TREE_BYTES >> 20));
+          cli_json_guard_budget_error (error);
           return FALSE;
         }
 
@@ -145,9 +165,7 @@ cli_json_guard_check (const char *data,
           tree_bytes += c == '{' ? OBJECT_COST : ARRAY_COST;
           if (++depth > max_depth)
             {
-              g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_SYNTAX,
-                           _("line %u: the JSON is nested more than %u levels deep"),
-                           line, max_depth);
+              cli_json_guard_depth_error (line, max_depth, error);
               return FALSE;
             }
           break;
@@ -166,7 +184,7 @@ cli_json_guard_check (const char *data,
               tree_bytes += SCALAR_COST;
               while (i < length && is_number_char (data[i]))
                 i++;
-              if (!check_integer (data + start, i - start, line, error))
+              if (!cli_json_guard_check_integer (data + start, i - start, line, error))
                 return FALSE;
               continue;
             }

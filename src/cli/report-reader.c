@@ -6,28 +6,33 @@
  * member ("summary.sources[3].count must be an integer, not a string").
  * Unknown members are ignored, as the format asks of readers.
  *
+ * The text is parsed by json-doc.c, which also keeps json-guard.c's rules
+ * (nesting depth, 64-bit integers, memory budget). cli_report_load reads
+ * what the summary needs; cli_report_load_full also reads every event's
+ * stacks (all frames), samples and parts, within CLI_REPORT_FULL_MAX_*:
+ * past them it fails rather than truncate silently.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "jankscope-config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 
-#include "json-guard.h"
+#include "histogram.h"
+#include "json-doc.h"
+#include "json-read.h"
 #include "report-reader.h"
 
 #define REPORT_FORMAT    "jankscope-report"
 #define REPORT_VERSION   1
-/* A report holds at most JANKSCOPE_MAX_EVENTS events and 200 sources: a few
- * MB at most. Refuse to load a huge file into memory. */
-#define MAX_REPORT_BYTES (256 * 1024 * 1024)
-/* The format nests 5 levels; json-glib 1.6 crashes at some 100000. */
-#define MAX_JSON_DEPTH   64
 
 GQuark
 cli_report_error_quark (void)
@@ -43,6 +48,23 @@ static const char *const tier_names[CLI_N_EVENT_TIERS] = {
   [CLI_TIER_LIGHT] = "light",
 };
 
+/* The frame phases of CliReportPart.phases, in order (report-format.md). */
+static const char *const phase_names[6] = {
+  "flush-events", "before-paint", "update", "layout", "paint", "after-paint",
+};
+
+const char *const *
+cli_report_lazy_members (CliReportLoadFlags flags)
+{
+  /* Only containers are ever lazy: "samples" of the sampler summary (a
+   * number) is read as usual. */
+  static const char *const aggregate[] = {
+    "frames", "samples", "parts", "sources", "watchdog", "windows", NULL,
+  };
+
+  return (flags & CLI_REPORT_LOAD_AGGREGATE) ? aggregate : NULL;
+}
+
 const char *
 cli_tier_to_string (CliTier tier)
 {
@@ -50,6 +72,8 @@ cli_tier_to_string (CliTier tier)
 
   return tier_names[tier];
 }
+
+/* ---- freeing ---------------------------------------------------------------- */
 
 static void
 source_free (CliReportSource *source)
@@ -66,6 +90,7 @@ frame_free (CliReportFrame *frame)
   g_free (frame->module);
   g_free (frame->file);
   g_free (frame->offset);
+  g_free (frame->build_id);
   g_free (frame);
 }
 
@@ -80,6 +105,42 @@ culprit_free (CliReportCulprit *culprit)
 }
 
 static void
+stack_free (CliReportStack *stack)
+{
+  g_free (stack->signature);
+  g_free (stack->signature_id);
+  g_clear_pointer (&stack->frames, g_ptr_array_unref);
+  g_free (stack);
+}
+
+static void
+sample_clear (CliReportSample *sample)
+{
+  g_free (sample->state);
+  g_free (sample->wait);
+}
+
+static void
+part_free (CliReportPart *part)
+{
+  g_free (part->type);
+  g_free (part->tier);
+  g_free (part->source);
+  g_free (part->callback);
+  g_free (part);
+}
+
+static void
+detail_free (CliReportEventDetail *detail)
+{
+  g_clear_pointer (&detail->stacks, g_ptr_array_unref);
+  g_clear_pointer (&detail->samples, g_array_unref);
+  g_clear_pointer (&detail->parts, g_ptr_array_unref);
+  g_free (detail->scene);
+  g_free (detail);
+}
+
+static void
 event_free (CliReportEvent *event)
 {
   g_free (event->type);
@@ -89,6 +150,7 @@ event_free (CliReportEvent *event)
   g_free (event->wait);
   g_clear_pointer (&event->culprit, culprit_free);
   g_clear_pointer (&event->top_stack, g_ptr_array_unref);
+  g_clear_pointer (&event->detail, detail_free);
   g_free (event);
 }
 
@@ -99,6 +161,7 @@ previous_run_free (CliReportPreviousRun *previous)
   g_clear_pointer (&previous->hang, event_free);
   g_free (previous);
 }
+
 
 void
 cli_report_free (CliReport *report)
@@ -115,6 +178,11 @@ cli_report_free (CliReport *report)
   g_clear_pointer (&report->events, g_ptr_array_unref);
   g_clear_pointer (&report->sampler, g_free);
   g_clear_pointer (&report->previous_run, previous_run_free);
+  g_free (report->install_id);
+  g_free (report->path);
+  g_free (report->exe);
+  g_clear_pointer (&report->iteration_histogram, cli_report_histogram_free);
+  g_clear_pointer (&report->frame_histogram, cli_report_histogram_free);
   g_free (report);
 }
 
@@ -135,352 +203,64 @@ cli_report_get_ongoing_hang (const CliReport *report)
   return NULL;
 }
 
-/* ---- typed member access ------------------------------------------------ */
+/* ---- shorthands ------------------------------------------------------------- */
 
-static char *
-member_path (const char *path,
-             const char *member)
+typedef const CliJsonNode Node;
+typedef CliJsonPath Path;
+
+#define read_count          cli_json_read_count
+#define read_optional_count cli_json_read_optional_count
+#define read_string         cli_json_read_string
+#define read_bool           cli_json_read_bool
+#define read_optional_bool  cli_json_read_optional_bool
+
+/* An optional container: FALSE only on a wrong type (*out NULL when absent). */
+static gboolean
+read_optional (Node       *object,
+               const Path *path,
+               const char *member,
+               CliJsonType type,
+               Node      **out,
+               GError    **error)
 {
-  return path[0] != '\0' ? g_strdup_printf ("%s.%s", path, member) : g_strdup (member);
-}
+  g_autoptr (GError) local_error = NULL;
 
-static const char *
-describe_node (JsonNode *node)
-{
-  switch (JSON_NODE_TYPE (node))
+  if (type == CLI_JSON_OBJECT)
+    *out = cli_json_read_optional_object (object, path, member, &local_error);
+  else
+    *out = cli_json_read_optional_array (object, path, member, &local_error);
+  if (local_error != NULL)
     {
-    case JSON_NODE_OBJECT:
-      return _("an object");
-    case JSON_NODE_ARRAY:
-      return _("an array");
-    case JSON_NODE_NULL:
-      return _("null");
-    case JSON_NODE_VALUE:
-    default:
-      break;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
     }
-
-  switch (json_node_get_value_type (node))
-    {
-    case G_TYPE_INT64:
-      return _("an integer");
-    case G_TYPE_DOUBLE:
-      return _("a number with a fraction or an exponent");
-    case G_TYPE_BOOLEAN:
-      return _("a boolean");
-    case G_TYPE_STRING:
-      return _("a string");
-    default:
-      return _("a value of unknown type");
-    }
+  return TRUE;
 }
 
 static gboolean
-invalid_member (GError    **error,
-                const char *path,
-                const char *member,
-                const char *expected,
-                JsonNode   *found)
+too_many (GError    **error,
+          const Path *path,
+          const char *member,
+          guint       found,
+          guint       limit)
 {
-  g_autofree char *full = member_path (path, member);
+  g_autofree char *full = cli_json_path_to_string (path, member);
 
-  if (found == NULL)
-    g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID, _("%s is missing"), full);
-  else
-    g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID, _("%s must be %s, not %s"),
-                 full, expected, describe_node (found));
-
+  g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
+               _("%s has %u entries: at most %u can be loaded"), full, found, limit);
   return FALSE;
 }
 
 static gboolean
-holds (JsonNode *node,
-       GType     value_type)
-{
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node) &&
-         json_node_get_value_type (node) == value_type;
-}
-
-/* Reads a member that must be an integer >= 0. */
-static gboolean
-read_count (JsonObject *object,
-            const char *path,
-            const char *member,
-            gint64     *out,
-            GError    **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-  gint64 value;
-
-  if (!holds (node, G_TYPE_INT64))
-    return invalid_member (error, path, member, _("an integer"), node);
-
-  value = json_node_get_int (node);
-  if (value < 0)
-    {
-      g_autofree char *full = member_path (path, member);
-
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
-                   _("%s must not be negative (it is %lld)"), full, (long long) value);
-      return FALSE;
-    }
-
-  *out = value;
-  return TRUE;
-}
-
-/* A copy of at most CLI_REPORT_MAX_STRING bytes, not cut inside a UTF-8
- * sequence: nothing the CLI prints needs more, and a hostile report must
- * not make it hold (or print) megabytes per string. */
-static char *
-copy_capped (const char *text)
-{
-  gsize length = strlen (text);
-
-  if (length <= CLI_REPORT_MAX_STRING)
-    return g_strdup (text);
-
-  length = CLI_REPORT_MAX_STRING;
-  /* Back off continuation bytes (10xxxxxx) to the start of a character. */
-  for (guint i = 0; i < 4 && length > 0 && ((guchar) text[length] & 0xC0) == 0x80; i++)
-    length--;
-
-  return g_strndup (text, length);
-}
-
-/* Reads a string member; a nullable one may also be null or missing. */
-static gboolean
-read_string (JsonObject *object,
-             const char *path,
-             const char *member,
-             gboolean    nullable,
-             char      **out)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  g_clear_pointer (out, g_free);
-
-  if (nullable && (node == NULL || JSON_NODE_HOLDS_NULL (node)))
-    return TRUE;
-
-  if (!holds (node, G_TYPE_STRING))
-    return FALSE;
-
-  *out = copy_capped (json_node_get_string (node));
-  return TRUE;
-}
-
-static gboolean
-read_string_checked (JsonObject *object,
-                     const char *path,
-                     const char *member,
-                     gboolean    nullable,
-                     char      **out,
-                     GError    **error)
-{
-  if (read_string (object, path, member, nullable, out))
-    return TRUE;
-
-  return invalid_member (error, path, member, nullable ? _("a string or null") : _("a string"),
-                         json_object_get_member (object, member));
-}
-
-static gboolean
-read_bool (JsonObject *object,
-           const char *path,
-           const char *member,
-           gboolean   *out,
-           GError    **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (!holds (node, G_TYPE_BOOLEAN))
-    return invalid_member (error, path, member, _("a boolean"), node);
-
-  *out = json_node_get_boolean (node);
-  return TRUE;
-}
-
-static JsonObject *
-read_object (JsonObject *object,
-             const char *path,
-             const char *member,
-             GError    **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      invalid_member (error, path, member, _("an object"), node);
-      return NULL;
-    }
-
-  return json_node_get_object (node);
-}
-
-static JsonArray *
-read_array (JsonObject *object,
-            const char *path,
-            const char *member,
-            GError    **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    {
-      invalid_member (error, path, member, _("an array"), node);
-      return NULL;
-    }
-
-  return json_node_get_array (node);
-}
-
-/* ---- optional members (the stacks and classification of newer reports) -- */
-
-static gboolean
-is_absent (JsonNode *node)
-{
-  return node == NULL || JSON_NODE_HOLDS_NULL (node);
-}
-
-/* An integer >= 0, or CLI_UNKNOWN when null or missing. */
-static gboolean
-read_optional_count (JsonObject *object,
-                     const char *path,
-                     const char *member,
-                     gint64     *out,
-                     GError    **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  *out = CLI_UNKNOWN;
-  if (is_absent (node))
-    return TRUE;
-  if (!holds (node, G_TYPE_INT64))
-    return invalid_member (error, path, member, _("an integer or null"), node);
-
-  return read_count (object, path, member, out, error);
-}
-
-/* A boolean, FALSE when null or missing. */
-static gboolean
-read_optional_bool (JsonObject *object,
-                    const char *path,
-                    const char *member,
-                    gboolean   *out,
-                    GError    **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  *out = FALSE;
-  if (is_absent (node))
-    return TRUE;
-
-  return read_bool (object, path, member, out, error);
-}
-
-/* An object, or NULL without an error when null or missing. */
-static JsonObject *
-read_optional_object (JsonObject *object,
-                      const char *path,
-                      const char *member,
-                      GError    **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (is_absent (node))
-    return NULL;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      invalid_member (error, path, member, _("an object or null"), node);
-      return NULL;
-    }
-
-  return json_node_get_object (node);
-}
-
-/* An array, or NULL without an error when null or missing. */
-static JsonArray *
-read_optional_array (JsonObject *object,
-                     const char *path,
-                     const char *member,
-                     GError    **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-
-  if (is_absent (node))
-    return NULL;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      invalid_member (error, path, member, _("an array or null"), node);
-      return NULL;
-    }
-
-  return json_node_get_array (node);
-}
-
-/* A number from 0 to 1 (an integer 0 or 1 too), < 0 when null or missing. */
-static gboolean
-read_fraction (JsonObject *object,
-               const char *path,
-               const char *member,
-               double     *out,
-               GError    **error)
-{
-  JsonNode *node = json_object_get_member (object, member);
-  double value;
-
-  *out = -1;
-  if (is_absent (node))
-    return TRUE;
-  if (holds (node, G_TYPE_DOUBLE))
-    value = json_node_get_double (node);
-  else if (holds (node, G_TYPE_INT64))
-    value = (double) json_node_get_int (node);
-  else
-    return invalid_member (error, path, member, _("a number or null"), node);
-
-  if (!(value >= 0.0 && value <= 1.0))
-    {
-      g_autofree char *full = member_path (path, member);
-
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
-                   _("%s must be from 0 to 1 (it is %g)"), full, value);
-      return FALSE;
-    }
-
-  *out = value;
-  return TRUE;
-}
-
-/* Element i of an array of objects; path is e.g. "events[3]". */
-static JsonObject *
-read_element (JsonArray  *array,
-              guint       i,
-              const char *path,
-              GError    **error)
-{
-  JsonNode *node = json_array_get_element (array, i);
-
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID, _("%s must be %s, not %s"),
-                   path, _("an object"), describe_node (node));
-      return NULL;
-    }
-
-  return json_node_get_object (node);
-}
-
-static gboolean
-read_tier (JsonObject *object,
-           const char *path,
+read_tier (Node       *object,
+           const Path *path,
            CliTier    *out,
            GError    **error)
 {
   g_autofree char *name = NULL;
+  g_autofree char *full = NULL;
 
-  if (!read_string_checked (object, path, "tier", FALSE, &name, error))
+  if (!read_string (object, path, "tier", FALSE, &name, error))
     return FALSE;
 
   for (CliTier tier = 0; tier < CLI_N_EVENT_TIERS; tier++)
@@ -490,50 +270,57 @@ read_tier (JsonObject *object,
         return TRUE;
       }
 
+  full = cli_json_path_to_string (path, NULL);
   g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
-               _("%s.tier must be light, noticeable, severe, frozen or hang, not “%s”"), path, name);
+               _("%s.tier must be light, noticeable, severe, frozen or hang, not “%s”"), full, name);
   return FALSE;
 }
 
 /* ---- the sections of a report ------------------------------------------- */
 
 static gboolean
-parse_process (JsonObject *root,
-               CliReport  *report,
-               GError    **error)
+parse_process (Node      *root,
+               CliReport *report,
+               GError   **error)
 {
-  JsonObject *process = read_object (root, "", "process", error);
+  Path path = CLI_JSON_MEMBER (NULL, "process");
+  Node *process = cli_json_read_object (root, NULL, "process", error);
 
-  return process != NULL &&
-         read_string_checked (process, "process", "name", TRUE, &report->name, error) &&
-         read_count (process, "process", "pid", &report->pid, error) &&
-         read_string_checked (process, "process", "toolkit", TRUE, &report->toolkit, error) &&
-         read_string_checked (process, "process", "gtk_version", TRUE, &report->gtk_version,
-                              error) &&
-         read_string_checked (process, "process", "mode", TRUE, &report->mode, error) &&
-         read_count (process, "process", "start_ns", &report->start_ns, error);
+  if (process == NULL ||
+      !read_string (process, &path, "name", TRUE, &report->name, error) ||
+      !read_count (process, &path, "pid", &report->pid, error) ||
+      !read_string (process, &path, "toolkit", TRUE, &report->toolkit, error) ||
+      !read_string (process, &path, "gtk_version", TRUE, &report->gtk_version, error) ||
+      !read_string (process, &path, "mode", TRUE, &report->mode, error) ||
+      !read_count (process, &path, "start_ns", &report->start_ns, error) ||
+      !read_string (process, &path, "exe", TRUE, &report->exe, error) ||
+      !read_optional_count (process, &path, "report_ns", &report->report_ns, error))
+    return FALSE;
+
+  return TRUE;
 }
 
 static gboolean
-parse_config (JsonObject *root,
-              CliReport  *report,
-              GError    **error)
+parse_config (Node      *root,
+              CliReport *report,
+              GError   **error)
 {
-  JsonObject *config = read_object (root, "", "config", error);
+  Path path = CLI_JSON_MEMBER (NULL, "config");
+  Node *config = cli_json_read_object (root, NULL, "config", error);
 
-  return config != NULL && read_count (config, "config", "threshold_ns", &report->threshold_ns,
+  return config != NULL && read_count (config, &path, "threshold_ns", &report->threshold_ns,
                                        error);
 }
 
 static CliReportSource *
-parse_source (JsonObject *object,
-              const char *path,
+parse_source (Node       *object,
+              const Path *path,
               GError    **error)
 {
   CliReportSource *source = g_new0 (CliReportSource, 1);
 
-  if (read_string_checked (object, path, "source", TRUE, &source->source, error) &&
-      read_string_checked (object, path, "callback", TRUE, &source->callback, error) &&
+  if (read_string (object, path, "source", TRUE, &source->source, error) &&
+      read_string (object, path, "callback", TRUE, &source->callback, error) &&
       read_count (object, path, "count", &source->count, error) &&
       read_count (object, path, "total_ns", &source->total_ns, error) &&
       read_count (object, path, "max_ns", &source->max_ns, error) &&
@@ -545,22 +332,24 @@ parse_source (JsonObject *object,
 }
 
 static gboolean
-parse_sources (JsonObject *summary,
+parse_sources (Node       *summary,
+               const Path *summary_path,
                CliReport  *report,
                GError    **error)
 {
-  JsonArray *sources = read_array (summary, "summary", "sources", error);
+  Path path = CLI_JSON_MEMBER (summary_path, "sources");
+  Node *sources = cli_json_read_array (summary, summary_path, "sources", error);
 
   if (sources == NULL)
     return FALSE;
 
-  for (guint i = 0; i < json_array_get_length (sources); i++)
+  for (guint i = 0; i < sources->length; i++)
     {
-      g_autofree char *path = g_strdup_printf ("summary.sources[%u]", i);
-      JsonObject *object = read_element (sources, i, path, error);
+      Path element_path = CLI_JSON_ELEMENT (&path, i);
+      Node *object = cli_json_read_element (sources, &element_path, error);
       CliReportSource *source;
 
-      if (object == NULL || (source = parse_source (object, path, error)) == NULL)
+      if (object == NULL || (source = parse_source (object, &element_path, error)) == NULL)
         return FALSE;
       g_ptr_array_add (report->sources, source);
     }
@@ -568,77 +357,111 @@ parse_sources (JsonObject *summary,
   return TRUE;
 }
 
+/* summary.iteration_busy: optional (its percentiles and histogram). */
+static gboolean
+parse_iteration_busy (Node       *summary,
+                      const Path *summary_path,
+                      CliReport  *report,
+                      GError    **error)
+{
+  Path path = CLI_JSON_MEMBER (summary_path, "iteration_busy");
+  Node *busy;
+
+  report->iteration_p50_ns = report->iteration_p95_ns = CLI_UNKNOWN;
+  report->iteration_p99_ns = report->iteration_max_ns = CLI_UNKNOWN;
+  if (!read_optional (summary, summary_path, "iteration_busy", CLI_JSON_OBJECT, &busy, error))
+    return FALSE;
+  if (busy == NULL)
+    return TRUE;
+
+  return read_optional_count (busy, &path, "p50_ns", &report->iteration_p50_ns, error) &&
+         read_optional_count (busy, &path, "p95_ns", &report->iteration_p95_ns, error) &&
+         read_optional_count (busy, &path, "p99_ns", &report->iteration_p99_ns, error) &&
+         read_optional_count (busy, &path, "max_ns", &report->iteration_max_ns, error) &&
+         cli_histogram_read_member (busy, &path, &report->iteration_histogram, error);
+}
+
 /* summary.frames is optional: reports of plain GLib programs have no frames. */
 static gboolean
-parse_frames (JsonObject *summary,
+parse_frames (Node       *summary,
+              const Path *summary_path,
               CliReport  *report,
               GError    **error)
 {
-  JsonObject *frames;
-  JsonNode *fps;
+  Path path = CLI_JSON_MEMBER (summary_path, "frames");
+  Node *frames;
+  Node *fps;
 
   report->frames_fps = -1;
-  if (!json_object_has_member (summary, "frames"))
+  if (cli_json_object_get (summary, "frames") == NULL)
     return TRUE;
-  frames = read_object (summary, "summary", "frames", error);
+  frames = cli_json_read_object (summary, summary_path, "frames", error);
   if (frames == NULL ||
-      !read_count (frames, "summary.frames", "frames", &report->frames, error) ||
-      !read_count (frames, "summary.frames", "slow", &report->frames_slow, error) ||
-      !read_count (frames, "summary.frames", "frozen", &report->frames_frozen, error) ||
-      !read_count (frames, "summary.frames", "p50_ns", &report->frame_p50_ns, error) ||
-      !read_count (frames, "summary.frames", "p95_ns", &report->frame_p95_ns, error) ||
-      !read_count (frames, "summary.frames", "p99_ns", &report->frame_p99_ns, error))
+      !read_count (frames, &path, "frames", &report->frames, error) ||
+      !read_count (frames, &path, "slow", &report->frames_slow, error) ||
+      !read_count (frames, &path, "frozen", &report->frames_frozen, error) ||
+      !read_count (frames, &path, "p50_ns", &report->frame_p50_ns, error) ||
+      !read_count (frames, &path, "p95_ns", &report->frame_p95_ns, error) ||
+      !read_count (frames, &path, "p99_ns", &report->frame_p99_ns, error) ||
+      !read_optional_count (frames, &path, "p90_ns", &report->frame_p90_ns, error) ||
+      !read_optional_count (frames, &path, "max_ns", &report->frame_max_ns, error) ||
+      !cli_histogram_read_member (frames, &path, &report->frame_histogram, error))
     return FALSE;
-  fps = json_object_get_member (frames, "fps_animating");
-  if (fps != NULL && JSON_NODE_HOLDS_VALUE (fps)
-      && json_node_get_value_type (fps) == G_TYPE_DOUBLE)
-    report->frames_fps = json_node_get_double (fps);
+  fps = cli_json_object_get (frames, "fps_animating");
+  if (fps != NULL && fps->type == CLI_JSON_DOUBLE)
+    report->frames_fps = fps->v.number;
   return TRUE;
 }
 
 static gboolean
-parse_summary (JsonObject *root,
-               CliReport  *report,
-               GError    **error)
+parse_summary (Node              *root,
+               CliReport         *report,
+               CliReportLoadFlags flags,
+               GError           **error)
 {
-  JsonObject *summary = read_object (root, "", "summary", error);
-  JsonObject *tiers;
+  Path path = CLI_JSON_MEMBER (NULL, "summary");
+  Path tiers_path = CLI_JSON_MEMBER (&path, "events_by_tier");
+  Node *summary = cli_json_read_object (root, NULL, "summary", error);
+  Node *tiers;
 
   if (summary == NULL ||
-      !read_count (summary, "summary", "iterations", &report->iterations, error) ||
-      !read_count (summary, "summary", "dispatches", &report->dispatches, error) ||
-      !read_count (summary, "summary", "busy_ns", &report->busy_ns, error) ||
-      !read_count (summary, "summary", "monitored_ns", &report->monitored_ns, error) ||
-      !read_count (summary, "summary", "events_total", &report->events_total, error) ||
-      !read_count (summary, "summary", "events_dropped", &report->events_dropped, error) ||
-      !read_count (summary, "summary", "records_dropped", &report->records_dropped, error) ||
-      !read_count (summary, "summary", "sources_truncated", &report->sources_truncated, error))
+      !read_count (summary, &path, "iterations", &report->iterations, error) ||
+      !read_count (summary, &path, "dispatches", &report->dispatches, error) ||
+      !read_count (summary, &path, "busy_ns", &report->busy_ns, error) ||
+      !read_count (summary, &path, "monitored_ns", &report->monitored_ns, error) ||
+      !read_count (summary, &path, "events_total", &report->events_total, error) ||
+      !read_count (summary, &path, "events_dropped", &report->events_dropped, error) ||
+      !read_count (summary, &path, "records_dropped", &report->records_dropped, error) ||
+      !read_count (summary, &path, "sources_truncated", &report->sources_truncated, error))
     return FALSE;
 
-  tiers = read_object (summary, "summary", "events_by_tier", error);
+  tiers = cli_json_read_object (summary, &path, "events_by_tier", error);
   if (tiers == NULL)
     return FALSE;
   for (CliTier tier = 0; tier < CLI_N_TIERS; tier++)
-    if (!read_count (tiers, "summary.events_by_tier", tier_names[tier],
-                     &report->events_by_tier[tier], error))
+    if (!read_count (tiers, &tiers_path, tier_names[tier], &report->events_by_tier[tier], error))
       return FALSE;
 
-  return parse_frames (summary, report, error) && parse_sources (summary, report, error);
+  return parse_iteration_busy (summary, &path, report, error) &&
+         parse_frames (summary, &path, report, error) &&
+         ((flags & CLI_REPORT_LOAD_AGGREGATE) || parse_sources (summary, &path, report, error));
 }
 
 static CliReportFrame *
-parse_frame (JsonObject *object,
-             const char *path,
+parse_frame (Node       *object,
+             const Path *path,
+             gboolean    full,
              GError    **error)
 {
   CliReportFrame *frame = g_new0 (CliReportFrame, 1);
 
-  if (read_string_checked (object, path, "function", TRUE, &frame->function, error) &&
-      read_string_checked (object, path, "module", TRUE, &frame->module, error) &&
-      read_string_checked (object, path, "file", TRUE, &frame->file, error) &&
+  if (read_string (object, path, "function", TRUE, &frame->function, error) &&
+      read_string (object, path, "module", TRUE, &frame->module, error) &&
+      read_string (object, path, "file", TRUE, &frame->file, error) &&
       read_optional_count (object, path, "line", &frame->line, error) &&
-      read_string_checked (object, path, "offset", TRUE, &frame->offset, error) &&
-      read_optional_bool (object, path, "inlined", &frame->inlined, error))
+      read_string (object, path, "offset", TRUE, &frame->offset, error) &&
+      read_optional_bool (object, path, "inlined", &frame->inlined, error) &&
+      (!full || read_string (object, path, "build_id", TRUE, &frame->build_id, error)))
     return frame;
 
   frame_free (frame);
@@ -646,54 +469,57 @@ parse_frame (JsonObject *object,
 }
 
 /* Only the top stack (the first: "most samples first") is read, and only its
- * first CLI_REPORT_MAX_FRAMES frames: the rest is counted, not validated. */
+ * first CLI_REPORT_MAX_FRAMES frames: the rest is counted, not validated
+ * (cli_report_load_full reads the others in detail). */
 static gboolean
-parse_top_stack (JsonObject     *object,
-                 const char     *path,
-                 CliReportEvent *event,
-                 GError        **error)
+parse_top_stack (Node              *object,
+                 const Path        *path,
+                 CliReportEvent    *event,
+                 CliReportLoadFlags flags,
+                 GError           **error)
 {
-  g_autofree char *stacks_path = member_path (path, "stacks");
-  g_autofree char *stack_path = g_strdup_printf ("%s[0]", stacks_path);
-  JsonArray *stacks;
-  JsonObject *stack;
-  JsonArray *frames;
-  g_autoptr (GError) local_error = NULL;
+  Path stacks_path = CLI_JSON_MEMBER (path, "stacks");
+  Path stack_path = CLI_JSON_ELEMENT (&stacks_path, 0);
+  Path frames_path = CLI_JSON_MEMBER (&stack_path, "frames");
+  Node *stacks;
+  Node *stack;
+  Node *frames;
 
   event->top_stack_count = CLI_UNKNOWN;
-  stacks = read_optional_array (object, path, "stacks", &local_error);
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  if (stacks == NULL || json_array_get_length (stacks) == 0)
+  if (!read_optional (object, path, "stacks", CLI_JSON_ARRAY, &stacks, error))
+    return FALSE;
+  if (stacks == NULL || stacks->length == 0)
     return TRUE;
-  event->n_stacks = json_array_get_length (stacks);
+  event->n_stacks = stacks->length;
 
-  stack = read_element (stacks, 0, stack_path, error);
+  stack = cli_json_read_element (stacks, &stack_path, error);
   if (stack == NULL ||
-      !read_optional_count (stack, stack_path, "count", &event->top_stack_count, error) ||
-      !read_optional_bool (stack, stack_path, "truncated", &event->top_stack_truncated, error))
+      !read_optional_count (stack, &stack_path, "count", &event->top_stack_count, error) ||
+      !read_optional_bool (stack, &stack_path, "truncated", &event->top_stack_truncated, error))
     return FALSE;
 
-  frames = read_optional_array (stack, stack_path, "frames", &local_error);
-  if (local_error != NULL)
+  /* Aggregating by signatures needs no frames (see the flag). */
+  if ((flags & CLI_REPORT_LOAD_AGGREGATE) &&
+      cli_json_object_get (stack, "signature") != NULL &&
+      cli_json_object_get (stack, "signature")->type == CLI_JSON_STRING)
     {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
+      event->top_stack_frames_total =
+        (guint) MAX (cli_json_object_array_length (stack, "frames"), 0);
+      return TRUE;
     }
+  if (!read_optional (stack, &stack_path, "frames", CLI_JSON_ARRAY, &frames, error))
+    return FALSE;
   if (frames == NULL)
     return TRUE;
 
-  event->top_stack_frames_total = json_array_get_length (frames);
+  event->top_stack_frames_total = frames->length;
   for (guint i = 0; i < MIN (event->top_stack_frames_total, CLI_REPORT_MAX_FRAMES); i++)
     {
-      g_autofree char *frame_path = g_strdup_printf ("%s.frames[%u]", stack_path, i);
-      JsonObject *element = read_element (frames, i, frame_path, error);
+      Path frame_path = CLI_JSON_ELEMENT (&frames_path, i);
+      Node *element = cli_json_read_element (frames, &frame_path, error);
       CliReportFrame *frame;
 
-      if (element == NULL || (frame = parse_frame (element, frame_path, error)) == NULL)
+      if (element == NULL || (frame = parse_frame (element, &frame_path, FALSE, error)) == NULL)
         return FALSE;
       g_ptr_array_add (event->top_stack, frame);
     }
@@ -702,41 +528,39 @@ parse_top_stack (JsonObject     *object,
 }
 
 static gboolean
-parse_culprit (JsonObject     *object,
-               const char     *path,
+parse_culprit (Node           *object,
+               const Path     *path,
                CliReportEvent *event,
                GError        **error)
 {
-  g_autofree char *culprit_path = member_path (path, "culprit");
-  g_autoptr (GError) local_error = NULL;
-  JsonObject *member = read_optional_object (object, path, "culprit", &local_error);
+  Path culprit_path = CLI_JSON_MEMBER (path, "culprit");
+  Node *member;
   CliReportCulprit *culprit;
 
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
+  if (!read_optional (object, path, "culprit", CLI_JSON_OBJECT, &member, error))
+    return FALSE;
   if (member == NULL)
     return TRUE;
 
   culprit = event->culprit = g_new0 (CliReportCulprit, 1);
-  if (!read_string_checked (member, culprit_path, "function", TRUE, &culprit->function, error) ||
-      !read_string_checked (member, culprit_path, "module", TRUE, &culprit->module, error) ||
-      !read_string_checked (member, culprit_path, "file", TRUE, &culprit->file, error) ||
-      !read_optional_count (member, culprit_path, "line", &culprit->line, error) ||
-      !read_fraction (member, culprit_path, "confidence", &culprit->confidence, error) ||
-      !read_optional_count (member, culprit_path, "samples", &culprit->samples, error) ||
-      !read_optional_count (member, culprit_path, "of_samples", &culprit->of_samples, error) ||
-      !read_string_checked (member, culprit_path, "reason", TRUE, &culprit->reason, error))
+  if (!read_string (member, &culprit_path, "function", TRUE, &culprit->function, error) ||
+      !read_string (member, &culprit_path, "module", TRUE, &culprit->module, error) ||
+      !read_string (member, &culprit_path, "file", TRUE, &culprit->file, error) ||
+      !read_optional_count (member, &culprit_path, "line", &culprit->line, error) ||
+      !cli_json_read_fraction (member, &culprit_path, "confidence", &culprit->confidence, error) ||
+      !read_optional_count (member, &culprit_path, "samples", &culprit->samples, error) ||
+      !read_optional_count (member, &culprit_path, "of_samples", &culprit->of_samples, error) ||
+      !read_string (member, &culprit_path, "reason", TRUE, &culprit->reason, error))
     return FALSE;
 
   if (culprit->samples != CLI_UNKNOWN && culprit->of_samples != CLI_UNKNOWN &&
       culprit->samples > culprit->of_samples)
     {
+      g_autofree char *full = cli_json_path_to_string (&culprit_path, NULL);
+
       g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
                    _("%s.samples (%lld) must not be more than its of_samples (%lld)"),
-                   culprit_path, (long long) culprit->samples, (long long) culprit->of_samples);
+                   full, (long long) culprit->samples, (long long) culprit->of_samples);
       return FALSE;
     }
 
@@ -745,61 +569,359 @@ parse_culprit (JsonObject     *object,
 
 /* The members of "Stacks and classification": all optional. */
 static gboolean
-parse_event_analysis (JsonObject     *object,
-                      const char     *path,
-                      CliReportEvent *event,
-                      GError        **error)
+parse_event_analysis (Node              *object,
+                      const Path        *path,
+                      CliReportEvent    *event,
+                      CliReportLoadFlags flags,
+                      GError           **error)
 {
   return read_optional_bool (object, path, "ongoing", &event->ongoing, error) &&
          read_optional_count (object, path, "watched_ns", &event->watched_ns, error) &&
          read_optional_count (object, path, "cpu_ns", &event->cpu_ns, error) &&
          read_optional_count (object, path, "off_cpu_ns", &event->off_cpu_ns, error) &&
-         read_string_checked (object, path, "class", TRUE, &event->klass, error) &&
-         read_string_checked (object, path, "wait", TRUE, &event->wait, error) &&
+         read_string (object, path, "class", TRUE, &event->klass, error) &&
+         read_string (object, path, "wait", TRUE, &event->wait, error) &&
          read_optional_count (object, path, "samples_total", &event->samples_total, error) &&
          parse_culprit (object, path, event, error) &&
-         parse_top_stack (object, path, event, error);
+         parse_top_stack (object, path, event, flags, error);
 }
 
+/* ---- full loading: the event's detail ---------------------------------------- */
+
+static CliReportStack *
+parse_stack (Node              *object,
+             const Path        *path,
+             CliReportLoadFlags flags,
+             GError           **error)
+{
+  Path frames_path = CLI_JSON_MEMBER (path, "frames");
+  CliReportStack *stack = g_new0 (CliReportStack, 1);
+  Node *frames;
+
+  stack->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) frame_free);
+  if (!read_optional_count (object, path, "count", &stack->count, error) ||
+      !read_string (object, path, "signature", TRUE, &stack->signature, error) ||
+      !read_string (object, path, "signature_id", TRUE, &stack->signature_id, error) ||
+      !read_optional_bool (object, path, "truncated", &stack->truncated, error) ||
+      !read_optional_count (object, path, "time_ns", &stack->time_ns, error))
+    goto fail;
+  /* A stack without a count was sampled at least once. */
+  if (stack->count == CLI_UNKNOWN)
+    stack->count = 1;
+
+  if ((flags & CLI_REPORT_LOAD_AGGREGATE) && stack->signature != NULL)
+    {
+      /* Counted, not read (nor built, when the document has them lazy). */
+      stack->frames_total = (guint) MAX (cli_json_object_array_length (object, "frames"), 0);
+      return stack;
+    }
+  if (!read_optional (object, path, "frames", CLI_JSON_ARRAY, &frames, error))
+    goto fail;
+  stack->frames_total = frames != NULL ? frames->length : 0;
+  if (frames != NULL)
+    {
+      if (frames->length > CLI_REPORT_FULL_MAX_STACK_FRAMES)
+        {
+          too_many (error, path, "frames", frames->length, CLI_REPORT_FULL_MAX_STACK_FRAMES);
+          goto fail;
+        }
+      g_ptr_array_set_size (stack->frames, 0);
+      for (guint i = 0; i < frames->length; i++)
+        {
+          Path frame_path = CLI_JSON_ELEMENT (&frames_path, i);
+          Node *element = cli_json_read_element (frames, &frame_path, error);
+          CliReportFrame *frame;
+
+          if (element == NULL || (frame = parse_frame (element, &frame_path, TRUE, error)) == NULL)
+            goto fail;
+          g_ptr_array_add (stack->frames, frame);
+        }
+    }
+  return stack;
+
+fail:
+  stack_free (stack);
+  return NULL;
+}
+
+static gboolean
+parse_sample (Node            *object,
+              const Path      *path,
+              guint            n_stacks,
+              CliReportSample *sample,
+              GError         **error)
+{
+  Node *stack = cli_json_object_get (object, "stack");
+
+  if (!read_count (object, path, "t_ns", &sample->t_ns, error) ||
+      !read_optional_count (object, path, "last_ns", &sample->last_ns, error) ||
+      !read_optional_count (object, path, "count", &sample->count, error) ||
+      !read_string (object, path, "state", TRUE, &sample->state, error) ||
+      !read_string (object, path, "wait", TRUE, &sample->wait, error))
+    return FALSE;
+  if (sample->last_ns == CLI_UNKNOWN)
+    sample->last_ns = sample->t_ns;
+  if (sample->count == CLI_UNKNOWN)
+    sample->count = 1;
+
+  sample->stack = -1;
+  if (!cli_json_is_absent (stack))
+    {
+      if (stack->type != CLI_JSON_INT)
+        return cli_json_invalid (error, path, "stack", _("an integer or null"), stack);
+      if (stack->v.integer < -1 || stack->v.integer >= (gint64) n_stacks)
+        {
+          g_autofree char *full = cli_json_path_to_string (path, "stack");
+
+          g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+                       _("%s must be from -1 to %d (it is %lld)"), full, (int) n_stacks - 1,
+                       (long long) stack->v.integer);
+          return FALSE;
+        }
+      sample->stack = (gint) stack->v.integer;
+    }
+  return TRUE;
+}
+
+static CliReportPart *
+parse_part (Node       *object,
+            const Path *path,
+            GError    **error)
+{
+  Path phases_path = CLI_JSON_MEMBER (path, "phases");
+  CliReportPart *part = g_new0 (CliReportPart, 1);
+  Node *phases;
+
+  if (!read_string (object, path, "type", FALSE, &part->type, error) ||
+      !read_count (object, path, "start_ns", &part->start_ns, error) ||
+      !read_count (object, path, "end_ns", &part->end_ns, error) ||
+      !read_count (object, path, "duration_ns", &part->duration_ns, error) ||
+      !read_string (object, path, "tier", TRUE, &part->tier, error) ||
+      !read_string (object, path, "source", TRUE, &part->source, error) ||
+      !read_string (object, path, "callback", TRUE, &part->callback, error) ||
+      !read_optional_count (object, path, "window", &part->window, error) ||
+      !read_optional_count (object, path, "budget_ns", &part->budget_ns, error) ||
+      !read_optional_count (object, path, "work_ns", &part->work_ns, error) ||
+      !read_optional (object, path, "phases", CLI_JSON_OBJECT, &phases, error))
+    goto fail;
+
+  for (guint p = 0; p < G_N_ELEMENTS (phase_names); p++)
+    {
+      part->phases[p] = CLI_UNKNOWN;
+      if (phases != NULL &&
+          !read_optional_count (phases, &phases_path, phase_names[p], &part->phases[p], error))
+        goto fail;
+    }
+  return part;
+
+fail:
+  part_free (part);
+  return NULL;
+}
+
+/* A number >= 0 or null, as an integer × 100 (CLI_UNKNOWN when null or
+ * missing). */
+static gboolean
+read_number_x100 (Node       *object,
+                  const Path *path,
+                  const char *member,
+                  gint64     *out,
+                  GError    **error)
+{
+  Node *node = cli_json_object_get (object, member);
+  double value;
+
+  *out = CLI_UNKNOWN;
+  if (cli_json_is_absent (node))
+    return TRUE;
+  if (node->type == CLI_JSON_INT)
+    value = (double) node->v.integer;
+  else if (node->type == CLI_JSON_DOUBLE)
+    value = node->v.number;
+  else
+    return cli_json_invalid (error, path, member, _("a number or null"), node);
+  if (!(value >= 0 && value < 1e15))
+    {
+      g_autofree char *full = cli_json_path_to_string (path, member);
+
+      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+                   _("%s must be a number from 0 to 10^15 (it is %g)"), full, value);
+      return FALSE;
+    }
+  *out = (gint64) llround (value * 100);
+  return TRUE;
+}
+
+/* The event's scene and context (report-format.md, "Scenes and marks",
+ * "Context"): all optional; unknown values are null. */
+static gboolean
+parse_context (Node                 *event,
+               const Path           *path,
+               CliReportEventDetail *detail,
+               GError              **error)
+{
+  Path context_path = CLI_JSON_MEMBER (path, "context");
+  Node *context;
+
+  detail->process_cpu_pct_x100 = detail->load_avg_x100 = detail->mem_available_kb = CLI_UNKNOWN;
+  if (!read_string (event, path, "scene", TRUE, &detail->scene, error) ||
+      !read_optional (event, path, "context", CLI_JSON_OBJECT, &context, error))
+    return FALSE;
+  if (context == NULL)
+    return TRUE;
+
+  return read_number_x100 (context, &context_path, "process_cpu_pct",
+                           &detail->process_cpu_pct_x100, error) &&
+         read_number_x100 (context, &context_path, "load_avg_1m", &detail->load_avg_x100,
+                           error) &&
+         read_optional_count (context, &context_path, "mem_available_kb",
+                              &detail->mem_available_kb, error) &&
+         read_optional_bool (context, &context_path, "startup", &detail->startup, error);
+}
+
+static gboolean
+parse_event_detail (Node              *object,
+                    const Path        *path,
+                    CliReportEvent    *event,
+                    CliReportLoadFlags flags,
+                    GError           **error)
+{
+  Path stacks_path = CLI_JSON_MEMBER (path, "stacks");
+  Path samples_path = CLI_JSON_MEMBER (path, "samples");
+  Path parts_path = CLI_JSON_MEMBER (path, "parts");
+  CliReportEventDetail *detail;
+  Node *stacks, *samples, *parts;
+
+  detail = event->detail = g_new0 (CliReportEventDetail, 1);
+  detail->stacks = g_ptr_array_new_with_free_func ((GDestroyNotify) stack_free);
+  detail->samples = g_array_new (FALSE, TRUE, sizeof (CliReportSample));
+  g_array_set_clear_func (detail->samples, (GDestroyNotify) sample_clear);
+  detail->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
+
+  if (!read_optional_count (object, path, "runnable_ns", &detail->runnable_ns, error) ||
+      !read_optional_count (object, path, "end_ns", &detail->end_ns, error) ||
+      !read_optional_count (object, path, "attributed_ns", &detail->attributed_ns, error) ||
+      !read_optional_count (object, path, "unattributed_ns", &detail->unattributed_ns, error))
+    return FALSE;
+  if (detail->end_ns == CLI_UNKNOWN)
+    detail->end_ns = event->start_ns + MIN (event->duration_ns, G_MAXINT64 - event->start_ns);
+  if (!parse_context (object, path, detail, error))
+    return FALSE;
+
+  samples = parts = NULL;
+  if (!read_optional (object, path, "stacks", CLI_JSON_ARRAY, &stacks, error))
+    return FALSE;
+  /* Aggregating needs the timeline only to count samples, and no parts. */
+  if (!((flags & CLI_REPORT_LOAD_AGGREGATE) && event->samples_total != CLI_UNKNOWN) &&
+      !read_optional (object, path, "samples", CLI_JSON_ARRAY, &samples, error))
+    return FALSE;
+  if (!(flags & CLI_REPORT_LOAD_AGGREGATE) &&
+      !read_optional (object, path, "parts", CLI_JSON_ARRAY, &parts, error))
+    return FALSE;
+
+  if (stacks != NULL)
+    {
+      if (stacks->length > CLI_REPORT_FULL_MAX_STACKS)
+        return too_many (error, path, "stacks", stacks->length, CLI_REPORT_FULL_MAX_STACKS);
+      for (guint i = 0; i < stacks->length; i++)
+        {
+          Path stack_path = CLI_JSON_ELEMENT (&stacks_path, i);
+          Node *element = cli_json_read_element (stacks, &stack_path, error);
+          CliReportStack *stack;
+
+          if (element == NULL ||
+              (stack = parse_stack (element, &stack_path, flags, error)) == NULL)
+            return FALSE;
+          g_ptr_array_add (detail->stacks, stack);
+        }
+    }
+
+  if (samples != NULL)
+    {
+      if (samples->length > CLI_REPORT_FULL_MAX_SAMPLES)
+        return too_many (error, path, "samples", samples->length, CLI_REPORT_FULL_MAX_SAMPLES);
+      g_array_set_size (detail->samples, samples->length);
+      for (guint i = 0; i < samples->length; i++)
+        {
+          Path sample_path = CLI_JSON_ELEMENT (&samples_path, i);
+          Node *element = cli_json_read_element (samples, &sample_path, error);
+
+          if (element == NULL ||
+              !parse_sample (element, &sample_path, detail->stacks->len,
+                             &g_array_index (detail->samples, CliReportSample, i), error))
+            return FALSE;
+        }
+    }
+
+  if (parts != NULL)
+    {
+      if (parts->length > CLI_REPORT_FULL_MAX_PARTS)
+        return too_many (error, path, "parts", parts->length, CLI_REPORT_FULL_MAX_PARTS);
+      for (guint i = 0; i < parts->length; i++)
+        {
+          Path part_path = CLI_JSON_ELEMENT (&parts_path, i);
+          Node *element = cli_json_read_element (parts, &part_path, error);
+          CliReportPart *part;
+
+          if (element == NULL || (part = parse_part (element, &part_path, error)) == NULL)
+            return FALSE;
+          g_ptr_array_add (detail->parts, part);
+        }
+    }
+
+  return TRUE;
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
 static CliReportEvent *
-parse_event (JsonObject *object,
-             const char *path,
-             GError    **error)
+parse_event (Node              *object,
+             const Path        *path,
+             CliReportLoadFlags flags,
+             GError           **error)
 {
   CliReportEvent *event = g_new0 (CliReportEvent, 1);
 
   event->top_stack = g_ptr_array_new_with_free_func ((GDestroyNotify) frame_free);
   if (read_count (object, path, "id", &event->id, error) &&
-      read_string_checked (object, path, "type", FALSE, &event->type, error) &&
+      read_string (object, path, "type", FALSE, &event->type, error) &&
       read_tier (object, path, &event->tier, error) &&
       read_count (object, path, "start_ns", &event->start_ns, error) &&
       read_count (object, path, "duration_ns", &event->duration_ns, error) &&
-      read_string_checked (object, path, "source", TRUE, &event->source, error) &&
-      read_string_checked (object, path, "callback", TRUE, &event->callback, error) &&
-      parse_event_analysis (object, path, event, error))
-    return event;
+      read_optional_count (object, path, "parts_count", &event->parts_count, error) &&
+      read_string (object, path, "source", TRUE, &event->source, error) &&
+      read_string (object, path, "callback", TRUE, &event->callback, error) &&
+      parse_event_analysis (object, path, event, flags, error) &&
+      (!(flags & CLI_REPORT_LOAD_FULL) || parse_event_detail (object, path, event, flags, error)))
+    {
+      if (event->parts_count == CLI_UNKNOWN)
+        event->parts_count = 0;
+      return event;
+    }
 
   event_free (event);
   return NULL;
 }
 
 static gboolean
-parse_events (JsonObject *root,
-              CliReport  *report,
-              GError    **error)
+parse_events (Node              *root,
+              CliReport         *report,
+              CliReportLoadFlags flags,
+              GError           **error)
 {
-  JsonArray *events = read_array (root, "", "events", error);
+  Path path = CLI_JSON_MEMBER (NULL, "events");
+  Node *events = cli_json_read_array (root, NULL, "events", error);
 
   if (events == NULL)
     return FALSE;
 
-  for (guint i = 0; i < json_array_get_length (events); i++)
+  for (guint i = 0; i < events->length; i++)
     {
-      g_autofree char *path = g_strdup_printf ("events[%u]", i);
-      JsonObject *object = read_element (events, i, path, error);
+      Path element_path = CLI_JSON_ELEMENT (&path, i);
+      Node *object = cli_json_read_element (events, &element_path, error);
       CliReportEvent *event;
 
-      if (object == NULL || (event = parse_event (object, path, error)) == NULL)
+      if (object == NULL || (event = parse_event (object, &element_path, flags, error)) == NULL)
         return FALSE;
       g_ptr_array_add (report->events, event);
     }
@@ -809,113 +931,121 @@ parse_events (JsonObject *root,
 
 /* previous_run: optional; its hang is an event like those of "events". */
 static gboolean
-parse_previous_run (JsonObject *root,
-                    CliReport  *report,
-                    GError    **error)
+parse_previous_run (Node              *root,
+                    CliReport         *report,
+                    CliReportLoadFlags flags,
+                    GError           **error)
 {
-  g_autoptr (GError) local_error = NULL;
-  JsonObject *previous = read_optional_object (root, "", "previous_run", &local_error);
-  JsonObject *hang;
+  Path path = CLI_JSON_MEMBER (NULL, "previous_run");
+  Path hang_path = CLI_JSON_MEMBER (&path, "hang");
+  Node *previous;
+  Node *hang;
   CliReportPreviousRun *run;
 
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
+  if (!read_optional (root, NULL, "previous_run", CLI_JSON_OBJECT, &previous, error))
+    return FALSE;
   if (previous == NULL)
     return TRUE;
 
   run = report->previous_run = g_new0 (CliReportPreviousRun, 1);
-  if (!read_optional_count (previous, "previous_run", "pid", &run->pid, error) ||
-      !read_string_checked (previous, "previous_run", "exe", TRUE, &run->exe, error))
+  if (!read_optional_count (previous, &path, "pid", &run->pid, error) ||
+      !read_string (previous, &path, "exe", TRUE, &run->exe, error))
     return FALSE;
 
-  hang = read_object (previous, "previous_run", "hang", error);
+  hang = cli_json_read_object (previous, &path, "hang", error);
   if (hang == NULL)
     return FALSE;
-  run->hang = parse_event (hang, "previous_run.hang", error);
+  run->hang = parse_event (hang, &hang_path, flags, error);
 
   return run->hang != NULL;
 }
 
 /* summary.sampler: null or absent without a watchdog. */
 static gboolean
-parse_sampler (JsonObject *root,
-               CliReport  *report,
-               GError    **error)
+parse_sampler (Node      *root,
+               CliReport *report,
+               GError   **error)
 {
-  JsonObject *summary = json_object_get_object_member (root, "summary");
-  g_autoptr (GError) local_error = NULL;
-  JsonObject *object = read_optional_object (summary, "summary", "sampler", &local_error);
-  const char *path = "summary.sampler";
+  Path summary_path = CLI_JSON_MEMBER (NULL, "summary");
+  Path path = CLI_JSON_MEMBER (&summary_path, "sampler");
+  Node *summary = cli_json_object_get (root, "summary");
+  Node *object;
   CliReportSampler *sampler;
-  JsonNode *signal;
+  Node *signal;
 
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
+  if (!read_optional (summary, &summary_path, "sampler", CLI_JSON_OBJECT, &object, error))
+    return FALSE;
   if (object == NULL)
     return TRUE;
 
   sampler = report->sampler = g_new0 (CliReportSampler, 1);
-  signal = json_object_get_member (object, "signal");
-  if (signal != NULL && !JSON_NODE_HOLDS_NULL (signal) && !holds (signal, G_TYPE_INT64))
-    return invalid_member (error, path, "signal", _("an integer or null"), signal);
-  sampler->sampling_off = signal != NULL && JSON_NODE_HOLDS_NULL (signal);
+  signal = cli_json_object_get (object, "signal");
+  if (signal != NULL && signal->type != CLI_JSON_NULL && signal->type != CLI_JSON_INT)
+    return cli_json_invalid (error, &path, "signal", _("an integer or null"), signal);
+  sampler->sampling_off = signal != NULL && signal->type == CLI_JSON_NULL;
 
-  return read_optional_bool (object, path, "signal_lost", &sampler->signal_lost, error) &&
-         read_optional_count (object, path, "stalls", &sampler->stalls, error) &&
-         read_optional_count (object, path, "samples", &sampler->samples, error) &&
-         read_optional_count (object, path, "signals_sent", &sampler->signals_sent, error) &&
-         read_optional_count (object, path, "signal_timeouts", &sampler->signal_timeouts,
+  return read_optional_bool (object, &path, "signal_lost", &sampler->signal_lost, error) &&
+         read_optional_count (object, &path, "stalls", &sampler->stalls, error) &&
+         read_optional_count (object, &path, "samples", &sampler->samples, error) &&
+         read_optional_count (object, &path, "signals_sent", &sampler->signals_sent, error) &&
+         read_optional_count (object, &path, "signal_timeouts", &sampler->signal_timeouts,
                               error) &&
-         read_optional_count (object, path, "syscalls_interrupted",
+         read_optional_count (object, &path, "syscalls_interrupted",
                               &sampler->syscalls_interrupted, error);
+}
+
+/* The installation's id: top level or in "process"; a string, else unknown. */
+static void
+parse_install_id (Node      *root,
+                  CliReport *report)
+{
+  Node *id = cli_json_object_get (root, "install_id");
+
+  if (id == NULL)
+    id = cli_json_object_get (cli_json_object_get (root, "process"), "install_id");
+  if (id != NULL && id->type == CLI_JSON_STRING && id->length > 0)
+    report->install_id = cli_json_copy_capped (id->v.string);
 }
 
 /* Is this a report at all, and one of a version we read? Checked before
  * anything else so that a wrong file gets a plain "not a report" error. */
 static gboolean
-check_format (JsonNode *root,
-              GError  **error)
+check_format (Node    *root,
+              GError **error)
 {
-  JsonObject *object;
-  JsonNode *format;
-  JsonNode *version;
+  Node *format;
+  Node *version;
 
-  if (!JSON_NODE_HOLDS_OBJECT (root))
+  if (root->type != CLI_JSON_OBJECT)
     {
       g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_FORMAT,
                    _("not a jankscope report: the document is %s, not an object"),
-                   describe_node (root));
+                   cli_json_describe (root));
       return FALSE;
     }
 
-  object = json_node_get_object (root);
-  format = json_object_get_member (object, "format");
-  if (!holds (format, G_TYPE_STRING) || strcmp (json_node_get_string (format), REPORT_FORMAT) != 0)
+  format = cli_json_object_get (root, "format");
+  if (format == NULL || format->type != CLI_JSON_STRING ||
+      strcmp (format->v.string, REPORT_FORMAT) != 0)
     {
       g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_FORMAT,
                    _("not a jankscope report: its “format” is not “%s”"), REPORT_FORMAT);
       return FALSE;
     }
 
-  version = json_object_get_member (object, "version");
-  if (!holds (version, G_TYPE_INT64))
+  version = cli_json_object_get (root, "version");
+  if (version == NULL || version->type != CLI_JSON_INT)
     {
       g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_VERSION,
                    _("the report has no valid “version”"));
       return FALSE;
     }
-  if (json_node_get_int (version) != REPORT_VERSION)
+  if (version->v.integer != REPORT_VERSION)
     {
       g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_VERSION,
                    _("report format version %lld is not supported (this jankscope reads "
                      "version %d)"),
-                   (long long) json_node_get_int (version), REPORT_VERSION);
+                   (long long) version->v.integer, REPORT_VERSION);
       return FALSE;
     }
 
@@ -923,14 +1053,41 @@ check_format (JsonNode *root,
 }
 
 CliReport *
-cli_report_load_from_data (const char *data,
-                           gsize       length,
-                           GError    **error)
+cli_report_load_from_json (const CliJsonNode *root,
+                           CliReportLoadFlags flags,
+                           GError           **error)
 {
-  g_autoptr (JsonParser) parser = NULL;
   g_autoptr (CliReport) report = NULL;
-  g_autoptr (GError) parse_error = NULL;
-  JsonObject *root;
+
+  if (!check_format (root, error))
+    return NULL;
+
+  report = g_new0 (CliReport, 1);
+  report->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
+  report->events = g_ptr_array_new_with_free_func ((GDestroyNotify) event_free);
+  report->report_ns = CLI_UNKNOWN;
+
+  if (!read_string (root, NULL, "generator", FALSE, &report->generator, error) ||
+      !read_bool (root, NULL, "final", &report->final, error) ||
+      !parse_process (root, report, error) ||
+      !parse_config (root, report, error) ||
+      !parse_summary (root, report, flags, error) ||
+      !parse_sampler (root, report, error) ||
+      !parse_events (root, report, flags, error) ||
+      !parse_previous_run (root, report, flags, error))
+    return NULL;
+  parse_install_id (root, report);
+
+  return g_steal_pointer (&report);
+}
+
+static CliReport *
+load_from_data (const char        *data,
+                gsize              length,
+                CliReportLoadFlags flags,
+                GError           **error)
+{
+  g_autoptr (CliJsonDoc) doc = NULL;
 
   if (length == 0)
     {
@@ -938,92 +1095,149 @@ cli_report_load_from_data (const char *data,
       return NULL;
     }
 
-  if (!cli_json_guard_check (data, length, MAX_JSON_DEPTH, error))
+  doc = cli_json_doc_parse (data, length, CLI_REPORT_MAX_JSON_DEPTH, error);
+  if (doc == NULL)
     return NULL;
 
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, data, length, &parse_error))
-    {
-      const char *message = parse_error->message;
+  return cli_report_load_from_json (cli_json_doc_get_root (doc), flags, error);
+}
 
-      /* json-glib names in-memory input "<data>": keep just "line:column: ...". */
-      if (g_str_has_prefix (message, "<data>:"))
-        message += strlen ("<data>:");
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_SYNTAX, _("not valid JSON: %s"),
-                   message);
-      return NULL;
+CliReport *
+cli_report_load_from_data (const char *data,
+                           gsize       length,
+                           GError    **error)
+{
+  return load_from_data (data, length, CLI_REPORT_LOAD_SUMMARY, error);
+}
+
+CliReport *
+cli_report_load_full_from_data (const char *data,
+                                gsize       length,
+                                GError    **error)
+{
+  return load_from_data (data, length, CLI_REPORT_LOAD_FULL, error);
+}
+
+static gboolean
+errno_error (GError **error,
+             int      saved_errno)
+{
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), "%s",
+               g_strerror (saved_errno));
+  return FALSE;
+}
+
+/* open, fstat, read: one path lookup per file (a merge reads thousands). A
+ * FIFO or a device is refused before any read (O_NONBLOCK: opening a FIFO
+ * without a writer does not wait). */
+gboolean
+cli_report_read_file (const char *path,
+                      char      **data,
+                      gsize      *length,
+                      GError    **error)
+{
+  g_autofree char *buffer = NULL;
+  struct stat st;
+  gsize size, done = 0;
+  int fd;
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
+  if (fd < 0)
+    return errno_error (error, errno);
+  if (fstat (fd, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      close (fd);
+      return errno_error (error, saved_errno);
     }
 
-  if (json_parser_get_root (parser) == NULL)
+  if (!S_ISREG (st.st_mode))
     {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_SYNTAX,
-                   _("not valid JSON: the file holds no value"));
-      return NULL;
+      close (fd);
+      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_NOT_REGULAR, "%s",
+                   S_ISDIR (st.st_mode) ? _("is a directory") : _("not a regular file"));
+      return FALSE;
     }
 
-  if (!check_format (json_parser_get_root (parser), error))
+  if (st.st_size > CLI_REPORT_MAX_BYTES)
+    {
+      close (fd);
+      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
+                   _("the file is too large for a report (%lld bytes, at most %d)"),
+                   (long long) st.st_size, CLI_REPORT_MAX_BYTES);
+      return FALSE;
+    }
+
+  /* One byte more than the size: a file that grew since the fstat shows. */
+  size = (gsize) st.st_size + 1;
+  buffer = g_malloc (size + 1);
+  for (;;)
+    {
+      gssize n = read (fd, buffer + done, size - done);
+
+      if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          close (fd);
+          return errno_error (error, saved_errno);
+        }
+      if (n == 0)
+        break;
+      done += (gsize) n;
+      if (done == size)
+        {
+          /* It grew: read on, within the limit. */
+          if (size > CLI_REPORT_MAX_BYTES)
+            {
+              close (fd);
+              g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
+                           _("the file is too large for a report"));
+              return FALSE;
+            }
+          size = MIN (size * 2, (gsize) CLI_REPORT_MAX_BYTES + 1);
+          buffer = g_realloc (buffer, size + 1);
+        }
+    }
+  close (fd);
+
+  buffer[done] = '\0';
+  *data = g_steal_pointer (&buffer);
+  *length = done;
+  return TRUE;
+}
+
+static CliReport *
+load_file (const char        *path,
+           CliReportLoadFlags flags,
+           GError           **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+  CliReport *report;
+
+  if (!cli_report_read_file (path, &data, &length, error))
     return NULL;
 
-  root = json_node_get_object (json_parser_get_root (parser));
-  report = g_new0 (CliReport, 1);
-  report->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
-  report->events = g_ptr_array_new_with_free_func ((GDestroyNotify) event_free);
-
-  if (!read_string_checked (root, "", "generator", FALSE, &report->generator, error) ||
-      !read_bool (root, "", "final", &report->final, error) ||
-      !parse_process (root, report, error) ||
-      !parse_config (root, report, error) ||
-      !parse_summary (root, report, error) ||
-      !parse_sampler (root, report, error) ||
-      !parse_events (root, report, error) ||
-      !parse_previous_run (root, report, error))
-    return NULL;
-
-  return g_steal_pointer (&report);
+  report = load_from_data (data, length, flags, error);
+  if (report != NULL)
+    report->path = g_strdup (path);
+  return report;
 }
 
 CliReport *
 cli_report_load (const char *path,
                  GError    **error)
 {
-  g_autofree char *data = NULL;
-  GStatBuf st;
-  gsize length;
+  return load_file (path, CLI_REPORT_LOAD_SUMMARY, error);
+}
 
-  if (g_stat (path, &st) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), "%s",
-                   g_strerror (saved_errno));
-      return NULL;
-    }
-
-  if (!S_ISREG (st.st_mode))
-    {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_NOT_REGULAR, "%s",
-                   S_ISDIR (st.st_mode) ? _("is a directory") : _("not a regular file"));
-      return NULL;
-    }
-
-  if (st.st_size > MAX_REPORT_BYTES)
-    {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
-                   _("the file is too large for a report (%lld bytes, at most %d)"),
-                   (long long) st.st_size, MAX_REPORT_BYTES);
-      return NULL;
-    }
-
-  if (!g_file_get_contents (path, &data, &length, error))
-    return NULL;
-
-  /* The file may have grown since the stat. */
-  if (length > MAX_REPORT_BYTES)
-    {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
-                   _("the file is too large for a report"));
-      return NULL;
-    }
-
-  return cli_report_load_from_data (data, length, error);
+CliReport *
+cli_report_load_full (const char *path,
+                      GError    **error)
+{
+  return load_file (path, CLI_REPORT_LOAD_FULL, error);
 }

@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "json-doc.h"
+
 G_BEGIN_DECLS
 
 #define CLI_REPORT_ERROR (cli_report_error_quark ())
@@ -49,6 +51,8 @@ typedef struct
  * hold more: the rest is skipped, not validated). */
 #define CLI_REPORT_MAX_FRAMES  8    /* frames of an event's top stack */
 #define CLI_REPORT_MAX_STRING  1024 /* bytes of a string from the new members */
+#define CLI_REPORT_MAX_JSON_DEPTH 64 /* the format nests 7 levels */
+#define CLI_REPORT_MAX_BYTES (256 * 1024 * 1024) /* a report is a few MB at most */
 
 /* "Unknown" for the nullable numbers of the stacks and classification. */
 #define CLI_UNKNOWN (-1)
@@ -96,6 +100,9 @@ typedef struct
   char *signature_id; /* may be NULL */
   gboolean truncated;
   GPtrArray *frames;  /* of CliReportFrame, leaf first (all of them, bounded) */
+  gint64 time_ns;     /* attributed time ("time_ns"), CLI_UNKNOWN when absent */
+  guint frames_total; /* frames in the file (more than `frames` holds only with
+                       * CLI_REPORT_LOAD_AGGREGATE) */
 } CliReportStack;
 
 typedef struct
@@ -124,7 +131,7 @@ typedef struct
 
 struct _CliReportEventDetail
 {
-  GPtrArray *stacks;  /* of CliReportStack, as in the file (most samples first) */
+  GPtrArray *stacks;  /* of CliReportStack, in the file's order */
   GArray *samples;    /* of CliReportSample */
   GPtrArray *parts;   /* of CliReportPart */
   gint64 runnable_ns; /* CLI_UNKNOWN when null/absent */
@@ -135,6 +142,10 @@ struct _CliReportEventDetail
   gint64 load_avg_x100;        /* system 1-min load * 100 */
   gint64 mem_available_kb;
   gboolean startup;
+  /* The event's blocked time spoken for by samples with a stack, and the
+   * rest (they add up to duration_ns); CLI_UNKNOWN when absent. */
+  gint64 attributed_ns;
+  gint64 unattributed_ns;
 };
 
 typedef struct
@@ -168,6 +179,25 @@ typedef struct
   /* Filled only by cli_report_load_full () (NULL otherwise). */
   CliReportEventDetail *detail;
 } CliReportEvent;
+
+/* A log-linear histogram of the report (summary.iteration_busy.histogram,
+ * summary.frames.histogram; docs/report-format.md, "Histograms"): its
+ * non-empty buckets, increasing index. The layout is histogram.h's (16
+ * sub-buckets per power of two from 64 ns); one of another layout is not
+ * loaded (NULL). */
+typedef struct
+{
+  guint32 index;
+  guint64 count;
+} CliReportBucket;
+
+typedef struct
+{
+  guint64 count;   /* the sum of the buckets' counts */
+  gint64 min_ns;
+  gint64 max_ns;
+  GArray *buckets; /* of CliReportBucket */
+} CliReportHistogram;
 
 /* summary.sampler: counters are CLI_UNKNOWN when absent. */
 typedef struct
@@ -235,6 +265,18 @@ typedef struct
   /* Filled by cli_report_load_full () when present (analysis issue). */
   char *install_id;   /* stable anonymous id of the installation, may be NULL */
   char *path;         /* the file it was loaded from (for messages), may be NULL */
+
+  /* Read by both loaders (analysis issue); CLI_UNKNOWN / NULL when absent. */
+  char *exe;                    /* process.exe */
+  gint64 report_ns;             /* process.report_ns */
+  gint64 iteration_p50_ns;      /* summary.iteration_busy */
+  gint64 iteration_p95_ns;
+  gint64 iteration_p99_ns;
+  gint64 iteration_max_ns;
+  gint64 frame_p90_ns;          /* summary.frames (0 without frames, like the others) */
+  gint64 frame_max_ns;
+  CliReportHistogram *iteration_histogram; /* NULL: absent (older reports) */
+  CliReportHistogram *frame_histogram;     /* NULL: absent, or no frames */
 } CliReport;
 
 GQuark      cli_report_error_quark    (void);
@@ -255,6 +297,36 @@ CliReport  *cli_report_load_full      (const char *path,
 CliReport  *cli_report_load_full_from_data (const char *data,
                                             gsize       length,
                                             GError    **error);
+
+typedef enum
+{
+  CLI_REPORT_LOAD_SUMMARY = 0,        /* what cli_report_load reads */
+  CLI_REPORT_LOAD_FULL = 1 << 0,      /* and every event's detail (cli_report_load_full) */
+  /* With FULL: only what aggregating by the reports' own signatures needs
+   * (aggregate.c), at a fraction of the cost: the frames of stacks that carry
+   * a signature (their `frames` is empty, `frames_total` counts them) and of
+   * the events' top_stack are left out, and so are summary.sources, the
+   * events' parts and their samples (read only when samples_total is
+   * absent). What is left out is not checked as a report (it is still
+   * checked as JSON). */
+  CLI_REPORT_LOAD_AGGREGATE = 1 << 1,
+} CliReportLoadFlags;
+
+/* For readers of several kinds of documents (jankscope report, merge, diff):
+ * a report from a parsed document, the same checks (root is the document's
+ * root; the caller keeps the document alive during the call only). */
+CliReport  *cli_report_load_from_json (const CliJsonNode *root,
+                                       CliReportLoadFlags flags,
+                                       GError           **error);
+/* Members a document parsed for these flags may leave lazy
+ * (cli_json_doc_parse_lazy): those the reader does not read. */
+const char *const *cli_report_lazy_members (CliReportLoadFlags flags);
+
+/* The file's bytes with the loaders' checks (regular file, size limit). */
+gboolean    cli_report_read_file      (const char        *path,
+                                       char             **data,
+                                       gsize             *length,
+                                       GError           **error);
 
 const CliReportEvent *cli_report_get_ongoing_hang (const CliReport *report);
 

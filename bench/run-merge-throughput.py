@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Measures `jankscope merge` on a fleet's worth of reports: wall time, peak
+memory (getrusage ru_maxrss of the merge process) and throughput in samples
+per second (target: at least 1,000,000 on a 2-core machine).
+
+    run-merge-throughput.py --exe build/src/cli/jankscope \\
+                            [--gen bench/merge-gen-reports.py] [--corpus DIR]
+
+The corpus (merge-gen-reports.py: 10,000 reports holding 1,000,000 samples,
+shaped like the core's reports) is written to a temporary folder, or reused
+from --corpus DIR when it is already there. Each run merges the whole folder
+(`jankscope merge DIR -o OUT`) from the page cache (one warm-up run first);
+the median of the runs is the result, with one thread per processor (the
+default) and, for comparison, one thread (--jobs 1).
+
+BENCH_QUICK=1: 500 reports, 50,000 samples, 3 runs (default 5 runs).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import benchlib  # noqa: E402
+
+
+def parse_args():
+    quick = benchlib.quick()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--exe", required=True, help="the jankscope CLI")
+    ap.add_argument("--gen", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                  "merge-gen-reports.py"))
+    ap.add_argument("--reports", type=int, default=500 if quick else 10000)
+    ap.add_argument("--samples", type=int, default=50000 if quick else 1000000)
+    ap.add_argument("--runs", type=int, default=3 if quick else 5)
+    ap.add_argument("--corpus", help="folder of the corpus (kept; reused when complete)")
+    return ap.parse_args()
+
+
+def corpus_complete(folder, reports):
+    return os.path.isdir(folder) and len([n for n in os.listdir(folder)
+                                          if n.endswith(".json")]) == reports
+
+
+def merge_once(exe, folder, out, jobs=None):
+    """Runs one merge; returns (wall seconds, peak RSS in MB, stderr)."""
+    args = [exe, "merge", folder, "-o", out] + (["--jobs", str(jobs)] if jobs else [])
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        # A preexec_fn makes subprocess fork rather than vfork: ru_maxrss is
+        # then the merge's own peak (from this small process's RSS at fork).
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err,
+                                preexec_fn=lambda: None)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        text = err.read().decode("utf-8", "replace")
+    if proc.returncode != 0:
+        raise benchlib.RunFailed("jankscope merge exited with %d: %s" % (proc.returncode, text))
+    return wall, usage.ru_maxrss / 1024, text
+
+
+def main():
+    args = parse_args()
+    tmp = None
+    folder = args.corpus
+    if folder is None:
+        tmp = tempfile.mkdtemp(prefix="jankscope-merge-bench-")
+        folder = os.path.join(tmp, "reports")
+    try:
+        if not corpus_complete(folder, args.reports):
+            shutil.rmtree(folder, ignore_errors=True)
+            subprocess.run([sys.executable, args.gen, "--out", folder, "--reports",
+                            str(args.reports), "--samples", str(args.samples)], check=True)
+        size = sum(os.path.getsize(os.path.join(folder, n)) for n in os.listdir(folder))
+        out = os.path.join(tmp or tempfile.gettempdir(), "merge-bench-out.json")
+
+        merge_once(args.exe, folder, out)  # warm-up: the corpus into the page cache
+
+        print("merge-throughput: %d reports, %d samples, %.1f MB of JSON (%.0f bytes per "
+              "sample), %d processors" % (args.reports, args.samples, size / 1e6,
+                                          size / args.samples, os.cpu_count()))
+        print("  %-9s %4s %9s %13s %9s %10s" % ("threads", "run", "wall", "samples/s", "MB/s",
+                                                 "peak RSS"))
+        results = {}
+        for label, jobs in (("default", None), ("1", 1)):
+            walls, peaks = [], []
+            for run in range(args.runs):
+                wall, peak, _ = merge_once(args.exe, folder, out, jobs)
+                walls.append(wall)
+                peaks.append(peak)
+                print("  %-9s %4d %7.3f s %13.0f %9.0f %7.1f MB"
+                      % (label, run + 1, wall, args.samples / wall, size / 1e6 / wall, peak))
+            results[label] = (statistics.median(walls), max(peaks))
+        for label, (wall, peak) in results.items():
+            print("RESULT threads=%s reports=%d samples=%d bytes=%d wall_s=%.3f samples_per_s=%.0f "
+                  "peak_rss_mb=%.1f" % (label, args.reports, args.samples, size, wall,
+                                        args.samples / wall, peak))
+        # Checked last: reading it makes this process bigger, and the peak RSS
+        # of the next merge would start from that.
+        with open(out) as f:
+            merged = json.load(f)
+        if merged["runs"]["count"] != args.reports:
+            raise benchlib.RunFailed("the merge holds %d runs, not %d"
+                                     % (merged["runs"]["count"], args.reports))
+        wall, peak = results["default"]
+        print("median: %.3f s, %.0f samples/s, peak RSS %.1f MB (target: at least 1,000,000 "
+              "samples/s)" % (wall, args.samples / wall, peak))
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except benchlib.RunFailed as e:
+        print("merge-throughput: %s" % e, file=sys.stderr)
+        sys.exit(1)

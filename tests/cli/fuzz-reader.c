@@ -1,0 +1,86 @@
+/* fuzz-reader.c: a libFuzzer target for the CLI's readers of untrusted files
+ *
+ * One input is tried as everything the CLI reads: a report (summary and
+ * full loading, and the lazy loading of `jankscope merge`), an aggregate;
+ * what loads is folded into an aggregate, written and read back. A crash,
+ * a sanitizer report or a leak is a bug; an error is fine. Built and run by
+ * fuzz-reader.sh (clang -fsanitize=fuzzer,address,undefined).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+
+#include <string.h>
+
+#include "aggregate-io.h"
+#include "aggregate.h"
+#include "json-doc.h"
+#include "report-reader.h"
+
+int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
+
+static void
+round_trip (CliAggregate *agg)
+{
+  g_autofree char *json = cli_aggregate_to_json (agg);
+  g_autoptr (CliJsonDoc) doc = cli_json_doc_parse (json, strlen (json), 64, NULL);
+  CliAggregate *again;
+
+  /* What the CLI writes, it must read back (unless a sum saturated: then
+   * its parts no longer add up, and the reader says so). */
+  if (agg->saturated)
+    return;
+  g_assert_nonnull (doc);
+  again = cli_aggregate_load_from_json (cli_json_doc_get_root (doc), NULL);
+  g_assert_nonnull (again);
+  cli_aggregate_free (again);
+}
+
+int
+LLVMFuzzerTestOneInput (const guint8 *data,
+                        size_t        size)
+{
+  const char *text = (const char *) data;
+  CliReportLoadFlags lazy_flags = CLI_REPORT_LOAD_FULL | CLI_REPORT_LOAD_AGGREGATE;
+  g_autoptr (CliAggregate) agg = cli_aggregate_new (5, 10);
+  g_autoptr (CliAggregate) deep = cli_aggregate_new (2, 10);
+  g_autoptr (CliJsonDoc) doc = NULL;
+  CliReport *report;
+
+  if (size > 1 << 20)
+    return 0;
+
+  report = cli_report_load_from_data (text, size, NULL);
+  cli_report_free (report);
+
+  report = cli_report_load_full_from_data (text, size, NULL);
+  if (report != NULL)
+    {
+      cli_aggregate_add_report (deep, report, NULL);
+      round_trip (deep);
+    }
+  cli_report_free (report);
+
+  doc = cli_json_doc_parse_lazy (text, size, 64, cli_report_lazy_members (lazy_flags), NULL);
+  if (doc == NULL)
+    return 0;
+  if (cli_aggregate_json_is_aggregate (cli_json_doc_get_root (doc)))
+    {
+      CliAggregate *loaded = cli_aggregate_load_from_json (cli_json_doc_get_root (doc), NULL);
+
+      if (loaded != NULL)
+        {
+          cli_aggregate_add_aggregate (agg, loaded, NULL);
+          cli_aggregate_free (loaded);
+        }
+    }
+  else
+    {
+      report = cli_report_load_from_json (cli_json_doc_get_root (doc), lazy_flags, NULL);
+      if (report != NULL)
+        cli_aggregate_add_report (agg, report, NULL);
+      cli_report_free (report);
+    }
+  round_trip (agg);
+  return 0;
+}

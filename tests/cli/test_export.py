@@ -1,0 +1,1024 @@
+#!/usr/bin/env python3
+"""Tests of `jankscope export` (src/cli/cmd-export.c, docs/exports.md).
+
+Every format is parsed by a tool that is not jankscope: Python's json for
+chrome and json, a folded-stacks reader written here, `protoc --decode` for
+pprof (after gunzip), and libsysprof-capture's own SysprofCaptureReader
+(tests/cli/sysprof-dump.c) for sysprof.
+
+Run by meson (tests/cli/meson.build), which passes in the environment:
+JANKSCOPE_CLI, EXPORT_TEST_PROTO_DIR (src/cli/pprof), EXPORT_TEST_SYSPROF_DUMP
+(when the sysprof format is built), JANKSCOPE_TEST_STACKS_APP and
+JANKSCOPE_TEST_PRELOAD (for the round trips with a real program).
+
+    meson test -C build --suite exports
+    JANKSCOPE_CLI=build/src/cli/jankscope ... python3 tests/cli/test_export.py SyntheticTest
+"""
+
+import codecs
+import copy
+import gzip
+import json
+import os
+import pty
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+MS = 1_000_000  # ns
+T0 = 7_000_000_000_000  # CLOCK_MONOTONIC of the synthetic runs' start
+TIMEOUT = 60
+SYNTHETIC_PID = 1 << 23  # EXPORT_SYNTHETIC_PID
+
+CLI = os.environ.get("JANKSCOPE_CLI", "")
+FORMATS = ("chrome", "folded", "pprof", "json", "sysprof")
+
+
+def need_env(name):
+    value = os.environ.get(name)
+    if not value:
+        raise unittest.SkipTest(f"{name} is not set: run through meson test")
+    return value
+
+
+def clean_env(**extra):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("JANKSCOPE") and k not in ("LD_PRELOAD", "LANGUAGE")}
+    env["LC_ALL"] = "C.UTF-8"
+    env.update(extra)
+    return env
+
+
+def run_cli(*args, **kwargs):
+    proc = subprocess.run([CLI, *args], env=clean_env(), stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=TIMEOUT, **kwargs)
+    proc.out = proc.stdout.decode("utf-8", "replace")
+    proc.err = proc.stderr.decode("utf-8", "replace")
+    return proc
+
+
+# ---- synthetic reports --------------------------------------------------------
+
+def frame(function, module="fake-app", file=None, line=None, offset="0x10", inlined=False,
+          build_id="ab12cd34"):
+    f = {"function": function, "module": module, "file": file, "line": line, "offset": offset,
+         "build_id": build_id}
+    if inlined:
+        f["inlined"] = True
+    return f
+
+
+MAIN = frame("main", file="/home/alice/src/fake/main.c", line=3, offset="0x100")
+SA = [frame("compute_hash", file="/home/alice/src/fake/hash.c", line=99, offset="0x200"),
+      frame("slow_idle", file="/home/alice/src/fake/main.c", line=7, offset="0x300"), MAIN]
+SB = [frame("helper", file="/home/alice/src/fake/util.h", line=5, offset="0x400", inlined=True),
+      frame("caller_fn", file="/home/alice/src/fake/util.c", line=20, offset="0x400"),
+      frame(None, module="libfoo.so", offset="0x4711", build_id=None), MAIN]
+SC = [frame("clock_nanosleep", module="libc.so.6", offset="0xe00", build_id="c0ffee"),
+      frame("g_usleep", module="libglib-2.0.so.0", offset="0x700", build_id="91ab"),
+      frame("nap;time", file="main.c", line=40, offset="0x500"), MAIN]
+SD = [frame("draw_everything", file="draw.c", line=12, offset="0x600"), MAIN]
+SE = [frame("syscall", module="libc.so.6", offset="0xf00", build_id="c0ffee"),
+      frame("wait_for_lock", module="other-app", file="app.c", line=77, offset="0x80"),
+      frame("on_button", module="other-app", file="app.c", line=120, offset="0x90")]
+SF = [frame("parse_everything", file="parse.c", line=1, offset="0x800"), MAIN]
+
+
+def at(ms):
+    return T0 + int(ms * MS)
+
+
+def stack(count, frames, signature):
+    return {"count": count, "signature": signature, "signature_id": "0123456789abcdef",
+            "frames": copy.deepcopy(frames)}
+
+
+def sample(t_ms, stack_index, count=1, last_ms=None, state="running", wait=None):
+    s = {"t_ns": at(t_ms), "count": count, "state": state, "stack": stack_index}
+    if count > 1:
+        s["last_ns"] = at(last_ms if last_ms is not None else t_ms)
+    if state == "waiting":
+        s["wait"] = wait
+        s["syscall"] = 202
+    return s
+
+
+def part(type_, start_ms, end_ms, source, callback, tier="severe", depth=1, own_ms=None):
+    p = {"type": type_, "start_ns": at(start_ms), "end_ns": at(end_ms),
+         "duration_ns": int((own_ms if own_ms is not None else end_ms - start_ms) * MS),
+         "nested_ns": 0, "tier": tier, "source": source, "callback": callback, "depth": depth}
+    if type_ == "dispatch":
+        p.update({"priority": 200, "frames_delayed": 0})
+    else:
+        p.update({"dispatches": 3, "top_source_ns": 1})
+    return p
+
+
+def frame_part(end_ms, duration_ms, window, phases, work_ms, tier="severe"):
+    return {"type": "frame", "start_ns": at(end_ms - duration_ms), "end_ns": at(end_ms),
+            "duration_ns": int(duration_ms * MS), "nested_ns": 0, "tier": tier,
+            "source": "[gtk] paint", "callback": "gdk_frame_clock_paint_idle", "depth": 1,
+            "window": window, "budget_ns": 16_666_666, "work_ns": int(work_ms * MS),
+            "dropped_frames": 10, "blocking": "fully",
+            "phases": {k: int(v * MS) for k, v in phases.items()}, "dispatches": []}
+
+
+def event(event_id, type_, start_ms, end_ms, parts, tier="severe", stacks=(), samples=(),
+          samples_total=0, klass=None, wait=None, culprit=None, cpu_ms=None, ongoing=False):
+    longest = max(parts, key=lambda p: p["duration_ns"]) if parts else None
+    watched = int((end_ms - start_ms) * MS) if stacks else 0
+    e = {"id": event_id, "type": type_, "start_ns": at(start_ms), "end_ns": at(end_ms),
+         "duration_ns": sum(p["duration_ns"] for p in parts) if parts else watched,
+         "max_part_ns": longest["duration_ns"] if longest else watched, "tier": tier,
+         "source": longest["source"] if longest else None,
+         "callback": longest["callback"] if longest else None, "depth": 1,
+         "parts_count": len(parts), "parts": parts,
+         "watched_ns": watched,
+         "cpu_ns": int(cpu_ms * MS) if cpu_ms is not None else None,
+         "off_cpu_ns": watched - int(cpu_ms * MS) if cpu_ms is not None else None,
+         "runnable_ns": 0 if cpu_ms is not None else None,
+         "class": klass, "wait": wait, "culprit": culprit, "stacks": list(stacks),
+         "stacks_omitted": 0, "samples": list(samples), "samples_total": samples_total,
+         "samples_running": sum(s["count"] for s in samples if s["state"] == "running"),
+         "samples_waiting": sum(s["count"] for s in samples if s["state"] == "waiting"),
+         "watchdog": None}
+    if ongoing:
+        e["ongoing"] = True
+    return e
+
+
+def culprit(function, file=None, line=None, confidence=0.5, samples=5, of_samples=8):
+    return {"function": function, "module": "fake-app", "file": file, "line": line,
+            "confidence": confidence, "samples": samples, "of_samples": of_samples,
+            "reason": "app-code"}
+
+
+def report(pid, name, events, final=True, exe=None, previous_run=None, monitored_ms=10_000):
+    r = {"format": "jankscope-report", "version": 1, "generator": "jankscope 0.1.0",
+         "final": final,
+         "process": {"exe": exe or f"/home/alice/src/fake/build/{name}", "name": name, "pid": pid,
+                     "glib_version": "2.74.6", "gtk_version": "4.8.3", "toolkit": "gtk4",
+                     "mode": "preload", "start_ns": T0, "report_ns": at(monitored_ms)},
+         "config": {"threshold_ns": 50 * MS,
+                    "tiers_ns": {"noticeable": 50 * MS, "severe": 200 * MS, "frozen": 700 * MS,
+                                 "hang": 3000 * MS},
+                    "merge_gap_ns": 500 * MS, "max_events": 1000, "max_parts": 64},
+         "summary": {"iterations": 1000, "dispatches": 5000, "busy_ns": 900 * MS,
+                     "monitored_ns": monitored_ms * MS,
+                     "iteration_busy": {"p50_ns": 1000, "p95_ns": 2 * MS, "p99_ns": 5 * MS,
+                                        "max_ns": 400 * MS},
+                     "events_by_tier": {"noticeable": 0, "severe": len(events), "frozen": 0,
+                                        "hang": 0},
+                     "events_total": len(events), "events_dropped": 0, "records_dropped": 0,
+                     "nested_loops": 0, "sources": [], "sources_truncated": 0},
+         "events": events}
+    if previous_run is not None:
+        r["previous_run"] = previous_run
+    return r
+
+
+def report_a():
+    """fake-app, pid 4242: a dispatch event (a nested dispatch inside, 10
+    samples: 5 + 3 with stacks, 2 without), an iteration event (4 waiting
+    samples), and a frame event over the dispatch event that repeats two of its
+    sample entries and adds one sample of its own."""
+    e1 = event(1, "dispatch", 1000, 1400,
+               [part("dispatch", 1000, 1400, "slow-source", "slow_idle", own_ms=300),
+                part("dispatch", 1100, 1200, "inner", "inner_cb", depth=2)],
+               stacks=[stack(5, SA, "compute_hash < slow_idle"),
+                       stack(3, SB, "helper < caller_fn < libfoo.so!?")],
+               samples=[sample(1020, 0, 3, 1030), sample(1040, 1, 2, 1045, "waiting", "lock"),
+                        sample(1060, 0, 2, 1070), sample(1080, 1, 1, state="waiting", wait="lock"),
+                        sample(1090, -1, 2, 1095)],
+               samples_total=10, klass="mixed", wait="lock", cpu_ms=250,
+               culprit=culprit("compute_hash", "/home/alice/src/fake/hash.c", 99))
+    e2 = event(2, "iteration", 3000, 3080, [part("iteration", 3000, 3080, None, None,
+                                                 tier="noticeable", depth=0)],
+               tier="noticeable", stacks=[stack(4, SC, "nap:time")],
+               samples=[sample(3020, 0, 4, 3050, "waiting", "sleep")], samples_total=4,
+               klass="wait", wait="sleep", cpu_ms=1, culprit=culprit("nap;time", "main.c", 40))
+    e3 = event(3, "frame", 1050, 1450,
+               [frame_part(1250, 200, 1, {"before-paint": 5, "layout": 10, "paint": 30,
+                                          "after-paint": 2}, 50),
+                frame_part(1450, 200, 1, {"flush-events": 1, "update": 1, "paint": 150}, 160)],
+               stacks=[stack(4, SA, "compute_hash < slow_idle"),
+                       stack(1, SD, "draw_everything")],
+               samples=[sample(1060, 0, 2, 1070), sample(1090, -1, 2, 1095), sample(1420, 1)],
+               samples_total=5, klass="mixed", wait="lock", cpu_ms=300,
+               culprit=culprit("compute_hash"))
+    return report(4242, "fake-app", [e1, e2, e3])
+
+
+def hang_b():
+    return event(0, "hang", 2000, 5200, [], tier="hang", stacks=[stack(6, SE, "wait_for_lock")],
+                 samples=[sample(2300, 0, 6, 2800, "waiting", "lock")], samples_total=6,
+                 klass="wait", wait="lock", cpu_ms=10, ongoing=True,
+                 culprit=culprit("wait_for_lock", "app.c", 77, 0.9, 6, 6))
+
+
+def report_b():
+    """other-app, pid 4343, killed during a hang (not final): an event
+    without stacks and the ongoing hang (6 samples)."""
+    e1 = event(1, "dispatch", 500, 560, [part("dispatch", 500, 560, "quick", "quick_cb",
+                                              tier="noticeable")], tier="noticeable")
+    return report(4343, "other-app", [e1, hang_b()], final=False,
+                  exe="/home/alice/bin/other-app")
+
+
+def report_c():
+    """fake-app again with the pid of report A (another boot): 2 samples."""
+    e1 = event(1, "dispatch", 200, 300, [part("dispatch", 200, 300, "parser", "parse_cb")],
+               stacks=[stack(2, SF, "parse_everything")],
+               samples=[sample(250, 0, 2, 260)], samples_total=2, klass="compute", cpu_ms=100,
+               culprit=culprit("parse_everything"))
+    return report(4242, "fake-app", [e1])
+
+
+def report_d():
+    """The next run of other-app (pid 4444): its previous_run is B's hang."""
+    return report(4444, "other-app", [], exe="/home/alice/bin/other-app",
+                  previous_run={"pid": 4343, "exe": "/home/alice/bin/other-app", "hang": hang_b()})
+
+
+# Samples each exported once (see docs/exports.md, "Counting samples").
+SAMPLES = {"A": 10 + 4 + 1, "B": 6, "C": 2, "D": 0}
+
+
+# ---- independent readers ----------------------------------------------------
+
+def read_folded(text):
+    """flamegraph.pl's reading: the count after the last space, frames
+    split on ';' (root first)."""
+    stacks = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        frames, _, count = line.rpartition(" ")
+        assert frames and count.isdigit(), f"not a folded line: {line!r}"
+        stacks[frames] = stacks.get(frames, 0) + int(count)
+    return stacks
+
+
+def parse_proto_text(text):
+    """The text format `protoc --decode` prints: one field per line,
+    `name: value`, or `name {` ... `}`. Returns {name: [values]}."""
+    root = {}
+    stack = [root]
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if line == "}":
+            stack.pop()
+            continue
+        if line.endswith("{"):
+            message = {}
+            stack[-1].setdefault(line[:-1].strip(), []).append(message)
+            stack.append(message)
+            continue
+        name, _, value = line.partition(":")
+        value = value.strip()
+        if value.startswith('"'):
+            value = codecs.escape_decode(value[1:-1].encode("ascii"))[0].decode("utf-8")
+        elif value in ("true", "false"):
+            value = value == "true"
+        else:
+            value = int(value)
+        stack[-1].setdefault(name.strip(), []).append(value)
+    assert len(stack) == 1, "unbalanced braces"
+    return root
+
+
+def one(message, name, default=0):
+    return message.get(name, [default])[0]
+
+
+def decode_pprof(data, proto_dir):
+    if shutil.which("protoc") is None:
+        raise unittest.SkipTest("protoc is not installed (Debian: protobuf-compiler)")
+    raw = gzip.decompress(data)
+    proc = subprocess.run(["protoc", f"--proto_path={proto_dir}",
+                           "--decode=perftools.profiles.Profile", "profile.proto"],
+                          input=raw, capture_output=True, timeout=TIMEOUT)
+    if proc.returncode != 0:
+        raise AssertionError(f"protoc --decode failed: {proc.stderr.decode()}")
+    return parse_proto_text(proc.stdout.decode("utf-8"))
+
+
+class Pprof:
+    """A decoded profile with its references resolved."""
+
+    def __init__(self, message):
+        self.m = message
+        self.strings = message["string_table"]
+        self.functions = {one(f, "id"): f for f in message.get("function", [])}
+        self.locations = {one(loc, "id"): loc for loc in message.get("location", [])}
+        self.mappings = {one(m, "id"): m for m in message.get("mapping", [])}
+        self.samples = message.get("sample", [])
+
+    def s(self, index):
+        return self.strings[index]
+
+    def function_names(self, location_id):
+        """Innermost first, like the report's frames."""
+        loc = self.locations[location_id]
+        return [self.s(one(self.functions[one(line, "function_id")], "name"))
+                for line in loc.get("line", [])]
+
+    def stack(self, sample):
+        names = []
+        for location_id in sample["location_id"]:
+            names += self.function_names(location_id)
+        return names
+
+    def labels(self, sample):
+        out = {}
+        for label in sample.get("label", []):
+            key = self.s(one(label, "key"))
+            out[key] = self.s(one(label, "str")) if "str" in label else one(label, "num")
+        return out
+
+
+def dump_sysprof(path):
+    tool = os.environ.get("EXPORT_TEST_SYSPROF_DUMP")
+    if not tool:
+        raise unittest.SkipTest("the sysprof format is not in this build (libsysprof-4-dev)")
+    proc = subprocess.run([tool, path], capture_output=True, timeout=TIMEOUT)
+    if proc.returncode != 0:
+        raise AssertionError(f"sysprof-dump failed: {proc.stderr.decode()}")
+    lines = [line.split("\t") for line in proc.stdout.decode("utf-8").splitlines()]
+    return lines
+
+
+def x_events(trace):
+    return [e for e in trace["traceEvents"] if e["ph"] == "X"]
+
+
+def ns(us):
+    return round(us * 1000)
+
+
+def check_nesting(test, trace):
+    """Complete events on one thread must nest (or follow each other), and
+    come in time order, a parent before the children that start with it (a
+    streaming reader like Perfetto's may not sort them)."""
+    threads = {}
+    for e in x_events(trace):
+        threads.setdefault((e["pid"], e["tid"]), []).append(e)
+    for key, events in threads.items():
+        order = [(ns(e["ts"]), -ns(e["dur"])) for e in events]
+        test.assertEqual(order, sorted(order), f"events of {key} out of order")
+        events.sort(key=lambda e: (ns(e["ts"]), -ns(e["dur"])))
+        open_ends = []
+        for e in events:
+            start, end = ns(e["ts"]), ns(e["ts"]) + ns(e["dur"])
+            while open_ends and open_ends[-1] <= start:
+                open_ends.pop()
+            if open_ends:
+                test.assertLessEqual(end, open_ends[-1],
+                                     f"{e['name']} at {e['ts']} overlaps its parent on {key}")
+            open_ends.append(end)
+
+
+def formats_built():
+    """The formats `jankscope export --help` lists, and whether this build
+    has each."""
+    proc = run_cli("export", "--help")
+    built = {}
+    for line in proc.out.splitlines():
+        words = line.split()
+        if line.startswith("  ") and words and words[0] in FORMATS:
+            built[words[0]] = "not in this build" not in line
+    assert set(built) == set(FORMATS), f"formats in --help: {built}"
+    return built
+
+
+# ---- tests ----------------------------------------------------------------------
+
+class ExportTestCase(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(need_env("JANKSCOPE_CLI")):
+            raise AssertionError(f"JANKSCOPE_CLI={CLI} does not exist (not built?)")
+        cls.built = formats_built()
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="jankscope-export-test-")
+        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def write(self, name, content):
+        mode = "wb" if isinstance(content, bytes) else "w"
+        with open(self.path(name), mode) as f:
+            f.write(content if isinstance(content, (bytes, str)) else json.dumps(content))
+        return self.path(name)
+
+    def need(self, fmt):
+        if not self.built[fmt]:
+            raise unittest.SkipTest(f"the {fmt} format is not in this build")
+
+    def export(self, fmt, *inputs, extra=(), output="out"):
+        out = self.path(output)
+        proc = run_cli("export", f"--format={fmt}", *extra, *inputs, "-o", out)
+        self.assertEqual(proc.returncode, 0, f"export failed: {proc.err}")
+        self.assertEqual(proc.err, "")
+        with open(out, "rb") as f:
+            return f.read()
+
+    def inputs(self, *names):
+        makers = {"A": report_a, "B": report_b, "C": report_c, "D": report_d}
+        return [self.write(f"{n}.json", makers[n]()) for n in names]
+
+
+class SyntheticTest(ExportTestCase):
+    """Synthetic reports, every format, each read by an independent tool."""
+
+    # --- chrome
+
+    def chrome(self, *names, extra=()):
+        return json.loads(self.export("chrome", *self.inputs(*names), extra=extra))
+
+    def test_chrome_document(self):
+        trace = self.chrome("A", "B", "C")
+        self.assertEqual(trace["displayTimeUnit"], "ms")
+        self.assertIsInstance(trace["traceEvents"], list)
+        for e in trace["traceEvents"]:
+            self.assertIn(e["ph"], ("M", "X", "i"), e)
+            self.assertIsInstance(e["pid"], int)
+            if e["ph"] != "M":
+                self.assertIsInstance(e["tid"], int)
+                self.assertGreaterEqual(e["tid"], 1 << 24)  # never a real thread's
+                self.assertIsInstance(e["ts"], float)
+                self.assertGreaterEqual(e["ts"], 0)
+            if e["ph"] == "X":
+                self.assertGreaterEqual(e["dur"], 0)
+        check_nesting(self, trace)
+
+    def test_chrome_one_process_per_input(self):
+        trace = self.chrome("A", "B", "C")
+        names = {e["pid"]: e["args"]["name"] for e in trace["traceEvents"]
+                 if e["ph"] == "M" and e["name"] == "process_name"}
+        self.assertEqual(len(names), 3)
+        self.assertEqual(names[4242], "fake-app (pid 4242)")
+        self.assertEqual(names[4343], "other-app (pid 4343)")
+        # C has A's pid: it gets a made-up one, and keeps its own in the name.
+        self.assertEqual(names[SYNTHETIC_PID], "fake-app (pid 4242)")
+        labels = {e["pid"]: e["args"]["labels"] for e in trace["traceEvents"]
+                  if e["ph"] == "M" and e["name"] == "process_labels"}
+        self.assertEqual({pid: os.path.basename(label) for pid, label in labels.items()},
+                         {4242: "A.json", 4343: "B.json", SYNTHETIC_PID: "C.json"})
+        for e in trace["traceEvents"]:
+            self.assertIn(e["pid"], names)
+
+    def test_chrome_timestamps(self):
+        trace = self.chrome("A")
+        origin = trace["otherData"]["origin_ns"]
+        self.assertEqual(origin, T0)
+        events = {e["args"]["id"]: e for e in x_events(trace) if e["cat"] == "jank"}
+        e1 = events[1]
+        self.assertEqual(ns(e1["ts"]), 1000 * MS)
+        self.assertEqual(ns(e1["dur"]), 400 * MS)
+        # Microseconds with their fractional part: a dispatch at +1100 ms.
+        inner = next(e for e in x_events(trace) if e["name"] == "inner_cb")
+        self.assertEqual(inner["ts"], 1_100_000.0)
+        raw = self.export("chrome", *self.inputs("A"))
+        self.assertIn(b'"ts":1100000.000', raw)
+
+    def test_chrome_parts_and_events(self):
+        trace = self.chrome("A")
+        dispatches = [e for e in x_events(trace) if e["cat"] == "dispatch"]
+        self.assertEqual(sorted(e["name"] for e in dispatches), ["inner_cb", "slow_idle"])
+        outer = next(e for e in dispatches if e["name"] == "slow_idle")
+        self.assertEqual(outer["args"]["source"], "slow-source")
+        self.assertEqual(outer["args"]["tier"], "severe")
+        self.assertEqual(outer["args"]["own_ms"], 300.0)
+        self.assertEqual(outer["args"]["wall_ms"], 400.0)
+        inner = next(e for e in dispatches if e["name"] == "inner_cb")
+        self.assertEqual(inner["tid"], outer["tid"], "a nested dispatch nests on one track")
+        iterations = [e for e in x_events(trace) if e["cat"] == "iteration"]
+        self.assertEqual(len(iterations), 1)
+        self.assertEqual(iterations[0]["args"]["own_ms"], 80.0)
+
+        jank = {e["args"]["id"]: e for e in x_events(trace) if e["cat"] == "jank"}
+        self.assertEqual(jank[1]["args"]["class"], "mixed")
+        self.assertEqual(jank[1]["args"]["wait"], "lock")
+        self.assertEqual(jank[1]["args"]["culprit"],
+                         "compute_hash (/home/alice/src/fake/hash.c:99) [fake-app]")
+        self.assertEqual(jank[1]["args"]["confidence"], 0.5)
+        self.assertEqual(jank[1]["args"]["tier"], "severe")
+        self.assertEqual(jank[2]["args"]["wait"], "sleep")
+        frame_jank = [e for e in x_events(trace) if e["cat"] == "frame-jank"]
+        self.assertEqual([e["args"]["id"] for e in frame_jank], [3])
+
+    def test_chrome_frames_and_phases(self):
+        trace = self.chrome("A")
+        frames = [e for e in x_events(trace) if e["cat"] == "frame" and e["name"] != "work"]
+        phases = [e for e in x_events(trace) if e["cat"] == "frame-phase"]
+        self.assertEqual(len(frames), 2)
+        self.assertEqual([ns(f["dur"]) for f in frames], [200 * MS, 200 * MS])
+        self.assertEqual(sorted(p["name"] for p in phases),
+                         sorted(["before-paint", "layout", "paint", "after-paint",
+                                 "flush-events", "update", "paint"]))
+        for p in phases:
+            parent = [f for f in frames if f["tid"] == p["tid"] and
+                      ns(f["ts"]) <= ns(p["ts"]) and
+                      ns(p["ts"]) + ns(p["dur"]) <= ns(f["ts"]) + ns(f["dur"])]
+            self.assertEqual(len(parent), 1, f"phase {p} is not inside one frame")
+        # The first frame's phases in order, ending at the end of its work.
+        first = [p for p in phases if ns(p["ts"]) < at(1250) - T0]
+        self.assertEqual([p["name"] for p in sorted(first, key=lambda p: p["ts"])],
+                         ["before-paint", "layout", "paint", "after-paint"])
+        self.assertEqual(ns(first[0]["ts"]), 1250 * MS - 50 * MS)
+        names = {e["args"]["name"] for e in trace["traceEvents"]
+                 if e["ph"] == "M" and e["name"] == "thread_name"}
+        self.assertIn("slow frames (window 1)", names)
+
+    def test_chrome_ongoing_hang(self):
+        trace = self.chrome("B")
+        hang = [e for e in x_events(trace) if e["cat"] == "jank" and e["args"].get("ongoing")]
+        self.assertEqual(len(hang), 1)
+        self.assertTrue(hang[0]["name"].startswith("HANG (ongoing)"), hang[0]["name"])
+        self.assertEqual(ns(hang[0]["dur"]), 3200 * MS)
+        marks = [e for e in trace["traceEvents"] if e["ph"] == "i" and e.get("s") == "p"]
+        self.assertEqual(len(marks), 1)
+        self.assertIn("still under way", marks[0]["name"])
+
+    def test_chrome_samples_and_stack_frames(self):
+        trace = self.chrome("A", "B")
+        frames = trace["stackFrames"]
+        instants = [e for e in trace["traceEvents"] if e["ph"] == "i" and e["cat"] == "sample"]
+        # One per sample entry, each moment once: A 5 + 1 + 1 (frame event), B 1.
+        self.assertEqual(len(instants), 8)
+        self.assertEqual(sum(e["args"]["count"] for e in instants), SAMPLES["A"] + SAMPLES["B"])
+        self.assertEqual(len(trace["samples"]), 8)
+        self.assertEqual(sum(s["weight"] for s in trace["samples"]), SAMPLES["A"] + SAMPLES["B"])
+
+        def walk(sf):
+            names = []
+            while sf is not None:
+                names.append(frames[sf]["name"])
+                sf = frames[sf].get("parent")
+            return names  # leaf first
+
+        by_time = {ns(e["ts"]): e for e in instants}
+        self.assertEqual(walk(by_time[1020 * MS]["sf"]), ["compute_hash", "slow_idle", "main"])
+        self.assertEqual(walk(by_time[1040 * MS]["sf"]),
+                         ["helper", "caller_fn", "libfoo.so+0x4711", "main"])
+        self.assertEqual(walk(by_time[1090 * MS]["sf"]), ["[no stack]"])
+        self.assertEqual(walk(by_time[1420 * MS]["sf"]), ["draw_everything", "main"])
+        self.assertEqual(by_time[1040 * MS]["name"], "sample: waiting (lock)")
+        self.assertIn("helper (/home/alice/src/fake/util.h:5) [fake-app] (inlined)",
+                      by_time[1040 * MS]["args"]["stack"])
+        for s in trace["samples"]:
+            self.assertIn(s["sf"], frames)
+        for key, f in frames.items():
+            if "parent" in f:
+                self.assertIn(f["parent"], frames)
+        # Roots are the outermost frames: "main" in A.
+        roots = {f["name"] for f in frames.values() if "parent" not in f}
+        self.assertEqual(roots, {"main", "[no stack]", "on_button"})
+
+    def test_chrome_sampled_stacks(self):
+        trace = self.chrome("A")
+        stacks = [e for e in x_events(trace) if e["cat"] == "stack"]
+        # main stands from the first sample to the last of the dispatch event's
+        # contiguous run; the roots never overlap.
+        roots = sorted((e for e in stacks if e["name"] == "main"), key=lambda e: e["ts"])
+        self.assertEqual(ns(roots[0]["ts"]), 1020 * MS)
+        leaves = [e for e in stacks if e["name"] == "compute_hash"]
+        self.assertEqual(ns(leaves[0]["ts"]), 1020 * MS)
+        self.assertEqual(ns(leaves[0]["dur"]), 20 * MS)  # until the next sample, at 1040
+        check_nesting(self, trace)
+
+    def test_chrome_align_start(self):
+        a = report_a()
+        c = report_c()
+        for r in (c,):
+            shift = 3_600_000 * MS
+            r["process"]["start_ns"] += shift
+            for e in r["events"]:
+                for key in ("start_ns", "end_ns"):
+                    e[key] += shift
+                for p in e["parts"]:
+                    p["start_ns"] += shift
+                    p["end_ns"] += shift
+                for s in e["samples"]:
+                    s["t_ns"] += shift
+                    if "last_ns" in s:
+                        s["last_ns"] += shift
+        inputs = [self.write("a.json", a), self.write("c.json", c)]
+        clock = json.loads(self.export("chrome", *inputs))
+        start = json.loads(self.export("chrome", *inputs, extra=["--align=start"]))
+
+        def parse_cb(trace):
+            return next(e for e in x_events(trace) if e["name"] == "parse_cb")
+
+        self.assertEqual(ns(parse_cb(clock)["ts"]), 3_600_000 * MS + 200 * MS)
+        self.assertEqual(ns(parse_cb(start)["ts"]), 200 * MS)
+
+    # --- folded
+
+    def test_folded(self):
+        text = self.export("folded", *self.inputs("A", "B", "C", "D")).decode()
+        stacks = read_folded(text)
+        self.assertEqual(sum(stacks.values()), sum(SAMPLES.values()))
+        self.assertEqual(stacks["main;slow_idle;compute_hash"], 5 + 0)
+        self.assertEqual(stacks["main;libfoo.so+0x4711;caller_fn;helper"], 3)
+        self.assertEqual(stacks["[no stack]"], 2)
+        self.assertEqual(stacks["main;nap:time;g_usleep;clock_nanosleep"], 4)
+        self.assertEqual(stacks["main;draw_everything"], 1)
+        self.assertEqual(stacks["on_button;wait_for_lock;syscall"], 6)  # once: D's is B's
+        self.assertEqual(stacks["main;parse_everything"], 2)
+        self.assertEqual(text, "".join(sorted(text.splitlines(keepends=True))), "sorted lines")
+
+    def test_folded_prefixes(self):
+        inputs = self.inputs("A", "B")
+        stacks = read_folded(self.export("folded", *inputs,
+                                         extra=["--folded-prefix=process,class"]).decode())
+        self.assertEqual(stacks["fake-app;mixed (lock);main;slow_idle;compute_hash"], 5)
+        self.assertEqual(stacks["fake-app;wait (sleep);main;nap:time;g_usleep;clock_nanosleep"], 4)
+        self.assertEqual(stacks["other-app;wait (lock);on_button;wait_for_lock;syscall"], 6)
+        self.assertEqual(sum(stacks.values()), SAMPLES["A"] + SAMPLES["B"])
+        stacks = read_folded(self.export("folded", *inputs,
+                                         extra=["--folded-prefix=signature"]).decode())
+        self.assertEqual(stacks["compute_hash < slow_idle;main;slow_idle;compute_hash"], 5)
+        self.assertEqual(stacks["[no signature];[no stack]"], 2)
+        stacks = read_folded(self.export("folded", *inputs,
+                                         extra=["--folded-prefix=none"]).decode())
+        self.assertEqual(stacks["main;slow_idle;compute_hash"], 5)
+
+    # --- pprof
+
+    def pprof(self, *names, extra=()):
+        self.need("pprof")
+        data = self.export("pprof", *self.inputs(*names), extra=extra)
+        self.assertEqual(data[:2], b"\x1f\x8b", "gzip")
+        return Pprof(decode_pprof(data, need_env("EXPORT_TEST_PROTO_DIR")))
+
+    def test_pprof(self):
+        p = self.pprof("A", "B", "C", "D")
+        self.assertEqual(p.strings[0], "")
+        types = [(p.s(one(t, "type")), p.s(one(t, "unit"))) for t in p.m["sample_type"]]
+        self.assertEqual(types, [("samples", "count"), ("stall", "nanoseconds")])
+        self.assertEqual(p.s(one(p.m, "default_sample_type")), "stall")
+        self.assertEqual(sum(one(s, "value") for s in p.samples), sum(SAMPLES.values()))
+
+        by_stack = {}
+        for s in p.samples:
+            key = (p.labels(s)["pid"], p.labels(s)["event"], tuple(p.stack(s)))
+            by_stack[key] = s
+        e1 = [s for (pid, ev, _), s in by_stack.items() if pid == 4242 and ev == 1
+              and p.labels(s)["process"] == "fake-app" and p.labels(s).get("class") == "mixed"]
+        self.assertEqual(sum(s["value"][1] for s in e1), 400 * MS, "stall time = watched time")
+        s = by_stack[(4242, 1, ("helper", "caller_fn", "libfoo.so+0x4711", "main"))]
+        self.assertEqual(s["value"], [3, 120 * MS])
+        self.assertEqual(p.labels(s), {"process": "fake-app", "pid": 4242, "event": 1,
+                                       "event_type": "dispatch", "tier": "severe",
+                                       "class": "mixed", "wait": "lock"})
+        # helper was inlined into caller_fn: one location, two lines.
+        self.assertEqual(p.function_names(s["location_id"][0]), ["helper", "caller_fn"])
+        self.assertEqual(len(s["location_id"]), 3)
+        s = by_stack[(4242, 3, ("draw_everything", "main"))]
+        self.assertEqual(s["value"], [1, 80 * MS])  # 400 ms watched / 5 samples
+        s = by_stack[(4343, 0, ("syscall", "wait_for_lock", "on_button"))]
+        self.assertEqual(p.labels(s)["ongoing"], "true")
+        self.assertEqual(s["value"], [6, 3200 * MS])
+        self.assertIn((4242, 1, ("[no stack]",)), by_stack)
+        self.assertEqual(by_stack[(4242, 1, ("[no stack]",))]["value"][0], 2)
+
+        names = {p.s(one(f, "name")) for f in p.functions.values()}
+        self.assertLessEqual({"compute_hash", "slow_idle", "main", "helper", "caller_fn",
+                              "libfoo.so+0x4711", "nap;time", "[no stack]"}, names)
+        files = {p.s(one(f, "filename")) for f in p.functions.values()}
+        self.assertIn("/home/alice/src/fake/hash.c", files)
+        line_of = {p.s(one(p.functions[one(line, "function_id")], "name")): one(line, "line")
+                   for loc in p.locations.values() for line in loc.get("line", [])}
+        self.assertEqual(line_of["compute_hash"], 99)
+
+        mappings = {(p.s(one(m, "filename")), p.s(one(m, "build_id"))): m
+                    for m in p.mappings.values()}
+        fake = mappings[("fake-app", "ab12cd34")]
+        self.assertEqual(p.s(one(p.m["mapping"][0], "filename")), "fake-app", "main binary first")
+        self.assertTrue(one(fake, "has_functions", False))
+        self.assertTrue(one(fake, "has_inline_frames", False))
+        self.assertIn(("libfoo.so", ""), mappings)
+        for loc in p.locations.values():
+            if one(loc, "mapping_id"):
+                m = p.mappings[one(loc, "mapping_id")]
+                self.assertTrue(one(m, "memory_start") <= one(loc, "address") <
+                                one(m, "memory_limit"))
+        loc = next(loc for loc in p.locations.values()
+                   if p.function_names(one(loc, "id")) == ["compute_hash"])
+        self.assertEqual(one(loc, "address") - one(p.mappings[one(loc, "mapping_id")],
+                                                   "memory_start"), 0x200)
+        self.assertEqual(one(p.m, "duration_nanos"), 3 * 10_000 * MS + 10_000 * MS)
+
+    # --- json
+
+    def test_json(self):
+        inputs = self.inputs("A", "B", "C")
+        doc = json.loads(self.export("json", *inputs))
+        self.assertEqual(doc, [report_a(), report_b(), report_c()])
+
+    # --- sysprof
+
+    def test_sysprof(self):
+        self.need("sysprof")
+        self.export("sysprof", *self.inputs("A", "B", "C"), output="capture.syscap")
+        lines = dump_sysprof(self.path("capture.syscap"))
+        processes = {int(line[2]): line[3] for line in lines if line[0] == "process"}
+        self.assertEqual(processes, {4242: "fake-app (pid 4242)", 4343: "other-app (pid 4343)",
+                                     SYNTHETIC_PID: "fake-app (pid 4242)"})
+        samples = [line for line in lines if line[0] == "sample"]
+        per_pid = {}
+        for line in samples:
+            per_pid[int(line[2])] = per_pid.get(int(line[2]), 0) + 1
+        self.assertEqual(per_pid, {4242: SAMPLES["A"], 4343: SAMPLES["B"],
+                                   SYNTHETIC_PID: SAMPLES["C"]})
+        stacks = {}
+        for line in samples:
+            stacks[line[4]] = stacks.get(line[4], 0) + 1
+        self.assertEqual(stacks["compute_hash;slow_idle;main"], 5)
+        self.assertEqual(stacks["helper;caller_fn;libfoo.so+0x4711;main"], 3)
+        self.assertEqual(stacks["[no stack]"], 2)
+        times = sorted(int(line[1]) for line in samples if line[2] == "4242")
+        self.assertEqual(times[:3], [at(1020), at(1025), at(1030)])  # 3 spread over 10 ms
+
+        marks = [line for line in lines if line[0] == "mark"]
+        groups = {(m[4], m[5]) for m in marks}
+        self.assertLessEqual({("jankscope", "monitored"), ("jank", "severe dispatch"),
+                              ("jank", "hang (ongoing)"), ("main loop", "dispatch"),
+                              ("main loop", "iteration"), ("frames", "slow frame"),
+                              ("frame phases", "paint")}, groups)
+        hang = next(m for m in marks if m[5] == "hang (ongoing)")
+        self.assertEqual((int(hang[1]), int(hang[3])), (at(2000), 3200 * MS))
+        start, end = (int(v) for v in next(line for line in lines if line[0] == "range")[1:3])
+        self.assertEqual(start, T0)
+        self.assertEqual(end, at(10_000))
+
+    # --- --scrub
+
+    def test_scrub(self):
+        inputs = self.inputs("A", "B", "D")
+        for fmt in ("chrome", "folded", "json", "pprof", "sysprof"):
+            if not self.built[fmt]:
+                continue
+            with self.subTest(format=fmt):
+                data = self.export(fmt, *inputs, extra=["--scrub"])
+                if fmt == "pprof":
+                    data = gzip.decompress(data)
+                self.assertNotIn(b"alice", data)
+                self.assertNotIn(b"/home/", data)
+        doc = json.loads(self.export("json", *inputs, extra=["--scrub"]))
+        self.assertEqual(doc[0]["process"]["exe"], "~/src/fake/build/fake-app")
+        self.assertEqual(doc[0]["events"][0]["stacks"][0]["frames"][0]["file"], "~/src/fake/hash.c")
+        self.assertEqual(doc[2]["previous_run"]["exe"], "~/bin/other-app")
+        trace = json.loads(self.export("chrome", *inputs, extra=["--scrub"]))
+        jank = next(e for e in x_events(trace) if e["cat"] == "jank" and e["args"].get("id") == 1)
+        self.assertEqual(jank["args"]["culprit"], "compute_hash (~/src/fake/hash.c:99) [fake-app]")
+
+    def test_scrub_window_titles(self):
+        r = report_c()
+        r["events"][0]["context"] = {"process_cpu_pct": 99.5, "startup": False,
+                                     "window_title": "Chat with Bob"}
+        path = self.write("r.json", r)
+        doc = json.loads(self.export("json", path))
+        self.assertEqual(doc[0]["events"][0]["context"]["window_title"], "Chat with Bob")
+        doc = json.loads(self.export("json", path, extra=["--scrub"]))
+        self.assertIsNone(doc[0]["events"][0]["context"]["window_title"])
+        trace = json.loads(self.export("chrome", path))
+        jank = next(e for e in x_events(trace) if e["cat"] == "jank")
+        self.assertEqual(jank["args"]["process_cpu_pct"], 99.5)
+        self.assertNotIn("Chat with Bob", json.dumps(trace))
+        self.assertEqual(doc[0]["events"][0]["context"]["process_cpu_pct"], 99.5)
+
+    def test_scrub_user_names(self):
+        r = report_c()
+        frames = r["events"][0]["stacks"][0]["frames"]
+        frames[0]["file"] = "/tmp/alice-build/parse.c"
+        frames[1]["file"] = "/home/alice/src/main.c"
+        r["process"]["exe"] = "/opt/alice/bin/fake-app"
+        doc = json.loads(self.export("json", self.write("r.json", r), extra=["--scrub"]))
+        frames = doc[0]["events"][0]["stacks"][0]["frames"]
+        self.assertEqual(frames[0]["file"], "/tmp/<user>-build/parse.c")
+        self.assertEqual(frames[1]["file"], "~/src/main.c")
+        self.assertEqual(doc[0]["process"]["exe"], "/opt/<user>/bin/fake-app")
+        self.assertEqual(doc[0]["process"]["name"], "fake-app")  # not a path
+
+    # --- previous runs
+
+    def test_previous_run(self):
+        trace = json.loads(self.export("chrome", *self.inputs("D")))
+        names = {e["pid"]: e["args"]["name"] for e in trace["traceEvents"]
+                 if e["ph"] == "M" and e["name"] == "process_name"}
+        self.assertEqual(names, {4444: "other-app (pid 4444)",
+                                 4343: "other-app (pid 4343, previous run, killed during a hang)"})
+        stacks = read_folded(self.export("folded", *self.inputs("D")).decode())
+        self.assertEqual(stacks, {"on_button;wait_for_lock;syscall": 6})
+        # With the killed run's own report, the hang is there once.
+        stacks = read_folded(self.export("folded", *self.inputs("B", "D")).decode())
+        self.assertEqual(stacks, {"on_button;wait_for_lock;syscall": 6})
+
+
+class ErrorTest(ExportTestCase):
+    """Bad inputs: a clear error, a non-zero exit, and no output file."""
+
+    def test_bad_inputs(self):
+        good = self.inputs("A")[0]
+        bad = {
+            "missing": self.path("no-such.json"),
+            "directory": self.tmp,
+            "empty": self.write("empty.json", ""),
+            "not JSON": self.write("text.json", "hello"),
+            "truncated": self.write("cut.json", json.dumps(report_a())[:500]),
+            "not a report": self.write("other.json", {"format": "something-else"}),
+            "bad member": self.write("bad.json", dict(report_a(), events=[{"id": "x"}])),
+            "deep": self.write("deep.json", "[" * 100000 + "]" * 100000),
+        }
+        formats = [f for f, ok in self.built.items() if ok]
+        for what, path in bad.items():
+            for fmt in formats:
+                with self.subTest(input=what, format=fmt):
+                    out = self.path(f"out-{fmt}")
+                    proc = run_cli("export", f"--format={fmt}", good, path, "-o", out)
+                    self.assertEqual(proc.returncode, 1, proc.err)
+                    self.assertTrue(proc.err.startswith("jankscope: "), proc.err)
+                    self.assertIn(os.path.basename(path), proc.err)
+                    self.assertEqual(proc.out, "")
+                    self.assertFalse(os.path.exists(out), "an output file was left behind")
+        leftovers = [n for n in os.listdir(self.tmp) if n.startswith("out")]
+        self.assertEqual(leftovers, [])
+
+    def test_failed_export_keeps_the_old_file(self):
+        out = self.write("out", "old")
+        proc = run_cli("export", "--format=json", self.write("x.json", "{"), "-o", out)
+        self.assertEqual(proc.returncode, 1)
+        with open(out) as f:
+            self.assertEqual(f.read(), "old")
+
+    def test_usage_errors(self):
+        good = self.inputs("A")[0]
+        cases = [
+            ([good], "no format given"),
+            (["--format=svg", good], "unknown format “svg”"),
+            (["--format=chrome"], "no report file given"),
+            (["--format=chrome", "--align=sideways", good], "--align"),
+            (["--format=folded", "--folded-prefix=colour", good], "colour"),
+            (["--format=chrome", "--folded-prefix=process", good], "--folded-prefix"),
+            (["--format=chrome", "-o", "", good], "--output"),
+        ]
+        for args, fragment in cases:
+            with self.subTest(args=args):
+                proc = run_cli("export", *args)
+                self.assertEqual(proc.returncode, 2, proc.err)
+                self.assertIn(fragment, proc.err)
+
+    def test_unwritable_output(self):
+        proc = run_cli("export", "--format=chrome", self.inputs("A")[0], "-o",
+                       self.path("no-such-dir/out.json"))
+        self.assertEqual(proc.returncode, 1)
+        self.assertIn("no-such-dir", proc.err)
+
+    def test_stdout(self):
+        proc = run_cli("export", "--format=folded", self.inputs("C")[0], "-o", "-")
+        self.assertEqual(proc.returncode, 0, proc.err)
+        self.assertEqual(proc.out, "main;parse_everything 2\n")
+        proc = run_cli("export", "--format=chrome", self.inputs("C")[0])
+        self.assertEqual(proc.returncode, 0, proc.err)
+        json.loads(proc.out)
+
+    def test_no_binary_on_a_terminal(self):
+        binary = [f for f in ("pprof", "sysprof") if self.built[f]]
+        if not binary:
+            self.skipTest("neither pprof nor sysprof is in this build")
+        for fmt in binary:
+            with self.subTest(format=fmt):
+                leader, follower = pty.openpty()
+                try:
+                    proc = subprocess.run([CLI, "export", f"--format={fmt}", self.inputs("C")[0]],
+                                          env=clean_env(), stdin=subprocess.DEVNULL,
+                                          stdout=follower, stderr=subprocess.PIPE,
+                                          timeout=TIMEOUT)
+                finally:
+                    os.close(follower)
+                    os.close(leader)
+                self.assertEqual(proc.returncode, 1)
+                self.assertIn(b"terminal", proc.stderr)
+
+    def test_format_not_built(self):
+        missing = [f for f, ok in self.built.items() if not ok]
+        if not missing:
+            self.skipTest("every format is in this build")
+        proc = run_cli("export", f"--format={missing[0]}", self.inputs("A")[0])
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("built without", proc.err)
+
+
+class RoundTripTest(ExportTestCase):
+    """Real reports of tests/apps/stacks-app under the preload, every format,
+    each read back."""
+
+    def run_app(self, scenario, report_path):
+        app = need_env("JANKSCOPE_TEST_STACKS_APP")
+        env = clean_env(LD_PRELOAD=need_env("JANKSCOPE_TEST_PRELOAD"),
+                        JANKSCOPE_REPORT=report_path)
+        proc = subprocess.run([app, scenario], env=env, capture_output=True, timeout=TIMEOUT,
+                              stdin=subprocess.DEVNULL)
+        self.assertEqual(proc.returncode, 0, proc.stderr.decode())
+        with open(report_path) as f:
+            return json.load(f)
+
+    def test_round_trip(self):
+        busy = self.run_app("busy", self.path("busy.json"))
+        sleep = self.run_app("usleep", self.path("usleep.json"))
+        inputs = [self.path("busy.json"), self.path("usleep.json")]
+        for r, name in ((busy, "busy"), (sleep, "usleep")):
+            self.assertTrue(any(e.get("stacks") for e in r["events"]), f"{name}: no stacks")
+        total = sum(e["samples_total"] for r in (busy, sleep) for e in r["events"]
+                    if e.get("type") != "frame" and e.get("samples_total"))
+
+        trace = json.loads(self.export("chrome", *inputs))
+        pids = {e["pid"] for e in trace["traceEvents"]}
+        self.assertEqual(pids, {busy["process"]["pid"], sleep["process"]["pid"]})
+        self.assertTrue(any(e["cat"] == "dispatch" for e in x_events(trace)))
+        self.assertTrue(any(e["cat"] == "jank" and e["args"].get("class") == "compute"
+                            for e in x_events(trace)))
+        check_nesting(self, trace)
+        leaf_names = {trace["stackFrames"][s["sf"]]["name"] for s in trace["samples"]}
+        self.assertTrue(leaf_names, "no samples")
+
+        stacks = read_folded(self.export("folded", *inputs).decode())
+        self.assertEqual(sum(stacks.values()), total)
+        self.assertTrue(any("js_test_busy_loop" in s.split(";") for s in stacks))
+        self.assertTrue(any("js_test_sleeper" in s.split(";") for s in stacks))
+
+        doc = json.loads(self.export("json", *inputs))
+        self.assertEqual(doc, [busy, sleep])
+
+        if self.built["pprof"]:
+            data = self.export("pprof", *inputs)
+            p = Pprof(decode_pprof(data, need_env("EXPORT_TEST_PROTO_DIR")))
+            self.assertEqual(sum(one(s, "value") for s in p.samples), total)
+            names = {p.s(one(f, "name")) for f in p.functions.values()}
+            self.assertLessEqual({"js_test_busy_loop", "js_test_sleeper"}, names)
+            build_ids = {p.s(one(m, "build_id")) for m in p.mappings.values()}
+            self.assertTrue(any(len(b) >= 16 for b in build_ids), build_ids)
+            watched = sum(e["watched_ns"] for r in (busy, sleep) for e in r["events"]
+                          if e.get("type") != "frame" and e.get("samples_total"))
+            self.assertEqual(sum(s["value"][1] for s in p.samples), watched)
+
+        if self.built["sysprof"]:
+            self.export("sysprof", *inputs, output="capture.syscap")
+            lines = dump_sysprof(self.path("capture.syscap"))
+            samples = [line for line in lines if line[0] == "sample"]
+            self.assertEqual(len(samples), total)
+            self.assertTrue(any(line[4].startswith("js_test_busy_loop;") for line in samples))
+            self.assertTrue(any(line[0] == "mark" and line[5] == "dispatch" for line in lines))
+
+    def test_killed_hang(self):
+        """A run killed during a hang, then the next run (previous_run): the
+        hang is marked ongoing, and exported once."""
+        app = need_env("JANKSCOPE_TEST_STACKS_APP")
+        killed = self.path("hang.json")
+        env = clean_env(LD_PRELOAD=need_env("JANKSCOPE_TEST_PRELOAD"), JANKSCOPE_REPORT=killed)
+        proc = subprocess.Popen([app, "hang", "cpu"], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 20
+            hang = None
+            while time.monotonic() < deadline and hang is None:
+                time.sleep(0.2)
+                try:
+                    with open(killed) as f:
+                        r = json.load(f)
+                except (OSError, ValueError):
+                    continue
+                hang = next((e for e in r["events"] if e.get("ongoing") and e.get("stacks")), None)
+            self.assertIsNotNone(hang, "no ongoing hang with stacks in the report")
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.communicate(timeout=TIMEOUT)
+        shutil.copy(killed, self.path("killed.json"))
+        self.run_app("busy", killed)  # same path: previous_run
+        inputs = [self.path("killed.json"), killed]
+
+        trace = json.loads(self.export("chrome", *inputs))
+        ongoing = [e for e in x_events(trace) if e["cat"] == "jank" and e["args"].get("ongoing")]
+        self.assertEqual(len(ongoing), 1, "the hang once, not twice")
+        stacks = read_folded(self.export("folded", *inputs).decode())
+        hang_samples = sum(c for s, c in stacks.items() if "js_test_hang" in s.split(";"))
+        self.assertGreater(hang_samples, 0)
+        # Alone, the next run's report still carries the killed run's hang.
+        trace = json.loads(self.export("chrome", killed))
+        names = [e["args"]["name"] for e in trace["traceEvents"]
+                 if e["ph"] == "M" and e["name"] == "process_name"]
+        self.assertTrue(any("previous run" in n for n in names), names)
+
+
+if __name__ == "__main__":
+    unittest.main()
