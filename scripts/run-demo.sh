@@ -1,7 +1,8 @@
 #!/bin/bash
 # run-demo.sh: install what is missing, build, and run the playground demo
 # under `jankscope run`; the report goes to ./jankscope-report.json and its
-# summary is printed when the demo exits.  Arguments go to the demo.
+# summary is printed when the demo exits; the jankscope window (--inspector)
+# shows the stalls live.  Arguments go to the demo.
 #
 # Without a display ($DISPLAY and $WAYLAND_DISPLAY unset) the demo runs under
 # Xvfb and, unless arguments are given, plays a script of stalls and quits.
@@ -23,7 +24,7 @@ for f in "$cli" "$demo"; do
     fi
 done
 
-run=("$cli" run --report jankscope-report.json -- "$demo")
+run=("$cli" run --inspector --report jankscope-report.json -- "$demo")
 if [[ -z ${DISPLAY:-} && -z ${WAYLAND_DISPLAY:-} ]]; then
     echo "run-demo: no display: running under Xvfb"
     if [[ $# -eq 0 ]]; then

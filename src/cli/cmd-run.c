@@ -1,4 +1,4 @@
-/* cmd-run.c: "jankscope run [--report FILE] [--threshold MS] [--] APP [ARGS…]"
+/* cmd-run.c: "jankscope run [--report FILE] [--threshold MS] [--inspector] [--] APP [ARGS…]"
  *
  * Starts APP with the preload library and JANKSCOPE_REPORT set, waits for
  * it, prints a summary of its report on stderr (the app's stdout stays
@@ -215,6 +215,7 @@ cli_cmd_run (int    argc,
   g_autofree char *report_arg = NULL;
   g_autofree char *threshold_arg = NULL;
   g_autofree char *threshold_ms = NULL;
+  gboolean inspector = FALSE;
   g_auto (GStrv) app_argv = NULL;
   g_autofree char *preload = NULL;
   g_autofree char *report_template = NULL;
@@ -233,6 +234,8 @@ cli_cmd_run (int    argc,
       N_("Keep the JSON report in FILE (%p: the pid, %e: the executable's name)"), N_("FILE") },
     { "threshold", 't', 0, G_OPTION_ARG_STRING, &threshold_arg,
       N_("A dispatch or iteration this long is jank (1 to 60000, default 50)"), N_("MS") },
+    { "inspector", 'i', 0, G_OPTION_ARG_NONE, &inspector,
+      N_("Open the jankscope window in the app (GTK 4 apps)"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &app_argv, NULL, NULL },
     G_OPTION_ENTRY_NULL
   };
@@ -303,6 +306,8 @@ cli_cmd_run (int    argc,
     }
 
   envp = cli_child_env_new (preload, report_template, threshold_ms);
+  if (inspector)
+    envp = g_environ_setenv (envp, "JANKSCOPE_INSPECTOR", "1", TRUE);
 
   if (!cli_child_run (app_argv, envp, &pid, &wait_status, &error))
     {

@@ -179,6 +179,7 @@ load_watchdog (JsConfig *config, const char *(*get_env) (const char *name))
   config->sample_signal = (int) env_int (get_env, "JANKSCOPE_SAMPLE_SIGNAL", -1, 28, -1,
                                          "(offset from SIGRTMIN, -1 = automatic)");
   config->debuginfod = env_bool (get_env, "JANKSCOPE_DEBUGINFOD", FALSE);
+  config->inspector = env_bool (get_env, "JANKSCOPE_INSPECTOR", FALSE);
 }
 
 /* A share: a decimal number in (0, 1]. */

@@ -40,6 +40,7 @@ typedef struct
   gint64 ping_period_ns;    /* 0: one ping per stall; else a classic periodic ping */
   int sample_signal;        /* SIGRTMIN + this; -1: the first free one from SIGRTMIN+3 */
   gboolean debuginfod;      /* let libdw ask debuginfod servers (network) */
+  gboolean inspector;       /* open jankscope's window (GTK 4 apps) */
 
   /* Fleet sampling and privacy (js-install-id.h, js-scrub.h). */
   double install_share;     /* monitor installs in this share of the id space, (0, 1] */

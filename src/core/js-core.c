@@ -19,6 +19,7 @@
 #include "js-report-path.h"
 #include "js-ring.h"
 #include "js-scenes.h"
+#include "js-ui-loader.h"
 #include "js-watchdog.h"
 
 #include <dlfcn.h>
@@ -132,6 +133,7 @@ jankscope_core_start (JsBridge *bridge)
   modules = js_modules_new ();
   watchdog = js_watchdog_new (&config, modules, config.sampling);
   js_collector_set_watchdog (collector, watchdog, modules);
+  js_ui_loader_init (config.inspector);
   js_collector_start (collector);
   js_watchdog_start (watchdog);
   js_scenes_publish_api ();

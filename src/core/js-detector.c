@@ -13,6 +13,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-detector.h"
+#include "js-names.h"
 
 #include <string.h>
 
@@ -128,7 +129,10 @@ void
 js_detector_feed (JsDetector *d, const JsRecord *r)
 {
   if (r->kind == JS_RECORD_DISPATCH)
-    feed_dispatch (d, r);
+    {
+      if (!js_names_is_own (r->name_id))
+        feed_dispatch (d, r);
+    }
   else if (r->kind == JS_RECORD_ITERATION)
     feed_iteration (d, r);
 }

@@ -197,7 +197,9 @@ state_for (GObject *clock)
   display = display_of_clock (clock);
   default_display = get_default ? get_default () : NULL;
   /* The GTK Inspector runs on a display of its own (same name, other object). */
-  free_slot->excluded = display != NULL && default_display != NULL && display != default_display;
+  free_slot->excluded = (display != NULL && default_display != NULL && display != default_display)
+                        /* jankscope's own window marks its clock */
+                        || g_object_get_data (clock, "jankscope-exclude") != NULL;
   js_log_debug ("frame clock %p is window %u%s", (void *) clock, free_slot->id,
                 free_slot->excluded ? " (another display: left out)" : "");
   return free_slot;

@@ -25,6 +25,7 @@
 #include "js-clock.h"
 #include "js-focus.h"
 #include "js-frames.h"
+#include "js-ui-loader.h"
 #include "js-futex.h"
 #include "js-log.h"
 #include "js-names.h"
@@ -98,6 +99,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
     __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
   js_frames_poll (enter);
   js_focus_poll (enter);
+  js_ui_loader_poll (enter);
   if (G_UNLIKELY (__atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE) != seen_reinstalls))
     {
       /* Our poll function was away (replaced behind our back) and is back:

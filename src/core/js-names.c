@@ -25,6 +25,9 @@ typedef struct
 } CacheSlot;
 
 static CacheSlot cache[CACHE_SLOTS];
+/* Names of jankscope's own sources ("[jankscope] ...", "[jankscope-ui] ..."),
+ * set once when the name is interned. */
+static gboolean own[JS_NAMES_MAX];
 
 guint32
 js_names_intern (const char *name)
@@ -49,6 +52,7 @@ js_names_intern (const char *name)
           len = (gsize) (valid_end - name);
           memcpy (names[id], name, len);
           names[id][len] = '\0';
+          own[id] = g_str_has_prefix (names[id], "[jankscope");
           *slot = id;
           /* Publishes names[id] to readers on other threads. */
           __atomic_store_n (&n_names, id + 1, __ATOMIC_RELEASE);
@@ -86,4 +90,10 @@ js_names_get (guint32 id)
   if (id == JS_NAME_NONE || id >= __atomic_load_n (&n_names, __ATOMIC_ACQUIRE))
     return NULL;
   return names[id];
+}
+
+gboolean
+js_names_is_own (guint32 id)
+{
+  return id < __atomic_load_n (&n_names, __ATOMIC_ACQUIRE) && own[id];
 }

@@ -26,4 +26,8 @@ guint32 js_names_intern (const char *name);
 /* Any thread. NULL for JS_NAME_NONE and unknown ids. */
 const char *js_names_get (guint32 id);
 
+/* Is it one of jankscope's own sources ("[jankscope] ...", the window's
+ * "[jankscope-ui] ...")? They are left out of statistics and events. */
+gboolean js_names_is_own (guint32 id);
+
 G_END_DECLS

@@ -1,0 +1,97 @@
+/* jsui-format.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "jsui-format.h"
+
+#define NS_PER_MS G_GINT64_CONSTANT (1000000)
+
+char *
+jsui_format_duration (gint64 ns)
+{
+  if (ns < 0)
+    return g_strdup ("–");
+  if (ns >= 1000 * NS_PER_MS)
+    /* Translators: a duration in seconds */
+    return g_strdup_printf (_ ("%.2f s"), ns / 1e9);
+  if (ns >= 100 * NS_PER_MS)
+    /* Translators: a duration in milliseconds */
+    return g_strdup_printf (_ ("%.0f ms"), ns / 1e6);
+  return g_strdup_printf (_ ("%.1f ms"), ns / 1e6);
+}
+
+char *
+jsui_format_percent (double fraction)
+{
+  if (fraction < 0)
+    return g_strdup ("–");
+  if (fraction < 0.1)
+    return g_strdup_printf ("%.1f %%", fraction * 100);
+  return g_strdup_printf ("%.0f %%", fraction * 100);
+}
+
+JsuiTier
+jsui_frame_tier (gint64 duration_ns, gint64 budget_ns)
+{
+  if (budget_ns <= 0)
+    budget_ns = 16667000;
+  if (duration_ns * 2 <= budget_ns * 3)
+    return JSUI_TIER_OK;
+  if (duration_ns < 50 * NS_PER_MS)
+    return JSUI_TIER_LIGHT;
+  if (duration_ns < 200 * NS_PER_MS)
+    return JSUI_TIER_NOTICEABLE;
+  if (duration_ns < 700 * NS_PER_MS)
+    return JSUI_TIER_SEVERE;
+  if (duration_ns < 3000 * NS_PER_MS)
+    return JSUI_TIER_FROZEN;
+  return JSUI_TIER_HANG;
+}
+
+static const char *const css_names[JSUI_N_TIERS] = {
+  "ok", "light", "noticeable", "severe", "frozen", "hang",
+};
+
+JsuiTier
+jsui_tier_from_name (const char *name)
+{
+  for (guint i = 0; name != NULL && i < JSUI_N_TIERS; i++)
+    if (strcmp (name, css_names[i]) == 0)
+      return i;
+  return JSUI_TIER_OK;
+}
+
+const char *
+jsui_tier_css_name (JsuiTier tier)
+{
+  g_return_val_if_fail (tier < JSUI_N_TIERS, "ok");
+  return css_names[tier];
+}
+
+const char *
+jsui_tier_label (JsuiTier tier)
+{
+  switch (tier)
+    {
+    case JSUI_TIER_OK:
+      return C_ ("tier", "ok");
+    case JSUI_TIER_LIGHT:
+      return C_ ("tier", "light");
+    case JSUI_TIER_NOTICEABLE:
+      return C_ ("tier", "noticeable");
+    case JSUI_TIER_SEVERE:
+      return C_ ("tier", "severe");
+    case JSUI_TIER_FROZEN:
+      return C_ ("tier", "frozen");
+    case JSUI_TIER_HANG:
+      return C_ ("tier", "hang");
+    case JSUI_N_TIERS:
+    default:
+      g_assert_not_reached ();
+    }
+}

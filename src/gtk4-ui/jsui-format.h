@@ -1,0 +1,37 @@
+/* jsui-format.h: numbers and tiers as the window shows them.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The tiers of frames and events, mildest first (docs/report-format.md). */
+typedef enum
+{
+  JSUI_TIER_OK,         /* a frame on time */
+  JSUI_TIER_LIGHT,      /* a slow frame under 50 ms */
+  JSUI_TIER_NOTICEABLE, /* 50-200 ms */
+  JSUI_TIER_SEVERE,     /* 200-700 ms */
+  JSUI_TIER_FROZEN,     /* over 700 ms */
+  JSUI_TIER_HANG,       /* 3 s and more, or a stall under way */
+  JSUI_N_TIERS,
+} JsuiTier;
+
+/* "16.7 ms", "1.25 s"; "–" when ns < 0 (unknown). */
+char *jsui_format_duration (gint64 ns);
+/* "2.5 %"; "–" when unknown (< 0). */
+char *jsui_format_percent (double fraction);
+
+/* A frame's tier: OK within 1.5 budgets (budget <= 0: 16.67 ms). */
+JsuiTier jsui_frame_tier (gint64 duration_ns, gint64 budget_ns);
+/* The tier of a report's tier name ("light", "noticeable", ...). */
+JsuiTier jsui_tier_from_name (const char *name);
+/* "ok", "light", ... : the CSS class of the tier (also its report name). */
+const char *jsui_tier_css_name (JsuiTier tier);
+/* The translated name, for the jank list. */
+const char *jsui_tier_label (JsuiTier tier);
+
+G_END_DECLS

@@ -1,0 +1,35 @@
+/* jsui-refresher.h: brings snapshots to a window, at most every
+ * JSUI_REFRESH_MS: takes the newest one from a source (the core's live API,
+ * or a test's), parses it in a GTask worker thread, and hands it to the
+ * window on the main thread. Nothing is parsed when nothing changed, and
+ * never two at once.
+ *
+ * Main thread only (the source is called there; it must not block).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include "jsui-window.h"
+
+G_BEGIN_DECLS
+
+#define JSUI_REFRESH_MS 500
+/* The name of the refresh timer source: jankscope's own, to leave out. */
+#define JSUI_REFRESH_SOURCE_NAME "[jankscope-ui] refresh"
+
+/* The newest snapshot (a new reference, NULL: none yet) and its generation. */
+typedef GBytes *(*JsuiSnapshotSource) (guint64 *generation, gpointer user_data);
+
+typedef struct _JsuiRefresher JsuiRefresher;
+
+/* Starts refreshing `window` (a weak reference: it stops when the window
+ * goes). interval_ms: JSUI_REFRESH_MS, smaller in tests. */
+JsuiRefresher *jsui_refresher_new (JsuiWindow *window, JsuiSnapshotSource source,
+                                   gpointer user_data, guint interval_ms);
+void jsui_refresher_free (JsuiRefresher *self);
+/* Snapshots parsed and shown so far; parse failures. */
+guint jsui_refresher_get_n_shown (JsuiRefresher *self);
+guint jsui_refresher_get_n_failed (JsuiRefresher *self);
+
+G_END_DECLS

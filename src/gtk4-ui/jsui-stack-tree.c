@@ -1,0 +1,168 @@
+/* jsui-stack-tree.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "jsui-stack-tree.h"
+
+static JsuiStackNode *
+node_new (const char *name, const char *module, JsuiStackNode *parent)
+{
+  JsuiStackNode *node = g_new0 (JsuiStackNode, 1);
+
+  node->name = g_strdup (name);
+  node->module = g_strdup (module);
+  node->parent = parent;
+  node->depth = parent != NULL ? parent->depth + 1 : 0;
+  node->children = g_ptr_array_new ();
+  return node;
+}
+
+static void
+node_free (JsuiStackNode *node)
+{
+  for (guint i = 0; i < node->children->len; i++)
+    node_free (g_ptr_array_index (node->children, i));
+  g_ptr_array_unref (node->children);
+  g_free (node->name);
+  g_free (node->module);
+  g_free (node);
+}
+
+JsuiStackTree *
+jsui_stack_tree_new (const char *root_label)
+{
+  JsuiStackTree *tree = g_atomic_rc_box_new0 (JsuiStackTree);
+
+  tree->root = node_new (root_label, NULL, NULL);
+  return tree;
+}
+
+JsuiStackTree *
+jsui_stack_tree_ref (JsuiStackTree *tree)
+{
+  return g_atomic_rc_box_acquire (tree);
+}
+
+static void
+tree_clear (gpointer data)
+{
+  JsuiStackTree *tree = data;
+
+  node_free (tree->root);
+}
+
+void
+jsui_stack_tree_unref (JsuiStackTree *tree)
+{
+  g_atomic_rc_box_release_full (tree, tree_clear);
+}
+
+static JsuiStackNode *
+child_named (JsuiStackNode *node, const char *name, const char *module)
+{
+  for (guint i = 0; i < node->children->len; i++)
+    {
+      JsuiStackNode *c = g_ptr_array_index (node->children, i);
+
+      if (g_strcmp0 (c->name, name) == 0 && g_strcmp0 (c->module, module) == 0)
+        return c;
+    }
+  g_ptr_array_add (node->children, node_new (name, module, node));
+  return g_ptr_array_index (node->children, node->children->len - 1);
+}
+
+void
+jsui_stack_tree_add (JsuiStackTree *tree, const char *const *names, const char *const *modules,
+                     guint n_frames, gint64 count)
+{
+  JsuiStackNode *node = tree->root;
+
+  g_return_if_fail (count >= 0);
+
+  node->total += count;
+  for (guint i = 0; i < n_frames; i++)
+    {
+      node = child_named (node, names[i], modules != NULL ? modules[i] : NULL);
+      node->total += count;
+    }
+  node->self += count;
+}
+
+static int
+compare_nodes (gconstpointer a, gconstpointer b)
+{
+  const JsuiStackNode *x = *(const JsuiStackNode *const *)a;
+  const JsuiStackNode *y = *(const JsuiStackNode *const *)b;
+
+  if (x->total != y->total)
+    return x->total > y->total ? -1 : 1;
+  return g_strcmp0 (x->name, y->name);
+}
+
+static void
+sort_node (JsuiStackNode *node)
+{
+  g_ptr_array_sort (node->children, compare_nodes);
+  for (guint i = 0; i < node->children->len; i++)
+    sort_node (g_ptr_array_index (node->children, i));
+}
+
+void
+jsui_stack_tree_sort (JsuiStackTree *tree)
+{
+  sort_node (tree->root);
+}
+
+char *
+jsui_frame_name (const CliReportFrame *frame)
+{
+  if (frame->function != NULL)
+    return g_strdup (frame->function);
+  if (frame->module != NULL)
+    return g_strdup_printf ("%s+%s", frame->module, frame->offset != NULL ? frame->offset : "?");
+  return g_strdup ("??");
+}
+
+gboolean
+jsui_frame_is_own (const CliReportFrame *frame)
+{
+  return frame->module != NULL && g_str_has_prefix (frame->module, "libjankscope");
+}
+
+JsuiStackTree *
+jsui_stack_tree_from_event (const CliReportEvent *event)
+{
+  JsuiStackTree *tree = jsui_stack_tree_new (_ ("All samples"));
+  GPtrArray *stacks = event->detail != NULL ? event->detail->stacks : NULL;
+
+  for (guint s = 0; stacks != NULL && s < stacks->len; s++)
+    {
+      const CliReportStack *stack = g_ptr_array_index (stacks, s);
+      guint n = stack->frames->len;
+      g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+      g_autofree const char **modules = g_new0 (const char *, n + 1);
+
+      guint kept = 0;
+
+      /* The report lists frames leaf first: the tree goes from the caller.
+       * jankscope's own frames (its dispatch wrapper) are left out. */
+      for (guint i = 0; i < n; i++)
+        {
+          const CliReportFrame *f = g_ptr_array_index (stack->frames, n - 1 - i);
+
+          if (jsui_frame_is_own (f))
+            continue;
+          g_ptr_array_add (names, jsui_frame_name (f));
+          modules[kept++] = f->module;
+        }
+      jsui_stack_tree_add (tree, (const char *const *)names->pdata, modules, kept,
+                           MAX (stack->count, 0));
+    }
+  jsui_stack_tree_sort (tree);
+  return tree;
+}

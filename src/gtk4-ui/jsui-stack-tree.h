@@ -1,0 +1,56 @@
+/* jsui-stack-tree.h: the aggregated top-down tree of an event's stacks
+ * (plain data, no GTK: built and tested without a display).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "report-reader.h"
+
+G_BEGIN_DECLS
+
+typedef struct _JsuiStackNode JsuiStackNode;
+
+struct _JsuiStackNode
+{
+  char *name;   /* function, or module+offset, or "??" */
+  char *module; /* may be NULL */
+  gint64 total; /* samples through this frame */
+  gint64 self;  /* samples that ended here */
+  guint depth;  /* 0: the root */
+  JsuiStackNode *parent;
+  GPtrArray *children; /* of JsuiStackNode, most samples first after _sort () */
+};
+
+/* A tree and its owner: shared by reference with the list items. */
+typedef struct
+{
+  JsuiStackNode *root;
+} JsuiStackTree;
+
+JsuiStackTree *jsui_stack_tree_new (const char *root_label);
+JsuiStackTree *jsui_stack_tree_ref (JsuiStackTree *tree);
+void jsui_stack_tree_unref (JsuiStackTree *tree);
+
+/* Adds one stack, frames root first (the caller's frame first). */
+void jsui_stack_tree_add (JsuiStackTree *tree, const char *const *names, const char *const *modules,
+                          guint n_frames, gint64 count);
+/* Orders every node's children, most samples first (then by name). */
+void jsui_stack_tree_sort (JsuiStackTree *tree);
+
+/* The tree of an event's sampled stacks (detail->stacks, weighted by their
+ * sample counts, jankscope's own frames left out); the root is "all
+ * samples". */
+JsuiStackTree *jsui_stack_tree_from_event (const CliReportEvent *event);
+
+/* A frame of jankscope's own libraries (its dispatch wrapper). */
+gboolean jsui_frame_is_own (const CliReportFrame *frame);
+
+/* The name shown for a frame of a report. */
+char *jsui_frame_name (const CliReportFrame *frame);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsuiStackTree, jsui_stack_tree_unref)
+
+G_END_DECLS

@@ -1,0 +1,473 @@
+/* test-inspector.c: the jankscope window (src/gtk4-ui/) with a synthetic
+ * snapshot (snapshot.json: a real gtk4-stall report plus two made-up events
+ * and a `live` member). Run by check_inspector.py, one path at a time;
+ * the GTK paths need a display (xvfb-run), /inspector/flame-layout does not.
+ *
+ * Environment: JSUI_TEST_SNAPSHOT (the JSON file), JSUI_TEST_SCREENSHOT
+ * (where /inspector/screenshot saves its PNG).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "jsui-flame-layout.h"
+#include "jsui-items.h"
+#include "jsui-refresher.h"
+#include "jsui-window.h"
+
+static GBytes *
+snapshot_bytes (void)
+{
+  const char *path = g_getenv ("JSUI_TEST_SNAPSHOT");
+  g_autoptr (GError) error = NULL;
+  char *data;
+  gsize length;
+
+  g_assert_nonnull (path);
+  g_file_get_contents (path, &data, &length, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (data, length);
+}
+
+static JsuiSnapshot *
+load_snapshot (void)
+{
+  g_autoptr (GBytes) bytes = snapshot_bytes ();
+  g_autoptr (GError) error = NULL;
+  gsize length;
+  const char *data = g_bytes_get_data (bytes, &length);
+  JsuiSnapshot *snap = jsui_snapshot_parse (data, length, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (snap);
+  return snap;
+}
+
+/* The index of the one frame linked to jank event `id`. */
+static guint
+frame_of_event (JsuiSnapshot *snap, gint64 id)
+{
+  guint found = G_MAXUINT;
+
+  for (guint i = 0; i < snap->frames->len; i++)
+    if (g_array_index (snap->frames, JsuiFrame, i).event_id == id)
+      {
+        g_assert_cmpuint (found, ==, G_MAXUINT);
+        found = i;
+      }
+  g_assert_cmpuint (found, !=, G_MAXUINT);
+  return found;
+}
+
+static void
+wait_ms (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE) || (g_usleep (1000), TRUE);
+}
+
+/* ---- pure geometry: no display --------------------------------------- */
+
+static JsuiStackTree *
+known_tree (void)
+{
+  /* root (10) ── a (6) ── c (4)
+   *          │        └─ d (2)
+   *          └─ b (4)                  (callers first) */
+  JsuiStackTree *tree = jsui_stack_tree_new ("all");
+  const char *ac[] = { "a", "c" }, *ad[] = { "a", "d" }, *b[] = { "b" };
+
+  jsui_stack_tree_add (tree, b, NULL, 1, 4);
+  jsui_stack_tree_add (tree, ac, NULL, 2, 4);
+  jsui_stack_tree_add (tree, ad, NULL, 2, 2);
+  jsui_stack_tree_sort (tree);
+  return tree;
+}
+
+static void
+assert_rect (GArray *rects, guint i, const char *name, double x, double width, guint depth)
+{
+  const JsuiFlameRect *r;
+
+  g_assert_cmpuint (i, <, rects->len);
+  r = &g_array_index (rects, JsuiFlameRect, i);
+  g_assert_cmpstr (r->node->name, ==, name);
+  g_assert_cmpfloat_with_epsilon (r->x, x, 1e-9);
+  g_assert_cmpfloat_with_epsilon (r->width, width, 1e-9);
+  g_assert_cmpuint (r->depth, ==, depth);
+}
+
+static void
+test_flame_layout (void)
+{
+  g_autoptr (JsuiStackTree) tree = known_tree ();
+  g_autoptr (JsuiStackTree) empty = jsui_stack_tree_new ("all");
+  g_autoptr (GArray) rects = jsui_flame_layout (tree->root, 0);
+  g_autoptr (GArray) pruned = jsui_flame_layout (tree->root, 0.3);
+  g_autoptr (GArray) none = jsui_flame_layout (empty->root, 0);
+
+  g_assert_cmpint (tree->root->total, ==, 10);
+  /* Parents first, children left to right, heaviest first. */
+  g_assert_cmpuint (rects->len, ==, 5);
+  assert_rect (rects, 0, "all", 0.0, 1.0, 0);
+  assert_rect (rects, 1, "a", 0.0, 0.6, 1);
+  assert_rect (rects, 2, "c", 0.0, 0.4, 2);
+  assert_rect (rects, 3, "d", 0.4, 0.2, 2);
+  assert_rect (rects, 4, "b", 0.6, 0.4, 1);
+
+  /* Too narrow: left out with its subtree. */
+  g_assert_cmpuint (pruned->len, ==, 4);
+  assert_rect (pruned, 3, "b", 0.6, 0.4, 1);
+
+  g_assert_cmpstr (jsui_flame_hit (rects, 0.5, 2)->node->name, ==, "d");
+  g_assert_cmpstr (jsui_flame_hit (rects, 0.7, 1)->node->name, ==, "b");
+  g_assert_null (jsui_flame_hit (rects, 0.7, 2));
+  g_assert_cmpuint (none->len, ==, 0);
+
+  /* self counts: a stack ends where it ends */
+  g_assert_cmpint (tree->root->self, ==, 0);
+  g_assert_cmpint (((JsuiStackNode *)g_ptr_array_index (tree->root->children, 1))->self, ==, 4);
+}
+
+static void
+test_snapshot_parse (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpuint (snap->report->events->len, ==, 3);
+  g_assert_true (snap->has_live);
+  g_assert_cmpuint (snap->frames->len, ==, 240);
+  /* Each slow frame is linked to the event it overlaps; frames on time to none. */
+  g_assert_cmpuint (frame_of_event (snap, 1), ==, 29);
+  g_assert_cmpuint (frame_of_event (snap, 2), ==, 108);
+  g_assert_cmpuint (frame_of_event (snap, 3), ==, 144);
+  g_assert_cmpint (g_array_index (snap->frames, JsuiFrame, 0).event_id, ==, 0);
+  g_assert_cmpint (g_array_index (snap->frames, JsuiFrame, 0).budget_ns, ==, 16667000);
+  g_assert_cmpint (g_array_index (snap->frames, JsuiFrame, 108).duration_ns, >, 700000000);
+  /* (collector 9 + watchdog 3.6 + handler 0.4 ms) over 5.26 s */
+  g_assert_cmpint (snap->overhead_cpu_ns, ==, 13000000);
+  g_assert_cmpfloat_with_epsilon (snap->overhead_cpu_pct, 100.0 * 13000000 / 5261703431.0, 1e-9);
+  g_assert_cmpint (snap->stall_ns, ==, 0);
+
+  g_assert_null (jsui_snapshot_parse ("{\"format\": 1", 12, &error));
+  g_assert_nonnull (error);
+}
+
+/* ---- the window (display) ------------------------------------------- */
+
+static void
+test_templates (void)
+{
+  JsuiWindow *window = jsui_window_new ();
+  GtkWidget *stacks = jsui_stacks_view_new ();
+
+  g_object_ref_sink (stacks);
+  g_assert_nonnull (jsui_window_get_timeline (window));
+  g_assert_nonnull (jsui_window_get_stacks_view (window));
+  g_assert_nonnull (jsui_stacks_view_get_flame_graph (JSUI_STACKS_VIEW (stacks)));
+  g_assert_cmpstr (jsui_stacks_view_get_page (JSUI_STACKS_VIEW (stacks)), ==, "empty");
+
+  /* No data yet. */
+  g_assert_cmpstr (jsui_window_get_metric (window, "status"), ==, "Waiting for data…");
+  g_assert_cmpstr (jsui_window_get_metric (window, "p50"), ==, "–");
+  g_assert_cmpuint (g_list_model_get_n_items (jsui_window_get_events (window)), ==, 0);
+
+  /* Marked as jankscope's own. */
+  g_assert_cmpstr (gtk_widget_get_name (GTK_WIDGET (window)), ==, JSUI_WINDOW_NAME);
+  g_assert_nonnull (g_object_get_data (G_OBJECT (window), JSUI_EXCLUDE_KEY));
+  gtk_widget_realize (GTK_WIDGET (window));
+  g_assert_nonnull (g_object_get_data (G_OBJECT (gtk_native_get_surface (GTK_NATIVE (window))),
+                                       JSUI_EXCLUDE_KEY));
+  g_assert_nonnull (g_object_get_data (
+      G_OBJECT (gdk_surface_get_frame_clock (gtk_native_get_surface (GTK_NATIVE (window)))),
+      JSUI_EXCLUDE_KEY));
+
+  /* Accessible names on the custom widgets are set (GtkAccessible has no
+   * getter in 4.8: the role at least). */
+  g_assert_cmpint (
+      gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (jsui_window_get_timeline (window))), ==,
+      GTK_ACCESSIBLE_ROLE_IMG);
+
+  g_object_unref (stacks);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_models (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  JsuiWindow *window = jsui_window_new ();
+  GListModel *events;
+  g_autoptr (JsuiEvent) second = NULL;
+
+  jsui_window_set_snapshot (window, snap);
+  events = jsui_window_get_events (window);
+  g_assert_cmpuint (g_list_model_get_n_items (events), ==, 3);
+  second = g_list_model_get_item (events, 1);
+  g_assert_cmpint (jsui_event_get_id (second), ==, 2);
+  g_assert_cmpstr (jsui_event_get_event (second)->source, ==, "load-history");
+
+  g_assert_cmpuint (jsui_timeline_get_n_frames (jsui_window_get_timeline (window)), ==, 240);
+
+  g_assert_cmpstr (jsui_window_get_metric (window, "p50"), ==, "16.6 ms");
+  g_assert_cmpstr (jsui_window_get_metric (window, "p95"), ==, "33.4 ms");
+  g_assert_cmpstr (jsui_window_get_metric (window, "p99"), ==, "200 ms");
+  g_assert_cmpstr (jsui_window_get_metric (window, "slow"), ==, "2.5 %");
+  g_assert_cmpstr (jsui_window_get_metric (window, "frozen"), ==, "0.4 %");
+  g_assert_cmpstr (jsui_window_get_metric (window, "hangs"), ==, "0");
+  g_assert_cmpstr (jsui_window_get_metric (window, "overhead"), ==, "0.2 %");
+  g_assert_cmpstr (jsui_window_get_metric (window, "status"), ==, "3 jank events");
+  g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)),
+                                   "jankscope — gtk4-stall (pid "));
+
+  /* Back to no data. */
+  jsui_window_set_snapshot (window, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (events), ==, 0);
+  g_assert_cmpstr (jsui_window_get_metric (window, "status"), ==, "Waiting for data…");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static JsuiStackItem *
+row_item (GListModel *rows, guint i)
+{
+  g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
+
+  g_assert_nonnull (row);
+  return gtk_tree_list_row_get_item (row);
+}
+
+static void
+test_select (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  JsuiWindow *window = jsui_window_new ();
+  JsuiStacksView *stacks = jsui_window_get_stacks_view (window);
+  GListModel *rows = jsui_stacks_view_get_rows (stacks);
+  GArray *rects;
+  gboolean found = FALSE;
+  g_autoptr (JsuiStackItem) root = NULL;
+
+  jsui_window_set_snapshot (window, snap);
+  g_assert_cmpstr (jsui_stacks_view_get_page (stacks), ==, "empty");
+
+  /* The wait event: 10 samples in 2 stacks, 7 of them in read_history_file. */
+  g_assert_true (jsui_window_select_event (window, 2));
+  g_assert_cmpint (jsui_window_get_selected_event (window), ==, 2);
+  g_assert_cmpstr (jsui_stacks_view_get_page (stacks), ==, "stacks");
+  root = row_item (rows, 0);
+  g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 10);
+  g_assert_cmpfloat (jsui_stack_item_get_fraction (root), ==, 1.0);
+  /* The heaviest path is open down to where it splits: load_history_cb. */
+  g_assert_cmpuint (g_list_model_get_n_items (rows), >, 3);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (JsuiStackItem) item = row_item (rows, i);
+
+      if (g_strcmp0 (jsui_stack_item_get_node (item)->name, "load_history_cb") == 0)
+        found = TRUE;
+      /* jankscope's own frames are left out */
+      g_assert_cmpstr (jsui_stack_item_get_node (item)->name, !=, "js_dispatch");
+    }
+  g_assert_true (found);
+
+  rects = jsui_flame_graph_get_rects (jsui_stacks_view_get_flame_graph (stacks));
+  g_assert_cmpuint (rects->len, >, 0);
+  found = FALSE;
+  for (guint i = 0; i < rects->len; i++)
+    {
+      const JsuiFlameRect *r = &g_array_index (rects, JsuiFlameRect, i);
+
+      if (g_strcmp0 (r->node->name, "read_history_file") == 0)
+        {
+          g_assert_cmpfloat_with_epsilon (r->width, 0.7, 1e-9);
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+
+  /* A frame event without stacks. */
+  g_assert_true (jsui_window_select_event (window, 3));
+  g_assert_cmpstr (jsui_stacks_view_get_page (stacks), ==, "empty");
+  g_assert_cmpuint (jsui_flame_graph_get_rects (jsui_stacks_view_get_flame_graph (stacks))->len, ==,
+                    0);
+
+  /* The real event: its three stacks, 14 + ... samples. */
+  g_assert_true (jsui_window_select_event (window, 1));
+  g_clear_object (&root);
+  root = row_item (rows, 0);
+  g_assert_cmpint (jsui_stack_item_get_node (root)->total, >=, 14);
+
+  /* A refresh keeps the selection. */
+  {
+    g_autoptr (JsuiSnapshot) again = load_snapshot ();
+
+    jsui_window_set_snapshot (window, again);
+    g_assert_cmpint (jsui_window_get_selected_event (window), ==, 1);
+    g_assert_cmpstr (jsui_stacks_view_get_page (stacks), ==, "stacks");
+  }
+
+  g_assert_false (jsui_window_select_event (window, 42));
+  g_assert_cmpint (jsui_window_get_selected_event (window), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_timeline_click (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  JsuiWindow *window = jsui_window_new ();
+  JsuiTimeline *timeline = jsui_window_get_timeline (window);
+  guint frozen = frame_of_event (snap, 2);
+
+  jsui_window_set_snapshot (window, snap);
+  g_assert_cmpint (jsui_timeline_frame_at (timeline, frozen * JSUI_TIMELINE_STEP + 1), ==, frozen);
+  g_assert_cmpint (jsui_timeline_frame_at (timeline, 240 * JSUI_TIMELINE_STEP + 1), ==, -1);
+  /* The frozen frame belongs to event 2: clicking it selects event 2. */
+  g_assert_cmpint (jsui_timeline_activate_at (timeline, frozen * JSUI_TIMELINE_STEP + 1), ==, 2);
+  g_assert_cmpint (jsui_window_get_selected_event (window), ==, 2);
+  /* A frame on time: nothing to select, the selection stays. */
+  g_assert_cmpint (jsui_timeline_activate_at (timeline, 3 * JSUI_TIMELINE_STEP), ==, 0);
+  g_assert_cmpint (jsui_window_get_selected_event (window), ==, 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+typedef struct
+{
+  GBytes *bytes;
+  guint64 generation;
+  guint calls;
+} FakeLive;
+
+static GBytes *
+fake_source (guint64 *generation, gpointer user_data)
+{
+  FakeLive *live = user_data;
+
+  live->calls++;
+  *generation = live->generation;
+  return live->bytes != NULL ? g_bytes_ref (live->bytes) : NULL;
+}
+
+static void
+test_refresh (void)
+{
+  FakeLive live = { NULL, 1, 0 };
+  JsuiWindow *window = jsui_window_new ();
+  JsuiRefresher *refresher = jsui_refresher_new (window, fake_source, &live, 20);
+  gint64 deadline;
+
+  /* Nothing published yet: waiting. */
+  wait_ms (100);
+  g_assert_cmpuint (live.calls, >=, 2);
+  g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 0);
+  g_assert_cmpstr (jsui_window_get_metric (window, "status"), ==, "Waiting for data…");
+
+  /* A snapshot: parsed in a worker, shown on the main thread. */
+  live.bytes = snapshot_bytes ();
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (jsui_refresher_get_n_shown (refresher) == 0 && g_get_monotonic_time () < deadline)
+    wait_ms (10);
+  g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (jsui_window_get_events (window)), ==, 3);
+
+  /* The same generation is not parsed again. */
+  wait_ms (150);
+  g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 1);
+
+  /* A bad snapshot is counted and leaves the window as it was. */
+  g_bytes_unref (live.bytes);
+  live.bytes = g_bytes_new_static ("{\"format\"", 10);
+  live.generation = 2;
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (jsui_refresher_get_n_failed (refresher) == 0 && g_get_monotonic_time () < deadline)
+    wait_ms (10);
+  g_assert_cmpuint (jsui_refresher_get_n_failed (refresher), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (jsui_window_get_events (window)), ==, 3);
+
+  jsui_refresher_free (refresher);
+  g_bytes_unref (live.bytes);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_screenshot (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  const char *path = g_getenv ("JSUI_TEST_SCREENSHOT");
+  JsuiWindow *window = jsui_window_new ();
+  g_autoptr (GdkPaintable) paintable = NULL;
+  g_autoptr (GtkSnapshot) snapshot = NULL;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  int width, height;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  g_assert_nonnull (path);
+  jsui_window_set_snapshot (window, snap);
+  jsui_window_select_event (window, 2);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (GTK_WIDGET (window)) && g_get_monotonic_time () < deadline)
+    wait_ms (10);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window)));
+  wait_ms (300); /* a few frames: allocation, the timeline scrolled to its end */
+
+  {
+    GtkWidget *tl = GTK_WIDGET (jsui_window_get_timeline (window));
+    GtkWidget *sw = gtk_widget_get_ancestor (tl, GTK_TYPE_SCROLLED_WINDOW);
+    GtkAdjustment *adj = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (sw));
+    graphene_rect_t bounds;
+
+    g_assert_true (gtk_widget_compute_bounds (tl, sw, &bounds));
+    g_test_message ("timeline: %d wide at %g in the scroller; adj %g/%g page %g",
+                    gtk_widget_get_width (tl), bounds.origin.x, gtk_adjustment_get_value (adj),
+                    gtk_adjustment_get_upper (adj), gtk_adjustment_get_page_size (adj));
+    /* It follows the newest frames. */
+    g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, gtk_adjustment_get_page_size (adj));
+    g_assert_cmpfloat_with_epsilon (
+        -bounds.origin.x, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj), 0.5);
+  }
+  width = gtk_widget_get_width (GTK_WIDGET (window));
+  height = gtk_widget_get_height (GTK_WIDGET (window));
+  g_assert_cmpint (width, >, 400);
+  g_assert_cmpint (height, >, 300);
+
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s (%d x %d)", path, width, height);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  /* The strings compared are the untranslated ones. */
+  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  g_setenv ("LANGUAGE", "C", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/inspector/flame-layout", test_flame_layout);
+  g_test_add_func ("/inspector/snapshot-parse", test_snapshot_parse);
+  if (gtk_init_check ())
+    {
+      g_test_add_func ("/inspector/templates", test_templates);
+      g_test_add_func ("/inspector/models", test_models);
+      g_test_add_func ("/inspector/select", test_select);
+      g_test_add_func ("/inspector/timeline-click", test_timeline_click);
+      g_test_add_func ("/inspector/refresh", test_refresh);
+      g_test_add_func ("/inspector/screenshot", test_screenshot);
+    }
+  else
+    g_printerr ("no display: the window's tests are not run\n");
+  return g_test_run ();
+}
