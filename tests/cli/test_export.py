@@ -980,6 +980,40 @@ class RoundTripTest(ExportTestCase):
             self.assertTrue(any(line[4].startswith("js_test_busy_loop;") for line in samples))
             self.assertTrue(any(line[0] == "mark" and line[5] == "dispatch" for line in lines))
 
+    def test_demo_round_trip(self):
+        """The demo app (GTK4, under Xvfb) with scripted stalls: every
+        format, each read back; frames and their phases in the trace."""
+        demo = os.environ.get("JANKSCOPE_TEST_DEMO")
+        if not demo or not os.environ.get("DISPLAY"):
+            self.skipTest("needs the demo app and a display (xvfb-run)")
+        report = self.path("demo.json")
+        env = clean_env(LD_PRELOAD=need_env("JANKSCOPE_TEST_PRELOAD"), JANKSCOPE_REPORT=report,
+                        GSK_RENDERER="cairo", GSETTINGS_BACKEND="memory", NO_AT_BRIDGE="1",
+                        DISPLAY=os.environ["DISPLAY"])
+        proc = subprocess.run([demo, "--script=cpu,sleep,slow-paint,quit"], env=env,
+                              capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+        self.assertEqual(proc.returncode, 0, proc.stderr.decode())
+        with open(report) as f:
+            r = json.load(f)
+        self.assertTrue(any(e.get("stacks") for e in r["events"]), "the demo's stalls have stacks")
+        total = sum(e["samples_total"] for e in r["events"]
+                    if e.get("type") != "frame" and e.get("samples_total"))
+
+        trace = json.loads(self.export("chrome", report))
+        check_nesting(self, trace)
+        cats = {e["cat"] for e in x_events(trace)}
+        self.assertLessEqual({"dispatch", "jank", "frame-phase"}, cats)
+        stacks = read_folded(self.export("folded", report).decode())
+        self.assertEqual(sum(stacks.values()), total)
+        self.assertEqual(json.loads(self.export("json", report)), [r])
+        if self.built["pprof"]:
+            p = Pprof(decode_pprof(self.export("pprof", report), need_env("EXPORT_TEST_PROTO_DIR")))
+            self.assertEqual(sum(one(s, "value") for s in p.samples), total)
+        if self.built["sysprof"]:
+            self.export("sysprof", report, output="demo.syscap")
+            lines = dump_sysprof(self.path("demo.syscap"))
+            self.assertEqual(len([line for line in lines if line[0] == "sample"]), total)
+
     def test_killed_hang(self):
         """A run killed during a hang, then the next run (previous_run): the
         hang is marked ongoing, and exported once."""
