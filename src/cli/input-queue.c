@@ -132,8 +132,12 @@ cli_input_queue_new (const char *const *paths,
 {
   CliInputQueue *queue = g_new0 (CliInputQueue, 1);
 
+  /* One loader by default: with two, valid aggregates sometimes failed to
+   * read ("runs.ids[0] must be 16 lowercase hex digits", about one run of
+   * the analysis tests in five, never with one loader). Until that race is
+   * found, more loaders only with --jobs. */
   if (threads == 0)
-    threads = CLAMP (g_get_num_processors (), 1, MAX_THREADS);
+    threads = 1;
   threads = MIN (threads, MAX (n_paths, 1));
 
   queue->paths = paths;
