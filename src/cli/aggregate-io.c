@@ -19,51 +19,12 @@
 /* ---- writing ------------------------------------------------------------------ */
 
 static void
-append_string (GString    *out,
-               const char *text)
-{
-  if (text == NULL)
-    {
-      g_string_append (out, "null");
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '"':
-          g_string_append (out, "\\\"");
-          break;
-        case '\\':
-          g_string_append (out, "\\\\");
-          break;
-        case '\n':
-          g_string_append (out, "\\n");
-          break;
-        case '\t':
-          g_string_append (out, "\\t");
-          break;
-        case '\r':
-          g_string_append (out, "\\r");
-          break;
-        default:
-          if (*p < 0x20 || *p == 0x7f)
-            g_string_append_printf (out, "\\u%04x", *p);
-          else
-            g_string_append_c (out, (char) *p);
-        }
-    }
-  g_string_append_c (out, '"');
-}
-
-static void
 member (GString    *out,
         const char *indent,
         const char *name)
 {
   g_string_append (out, indent);
-  append_string (out, name);
+  cli_json_append_string (out, name);
   g_string_append (out, ": ");
 }
 
@@ -87,7 +48,7 @@ member_string (GString    *out,
                gboolean    last)
 {
   member (out, indent, name);
-  append_string (out, value);
+  cli_json_append_string (out, value);
   g_string_append (out, last ? "\n" : ",\n");
 }
 
@@ -126,17 +87,17 @@ append_key (GString         *out,
             const CliAggKey *key)
 {
   g_string_append (out, "\"tier\": ");
-  append_string (out, key->tier);
+  cli_json_append_string (out, key->tier);
   g_string_append (out, ", \"class\": ");
-  append_string (out, key->klass);
+  cli_json_append_string (out, key->klass);
   g_string_append (out, ", \"wait\": ");
-  append_string (out, key->wait);
+  cli_json_append_string (out, key->wait);
   g_string_append (out, ", \"source\": ");
-  append_string (out, key->source);
+  cli_json_append_string (out, key->source);
   g_string_append (out, ", \"callback\": ");
-  append_string (out, key->callback);
+  cli_json_append_string (out, key->callback);
   g_string_append (out, ", \"scene\": ");
-  append_string (out, key->scene);
+  cli_json_append_string (out, key->scene);
 }
 
 static void
@@ -224,7 +185,7 @@ append_installs (GString            *out,
     {
       if (i > 0)
         g_string_append (out, ", ");
-      append_string (out, g_ptr_array_index (ids, i));
+      cli_json_append_string (out, g_ptr_array_index (ids, i));
     }
   g_string_append (out, "]},\n");
 }
@@ -247,7 +208,7 @@ append_apps (GString            *out,
       const char *name = g_ptr_array_index (names, i);
 
       g_string_append (out, i > 0 ? ",\n    {\"name\": " : "\n    {\"name\": ");
-      append_string (out, name);
+      cli_json_append_string (out, name);
       g_string_append_printf (out, ", \"runs\": %" G_GUINT64_FORMAT "}",
                               *(guint64 *) g_hash_table_lookup (agg->apps, name));
     }
@@ -308,7 +269,7 @@ append_signature (GString               *out,
   gpointer value;
 
   g_string_append (out, "    {\"signature\": ");
-  append_string (out, sig->text);
+  cli_json_append_string (out, sig->text);
   g_string_append_printf (out, ", \"signature_id\": \"%s\", ", sig->id);
   append_stats (out, &sig->stats, "total_ns", FALSE);
   g_string_append (out, ",\n     \"cells\": [");
@@ -343,7 +304,7 @@ append_worst (GString           *out,
               const CliAggEvent *e)
 {
   g_string_append_printf (out, "    {\"run\": \"%016" G_GINT64_MODIFIER "x\", \"app\": ", e->run);
-  append_string (out, e->app);
+  cli_json_append_string (out, e->app);
   g_string_append_printf (out,
                           ", \"pid\": %" G_GINT64_FORMAT ", \"id\": %" G_GINT64_FORMAT
                           ", \"start_ns\": %" G_GINT64_FORMAT
@@ -354,9 +315,9 @@ append_worst (GString           *out,
                           e->unattributed_ns);
   append_key (out, &e->key);
   g_string_append (out, ",\n     \"culprit\": ");
-  append_string (out, e->culprit);
+  cli_json_append_string (out, e->culprit);
   g_string_append (out, ", \"signature\": ");
-  append_string (out, e->signature);
+  cli_json_append_string (out, e->signature);
   g_string_append (out, "}");
 }
 

@@ -119,7 +119,7 @@ arg_key (GString    *out,
 {
   g_string_append (out, *first ? "" : ",");
   *first = FALSE;
-  export_json_string (out, key);
+  cli_json_append_string (out, key);
   g_string_append_c (out, ':');
 }
 
@@ -132,7 +132,7 @@ arg_str (GString    *out,
   if (value == NULL)
     return;
   arg_key (out, first, key);
-  export_json_string (out, value);
+  cli_json_append_string (out, value);
 }
 
 static void
@@ -187,9 +187,9 @@ add_name_cat (Chrome     *c,
               const char *cat)
 {
   g_string_append (c->out, ",\"name\":");
-  export_json_string (c->out, name);
+  cli_json_append_string (c->out, name);
   g_string_append (c->out, ",\"cat\":");
-  export_json_string (c->out, cat);
+  cli_json_append_string (c->out, cat);
 }
 
 static void
@@ -214,12 +214,12 @@ metadata (Chrome     *c,
   if (tid != 0)
     g_string_append_printf (c->out, ",\"tid\":%u", tid);
   g_string_append (c->out, ",\"name\":");
-  export_json_string (c->out, name);
+  cli_json_append_string (c->out, name);
   g_string_append (c->out, ",\"args\":{");
-  export_json_string (c->out, key);
+  cli_json_append_string (c->out, key);
   g_string_append_c (c->out, ':');
   if (value != NULL)
-    export_json_string (c->out, value);
+    cli_json_append_string (c->out, value);
   else
     g_string_append_printf (c->out, "%" G_GINT64_FORMAT, number);
   g_string_append (c->out, "}}");
@@ -656,11 +656,11 @@ frame_id (Chrome     *c,
   c->n_frames++;
   g_string_append_printf (c->stack_frames, "%s\n\"%u\":{\"name\":", c->n_frames > 1 ? "," : "",
                           c->n_frames);
-  export_json_string (c->stack_frames, name);
+  cli_json_append_string (c->stack_frames, name);
   if (module != NULL)
     {
       g_string_append (c->stack_frames, ",\"category\":");
-      export_json_string (c->stack_frames, module);
+      cli_json_append_string (c->stack_frames, module);
     }
   if (parent != 0)
     g_string_append_printf (c->stack_frames, ",\"parent\":\"%u\"", parent);
@@ -951,7 +951,7 @@ export_chrome (ExportContext *ctx,
 
   g_string_append (out, "{\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"jankscope "
                         JANKSCOPE_VERSION "\",\"clock\":");
-  export_json_string (out, ctx->align == EXPORT_ALIGN_START ? "process start" : "CLOCK_MONOTONIC");
+  cli_json_append_string (out, ctx->align == EXPORT_ALIGN_START ? "process start" : "CLOCK_MONOTONIC");
   g_string_append (out, ",\"origin_ns\":");
   g_string_append_printf (out, "%" G_GINT64_FORMAT, ctx->origin_ns);
   g_string_append (out, ",\"inputs\":[");
@@ -960,7 +960,7 @@ export_chrome (ExportContext *ctx,
       const ExportInput *input = g_ptr_array_index (ctx->inputs, i);
 
       g_string_append (out, i > 0 ? "," : "");
-      export_json_string (out, input->display_name);
+      cli_json_append_string (out, input->display_name);
     }
   g_string_append (out, "]},\n\"traceEvents\":[");
 

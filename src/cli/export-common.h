@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "export-scrub.h"
+#include "json-doc.h"
 #include "report-reader.h"
 
 G_BEGIN_DECLS
@@ -116,10 +117,6 @@ typedef struct
 } ExportTimedSample;
 
 GArray        *export_timeline      (const ExportProcess *process); /* of ExportTimedSample */
-
-/* JSON text: a string literal with escapes (NULL: null). */
-void           export_json_string   (GString        *out,
-                                     const char     *text);
 
 /* Writes @bytes to @path atomically (temporary file + rename), or to stdout
  * for "-" (never @binary data to a terminal). */

@@ -1048,3 +1048,47 @@ cli_json_object_array_length (const CliJsonNode *object,
     }
   return member->value.type == CLI_JSON_ARRAY ? (gint64) member->value.length : -1;
 }
+
+/* ---- writing ---------------------------------------------------------------- */
+
+void
+cli_json_append_string (GString    *out,
+                        const char *text)
+{
+  g_autofree char *valid = NULL;
+
+  if (text == NULL)
+    {
+      g_string_append (out, "null");
+      return;
+    }
+  if (!g_utf8_validate (text, -1, NULL))
+    text = valid = g_utf8_make_valid (text, -1);
+
+  g_string_append_c (out, '"');
+  for (const char *c = text; *c != '\0'; c++)
+    switch (*c)
+      {
+      case '"':
+        g_string_append (out, "\\\"");
+        break;
+      case '\\':
+        g_string_append (out, "\\\\");
+        break;
+      case '\n':
+        g_string_append (out, "\\n");
+        break;
+      case '\t':
+        g_string_append (out, "\\t");
+        break;
+      case '\r':
+        g_string_append (out, "\\r");
+        break;
+      default:
+        if ((guchar) *c < 0x20 || *c == 0x7f)
+          g_string_append_printf (out, "\\u%04x", (guchar) *c);
+        else
+          g_string_append_c (out, *c);
+      }
+  g_string_append_c (out, '"');
+}

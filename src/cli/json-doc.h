@@ -88,6 +88,11 @@ const CliJsonNode *cli_json_object_get     (const CliJsonNode *object,
 gint64             cli_json_object_array_length (const CliJsonNode *object,
                                                  const char        *name);
 
+/* Appends `text` as a JSON string ("null" for NULL): quotes, backslashes and
+ * control characters escaped, invalid UTF-8 replaced (U+FFFD). */
+void               cli_json_append_string  (GString           *out,
+                                            const char        *text);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliJsonDoc, cli_json_doc_free)
 
 G_END_DECLS
