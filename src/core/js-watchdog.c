@@ -35,6 +35,10 @@
 #define MAX_HEADERS 64
 /* Fibonacci back-off on identical stacks: at most this many intervals. */
 #define MAX_BACKOFF 34
+/* A sample that keeps folding identical ones is handed over at least this
+ * often: during a hang the collector (and the report on disk) must get the
+ * stack, not only after the stall ends. */
+#define HANDOVER_NS (1000 * JS_NS_PER_MS)
 
 typedef struct
 {
@@ -354,12 +358,17 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
           st->distinct++;
           /* Remember the stack to fold identical ones (the copy stays with
            * the sample). */
+          /* The back-off starts over only when the stack changed (not when
+           * an unchanged one was merely handed over). */
+          if (!st->have_last || !same_stack (&st->last, s))
+            {
+              st->fib_a = 0;
+              st->fib_b = 1;
+            }
           st->last = *s;
           st->last.copy = NULL;
           st->last_nvcsw = snap.nvcsw;
           st->have_last = TRUE;
-          st->fib_a = 0;
-          st->fib_b = 1;
         }
     }
   if (folded)
@@ -367,6 +376,10 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
       st->open->sample.count++;
       st->open->sample.last_ns = now;
       wd->stats.samples_folded++;
+      /* The next sample starts a new entry (with the same stack, if nothing
+       * changed) once this one is handed over. */
+      if (now - st->open->sample.time_ns >= HANDOVER_NS)
+        flush_open_sample (wd, st);
       /* Fibonacci back-off: 1, 1, 2, 3, 5, ... intervals while nothing changes. */
       if (st->fib_b < MAX_BACKOFF)
         {
