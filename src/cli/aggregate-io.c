@@ -504,10 +504,18 @@ read_hex_id (Node       *node,
              guint64    *out,
              GError    **error)
 {
+  guint64 value = 0;
+
   if (node->type != CLI_JSON_STRING || node->length != 16 ||
-      strspn (node->v.string, "0123456789abcdef") != 16 ||
-      !g_ascii_string_to_unsigned (node->v.string, 16, 0, G_MAXUINT64, out, NULL))
+      strspn (node->v.string, "0123456789abcdef") != 16)
     return fail (error, path, NULL, _("must be 16 lowercase hex digits"));
+  for (guint i = 0; i < 16; i++)
+    {
+      char c = node->v.string[i];
+
+      value = value << 4 | (guint64) (c <= '9' ? c - '0' : c - 'a' + 10);
+    }
+  *out = value;
   return TRUE;
 }
 

@@ -613,7 +613,7 @@ cli_cmd_report (int    argc,
     { "keep-going", 'k', 0, G_OPTION_ARG_NONE, &options.keep_going,
       N_("Skip unreadable files with a warning instead of failing"), NULL },
     { "jobs", 'j', 0, G_OPTION_ARG_STRING, &jobs_text,
-      N_("Threads that read files (default 1; more has a known race, see README)"), "N" },
+      N_("Threads that read files (default: one per processor, at most 8)"), "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     G_OPTION_ENTRY_NULL
   };

@@ -132,12 +132,8 @@ cli_input_queue_new (const char *const *paths,
 {
   CliInputQueue *queue = g_new0 (CliInputQueue, 1);
 
-  /* One loader by default: with two, valid aggregates sometimes failed to
-   * read ("runs.ids[0] must be 16 lowercase hex digits", about one run of
-   * the analysis tests in five, never with one loader). Until that race is
-   * found, more loaders only with --jobs. */
   if (threads == 0)
-    threads = 1;
+    threads = CLAMP (g_get_num_processors (), 1, MAX_THREADS);
   threads = MIN (threads, MAX (n_paths, 1));
 
   queue->paths = paths;
@@ -149,6 +145,12 @@ cli_input_queue_new (const char *const *paths,
   g_cond_init (&queue->ready);
   g_cond_init (&queue->space);
   queue->threads = g_ptr_array_new ();
+  /* GLib's ASCII conversions make a C locale on first use (under g_once).
+   * When two threads make that first call together, GLib 2.74's
+   * g_ascii_string_to_(un)signed can fail on a valid number (errno is left
+   * set by the wait: reproduced in about 1 of 1000 two-thread processes).
+   * Make the first call here, before any loader starts. */
+  (void) g_ascii_strtoull ("0", NULL, 10);
   /* One thread: the caller loads each input itself (no worker). */
   if (threads > 1)
     for (guint i = 0; i < threads; i++)

@@ -523,6 +523,28 @@ class MergeTest(AnalysisTestCase):
         folder = self.merge(self.path("reports"), out="folder.json", args=["--jobs", "4"])
         self.assertEqual(one, folder)
 
+    def test_parallel_loaders_read_aggregates_like_one(self):
+        # Two aggregates read by two loader threads at once, many times: each
+        # merge equals the single-threaded one, byte for byte. (GLib 2.74's
+        # g_ascii_string_to_unsigned failed now and then when two threads made
+        # the process's first conversion together: input-queue.c.)
+        _, paths = self.corpus(7, seed=5)
+        self.merge(*paths[:4], out="p1.json", args=["--jobs", "1"])
+        self.merge(*paths[4:], out="p2.json", args=["--jobs", "1"])
+        parts = [self.path("p1.json"), self.path("p2.json")]
+        self.merge(*parts, out="ref.json", args=["--jobs", "1"])
+        with open(self.path("ref.json"), "rb") as f:
+            expected = f.read()
+        for attempt in range(40):
+            jobs = "2" if attempt % 4 else "8"
+            self.merge(*parts, out="par.json", args=["--jobs", jobs])
+            with open(self.path("par.json"), "rb") as f:
+                self.assertEqual(f.read(), expected, f"--jobs {jobs}, attempt {attempt}")
+        # An aggregate holding a run merged before: refused, whatever the loaders.
+        for jobs in ("1", "8"):
+            proc = self.merge(*paths[:1], *parts, out="dup.json", args=["--jobs", jobs], code=1)
+            self.assertIn("p1.json: 1 of its runs is already merged", proc.err)
+
     def test_reports_without_histograms_are_approximate(self):
         a, b = golden_reports()
         a = make_report(1, 1, [], iterations=[MS] * 300)
