@@ -11,65 +11,11 @@
 #include "histogram.h"
 #include "json-read.h"
 
-#define SUB (1 << CLI_HISTOGRAM_SUB_BITS)
-
 static guint64
 add_saturated (guint64 a,
                guint64 b)
 {
   return a > G_MAXUINT64 - b ? G_MAXUINT64 : a + b;
-}
-
-/* Same arithmetic as js-histogram.c's bucket_of. */
-guint
-cli_histogram_bucket_of (gint64 ns)
-{
-  int e;
-  guint sub;
-
-  if (ns < ((gint64) 1 << CLI_HISTOGRAM_MIN_EXP))
-    return 0;
-  e = 63 - __builtin_clzll ((guint64) ns);
-  if (e >= CLI_HISTOGRAM_MAX_EXP)
-    return CLI_HISTOGRAM_BUCKETS - 1;
-  sub = (guint) ((ns >> (e - CLI_HISTOGRAM_SUB_BITS)) & (SUB - 1));
-  return 1 + (guint) (e - CLI_HISTOGRAM_MIN_EXP) * SUB + sub;
-}
-
-gint64
-cli_histogram_bucket_low (guint bucket)
-{
-  int e;
-  gint64 width;
-
-  if (bucket == 0)
-    return 0;
-  bucket = MIN (bucket, CLI_HISTOGRAM_BUCKETS - 1);
-  e = (int) ((bucket - 1) / SUB) + CLI_HISTOGRAM_MIN_EXP;
-  width = (gint64) 1 << (e - CLI_HISTOGRAM_SUB_BITS);
-  return ((gint64) SUB + (gint64) ((bucket - 1) % SUB)) * width;
-}
-
-gint64
-cli_histogram_bucket_high (guint bucket)
-{
-  if (bucket >= CLI_HISTOGRAM_BUCKETS - 1)
-    return G_MAXINT64;
-  return cli_histogram_bucket_low (bucket + 1);
-}
-
-/* js-histogram.c's bucket_mid. */
-static gint64
-bucket_mid (guint bucket)
-{
-  int e;
-  gint64 width;
-
-  if (bucket == 0)
-    return ((gint64) 1 << CLI_HISTOGRAM_MIN_EXP) / 2;
-  e = (int) ((bucket - 1) / SUB) + CLI_HISTOGRAM_MIN_EXP;
-  width = (gint64) 1 << (e - CLI_HISTOGRAM_SUB_BITS);
-  return cli_histogram_bucket_low (bucket) + width / 2;
 }
 
 static void
@@ -99,7 +45,7 @@ cli_histogram_add_values (CliHistogram *h,
   if (count == 0)
     return;
   ns = MAX (ns, 0);
-  b = cli_histogram_bucket_of (ns);
+  b = js_histogram_bucket_of (ns);
   note_range (h, ns, ns);
   h->buckets[b] = add_saturated (h->buckets[b], count);
   h->count = add_saturated (h->count, count);
@@ -149,8 +95,8 @@ cli_histogram_add_percentiles (CliHistogram *h,
         {
           gint64 v = MAX (values[i], last);
 
-          h->buckets[cli_histogram_bucket_of (v)] =
-            add_saturated (h->buckets[cli_histogram_bucket_of (v)], upto - placed);
+          h->buckets[js_histogram_bucket_of (v)] =
+            add_saturated (h->buckets[js_histogram_bucket_of (v)], upto - placed);
           min_ns = MIN (min_ns, v);
           last = v;
           placed = upto;
@@ -160,8 +106,8 @@ cli_histogram_add_percentiles (CliHistogram *h,
     max_ns = last != CLI_UNKNOWN ? last : 0;
   max_ns = MAX (max_ns, MAX (last, 0));
   if (placed < count)
-    h->buckets[cli_histogram_bucket_of (max_ns)] =
-      add_saturated (h->buckets[cli_histogram_bucket_of (max_ns)], count - placed);
+    h->buckets[js_histogram_bucket_of (max_ns)] =
+      add_saturated (h->buckets[js_histogram_bucket_of (max_ns)], count - placed);
   note_range (h, MIN (min_ns, max_ns), max_ns);
   h->count = add_saturated (h->count, count);
   h->approximate = add_saturated (h->approximate, count);
@@ -210,7 +156,7 @@ cli_histogram_percentile (const CliHistogram *h,
     return h->max_ns;
   if (rank == 1)
     return h->min_ns;
-  return CLAMP (bucket_mid (cli_histogram_bucket_of_rank (h, rank)), h->min_ns, h->max_ns);
+  return CLAMP (js_histogram_bucket_mid (cli_histogram_bucket_of_rank (h, rank)), h->min_ns, h->max_ns);
 }
 
 double
@@ -236,9 +182,9 @@ cli_histogram_value_at_rank (const CliHistogram *h,
         {
           /* The k values of the bucket are taken as spread evenly over it:
            * the i-th (1..k) at low + (i - 0.5) / k of its width. */
-          double low = (double) cli_histogram_bucket_low (b);
+          double low = (double) js_histogram_bucket_low (b);
           double high = b == CLI_HISTOGRAM_BUCKETS - 1 ? (double) h->max_ns
-                                                       : (double) cli_histogram_bucket_high (b);
+                                                       : (double) js_histogram_bucket_high (b);
           double position = (rank - (double) seen - 0.5) / (double) k;
           double value = low + CLAMP (position, 0.0, 1.0) * (high - low);
 
@@ -361,11 +307,11 @@ cli_histogram_read_member (const CliJsonNode   *parent,
       CliReportBucket *first = &g_array_index ((*out)->buckets, CliReportBucket, 0);
       CliReportBucket *last =
         &g_array_index ((*out)->buckets, CliReportBucket, (*out)->buckets->len - 1);
-      gint64 low = cli_histogram_bucket_low (first->index);
-      gint64 high = cli_histogram_bucket_high (last->index);
+      gint64 low = js_histogram_bucket_low (first->index);
+      gint64 high = js_histogram_bucket_high (last->index);
 
-      gint64 last_low = cli_histogram_bucket_low (last->index);
-      gint64 first_high = cli_histogram_bucket_high (first->index);
+      gint64 last_low = js_histogram_bucket_low (last->index);
+      gint64 first_high = js_histogram_bucket_high (first->index);
 
       /* A hostile min or max outside its bucket is brought back into it. */
       (*out)->min_ns = min_ns != CLI_UNKNOWN ? CLAMP (min_ns, low, first_high - 1) : low;

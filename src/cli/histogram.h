@@ -19,16 +19,16 @@
 
 #include <glib.h>
 
+#include "js-histogram-layout.h" /* src/common: the layout, shared with the core */
 #include "json-read.h"
 #include "report-reader.h"
 
 G_BEGIN_DECLS
 
-#define CLI_HISTOGRAM_SUB_BITS 4
-#define CLI_HISTOGRAM_MIN_EXP 6
-#define CLI_HISTOGRAM_MAX_EXP 43
-#define CLI_HISTOGRAM_BUCKETS \
-  (1 + (CLI_HISTOGRAM_MAX_EXP - CLI_HISTOGRAM_MIN_EXP) * (1 << CLI_HISTOGRAM_SUB_BITS))
+#define CLI_HISTOGRAM_SUB_BITS JS_HISTOGRAM_SUB_BITS
+#define CLI_HISTOGRAM_MIN_EXP JS_HISTOGRAM_MIN_EXP
+#define CLI_HISTOGRAM_MAX_EXP JS_HISTOGRAM_MAX_EXP
+#define CLI_HISTOGRAM_BUCKETS JS_HISTOGRAM_BUCKETS
 
 typedef struct
 {
@@ -39,10 +39,7 @@ typedef struct
   guint64 buckets[CLI_HISTOGRAM_BUCKETS];
 } CliHistogram;
 
-guint    cli_histogram_bucket_of       (gint64              ns);
-/* [low, high) of a bucket, in ns (high of the last bucket: G_MAXINT64). */
-gint64   cli_histogram_bucket_low      (guint               bucket);
-gint64   cli_histogram_bucket_high     (guint               bucket);
+/* Buckets: js_histogram_bucket_of/_low/_high/_mid (js-histogram-layout.h). */
 
 void     cli_histogram_add_values      (CliHistogram       *h,
                                         gint64              ns,

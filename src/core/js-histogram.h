@@ -11,13 +11,9 @@
 
 #include <glib.h>
 
-G_BEGIN_DECLS
+#include "js-histogram-layout.h" /* src/common: the layout, shared with the CLI */
 
-#define JS_HISTOGRAM_SUB_BITS 4
-#define JS_HISTOGRAM_MIN_EXP 6 /* values below 64 ns share bucket 0 */
-#define JS_HISTOGRAM_MAX_EXP 43
-#define JS_HISTOGRAM_BUCKETS \
-  (1 + (JS_HISTOGRAM_MAX_EXP - JS_HISTOGRAM_MIN_EXP) * (1 << JS_HISTOGRAM_SUB_BITS))
+G_BEGIN_DECLS
 
 typedef struct
 {
