@@ -32,6 +32,11 @@ def check_snapshots():
         check(snap["final"] is False, "not final")
         live = snap["live"]
         check(isinstance(live["frames"], list), "live.frames")
+        check(isinstance(live["strings"], list), "live.strings")
+        for f in live["frames"]:
+            for d in (f[6] if len(f) > 6 else []):
+                check(-1 <= d[0] < len(live["strings"]) and -1 <= d[1] < len(live["strings"]),
+                      f"dispatch names index live.strings: {d}")
         check(live["stuck_ns"] >= 0, "live.stuck_ns")
         check(live["overhead"]["collector_cpu_ns"] > 0, "collector CPU measured")
         check(live["overhead"]["monitored_ns"] > 2 * 10**9, "monitored for over 2 s")

@@ -219,6 +219,63 @@ judge_slow_frame (JsFrameDetector *d, const JsRecord *r, gint64 frame_ns, gint64
                                       r->end_ns, 8, count_delay, NULL);
 }
 
+/* Keeps the JS_RECENT_FRAME_DISPATCHES longest, longest first (under 1 µs:
+ * left out). */
+static void
+recent_add_dispatch (JsRecentFrame *f, guint32 name_id, const void *code, gint64 duration_ns,
+                     gint64 offset_ns)
+{
+  guint32 us = (guint32)CLAMP (duration_ns / 1000, 0, G_MAXUINT32);
+  guint i = f->n_dispatches;
+
+  if (us == 0)
+    return;
+  if (i == JS_RECENT_FRAME_DISPATCHES)
+    {
+      if (us <= f->dispatches[i - 1].duration_us)
+        return;
+      i--;
+    }
+  else
+    f->n_dispatches++;
+  while (i > 0 && f->dispatches[i - 1].duration_us < us)
+    {
+      f->dispatches[i] = f->dispatches[i - 1];
+      i--;
+    }
+  f->dispatches[i] = (JsRecentDispatch){
+    .code = code,
+    .name_id = name_id,
+    .duration_us = us,
+    .offset_us = (guint32)CLAMP (offset_ns / 1000, 0, G_MAXUINT32),
+  };
+}
+
+/* The dispatches inside a frame's time: the one running the frame (still
+ * running: its record comes after this one) with the frame's work, then the
+ * recent ones that overlap [window_start, end], their own time only. */
+static void
+recent_frame_dispatches (const JsFrameDetector *d, JsRecentFrame *f, const JsRecord *r,
+                         gint64 window_start)
+{
+  guint n_recent = MIN (d->n_recent, JS_FRAME_RECENT_DISPATCHES);
+
+  f->n_dispatches = 0;
+  recent_add_dispatch (f, r->name_id, r->code, r->end_ns - r->start_ns, r->start_ns - window_start);
+  for (guint i = 0; i < n_recent; i++)
+    {
+      const typeof (d->recent[0]) *x
+          = &d->recent[(d->n_recent - 1 - i) % JS_FRAME_RECENT_DISPATCHES];
+      gint64 from;
+
+      if (x->end_ns <= window_start)
+        break; /* older ones end even earlier */
+      from = MAX (x->start_ns, window_start);
+      recent_add_dispatch (f, x->name_id, x->code,
+                           MIN (MIN (x->end_ns, r->end_ns) - from, x->own_ns), from - window_start);
+    }
+}
+
 static void
 feed_frame (JsFrameDetector *d, const JsRecord *r)
 {
@@ -250,6 +307,7 @@ feed_frame (JsFrameDetector *d, const JsRecord *r)
       f->phase_us[p] = (r->flags & (1u << p)) ? r->phase_us[p] : 0;
     f->flags = (slow ? JS_RECENT_FRAME_SLOW : 0) | (frozen ? JS_RECENT_FRAME_FROZEN : 0)
                | (continuous ? JS_RECENT_FRAME_ANIMATING : 0);
+    recent_frame_dispatches (d, f, r, r->end_ns - frame_ns);
   }
   if (slow)
     judge_slow_frame (d, r, frame_ns, budget_ns, frozen);

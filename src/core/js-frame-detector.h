@@ -27,7 +27,20 @@ enum
   JS_RECENT_FRAME_ANIMATING = 1 << 2, /* due right after the previous frame */
 };
 
-/* One frame, as the live views draw it (48 bytes). */
+/* Dispatches kept per recent frame: the longest that ran inside its frame
+ * time (the live views' "which dispatch ate this frame"). */
+#define JS_RECENT_FRAME_DISPATCHES 3
+
+/* A dispatch inside a recent frame's frame time (24 bytes). */
+typedef struct
+{
+  const void *code;    /* callback (or dispatch function) address */
+  guint32 name_id;     /* js-names.h */
+  guint32 duration_us; /* its own time inside the frame time */
+  guint32 offset_us;   /* where that time starts, from the frame time's start */
+} JsRecentDispatch;
+
+/* One frame, as the live views draw it (128 bytes: the ring is 512 KB). */
 typedef struct
 {
   gint64 end_ns;
@@ -36,7 +49,13 @@ typedef struct
   guint32 window;
   guint32 phase_us[JS_N_PHASES]; /* from the record; 0 for phases that did not run */
   guint32 flags;
+  guint32 n_dispatches;
+  /* Longest first; the frame's own dispatch (the paint idle) counts its work. */
+  JsRecentDispatch dispatches[JS_RECENT_FRAME_DISPATCHES];
 } JsRecentFrame;
+
+_Static_assert (sizeof (JsRecentDispatch) == 24, "JsRecentDispatch layout");
+_Static_assert (sizeof (JsRecentFrame) == 128, "JsRecentFrame layout");
 
 /* Frame tiers (seed 000 §1.3): 17-50 ms light, 50-200 noticeable,
  * 200-700 severe, over 700 frozen. */

@@ -9,14 +9,19 @@
 
 #include <json-glib/json-glib.h>
 #include "js-frame-detector.h"
+#include "js-symbols.h"
 #include "js-watchdog.h"
 
 G_BEGIN_DECLS
 
 /* Frames of the last JS_REPORT_LIVE_FRAMES_NS at most. */
 #define JS_REPORT_LIVE_FRAMES_NS (60 * G_GINT64_CONSTANT (1000000000))
+/* The dispatches of a frame on time are listed from this long (those of a
+ * slow frame all): most frames on time only show their paint. */
+#define JS_REPORT_LIVE_MIN_DISPATCH_US 1000
 
-void js_report_add_live (JsonBuilder *b, const JsFrameDetector *frames, JsWatchdog *watchdog,
-                         gint64 now_ns, gint64 start_ns, gint64 collector_cpu_ns);
+void js_report_add_live (JsonBuilder *b, const JsFrameDetector *frames, JsSymbols *symbols,
+                         JsWatchdog *watchdog, gint64 now_ns, gint64 start_ns,
+                         gint64 collector_cpu_ns);
 
 G_END_DECLS

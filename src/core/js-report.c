@@ -393,7 +393,7 @@ js_report_build (const JsReportInput *in, gsize *length)
       json_builder_add_value (b, json_node_copy (in->previous_run));
     }
   if (in->live)
-    js_report_add_live (b, in->frames, in->watchdog, in->now_ns, in->start_ns,
+    js_report_add_live (b, in->frames, in->symbols, in->watchdog, in->now_ns, in->start_ns,
                         in->collector_cpu_ns);
   json_builder_end_object (b);
 

@@ -184,6 +184,57 @@ test_recent_frames (Fixture *f, gconstpointer data)
   g_assert_cmpuint (out->len, ==, 3);
 }
 
+/* Each recent frame keeps the longest dispatches inside its frame time:
+ * the frame's own (its work), then those that overlapped it (own time). */
+static void
+test_recent_frame_dispatches (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (JsRecentFrame));
+  const JsRecentFrame *slow, *quiet;
+
+  frame (f, 1000, 2, FALSE, 1, 0);
+  frame (f, 1017, 2, TRUE, 1, 0);
+  /* Inside the next frame's time (1017..1120): 60 ms, 10 ms, 0.5 ms, 5 ms,
+   * and one that started before it (only its part inside counts). */
+  dispatch (f, 1010, 1030, (void *)0xa0);
+  dispatch (f, 1030, 1090, (void *)0xa1);
+  dispatch (f, 1090, 1100, (void *)0xa2);
+  {
+    JsRecord r = { .kind = JS_RECORD_DISPATCH,
+                   .start_ns = 1100 * MS,
+                   .end_ns = 1100 * MS + MS / 2,
+                   .code = (void *)0xa3 };
+    js_frame_detector_feed (&f->frames, &r);
+  }
+  dispatch (f, 1105, 1110, (void *)0xa4);
+  frame (f, 1120, 8, TRUE, 6, 78); /* due at 1034, ran 78 ms late: 103 ms */
+  /* A frame on time: its own dispatch only. */
+  frame (f, 1137, 3, TRUE, 2, 0);
+
+  js_frame_detector_recent (&f->frames, 0, out);
+  g_assert_cmpuint (out->len, ==, 4);
+  slow = &g_array_index (out, JsRecentFrame, 2);
+  g_assert_cmpint (slow->frame_ns, ==, 103 * MS);
+  g_assert_true (slow->flags & JS_RECENT_FRAME_SLOW);
+  g_assert_cmpuint (slow->n_dispatches, ==, JS_RECENT_FRAME_DISPATCHES);
+  g_assert_true (slow->dispatches[0].code == (void *)0xa1);
+  g_assert_cmpuint (slow->dispatches[0].duration_us, ==, 60000);
+  g_assert_cmpuint (slow->dispatches[0].offset_us, ==, 13000); /* 1030 - 1017 */
+  /* 0xa0 ran 1010..1030: 13 ms of it inside; 0xa2 10 ms; 0xa4 5 ms is 4th. */
+  g_assert_true (slow->dispatches[1].code == (void *)0xa0);
+  g_assert_cmpuint (slow->dispatches[1].duration_us, ==, 13000);
+  g_assert_cmpuint (slow->dispatches[1].offset_us, ==, 0);
+  g_assert_true (slow->dispatches[2].code == (void *)0xa2);
+  g_assert_cmpuint (slow->dispatches[2].duration_us, ==, 10000);
+
+  quiet = &g_array_index (out, JsRecentFrame, 3);
+  g_assert_false (quiet->flags & JS_RECENT_FRAME_SLOW);
+  g_assert_cmpuint (quiet->n_dispatches, ==, 1);
+  g_assert_true (quiet->dispatches[0].code == (void *)0xf00); /* the frame's own dispatch */
+  g_assert_cmpuint (quiet->dispatches[0].duration_us, ==, 3000);
+  g_assert_cmpuint (quiet->dispatches[0].offset_us, ==, 14000); /* 17 ms frame, 3 ms work */
+}
+
 int
 main (int argc, char **argv)
 {
@@ -196,6 +247,7 @@ main (int argc, char **argv)
   ADD ("/Frames/idle-between-animations", test_idle_between_animations);
   ADD ("/Frames/frozen-and-windows", test_frozen_and_windows);
   ADD ("/Frames/recent-ring", test_recent_frames);
+  ADD ("/Frames/recent-dispatches", test_recent_frame_dispatches);
 #undef ADD
   return g_test_run ();
 }
