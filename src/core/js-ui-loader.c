@@ -12,23 +12,18 @@
 #define CHECK_PERIOD_NS (250 * JS_NS_PER_MS)
 #define MODULE_NAME "libjankscope-gtk4.so"
 
-static gboolean pending; /* wanted and not started (or given up) yet */
+typedef enum
+{
+  STATE_OFF,      /* nothing to do, for good */
+  STATE_WAIT_GTK, /* GTK 4 not loaded yet */
+  STATE_ARMED,    /* loaded and armed, GTK not initialised yet */
+} State;
+
+static State state = STATE_OFF;
+static gboolean open_window;
 static gint64 last_check_ns;
-
-void
-js_ui_loader_init (gboolean wanted)
-{
-  pending = wanted;
-}
-
-static gboolean
-start_ui (gpointer data)
-{
-  void (*entry) (void) = (void (*) (void)) data;
-
-  entry ();
-  return G_SOURCE_REMOVE;
-}
+static void (*attach_entry) (int open);
+static gboolean (*gtk_initialized) (void);
 
 static char *
 module_path (void)
@@ -42,45 +37,86 @@ module_path (void)
   return g_build_filename (dir, MODULE_NAME, NULL);
 }
 
+/* GTK 4 in the process: load and arm. Not yet: stay waiting. */
+static void
+try_load (void)
+{
+  guint (*major) (void) = (guint (*) (void)) dlsym (RTLD_DEFAULT, "gtk_get_major_version");
+  g_autofree char *path = NULL;
+  void *module;
+  void (*arm) (void);
+
+  if (major == NULL)
+    return; /* not a GTK app, or GTK not loaded yet */
+  state = STATE_OFF;
+  if (major () != 4)
+    {
+      if (open_window)
+        js_log_warning ("JANKSCOPE_INSPECTOR: the jankscope window needs GTK 4 and this app "
+                        "uses GTK %u; the report is still written",
+                        major ());
+      return;
+    }
+  gtk_initialized = (gboolean (*) (void)) dlsym (RTLD_DEFAULT, "gtk_is_initialized");
+  path = module_path ();
+  module = path ? dlopen (path, RTLD_NOW | RTLD_LOCAL) : NULL;
+  arm = module ? (void (*) (void)) dlsym (module, "jankscope_gtk4_ui_arm") : NULL;
+  attach_entry = module ? (void (*) (int)) dlsym (module, "jankscope_gtk4_ui_attach") : NULL;
+  if (arm == NULL || attach_entry == NULL || gtk_initialized == NULL)
+    {
+      /* Without the module the report is all there is: only say so when the
+       * window was asked for. */
+      if (open_window)
+        js_log_warning ("cannot open the jankscope window (%s): %s", path ? path : MODULE_NAME,
+                        dlerror ());
+      else
+        js_log_debug ("no GTK 4 UI module (%s)", path ? path : MODULE_NAME);
+      return;
+    }
+  arm ();
+  state = STATE_ARMED;
+}
+
+void
+js_ui_loader_init (gboolean ui, gboolean open)
+{
+  open_window = open;
+  if (!ui)
+    {
+      if (open)
+        js_log_warning ("JANKSCOPE_UI=0 turns jankscope's window off: JANKSCOPE_INSPECTOR=1 "
+                        "is ignored");
+      state = STATE_OFF;
+      return;
+    }
+  state = STATE_WAIT_GTK;
+  try_load (); /* an app linked with GTK 4: before gtk_init () */
+}
+
+static gboolean
+attach_cb (gpointer data)
+{
+  attach_entry (open_window);
+  return G_SOURCE_REMOVE;
+}
+
 void
 js_ui_loader_poll (gint64 now_ns)
 {
-  gboolean (*initialized) (void);
-  guint (*major) (void);
-  g_autofree char *path = NULL;
-  void *module;
-  void (*entry) (void);
   GSource *idle;
 
-  if (G_LIKELY (!pending) || now_ns - last_check_ns < CHECK_PERIOD_NS)
+  if (G_LIKELY (state == STATE_OFF) || now_ns - last_check_ns < CHECK_PERIOD_NS)
     return;
   last_check_ns = now_ns;
-  initialized = (gboolean (*) (void)) dlsym (RTLD_DEFAULT, "gtk_is_initialized");
-  major = (guint (*) (void)) dlsym (RTLD_DEFAULT, "gtk_get_major_version");
-  if (major != NULL && major () != 4)
-    {
-      pending = FALSE;
-      js_log_warning ("JANKSCOPE_INSPECTOR: the jankscope window needs GTK 4 and this app "
-                      "uses GTK %u; the report is still written",
-                      major ());
-      return;
-    }
-  if (initialized == NULL || major == NULL || !initialized ())
-    return; /* not a GTK app, or GTK not initialised yet */
-  pending = FALSE;
-  path = module_path ();
-  module = path ? dlopen (path, RTLD_NOW | RTLD_LOCAL) : NULL;
-  entry = module ? (void (*) (void)) dlsym (module, "jankscope_gtk4_ui_start") : NULL;
-  if (entry == NULL)
-    {
-      js_log_warning ("cannot open the jankscope window (%s): %s", path ? path : MODULE_NAME,
-                      dlerror ());
-      return;
-    }
+  if (state == STATE_WAIT_GTK)
+    try_load ();
+  if (state != STATE_ARMED || !gtk_initialized ())
+    return;
+  state = STATE_OFF;
   idle = g_idle_source_new ();
   g_source_set_static_name (idle, "[jankscope] ui-start");
   g_source_set_priority (idle, G_PRIORITY_DEFAULT_IDLE);
-  g_source_set_callback (idle, start_ui, (gpointer) entry, NULL);
+  g_source_set_callback (idle, attach_cb, NULL, NULL);
   g_source_attach (idle, g_main_context_default ());
   g_source_unref (idle);
 }

@@ -2,6 +2,10 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include "jankscope-config.h"
+
+#include <glib/gi18n-lib.h>
+
 #include "jsui-items.h"
 
 struct _JsuiEvent
@@ -134,4 +138,223 @@ jsui_stack_item_children (JsuiStackItem *self)
       g_list_store_append (store, child);
     }
   return G_LIST_MODEL (store);
+}
+
+/* ---- JsuiSource ------------------------------------------------------ */
+
+struct _JsuiSource
+{
+  GObject parent_instance;
+  CliReportSource source; /* strings owned */
+  char *label;
+};
+
+G_DEFINE_FINAL_TYPE (JsuiSource, jsui_source, G_TYPE_OBJECT)
+
+enum
+{
+  SOURCE_PROP_0,
+  SOURCE_PROP_NAME,
+  SOURCE_PROP_CALLBACK,
+  SOURCE_PROP_LABEL,
+  SOURCE_PROP_COUNT,
+  SOURCE_PROP_TOTAL_NS,
+  SOURCE_PROP_MEAN_NS,
+  SOURCE_PROP_P95_NS,
+  SOURCE_PROP_MAX_NS,
+  SOURCE_N_PROPS
+};
+
+static void
+jsui_source_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  JsuiSource *self = JSUI_SOURCE (object);
+
+  switch (prop_id)
+    {
+    case SOURCE_PROP_NAME:
+      g_value_set_string (value,
+                          self->source.source != NULL ? self->source.source : _ ("(unnamed)"));
+      break;
+    case SOURCE_PROP_CALLBACK:
+      g_value_set_string (value, self->source.callback);
+      break;
+    case SOURCE_PROP_LABEL:
+      g_value_set_string (value, self->label);
+      break;
+    case SOURCE_PROP_COUNT:
+      g_value_set_int64 (value, self->source.count);
+      break;
+    case SOURCE_PROP_TOTAL_NS:
+      g_value_set_int64 (value, self->source.total_ns);
+      break;
+    case SOURCE_PROP_MEAN_NS:
+      g_value_set_int64 (value, jsui_source_get_mean_ns (self));
+      break;
+    case SOURCE_PROP_P95_NS:
+      g_value_set_int64 (value, self->source.p95_ns);
+      break;
+    case SOURCE_PROP_MAX_NS:
+      g_value_set_int64 (value, self->source.max_ns);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+jsui_source_finalize (GObject *object)
+{
+  JsuiSource *self = JSUI_SOURCE (object);
+
+  g_free (self->source.source);
+  g_free (self->source.callback);
+  g_free (self->label);
+  G_OBJECT_CLASS (jsui_source_parent_class)->finalize (object);
+}
+
+static void
+jsui_source_class_init (JsuiSourceClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamSpec *props[SOURCE_N_PROPS] = { NULL };
+  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = jsui_source_finalize;
+  object_class->get_property = jsui_source_get_property;
+  props[SOURCE_PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, flags);
+  props[SOURCE_PROP_CALLBACK] = g_param_spec_string ("callback", NULL, NULL, NULL, flags);
+  props[SOURCE_PROP_LABEL] = g_param_spec_string ("label", NULL, NULL, NULL, flags);
+  props[SOURCE_PROP_COUNT] = g_param_spec_int64 ("count", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  props[SOURCE_PROP_TOTAL_NS]
+      = g_param_spec_int64 ("total-ns", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  props[SOURCE_PROP_MEAN_NS] = g_param_spec_int64 ("mean-ns", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  props[SOURCE_PROP_P95_NS] = g_param_spec_int64 ("p95-ns", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  props[SOURCE_PROP_MAX_NS] = g_param_spec_int64 ("max-ns", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  g_object_class_install_properties (object_class, SOURCE_N_PROPS, props);
+}
+
+static void
+jsui_source_init (JsuiSource *self)
+{
+}
+
+JsuiSource *
+jsui_source_new (const CliReportSource *source)
+{
+  JsuiSource *self = g_object_new (JSUI_TYPE_SOURCE, NULL);
+  const char *name = source->source != NULL ? source->source : _ ("(unnamed)");
+
+  self->source = *source;
+  self->source.source = g_strdup (source->source);
+  self->source.callback = g_strdup (source->callback);
+  self->label = source->callback != NULL ? g_strdup_printf ("%s (%s)", name, source->callback)
+                                         : g_strdup (name);
+  return self;
+}
+
+const CliReportSource *
+jsui_source_get_source (JsuiSource *self)
+{
+  g_return_val_if_fail (JSUI_IS_SOURCE (self), NULL);
+  return &self->source;
+}
+
+const char *
+jsui_source_get_label (JsuiSource *self)
+{
+  g_return_val_if_fail (JSUI_IS_SOURCE (self), NULL);
+  return self->label;
+}
+
+gint64
+jsui_source_get_mean_ns (JsuiSource *self)
+{
+  g_return_val_if_fail (JSUI_IS_SOURCE (self), 0);
+  return self->source.count > 0 ? self->source.total_ns / self->source.count : 0;
+}
+
+/* ---- JsuiTimeRow ----------------------------------------------------- */
+
+struct _JsuiTimeRow
+{
+  GObject parent_instance;
+  char *name;
+  char *detail;
+  guint count;
+  gint64 total_ns, max_ns, offset_ns;
+};
+
+G_DEFINE_FINAL_TYPE (JsuiTimeRow, jsui_time_row, G_TYPE_OBJECT)
+
+static void
+jsui_time_row_finalize (GObject *object)
+{
+  JsuiTimeRow *self = JSUI_TIME_ROW (object);
+
+  g_free (self->name);
+  g_free (self->detail);
+  G_OBJECT_CLASS (jsui_time_row_parent_class)->finalize (object);
+}
+
+static void
+jsui_time_row_class_init (JsuiTimeRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = jsui_time_row_finalize;
+}
+
+static void
+jsui_time_row_init (JsuiTimeRow *self)
+{
+}
+
+JsuiTimeRow *
+jsui_time_row_new (const char *name, const char *detail, guint count, gint64 total_ns,
+                   gint64 max_ns, gint64 offset_ns)
+{
+  JsuiTimeRow *self = g_object_new (JSUI_TYPE_TIME_ROW, NULL);
+
+  self->name = g_strdup (name);
+  self->detail = g_strdup (detail);
+  self->count = count;
+  self->total_ns = total_ns;
+  self->max_ns = max_ns;
+  self->offset_ns = offset_ns;
+  return self;
+}
+
+const char *
+jsui_time_row_get_name (JsuiTimeRow *self)
+{
+  return self->name;
+}
+
+const char *
+jsui_time_row_get_detail (JsuiTimeRow *self)
+{
+  return self->detail;
+}
+
+guint
+jsui_time_row_get_count (JsuiTimeRow *self)
+{
+  return self->count;
+}
+
+gint64
+jsui_time_row_get_total_ns (JsuiTimeRow *self)
+{
+  return self->total_ns;
+}
+
+gint64
+jsui_time_row_get_max_ns (JsuiTimeRow *self)
+{
+  return self->max_ns;
+}
+
+gint64
+jsui_time_row_get_offset_ns (JsuiTimeRow *self)
+{
+  return self->offset_ns;
 }

@@ -1,8 +1,11 @@
 /* jsui-items.h: the list items of the window's models.
  *
  * JsuiEvent: one jank event of a snapshot (the jank list);
- * JsuiStackItem: one node of an aggregated stack tree (the stacks tree).
- * Both keep what they point into alive by reference.
+ * JsuiStackItem: one node of an aggregated stack tree (the stacks tree);
+ * JsuiSource: one entry of summary.sources (the sources page), with
+ * properties for the column view's sorters;
+ * JsuiTimeRow: a named time (a phase, a dispatch) of the frame details.
+ * They keep what they point into alive by reference.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -33,5 +36,30 @@ double jsui_stack_item_get_fraction (JsuiStackItem *self);
 /* A GListModel of the node's children (NULL for a leaf): for
  * GtkTreeListModel's create function. */
 GListModel *jsui_stack_item_children (JsuiStackItem *self);
+
+#define JSUI_TYPE_SOURCE (jsui_source_get_type ())
+G_DECLARE_FINAL_TYPE (JsuiSource, jsui_source, JSUI, SOURCE, GObject)
+
+/* Properties (read-only): "name" (the source name, or "(unnamed)"),
+ * "callback", "label" (name and callback, what the list shows and sorts
+ * by), "count", "total-ns", "mean-ns", "p95-ns", "max-ns" (gint64). */
+JsuiSource *jsui_source_new (const CliReportSource *source);
+const CliReportSource *jsui_source_get_source (JsuiSource *self);
+const char *jsui_source_get_label (JsuiSource *self);
+gint64 jsui_source_get_mean_ns (JsuiSource *self);
+
+#define JSUI_TYPE_TIME_ROW (jsui_time_row_get_type ())
+G_DECLARE_FINAL_TYPE (JsuiTimeRow, jsui_time_row, JSUI, TIME_ROW, GObject)
+
+/* A row of the frame details: a name, a detail (may be NULL), how many
+ * times, total and longest time, and where it starts (< 0: unknown). */
+JsuiTimeRow *jsui_time_row_new (const char *name, const char *detail, guint count, gint64 total_ns,
+                                gint64 max_ns, gint64 offset_ns);
+const char *jsui_time_row_get_name (JsuiTimeRow *self);
+const char *jsui_time_row_get_detail (JsuiTimeRow *self);
+guint jsui_time_row_get_count (JsuiTimeRow *self);
+gint64 jsui_time_row_get_total_ns (JsuiTimeRow *self);
+gint64 jsui_time_row_get_max_ns (JsuiTimeRow *self);
+gint64 jsui_time_row_get_offset_ns (JsuiTimeRow *self);
 
 G_END_DECLS

@@ -1,60 +1,40 @@
-/* jsui-module.c: libjankscope-gtk4.so's entry point.
+/* jsui-module.c: libjankscope-gtk4.so's entry points.
  *
- * The core dlopens this module (next to itself) in GTK4 processes only, and
- * calls jankscope_gtk4_ui_start () on the main thread once GTK is
- * initialised. It is a guest like the core: hidden symbols but the entry,
- * its own GType prefix (Jsui), resource path (/org/jankscope/ui) and text
- * domain, never unloaded (-z nodelete: GTypes cannot be unregistered).
+ * The core (src/core/js-ui-loader.c) dlopens this module (next to itself)
+ * in GTK 4 processes only, unless JANKSCOPE_UI=0:
+ *
+ * 1. jankscope_gtk4_ui_arm (), as soon as GTK 4 is in the process (in an
+ *    app linked with GTK 4: from the preload's constructor, before main ()
+ *    and gtk_init ()): adds jankscope's page to GTK's Inspector. No display,
+ *    window, timer or snapshot: "armed".
+ * 2. jankscope_gtk4_ui_attach (open), on the main thread once GTK is
+ *    initialised: installs the shortcut (jsui-shortcut.h) on the app's
+ *    windows; open: also opens the window (JANKSCOPE_INSPECTOR=1).
+ *
+ * jankscope_gtk4_ui_start () opens (or raises) the window alone.
+ *
+ * It is a guest like the core: hidden symbols but the entries, its own
+ * GType prefix (Jsui), resource path (/org/jankscope/ui) and text domain,
+ * never unloaded (-z nodelete: GTypes cannot be unregistered).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#define _GNU_SOURCE
 #include "jankscope-config.h"
 
-#include <dlfcn.h>
 #include <libintl.h>
-#include <string.h>
 
 #include <gtk/gtk.h>
 
-#include "js-live.h"
+#include "jsui-inspector-page.h"
+#include "jsui-live.h"
 #include "jsui-refresher.h"
+#include "jsui-shortcut.h"
 #include "jsui-window.h"
 
-#define CORE_LIBRARY "libjankscope-core.so"
+#define EXPORT __attribute__ ((visibility ("default")))
 
 static JsuiWindow *window;       /* main thread */
 static JsuiRefresher *refresher; /* main thread */
-static const JankscopeLiveApiV1 *live_api;
-
-/* The core's live API: global when the core was loaded RTLD_GLOBAL, else
- * found through the core next to this module (already loaded: NOLOAD). */
-static const JankscopeLiveApiV1 *
-find_live_api (void)
-{
-  const JankscopeLiveApiV1 *api = dlsym (RTLD_DEFAULT, "jankscope_live_api_v1");
-  Dl_info info;
-
-  if (api == NULL && dladdr ((void *)find_live_api, &info) != 0 && info.dli_fname != NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (info.dli_fname);
-      g_autofree char *path = g_build_filename (dir, CORE_LIBRARY, NULL);
-      void *core = dlopen (path, RTLD_LAZY | RTLD_NOLOAD);
-
-      if (core != NULL)
-        api = dlsym (core, "jankscope_live_api_v1");
-      /* The handle is not closed: the core is never unloaded anyway. */
-    }
-  if (api != NULL && (api->version < 1 || api->size < sizeof (JankscopeLiveApiV1)))
-    api = NULL;
-  return api;
-}
-
-static GBytes *
-live_source (guint64 *generation, gpointer user_data)
-{
-  return live_api != NULL ? live_api->get_snapshot (generation) : NULL;
-}
 
 static void
 window_destroyed_cb (GtkWidget *widget, gpointer user_data)
@@ -63,14 +43,30 @@ window_destroyed_cb (GtkWidget *widget, gpointer user_data)
   window = NULL;
 }
 
+static void
+init_once (void)
+{
+  static gboolean done;
+
+  if (done)
+    return;
+  done = TRUE;
+  /* Our own domain; the app's textdomain () and locale are left alone. */
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  jsui_live_init ();
+}
+
+EXPORT void jankscope_gtk4_ui_arm (void);
+EXPORT void jankscope_gtk4_ui_attach (int open);
+EXPORT void jankscope_gtk4_ui_start (void);
+
 /**
  * jankscope_gtk4_ui_start:
  *
  * Opens the jankscope window (or raises it when it is open). Main thread,
  * after GTK is initialised; does nothing otherwise.
  */
-__attribute__ ((visibility ("default"))) void jankscope_gtk4_ui_start (void);
-
 void
 jankscope_gtk4_ui_start (void)
 {
@@ -81,14 +77,53 @@ jankscope_gtk4_ui_start (void)
       gtk_window_present (GTK_WINDOW (window));
       return;
     }
-
-  /* Our own domain; the app's textdomain () and locale are left alone. */
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-
-  live_api = find_live_api ();
+  init_once ();
   window = jsui_window_new ();
   g_signal_connect (window, "destroy", G_CALLBACK (window_destroyed_cb), NULL);
-  refresher = jsui_refresher_new (window, live_source, NULL, JSUI_REFRESH_MS);
+  refresher = jsui_refresher_new (jsui_window_get_panel (window), jsui_live_source, NULL,
+                                  JSUI_REFRESH_MS);
   gtk_window_present (GTK_WINDOW (window));
+}
+
+/* The shortcut: open, or close (everything of the window goes with it:
+ * its refresher, its timers, its snapshots). */
+static void
+toggle (void)
+{
+  if (window != NULL)
+    gtk_window_destroy (GTK_WINDOW (window));
+  else
+    jankscope_gtk4_ui_start ();
+}
+
+/**
+ * jankscope_gtk4_ui_arm:
+ *
+ * Adds jankscope's page to GTK's Inspector. Any time before the Inspector
+ * opens (GTK_DEBUG=interactive opens it in gtk_init ()), GTK initialised or
+ * not; main thread. Once.
+ */
+void
+jankscope_gtk4_ui_arm (void)
+{
+  init_once ();
+  jsui_inspector_page_register (jsui_live_source, NULL);
+}
+
+/**
+ * jankscope_gtk4_ui_attach:
+ * @open: also open the window
+ *
+ * Main thread, after GTK is initialised (does nothing otherwise): arms when
+ * not armed yet, installs the shortcut on the app's windows.
+ */
+void
+jankscope_gtk4_ui_attach (int open)
+{
+  if (!gtk_is_initialized ())
+    return;
+  jankscope_gtk4_ui_arm ();
+  jsui_shortcut_install (toggle);
+  if (open)
+    jankscope_gtk4_ui_start ();
 }

@@ -1,8 +1,15 @@
-/* jsui-refresher.h: brings snapshots to a window, at most every
+/* jsui-refresher.h: brings snapshots to a panel, at most every
  * JSUI_REFRESH_MS: takes the newest one from a source (the core's live API,
  * or a test's), parses it in a GTask worker thread, and hands it to the
- * window on the main thread. Nothing is parsed when nothing changed, and
+ * panel on the main thread. Nothing is parsed when nothing changed, and
  * never two at once.
+ *
+ * It follows its panel: nothing is asked for while the panel is paused;
+ * with a baseline (Clear) the frames before it are dropped in the worker,
+ * and a new baseline re-parses the last document at once. The panel also
+ * gets the document itself (jsui_panel_set_document: Save, Export). The
+ * main-thread time of ticks and of applying snapshots is counted in
+ * jsui-ui-cost.h.
  *
  * Main thread only (the source is called there; it must not block).
  *
@@ -10,7 +17,7 @@
  */
 #pragma once
 
-#include "jsui-window.h"
+#include "jsui-panel.h"
 
 G_BEGIN_DECLS
 
@@ -23,10 +30,10 @@ typedef GBytes *(*JsuiSnapshotSource) (guint64 *generation, gpointer user_data);
 
 typedef struct _JsuiRefresher JsuiRefresher;
 
-/* Starts refreshing `window` (a weak reference: it stops when the window
+/* Starts refreshing `panel` (a weak reference: it stops when the panel
  * goes). interval_ms: JSUI_REFRESH_MS, smaller in tests. */
-JsuiRefresher *jsui_refresher_new (JsuiWindow *window, JsuiSnapshotSource source,
-                                   gpointer user_data, guint interval_ms);
+JsuiRefresher *jsui_refresher_new (JsuiPanel *panel, JsuiSnapshotSource source, gpointer user_data,
+                                   guint interval_ms);
 void jsui_refresher_free (JsuiRefresher *self);
 /* Snapshots parsed and shown so far; parse failures. */
 guint jsui_refresher_get_n_shown (JsuiRefresher *self);

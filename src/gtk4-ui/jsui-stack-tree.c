@@ -166,3 +166,59 @@ jsui_stack_tree_from_event (const CliReportEvent *event)
   jsui_stack_tree_sort (tree);
   return tree;
 }
+
+/* Every path that ends in a node with self samples, read upwards. */
+static void
+add_callers (JsuiStackTree *inverted, const JsuiStackNode *node, GPtrArray *names,
+             GPtrArray *modules)
+{
+  if (node->self > 0)
+    {
+      g_ptr_array_set_size (names, 0);
+      g_ptr_array_set_size (modules, 0);
+      for (const JsuiStackNode *n = node; n->parent != NULL; n = n->parent)
+        {
+          g_ptr_array_add (names, n->name);
+          g_ptr_array_add (modules, n->module);
+        }
+      jsui_stack_tree_add (inverted, (const char *const *)names->pdata,
+                           (const char *const *)modules->pdata, names->len, node->self);
+    }
+  for (guint i = 0; i < node->children->len; i++)
+    add_callers (inverted, g_ptr_array_index (node->children, i), names, modules);
+}
+
+JsuiStackTree *
+jsui_stack_tree_bottom_up (const JsuiStackTree *top_down)
+{
+  JsuiStackTree *inverted;
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GPtrArray) modules = g_ptr_array_new ();
+
+  g_return_val_if_fail (top_down != NULL, NULL);
+
+  inverted = jsui_stack_tree_new (top_down->root->name);
+  add_callers (inverted, top_down->root, names, modules);
+  jsui_stack_tree_sort (inverted);
+  return inverted;
+}
+
+static void
+merge_node (JsuiStackNode *dst, const JsuiStackNode *src)
+{
+  dst->total += src->total;
+  dst->self += src->self;
+  for (guint i = 0; i < src->children->len; i++)
+    {
+      const JsuiStackNode *c = g_ptr_array_index (src->children, i);
+
+      merge_node (child_named (dst, c->name, c->module), c);
+    }
+}
+
+void
+jsui_stack_tree_merge (JsuiStackTree *dst, const JsuiStackTree *src)
+{
+  g_return_if_fail (dst != NULL && src != NULL);
+  merge_node (dst->root, src->root);
+}

@@ -40,6 +40,16 @@ void jsui_stack_tree_add (JsuiStackTree *tree, const char *const *names, const c
 /* Orders every node's children, most samples first (then by name). */
 void jsui_stack_tree_sort (JsuiStackTree *tree);
 
+/* The bottom-up (callers) tree of a top-down tree: its first level holds
+ * the frames samples ended in (counts: their self samples), each node's
+ * children its callers; `total` is the samples through that call path,
+ * read from the leaf. Pure: built in the snapshot's worker thread. */
+JsuiStackTree *jsui_stack_tree_bottom_up (const JsuiStackTree *top_down);
+
+/* Adds every sample of `src` into `dst` (trees of one direction); sort
+ * `dst` afterwards. */
+void jsui_stack_tree_merge (JsuiStackTree *dst, const JsuiStackTree *src);
+
 /* The tree of an event's sampled stacks (detail->stacks, weighted by their
  * sample counts, jankscope's own frames left out); the root is "all
  * samples". */

@@ -8,6 +8,7 @@
 
 #include "jsui-format.h"
 #include "jsui-items.h"
+#include "jsui-samples-strip.h"
 #include "jsui-stacks-view.h"
 
 /* The tree opens this deep by itself: the frames above the app's code
@@ -22,7 +23,18 @@ struct _JsuiStacksView
   GtkLabel *empty_label;
   GtkLabel *title_label;
   GtkColumnView *tree_view;
+  GtkColumnViewColumn *self_column;
   JsuiFlameGraph *flame_graph;
+  JsuiSamplesStrip *samples_strip;
+  GtkToggleButton *bottom_up_button;
+
+  /* What is shown: both directions of one tree, and the event whose
+   * samples the strip shows (NULL for several events). */
+  JsuiSnapshot *snapshot;
+  const CliReportEvent *event; /* owned by snapshot */
+  JsuiStackTree *top_down;
+  JsuiStackTree *bottom_up;
+  gboolean show_bottom_up;
 
   GListStore *roots; /* the one root of the shown tree, or none */
   GtkTreeListModel *rows;
@@ -110,10 +122,29 @@ self_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiSta
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
 }
 
+static void show_tree (JsuiStacksView *self);
+
+static void
+bottom_up_toggled_cb (GtkToggleButton *button, JsuiStacksView *self)
+{
+  jsui_stacks_view_set_bottom_up (self, gtk_toggle_button_get_active (button));
+}
+
+static void
+stack_activated_cb (JsuiSamplesStrip *strip, int stack, JsuiStacksView *self)
+{
+  jsui_stacks_view_select_stack (self, stack);
+}
+
 static void
 jsui_stacks_view_dispose (GObject *object)
 {
   JsuiStacksView *self = JSUI_STACKS_VIEW (object);
+
+  self->event = NULL;
+  g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
+  g_clear_pointer (&self->top_down, jsui_stack_tree_unref);
+  g_clear_pointer (&self->bottom_up, jsui_stack_tree_unref);
 
   g_clear_object (&self->selection);
   g_clear_object (&self->rows);
@@ -131,6 +162,7 @@ jsui_stacks_view_class_init (JsuiStacksViewClass *klass)
   object_class->dispose = jsui_stacks_view_dispose;
 
   g_type_ensure (JSUI_TYPE_FLAME_GRAPH);
+  g_type_ensure (JSUI_TYPE_SAMPLES_STRIP);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/jankscope/ui/jsui-stacks-view.ui");
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, stack);
@@ -138,6 +170,11 @@ jsui_stacks_view_class_init (JsuiStacksViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, title_label);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, tree_view);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, flame_graph);
+  gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, self_column);
+  gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, samples_strip);
+  gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, bottom_up_button);
+  gtk_widget_class_bind_template_callback (widget_class, bottom_up_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, stack_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, function_setup_cb);
   gtk_widget_class_bind_template_callback (widget_class, function_bind_cb);
   gtk_widget_class_bind_template_callback (widget_class, number_setup_cb);
@@ -190,38 +227,205 @@ expand_heaviest (GtkTreeListModel *rows)
     }
 }
 
+static void
+show_empty (JsuiStacksView *self, const char *message)
+{
+  g_list_store_remove_all (self->roots);
+  jsui_flame_graph_set_tree (self->flame_graph, NULL);
+  jsui_samples_strip_set_event (self->samples_strip, NULL, NULL);
+  gtk_label_set_text (self->empty_label, message);
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+}
+
+/* The tree of the direction chosen, into the rows. */
+static void
+show_tree (JsuiStacksView *self)
+{
+  JsuiStackTree *tree = self->show_bottom_up ? self->bottom_up : self->top_down;
+  g_autoptr (JsuiStackItem) root = NULL;
+
+  g_list_store_remove_all (self->roots);
+  if (tree == NULL)
+    return;
+  root = jsui_stack_item_new (tree, tree->root);
+  g_list_store_append (self->roots, root);
+  expand_heaviest (self->rows);
+  /* Self is where samples ended: the first level of a bottom-up tree. */
+  gtk_column_view_column_set_visible (self->self_column, !self->show_bottom_up);
+}
+
+static void
+show_trees (JsuiStacksView *self, JsuiStackTree *top_down, JsuiStackTree *bottom_up,
+            const char *title, const char *empty_message)
+{
+  if (top_down != NULL)
+    jsui_stack_tree_ref (top_down);
+  if (bottom_up != NULL)
+    jsui_stack_tree_ref (bottom_up);
+  g_clear_pointer (&self->top_down, jsui_stack_tree_unref);
+  g_clear_pointer (&self->bottom_up, jsui_stack_tree_unref);
+  self->top_down = top_down;
+  self->bottom_up = bottom_up;
+  if (self->top_down != NULL && self->bottom_up == NULL)
+    self->bottom_up = jsui_stack_tree_bottom_up (self->top_down);
+
+  if (self->top_down == NULL || self->top_down->root->total == 0)
+    {
+      show_empty (self, empty_message != NULL ? empty_message
+                                              : _ ("No stacks were sampled during this event"));
+      return;
+    }
+  show_tree (self);
+  jsui_flame_graph_set_tree (self->flame_graph, self->top_down);
+  jsui_samples_strip_set_event (self->samples_strip, self->event != NULL ? self->snapshot : NULL,
+                                self->event);
+  gtk_widget_set_visible (GTK_WIDGET (self->samples_strip), self->event != NULL);
+  gtk_label_set_text (self->title_label, title != NULL ? title : "");
+  gtk_stack_set_visible_child_name (self->stack, "stacks");
+}
+
+void
+jsui_stacks_view_set_trees (JsuiStacksView *self, JsuiStackTree *top_down, JsuiStackTree *bottom_up,
+                            const char *title, const char *empty_message)
+{
+  g_return_if_fail (JSUI_IS_STACKS_VIEW (self));
+
+  self->event = NULL;
+  g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
+  show_trees (self, top_down, bottom_up, title, empty_message);
+}
+
 void
 jsui_stacks_view_set_event (JsuiStacksView *self, JsuiSnapshot *snapshot,
                             const CliReportEvent *event)
 {
-  g_autoptr (JsuiStackTree) tree = NULL;
-  g_autoptr (JsuiStackItem) root = NULL;
+  g_autoptr (JsuiStackTree) built = NULL;
+  JsuiStackTree *top_down = NULL, *bottom_up = NULL;
   g_autofree char *title = NULL;
 
   g_return_if_fail (JSUI_IS_STACKS_VIEW (self));
 
-  g_list_store_remove_all (self->roots);
+  if (snapshot != NULL)
+    jsui_snapshot_ref (snapshot);
+  g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
+  self->snapshot = snapshot;
+  self->event = snapshot != NULL ? event : NULL;
+
   if (event == NULL || event->detail == NULL || event->detail->stacks->len == 0)
     {
-      jsui_flame_graph_set_tree (self->flame_graph, NULL);
-      gtk_label_set_text (self->empty_label, event == NULL
-                                                 ? _ ("Select a jank event to see its stacks")
-                                                 : _ ("No stacks were sampled during this event"));
-      gtk_stack_set_visible_child_name (self->stack, "empty");
+      show_trees (self, NULL, NULL, NULL,
+                  event == NULL ? _ ("Select a jank event to see its stacks")
+                                : _ ("No stacks were sampled during this event"));
       return;
     }
 
-  tree = jsui_stack_tree_from_event (event);
-  root = jsui_stack_item_new (tree, tree->root);
-  g_list_store_append (self->roots, root);
-  expand_heaviest (self->rows);
-  jsui_flame_graph_set_tree (self->flame_graph, tree);
+  /* Aggregated with the snapshot, in its worker thread. */
+  if (snapshot != NULL)
+    {
+      top_down = jsui_snapshot_get_tree (snapshot, event, FALSE);
+      bottom_up = jsui_snapshot_get_tree (snapshot, event, TRUE);
+    }
+  if (top_down == NULL)
+    top_down = built = jsui_stack_tree_from_event (event);
 
   /* Translators: the stacks pane's title: event id, samples, distinct stacks */
   title = g_strdup_printf (_ ("Event %lld: %lld samples in %u stacks"), (long long)event->id,
-                           (long long)tree->root->total, event->detail->stacks->len);
-  gtk_label_set_text (self->title_label, title);
-  gtk_stack_set_visible_child_name (self->stack, "stacks");
+                           (long long)top_down->root->total, event->detail->stacks->len);
+  show_trees (self, top_down, bottom_up, title, NULL);
+}
+
+void
+jsui_stacks_view_set_bottom_up (JsuiStacksView *self, gboolean bottom_up)
+{
+  g_return_if_fail (JSUI_IS_STACKS_VIEW (self));
+
+  bottom_up = !!bottom_up;
+  if (gtk_toggle_button_get_active (self->bottom_up_button) != bottom_up)
+    gtk_toggle_button_set_active (self->bottom_up_button, bottom_up); /* comes back here */
+  if (self->show_bottom_up == bottom_up)
+    return;
+  self->show_bottom_up = bottom_up;
+  show_tree (self);
+}
+
+gboolean
+jsui_stacks_view_get_bottom_up (JsuiStacksView *self)
+{
+  g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), FALSE);
+  return self->show_bottom_up;
+}
+
+/* Follows a path of names down the rows from the root, opening them. */
+static GtkTreeListRow *
+open_path (JsuiStacksView *self, GPtrArray *names)
+{
+  GtkTreeListRow *row = gtk_tree_list_model_get_row (self->rows, 0);
+
+  for (guint i = 0; row != NULL && i < names->len; i++)
+    {
+      g_autoptr (JsuiStackItem) item = gtk_tree_list_row_get_item (row);
+      const JsuiStackNode *node = jsui_stack_item_get_node (item);
+      GtkTreeListRow *next = NULL;
+
+      gtk_tree_list_row_set_expanded (row, TRUE);
+      for (guint c = 0; c < node->children->len; c++)
+        {
+          const JsuiStackNode *child = g_ptr_array_index (node->children, c);
+
+          if (g_strcmp0 (child->name, g_ptr_array_index (names, i)) == 0)
+            {
+              next = gtk_tree_list_row_get_child_row (row, c);
+              break;
+            }
+        }
+      g_object_unref (row);
+      row = next;
+    }
+  return row;
+}
+
+gboolean
+jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index)
+{
+  const CliReportStack *stack;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GtkTreeListRow) row = NULL;
+
+  g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), FALSE);
+
+  if (self->event == NULL || self->event->detail == NULL || stack_index < 0
+      || (guint)stack_index >= self->event->detail->stacks->len)
+    return FALSE;
+  stack = g_ptr_array_index (self->event->detail->stacks, stack_index);
+  /* The tree's path: callers first top-down, the leaf first bottom-up
+   * (jankscope's own frames are not in the tree). */
+  for (guint i = 0; i < stack->frames->len; i++)
+    {
+      guint k = self->show_bottom_up ? i : stack->frames->len - 1 - i;
+      const CliReportFrame *f = g_ptr_array_index (stack->frames, k);
+
+      if (!jsui_frame_is_own (f))
+        g_ptr_array_add (names, jsui_frame_name (f));
+    }
+  row = open_path (self, names);
+  if (row == NULL)
+    return FALSE;
+  gtk_single_selection_set_selected (self->selection, gtk_tree_list_row_get_position (row));
+  return TRUE;
+}
+
+guint
+jsui_stacks_view_get_selected_row (JsuiStacksView *self)
+{
+  g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), GTK_INVALID_LIST_POSITION);
+  return gtk_single_selection_get_selected (self->selection);
+}
+
+JsuiSamplesStrip *
+jsui_stacks_view_get_samples_strip (JsuiStacksView *self)
+{
+  g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), NULL);
+  return self->samples_strip;
 }
 
 GListModel *

@@ -1,6 +1,7 @@
-/* jsui-stacks-view.h: the stacks of one jank event: an aggregated top-down
- * tree (GtkTreeListModel in a GtkColumnView: function, samples, total and
- * self shares) and a flame graph of the same tree.
+/* jsui-stacks-view.h: the stacks of one jank event: an aggregated tree,
+ * top-down or bottom-up (callers), in a GtkColumnView (GtkTreeListModel:
+ * function, samples, total and self shares), a flame graph of the same
+ * tree, and the event's samples over time (jsui-samples-strip.h).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -9,6 +10,7 @@
 #include <gtk/gtk.h>
 
 #include "jsui-flame-graph.h"
+#include "jsui-samples-strip.h"
 #include "jsui-snapshot.h"
 
 G_BEGIN_DECLS
@@ -17,9 +19,26 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (JsuiStacksView, jsui_stacks_view, JSUI, STACKS_VIEW, GtkWidget)
 
 GtkWidget *jsui_stacks_view_new (void);
-/* Shows the stacks of `event` (of `snapshot`); NULL: none selected. */
+/* Shows the stacks of `event` (of `snapshot`), with its samples over time;
+ * NULL: none selected. */
 void jsui_stacks_view_set_event (JsuiStacksView *self, JsuiSnapshot *snapshot,
                                  const CliReportEvent *event);
+/* Shows a tree (references are kept) without a samples strip, e.g. the
+ * stacks of several events merged; bottom_up NULL: derived. top_down NULL
+ * (or without samples): the empty page with `empty_message`. */
+void jsui_stacks_view_set_trees (JsuiStacksView *self, JsuiStackTree *top_down,
+                                 JsuiStackTree *bottom_up, const char *title,
+                                 const char *empty_message);
+/* Top-down (callees below callers, the default) or bottom-up (callers below
+ * the frames samples ended in). The flame graph stays top-down. */
+void jsui_stacks_view_set_bottom_up (JsuiStacksView *self, gboolean bottom_up);
+gboolean jsui_stacks_view_get_bottom_up (JsuiStacksView *self);
+/* Opens and selects the tree's row of the shown event's stack
+ * `stack_index` (what clicking a sample does); FALSE if not found. */
+gboolean jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index);
+/* The selected row's position in the rows, GTK_INVALID_LIST_POSITION: none. */
+guint jsui_stacks_view_get_selected_row (JsuiStacksView *self);
+JsuiSamplesStrip *jsui_stacks_view_get_samples_strip (JsuiStacksView *self);
 /* The rows of the tree (GtkTreeListRow of JsuiStackItem), never NULL. */
 GListModel *jsui_stacks_view_get_rows (JsuiStacksView *self);
 JsuiFlameGraph *jsui_stacks_view_get_flame_graph (JsuiStacksView *self);

@@ -1,10 +1,16 @@
 /* jsui-timeline.c
  *
+ * Only the frames inside the scrolled window's viewport are drawn (the
+ * timeline is up to 4096 frames × 32 px wide); a drag redraws the range it
+ * selects, and tells the others (::frames-selected) once, when it ends.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "jankscope-config.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
 
 #include "jsui-colors.h"
 #include "jsui-timeline.h"
@@ -14,13 +20,28 @@
  * the height; a longer frame is clipped, with a marker on top, rather than
  * flattening all the others. */
 #define SCALE_BUDGETS 6
+/* One zoom step (buttons, keys, a scroll click). */
+#define ZOOM_FACTOR 1.5
 
 struct _JsuiTimeline
 {
   GtkWidget parent_instance;
   JsuiSnapshot *snapshot;
   gint64 selected_event;
-  int selected_frame;
+  double zoom; /* pixels per frame */
+
+  /* The selected frames (-1: none), and their end times, to find them
+   * again in the next snapshot. */
+  int sel_first, sel_last;
+  gint64 sel_first_end, sel_last_end;
+  int anchor; /* where a keyboard or drag range started */
+
+  double drag_x;           /* where the drag began */
+  double pointer_x;        /* the pointer, for Ctrl+scroll */
+  double pinch_start_zoom; /* the zoom when the pinch began */
+  double pending_value;    /* a scroll value to set once the new width is allocated */
+  gboolean pending;
+  GtkAdjustment *hadj; /* the scrolled window's, while we have one (weak) */
 };
 
 G_DEFINE_FINAL_TYPE (JsuiTimeline, jsui_timeline, GTK_TYPE_WIDGET)
@@ -28,6 +49,7 @@ G_DEFINE_FINAL_TYPE (JsuiTimeline, jsui_timeline, GTK_TYPE_WIDGET)
 enum
 {
   EVENT_ACTIVATED,
+  FRAMES_SELECTED,
   N_SIGNALS
 };
 static guint signals[N_SIGNALS];
@@ -53,6 +75,81 @@ budget_of (JsuiTimeline *self)
   return 16667000;
 }
 
+double
+jsui_timeline_zoom_anchor (double old_zoom, double new_zoom, double x, double value)
+{
+  /* x - value is where x is in the viewport; x / old_zoom the frame there. */
+  return x / old_zoom * new_zoom - (x - value);
+}
+
+static GtkAdjustment *
+hadjustment (JsuiTimeline *self)
+{
+  GtkWidget *sw = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+
+  return sw != NULL ? gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (sw)) : NULL;
+}
+
+static void
+adjustment_changed_cb (GtkAdjustment *adj, JsuiTimeline *self)
+{
+  if (!self->pending)
+    return;
+  self->pending = FALSE;
+  gtk_adjustment_set_value (adj, self->pending_value);
+}
+
+static void
+watch_adjustment (JsuiTimeline *self)
+{
+  GtkAdjustment *adj = hadjustment (self);
+
+  if (adj == self->hadj)
+    return;
+  if (self->hadj != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->hadj, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->hadj), (gpointer *)&self->hadj);
+    }
+  self->hadj = adj;
+  if (adj != NULL)
+    {
+      g_object_add_weak_pointer (G_OBJECT (adj), (gpointer *)&self->hadj);
+      /* After the viewport's own handler: the new extent is known. */
+      g_signal_connect_after (adj, "changed", G_CALLBACK (adjustment_changed_cb), self);
+      g_signal_connect_swapped (adj, "value-changed", G_CALLBACK (gtk_widget_queue_draw), self);
+    }
+}
+
+/* Sets the zoom keeping what is at x where it is in the viewport. */
+static void
+zoom_at (JsuiTimeline *self, double zoom, double x)
+{
+  GtkAdjustment *adj = hadjustment (self);
+  double old = self->zoom;
+
+  zoom = CLAMP (zoom, JSUI_TIMELINE_MIN_ZOOM, JSUI_TIMELINE_MAX_ZOOM);
+  if (zoom == old)
+    return;
+  self->zoom = zoom;
+  if (adj != NULL)
+    {
+      self->pending_value
+          = MAX (0, jsui_timeline_zoom_anchor (old, zoom, x, gtk_adjustment_get_value (adj)));
+      self->pending = TRUE;
+    }
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/* Where to anchor a zoom without a pointer: the selection, else the end. */
+static double
+default_anchor (JsuiTimeline *self)
+{
+  if (self->sel_first >= 0)
+    return jsui_timeline_x_for_frame (self, (guint)self->sel_first);
+  return jsui_timeline_get_n_frames (self) * self->zoom;
+}
+
 static void
 jsui_timeline_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum,
                        int *natural, int *minimum_baseline, int *natural_baseline)
@@ -62,7 +159,7 @@ jsui_timeline_measure (GtkWidget *widget, GtkOrientation orientation, int for_si
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       /* A GtkViewport scrolls over its child's minimum width. */
-      *minimum = *natural = (int)jsui_timeline_get_n_frames (self) * JSUI_TIMELINE_STEP;
+      *minimum = *natural = (int)ceil (jsui_timeline_get_n_frames (self) * self->zoom);
     }
   else
     *minimum = *natural = MIN_HEIGHT;
@@ -74,6 +171,13 @@ append_rect (GtkSnapshot *snapshot, const GdkRGBA *color, float x, float y, floa
   gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (x, y, w, h));
 }
 
+static gboolean
+is_selected (JsuiTimeline *self, guint i, const JsuiFrame *f)
+{
+  return (self->selected_event != 0 && f->event_id == self->selected_event)
+         || (self->sel_first >= 0 && (int)i >= self->sel_first && (int)i <= self->sel_last);
+}
+
 static void
 jsui_timeline_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -83,44 +187,270 @@ jsui_timeline_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   int height = gtk_widget_get_height (widget);
   gint64 budget = budget_of (self);
   gint64 scale_ns = budget * SCALE_BUDGETS;
+  float step = (float)self->zoom;
+  float bar = step >= 3 ? step - 1 : step; /* a gap only when there is room */
   GdkRGBA colors[JSUI_N_TIERS], fg, line, select;
   float budget_y;
+  double from = 0, to = width;
+  guint first, last;
+
+  if (frames == NULL || frames->len == 0)
+    goto budget_line;
+  /* The visible part only: the viewport's window onto us. */
+  if (self->hadj != NULL)
+    {
+      graphene_point_t origin;
+      GtkWidget *viewport = gtk_widget_get_parent (widget);
+
+      if (viewport != NULL
+          && gtk_widget_compute_point (viewport, widget, &GRAPHENE_POINT_INIT (0, 0), &origin))
+        {
+          from = MAX (0, origin.x);
+          to = MIN (width, origin.x + gtk_widget_get_width (viewport));
+        }
+    }
+  first = (guint)MAX (0, floor (from / step));
+  last = (guint)MIN ((double)frames->len, ceil (to / step) + 1);
 
   jsui_fg_color (widget, &fg);
   for (guint t = 0; t < JSUI_N_TIERS; t++)
     jsui_tier_color (widget, t, &colors[t]);
-
   select = fg;
   select.alpha = 0.12f;
-  for (guint i = 0; frames != NULL && i < frames->len; i++)
+  for (guint i = first; i < last; i++)
     {
       const JsuiFrame *f = &g_array_index (frames, JsuiFrame, i);
-      float x = (float)i * JSUI_TIMELINE_STEP;
+      float x = (float)i * step;
       float h = (float)height * (float)MIN (f->duration_ns, scale_ns) / (float)scale_ns;
       JsuiTier tier = jsui_frame_tier (f->duration_ns, f->budget_ns);
 
-      if (x > width)
-        break;
-      if ((self->selected_event != 0 && f->event_id == self->selected_event)
-          || (int)i == self->selected_frame)
-        append_rect (snapshot, &select, x - 0.5f, 0, JSUI_TIMELINE_STEP, height);
-      append_rect (snapshot, &colors[tier], x, height - MAX (h, 1.0f), JSUI_TIMELINE_BAR,
-                   MAX (h, 1.0f));
+      if (is_selected (self, i, f))
+        append_rect (snapshot, &select, x, 0, step, height);
+      append_rect (snapshot, &colors[tier], x, height - MAX (h, 1.0f), bar, MAX (h, 1.0f));
       if (f->duration_ns > scale_ns)
-        append_rect (snapshot, &fg, x, 0, JSUI_TIMELINE_BAR, 2); /* clipped: taller than shown */
+        append_rect (snapshot, &fg, x, 0, bar, 2); /* clipped: taller than shown */
     }
 
+budget_line:
   /* The budget line, across the whole width. */
-  line = fg;
+  jsui_fg_color (widget, &line);
   line.alpha = 0.5f;
   budget_y = (float)height * (1.0f - (float)budget / (float)scale_ns);
   append_rect (snapshot, &line, 0, budget_y, width, 1);
 }
 
+/* Scrolls so that frame i is in view. */
 static void
-pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, JsuiTimeline *self)
+scroll_to_frame (JsuiTimeline *self, guint i)
 {
+  GtkAdjustment *adj = hadjustment (self);
+  double x = jsui_timeline_x_for_frame (self, i), value, page;
+
+  if (adj == NULL)
+    return;
+  value = gtk_adjustment_get_value (adj);
+  page = gtk_adjustment_get_page_size (adj);
+  /* halign=end: while we are narrower than the page, we do not scroll. */
+  if (x < value)
+    gtk_adjustment_set_value (adj, x);
+  else if (x + self->zoom > value + page)
+    gtk_adjustment_set_value (adj, x + self->zoom - page);
+}
+
+static void
+set_selection (JsuiTimeline *self, int first, int last)
+{
+  GArray *frames = frames_of (self);
+  int n = frames != NULL ? (int)frames->len : 0;
+
+  if (first > last)
+    {
+      int t = first;
+
+      first = last;
+      last = t;
+    }
+  if (first < 0 || n == 0)
+    {
+      self->sel_first = self->sel_last = -1;
+      self->sel_first_end = self->sel_last_end = 0;
+    }
+  else
+    {
+      self->sel_first = MIN (first, n - 1);
+      self->sel_last = MIN (last, n - 1);
+      self->sel_first_end = g_array_index (frames, JsuiFrame, self->sel_first).end_ns;
+      self->sel_last_end = g_array_index (frames, JsuiFrame, self->sel_last).end_ns;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+jsui_timeline_select_range (JsuiTimeline *self, int first, int last)
+{
+  g_return_if_fail (JSUI_IS_TIMELINE (self));
+
+  set_selection (self, first, last);
+  self->anchor = self->sel_first;
+  g_signal_emit (self, signals[FRAMES_SELECTED], 0, self->sel_first, self->sel_last);
+}
+
+void
+jsui_timeline_select_between (JsuiTimeline *self, double x0, double x1)
+{
+  int n = (int)jsui_timeline_get_n_frames (self);
+  int a, b;
+
+  g_return_if_fail (JSUI_IS_TIMELINE (self));
+
+  if (n == 0)
+    return;
+  /* Past the ends: the first or the last frame. */
+  a = (int)CLAMP (floor (MIN (x0, x1) / self->zoom), 0, n - 1);
+  b = (int)CLAMP (floor (MAX (x0, x1) / self->zoom), 0, n - 1);
+  jsui_timeline_select_range (self, a, b);
+}
+
+gboolean
+jsui_timeline_get_selection (JsuiTimeline *self, guint *first, guint *last)
+{
+  g_return_val_if_fail (JSUI_IS_TIMELINE (self), FALSE);
+
+  if (self->sel_first < 0)
+    return FALSE;
+  *first = (guint)self->sel_first;
+  *last = (guint)self->sel_last;
+  return TRUE;
+}
+
+static void
+drag_begin_cb (GtkGestureDrag *gesture, double x, double y, JsuiTimeline *self)
+{
+  self->drag_x = x;
+  gtk_widget_grab_focus (GTK_WIDGET (self));
   jsui_timeline_activate_at (self, x);
+}
+
+static void
+drag_update_cb (GtkGestureDrag *gesture, double dx, double dy, JsuiTimeline *self)
+{
+  int a = jsui_timeline_frame_at (self, self->drag_x);
+  int n = (int)jsui_timeline_get_n_frames (self);
+  int b;
+
+  if (a < 0 || n == 0)
+    return;
+  b = (int)CLAMP (floor ((self->drag_x + dx) / self->zoom), 0, n - 1);
+  set_selection (self, a, b); /* drawn now, told at the end */
+}
+
+static void
+drag_end_cb (GtkGestureDrag *gesture, double dx, double dy, JsuiTimeline *self)
+{
+  if (fabs (dx) >= self->zoom && jsui_timeline_frame_at (self, self->drag_x) >= 0)
+    jsui_timeline_select_between (self, self->drag_x, self->drag_x + dx);
+}
+
+static void
+motion_cb (GtkEventControllerMotion *motion, double x, double y, JsuiTimeline *self)
+{
+  self->pointer_x = x;
+}
+
+static gboolean
+scroll_cb (GtkEventControllerScroll *scroll, double dx, double dy, JsuiTimeline *self)
+{
+  GdkModifierType state
+      = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
+
+  if (!(state & GDK_CONTROL_MASK) || dy == 0)
+    return FALSE; /* the scrolled window's */
+  zoom_at (self, dy < 0 ? self->zoom * ZOOM_FACTOR : self->zoom / ZOOM_FACTOR, self->pointer_x);
+  return TRUE;
+}
+
+static void
+pinch_begin_cb (GtkGesture *gesture, GdkEventSequence *sequence, JsuiTimeline *self)
+{
+  self->pinch_start_zoom = self->zoom;
+}
+
+static void
+pinch_scale_cb (GtkGestureZoom *gesture, double scale, JsuiTimeline *self)
+{
+  double x, y;
+
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &x, &y))
+    x = default_anchor (self);
+  zoom_at (self, self->pinch_start_zoom * scale, x);
+}
+
+/* Left/Right move the selection (Shift: extend it from where it started). */
+static void
+move_selection (JsuiTimeline *self, int to, gboolean extend)
+{
+  int n = (int)jsui_timeline_get_n_frames (self);
+
+  if (n == 0)
+    return;
+  to = CLAMP (to, 0, n - 1);
+  if (extend && self->sel_first >= 0)
+    {
+      int anchor = self->anchor >= 0 ? self->anchor : self->sel_first;
+
+      jsui_timeline_select_range (self, anchor, to);
+      self->anchor = anchor;
+    }
+  else
+    jsui_timeline_select_range (self, to, to);
+  scroll_to_frame (self, (guint)to);
+}
+
+/* The moving end of the selection: the one away from where it started. */
+static int
+cursor_of (JsuiTimeline *self)
+{
+  if (self->sel_first < 0)
+    return -1;
+  return self->anchor == self->sel_first ? self->sel_last : self->sel_first;
+}
+
+/* Keyboard access: widget actions, bound to keys in class_init. */
+static void
+action_move (GtkWidget *widget, const char *name, GVariant *parameter)
+{
+  JsuiTimeline *self = JSUI_TIMELINE (widget);
+  int n = (int)jsui_timeline_get_n_frames (self);
+  gboolean extend = g_str_has_prefix (name, "timeline.extend-");
+  const char *to = strrchr (name, '-') != NULL && extend ? strrchr (name, '-') + 1 : name + 9;
+  int cursor = cursor_of (self);
+
+  if (g_str_equal (to, "previous"))
+    move_selection (self, cursor < 0 ? n - 1 : cursor - 1, extend);
+  else if (g_str_equal (to, "next"))
+    move_selection (self, cursor < 0 ? n - 1 : cursor + 1, extend);
+  else if (g_str_equal (to, "first"))
+    move_selection (self, 0, extend);
+  else if (g_str_equal (to, "last"))
+    move_selection (self, n - 1, extend);
+}
+
+static void
+action_zoom (GtkWidget *widget, const char *name, GVariant *parameter)
+{
+  if (g_str_equal (name, "timeline.zoom-in"))
+    jsui_timeline_zoom_in (JSUI_TIMELINE (widget));
+  else
+    jsui_timeline_zoom_out (JSUI_TIMELINE (widget));
+}
+
+static void
+action_activate (GtkWidget *widget, const char *name, GVariant *parameter)
+{
+  JsuiTimeline *self = JSUI_TIMELINE (widget);
+
+  if (self->sel_first >= 0 && self->sel_first == self->sel_last)
+    jsui_timeline_activate_at (self, jsui_timeline_x_for_frame (self, (guint)self->sel_first));
 }
 
 static void
@@ -128,8 +458,35 @@ jsui_timeline_dispose (GObject *object)
 {
   JsuiTimeline *self = JSUI_TIMELINE (object);
 
+  if (self->hadj != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->hadj, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->hadj), (gpointer *)&self->hadj);
+      self->hadj = NULL;
+    }
   g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
   G_OBJECT_CLASS (jsui_timeline_parent_class)->dispose (object);
+}
+
+static void
+jsui_timeline_root (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (jsui_timeline_parent_class)->root (widget);
+  watch_adjustment (JSUI_TIMELINE (widget));
+}
+
+static void
+jsui_timeline_unroot (GtkWidget *widget)
+{
+  JsuiTimeline *self = JSUI_TIMELINE (widget);
+
+  if (self->hadj != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->hadj, self);
+      g_object_remove_weak_pointer (G_OBJECT (self->hadj), (gpointer *)&self->hadj);
+      self->hadj = NULL;
+    }
+  GTK_WIDGET_CLASS (jsui_timeline_parent_class)->unroot (widget);
 }
 
 static void
@@ -141,6 +498,8 @@ jsui_timeline_class_init (JsuiTimelineClass *klass)
   object_class->dispose = jsui_timeline_dispose;
   widget_class->measure = jsui_timeline_measure;
   widget_class->snapshot = jsui_timeline_snapshot;
+  widget_class->root = jsui_timeline_root;
+  widget_class->unroot = jsui_timeline_unroot;
 
   /**
    * JsuiTimeline::event-activated:
@@ -149,7 +508,48 @@ jsui_timeline_class_init (JsuiTimelineClass *klass)
   signals[EVENT_ACTIVATED]
       = g_signal_new ("event-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                       NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
+  /**
+   * JsuiTimeline::frames-selected:
+   * @first: the first selected frame (index into the snapshot's frames), -1: none
+   * @last: the last one, -1: none
+   */
+  signals[FRAMES_SELECTED]
+      = g_signal_new ("frames-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                      NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
 
+  {
+    static const struct
+    {
+      const char *action;
+      guint keys[3];
+      GdkModifierType mods;
+    } bindings[] = {
+      { "timeline.previous", { GDK_KEY_Left, GDK_KEY_KP_Left }, 0 },
+      { "timeline.next", { GDK_KEY_Right, GDK_KEY_KP_Right }, 0 },
+      { "timeline.first", { GDK_KEY_Home, GDK_KEY_KP_Home }, 0 },
+      { "timeline.last", { GDK_KEY_End, GDK_KEY_KP_End }, 0 },
+      { "timeline.extend-previous", { GDK_KEY_Left, GDK_KEY_KP_Left }, GDK_SHIFT_MASK },
+      { "timeline.extend-next", { GDK_KEY_Right, GDK_KEY_KP_Right }, GDK_SHIFT_MASK },
+      { "timeline.extend-first", { GDK_KEY_Home, GDK_KEY_KP_Home }, GDK_SHIFT_MASK },
+      { "timeline.extend-last", { GDK_KEY_End, GDK_KEY_KP_End }, GDK_SHIFT_MASK },
+      { "timeline.zoom-in", { GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add }, 0 },
+      { "timeline.zoom-out", { GDK_KEY_minus, GDK_KEY_KP_Subtract }, 0 },
+      { "timeline.activate", { GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_space }, 0 },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bindings); i++)
+      {
+        GtkWidgetActionActivateFunc func
+            = g_str_has_prefix (bindings[i].action, "timeline.zoom")  ? action_zoom
+              : g_str_equal (bindings[i].action, "timeline.activate") ? action_activate
+                                                                      : action_move;
+
+        gtk_widget_class_install_action (widget_class, bindings[i].action, NULL, func);
+        for (guint k = 0; k < G_N_ELEMENTS (bindings[i].keys) && bindings[i].keys[k] != 0; k++)
+          gtk_widget_class_add_binding_action (widget_class, bindings[i].keys[k], bindings[i].mods,
+                                               bindings[i].action, NULL);
+      }
+  }
   gtk_widget_class_set_css_name (widget_class, "jankscope-timeline");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -157,11 +557,33 @@ jsui_timeline_class_init (JsuiTimelineClass *klass)
 static void
 jsui_timeline_init (JsuiTimeline *self)
 {
-  GtkGesture *click = gtk_gesture_click_new ();
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkGesture *pinch = gtk_gesture_zoom_new ();
+  GtkEventController *scroll
+      = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  GtkEventController *motion = gtk_event_controller_motion_new ();
 
-  self->selected_frame = -1;
-  g_signal_connect (click, "pressed", G_CALLBACK (pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+  self->zoom = JSUI_TIMELINE_STEP;
+  self->sel_first = self->sel_last = self->anchor = -1;
+
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (drag_end_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  g_signal_connect (pinch, "begin", G_CALLBACK (pinch_begin_cb), self);
+  g_signal_connect (pinch, "scale-changed", G_CALLBACK (pinch_scale_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (pinch));
+  g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_tooltip_text (
+      GTK_WIDGET (self),
+      _ ("Click a frame or drag across frames to see them in the Frames page; Ctrl+scroll or +/− "
+         "zooms"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _ ("Frame timeline"), -1);
 }
@@ -176,7 +598,7 @@ void
 jsui_timeline_set_snapshot (JsuiTimeline *self, JsuiSnapshot *snapshot)
 {
   GArray *frames;
-  guint slow = 0;
+  guint slow = 0, first, last;
   g_autofree char *description = NULL;
 
   g_return_if_fail (JSUI_IS_TIMELINE (self));
@@ -185,7 +607,21 @@ jsui_timeline_set_snapshot (JsuiTimeline *self, JsuiSnapshot *snapshot)
     jsui_snapshot_ref (snapshot);
   g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
   self->snapshot = snapshot;
-  self->selected_frame = -1;
+
+  /* The selected frames, where they are now (older frames left the ring). */
+  if (self->sel_first >= 0 && snapshot != NULL
+      && jsui_snapshot_frames_between (snapshot, self->sel_first_end, self->sel_last_end, &first,
+                                       &last))
+    {
+      int shift = (int)first - self->sel_first;
+
+      self->sel_first = (int)first;
+      self->sel_last = (int)last;
+      if (self->anchor >= 0)
+        self->anchor += shift;
+    }
+  else
+    self->sel_first = self->sel_last = self->anchor = -1;
 
   frames = frames_of (self);
   for (guint i = 0; frames != NULL && i < frames->len; i++)
@@ -201,6 +637,13 @@ jsui_timeline_set_snapshot (JsuiTimeline *self, JsuiSnapshot *snapshot)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                   description, -1);
   gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+JsuiSnapshot *
+jsui_timeline_get_snapshot (JsuiTimeline *self)
+{
+  g_return_val_if_fail (JSUI_IS_TIMELINE (self), NULL);
+  return self->snapshot;
 }
 
 guint
@@ -225,12 +668,19 @@ int
 jsui_timeline_frame_at (JsuiTimeline *self, double x)
 {
   guint n = jsui_timeline_get_n_frames (self);
-  int i;
+  double i;
 
   if (x < 0)
     return -1;
-  i = (int)(x / JSUI_TIMELINE_STEP);
-  return (guint)i < n ? i : -1;
+  i = floor (x / self->zoom);
+  return i < n ? (int)i : -1;
+}
+
+double
+jsui_timeline_x_for_frame (JsuiTimeline *self, guint i)
+{
+  g_return_val_if_fail (JSUI_IS_TIMELINE (self), 0);
+  return i * self->zoom;
 }
 
 gint64
@@ -241,10 +691,37 @@ jsui_timeline_activate_at (JsuiTimeline *self, double x)
 
   if (i < 0)
     return 0;
-  self->selected_frame = i;
+  jsui_timeline_select_range (self, i, i);
   id = g_array_index (frames_of (self), JsuiFrame, i).event_id;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
   if (id != 0)
     g_signal_emit (self, signals[EVENT_ACTIVATED], 0, id);
   return id;
+}
+
+double
+jsui_timeline_get_zoom (JsuiTimeline *self)
+{
+  g_return_val_if_fail (JSUI_IS_TIMELINE (self), JSUI_TIMELINE_STEP);
+  return self->zoom;
+}
+
+void
+jsui_timeline_set_zoom (JsuiTimeline *self, double zoom)
+{
+  g_return_if_fail (JSUI_IS_TIMELINE (self));
+  zoom_at (self, zoom, default_anchor (self));
+}
+
+void
+jsui_timeline_zoom_in (JsuiTimeline *self)
+{
+  g_return_if_fail (JSUI_IS_TIMELINE (self));
+  zoom_at (self, self->zoom * ZOOM_FACTOR, default_anchor (self));
+}
+
+void
+jsui_timeline_zoom_out (JsuiTimeline *self)
+{
+  g_return_if_fail (JSUI_IS_TIMELINE (self));
+  zoom_at (self, self->zoom / ZOOM_FACTOR, default_anchor (self));
 }

@@ -1,5 +1,6 @@
-/* jsui-window.h: the jankscope window: frame metrics, the frame timeline,
- * the jank list and the stacks of the selected event.
+/* jsui-window.h: the jankscope window, in the app's own process: a title bar
+ * and a JsuiPanel (jsui-panel.h), which shows everything. The jsui_window_*
+ * functions below the panel's getter are the panel's, kept for callers.
  *
  * Main thread only. Its surface and frame clock carry the object data
  * JSUI_EXCLUDE_KEY: the core leaves them out of its frame statistics.
@@ -10,9 +11,7 @@
 
 #include <gtk/gtk.h>
 
-#include "jsui-snapshot.h"
-#include "jsui-stacks-view.h"
-#include "jsui-timeline.h"
+#include "jsui-panel.h"
 
 G_BEGIN_DECLS
 
@@ -26,22 +25,19 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (JsuiWindow, jsui_window, JSUI, WINDOW, GtkWindow)
 
 JsuiWindow *jsui_window_new (void);
-/* Shows a snapshot (a reference is kept); NULL: "waiting for data". The
- * selected event stays selected while it is in the snapshots. */
+JsuiPanel *jsui_window_get_panel (JsuiWindow *self);
+
+/* The panel's (jsui_panel_*), for callers of the window. */
 void jsui_window_set_snapshot (JsuiWindow *self, JsuiSnapshot *snapshot);
-/* Selects the event with this id (0: none); FALSE if there is none. */
 gboolean jsui_window_select_event (JsuiWindow *self, gint64 id);
 gint64 jsui_window_get_selected_event (JsuiWindow *self);
-
-/* For tests: the parts. */
 GListModel *jsui_window_get_events (JsuiWindow *self);
 JsuiTimeline *jsui_window_get_timeline (JsuiWindow *self);
 JsuiStacksView *jsui_window_get_stacks_view (JsuiWindow *self);
-/* The text of a header metric: "p50", "p95", "p99", "slow", "frozen",
- * "hangs", "overhead", or "status". */
 const char *jsui_window_get_metric (JsuiWindow *self, const char *name);
 
-/* Adds the window's style sheet to a display, once. */
-void jsui_install_css (GdkDisplay *display);
+/* Marks a realized native's surface and frame clock as jankscope's own
+ * (JSUI_EXCLUDE_KEY). */
+void jsui_mark_excluded (GtkNative *native);
 
 G_END_DECLS

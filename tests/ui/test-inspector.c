@@ -8,10 +8,22 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <gtk/gtk.h>
-#include <string.h>
+#include "jankscope-config.h"
 
+#include <glib/gi18n-lib.h>
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jsui-export.h"
 #include "jsui-flame-layout.h"
+#include "jsui-format.h"
+#include "jsui-frame-stats.h"
+#include "jsui-inspector-page.h"
+#include "jsui-panel-actions.h"
+#include "jsui-shortcut.h"
+#include "jsui-ui-cost.h"
 #include "jsui-items.h"
 #include "jsui-refresher.h"
 #include "jsui-window.h"
@@ -316,6 +328,55 @@ test_select (void)
 }
 
 static void
+count_cb (guint *counter)
+{
+  (*counter)++;
+}
+
+/* The panel alone (as the Inspector page and the viewer embed it): its
+ * pages, the host's banner slot, the title from the snapshot. */
+static void
+test_panel (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  JsuiPanel *panel = g_object_ref_sink (jsui_panel_new ());
+  GtkWidget *banner = gtk_label_new ("stuck");
+  GtkWidget *other = gtk_label_new ("other");
+  GtkWidget *slot;
+  guint notified = 0;
+
+  g_assert_nonnull (gtk_stack_get_child_by_name (jsui_panel_get_pages (panel), "jank"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (jsui_panel_get_pages (panel)), ==, "jank");
+  g_assert_true (GTK_IS_BOX (jsui_panel_get_action_bar (panel)));
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==, "Waiting for data…");
+
+  /* The banner slot: hidden while empty, replaced, emptied. */
+  g_assert_null (jsui_panel_get_banner (panel));
+  jsui_panel_set_banner (panel, banner);
+  slot = gtk_widget_get_parent (banner);
+  g_assert_nonnull (slot);
+  g_assert_true (gtk_widget_is_ancestor (banner, GTK_WIDGET (panel)));
+  g_assert_true (gtk_widget_get_visible (slot));
+  jsui_panel_set_banner (panel, other);
+  g_assert_true (jsui_panel_get_banner (panel) == other);
+  g_assert_true (gtk_widget_get_parent (other) == slot);
+  jsui_panel_set_banner (panel, NULL);
+  g_assert_null (jsui_panel_get_banner (panel));
+  g_assert_false (gtk_widget_get_visible (slot));
+
+  /* The title follows the snapshot's app. */
+  g_signal_connect_swapped (panel, "notify::title", G_CALLBACK (count_cb), &notified);
+  jsui_panel_set_snapshot (panel, snap);
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_true (g_str_has_prefix (jsui_panel_get_title (panel), "jankscope — gtk4-stall (pid "));
+  g_assert_true (jsui_panel_get_snapshot (panel) == snap);
+  g_assert_cmpuint (g_list_model_get_n_items (jsui_panel_get_events (panel)), ==, 3);
+  g_assert_true (jsui_panel_select_event (panel, 2));
+  g_assert_cmpint (jsui_panel_get_selected_event (panel), ==, 2);
+  g_object_unref (panel);
+}
+
+static void
 test_timeline_click (void)
 {
   g_autoptr (JsuiSnapshot) snap = load_snapshot ();
@@ -357,7 +418,8 @@ test_refresh (void)
 {
   FakeLive live = { NULL, 1, 0 };
   JsuiWindow *window = jsui_window_new ();
-  JsuiRefresher *refresher = jsui_refresher_new (window, fake_source, &live, 20);
+  JsuiRefresher *refresher
+      = jsui_refresher_new (jsui_window_get_panel (window), fake_source, &live, 20);
   gint64 deadline;
 
   /* Nothing published yet: waiting. */
@@ -448,24 +510,402 @@ test_screenshot (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+
+/* ---- the panel's actions, exports, own cost (issue 6 §1, §4) -------- */
+
+static void
+test_frame_stats (void)
+{
+  g_autoptr (GArray) frames = g_array_new (FALSE, TRUE, sizeof (JsuiFrame));
+  JsuiFrameStats fs;
+
+  /* 100 frames of 10..1000 ms (budget 16.7 ms), ending at 1..100 s. */
+  for (int i = 1; i <= 100; i++)
+    {
+      JsuiFrame f = { 0 };
+
+      f.end_ns = i * G_GINT64_CONSTANT (1000000000);
+      f.duration_ns = i * G_GINT64_CONSTANT (10000000);
+      f.budget_ns = 16667000;
+      g_array_append_val (frames, f);
+    }
+  jsui_frame_stats_compute (frames, 0, &fs);
+  g_assert_cmpint (fs.frames, ==, 100);
+  g_assert_cmpint (fs.p50_ns, ==, 500 * G_GINT64_CONSTANT (1000000));
+  g_assert_cmpint (fs.p95_ns, ==, 950 * G_GINT64_CONSTANT (1000000));
+  g_assert_cmpint (fs.p99_ns, ==, 990 * G_GINT64_CONSTANT (1000000));
+  g_assert_cmpint (fs.slow, ==, 98); /* 30 ms and more: over 1.5 × 16.7 ms */
+  g_assert_cmpint (fs.frozen, ==, 31); /* 700 .. 1000 ms */
+  /* From 91 s on: the last 10. */
+  jsui_frame_stats_compute (frames, 91 * G_GINT64_CONSTANT (1000000000), &fs);
+  g_assert_cmpint (fs.frames, ==, 10);
+  g_assert_cmpint (fs.p50_ns, ==, 950 * G_GINT64_CONSTANT (1000000));
+  g_assert_cmpint (fs.frozen, ==, 10);
+  /* After everything, and no frames at all: nothing, no crash. */
+  jsui_frame_stats_compute (frames, G_MAXINT64, &fs);
+  g_assert_cmpint (fs.frames, ==, 0);
+  g_assert_cmpint (fs.p50_ns, ==, -1);
+  jsui_frame_stats_compute (NULL, 0, &fs);
+  g_assert_cmpint (fs.p99_ns, ==, -1);
+}
+
+static void
+test_ui_cost (void)
+{
+  gint64 t = 1000 * G_USEC_PER_SEC;
+
+  jsui_ui_cost_reset ();
+  g_assert_cmpfloat (jsui_ui_cost_ms_per_s (t), <, 0); /* no full second yet */
+  jsui_ui_cost_add (t, 3000);
+  jsui_ui_cost_add (t + 500000, 1000);
+  jsui_ui_cost_add (t + G_USEC_PER_SEC, 2000);
+  /* Seconds 1000 and 1001 are full at 1002: (4 + 2) ms / 2 s. */
+  g_assert_cmpfloat_with_epsilon (jsui_ui_cost_ms_per_s (t + 2 * G_USEC_PER_SEC), 3.0, 1e-9);
+  /* Long after: only the last JSUI_UI_COST_SECONDS count, nothing spent. */
+  g_assert_cmpfloat_with_epsilon (jsui_ui_cost_ms_per_s (t + 100 * G_USEC_PER_SEC), 0.0, 1e-9);
+  /* Old slots are not mistaken for new ones (the ring wraps). */
+  jsui_ui_cost_add (t + 106 * G_USEC_PER_SEC, 5000);
+  g_assert_cmpfloat_with_epsilon (jsui_ui_cost_ms_per_s (t + 107 * G_USEC_PER_SEC), 1.0, 1e-9);
+  jsui_ui_cost_reset ();
+}
+
+static void
+test_shortcut_parse (void)
+{
+  guint key;
+  GdkModifierType mods;
+  char *error = NULL;
+
+  g_assert_true (jsui_shortcut_parse (NULL, &key, &mods, &error));
+  g_assert_null (error);
+  g_assert_cmpuint (key, ==, GDK_KEY_j);
+  g_assert_cmpuint (mods, ==, GDK_CONTROL_MASK | GDK_SHIFT_MASK);
+  g_assert_true (jsui_shortcut_parse ("Ctrl+Alt+K", &key, &mods, &error));
+  g_assert_cmpuint (key, ==, GDK_KEY_k);
+  g_assert_cmpuint (mods, ==, GDK_CONTROL_MASK | GDK_ALT_MASK);
+  g_assert_true (jsui_shortcut_parse ("<Super>F9", &key, &mods, &error));
+  g_assert_cmpuint (key, ==, GDK_KEY_F9);
+  /* Not printable: alone is fine. */
+  g_assert_true (jsui_shortcut_parse ("F12", &key, &mods, &error));
+  g_assert_cmpuint (mods, ==, 0);
+  /* Off. */
+  g_assert_false (jsui_shortcut_parse ("off", &key, &mods, &error));
+  g_assert_null (error);
+  g_assert_cmpuint (key, ==, 0);
+  g_assert_false (jsui_shortcut_parse ("NONE", &key, &mods, &error));
+  g_assert_null (error);
+  /* Bad: a message and the default. */
+  for (guint i = 0; i < 4; i++)
+    {
+      const char *bad[] = { "j", "Shift+J", "<Control>nosuchkey", "Ctrl+" };
+
+      g_assert_false (jsui_shortcut_parse (bad[i], &key, &mods, &error));
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error, "JANKSCOPE_SHORTCUT"));
+      g_assert_cmpuint (key, ==, GDK_KEY_j);
+      g_assert_cmpuint (mods, ==, GDK_CONTROL_MASK | GDK_SHIFT_MASK);
+      g_clear_pointer (&error, g_free);
+    }
+}
+
+static void
+test_export (void)
+{
+  g_autoptr (GBytes) doc = snapshot_bytes ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) report = jsui_export_convert (doc, JSUI_EXPORT_REPORT, &error);
+  g_autoptr (GBytes) chrome = NULL;
+  g_autoptr (GBytes) folded = NULL;
+  g_autoptr (GBytes) bad = g_bytes_new_static ("{\"format\"", 10);
+  g_autofree char *name = NULL;
+  g_autofree char *report_text = NULL;
+  JsuiExportFormat format;
+
+  /* The report: the document without `live`, still a report. */
+  g_assert_no_error (error);
+  report_text = g_strndup (g_bytes_get_data (report, NULL), g_bytes_get_size (report));
+  g_assert_null (strstr (report_text, "\"live\""));
+  g_assert_nonnull (strstr (report_text, "\"events\""));
+  {
+    g_autoptr (CliReport) r = NULL;
+    g_autofree char *path = NULL;
+    int fd = g_file_open_tmp ("jsui-test-XXXXXX.json", &path, &error);
+
+    g_assert_no_error (error);
+    close (fd);
+    g_assert_true (g_file_set_contents (path, report_text, -1, &error));
+    r = cli_report_load_full (path, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (r->events->len, ==, 3);
+    g_unlink (path);
+  }
+
+  /* The CLI's exports. */
+  chrome = jsui_export_convert (doc, JSUI_EXPORT_CHROME, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (chrome, NULL), g_bytes_get_size (chrome),
+                                  "\"traceEvents\""));
+  folded = jsui_export_convert (doc, JSUI_EXPORT_FOLDED, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (g_strstr_len (g_bytes_get_data (folded, NULL), g_bytes_get_size (folded),
+                                  "load_history_cb;"));
+
+  /* Bad input: an error, no crash. */
+  for (JsuiExportFormat f = JSUI_EXPORT_REPORT; f <= JSUI_EXPORT_FOLDED; f++)
+    {
+      g_autoptr (GBytes) none = jsui_export_convert (bad, f, &error);
+
+      g_assert_null (none);
+      g_assert_nonnull (error);
+      g_clear_error (&error);
+    }
+
+  g_assert_true (jsui_export_format_from_name ("folded", &format));
+  g_assert_cmpint (format, ==, JSUI_EXPORT_FOLDED);
+  g_assert_false (jsui_export_format_from_name ("pprof", &format));
+  name = jsui_export_suggested_name (JSUI_EXPORT_CHROME, "a/b", 42);
+  g_assert_cmpstr (name, ==, "a_b-42-trace.json");
+}
+
+/* The panel: pause, clear, show all, save (written off the main thread). */
+static void
+test_actions (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (GBytes) doc = snapshot_bytes ();
+  JsuiWindow *window = jsui_window_new ();
+  JsuiPanel *panel = jsui_window_get_panel (window);
+  const CliReportEvent *ev2 = jsui_snapshot_find_event (snap, 2);
+  g_autofree char *dir = g_dir_make_tmp ("jsui-test-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "saved.json", NULL);
+  g_autoptr (GFile) dest = g_file_new_for_path (path);
+  g_autofree char *saved = NULL;
+  gint64 deadline;
+  JsuiFrameStats fs;
+
+  jsui_panel_set_document (panel, doc);
+  jsui_panel_set_snapshot (panel, snap);
+  g_assert_cmpuint (g_list_model_get_n_items (jsui_panel_get_events (panel)), ==, 3);
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==, "3 jank events");
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "ui"), !=, NULL);
+
+  /* Pause: the property, the action, the status. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "panel.pause", NULL));
+  g_assert_true (jsui_panel_get_paused (panel));
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==, "Paused — 3 jank events");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "panel.pause", NULL));
+  g_assert_false (jsui_panel_get_paused (panel));
+
+  /* Clear at the start of event 2: event 1 (ended before) is left out, the
+   * header counts the frames after it. */
+  jsui_panel_set_baseline (panel, ev2->start_ns);
+  g_assert_cmpuint (g_list_model_get_n_items (jsui_panel_get_events (panel)), ==, 2);
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==, "2 jank events since Clear");
+  jsui_frame_stats_compute (snap->frames, ev2->start_ns, &fs);
+  g_assert_cmpint (fs.frames, >, 0);
+  g_assert_cmpint (fs.frames, <, snap->frames->len);
+  {
+    g_autofree char *p99 = jsui_format_duration (fs.p99_ns);
+
+    g_assert_cmpstr (jsui_panel_get_metric (panel, "p99"), ==, p99);
+  }
+  /* Clear (the action): at the snapshot's time, nothing is left. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "panel.clear", NULL));
+  g_assert_cmpint (jsui_panel_get_baseline (panel), ==, snap->now_ns);
+  g_assert_cmpuint (g_list_model_get_n_items (jsui_panel_get_events (panel)), ==, 0);
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "p50"), ==, "–");
+  /* Show all. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "panel.show-all", NULL));
+  g_assert_cmpint (jsui_panel_get_baseline (panel), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (jsui_panel_get_events (panel)), ==, 3);
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "p50"), ==, "16.6 ms");
+
+  /* Save: the report document, written in a worker; the outcome shown. */
+  g_assert_null (jsui_panel_get_message (panel));
+  jsui_panel_actions_write (panel, JSUI_EXPORT_REPORT, dest);
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (jsui_panel_get_message (panel) == NULL && g_get_monotonic_time () < deadline)
+    wait_ms (10);
+  g_assert_cmpstr (jsui_panel_get_message (panel), ==, "Saved saved.json");
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "\"events\""));
+  g_assert_null (strstr (saved, "\"live\""));
+  g_unlink (path);
+  /* A folder that does not exist: the failure is shown, nothing crashes. */
+  {
+    g_autofree char *nowhere = g_build_filename (dir, "no", "such", "x.json", NULL);
+    g_autoptr (GFile) bad = g_file_new_for_path (nowhere);
+
+    jsui_panel_actions_write (panel, JSUI_EXPORT_CHROME, bad);
+    deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+    while (jsui_panel_get_message (panel) == NULL && g_get_monotonic_time () < deadline)
+      wait_ms (10);
+    g_assert_true (g_str_has_prefix (jsui_panel_get_message (panel), "Could not save x.json: "));
+  }
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The refresher follows its panel: nothing asked while paused; Clear
+ * re-parses the last document without the frames before the baseline. */
+static void
+test_refresh_pause_clear (void)
+{
+  FakeLive live = { NULL, 1, 0 };
+  JsuiPanel *panel = g_object_ref_sink (jsui_panel_new ());
+  JsuiRefresher *refresher;
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  const CliReportEvent *ev2 = jsui_snapshot_find_event (snap, 2);
+  JsuiFrameStats fs;
+  gint64 deadline;
+  guint calls;
+
+  live.bytes = snapshot_bytes ();
+  refresher = jsui_refresher_new (panel, fake_source, &live, 20);
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (jsui_refresher_get_n_shown (refresher) < 1 && g_get_monotonic_time () < deadline)
+    wait_ms (10);
+  g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 1);
+  g_assert_nonnull (jsui_panel_get_document (panel));
+  g_assert_cmpuint (jsui_timeline_get_n_frames (jsui_panel_get_timeline (panel)), ==,
+                    snap->frames->len);
+
+  /* Paused: the source is not even called, a new generation not shown. */
+  jsui_panel_set_paused (panel, TRUE);
+  calls = live.calls;
+  live.generation = 2;
+  wait_ms (150);
+  g_assert_cmpuint (live.calls, ==, calls);
+  g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 1);
+  /* Resumed: at once. */
+  jsui_panel_set_paused (panel, FALSE);
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (jsui_refresher_get_n_shown (refresher) < 2 && g_get_monotonic_time () < deadline)
+    wait_ms (10);
+  g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 2);
+
+  /* Clear: the same generation parsed again, the older frames dropped. */
+  jsui_frame_stats_compute (snap->frames, ev2->start_ns, &fs);
+  jsui_panel_set_baseline (panel, ev2->start_ns);
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (jsui_refresher_get_n_shown (refresher) < 3 && g_get_monotonic_time () < deadline)
+    wait_ms (10);
+  g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 3);
+  g_assert_cmpuint (jsui_timeline_get_n_frames (jsui_panel_get_timeline (panel)), ==, fs.frames);
+  g_assert_cmpuint (g_list_model_get_n_items (jsui_panel_get_events (panel)), ==, 2);
+
+  jsui_refresher_free (refresher);
+  g_bytes_unref (live.bytes);
+  g_object_unref (panel);
+}
+
+/* The Inspector page: a panel, refreshed only while mapped. */
+static void
+test_inspector_page (void)
+{
+  FakeLive live = { NULL, 1, 0 };
+  GtkWidget *window = gtk_window_new ();
+  JsuiInspectorPage *page;
+  GListModel *events;
+  g_autofree char *title = NULL;
+  GIOExtensionPoint *point;
+  gint64 deadline;
+
+  live.bytes = snapshot_bytes ();
+  jsui_inspector_page_register (fake_source, &live);
+  jsui_inspector_page_register (fake_source, &live); /* once */
+  point = g_io_extension_point_lookup ("gtk-inspector-page");
+  g_assert_nonnull (point);
+  g_assert_true (g_io_extension_point_get_extension_by_name (point, JSUI_INSPECTOR_PAGE_NAME)
+                 != NULL);
+  g_assert_true (g_io_extension_get_type (g_io_extension_point_get_extension_by_name (
+                     point, JSUI_INSPECTOR_PAGE_NAME))
+                 == JSUI_TYPE_INSPECTOR_PAGE);
+
+  page = g_object_new (JSUI_TYPE_INSPECTOR_PAGE, NULL);
+  g_object_get (page, "title", &title, NULL);
+  g_assert_cmpstr (title, ==, "jankscope");
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (page));
+  g_assert_false (jsui_inspector_page_is_refreshing (page));
+  g_assert_cmpuint (live.calls, ==, 0);
+  gtk_window_present (GTK_WINDOW (window));
+  events = jsui_panel_get_events (jsui_inspector_page_get_panel (page));
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (g_list_model_get_n_items (events) == 0 && g_get_monotonic_time () < deadline)
+    wait_ms (10);
+  g_assert_true (jsui_inspector_page_is_refreshing (page));
+  g_assert_cmpuint (g_list_model_get_n_items (events), ==, 3);
+  gtk_widget_set_visible (GTK_WIDGET (page), FALSE);
+  g_assert_false (jsui_inspector_page_is_refreshing (page));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_bytes_unref (live.bytes);
+}
+
+/* The window in Chinese: every string of the panel translated (no English
+ * left in the header, the status, the pages), and its screenshot. */
+static void
+test_screenshot_zh (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  JsuiWindow *window = jsui_window_new ();
+  JsuiPanel *panel = jsui_window_get_panel (window);
+  GtkStack *pages = jsui_panel_get_pages (panel);
+  g_autoptr (GtkSelectionModel) titles = gtk_stack_get_pages (pages);
+
+  g_assert_cmpstr (g_getenv ("LANGUAGE"), ==, "zh_CN");
+  jsui_window_set_snapshot (window, snap);
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==, "3 个卡顿事件");
+  jsui_panel_set_paused (panel, TRUE);
+  g_assert_true (g_str_has_prefix (jsui_panel_get_metric (panel, "status"), "已暂停"));
+  jsui_panel_set_paused (panel, FALSE);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (titles)); i++)
+    {
+      g_autoptr (GObject) item = g_list_model_get_item (G_LIST_MODEL (titles), i);
+      GtkStackPage *page = GTK_STACK_PAGE (item);
+      const char *title = gtk_stack_page_get_title (page);
+
+      g_test_message ("page %s: %s", gtk_stack_page_get_name (page), title);
+      /* Translated: not plain ASCII any more. */
+      g_assert_false (g_str_is_ascii (title));
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+  test_screenshot ();
+}
+
 int
 main (int argc, char **argv)
 {
-  /* The strings compared are the untranslated ones. */
+  /* The strings compared are the untranslated ones, but in
+   * /inspector/screenshot-zh (JSUI_TEST_LANGUAGE=zh_CN, the catalogue in
+   * JSUI_TEST_LOCALEDIR: the build tree's po/). */
+  const char *language = g_getenv ("JSUI_TEST_LANGUAGE");
+
   g_setenv ("LC_ALL", "C.UTF-8", TRUE);
-  g_setenv ("LANGUAGE", "C", TRUE);
+  g_setenv ("LANGUAGE", language != NULL ? language : "C", TRUE);
+  if (g_getenv ("JSUI_TEST_LOCALEDIR") != NULL)
+    bindtextdomain (GETTEXT_PACKAGE, g_getenv ("JSUI_TEST_LOCALEDIR"));
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/inspector/flame-layout", test_flame_layout);
   g_test_add_func ("/inspector/snapshot-parse", test_snapshot_parse);
+  g_test_add_func ("/inspector/frame-stats", test_frame_stats);
+  g_test_add_func ("/inspector/ui-cost", test_ui_cost);
+  g_test_add_func ("/inspector/shortcut-parse", test_shortcut_parse);
+  g_test_add_func ("/inspector/export", test_export);
   if (gtk_init_check ())
     {
       g_test_add_func ("/inspector/templates", test_templates);
       g_test_add_func ("/inspector/models", test_models);
       g_test_add_func ("/inspector/select", test_select);
       g_test_add_func ("/inspector/timeline-click", test_timeline_click);
+      g_test_add_func ("/inspector/panel", test_panel);
+      g_test_add_func ("/inspector/actions", test_actions);
+      g_test_add_func ("/inspector/refresh-pause-clear", test_refresh_pause_clear);
+      g_test_add_func ("/inspector/inspector-page", test_inspector_page);
       g_test_add_func ("/inspector/refresh", test_refresh);
       g_test_add_func ("/inspector/screenshot", test_screenshot);
+      g_test_add_func ("/inspector/screenshot-zh", test_screenshot_zh);
     }
   else
     g_printerr ("no display: the window's tests are not run\n");

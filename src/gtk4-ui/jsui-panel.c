@@ -1,0 +1,873 @@
+/* jsui-panel.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+
+#include <glib/gi18n-lib.h>
+#include <unistd.h>
+
+#include "jsui-format.h"
+#include "jsui-frame-stats.h"
+#include "jsui-items.h"
+#include "jsui-panel.h"
+#include "jsui-panel-actions.h"
+#include "jsui-ui-cost.h"
+#include "jsui-frame-details.h"
+#include "jsui-sources-view.h"
+
+struct _JsuiPanel
+{
+  GtkWidget parent_instance;
+
+  /* template children */
+  GtkBox *banner_box;
+  GtkBox *action_bar;
+  GtkLabel *status_label;
+  GtkLabel *p50_value;
+  GtkLabel *p95_value;
+  GtkLabel *p99_value;
+  GtkLabel *slow_value;
+  GtkLabel *frozen_value;
+  GtkLabel *hangs_value;
+  GtkLabel *overhead_value;
+  GtkLabel *ui_cost_value;
+  GtkLabel *message_label;
+  GtkScrolledWindow *timeline_scroller;
+  JsuiTimeline *timeline;
+  GtkStack *list_stack;
+  GtkColumnView *jank_view;
+  JsuiStacksView *stacks_view;
+  GtkStack *pages;
+  JsuiFrameDetails *frame_details; /* page "frames" */
+  JsuiSourcesView *sources_view;   /* page "sources" */
+
+  char *title;
+  GtkWidget *banner;
+  gboolean paused;     /* "paused": the refresher applies nothing new */
+  gint64 baseline_ns;  /* "baseline": Clear; 0: none */
+  GBytes *document;    /* what the shown snapshot was parsed from */
+
+  JsuiSnapshot *snapshot;
+  GListStore *events;
+  GtkSingleSelection *selection;
+  gint64 selected_id;
+  /* What the stacks view shows, to leave it (and its expanded rows) alone
+   * when a refresh brings nothing new about it. */
+  gint64 shown_id;
+  gint64 shown_samples;
+  guint shown_stacks;
+  gboolean follow_timeline;             /* keep the newest frames in view */
+  double timeline_upper, timeline_page; /* the scroller's extent last seen */
+  guint follow_idle;
+  gboolean refreshing; /* the selection changes because of a refresh */
+};
+
+G_DEFINE_FINAL_TYPE (JsuiPanel, jsui_panel, GTK_TYPE_WIDGET)
+
+enum
+{
+  PROP_0,
+  PROP_TITLE,
+  PROP_PAUSED,
+  PROP_BASELINE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const CliReportEvent *
+event_of (GtkListItem *list_item)
+{
+  return jsui_event_get_event (JSUI_EVENT (gtk_list_item_get_item (list_item)));
+}
+
+static JsuiSnapshot *
+snapshot_of (GtkListItem *list_item)
+{
+  return jsui_event_get_snapshot (JSUI_EVENT (gtk_list_item_get_item (list_item)));
+}
+
+static void
+set_cell (GtkListItem *list_item, const char *text)
+{
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
+
+  gtk_label_set_text (label, text != NULL ? text : "–");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (label), text);
+}
+
+static void
+cell_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+time_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  const CliReportEvent *ev = event_of (list_item);
+  gint64 start = snapshot_of (list_item)->report->start_ns;
+  g_autofree char *text = NULL;
+
+  /* Translators: an event's time since the app started, in seconds */
+  text = g_strdup_printf (_ ("%.1f s"),
+                          start > 0 && ev->start_ns >= start ? (ev->start_ns - start) / 1e9 : 0.0);
+  set_cell (list_item, text);
+}
+
+static void
+duration_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  g_autofree char *text = jsui_format_duration (event_of (list_item)->duration_ns);
+
+  set_cell (list_item, text);
+}
+
+static JsuiTier
+tier_of (const CliReportEvent *ev)
+{
+  return jsui_tier_from_name (cli_tier_to_string (ev->tier));
+}
+
+static void
+tier_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  JsuiTier tier = tier_of (event_of (list_item));
+  const char *classes[] = { "tier", jsui_tier_css_name (tier), NULL };
+
+  set_cell (list_item, jsui_tier_label (tier));
+  gtk_widget_set_css_classes (label, classes);
+}
+
+static void
+type_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  const CliReportEvent *ev = event_of (list_item);
+
+  set_cell (list_item, ev->ongoing ? _ ("stall under way") : ev->type);
+}
+
+static void
+class_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  const CliReportEvent *ev = event_of (list_item);
+  g_autofree char *text = NULL;
+
+  if (ev->klass != NULL && ev->wait != NULL)
+    text = g_strdup_printf ("%s / %s", ev->klass, ev->wait);
+  else
+    text = g_strdup (ev->klass);
+  set_cell (list_item, text);
+}
+
+static void
+source_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  const CliReportEvent *ev = event_of (list_item);
+  g_autofree char *text = NULL;
+
+  if (ev->source != NULL && ev->callback != NULL)
+    text = g_strdup_printf ("%s (%s)", ev->source, ev->callback);
+  else
+    text = g_strdup (ev->source != NULL ? ev->source : ev->callback);
+  set_cell (list_item, text);
+}
+
+static void
+culprit_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  const CliReportCulprit *c = event_of (list_item)->culprit;
+  g_autofree char *text = NULL;
+
+  if (c != NULL && c->function != NULL && c->file != NULL && c->line >= 0)
+    text = g_strdup_printf ("%s (%s:%" G_GINT64_FORMAT ")", c->function, c->file, c->line);
+  else if (c != NULL)
+    text = g_strdup (c->function != NULL ? c->function : c->module);
+  set_cell (list_item, text);
+}
+
+static void
+confidence_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  const CliReportCulprit *c = event_of (list_item)->culprit;
+  g_autofree char *text
+      = c != NULL && c->confidence >= 0 ? jsui_format_percent (c->confidence) : NULL;
+
+  set_cell (list_item, text);
+}
+
+static void
+show_stacks (JsuiPanel *self, JsuiEvent *item)
+{
+  const CliReportEvent *ev = item != NULL ? jsui_event_get_event (item) : NULL;
+  gint64 samples = ev != NULL ? ev->samples_total : 0;
+  guint stacks = ev != NULL && ev->detail != NULL ? ev->detail->stacks->len : 0;
+
+  self->selected_id = ev != NULL ? ev->id : 0;
+  jsui_timeline_set_selected_event (self->timeline, self->selected_id);
+  if (self->refreshing && self->shown_id == self->selected_id && self->shown_samples == samples
+      && self->shown_stacks == stacks)
+    return;
+  self->shown_id = self->selected_id;
+  self->shown_samples = samples;
+  self->shown_stacks = stacks;
+  jsui_stacks_view_set_event (self->stacks_view,
+                              item != NULL ? jsui_event_get_snapshot (item) : NULL, ev);
+}
+
+static void
+selection_changed_cb (GtkSingleSelection *selection, GParamSpec *pspec, JsuiPanel *self)
+{
+  if (self->refreshing)
+    return; /* jsui_panel_set_snapshot () shows the stacks once, at the end */
+  show_stacks (self, gtk_single_selection_get_selected_item (selection));
+}
+
+static void
+timeline_event_activated_cb (JsuiTimeline *timeline, gint64 id, JsuiPanel *self)
+{
+  jsui_panel_select_event (self, id);
+}
+
+static gboolean
+follow_idle_cb (gpointer user_data)
+{
+  JsuiPanel *self = user_data;
+  GtkAdjustment *adj = gtk_scrolled_window_get_hadjustment (self->timeline_scroller);
+
+  self->follow_idle = 0;
+  self->timeline_upper = gtk_adjustment_get_upper (adj);
+  self->timeline_page = gtk_adjustment_get_page_size (adj);
+  if (self->follow_timeline)
+    gtk_adjustment_set_value (adj, self->timeline_upper - self->timeline_page);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+scroller_changed_cb (GtkAdjustment *adj, JsuiPanel *self)
+{
+  self->timeline_upper = gtk_adjustment_get_upper (adj);
+  self->timeline_page = gtk_adjustment_get_page_size (adj);
+  /* The viewport changes its extent while it allocates, and would not
+   * move its child for a value set now: scroll right after. */
+  if (self->follow_timeline && self->follow_idle == 0)
+    {
+      self->follow_idle = g_idle_add_full (G_PRIORITY_DEFAULT, follow_idle_cb, self, NULL);
+      g_source_set_name_by_id (self->follow_idle, "[jankscope-ui] follow");
+    }
+}
+
+static void
+scroller_value_changed_cb (GtkAdjustment *adj, JsuiPanel *self)
+{
+  double end = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj);
+
+  /* New frames or a resize move the value too: only a move within the
+   * extent seen last is the user's. Scrolled back: stop following until
+   * back at the end. */
+  if (gtk_adjustment_get_upper (adj) != self->timeline_upper
+      || gtk_adjustment_get_page_size (adj) != self->timeline_page)
+    return;
+  self->follow_timeline = gtk_adjustment_get_value (adj) >= end - JSUI_TIMELINE_STEP;
+}
+
+void
+jsui_install_css (GdkDisplay *display)
+{
+  g_autoptr (GtkCssProvider) provider = NULL;
+
+  if (display == NULL || g_object_get_data (G_OBJECT (display), "jankscope-ui-css") != NULL)
+    return;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, "/org/jankscope/ui/jankscope-ui.css");
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  g_object_set_data_full (G_OBJECT (display), "jankscope-ui-css", g_object_ref (provider),
+                          g_object_unref);
+}
+
+static void
+jsui_panel_dispose (GObject *object)
+{
+  JsuiPanel *self = JSUI_PANEL (object);
+  GtkWidget *child;
+
+  g_clear_handle_id (&self->follow_idle, g_source_remove);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->events);
+  g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
+  g_clear_pointer (&self->document, g_bytes_unref);
+  self->banner = NULL; /* a child of banner_box */
+  gtk_widget_dispose_template (GTK_WIDGET (self), JSUI_TYPE_PANEL);
+  /* The template's children not bound to a member too. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  G_OBJECT_CLASS (jsui_panel_parent_class)->dispose (object);
+}
+
+static void
+jsui_panel_finalize (GObject *object)
+{
+  JsuiPanel *self = JSUI_PANEL (object);
+
+  g_free (self->title);
+  G_OBJECT_CLASS (jsui_panel_parent_class)->finalize (object);
+}
+
+static void
+jsui_panel_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  JsuiPanel *self = JSUI_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_PAUSED:
+      g_value_set_boolean (value, self->paused);
+      break;
+    case PROP_BASELINE:
+      g_value_set_int64 (value, self->baseline_ns);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+jsui_panel_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  JsuiPanel *self = JSUI_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_PAUSED:
+      jsui_panel_set_paused (self, g_value_get_boolean (value));
+      break;
+    case PROP_BASELINE:
+      jsui_panel_set_baseline (self, g_value_get_int64 (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+/* Its frames (layout, paint) count as the UI's own main-thread time. */
+static void
+jsui_panel_realize (GtkWidget *widget)
+{
+  /* The display is known for sure only now: GTK's Inspector has one of its
+   * own, and builds its pages before they are in it. */
+  jsui_install_css (gtk_widget_get_display (widget));
+  GTK_WIDGET_CLASS (jsui_panel_parent_class)->realize (widget);
+  jsui_ui_cost_watch_clock (gtk_widget_get_frame_clock (widget));
+}
+
+static void
+jsui_panel_class_init (JsuiPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = jsui_panel_dispose;
+  object_class->finalize = jsui_panel_finalize;
+  object_class->get_property = jsui_panel_get_property;
+  object_class->set_property = jsui_panel_set_property;
+  widget_class->realize = jsui_panel_realize;
+
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL,
+                                                G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PAUSED] = g_param_spec_boolean (
+      "paused", NULL, NULL, FALSE,
+      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BASELINE] = g_param_spec_int64 (
+      "baseline", NULL, NULL, 0, G_MAXINT64, 0,
+      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  jsui_panel_actions_install (widget_class);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "jankscope-panel");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+
+  g_type_ensure (JSUI_TYPE_TIMELINE);
+  g_type_ensure (JSUI_TYPE_STACKS_VIEW);
+  g_type_ensure (JSUI_TYPE_FRAME_DETAILS);
+  g_type_ensure (JSUI_TYPE_SOURCES_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/jankscope/ui/jsui-panel.ui");
+#define CHILD(name) gtk_widget_class_bind_template_child (widget_class, JsuiPanel, name)
+  CHILD (banner_box);
+  CHILD (action_bar);
+  CHILD (status_label);
+  CHILD (p50_value);
+  CHILD (p95_value);
+  CHILD (p99_value);
+  CHILD (slow_value);
+  CHILD (frozen_value);
+  CHILD (hangs_value);
+  CHILD (overhead_value);
+  CHILD (ui_cost_value);
+  CHILD (message_label);
+  CHILD (timeline_scroller);
+  CHILD (timeline);
+  CHILD (list_stack);
+  CHILD (jank_view);
+  CHILD (stacks_view);
+  CHILD (pages);
+  CHILD (frame_details);
+  CHILD (sources_view);
+#undef CHILD
+#define CALLBACK(name) gtk_widget_class_bind_template_callback (widget_class, name)
+  CALLBACK (cell_setup_cb);
+  CALLBACK (time_bind_cb);
+  CALLBACK (duration_bind_cb);
+  CALLBACK (tier_bind_cb);
+  CALLBACK (type_bind_cb);
+  CALLBACK (class_bind_cb);
+  CALLBACK (source_bind_cb);
+  CALLBACK (culprit_bind_cb);
+  CALLBACK (confidence_bind_cb);
+  CALLBACK (timeline_event_activated_cb);
+#undef CALLBACK
+}
+
+static void
+jsui_panel_init (JsuiPanel *self)
+{
+  GtkAdjustment *hadj;
+
+  gtk_orientable_set_orientation (
+      GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))), GTK_ORIENTATION_VERTICAL);
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.show-all", FALSE);
+  jsui_frame_details_set_timeline (self->frame_details, self->timeline);
+  jsui_install_css (gtk_widget_get_display (GTK_WIDGET (self)));
+
+  self->events = g_list_store_new (JSUI_TYPE_EVENT);
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->events)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
+  gtk_column_view_set_model (self->jank_view, GTK_SELECTION_MODEL (self->selection));
+
+  self->follow_timeline = TRUE;
+  hadj = gtk_scrolled_window_get_hadjustment (self->timeline_scroller);
+  g_signal_connect (hadj, "changed", G_CALLBACK (scroller_changed_cb), self);
+  g_signal_connect (hadj, "value-changed", G_CALLBACK (scroller_value_changed_cb), self);
+
+  /* Translators: the window title: program name and process id */
+  self->title = g_strdup_printf (_ ("jankscope — %s (pid %d)"),
+                                 g_get_prgname () ? g_get_prgname () : "?", (int)getpid ());
+  jsui_panel_set_snapshot (self, NULL);
+}
+
+JsuiPanel *
+jsui_panel_new (void)
+{
+  return g_object_new (JSUI_TYPE_PANEL, NULL);
+}
+
+static void
+set_duration (GtkLabel *label, gint64 ns, gint64 bad_from_ns)
+{
+  g_autofree char *text = jsui_format_duration (ns);
+
+  gtk_label_set_text (label, text);
+  if (bad_from_ns > 0 && ns >= bad_from_ns)
+    gtk_widget_add_css_class (GTK_WIDGET (label), "bad");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (label), "bad");
+}
+
+static void
+set_rate (GtkLabel *label, gint64 count, gint64 of)
+{
+  g_autofree char *text = jsui_format_percent (of > 0 ? (double)count / (double)of : -1);
+
+  gtk_label_set_text (label, text);
+}
+
+static void
+update_metrics (JsuiPanel *self)
+{
+  JsuiSnapshot *snap = self->snapshot;
+  const CliReport *r = snap != NULL ? snap->report : NULL;
+  gboolean frames = r != NULL && r->frames > 0;
+  gint64 budget = 16667000;
+  g_autofree char *hangs = NULL;
+  g_autofree char *overhead = NULL;
+  g_autofree char *status = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *ui_cost = NULL;
+  double ui_ms = jsui_ui_cost_ms_per_s (g_get_monotonic_time ());
+  guint n_events = g_list_model_get_n_items (G_LIST_MODEL (self->events));
+
+  if (snap != NULL && snap->frames->len > 0)
+    budget = MAX (g_array_index (snap->frames, JsuiFrame, snap->frames->len - 1).budget_ns, 1);
+  if (self->baseline_ns > 0 && snap != NULL)
+    {
+      /* Since Clear: from the live frames after the baseline. */
+      JsuiFrameStats fs;
+      gint64 n_hangs = 0;
+
+      jsui_frame_stats_compute (snap->frames, self->baseline_ns, &fs);
+      set_duration (self->p50_value, fs.p50_ns, budget * 3 / 2);
+      set_duration (self->p95_value, fs.p95_ns, budget * 3 / 2);
+      set_duration (self->p99_value, fs.p99_ns, budget * 3 / 2);
+      set_rate (self->slow_value, fs.slow, fs.frames);
+      set_rate (self->frozen_value, fs.frozen, fs.frames);
+      for (guint i = 0; i < n_events; i++)
+        {
+          g_autoptr (JsuiEvent) item = g_list_model_get_item (G_LIST_MODEL (self->events), i);
+
+          n_hangs += jsui_event_get_event (item)->tier == CLI_TIER_HANG
+                     || jsui_event_get_event (item)->ongoing;
+        }
+      hangs = g_strdup_printf ("%" G_GINT64_FORMAT, n_hangs);
+    }
+  else
+    {
+      set_duration (self->p50_value, frames ? r->frame_p50_ns : -1, budget * 3 / 2);
+      set_duration (self->p95_value, frames ? r->frame_p95_ns : -1, budget * 3 / 2);
+      set_duration (self->p99_value, frames ? r->frame_p99_ns : -1, budget * 3 / 2);
+      set_rate (self->slow_value, frames ? r->frames_slow : 0, frames ? r->frames : 0);
+      set_rate (self->frozen_value, frames ? r->frames_frozen : 0, frames ? r->frames : 0);
+      if (r != NULL)
+        hangs = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                 r->events_by_tier[CLI_TIER_HANG]
+                                     + (cli_report_get_ongoing_hang (r) != NULL ? 1 : 0));
+    }
+  gtk_label_set_text (self->hangs_value, hangs != NULL ? hangs : "–");
+
+  if (snap != NULL && snap->overhead_cpu_pct >= 0)
+    overhead = jsui_format_percent (snap->overhead_cpu_pct / 100.0);
+  gtk_label_set_text (self->overhead_value, overhead != NULL ? overhead : "–");
+  /* Translators: the jankscope window's own main-thread time, milliseconds per second */
+  ui_cost = ui_ms >= 0 ? g_strdup_printf (_ ("%.1f ms/s"), ui_ms) : NULL;
+  gtk_label_set_text (self->ui_cost_value, ui_cost != NULL ? ui_cost : "–");
+
+  if (r == NULL)
+    status = g_strdup (_ ("Waiting for data…"));
+  else if (snap->stall_ns >= MAX (r->threshold_ns, 1))
+    {
+      g_autofree char *d = jsui_format_duration (snap->stall_ns);
+
+      /* Translators: the main loop has been blocked this long */
+      status = g_strdup_printf (_ ("Stalled for %s"), d);
+    }
+  else
+    status = g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "%u jank event", "%u jank events", n_events), n_events);
+  if (self->baseline_ns > 0 && r != NULL)
+    {
+      /* Translators: the status, then: counted since the user pressed Clear */
+      g_autofree char *since = g_strdup_printf (_ ("%s since Clear"), status);
+
+      g_free (status);
+      status = g_steal_pointer (&since);
+    }
+  if (self->paused)
+    {
+      /* Translators: the status while the window shows no new data */
+      g_autofree char *paused = g_strdup_printf (_ ("Paused — %s"), status);
+
+      g_free (status);
+      status = g_steal_pointer (&paused);
+    }
+  gtk_label_set_text (self->status_label, status);
+
+  if (r != NULL && r->name != NULL && r->pid > 0)
+    {
+      title = g_strdup_printf (_ ("jankscope — %s (pid %d)"), r->name, (int)r->pid);
+      if (g_strcmp0 (title, self->title) != 0)
+        {
+          g_free (self->title);
+          self->title = g_steal_pointer (&title);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+        }
+    }
+}
+
+static const char *
+culprit_function (const CliReportEvent *ev)
+{
+  return ev->culprit != NULL ? ev->culprit->function : NULL;
+}
+
+/* Does the list show these events already, as they are now? */
+static gboolean
+same_events (GListModel *shown, GPtrArray *items)
+{
+  if (g_list_model_get_n_items (shown) != items->len)
+    return FALSE;
+  for (guint i = 0; i < items->len; i++)
+    {
+      g_autoptr (JsuiEvent) old_item = g_list_model_get_item (shown, i);
+      const CliReportEvent *a = jsui_event_get_event (old_item);
+      const CliReportEvent *b = jsui_event_get_event (g_ptr_array_index (items, i));
+
+      if (a->id != b->id || a->duration_ns != b->duration_ns || a->ongoing != b->ongoing
+          || a->samples_total != b->samples_total || a->tier != b->tier
+          || (a->detail != NULL ? a->detail->stacks->len : 0)
+                 != (b->detail != NULL ? b->detail->stacks->len : 0)
+          || g_strcmp0 (culprit_function (a), culprit_function (b)) != 0
+          || (a->culprit != NULL ? a->culprit->confidence : -1)
+                 != (b->culprit != NULL ? b->culprit->confidence : -1))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+void
+jsui_panel_set_snapshot (JsuiPanel *self, JsuiSnapshot *snapshot)
+{
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  gint64 keep = self->selected_id;
+  guint n_old;
+
+  g_return_if_fail (JSUI_IS_PANEL (self));
+
+  if (snapshot != NULL)
+    jsui_snapshot_ref (snapshot);
+  g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
+  self->snapshot = snapshot;
+
+  jsui_timeline_set_snapshot (self->timeline, snapshot);
+  jsui_sources_view_set_snapshot (self->sources_view, snapshot);
+
+  for (guint i = 0; snapshot != NULL && i < snapshot->report->events->len; i++)
+    {
+      const CliReportEvent *ev = g_ptr_array_index (snapshot->report->events, i);
+
+      /* Clear: what ended before the baseline is left out. */
+      if (self->baseline_ns > 0 && !ev->ongoing
+          && ev->start_ns + ev->duration_ns < self->baseline_ns)
+        continue;
+      g_ptr_array_add (items, jsui_event_new (snapshot, ev));
+    }
+
+  self->refreshing = TRUE;
+  n_old = g_list_model_get_n_items (G_LIST_MODEL (self->events));
+  /* Most refreshes bring the same events: the list is left alone then (no
+   * rows rebuilt; its items keep their older snapshot alive). */
+  if (!same_events (G_LIST_MODEL (self->events), items))
+    g_list_store_splice (self->events, 0, n_old, items->pdata, items->len);
+  jsui_panel_select_event (self, keep);
+  show_stacks (self, gtk_single_selection_get_selected_item (self->selection));
+  self->refreshing = FALSE;
+
+  gtk_stack_set_visible_child_name (self->list_stack, items->len > 0 ? "list" : "empty");
+  update_metrics (self);
+}
+
+gboolean
+jsui_panel_select_event (JsuiPanel *self, gint64 id)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->events));
+
+  for (guint i = 0; id != 0 && i < n; i++)
+    {
+      g_autoptr (JsuiEvent) item = g_list_model_get_item (G_LIST_MODEL (self->events), i);
+
+      if (jsui_event_get_id (item) == id)
+        {
+          if (gtk_single_selection_get_selected (self->selection) == i && !self->refreshing)
+            show_stacks (self, item); /* notify::selected is not emitted */
+          else
+            gtk_single_selection_set_selected (self->selection, i);
+          return TRUE;
+        }
+    }
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  return FALSE;
+}
+
+gint64
+jsui_panel_get_selected_event (JsuiPanel *self)
+{
+  return self->selected_id;
+}
+
+GListModel *
+jsui_panel_get_events (JsuiPanel *self)
+{
+  return G_LIST_MODEL (self->events);
+}
+
+JsuiTimeline *
+jsui_panel_get_timeline (JsuiPanel *self)
+{
+  return self->timeline;
+}
+
+JsuiStacksView *
+jsui_panel_get_stacks_view (JsuiPanel *self)
+{
+  return self->stacks_view;
+}
+
+const char *
+jsui_panel_get_metric (JsuiPanel *self, const char *name)
+{
+  const struct
+  {
+    const char *name;
+    GtkLabel *label;
+  } metrics[] = {
+    { "p50", self->p50_value },           { "p95", self->p95_value },
+    { "p99", self->p99_value },           { "slow", self->slow_value },
+    { "frozen", self->frozen_value },     { "hangs", self->hangs_value },
+    { "overhead", self->overhead_value }, { "ui", self->ui_cost_value },
+    { "status", self->status_label },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
+    if (g_strcmp0 (metrics[i].name, name) == 0)
+      return gtk_label_get_text (metrics[i].label);
+  g_return_val_if_reached (NULL);
+}
+
+JsuiSnapshot *
+jsui_panel_get_snapshot (JsuiPanel *self)
+{
+  g_return_val_if_fail (JSUI_IS_PANEL (self), NULL);
+  return self->snapshot;
+}
+
+const char *
+jsui_panel_get_title (JsuiPanel *self)
+{
+  g_return_val_if_fail (JSUI_IS_PANEL (self), NULL);
+  return self->title;
+}
+
+void
+jsui_panel_set_banner (JsuiPanel *self, GtkWidget *banner)
+{
+  g_return_if_fail (JSUI_IS_PANEL (self));
+  g_return_if_fail (banner == NULL || GTK_IS_WIDGET (banner));
+
+  if (banner == self->banner)
+    return;
+  if (self->banner != NULL)
+    gtk_box_remove (self->banner_box, self->banner);
+  self->banner = banner;
+  if (banner != NULL)
+    gtk_box_append (self->banner_box, banner);
+  gtk_widget_set_visible (GTK_WIDGET (self->banner_box), banner != NULL);
+}
+
+GtkWidget *
+jsui_panel_get_banner (JsuiPanel *self)
+{
+  g_return_val_if_fail (JSUI_IS_PANEL (self), NULL);
+  return self->banner;
+}
+
+GtkStack *
+jsui_panel_get_pages (JsuiPanel *self)
+{
+  g_return_val_if_fail (JSUI_IS_PANEL (self), NULL);
+  return self->pages;
+}
+
+GtkWidget *
+jsui_panel_get_action_bar (JsuiPanel *self)
+{
+  g_return_val_if_fail (JSUI_IS_PANEL (self), NULL);
+  return GTK_WIDGET (self->action_bar);
+}
+
+void
+jsui_panel_set_paused (JsuiPanel *self, gboolean paused)
+{
+  g_return_if_fail (JSUI_IS_PANEL (self));
+
+  paused = !!paused;
+  if (paused == self->paused)
+    return;
+  self->paused = paused;
+  if (paused)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "paused");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self), "paused");
+  update_metrics (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
+}
+
+gboolean
+jsui_panel_get_paused (JsuiPanel *self)
+{
+  g_return_val_if_fail (JSUI_IS_PANEL (self), FALSE);
+  return self->paused;
+}
+
+void
+jsui_panel_set_baseline (JsuiPanel *self, gint64 baseline_ns)
+{
+  g_autoptr (JsuiSnapshot) snap = NULL;
+
+  g_return_if_fail (JSUI_IS_PANEL (self));
+
+  baseline_ns = MAX (baseline_ns, 0);
+  if (baseline_ns == self->baseline_ns)
+    return;
+  self->baseline_ns = baseline_ns;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.show-all", baseline_ns > 0);
+  /* Shown again with the baseline applied (the refresher, told by the
+   * notification, brings the frames after it). */
+  snap = self->snapshot != NULL ? jsui_snapshot_ref (self->snapshot) : NULL;
+  jsui_panel_set_snapshot (self, snap);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BASELINE]);
+}
+
+gint64
+jsui_panel_get_baseline (JsuiPanel *self)
+{
+  g_return_val_if_fail (JSUI_IS_PANEL (self), 0);
+  return self->baseline_ns;
+}
+
+void
+jsui_panel_set_document (JsuiPanel *self, GBytes *document)
+{
+  g_return_if_fail (JSUI_IS_PANEL (self));
+
+  if (document != NULL)
+    g_bytes_ref (document);
+  g_clear_pointer (&self->document, g_bytes_unref);
+  self->document = document;
+}
+
+GBytes *
+jsui_panel_get_document (JsuiPanel *self)
+{
+  g_return_val_if_fail (JSUI_IS_PANEL (self), NULL);
+  return self->document;
+}
+
+void
+jsui_panel_show_message (JsuiPanel *self, const char *message)
+{
+  g_return_if_fail (JSUI_IS_PANEL (self));
+
+  gtk_label_set_text (self->message_label, message != NULL ? message : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->message_label), message);
+  gtk_widget_set_visible (GTK_WIDGET (self->message_label), message != NULL);
+}
+
+const char *
+jsui_panel_get_message (JsuiPanel *self)
+{
+  g_return_val_if_fail (JSUI_IS_PANEL (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->message_label))
+             ? gtk_label_get_text (self->message_label)
+             : NULL;
+}

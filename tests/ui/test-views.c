@@ -1,0 +1,882 @@
+/* test-views.c: the inspector's views (src/gtk4-ui/): the frame details,
+ * the sources page, the bottom-up tree, the samples strip, the timeline's
+ * zoom and range selection, with the synthetic snapshot snapshot.json (a
+ * real gtk4-stall report, two made-up events, a `live` member whose frames
+ * carry their dispatches). The /views/pure/ paths need no display; the
+ * others are skipped without one (run under xvfb-run).
+ *
+ * Environment: JSUI_TEST_SNAPSHOT (the JSON file).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "jsui-frame-details.h"
+#include "jsui-items.h"
+#include "jsui-panel.h"
+#include "jsui-samples-strip.h"
+#include "jsui-sources-view.h"
+#include "jsui-stack-tree.h"
+
+static char *
+snapshot_text (gsize *length)
+{
+  const char *path = g_getenv ("JSUI_TEST_SNAPSHOT");
+  g_autoptr (GError) error = NULL;
+  char *data;
+
+  g_assert_nonnull (path);
+  g_file_get_contents (path, &data, length, &error);
+  g_assert_no_error (error);
+  return data;
+}
+
+static JsuiSnapshot *
+parse (const char *data, gsize length)
+{
+  g_autoptr (GError) error = NULL;
+  JsuiSnapshot *snap = jsui_snapshot_parse (data, length, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (snap);
+  return snap;
+}
+
+static JsuiSnapshot *
+load_snapshot (void)
+{
+  gsize length;
+  g_autofree char *data = snapshot_text (&length);
+
+  return parse (data, length);
+}
+
+/* The snapshot with its live member edited by `edit`. */
+static JsuiSnapshot *
+load_edited (void (*edit) (JsonObject *live, gpointer data), gpointer data)
+{
+  gsize length;
+  g_autofree char *text = snapshot_text (&length);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  JsonObject *root;
+
+  json_parser_load_from_data (parser, text, (gssize)length, &error);
+  g_assert_no_error (error);
+  root = json_node_get_object (json_parser_get_root (parser));
+  edit (json_object_get_object_member (root, "live"), data);
+  out = json_to_string (json_parser_get_root (parser), FALSE);
+  return parse (out, strlen (out));
+}
+
+static const JsuiStackNode *
+child (const JsuiStackNode *node, guint i)
+{
+  g_assert_cmpuint (i, <, node->children->len);
+  return g_ptr_array_index (node->children, i);
+}
+
+static void
+assert_node (const JsuiStackNode *node, const char *name, gint64 total, gint64 self)
+{
+  g_assert_cmpstr (node->name, ==, name);
+  g_assert_cmpint (node->total, ==, total);
+  g_assert_cmpint (node->self, ==, self);
+}
+
+/* ---- pure: no display ------------------------------------------------ */
+
+static void
+test_bottom_up (void)
+{
+  /* Top-down: all(10) ─ a(6) ─ c(4)
+   *                  │      └─ d(2)
+   *                  └─ b(4)
+   * plus a recursive stack x > y > x (3). */
+  g_autoptr (JsuiStackTree) tree = jsui_stack_tree_new ("all");
+  g_autoptr (JsuiStackTree) up = NULL;
+  g_autoptr (JsuiStackTree) merged = jsui_stack_tree_new ("all");
+  const char *ac[] = { "a", "c" }, *ad[] = { "a", "d" }, *b[] = { "b" };
+  const char *xyx[] = { "x", "y", "x" };
+  const JsuiStackNode *c, *d, *x;
+
+  jsui_stack_tree_add (tree, b, NULL, 1, 4);
+  jsui_stack_tree_add (tree, ac, NULL, 2, 4);
+  jsui_stack_tree_add (tree, ad, NULL, 2, 2);
+  jsui_stack_tree_add (tree, xyx, NULL, 3, 3);
+  jsui_stack_tree_sort (tree);
+  up = jsui_stack_tree_bottom_up (tree);
+
+  /* First level: where samples ended, with their self counts; below:
+   * their callers. Ties by name. */
+  assert_node (up->root, "all", 13, 0);
+  g_assert_cmpuint (up->root->children->len, ==, 4);
+  assert_node (child (up->root, 0), "b", 4, 4);
+  g_assert_cmpuint (child (up->root, 0)->children->len, ==, 0);
+  c = child (up->root, 1);
+  assert_node (c, "c", 4, 0);
+  assert_node (child (c, 0), "a", 4, 4);
+  x = child (up->root, 2);
+  assert_node (x, "x", 3, 0);
+  assert_node (child (x, 0), "y", 3, 0);
+  assert_node (child (child (x, 0), 0), "x", 3, 3); /* the recursion, read upwards */
+  d = child (up->root, 3);
+  assert_node (d, "d", 2, 0);
+  assert_node (child (d, 0), "a", 2, 2);
+  g_assert_cmpuint (child (d, 0)->depth, ==, 2);
+
+  /* Merging sums the samples, path by path. */
+  jsui_stack_tree_merge (merged, tree);
+  jsui_stack_tree_merge (merged, tree);
+  jsui_stack_tree_sort (merged);
+  assert_node (merged->root, "all", 26, 0);
+  assert_node (child (merged->root, 0), "a", 12, 0);
+  assert_node (child (child (merged->root, 0), 0), "c", 8, 8);
+
+  /* An empty tree has an empty bottom-up. */
+  {
+    g_autoptr (JsuiStackTree) empty = jsui_stack_tree_new ("all");
+    g_autoptr (JsuiStackTree) empty_up = jsui_stack_tree_bottom_up (empty);
+
+    assert_node (empty_up->root, "all", 0, 0);
+    g_assert_cmpuint (empty_up->root->children->len, ==, 0);
+  }
+}
+
+static const JsuiFrame *
+frame (JsuiSnapshot *snap, guint i)
+{
+  g_assert_cmpuint (i, <, snap->frames->len);
+  return &g_array_index (snap->frames, JsuiFrame, i);
+}
+
+static void
+test_snapshot_frames (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  const JsuiFrame *f;
+  guint first, last;
+
+  g_assert_cmpuint (snap->strings->len, ==, 7);
+  /* Frame 29: event 1's stall, the slow frame. */
+  f = frame (snap, 29);
+  g_assert_cmpuint (f->flags, ==, 1);
+  g_assert_cmpint (f->phase_ns[JSUI_PHASE_PAINT], ==, 214139000);
+  g_assert_cmpint (f->phase_ns[JSUI_PHASE_LAYOUT], ==, 2000000);
+  g_assert_cmpint (f->phase_ns[JSUI_PHASE_UPDATE], ==, 0);
+  g_assert_cmpuint (f->n_dispatches, ==, 2);
+  g_assert_cmpstr (f->dispatches[0].source, ==, "gtk4-stall");
+  g_assert_cmpstr (f->dispatches[0].callback, ==, "gtk4_stall_cb");
+  g_assert_cmpint (f->dispatches[0].duration_ns, ==, 200031000);
+  g_assert_cmpint (f->dispatches[0].offset_ns, ==, 16200000);
+  /* Frame 144: an unnamed callback (-1). */
+  f = frame (snap, 144);
+  g_assert_cmpstr (f->dispatches[0].source, ==, "GDK X11 Event source (:99)");
+  g_assert_null (f->dispatches[0].callback);
+  g_assert_cmpuint (frame (snap, 0)->flags, ==, 4);
+  g_assert_cmpuint (frame (snap, 0)->n_dispatches, ==, 1);
+
+  /* Frames by end time. */
+  g_assert_true (jsui_snapshot_frames_between (snap, frame (snap, 10)->end_ns,
+                                               frame (snap, 20)->end_ns, &first, &last));
+  g_assert_cmpuint (first, ==, 10);
+  g_assert_cmpuint (last, ==, 20);
+  g_assert_true (jsui_snapshot_frames_between (snap, frame (snap, 10)->end_ns + 1,
+                                               frame (snap, 20)->end_ns - 1, &first, &last));
+  g_assert_cmpuint (first, ==, 11);
+  g_assert_cmpuint (last, ==, 19);
+  g_assert_false (jsui_snapshot_frames_between (snap, 0, 1000, &first, &last));
+  g_assert_false (jsui_snapshot_frames_between (snap, G_MAXINT64 - 1, G_MAXINT64, &first, &last));
+
+  /* Stacks aggregated with the snapshot: events 1 and 2, none for 3. */
+  g_assert_nonnull (jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 1), FALSE));
+  g_assert_cmpint (
+      jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 2), TRUE)->root->total, ==, 10);
+  assert_node (
+      child (jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 2), TRUE)->root, 0),
+      "read", 7, 0);
+  g_assert_null (jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 3), FALSE));
+}
+
+/* Untrusted input: bad strings, bad indices, bad numbers. */
+static void
+break_live (JsonObject *live, gpointer data)
+{
+  JsonArray *strings = json_object_get_array_member (live, "strings");
+  JsonArray *frames = json_object_get_array_member (live, "frames");
+  JsonArray *f0 = json_array_get_array_element (frames, 0);
+  JsonArray *f1 = json_array_get_array_element (frames, 1);
+  JsonArray *d = json_array_new ();
+  JsonArray *bad = json_array_new ();
+  JsonArray *neg = json_array_new ();
+
+  json_array_add_int_element (strings, 42); /* not a string: reads as null */
+  /* frame 0: a source index past the end and the number above */
+  json_array_add_int_element (bad, 9999);
+  json_array_add_int_element (bad, (gint64)json_array_get_length (strings) - 1);
+  json_array_add_int_element (bad, 1000);
+  json_array_add_int_element (bad, 5);
+  json_array_add_array_element (d, bad);
+  /* a negative time: left out */
+  json_array_add_int_element (neg, 0);
+  json_array_add_int_element (neg, 1);
+  json_array_add_int_element (neg, -5);
+  json_array_add_int_element (neg, 0);
+  json_array_add_array_element (d, neg);
+  json_array_add_string_element (d, "junk");
+  json_array_remove_element (f0, 6);
+  json_array_add_array_element (f0, d);
+  /* frame 1: dispatches is not an array, phases are strings */
+  json_array_remove_element (f1, 6);
+  json_array_remove_element (f1, 5);
+  json_array_add_string_element (f1, "phases");
+  json_array_add_int_element (f1, 7);
+}
+
+static void
+test_snapshot_bad_frames (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_edited (break_live, NULL);
+
+  g_assert_cmpuint (snap->frames->len, ==, 240);
+  g_assert_cmpuint (frame (snap, 0)->n_dispatches, ==, 1);
+  g_assert_null (frame (snap, 0)->dispatches[0].source);
+  g_assert_null (frame (snap, 0)->dispatches[0].callback);
+  g_assert_cmpint (frame (snap, 0)->dispatches[0].duration_ns, ==, 1000000);
+  g_assert_cmpuint (frame (snap, 1)->n_dispatches, ==, 0);
+  g_assert_cmpint (frame (snap, 1)->phase_ns[JSUI_PHASE_PAINT], ==, 0);
+  g_assert_cmpuint (frame (snap, 2)->n_dispatches, ==, 1);
+}
+
+static void
+test_samples_layout (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (GArray) spans = jsui_samples_layout (jsui_snapshot_find_event (snap, 2));
+  g_autoptr (GArray) none = jsui_samples_layout (jsui_snapshot_find_event (snap, 3));
+  g_autoptr (GArray) folded = jsui_samples_layout (jsui_snapshot_find_event (snap, 1));
+  const JsuiSampleSpan *s;
+
+  /* Event 2: 900 ms, a sample every 90 ms from its start. */
+  g_assert_cmpuint (spans->len, ==, 10);
+  s = &g_array_index (spans, JsuiSampleSpan, 0);
+  g_assert_cmpfloat_with_epsilon (s->x, 0.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (s->width, 0.05, 1e-9); /* to the midpoint */
+  g_assert_true (s->waiting);
+  g_assert_cmpint (s->stack, ==, 0);
+  s = &g_array_index (spans, JsuiSampleSpan, 4);
+  g_assert_cmpfloat_with_epsilon (s->x, 0.35, 1e-9);
+  g_assert_cmpfloat_with_epsilon (s->width, 0.1, 1e-9);
+  s = &g_array_index (spans, JsuiSampleSpan, 9);
+  g_assert_cmpfloat_with_epsilon (s->x, 0.85, 1e-9);
+  g_assert_cmpfloat_with_epsilon (s->width, 0.1, 1e-9); /* as far out as in */
+  g_assert_false (s->waiting);
+  g_assert_cmpint (s->stack, ==, 1);
+  for (guint i = 1; i < spans->len; i++)
+    {
+      const JsuiSampleSpan *a = &g_array_index (spans, JsuiSampleSpan, i - 1);
+      const JsuiSampleSpan *b = &g_array_index (spans, JsuiSampleSpan, i);
+
+      g_assert_cmpfloat_with_epsilon (a->x + a->width, b->x, 1e-9); /* no gap, no overlap */
+    }
+  g_assert_cmpint (jsui_samples_hit (spans, 0.36)->stack, ==, 0);
+  g_assert_cmpint (jsui_samples_hit (spans, 0.90)->stack, ==, 1);
+  g_assert_cmpuint (jsui_samples_hit (spans, 0.90)->sample, ==, 9);
+  g_assert_null (jsui_samples_hit (spans, 0.99)); /* after the last sample */
+
+  /* Event 1: a folded sample speaks from its first to its last time. */
+  s = &g_array_index (folded, JsuiSampleSpan, 1);
+  g_assert_cmpfloat_with_epsilon (s->x * 200031647, (16071281 + 21163793) / 2.0, 2);
+  g_assert_cmpfloat_with_epsilon ((s->x + s->width) * 200031647, (41526179 + 61800798) / 2.0, 2);
+
+  g_assert_cmpuint (none->len, ==, 0);
+  {
+    g_autoptr (GArray) nothing = jsui_samples_layout (NULL);
+
+    g_assert_cmpuint (nothing->len, ==, 0);
+  }
+}
+
+static void
+test_zoom_anchor (void)
+{
+  /* Frame 100 at 6 px is at 600; the viewport shows 500..: it is 100 px in.
+   * At 12 px it is at 1200: the viewport must start at 1100. */
+  g_assert_cmpfloat_with_epsilon (jsui_timeline_zoom_anchor (6, 12, 600, 500), 1100, 1e-9);
+  g_assert_cmpfloat_with_epsilon (jsui_timeline_zoom_anchor (12, 6, 1200, 1100), 500, 1e-9);
+  /* Anchored at the viewport's left edge: it stays the left edge. */
+  g_assert_cmpfloat_with_epsilon (jsui_timeline_zoom_anchor (6, 9, 300, 300), 450, 1e-9);
+  g_assert_cmpfloat_with_epsilon (jsui_timeline_zoom_anchor (6, 6, 300, 120), 120, 1e-9);
+}
+
+/* ---- widgets (display) ------------------------------------------------ */
+
+static void
+test_templates (void)
+{
+  GtkWidget *widgets[] = { jsui_sources_view_new (), jsui_frame_details_new (),
+                           jsui_samples_strip_new (), jsui_stacks_view_new () };
+
+  for (guint i = 0; i < G_N_ELEMENTS (widgets); i++)
+    g_object_ref_sink (widgets[i]);
+  g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (widgets[2])), ==,
+                   GTK_ACCESSIBLE_ROLE_IMG);
+  g_assert_cmpuint (
+      g_list_model_get_n_items (jsui_sources_view_get_rows (JSUI_SOURCES_VIEW (widgets[0]))), ==,
+      0);
+  g_assert_cmpstr (jsui_frame_details_get_title (JSUI_FRAME_DETAILS (widgets[1])), ==, "");
+  g_assert_false (jsui_stacks_view_get_bottom_up (JSUI_STACKS_VIEW (widgets[3])));
+  for (guint i = 0; i < G_N_ELEMENTS (widgets); i++)
+    g_object_unref (widgets[i]);
+}
+
+static JsuiPanel *
+new_panel (JsuiSnapshot *snap)
+{
+  JsuiPanel *panel = g_object_ref_sink (jsui_panel_new ());
+
+  jsui_panel_set_snapshot (panel, snap);
+  return panel;
+}
+
+static GtkWidget *
+page (JsuiPanel *panel, const char *name)
+{
+  GtkWidget *child = gtk_stack_get_child_by_name (jsui_panel_get_pages (panel), name);
+
+  g_assert_nonnull (child);
+  return child;
+}
+
+static JsuiTimeRow *
+row (GListModel *model, guint i)
+{
+  JsuiTimeRow *r = g_list_model_get_item (model, i);
+
+  g_assert_nonnull (r);
+  g_object_unref (r); /* the model keeps it */
+  return r;
+}
+
+static void
+test_sources (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiPanel) panel = new_panel (snap);
+  JsuiSourcesView *view = JSUI_SOURCES_VIEW (page (panel, "sources"));
+  GListModel *rows = jsui_sources_view_get_rows (view);
+  guint n = g_list_model_get_n_items (rows);
+  g_autoptr (JsuiSource) top = NULL;
+
+  /* Filled from summary.sources, the longest total first. */
+  g_assert_cmpuint (n, ==, 12);
+  top = g_list_model_get_item (rows, 0);
+  g_assert_cmpstr (jsui_source_get_label (top), ==, "gtk4-stall (gtk4_stall_cb)");
+  g_assert_cmpint (jsui_source_get_source (top)->p95_ns, ==, 200031647);
+
+#define ASSERT_SORTED(prop, cmp)                                                                   \
+  for (guint i = 1; i < n; i++)                                                                    \
+    {                                                                                              \
+      g_autoptr (JsuiSource) a = g_list_model_get_item (rows, i - 1);                              \
+      g_autoptr (JsuiSource) b = g_list_model_get_item (rows, i);                                  \
+      gint64 va, vb;                                                                               \
+      g_object_get (a, prop, &va, NULL);                                                           \
+      g_object_get (b, prop, &vb, NULL);                                                           \
+      g_assert_cmpint (va, cmp, vb);                                                               \
+    }
+  ASSERT_SORTED ("total-ns", >=);
+  g_assert_true (jsui_sources_view_sort_by (view, "count", GTK_SORT_DESCENDING));
+  ASSERT_SORTED ("count", >=);
+  {
+    g_autoptr (JsuiSource) first = g_list_model_get_item (rows, 0);
+
+    g_assert_cmpint (jsui_source_get_source (first)->count, ==, 6);
+    g_assert_cmpint (jsui_source_get_mean_ns (first), ==, 2776 / 6);
+  }
+  g_assert_true (jsui_sources_view_sort_by (view, "mean", GTK_SORT_ASCENDING));
+  ASSERT_SORTED ("mean-ns", <=);
+  g_assert_true (jsui_sources_view_sort_by (view, "p95", GTK_SORT_DESCENDING));
+  ASSERT_SORTED ("p95-ns", >=);
+  g_assert_true (jsui_sources_view_sort_by (view, "max", GTK_SORT_ASCENDING));
+  ASSERT_SORTED ("max-ns", <=);
+#undef ASSERT_SORTED
+  g_assert_true (jsui_sources_view_sort_by (view, "name", GTK_SORT_ASCENDING));
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr (JsuiSource) a = g_list_model_get_item (rows, i - 1);
+      g_autoptr (JsuiSource) b = g_list_model_get_item (rows, i);
+
+      /* GtkStringSorter ignores case */
+      g_autofree char *fa = g_utf8_casefold (jsui_source_get_label (a), -1);
+      g_autofree char *fb = g_utf8_casefold (jsui_source_get_label (b), -1);
+
+      g_assert_cmpint (g_utf8_collate (fa, fb), <=, 0);
+    }
+  g_assert_false (jsui_sources_view_sort_by (view, "colour", GTK_SORT_ASCENDING));
+
+  /* A refresh keeps the order; no data empties it. */
+  jsui_panel_set_snapshot (panel, snap);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 12);
+  jsui_panel_set_snapshot (panel, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+}
+
+static void
+test_frame_details (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiPanel) panel = new_panel (snap);
+  JsuiTimeline *timeline = jsui_panel_get_timeline (panel);
+  JsuiFrameDetails *details = JSUI_FRAME_DETAILS (page (panel, "frames"));
+  GListModel *phases = jsui_frame_details_get_phases (details);
+  GListModel *dispatches = jsui_frame_details_get_dispatches (details);
+  JsuiStacksView *stacks = jsui_frame_details_get_stacks_view (details);
+  JsuiTimeRow *r;
+  const gint64 *events;
+  gint64 tree_total;
+
+  /* Nothing selected yet. */
+  g_assert_cmpuint (g_list_model_get_n_items (phases), ==, 0);
+
+  /* Clicking frame 29 (event 1's stall): its phases, its dispatches, and
+   * the stacks of event 1; the jank list selects event 1 too. */
+  g_assert_cmpint (
+      jsui_timeline_activate_at (timeline, jsui_timeline_x_for_frame (timeline, 29) + 1), ==, 1);
+  g_assert_cmpint (jsui_panel_get_selected_event (panel), ==, 1);
+  g_assert_true (g_str_has_prefix (jsui_frame_details_get_title (details), "Frame at "));
+  g_assert_nonnull (strstr (jsui_frame_details_get_title (details), "216 ms"));
+  g_assert_cmpuint (g_list_model_get_n_items (phases), ==, 3); /* before-paint, layout, paint */
+  r = row (phases, 2);
+  g_assert_cmpstr (jsui_time_row_get_name (r), ==, "paint");
+  g_assert_cmpint (jsui_time_row_get_total_ns (r), ==, 214139000);
+  g_assert_cmpuint (g_list_model_get_n_items (dispatches), ==, 2);
+  r = row (dispatches, 0);
+  g_assert_cmpstr (jsui_time_row_get_name (r), ==, "gtk4-stall");
+  g_assert_cmpstr (jsui_time_row_get_detail (r), ==, "gtk4_stall_cb");
+  g_assert_cmpint (jsui_time_row_get_total_ns (r), ==, 200031000);
+  g_assert_cmpint (jsui_time_row_get_offset_ns (r), ==, 16200000);
+  events = jsui_frame_details_get_events (details);
+  g_assert_cmpint (events[0], ==, 1);
+  g_assert_cmpint (events[1], ==, 0);
+  g_assert_cmpstr (jsui_stacks_view_get_page (stacks), ==, "stacks");
+  g_assert_cmpuint (jsui_samples_strip_get_spans (jsui_stacks_view_get_samples_strip (stacks))->len,
+                    ==, 6);
+
+  /* A frame on time: its phases and its paint, no stacks. */
+  jsui_timeline_select_range (timeline, 3, 3);
+  g_assert_cmpuint (g_list_model_get_n_items (dispatches), ==, 1);
+  g_assert_cmpstr (jsui_time_row_get_name (row (dispatches, 0)), ==,
+                   "[gtk] gdk_frame_clock_paint_idle");
+  g_assert_cmpint (jsui_frame_details_get_events (details)[0], ==, 0);
+  g_assert_cmpstr (jsui_stacks_view_get_page (stacks), ==, "empty");
+
+  /* A range over event 2's frozen frame: dispatches summed per source; the
+   * page shows itself. */
+  gtk_stack_set_visible_child_name (jsui_panel_get_pages (panel), "jank");
+  jsui_timeline_select_range (timeline, 110, 100); /* either order */
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (jsui_panel_get_pages (panel)), ==, "frames");
+  g_assert_nonnull (strstr (jsui_frame_details_get_title (details), "11 frames"));
+  r = row (dispatches, 0);
+  g_assert_cmpstr (jsui_time_row_get_name (r), ==, "load-history");
+  g_assert_cmpuint (jsui_time_row_get_count (r), ==, 1);
+  g_assert_cmpint (jsui_time_row_get_offset_ns (r), <, 0); /* no "starts at" over a range */
+  r = row (dispatches, 1);
+  g_assert_cmpuint (jsui_time_row_get_count (r), ==, 11);
+  g_assert_cmpint (jsui_time_row_get_total_ns (r), ==, 10 * 5100000 + 2100000);
+  g_assert_cmpint (jsui_time_row_get_max_ns (r), ==, 5100000);
+  r = row (phases, 2);
+  g_assert_cmpuint (jsui_time_row_get_count (r), ==, 11);
+  g_assert_cmpint (jsui_time_row_get_max_ns (r), ==, 897674000);
+
+  /* Over three events: the stacks of the two sampled ones, merged. */
+  jsui_timeline_select_range (timeline, 25, 150);
+  events = jsui_frame_details_get_events (details);
+  g_assert_cmpint (events[0], ==, 1);
+  g_assert_cmpint (events[1], ==, 2);
+  g_assert_cmpint (events[2], ==, 3);
+  g_assert_cmpint (events[3], ==, 0);
+  tree_total
+      = jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 1), FALSE)->root->total
+        + jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 2), FALSE)->root->total;
+  {
+    g_autoptr (GtkTreeListRow) root_row
+        = g_list_model_get_item (jsui_stacks_view_get_rows (stacks), 0);
+    g_autoptr (JsuiStackItem) root = gtk_tree_list_row_get_item (root_row);
+
+    g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, tree_total);
+  }
+  g_assert_true (g_str_has_prefix (jsui_frame_details_get_title (details), "126 frames"));
+
+  /* Cleared. */
+  jsui_timeline_select_range (timeline, -1, -1);
+  g_assert_cmpuint (g_list_model_get_n_items (phases), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (dispatches), ==, 0);
+}
+
+static void
+count_selected (JsuiTimeline *timeline, int first, int last, int *out)
+{
+  out[0] = first;
+  out[1] = last;
+  out[2]++;
+}
+
+static void
+drop_frames (JsonObject *live, gpointer data)
+{
+  JsonArray *frames = json_object_get_array_member (live, "frames");
+
+  for (guint i = 0; i < GPOINTER_TO_UINT (data); i++)
+    json_array_remove_element (frames, 0);
+}
+
+static void
+test_timeline_geometry (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) later = load_edited (drop_frames, GUINT_TO_POINTER (10));
+  g_autoptr (JsuiSnapshot) much_later = load_edited (drop_frames, GUINT_TO_POINTER (200));
+  JsuiTimeline *timeline = g_object_ref_sink (JSUI_TIMELINE (jsui_timeline_new ()));
+  int got[3] = { 0, 0, 0 };
+  guint first, last;
+  int min_w, nat_w;
+
+  jsui_timeline_set_snapshot (timeline, snap);
+  g_signal_connect (timeline, "frames-selected", G_CALLBACK (count_selected), got);
+  g_assert_cmpfloat (jsui_timeline_get_zoom (timeline), ==, JSUI_TIMELINE_STEP);
+  gtk_widget_measure (GTK_WIDGET (timeline), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat_w, NULL,
+                      NULL);
+  g_assert_cmpint (min_w, ==, 240 * JSUI_TIMELINE_STEP);
+
+  /* x <-> frames at any zoom: frame i spans [i * zoom, (i + 1) * zoom). */
+  jsui_timeline_set_zoom (timeline, 12);
+  g_assert_cmpfloat (jsui_timeline_get_zoom (timeline), ==, 12);
+  gtk_widget_measure (GTK_WIDGET (timeline), GTK_ORIENTATION_HORIZONTAL, -1, &min_w, &nat_w, NULL,
+                      NULL);
+  g_assert_cmpint (min_w, ==, 240 * 12);
+  g_assert_cmpint (jsui_timeline_frame_at (timeline, 29 * 12), ==, 29);
+  g_assert_cmpint (jsui_timeline_frame_at (timeline, 30 * 12 - 0.01), ==, 29);
+  g_assert_cmpint (jsui_timeline_frame_at (timeline, 240 * 12), ==, -1);
+  g_assert_cmpint (jsui_timeline_frame_at (timeline, -1), ==, -1);
+  g_assert_cmpfloat (jsui_timeline_x_for_frame (timeline, 29), ==, 29 * 12);
+  jsui_timeline_zoom_in (timeline);
+  g_assert_cmpfloat (jsui_timeline_get_zoom (timeline), ==, 18);
+  jsui_timeline_zoom_out (timeline);
+  jsui_timeline_zoom_out (timeline);
+  g_assert_cmpfloat (jsui_timeline_get_zoom (timeline), ==, 8);
+  jsui_timeline_set_zoom (timeline, 1000);
+  g_assert_cmpfloat (jsui_timeline_get_zoom (timeline), ==, JSUI_TIMELINE_MAX_ZOOM);
+  jsui_timeline_set_zoom (timeline, 0);
+  g_assert_cmpfloat (jsui_timeline_get_zoom (timeline), ==, JSUI_TIMELINE_MIN_ZOOM);
+  jsui_timeline_set_zoom (timeline, 4);
+
+  /* A drag from x0 to x1 selects the frames under it, in either direction,
+   * clamped at the ends. */
+  jsui_timeline_select_between (timeline, 41, 10);
+  g_assert_cmpint (got[0], ==, 2);
+  g_assert_cmpint (got[1], ==, 10);
+  g_assert_cmpint (got[2], ==, 1);
+  g_assert_true (jsui_timeline_get_selection (timeline, &first, &last));
+  g_assert_cmpuint (first, ==, 2);
+  g_assert_cmpuint (last, ==, 10);
+  jsui_timeline_select_between (timeline, 950, 5000);
+  g_assert_cmpint (got[0], ==, 237);
+  g_assert_cmpint (got[1], ==, 239);
+
+  /* New frames push old ones out: the selection follows its frames. */
+  jsui_timeline_select_range (timeline, 100, 105);
+  jsui_timeline_set_snapshot (timeline, later);
+  g_assert_true (jsui_timeline_get_selection (timeline, &first, &last));
+  g_assert_cmpuint (first, ==, 90);
+  g_assert_cmpuint (last, ==, 95);
+  /* ... and is gone with them. */
+  jsui_timeline_set_snapshot (timeline, much_later);
+  g_assert_false (jsui_timeline_get_selection (timeline, &first, &last));
+
+  /* The keys' actions: move, extend from where the selection started. */
+  jsui_timeline_set_snapshot (timeline, snap);
+  jsui_timeline_select_range (timeline, 50, 50);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.next", NULL));
+  g_assert_true (jsui_timeline_get_selection (timeline, &first, &last));
+  g_assert_cmpuint (first, ==, 51);
+  g_assert_cmpuint (last, ==, 51);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.extend-previous", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.extend-previous", NULL);
+  jsui_timeline_get_selection (timeline, &first, &last);
+  g_assert_cmpuint (first, ==, 49);
+  g_assert_cmpuint (last, ==, 51);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.extend-next", NULL);
+  jsui_timeline_get_selection (timeline, &first, &last);
+  g_assert_cmpuint (first, ==, 50);
+  g_assert_cmpuint (last, ==, 51);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.extend-last", NULL);
+  jsui_timeline_get_selection (timeline, &first, &last);
+  g_assert_cmpuint (first, ==, 51);
+  g_assert_cmpuint (last, ==, 239);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.first", NULL);
+  jsui_timeline_get_selection (timeline, &first, &last);
+  g_assert_cmpuint (first, ==, 0);
+  g_assert_cmpuint (last, ==, 0);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.previous", NULL); /* stays */
+  jsui_timeline_get_selection (timeline, &first, &last);
+  g_assert_cmpuint (first, ==, 0);
+  g_assert_cmpint (got[0], ==, 0);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-in", NULL);
+  g_assert_cmpfloat (jsui_timeline_get_zoom (timeline), ==, 6);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.zoom-out", NULL);
+  g_assert_cmpfloat (jsui_timeline_get_zoom (timeline), ==, 4);
+
+  /* Clicking a frame on time selects it, no event. */
+  jsui_timeline_set_snapshot (timeline, snap);
+  g_assert_cmpint (jsui_timeline_activate_at (timeline, 4 * 4 + 1), ==, 0);
+  g_assert_cmpint (got[0], ==, 4);
+  g_assert_cmpint (got[1], ==, 4);
+  jsui_timeline_select_range (timeline, -1, -1);
+  g_assert_false (jsui_timeline_get_selection (timeline, &first, &last));
+  g_assert_cmpint (got[0], ==, -1);
+  g_object_unref (timeline);
+}
+
+static JsuiStackItem *
+row_item (GListModel *rows, guint i)
+{
+  g_autoptr (GtkTreeListRow) r = g_list_model_get_item (rows, i);
+
+  g_assert_nonnull (r);
+  return gtk_tree_list_row_get_item (r);
+}
+
+static void
+test_stacks_bottom_up (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiPanel) panel = new_panel (snap);
+  JsuiStacksView *stacks = jsui_panel_get_stacks_view (panel);
+  GListModel *rows = jsui_stacks_view_get_rows (stacks);
+  g_autoptr (JsuiStackItem) root = NULL;
+  g_autoptr (JsuiStackItem) first = NULL;
+  g_autoptr (JsuiStackItem) selected = NULL;
+
+  g_assert_true (jsui_panel_select_event (panel, 2));
+  jsui_stacks_view_set_bottom_up (stacks, TRUE);
+  g_assert_true (jsui_stacks_view_get_bottom_up (stacks));
+  root = row_item (rows, 0);
+  g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 10);
+  /* The frames samples ended in, with counts and shares; then callers. */
+  first = row_item (rows, 1);
+  assert_node (jsui_stack_item_get_node (first), "read", 7, 0);
+  g_assert_cmpfloat_with_epsilon (jsui_stack_item_get_fraction (first), 0.7, 1e-9);
+  {
+    g_autoptr (JsuiStackItem) second = row_item (rows, 2);
+
+    /* the root splits at once: the other frame samples ended in */
+    assert_node (jsui_stack_item_get_node (second), "parse_history", 3, 0);
+    g_assert_cmpfloat_with_epsilon (jsui_stack_item_get_fraction (second), 0.3, 1e-9);
+  }
+
+  /* Clicking a sample of stack 1 (parse_history) selects its row. */
+  g_assert_true (jsui_stacks_view_select_stack (stacks, 1));
+  selected = row_item (rows, jsui_stacks_view_get_selected_row (stacks));
+  g_assert_cmpstr (jsui_stack_item_get_node (selected)->name, ==, "_start");
+  g_assert_false (jsui_stacks_view_select_stack (stacks, 7));
+
+  /* Back to top-down: the same path ends at the leaf. */
+  jsui_stacks_view_set_bottom_up (stacks, FALSE);
+  g_clear_object (&root);
+  root = row_item (rows, 0);
+  g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 10);
+  g_assert_true (jsui_stacks_view_select_stack (stacks, 1));
+  g_clear_object (&selected);
+  selected = row_item (rows, jsui_stacks_view_get_selected_row (stacks));
+  assert_node (jsui_stack_item_get_node (selected), "parse_history", 3, 3);
+
+  /* The choice stays for the next event. */
+  jsui_stacks_view_set_bottom_up (stacks, TRUE);
+  g_assert_true (jsui_panel_select_event (panel, 1));
+  g_assert_true (jsui_stacks_view_get_bottom_up (stacks));
+  g_clear_object (&first);
+  first = row_item (rows, 1);
+  g_assert_cmpstr (jsui_stack_item_get_node (first)->name, ==, "__vdso_clock_gettime");
+}
+
+static void
+wait_ms (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE) || (g_usleep (1000), TRUE);
+}
+
+static void
+stack_activated (JsuiSamplesStrip *strip, int stack, int *out)
+{
+  *out = stack;
+}
+
+/* The strip in a window: a click at x picks the stack of the sample there. */
+static void
+test_samples_strip (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  GtkWidget *window = gtk_window_new ();
+  JsuiSamplesStrip *strip = JSUI_SAMPLES_STRIP (jsui_samples_strip_new ());
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  int picked = -2, width;
+  g_autofree char *tip = NULL;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 40);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (strip));
+  g_signal_connect (strip, "stack-activated", G_CALLBACK (stack_activated), &picked);
+  jsui_samples_strip_set_event (strip, snap, jsui_snapshot_find_event (snap, 2));
+  gtk_window_present (GTK_WINDOW (window));
+  while (gtk_widget_get_width (GTK_WIDGET (strip)) == 0 && g_get_monotonic_time () < deadline)
+    wait_ms (10);
+  width = gtk_widget_get_width (GTK_WIDGET (strip));
+  g_assert_cmpint (width, >, 0);
+  g_test_message ("strip %d px, %u spans", width, jsui_samples_strip_get_spans (strip)->len);
+
+  g_assert_cmpint (jsui_samples_strip_activate_at (strip, width * 0.2), ==, 0);
+  g_assert_cmpint (picked, ==, 0);
+  g_assert_cmpint (jsui_samples_strip_activate_at (strip, width * 0.8), ==, 1);
+  g_assert_cmpint (picked, ==, 1);
+  g_assert_cmpint (jsui_samples_strip_activate_at (strip, width * 0.99), ==, -1);
+  tip = jsui_samples_strip_describe_at (strip, width * 0.2);
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, "waiting (io) in read"));
+
+  jsui_samples_strip_set_event (strip, NULL, NULL);
+  g_assert_cmpuint (jsui_samples_strip_get_spans (strip)->len, ==, 0);
+  g_assert_cmpint (jsui_samples_strip_activate_at (strip, width * 0.2), ==, -1);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* In the panel's scrolled window: zooming keeps the selected frame where
+ * it is in the viewport; moving the selection scrolls it into view. */
+static void
+test_timeline_zoom_scroll (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  GtkWidget *window = gtk_window_new ();
+  JsuiPanel *panel = jsui_panel_new ();
+  JsuiTimeline *timeline = jsui_panel_get_timeline (panel);
+  GtkAdjustment *adj;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  double before, after, page;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (panel));
+  jsui_panel_set_snapshot (panel, snap);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (window) && g_get_monotonic_time () < deadline)
+    wait_ms (10);
+  wait_ms (200);
+  adj = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (
+      gtk_widget_get_ancestor (GTK_WIDGET (timeline), GTK_TYPE_SCROLLED_WINDOW)));
+  page = gtk_adjustment_get_page_size (adj);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, page); /* 240 × 6 px: it scrolls */
+
+  /* Frame 40 is out of view (the newest frames are): selecting it with the
+   * keys' action scrolls to it. */
+  jsui_timeline_select_range (timeline, 41, 41);
+  gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.previous", NULL);
+  wait_ms (100);
+  before = jsui_timeline_x_for_frame (timeline, 40) - gtk_adjustment_get_value (adj);
+  g_assert_cmpfloat (before, >=, 0);
+  g_assert_cmpfloat (before, <, page);
+  /* Scrolled so that it is 100 px in. */
+  gtk_adjustment_set_value (adj, jsui_timeline_x_for_frame (timeline, 40) - 100);
+  wait_ms (100);
+  before = jsui_timeline_x_for_frame (timeline, 40) - gtk_adjustment_get_value (adj);
+  g_assert_cmpfloat_with_epsilon (before, 100, 0.5);
+
+  /* Zoomed in around it: it stays at the same place of the viewport. */
+  jsui_timeline_set_zoom (timeline, 12);
+  wait_ms (200);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, 240 * 12);
+  after = jsui_timeline_x_for_frame (timeline, 40) - gtk_adjustment_get_value (adj);
+  g_test_message ("frame 40 at %g px in the viewport, then %g", before, after);
+  g_assert_cmpfloat_with_epsilon (after, before, 1.0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The Frames page over a range with the frozen frame, saved as a PNG for
+ * people to look at (JSUI_TEST_SCREENSHOT_DIR; skipped without it). */
+static void
+test_screenshot_frames (void)
+{
+  const char *dir = g_getenv ("JSUI_TEST_SCREENSHOT_DIR");
+  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autofree char *path = NULL;
+  GtkWidget *window;
+  JsuiPanel *panel;
+  g_autoptr (GdkPaintable) paintable = NULL;
+  g_autoptr (GtkSnapshot) snapshot = NULL;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  int width, height;
+
+  if (dir == NULL)
+    {
+      g_test_skip ("JSUI_TEST_SCREENSHOT_DIR is not set");
+      return;
+    }
+  path = g_build_filename (dir, "inspector-frames.png", NULL);
+  window = gtk_window_new ();
+  panel = jsui_panel_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 720);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (panel));
+  jsui_panel_set_snapshot (panel, snap);
+  gtk_stack_set_visible_child_name (jsui_panel_get_pages (panel), "frames");
+  jsui_timeline_set_zoom (jsui_panel_get_timeline (panel), 9);
+  jsui_timeline_select_range (jsui_panel_get_timeline (panel), 100, 110);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (window) && g_get_monotonic_time () < deadline)
+    wait_ms (10);
+  wait_ms (300);
+  width = gtk_widget_get_width (window);
+  height = gtk_widget_get_height (window);
+  paintable = gtk_widget_paintable_new (window);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s (%d x %d)", path, width, height);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  /* The strings compared are the untranslated ones. */
+  g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+  g_setenv ("LANGUAGE", "C", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/views/pure/bottom-up", test_bottom_up);
+  g_test_add_func ("/views/pure/snapshot-frames", test_snapshot_frames);
+  g_test_add_func ("/views/pure/snapshot-bad-frames", test_snapshot_bad_frames);
+  g_test_add_func ("/views/pure/samples-layout", test_samples_layout);
+  g_test_add_func ("/views/pure/zoom-anchor", test_zoom_anchor);
+  if (gtk_init_check ())
+    {
+      g_test_add_func ("/views/templates", test_templates);
+      g_test_add_func ("/views/sources", test_sources);
+      g_test_add_func ("/views/frame-details", test_frame_details);
+      g_test_add_func ("/views/timeline-geometry", test_timeline_geometry);
+      g_test_add_func ("/views/stacks-bottom-up", test_stacks_bottom_up);
+      g_test_add_func ("/views/samples-strip", test_samples_strip);
+      g_test_add_func ("/views/timeline-zoom-scroll", test_timeline_zoom_scroll);
+      g_test_add_func ("/views/screenshot-frames", test_screenshot_frames);
+    }
+  else
+    g_printerr ("no display: the widgets' tests are not run\n");
+  return g_test_run ();
+}
