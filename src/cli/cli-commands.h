@@ -24,5 +24,7 @@ int cli_cmd_merge   (int    argc,
                      char **argv);
 int cli_cmd_diff    (int    argc,
                      char **argv);
+int cli_cmd_view    (int    argc,
+                     char **argv);
 
 G_END_DECLS

@@ -1,4 +1,4 @@
-/* cmd-run.c: "jankscope run [--report FILE] [--threshold MS] [--inspector] [--] APP [ARGS…]"
+/* cmd-run.c: "jankscope run [--report FILE] [--threshold MS] [--inspector] [--view] [--] APP [ARGS…]"
  *
  * Starts APP with the preload library and JANKSCOPE_REPORT set, waits for
  * it, prints a summary of its report on stderr (the app's stdout stays
@@ -25,6 +25,7 @@
 #include "preload-locator.h"
 #include "report-reader.h"
 #include "summary-printer.h"
+#include "viewer-locator.h"
 
 #define MIN_THRESHOLD_MS 1
 #define MAX_THRESHOLD_MS 60000
@@ -216,6 +217,7 @@ cli_cmd_run (int    argc,
   g_autofree char *threshold_arg = NULL;
   g_autofree char *threshold_ms = NULL;
   gboolean inspector = FALSE;
+  gboolean view = FALSE;
   g_auto (GStrv) app_argv = NULL;
   g_autofree char *preload = NULL;
   g_autofree char *report_template = NULL;
@@ -236,6 +238,8 @@ cli_cmd_run (int    argc,
       N_("A dispatch or iteration this long is jank (1 to 60000, default 50)"), N_("MS") },
     { "inspector", 'i', 0, G_OPTION_ARG_NONE, &inspector,
       N_("Open the jankscope window in the app (GTK 4 apps)"), NULL },
+    { "view", 'v', 0, G_OPTION_ARG_NONE, &view,
+      N_("Serve the live view and open it in jankscope view (GTK 3, GTK 4 and GLib apps)"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &app_argv, NULL, NULL },
     G_OPTION_ENTRY_NULL
   };
@@ -308,6 +312,23 @@ cli_cmd_run (int    argc,
   envp = cli_child_env_new (preload, report_template, threshold_ms);
   if (inspector)
     envp = g_environ_setenv (envp, "JANKSCOPE_INSPECTOR", "1", TRUE);
+  if (view)
+    {
+      /* The app serves its live stream; the viewer (started first, not
+       * waited for) follows the first monitored child of this process: the
+       * app, once it has started. */
+      g_autofree char *viewer = cli_viewer_find (&error);
+      g_autofree char *parent = g_strdup_printf ("--child-of=%d", (int) getpid ());
+      char *viewer_argv[] = { viewer, parent, NULL };
+
+      envp = g_environ_setenv (envp, "JANKSCOPE_LIVE", "1", TRUE);
+      if (viewer == NULL || !g_spawn_async (NULL, viewer_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                            NULL, &error))
+        {
+          cli_warning (_("no live view: %s"), error->message);
+          g_clear_error (&error);
+        }
+    }
 
   if (!cli_child_run (app_argv, envp, &pid, &wait_status, &error))
     {

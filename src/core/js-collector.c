@@ -9,6 +9,7 @@
 #include "js-event-store.h"
 #include "js-frame-detector.h"
 #include "js-live.h"
+#include "js-live-hang.h"
 #include "js-log.h"
 #include "js-mainloop.h"
 #include "js-process-info.h"
@@ -346,6 +347,9 @@ collector_thread (gpointer data)
       drain (c);
       now = js_now_ns ();
       take_stalls (c, now);
+      /* The live viewer's hang progress: the stall under way, symbolized. */
+      if (c->have_stalls)
+        js_live_hang_update (&c->stalls, c->config, now);
       js_event_store_tick (&c->store, now, js_mainloop_busy_since (), quit);
       js_event_store_tick (&c->frames.frame_store, now, js_mainloop_busy_since (), quit);
       js_context_tick (&c->context, now, quit);

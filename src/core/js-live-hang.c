@@ -1,0 +1,184 @@
+/* js-live-hang.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "js-live-hang.h"
+#include "js-live.h"
+
+#include <json-glib/json-glib.h>
+
+static GMutex lock; /* guards `latest` and `latest_start_ns`: a pointer swap */
+static GBytes *latest;
+static gint64 latest_start_ns;
+static guint64 built_generation; /* collector only */
+static guint32 built_stall;      /* collector only */
+
+static void
+member_int (JsonBuilder *b, const char *name, gint64 value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+member_string (JsonBuilder *b, const char *name, const char *value)
+{
+  json_builder_set_member_name (b, name);
+  if (value != NULL)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* A frame, compact: {function, module, file?, line?}. */
+static void
+add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
+{
+  const JsModule *m = js_modules_get (store->modules, f->module);
+
+  json_builder_begin_object (b);
+  member_string (b, "function", f->function);
+  member_string (b, "module", m != NULL ? m->name : NULL);
+  if (f->file != NULL)
+    member_string (b, "file", f->file);
+  if (f->line > 0)
+    member_int (b, "line", f->line);
+  json_builder_end_object (b);
+}
+
+static void
+add_newest_stack (JsonBuilder *b, JsStallStore *store, const JsStall *s)
+{
+  const JsStallSampleInfo *newest = NULL;
+  const JsStack *stack;
+
+  for (guint i = s->samples->len; i-- > 0 && newest == NULL;)
+    if (g_array_index (s->samples, JsStallSampleInfo, i).stack != 0)
+      newest = &g_array_index (s->samples, JsStallSampleInfo, i);
+  stack = newest != NULL ? js_stack_table_get (store->stacks, newest->stack) : NULL;
+  json_builder_set_member_name (b, "stack");
+  if (stack == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  member_int (b, "sampled_ns", MAX (newest->time_ns, newest->last_ns));
+  json_builder_set_member_name (b, "frames");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < stack->frames->len && i < JS_LIVE_HANG_MAX_FRAMES; i++)
+    add_frame (b, store, &g_array_index (stack->frames, JsFrame, i));
+  json_builder_end_array (b);
+  member_int (b, "frames_omitted",
+              stack->frames->len > JS_LIVE_HANG_MAX_FRAMES
+                  ? stack->frames->len - JS_LIVE_HANG_MAX_FRAMES
+                  : 0);
+  json_builder_end_object (b);
+}
+
+static GBytes *
+build (JsStallStore *store, JsStall *s, gint64 now_ns)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (GPtrArray) stalls = g_ptr_array_new ();
+  g_autoptr (JsonNode) root = NULL;
+  gint64 end = MAX (s->h.last_seen_ns, s->h.start_ns);
+  JsEventAnalysis a;
+  gsize length = 0;
+  char *json;
+
+  g_ptr_array_add (stalls, s);
+  js_stalls_analyze (store, stalls, s->h.start_ns, end, end - s->h.start_ns, &a);
+
+  json_builder_begin_object (b);
+  member_int (b, "stall_id", s->h.id);
+  member_int (b, "start_ns", s->h.start_ns);
+  member_int (b, "seen_ns", end);
+  member_int (b, "built_ns", now_ns);
+  member_int (b, "samples", a.samples);
+  member_string (b, "class", a.klass);
+  member_string (b, "wait",
+                 a.klass != NULL && g_strcmp0 (a.klass, "compute") != 0 && a.wait != JS_WAIT_NONE
+                     ? js_wait_kind_name (a.wait)
+                     : NULL);
+  json_builder_set_member_name (b, "culprit");
+  if (a.culprit != NULL)
+    {
+      const JsModule *m = js_modules_get (store->modules, a.culprit->module);
+
+      json_builder_begin_object (b);
+      member_string (b, "function", a.culprit->function);
+      member_string (b, "module", m != NULL ? m->name : NULL);
+      member_string (b, "file", a.culprit->file);
+      if (a.culprit->line > 0)
+        member_int (b, "line", a.culprit->line);
+      json_builder_set_member_name (b, "confidence");
+      json_builder_add_double_value (b, ((gint64)(a.confidence * 1000 + 0.5)) / 1000.0);
+      member_string (b, "reason", a.culprit_reason);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  add_newest_stack (b, store, s);
+  json_builder_end_object (b);
+  js_event_analysis_clear (&a);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json = json_generator_to_data (gen, &length);
+  return g_bytes_new_take (json, length);
+}
+
+void
+js_live_hang_update (JsStallStore *stalls, const JsConfig *config, gint64 now_ns)
+{
+  JsStall *s = stalls != NULL ? stalls->ongoing : NULL;
+  GBytes *digest, *old;
+
+  /* Only stalls that reached the first watchdog tier (hang start, 250 ms):
+   * the live server sends hang messages from there on. */
+  if (s == NULL || !js_live_wanted (now_ns)
+      || now_ns - s->h.start_ns < config->watchdog_tier_ns[0] - 100 * G_GINT64_CONSTANT (1000000))
+    return;
+  if (s->h.id == built_stall && stalls->generation == built_generation)
+    return;
+  built_stall = s->h.id;
+  built_generation = stalls->generation;
+  digest = build (stalls, s, now_ns);
+
+  g_mutex_lock (&lock);
+  old = latest;
+  latest = digest;
+  latest_start_ns = s->h.start_ns;
+  g_mutex_unlock (&lock);
+  if (old != NULL)
+    g_bytes_unref (old);
+}
+
+GBytes *
+js_live_hang_get (gint64 *start_ns)
+{
+  GBytes *b;
+
+  g_mutex_lock (&lock);
+  b = latest != NULL ? g_bytes_ref (latest) : NULL;
+  if (start_ns != NULL)
+    *start_ns = latest_start_ns;
+  g_mutex_unlock (&lock);
+  return b;
+}
+
+void
+js_live_hang_clear (void)
+{
+  GBytes *old;
+
+  g_mutex_lock (&lock);
+  old = latest;
+  latest = NULL;
+  latest_start_ns = 0;
+  g_mutex_unlock (&lock);
+  if (old != NULL)
+    g_bytes_unref (old);
+}

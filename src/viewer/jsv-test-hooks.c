@@ -1,0 +1,177 @@
+/* jsv-test-hooks.c
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jsv-test-hooks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "jsui-items.h"
+#include "report-reader.h"
+
+#define SCREENSHOT_STUCK_NS (2500 * G_GINT64_CONSTANT (1000000))
+
+typedef struct
+{
+  JsvWindow *window;
+  char *screenshot;
+  guint min_events;
+  guint frames_waited;
+  gboolean taken;
+  gboolean pending;
+} Hooks;
+
+static const char *
+state_name (JsvLiveState state)
+{
+  return state == JSV_LIVE_CONNECTED ? "connected" : state == JSV_LIVE_GONE ? "gone" : "connecting";
+}
+
+static void
+take_screenshot (Hooks *h)
+{
+  GtkWidget *w = GTK_WIDGET (h->window);
+  int width = gtk_widget_get_width (w), height = gtk_widget_get_height (w);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (w);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL)
+    return;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (w)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (gdk_texture_save_to_png (texture, h->screenshot))
+    {
+      printf ("screenshot=%s\n", h->screenshot);
+      fflush (stdout);
+      h->taken = TRUE;
+    }
+}
+
+/* Two frames after the condition: the new banner text is laid out. */
+static gboolean
+tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  Hooks *h = data;
+
+  if (++h->frames_waited < 6)
+    return G_SOURCE_CONTINUE;
+  h->pending = FALSE;
+  take_screenshot (h);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+maybe_screenshot (Hooks *h)
+{
+  JsvLiveClient *client = jsv_window_get_client (h->window);
+  GListModel *events = jsui_panel_get_events (jsv_window_get_panel (h->window));
+  gint64 stuck = 0, received = 0;
+  const char *culprit = NULL;
+
+  if (h->screenshot == NULL || h->taken || h->pending || client == NULL
+      || !jsv_live_client_get_hang (client, &stuck, &received, &culprit)
+      || stuck < SCREENSHOT_STUCK_NS || culprit == NULL
+      || g_list_model_get_n_items (events) < h->min_events)
+    return;
+  /* The newest dispatch event selected: its stacks in the picture too. */
+  for (guint i = g_list_model_get_n_items (events); i-- > 0;)
+    {
+      g_autoptr (JsuiEvent) e = g_list_model_get_item (events, i);
+      const CliReportEvent *ev = jsui_event_get_event (e);
+
+      if (ev->id > 0 && g_strcmp0 (ev->type, "dispatch") == 0)
+        {
+          jsui_panel_select_event (jsv_window_get_panel (h->window), ev->id);
+          break;
+        }
+    }
+  h->pending = TRUE;
+  h->frames_waited = 0;
+  gtk_widget_add_tick_callback (GTK_WIDGET (h->window), tick_cb, h, NULL);
+}
+
+static void
+banner_changed_cb (JsvHangBanner *banner, gpointer data)
+{
+  Hooks *h = data;
+
+  printf ("banner=%" G_GINT64_FORMAT " %d %s\n", g_get_monotonic_time (),
+          jsv_hang_banner_is_hung (banner), jsv_hang_banner_get_text (banner));
+  fflush (stdout);
+  maybe_screenshot (h);
+}
+
+static void
+events_changed_cb (GListModel *model, guint position, guint removed, guint added, gpointer data)
+{
+  Hooks *h = data;
+  g_autoptr (GString) names = g_string_new (NULL);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (JsuiEvent) e = g_list_model_get_item (model, i);
+      const CliReportEvent *ev = jsui_event_get_event (e);
+      const char *name = ev->culprit != NULL && ev->culprit->function != NULL
+                             ? ev->culprit->function
+                         : ev->callback != NULL ? ev->callback
+                                                : "?";
+
+      g_string_append_printf (names, "%s%s", i > 0 ? "," : "", name);
+    }
+  printf ("events=%u %s\n", n, names->str);
+  fflush (stdout);
+  maybe_screenshot (h);
+}
+
+static void
+window_client_state_cb (JsvLiveClient *client, gpointer data)
+{
+  printf ("state=%s pid=%d\n", state_name (jsv_live_client_get_state (client)),
+          jsv_live_client_get_pid (client));
+  fflush (stdout);
+}
+
+/* The client is made when the window connects: poll for it cheaply (a
+ * mark on each client hooked: a new one may reuse a freed one's address). */
+static gboolean
+watch_client_cb (gpointer data)
+{
+  Hooks *h = data;
+  JsvLiveClient *client = jsv_window_get_client (h->window);
+
+  if (client != NULL && g_object_get_data (G_OBJECT (client), "jsv-test-hooked") == NULL)
+    {
+      g_object_set_data (G_OBJECT (client), "jsv-test-hooked", GINT_TO_POINTER (1));
+      g_signal_connect (client, "state-changed", G_CALLBACK (window_client_state_cb), h);
+      window_client_state_cb (client, h);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+void
+jsv_test_hooks_attach (JsvWindow *window)
+{
+  const char *test = g_getenv ("JANKSCOPE_VIEWER_TEST");
+  const char *min = g_getenv ("JANKSCOPE_VIEWER_TEST_MIN_EVENTS");
+  Hooks *h;
+
+  if (test == NULL || g_strcmp0 (test, "1") != 0)
+    return;
+  h = g_new0 (Hooks, 1);
+  h->window = window;
+  h->screenshot = g_strdup (g_getenv ("JANKSCOPE_VIEWER_TEST_SCREENSHOT"));
+  h->min_events = min != NULL ? (guint)atoi (min) : 1;
+  g_signal_connect (jsv_window_get_banner (window), "changed", G_CALLBACK (banner_changed_cb), h);
+  g_signal_connect (jsui_panel_get_events (jsv_window_get_panel (window)), "items-changed",
+                    G_CALLBACK (events_changed_cb), h);
+  g_timeout_add (50, watch_client_cb, h);
+  printf ("viewer-pid=%d\n", (int)getpid ());
+  fflush (stdout);
+}
