@@ -180,6 +180,8 @@ load_watchdog (JsConfig *config, const char *(*get_env) (const char *name))
                                          "(offset from SIGRTMIN, -1 = automatic)");
   config->debuginfod = env_bool (get_env, "JANKSCOPE_DEBUGINFOD", FALSE);
   config->inspector = env_bool (get_env, "JANKSCOPE_INSPECTOR", FALSE);
+  config->ui = env_bool (get_env, "JANKSCOPE_UI", TRUE);
+  config->live = env_bool (get_env, "JANKSCOPE_LIVE", FALSE);
 }
 
 /* A share: a decimal number in (0, 1]. */

@@ -41,6 +41,8 @@ typedef struct
   int sample_signal;        /* SIGRTMIN + this; -1: the first free one from SIGRTMIN+3 */
   gboolean debuginfod;      /* let libdw ask debuginfod servers (network) */
   gboolean inspector;       /* open jankscope's window (GTK 4 apps) */
+  gboolean ui;              /* load the GTK 4 UI module (Inspector page, shortcut); JANKSCOPE_UI */
+  gboolean live;            /* serve the live stream to `jankscope view` (js-live-server.h) */
 
   /* Fleet sampling and privacy (js-install-id.h, js-scrub.h). */
   double install_share;     /* monitor installs in this share of the id space, (0, 1] */

@@ -14,6 +14,7 @@
 #include "js-config.h"
 #include "js-focus.h"
 #include "js-install-id.h"
+#include "js-live-server.h"
 #include "js-log.h"
 #include "js-mainloop.h"
 #include "js-report-path.h"
@@ -37,6 +38,7 @@ static JsRing *ring;
 static JsCollector *collector;
 static JsWatchdog *watchdog;
 static JsModules *modules;
+static JsLiveServer *live_server; /* JANKSCOPE_LIVE=1 */
 static gboolean started;
 static gboolean excluded; /* outside JANKSCOPE_INSTALL_SHARE */
 static gboolean forked_child;
@@ -67,6 +69,8 @@ at_exit (void)
   /* The watchdog first: its last stall reaches the final report. */
   js_watchdog_stop (watchdog);
   js_collector_finish (collector, EXIT_TIMEOUT_MS);
+  /* Viewers get a last word; the socket is removed. */
+  js_live_server_stop (live_server, 200);
 }
 
 static gboolean
@@ -133,9 +137,11 @@ jankscope_core_start (JsBridge *bridge)
   modules = js_modules_new ();
   watchdog = js_watchdog_new (&config, modules, config.sampling);
   js_collector_set_watchdog (collector, watchdog, modules);
-  js_ui_loader_init (config.inspector);
+  js_ui_loader_init (config.ui, config.inspector);
   js_collector_start (collector);
   js_watchdog_start (watchdog);
+  if (config.live)
+    live_server = js_live_server_start (&config, start_ns);
   js_scenes_publish_api ();
 
   pthread_atfork (NULL, NULL, at_fork_child);
