@@ -17,6 +17,10 @@
 /* What the snapshot message starts with (docs/live-protocol.md). */
 #define SNAPSHOT_PREFIX "{\"type\":\"snapshot\""
 #define SNAPSHOT_MEMBER ",\"snapshot\":"
+/* A message longer than this is refused (the server's whole queue is 32 MiB):
+ * a broken or hostile peer cannot make the viewer grow without bound. */
+#define MAX_LINE (64 * 1024 * 1024)
+#define READ_CHUNK (256 * 1024)
 
 struct _JsvLiveClient
 {
@@ -28,7 +32,9 @@ struct _JsvLiveClient
   GCancellable *cancellable;
   GSocketClient *socket_client;
   GSocketConnection *connection;
-  GDataInputStream *input;
+  GInputStream *input;
+  GByteArray *pending; /* received bytes not yet ended by a newline */
+  gsize scanned;       /* of pending: bytes known to hold no newline */
   guint retry_id;
   guint retry_ms;
 
@@ -98,6 +104,8 @@ static void
 lost (JsvLiveClient *self)
 {
   g_clear_object (&self->input);
+  g_clear_pointer (&self->pending, g_byte_array_unref);
+  self->scanned = 0;
   if (self->connection != NULL)
     g_io_stream_close (G_IO_STREAM (self->connection), NULL, NULL);
   g_clear_object (&self->connection);
@@ -200,22 +208,10 @@ handle_message (JsvLiveClient *self, JsonObject *m)
 
 static void read_next (JsvLiveClient *self);
 
+/* One message (takes line, NUL-terminated, length without the newline). */
 static void
-line_cb (GObject *source, GAsyncResult *result, gpointer data)
+handle_line (JsvLiveClient *self, char *line, gsize length)
 {
-  JsvLiveClient *self = data;
-  g_autoptr (GError) error = NULL;
-  gsize length = 0;
-  char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, &length,
-                                                     &error);
-
-  if (line == NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        lost (self);
-      g_object_unref (self);
-      return;
-    }
   if (g_str_has_prefix (line, SNAPSHOT_PREFIX))
     {
       /* The snapshot is the message's last member: cut it out, no copy. */
@@ -242,6 +238,53 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
         handle_message (self, json_node_get_object (json_parser_get_root (parser)));
     }
   g_free (line);
+}
+
+static void
+bytes_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  JsvLiveClient *self = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result,
+                                                               &error);
+  gsize size = bytes != NULL ? g_bytes_get_size (bytes) : 0;
+  gsize start = 0;
+
+  if (size == 0 || self->input == NULL)
+    {
+      /* End of stream, an error, or lost meanwhile. */
+      if (self->input != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        lost (self);
+      g_object_unref (self);
+      return;
+    }
+  g_byte_array_append (self->pending, g_bytes_get_data (bytes, NULL), (guint)size);
+  for (;;)
+    {
+      const guint8 *nl = memchr (self->pending->data + start + self->scanned, '\n',
+                                 self->pending->len - start - self->scanned);
+      gsize length;
+
+      if (nl == NULL)
+        break;
+      length = (gsize)(nl - (self->pending->data + start));
+      handle_line (self, g_strndup ((const char *)self->pending->data + start, length), length);
+      start += length + 1;
+      self->scanned = 0;
+      if (self->input == NULL)
+        break; /* a message made us let go */
+    }
+  if (self->pending != NULL)
+    {
+      g_byte_array_remove_range (self->pending, 0, (guint)start);
+      self->scanned = self->pending->len;
+      if (self->pending->len > MAX_LINE)
+        {
+          g_warning ("jankscope-viewer: a message of more than %d MiB from %s: disconnecting",
+                     MAX_LINE / (1024 * 1024), self->path);
+          lost (self);
+        }
+    }
   read_next (self);
   g_object_unref (self);
 }
@@ -251,8 +294,8 @@ read_next (JsvLiveClient *self)
 {
   if (self->input == NULL)
     return;
-  g_data_input_stream_read_line_async (self->input, G_PRIORITY_DEFAULT, self->cancellable, line_cb,
-                                       g_object_ref (self));
+  g_input_stream_read_bytes_async (self->input, READ_CHUNK, G_PRIORITY_DEFAULT, self->cancellable,
+                                   bytes_cb, g_object_ref (self));
 }
 
 static void
@@ -281,9 +324,9 @@ connect_cb (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
   self->connection = connection;
-  self->input = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
-  g_data_input_stream_set_newline_type (self->input, G_DATA_STREAM_NEWLINE_TYPE_LF);
-  g_buffered_input_stream_set_buffer_size (G_BUFFERED_INPUT_STREAM (self->input), 256 * 1024);
+  self->input = g_object_ref (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
+  self->pending = g_byte_array_sized_new (READ_CHUNK);
+  self->scanned = 0;
   set_state (self, JSV_LIVE_CONNECTED);
   read_next (self);
   g_object_unref (self);
@@ -306,6 +349,7 @@ jsv_live_client_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->retry_id, g_source_remove);
   g_clear_object (&self->input);
+  g_clear_pointer (&self->pending, g_byte_array_unref);
   g_clear_object (&self->connection);
   G_OBJECT_CLASS (jsv_live_client_parent_class)->dispose (object);
 }

@@ -38,8 +38,12 @@ typedef struct
   GCancellable *cancellable;
   guint timeout_id;
   GSocketConnection *connection;
-  GDataInputStream *input;
+  GByteArray *received; /* the hello line so far */
 } Probe;
+
+/* A hello is a few hundred bytes: a peer that sends more without a newline
+ * is not a jankscope process worth listing. */
+#define MAX_HELLO (64 * 1024)
 
 char *
 jsv_socket_dir (void)
@@ -77,7 +81,7 @@ probe_done (Probe *p, JsvProcess *found)
   g_clear_handle_id (&p->timeout_id, g_source_remove);
   if (p->connection != NULL)
     g_io_stream_close (G_IO_STREAM (p->connection), NULL, NULL);
-  g_clear_object (&p->input);
+  g_clear_pointer (&p->received, g_byte_array_unref);
   g_clear_object (&p->connection);
   g_clear_object (&p->cancellable);
   g_free (p->path);
@@ -103,17 +107,15 @@ probe_timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static void probe_read (Probe *p);
+
 static void
-probe_line_cb (GObject *source, GAsyncResult *result, gpointer data)
+probe_hello (Probe *p, const char *line, gsize length)
 {
-  Probe *p = data;
-  gsize length = 0;
-  g_autofree char *line
-      = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, &length, NULL);
   g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   JsonObject *hello;
 
-  if (line == NULL || !json_parser_load_from_data (parser, line, (gssize)length, NULL)
+  if (!json_parser_load_from_data (parser, line, (gssize)length, NULL)
       || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       probe_done (p, NULL);
@@ -132,6 +134,38 @@ probe_line_cb (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 static void
+probe_bytes_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Probe *p = data;
+  g_autoptr (GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result,
+                                                               NULL);
+  gsize size = bytes != NULL ? g_bytes_get_size (bytes) : 0;
+  const guint8 *nl;
+
+  if (size == 0)
+    {
+      probe_done (p, NULL); /* closed, failed or timed out before a hello */
+      return;
+    }
+  g_byte_array_append (p->received, g_bytes_get_data (bytes, NULL), (guint)size);
+  nl = memchr (p->received->data, '\n', p->received->len);
+  if (nl != NULL)
+    probe_hello (p, (const char *)p->received->data, (gsize)(nl - p->received->data));
+  else if (p->received->len >= MAX_HELLO)
+    probe_done (p, NULL);
+  else
+    probe_read (p);
+}
+
+static void
+probe_read (Probe *p)
+{
+  g_input_stream_read_bytes_async (g_io_stream_get_input_stream (G_IO_STREAM (p->connection)),
+                                   MAX_HELLO - p->received->len, G_PRIORITY_DEFAULT,
+                                   p->cancellable, probe_bytes_cb, p);
+}
+
+static void
 probe_connect_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   Probe *p = data;
@@ -142,9 +176,8 @@ probe_connect_cb (GObject *source, GAsyncResult *result, gpointer data)
       probe_done (p, NULL);
       return;
     }
-  p->input = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (p->connection)));
-  g_data_input_stream_read_line_async (p->input, G_PRIORITY_DEFAULT, p->cancellable, probe_line_cb,
-                                       p);
+  p->received = g_byte_array_sized_new (1024);
+  probe_read (p);
 }
 
 void

@@ -685,6 +685,81 @@ def check_run_view():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def check_hostile_server():
+    """A peer that sends one endless message (no newline): the viewer lets go
+    once the message passes 64 MiB, and tries again; it does not grow without
+    bound or crash."""
+    genv = gtk_env()
+    tmp = tempfile.mkdtemp(prefix="jankscope-viewer-hostile-")
+    runtime = os.path.join(tmp, "run")
+    os.mkdir(runtime, 0o700)
+    os.mkdir(os.path.join(runtime, "jankscope"), 0o700)
+    path = lc.socket_path(runtime, os.getpid())
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    os.chmod(path, 0o600)
+    server.listen(4)
+    viewer = None
+    try:
+        venv = {k: v for k, v in os.environ.items()
+                if not k.startswith("JANKSCOPE") and k not in ("LD_PRELOAD", "GTK_MODULES")}
+        venv.update(genv)
+        venv.update({"XDG_RUNTIME_DIR": runtime, "JANKSCOPE_VIEWER_TEST": "1"})
+        viewer = subprocess.Popen([os.environ["JANKSCOPE_TEST_VIEWER"], str(os.getpid())],
+                                  env=venv, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        lines = Lines(viewer)
+        import threading
+        results = []
+
+        def flood(conn):
+            # A valid hello first (the viewer's process list probes too),
+            # then one endless message.
+            hello = {"type": "hello", "v": 1, "pid": os.getpid(), "name": "hostile"}
+            chunk = b"x" * (1024 * 1024)
+            sent = 0
+            conn.settimeout(20)
+            try:
+                conn.sendall(json.dumps(hello).encode() + b"\n" + b'{"type":"server","x":"')
+                while sent < 200 * len(chunk):
+                    conn.sendall(chunk)
+                    sent += len(chunk)
+            except OSError:
+                pass
+            results.append(sent)
+            conn.close()
+
+        server.settimeout(1)
+        threads = []
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not any(
+                l == f"state=connecting pid={os.getpid()}" for l in lines.all):
+            lines.wait(lambda l: False, 0.01)
+            try:
+                conn, _ = server.accept()
+            except socket.timeout:
+                continue
+            t = threading.Thread(target=flood, args=(conn,), daemon=True)
+            t.start()
+            threads.append(t)
+        check(lines.wait(lambda l: l == f"state=connecting pid={os.getpid()}", 5, seen=True)
+              is not None, f"the viewer lets go and tries again: {lines.all}")
+        for t in threads:
+            t.join(30)
+        check(results and all(sent < 200 << 20 for sent in results),
+              f"every connection was dropped before 200 MiB: {[r >> 20 for r in results]} MiB")
+        with open(f"/proc/{viewer.pid}/status") as f:
+            rss_kb = int(next(l for l in f if l.startswith("VmRSS:")).split()[1])
+        check(rss_kb < 400 * 1024, f"its memory stays bounded ({rss_kb >> 10} MiB)")
+        check(viewer.poll() is None, "the viewer is still running")
+    finally:
+        server.close()
+        if viewer is not None and viewer.poll() is None:
+            viewer.kill()
+            viewer.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 if __name__ == "__main__":
     sys.exit(main({
         "hang-progress": check_hang_progress,
@@ -701,5 +776,6 @@ if __name__ == "__main__":
         "viewer-gtk3": check_viewer_gtk3,
         "run-view": check_run_view,
         "viewer-restart": check_viewer_restart,
+        "hostile-server": check_hostile_server,
         "gtk4-stream": check_gtk4_stream,
     }))
