@@ -115,12 +115,17 @@ describe_tiers (const Printer *p)
         if (g_strcmp0 (group->key.tier, tier_order[t]) == 0)
           by_tier[t] += group->stats.events;
     }
-  g_string_append_printf (text, "%" G_GUINT64_FORMAT " (", p->agg->stalls.events);
   for (guint t = 1; t < G_N_ELEMENTS (tier_order); t++)
-    g_string_append_printf (text, "%s%s %" G_GUINT64_FORMAT, t > 1 ? ", " : "", _(tier_order[t]),
-                            by_tier[t]);
-  g_string_append_printf (text, _("), %s blocked"), blocked);
-  return g_string_free (text, FALSE);
+    g_string_append_printf (text, "%s%s %" G_GUINT64_FORMAT, t > 1 ? _(", ") : "",
+                            _(tier_order[t]), by_tier[t]);
+  {
+    g_autofree char *total = g_strdup_printf ("%" G_GUINT64_FORMAT, p->agg->stalls.events);
+    g_autofree char *tiers = g_string_free (text, FALSE);
+
+    /* Translators: stall events in all, then by tier, then the main thread's
+     * time blocked in them, e.g. "4 (noticeable 3, severe 1), 1.2 s blocked" */
+    return g_strdup_printf (_("%s (%s), %s blocked"), total, tiers, blocked);
+  }
 }
 
 static char *

@@ -94,15 +94,15 @@ static char *
 describe_events (const CliReport *report)
 {
   g_autofree char *threshold = format_ms (report->threshold_ns);
-  GString *text = g_string_new (NULL);
+  g_autofree char *total = g_strdup_printf ("%" G_GINT64_FORMAT, report->events_total);
+  g_autoptr (GString) tiers = g_string_new (NULL);
 
-  g_string_append_printf (text, "%" G_GINT64_FORMAT " (", report->events_total);
   for (CliTier tier = 0; tier < CLI_N_TIERS; tier++)
-    g_string_append_printf (text, "%s%s %" G_GINT64_FORMAT, tier > 0 ? ", " : "",
+    g_string_append_printf (tiers, "%s%s %" G_GINT64_FORMAT, tier > 0 ? _(", ") : "",
                             _(tier_labels[tier]), report->events_by_tier[tier]);
-  g_string_append_printf (text, _("), threshold %s"), threshold);
-
-  return g_string_free (text, FALSE);
+  /* Translators: events in all, then by tier ("light 2, noticeable 1, …"),
+   * then the jank threshold, e.g. "3 (light 2, noticeable 1), threshold 50 ms" */
+  return g_strdup_printf (_("%s (%s), threshold %s"), total, tiers->str, threshold);
 }
 
 static char *
