@@ -35,9 +35,11 @@ parse_int (const char *text, gint64 min, gint64 max, gint64 *out)
   char *end = NULL;
   gint64 v;
 
+  /* Only ERANGE counts: GLib's first ASCII conversion in a process may leave
+   * another errno behind when two threads race to make it (input-queue.c). */
   errno = 0;
   v = g_ascii_strtoll (text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || v < min || v > max)
+  if (errno == ERANGE || end == text || *end != '\0' || v < min || v > max)
     return FALSE;
   *out = v;
   return TRUE;
@@ -196,7 +198,7 @@ env_share (const char *(*get_env) (const char *), const char *name, double def)
     return def;
   errno = 0;
   v = g_ascii_strtod (text, &end);
-  if (errno == 0 && end != text && *end == '\0' && v > 0 && v <= 1)
+  if (errno != ERANGE && end != text && *end == '\0' && v > 0 && v <= 1)
     return v;
   js_log_warning ("%s='%s' is not a number greater than 0 and at most 1; using %g", name, text,
                   def);
