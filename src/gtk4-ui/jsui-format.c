@@ -40,7 +40,8 @@ jsui_frame_tier (gint64 duration_ns, gint64 budget_ns)
 {
   if (budget_ns <= 0)
     budget_ns = 16667000;
-  if (duration_ns * 2 <= budget_ns * 3)
+  /* in doubles: the numbers may come from a hostile snapshot */
+  if ((double)duration_ns * 2 <= (double)budget_ns * 3)
     return JSUI_TIER_OK;
   if (duration_ns < 50 * NS_PER_MS)
     return JSUI_TIER_LIGHT;

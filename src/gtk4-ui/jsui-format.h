@@ -20,6 +20,22 @@ typedef enum
   JSUI_N_TIERS,
 } JsuiTier;
 
+/* The largest duration a snapshot keeps (the parser clamps to it, 2^46 ns,
+ * about 19.5 hours): sums and doublings of a few of them cannot overflow. */
+#define JSUI_MAX_NS (G_GINT64_CONSTANT (1) << 46)
+
+/* a + b for counts and durations (>= 0) from a snapshot that may be
+ * hostile: saturates instead of overflowing. */
+static inline gint64
+jsui_sat_add (gint64 a, gint64 b)
+{
+  if (b > 0 && a > G_MAXINT64 - b)
+    return G_MAXINT64;
+  if (b < 0 && a < G_MININT64 - b)
+    return G_MININT64;
+  return a + b;
+}
+
 /* "16.7 ms", "1.25 s"; "–" when ns < 0 (unknown). */
 char *jsui_format_duration (gint64 ns);
 /* "2.5 %"; "–" when unknown (< 0). */

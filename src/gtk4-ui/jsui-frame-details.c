@@ -25,6 +25,7 @@ struct _JsuiFrameDetails
   GArray *events; /* gint64, 0-terminated */
   JsuiSnapshot *snapshot;
   JsuiTimeline *timeline; /* weak */
+  GCancellable *merging;  /* the stacks of several events, merged in a worker */
 };
 
 G_DEFINE_FINAL_TYPE (JsuiFrameDetails, jsui_frame_details, GTK_TYPE_WIDGET)
@@ -142,6 +143,9 @@ jsui_frame_details_dispose (GObject *object)
   GtkWidget *child;
 
   jsui_frame_details_set_timeline (self, NULL);
+  if (self->merging != NULL)
+    g_cancellable_cancel (self->merging);
+  g_clear_object (&self->merging);
   g_clear_object (&self->phases);
   g_clear_object (&self->dispatches);
   g_clear_pointer (&self->events, g_array_unref);
@@ -293,8 +297,10 @@ fill_dispatches (JsuiFrameDetails *self, GArray *frames, guint first, guint last
             }
           sum = &g_array_index (sums, DispatchSum, at - 1);
           sum->count++;
-          sum->total_ns += x->duration_ns;
+          sum->total_ns = jsui_sat_add (sum->total_ns, x->duration_ns);
           sum->max_ns = MAX (sum->max_ns, x->duration_ns);
+          /* one frame: where that source first ran in it */
+          sum->offset_ns = MIN (sum->offset_ns, x->offset_ns);
         }
     }
   g_array_sort (sums, by_total);
@@ -312,6 +318,21 @@ fill_dispatches (JsuiFrameDetails *self, GArray *frames, guint first, guint last
                        rows->len);
 }
 
+/* GdkFrameClock's phases (jsui_phase_name ()), translated. */
+static const char *
+phase_label (JsuiPhase phase)
+{
+  static const char *const labels[] = {
+    NC_ ("frame clock phase", "flush-events"), NC_ ("frame clock phase", "before-paint"),
+    NC_ ("frame clock phase", "update"),       NC_ ("frame clock phase", "layout"),
+    NC_ ("frame clock phase", "paint"),        NC_ ("frame clock phase", "after-paint"),
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (labels) == JSUI_N_PHASES);
+  return phase < JSUI_N_PHASES ? g_dpgettext2 (GETTEXT_PACKAGE, "frame clock phase", labels[phase])
+                               : "?";
+}
+
 static void
 fill_phases (JsuiFrameDetails *self, GArray *frames, guint first, guint last)
 {
@@ -327,15 +348,111 @@ fill_phases (JsuiFrameDetails *self, GArray *frames, guint first, guint last)
           gint64 ns = g_array_index (frames, JsuiFrame, i).phase_ns[p];
 
           count += ns > 0;
-          total += ns;
+          total = jsui_sat_add (total, MAX (ns, 0));
           longest = MAX (longest, ns);
         }
       if (count > 0)
         g_ptr_array_add (rows,
-                         jsui_time_row_new (jsui_phase_name (p), NULL, count, total, longest, -1));
+                         jsui_time_row_new (phase_label (p), NULL, count, total, longest, -1));
     }
   g_list_store_splice (self->phases, 0, g_list_model_get_n_items (G_LIST_MODEL (self->phases)),
                        rows->pdata, rows->len);
+}
+
+/* Past this many events, a range's stacks merge only the first ones: the
+ * title says how many more. */
+#define MAX_MERGED_EVENTS 32
+
+/* The stacks of several events, merged in a GTask worker (the trees are
+ * immutable plain data, shared by reference): selecting with Shift+arrow
+ * costs the host's main thread nothing; each selection cancels the last
+ * merge. */
+typedef struct
+{
+  GPtrArray *trees; /* of JsuiStackTree: top-down, one per event with stacks */
+  GPtrArray *ups;   /* their bottom-up trees (NULL elements: to invert), or NULL: not wanted */
+  char *ids;        /* "1, 2, 3 … and 4 more" */
+  JsuiStackTree *merged, *merged_up;
+} MergeJob;
+
+static void
+tree_unref0 (gpointer tree)
+{
+  if (tree != NULL)
+    jsui_stack_tree_unref (tree);
+}
+
+static void
+merge_job_free (gpointer data)
+{
+  MergeJob *job = data;
+
+  g_clear_pointer (&job->trees, g_ptr_array_unref);
+  g_clear_pointer (&job->ups, g_ptr_array_unref);
+  g_clear_pointer (&job->merged, jsui_stack_tree_unref);
+  g_clear_pointer (&job->merged_up, jsui_stack_tree_unref);
+  g_free (job->ids);
+  g_free (job);
+}
+
+/* Worker thread. Bottom-up only when it is shown (else the stacks view
+ * inverts the merge if it is toggled): inverting is linear in the samples,
+ * so the merge of the events' bottom-up trees is the bottom-up tree of the
+ * merge. */
+static void
+merge_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  MergeJob *job = data;
+
+  job->merged = jsui_stack_tree_new (_ ("All samples"));
+  if (job->ups != NULL)
+    job->merged_up = jsui_stack_tree_new (_ ("All samples"));
+  for (guint i = 0; i < job->trees->len && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      JsuiStackTree *tree = g_ptr_array_index (job->trees, i);
+      JsuiStackTree *up = job->ups != NULL ? g_ptr_array_index (job->ups, i) : NULL;
+      g_autoptr (JsuiStackTree) inverted = NULL;
+
+      jsui_stack_tree_merge (job->merged, tree);
+      if (job->ups == NULL)
+        continue;
+      if (up == NULL)
+        up = inverted = jsui_stack_tree_bottom_up (tree);
+      jsui_stack_tree_merge (job->merged_up, up);
+    }
+  jsui_stack_tree_sort (job->merged);
+  if (job->merged_up != NULL)
+    jsui_stack_tree_sort (job->merged_up);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+merge_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  JsuiFrameDetails *self = JSUI_FRAME_DETAILS (source);
+  MergeJob *job = g_task_get_task_data (G_TASK (result));
+  g_autofree char *title = NULL;
+  gint64 total;
+
+  if (!g_task_propagate_boolean (G_TASK (result), NULL))
+    return; /* cancelled: another selection, or gone */
+  g_clear_object (&self->merging);
+  total = job->merged->root->total;
+  /* Translators: the stacks of several events: their ids, the samples */
+  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Events %s: %lld sample",
+                                        "Events %s: %lld samples",
+                                        (gulong)CLAMP (total, 0, G_MAXINT32)),
+                           job->ids, (long long)total);
+  jsui_stacks_view_set_trees (self->stacks_view, job->merged, job->merged_up, title,
+                              _ ("No stacks were sampled during these events"));
+}
+
+static void
+cancel_merge (JsuiFrameDetails *self)
+{
+  if (self->merging != NULL)
+    g_cancellable_cancel (self->merging);
+  g_clear_object (&self->merging);
 }
 
 /* The stacks of the frames' jank events: one event with its samples, or
@@ -343,19 +460,25 @@ fill_phases (JsuiFrameDetails *self, GArray *frames, guint first, guint last)
 static void
 fill_stacks (JsuiFrameDetails *self, JsuiSnapshot *snap, GArray *frames, guint first, guint last)
 {
-  g_autoptr (JsuiStackTree) merged = NULL;
+  /* an event's frames need not be contiguous (A, B, A): count it once */
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   g_autoptr (GString) ids = g_string_new (NULL);
-  g_autofree char *title = NULL;
+  g_autoptr (GTask) task = NULL;
+  gboolean bottom_up = jsui_stacks_view_get_bottom_up (self->stacks_view);
+  MergeJob *job;
+  guint n_merged;
 
+  cancel_merge (self);
   g_array_set_size (self->events, 0);
   for (guint i = first; i <= last; i++)
     {
       gint64 id = g_array_index (frames, JsuiFrame, i).event_id;
 
-      if (id != 0
-          && (self->events->len == 0
-              || g_array_index (self->events, gint64, self->events->len - 1) != id))
-        g_array_append_val (self->events, id);
+      if (id != 0 && !g_hash_table_contains (seen, &id))
+        {
+          g_hash_table_add (seen, g_memdup2 (&id, sizeof id));
+          g_array_append_val (self->events, id);
+        }
     }
   if (self->events->len == 0)
     {
@@ -371,22 +494,41 @@ fill_stacks (JsuiFrameDetails *self, JsuiSnapshot *snap, GArray *frames, guint f
           jsui_snapshot_find_event (snap, g_array_index (self->events, gint64, 0)));
       return;
     }
-  merged = jsui_stack_tree_new (_ ("All samples"));
-  for (guint e = 0; e < self->events->len; e++)
+
+  job = g_new0 (MergeJob, 1);
+  job->trees = g_ptr_array_new_with_free_func (tree_unref0);
+  job->ups = bottom_up ? g_ptr_array_new_with_free_func (tree_unref0) : NULL;
+  n_merged = MIN (self->events->len, MAX_MERGED_EVENTS);
+  for (guint e = 0; e < n_merged; e++)
     {
       gint64 id = g_array_index (self->events, gint64, e);
-      JsuiStackTree *tree
-          = jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, id), FALSE);
+      const CliReportEvent *ev = jsui_snapshot_find_event (snap, id);
+      JsuiStackTree *tree = ev != NULL ? jsui_snapshot_get_tree (snap, ev, FALSE) : NULL;
+      JsuiStackTree *up = ev != NULL ? jsui_snapshot_get_tree (snap, ev, TRUE) : NULL;
 
       g_string_append_printf (ids, "%s%lld", e > 0 ? ", " : "", (long long)id);
-      if (tree != NULL)
-        jsui_stack_tree_merge (merged, tree);
+      if (tree == NULL)
+        continue;
+      g_ptr_array_add (job->trees, jsui_stack_tree_ref (tree));
+      if (job->ups != NULL)
+        g_ptr_array_add (job->ups, up != NULL ? jsui_stack_tree_ref (up) : NULL);
     }
-  jsui_stack_tree_sort (merged);
-  /* Translators: the stacks of several events: their ids, the samples */
-  title = g_strdup_printf (_ ("Events %s: %lld samples"), ids->str, (long long)merged->root->total);
-  jsui_stacks_view_set_trees (self->stacks_view, merged, NULL, title,
-                              _ ("No stacks were sampled during these events"));
+  if (self->events->len > n_merged)
+    {
+      guint more = self->events->len - n_merged;
+
+      /* Translators: after the first event ids of a range, how many more */
+      g_string_append_printf (
+          ids, g_dngettext (GETTEXT_PACKAGE, " … and %u more", " … and %u more", more), more);
+    }
+  job->ids = g_string_free (g_steal_pointer (&ids), FALSE);
+
+  self->merging = g_cancellable_new ();
+  task = g_task_new (self, self->merging, merge_done, NULL);
+  g_task_set_source_tag (task, fill_stacks);
+  g_task_set_name (task, "[jankscope-ui] merge");
+  g_task_set_task_data (task, job, merge_job_free);
+  g_task_run_in_thread (task, merge_thread);
 }
 
 static void
@@ -454,6 +596,7 @@ jsui_frame_details_set_frames (JsuiFrameDetails *self, JsuiSnapshot *snapshot, i
       g_list_store_remove_all (self->phases);
       g_list_store_remove_all (self->dispatches);
       g_array_set_size (self->events, 0);
+      cancel_merge (self);
       jsui_stacks_view_set_trees (self->stacks_view, NULL, NULL, NULL, NULL);
       gtk_label_set_text (self->title_label, "");
       gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -492,6 +635,13 @@ jsui_frame_details_get_title (JsuiFrameDetails *self)
 {
   g_return_val_if_fail (JSUI_IS_FRAME_DETAILS (self), NULL);
   return gtk_label_get_text (self->title_label);
+}
+
+gboolean
+jsui_frame_details_is_merging (JsuiFrameDetails *self)
+{
+  g_return_val_if_fail (JSUI_IS_FRAME_DETAILS (self), FALSE);
+  return self->merging != NULL;
 }
 
 const gint64 *

@@ -40,5 +40,8 @@ const char *jsui_frame_details_get_title (JsuiFrameDetails *self);
 /* The ids of the jank events of the shown frames, in order (0-terminated,
  * borrowed). */
 const gint64 *jsui_frame_details_get_events (JsuiFrameDetails *self);
+/* The stacks of several events are being merged (in a worker thread): the
+ * stacks view shows them once done. */
+gboolean jsui_frame_details_is_merging (JsuiFrameDetails *self);
 
 G_END_DECLS

@@ -47,6 +47,18 @@ jsui_event_new (JsuiSnapshot *snapshot, const CliReportEvent *event)
   return self;
 }
 
+void
+jsui_event_rebase (JsuiEvent *self, JsuiSnapshot *snapshot, const CliReportEvent *event)
+{
+  g_return_if_fail (JSUI_IS_EVENT (self));
+  g_return_if_fail (snapshot != NULL && event != NULL);
+
+  jsui_snapshot_ref (snapshot);
+  g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
+  self->snapshot = snapshot;
+  self->event = event;
+}
+
 const CliReportEvent *
 jsui_event_get_event (JsuiEvent *self)
 {
@@ -164,6 +176,7 @@ enum
   SOURCE_PROP_MAX_NS,
   SOURCE_N_PROPS
 };
+static GParamSpec *source_props[SOURCE_N_PROPS];
 
 static void
 jsui_source_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
@@ -217,8 +230,8 @@ static void
 jsui_source_class_init (JsuiSourceClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GParamSpec *props[SOURCE_N_PROPS] = { NULL };
-  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS;
+  GParamSpec **props = source_props;
+  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
 
   object_class->finalize = jsui_source_finalize;
   object_class->get_property = jsui_source_get_property;
@@ -251,6 +264,40 @@ jsui_source_new (const CliReportSource *source)
   self->label = source->callback != NULL ? g_strdup_printf ("%s (%s)", name, source->callback)
                                          : g_strdup (name);
   return self;
+}
+
+gboolean
+jsui_source_update (JsuiSource *self, const CliReportSource *source)
+{
+  CliReportSource *s;
+  gboolean count, total, p95, max;
+
+  g_return_val_if_fail (JSUI_IS_SOURCE (self), FALSE);
+
+  s = &self->source;
+  count = s->count != source->count;
+  total = s->total_ns != source->total_ns;
+  p95 = s->p95_ns != source->p95_ns;
+  max = s->max_ns != source->max_ns;
+  if (!(count || total || p95 || max))
+    return FALSE;
+  s->count = source->count;
+  s->total_ns = source->total_ns;
+  s->p95_ns = source->p95_ns;
+  s->max_ns = source->max_ns;
+  g_object_freeze_notify (G_OBJECT (self));
+  if (count)
+    g_object_notify_by_pspec (G_OBJECT (self), source_props[SOURCE_PROP_COUNT]);
+  if (total)
+    g_object_notify_by_pspec (G_OBJECT (self), source_props[SOURCE_PROP_TOTAL_NS]);
+  if (count || total)
+    g_object_notify_by_pspec (G_OBJECT (self), source_props[SOURCE_PROP_MEAN_NS]);
+  if (p95)
+    g_object_notify_by_pspec (G_OBJECT (self), source_props[SOURCE_PROP_P95_NS]);
+  if (max)
+    g_object_notify_by_pspec (G_OBJECT (self), source_props[SOURCE_PROP_MAX_NS]);
+  g_object_thaw_notify (G_OBJECT (self));
+  return TRUE;
 }
 
 const CliReportSource *

@@ -22,6 +22,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (JsuiEvent, jsui_event, JSUI, EVENT, GObject)
 
 JsuiEvent *jsui_event_new (JsuiSnapshot *snapshot, const CliReportEvent *event);
+/* Points the item at the same event in a newer snapshot (what its row shows
+ * is unchanged: no notification), so that it keeps no older one alive. */
+void jsui_event_rebase (JsuiEvent *self, JsuiSnapshot *snapshot, const CliReportEvent *event);
 const CliReportEvent *jsui_event_get_event (JsuiEvent *self);
 JsuiSnapshot *jsui_event_get_snapshot (JsuiEvent *self);
 gint64 jsui_event_get_id (JsuiEvent *self);
@@ -44,6 +47,9 @@ G_DECLARE_FINAL_TYPE (JsuiSource, jsui_source, JSUI, SOURCE, GObject)
  * "callback", "label" (name and callback, what the list shows and sorts
  * by), "count", "total-ns", "mean-ns", "p95-ns", "max-ns" (gint64). */
 JsuiSource *jsui_source_new (const CliReportSource *source);
+/* Takes the numbers of `source` (the same source and callback, a newer
+ * snapshot), notifying the properties that changed; FALSE if none did. */
+gboolean jsui_source_update (JsuiSource *self, const CliReportSource *source);
 const CliReportSource *jsui_source_get_source (JsuiSource *self);
 const char *jsui_source_get_label (JsuiSource *self);
 gint64 jsui_source_get_mean_ns (JsuiSource *self);

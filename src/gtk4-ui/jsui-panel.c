@@ -601,28 +601,53 @@ culprit_function (const CliReportEvent *ev)
   return ev->culprit != NULL ? ev->culprit->function : NULL;
 }
 
-/* Does the list show these events already, as they are now? */
+/* Does the row show this event as it is now? */
 static gboolean
-same_events (GListModel *shown, GPtrArray *items)
+same_event (const CliReportEvent *a, const CliReportEvent *b)
 {
-  if (g_list_model_get_n_items (shown) != items->len)
-    return FALSE;
-  for (guint i = 0; i < items->len; i++)
-    {
-      g_autoptr (JsuiEvent) old_item = g_list_model_get_item (shown, i);
-      const CliReportEvent *a = jsui_event_get_event (old_item);
-      const CliReportEvent *b = jsui_event_get_event (g_ptr_array_index (items, i));
+  return a->id == b->id && a->duration_ns == b->duration_ns && a->ongoing == b->ongoing
+         && a->samples_total == b->samples_total && a->tier == b->tier
+         && (a->detail != NULL ? a->detail->stacks->len : 0)
+                == (b->detail != NULL ? b->detail->stacks->len : 0)
+         && g_strcmp0 (culprit_function (a), culprit_function (b)) == 0
+         && (a->culprit != NULL ? a->culprit->confidence : -1)
+                == (b->culprit != NULL ? b->culprit->confidence : -1);
+}
 
-      if (a->id != b->id || a->duration_ns != b->duration_ns || a->ongoing != b->ongoing
-          || a->samples_total != b->samples_total || a->tier != b->tier
-          || (a->detail != NULL ? a->detail->stacks->len : 0)
-                 != (b->detail != NULL ? b->detail->stacks->len : 0)
-          || g_strcmp0 (culprit_function (a), culprit_function (b)) != 0
-          || (a->culprit != NULL ? a->culprit->confidence : -1)
-                 != (b->culprit != NULL ? b->culprit->confidence : -1))
-        return FALSE;
-    }
+/* The row at i shows the item's event as it is now: then it is kept,
+ * pointed at the item's (newer) snapshot, so that no older one stays
+ * alive for it. */
+static gboolean
+keep_item (GListModel *shown, guint i, JsuiEvent *item)
+{
+  g_autoptr (JsuiEvent) old_item = g_list_model_get_item (shown, i);
+
+  if (!same_event (jsui_event_get_event (old_item), jsui_event_get_event (item)))
+    return FALSE;
+  jsui_event_rebase (old_item, jsui_event_get_snapshot (item), jsui_event_get_event (item));
   return TRUE;
+}
+
+/* Replaces only the rows that changed: the events are in file order, a
+ * refresh mostly adds some at the end or updates the ongoing last one, so
+ * the unchanged head and tail of the list keep their rows (no rows
+ * rebuilt). Most refreshes change nothing: the list is left alone then. */
+static void
+update_events (GListStore *store, GPtrArray *items)
+{
+  GListModel *shown = G_LIST_MODEL (store);
+  guint n_old = g_list_model_get_n_items (shown);
+  guint head = 0, tail = 0;
+
+  while (head < n_old && head < items->len && keep_item (shown, head, items->pdata[head]))
+    head++;
+  while (tail < n_old - head && tail < items->len - head
+         && keep_item (shown, n_old - 1 - tail, items->pdata[items->len - 1 - tail]))
+    tail++;
+  if (head == n_old && head == items->len)
+    return;
+  g_list_store_splice (store, head, n_old - head - tail, items->pdata + head,
+                       items->len - head - tail);
 }
 
 void
@@ -630,7 +655,6 @@ jsui_panel_set_snapshot (JsuiPanel *self, JsuiSnapshot *snapshot)
 {
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   gint64 keep = self->selected_id;
-  guint n_old;
 
   g_return_if_fail (JSUI_IS_PANEL (self));
 
@@ -654,11 +678,7 @@ jsui_panel_set_snapshot (JsuiPanel *self, JsuiSnapshot *snapshot)
     }
 
   self->refreshing = TRUE;
-  n_old = g_list_model_get_n_items (G_LIST_MODEL (self->events));
-  /* Most refreshes bring the same events: the list is left alone then (no
-   * rows rebuilt; its items keep their older snapshot alive). */
-  if (!same_events (G_LIST_MODEL (self->events), items))
-    g_list_store_splice (self->events, 0, n_old, items->pdata, items->len);
+  update_events (self->events, items);
   jsui_panel_select_event (self, keep);
   show_stacks (self, gtk_single_selection_get_selected_item (self->selection));
   self->refreshing = FALSE;

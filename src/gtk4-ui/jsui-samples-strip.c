@@ -111,6 +111,7 @@ struct _JsuiSamplesStrip
   JsuiSnapshot *snapshot;
   const CliReportEvent *event; /* owned by snapshot */
   GArray *spans;
+  GArray *colors; /* GdkRGBA per stack of the event (alpha 0: unnamed), made in set_event */
 };
 
 G_DEFINE_FINAL_TYPE (JsuiSamplesStrip, jsui_samples_strip, GTK_TYPE_WIDGET)
@@ -178,27 +179,83 @@ jsui_samples_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   float width = (float)gtk_widget_get_width (widget);
   float height = (float)gtk_widget_get_height (widget);
   GdkRGBA track, none;
+  /* the run of spans being drawn: adjacent ones of the same stack and
+   * state are one rectangle (thousands of samples over a few hundred px) */
+  const JsuiSampleSpan *run = NULL;
+  float run_x0 = 0, run_x1 = 0;
 
   jsui_fg_color (widget, &track);
   none = track;
   track.alpha = 0.08f;
   none.alpha = 0.3f;
   gtk_snapshot_append_color (snapshot, &track, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  for (guint i = 0; i < self->spans->len; i++)
+  for (guint i = 0; i <= self->spans->len; i++)
     {
-      const JsuiSampleSpan *s = &g_array_index (self->spans, JsuiSampleSpan, i);
-      g_autofree char *name = stack_name (stack_of (self, s->stack));
-      GdkRGBA color = none;
-      float h = s->waiting ? height * 0.6f : height;
+      const JsuiSampleSpan *s
+          = i < self->spans->len ? &g_array_index (self->spans, JsuiSampleSpan, i) : NULL;
+      float x0 = s != NULL ? (float)s->x * width : 0;
+      float x1 = s != NULL ? x0 + MAX ((float)s->width * width, 1) : 0;
 
-      if (name != NULL)
-        color_for (name, &color);
-      if (s->waiting)
-        color.alpha *= 0.6f; /* off-CPU: paler and lower */
-      gtk_snapshot_append_color (snapshot, &color,
-                                 &GRAPHENE_RECT_INIT ((float)s->x * width, height - h,
-                                                      MAX ((float)s->width * width, 1), h));
+      if (s != NULL && run != NULL && s->stack == run->stack && s->waiting == run->waiting
+          && x0 <= run_x1 + 1)
+        {
+          run_x1 = MAX (run_x1, x1);
+          continue;
+        }
+      /* narrower than a pixel, inside the run's last pixel: covered already */
+      if (s != NULL && run != NULL && x1 <= run_x1 + 0.5f)
+        continue;
+      if (run != NULL)
+        {
+          GdkRGBA color = none;
+          float h = run->waiting ? height * 0.6f : height;
+
+          if (run->stack >= 0 && (guint)run->stack < self->colors->len
+              && g_array_index (self->colors, GdkRGBA, run->stack).alpha > 0)
+            color = g_array_index (self->colors, GdkRGBA, run->stack);
+          if (run->waiting)
+            color.alpha *= 0.6f; /* off-CPU: paler and lower */
+          gtk_snapshot_append_color (snapshot, &color,
+                                     &GRAPHENE_RECT_INIT (run_x0, height - h, run_x1 - run_x0, h));
+        }
+      run = s;
+      run_x0 = x0;
+      run_x1 = x1;
     }
+}
+
+/* A sample's state and wait kind, as the report names them, translated. */
+static const char *
+state_label (const char *state)
+{
+  if (state == NULL)
+    return "?";
+  if (g_str_equal (state, "running"))
+    return C_ ("sample state", "running");
+  if (g_str_equal (state, "waiting"))
+    return C_ ("sample state", "waiting");
+  if (g_str_equal (state, "runnable"))
+    return C_ ("sample state", "runnable");
+  return state;
+}
+
+static const char *
+wait_label (const char *wait)
+{
+  static const struct
+  {
+    const char *name, *label;
+  } kinds[] = {
+    { "lock", NC_ ("wait kind", "lock") },   { "sleep", NC_ ("wait kind", "sleep") },
+    { "io", NC_ ("wait kind", "I/O") },      { "poll", NC_ ("wait kind", "poll") },
+    { "ipc", NC_ ("wait kind", "IPC") },     { "child", NC_ ("wait kind", "child") },
+    { "other", NC_ ("wait kind", "other") },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (g_str_equal (wait, kinds[i].name))
+      return g_dpgettext2 (GETTEXT_PACKAGE, "wait kind", kinds[i].label);
+  return wait;
 }
 
 char *
@@ -219,11 +276,10 @@ jsui_samples_strip_describe_at (JsuiSamplesStrip *self, double x)
   at = jsui_format_duration (MAX (0, sample->t_ns - self->event->start_ns));
   if (sample->wait != NULL)
     /* Translators: a sample of the strip: time into the event, state, wait kind, function */
-    return g_strdup_printf (_ ("%s: %s (%s) in %s"), at,
-                            sample->state != NULL ? sample->state : "?", sample->wait,
-                            name != NULL ? name : _ ("no stack"));
+    return g_strdup_printf (_ ("%s: %s (%s) in %s"), at, state_label (sample->state),
+                            wait_label (sample->wait), name != NULL ? name : _ ("no stack"));
   /* Translators: a sample of the strip: time into the event, state, function */
-  return g_strdup_printf (_ ("%s: %s in %s"), at, sample->state != NULL ? sample->state : "?",
+  return g_strdup_printf (_ ("%s: %s in %s"), at, state_label (sample->state),
                           name != NULL ? name : _ ("no stack"));
 }
 
@@ -267,6 +323,7 @@ jsui_samples_strip_dispose (GObject *object)
   self->event = NULL;
   g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
   g_clear_pointer (&self->spans, g_array_unref);
+  g_clear_pointer (&self->colors, g_array_unref);
   G_OBJECT_CLASS (jsui_samples_strip_parent_class)->dispose (object);
 }
 
@@ -297,6 +354,7 @@ jsui_samples_strip_init (JsuiSamplesStrip *self)
   GtkGesture *click = gtk_gesture_click_new ();
 
   self->spans = g_array_new (FALSE, FALSE, sizeof (JsuiSampleSpan));
+  self->colors = g_array_new (FALSE, TRUE, sizeof (GdkRGBA));
   g_signal_connect (click, "pressed", G_CALLBACK (pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
@@ -327,6 +385,19 @@ jsui_samples_strip_set_event (JsuiSamplesStrip *self, JsuiSnapshot *snapshot,
   self->event = snapshot != NULL ? event : NULL;
   g_clear_pointer (&self->spans, g_array_unref);
   self->spans = jsui_samples_layout (self->event);
+  /* one colour per stack, named once here rather than per span and draw */
+  n = self->event != NULL && self->event->detail != NULL ? self->event->detail->stacks->len : 0;
+  g_array_set_size (self->colors, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = stack_name (stack_of (self, (int)i));
+      GdkRGBA *color = &g_array_index (self->colors, GdkRGBA, i);
+
+      if (name != NULL)
+        color_for (name, color);
+      else
+        *color = (GdkRGBA){ 0, 0, 0, 0 };
+    }
 
   n = self->event != NULL && self->event->detail != NULL ? self->event->detail->samples->len : 0;
   description = g_strdup_printf (

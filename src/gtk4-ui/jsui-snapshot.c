@@ -2,13 +2,14 @@
  *
  * The report members go through the CLI's reader (the same checks as for a
  * file: a snapshot is untrusted input like any report); `live` is read here
- * with json-glib, bounded, every member optional.
+ * from the same parsed document (src/cli/json-doc.h), bounded, every member
+ * optional.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "jankscope-config.h"
 
-#include <json-glib/json-glib.h>
+#include "json-doc.h"
 #include <string.h>
 
 #include "jsui-format.h"
@@ -21,36 +22,108 @@
 #define JSUI_MAX_STRING 1024
 
 static gint64
-member_int (JsonObject *o, const char *name, gint64 fallback)
+member_int (const CliJsonNode *o, const char *name, gint64 fallback)
 {
-  JsonNode *n = json_object_get_member (o, name);
+  const CliJsonNode *n = cli_json_object_get (o, name);
 
-  if (n == NULL || JSON_NODE_TYPE (n) != JSON_NODE_VALUE)
+  if (n == NULL)
     return fallback;
-  if (json_node_get_value_type (n) == G_TYPE_INT64)
-    return json_node_get_int (n);
-  if (json_node_get_value_type (n) == G_TYPE_DOUBLE)
-    return (gint64)json_node_get_double (n);
+  if (n->type == CLI_JSON_INT)
+    return n->v.integer;
+  if (n->type == CLI_JSON_DOUBLE)
+    {
+      double d = n->v.number;
+
+      /* casting an out-of-range double (1e300, inf) is undefined */
+      if (!(d > -9.0e18 && d < 9.0e18))
+        return fallback;
+      return (gint64)d;
+    }
   return fallback;
 }
 
-static JsonObject *
-member_object (JsonObject *o, const char *name)
+/* A duration or a count read from the snapshot, clamped once here so that
+ * the views' sums and layouts cannot overflow (the document may come from
+ * another process): < 0 stays as it is (unknown), larger than JSUI_MAX_NS
+ * is JSUI_MAX_NS. */
+static gint64
+clamp_ns (gint64 ns)
 {
-  JsonNode *n = o != NULL ? json_object_get_member (o, name) : NULL;
+  return MIN (ns, JSUI_MAX_NS);
+}
 
-  return n != NULL && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+/* A time (since the clock's origin): [0, JSUI_MAX_TIME_NS]. */
+#define JSUI_MAX_TIME_NS (G_GINT64_CONSTANT (1) << 61)
+
+static gint64
+clamp_time (gint64 t)
+{
+  return CLAMP (t, 0, JSUI_MAX_TIME_NS);
+}
+
+/* The report's numbers the views compute with, clamped the same way. */
+static void
+clamp_report (CliReport *report)
+{
+  report->start_ns = clamp_time (report->start_ns);
+  for (guint i = 0; report->sources != NULL && i < report->sources->len; i++)
+    {
+      CliReportSource *src = g_ptr_array_index (report->sources, i);
+
+      src->count = CLAMP (src->count, 0, G_MAXINT32);
+      src->total_ns = CLAMP (src->total_ns, 0, JSUI_MAX_NS);
+      src->max_ns = CLAMP (src->max_ns, 0, JSUI_MAX_NS);
+      src->p95_ns = CLAMP (src->p95_ns, 0, JSUI_MAX_NS);
+    }
+  for (guint i = 0; report->events != NULL && i < report->events->len; i++)
+    {
+      CliReportEvent *ev = g_ptr_array_index (report->events, i);
+      CliReportEventDetail *d = ev->detail;
+
+      ev->start_ns = clamp_time (ev->start_ns);
+      ev->duration_ns = CLAMP (ev->duration_ns, 0, JSUI_MAX_NS);
+      if (d == NULL)
+        continue;
+      d->end_ns = d->end_ns > 0 ? clamp_time (d->end_ns) : d->end_ns;
+      for (guint s = 0; d->stacks != NULL && s < d->stacks->len; s++)
+        {
+          CliReportStack *st = g_ptr_array_index (d->stacks, s);
+
+          st->count = CLAMP (st->count, 0, G_MAXINT32);
+        }
+      for (guint s = 0; d->samples != NULL && s < d->samples->len; s++)
+        {
+          CliReportSample *sm = &g_array_index (d->samples, CliReportSample, s);
+
+          sm->t_ns = clamp_time (sm->t_ns);
+          sm->last_ns = clamp_time (sm->last_ns);
+          sm->count = CLAMP (sm->count, 0, G_MAXINT32);
+        }
+    }
+}
+
+static const CliJsonNode *
+member_of_type (const CliJsonNode *o, const char *name, CliJsonType type)
+{
+  const CliJsonNode *n = o != NULL ? cli_json_object_get (o, name) : NULL;
+
+  return n != NULL && n->type == type ? n : NULL;
+}
+
+static const CliJsonNode *
+element_of_type (const CliJsonNode *a, guint i, CliJsonType type)
+{
+  const CliJsonNode *n = a != NULL && i < a->length ? &a->v.elements[i] : NULL;
+
+  return n != NULL && n->type == type ? n : NULL;
 }
 
 static gint64
-element_int (JsonArray *a, guint i)
+element_int (const CliJsonNode *a, guint i)
 {
-  JsonNode *n = i < json_array_get_length (a) ? json_array_get_element (a, i) : NULL;
+  const CliJsonNode *n = element_of_type (a, i, CLI_JSON_INT);
 
-  if (n == NULL || JSON_NODE_TYPE (n) != JSON_NODE_VALUE
-      || json_node_get_value_type (n) != G_TYPE_INT64)
-    return -1;
-  return json_node_get_int (n);
+  return n != NULL ? n->v.integer : -1;
 }
 
 /* A slow frame belongs to the jank event it overlaps (events by start). */
@@ -89,24 +162,18 @@ string_at (JsuiSnapshot *snap, gint64 i)
 }
 
 static void
-read_strings (JsuiSnapshot *snap, JsonObject *live)
+read_strings (JsuiSnapshot *snap, const CliJsonNode *live)
 {
-  JsonNode *n = json_object_get_member (live, "strings");
-  JsonArray *a;
+  const CliJsonNode *a = member_of_type (live, "strings", CLI_JSON_ARRAY);
 
-  if (n == NULL || !JSON_NODE_HOLDS_ARRAY (n))
-    return;
-  a = json_node_get_array (n);
-  for (guint i = 0; i < MIN (json_array_get_length (a), JSUI_MAX_STRINGS); i++)
+  for (guint i = 0; a != NULL && i < MIN (a->length, JSUI_MAX_STRINGS); i++)
     {
-      JsonNode *e = json_array_get_element (a, i);
-      const char *s = JSON_NODE_HOLDS_VALUE (e) && json_node_get_value_type (e) == G_TYPE_STRING
-                          ? json_node_get_string (e)
-                          : NULL;
+      const CliJsonNode *e = element_of_type (a, i, CLI_JSON_STRING);
 
-      /* Untrusted: valid UTF-8 only, bounded (a bad one reads as null). */
-      if (s != NULL && g_utf8_validate (s, -1, NULL) && strlen (s) <= JSUI_MAX_STRING)
-        g_ptr_array_add (snap->strings, g_strdup (s));
+      /* Untrusted: bounded (a bad one reads as null); the parser let only
+       * valid UTF-8 through. */
+      if (e != NULL && e->length <= JSUI_MAX_STRING)
+        g_ptr_array_add (snap->strings, g_strndup (e->v.string, e->length));
       else
         g_ptr_array_add (snap->strings, NULL);
     }
@@ -114,25 +181,18 @@ read_strings (JsuiSnapshot *snap, JsonObject *live)
 
 /* [[source, callback, own_us, offset_us], ...] */
 static void
-read_frame_dispatches (JsuiSnapshot *snap, JsuiFrame *f, JsonArray *fa)
+read_frame_dispatches (JsuiSnapshot *snap, JsuiFrame *f, const CliJsonNode *fa)
 {
-  JsonNode *n = json_array_get_length (fa) > 6 ? json_array_get_element (fa, 6) : NULL;
-  JsonArray *a;
+  const CliJsonNode *a = element_of_type (fa, 6, CLI_JSON_ARRAY);
 
-  if (n == NULL || !JSON_NODE_HOLDS_ARRAY (n))
-    return;
-  a = json_node_get_array (n);
-  for (guint i = 0; i < json_array_get_length (a) && f->n_dispatches < JSUI_FRAME_MAX_DISPATCHES;
-       i++)
+  for (guint i = 0; a != NULL && i < a->length && f->n_dispatches < JSUI_FRAME_MAX_DISPATCHES; i++)
     {
-      JsonNode *e = json_array_get_element (a, i);
-      JsonArray *da;
+      const CliJsonNode *da = element_of_type (a, i, CLI_JSON_ARRAY);
       gint64 own_us, offset_us;
       JsuiFrameDispatch *d;
 
-      if (!JSON_NODE_HOLDS_ARRAY (e))
+      if (da == NULL)
         continue;
-      da = json_node_get_array (e);
       own_us = element_int (da, 2);
       offset_us = element_int (da, 3);
       if (own_us < 0 || own_us > G_MAXINT64 / 1000 || offset_us < 0
@@ -141,25 +201,23 @@ read_frame_dispatches (JsuiSnapshot *snap, JsuiFrame *f, JsonArray *fa)
       d = &f->dispatches[f->n_dispatches++];
       d->source = string_at (snap, element_int (da, 0));
       d->callback = string_at (snap, element_int (da, 1));
-      d->duration_ns = own_us * 1000;
-      d->offset_ns = offset_us * 1000;
+      d->duration_ns = clamp_ns (own_us * 1000);
+      d->offset_ns = clamp_ns (offset_us * 1000);
     }
 }
 
 static void
-read_frame_phases (JsuiFrame *f, JsonArray *fa)
+read_frame_phases (JsuiFrame *f, const CliJsonNode *fa)
 {
-  JsonNode *n = json_array_get_length (fa) > 5 ? json_array_get_element (fa, 5) : NULL;
-  JsonArray *a;
+  const CliJsonNode *a = element_of_type (fa, 5, CLI_JSON_ARRAY);
 
-  if (n == NULL || !JSON_NODE_HOLDS_ARRAY (n))
+  if (a == NULL)
     return;
-  a = json_node_get_array (n);
   for (guint p = 0; p < JSUI_N_PHASES; p++)
     {
       gint64 us = element_int (a, p);
 
-      f->phase_ns[p] = us > 0 && us < G_MAXINT64 / 1000 ? us * 1000 : 0;
+      f->phase_ns[p] = us > 0 && us < G_MAXINT64 / 1000 ? clamp_ns (us * 1000) : 0;
     }
 }
 
@@ -168,15 +226,15 @@ read_frame_phases (JsuiFrame *f, JsonArray *fa)
  * oldest first; strings name the dispatches; overhead holds jankscope's CPU
  * time (collector, watchdog, signal handler) over monitored_ns. */
 static void
-read_live (JsuiSnapshot *snap, JsonObject *live)
+read_live (JsuiSnapshot *snap, const CliJsonNode *live)
 {
-  JsonNode *frames = json_object_get_member (live, "frames");
-  JsonObject *overhead = member_object (live, "overhead");
+  const CliJsonNode *a = member_of_type (live, "frames", CLI_JSON_ARRAY);
+  const CliJsonNode *overhead = member_of_type (live, "overhead", CLI_JSON_OBJECT);
 
   snap->has_live = TRUE;
   read_strings (snap, live);
-  snap->now_ns = member_int (live, "now_ns", 0);
-  snap->stall_ns = MAX (0, member_int (live, "stuck_ns", 0));
+  snap->now_ns = clamp_time (member_int (live, "now_ns", 0));
+  snap->stall_ns = CLAMP (member_int (live, "stuck_ns", 0), 0, JSUI_MAX_NS);
   if (overhead != NULL)
     {
       gint64 monitored = member_int (overhead, "monitored_ns", 0);
@@ -184,36 +242,36 @@ read_live (JsuiSnapshot *snap, JsonObject *live)
       const char *const parts[] = { "collector_cpu_ns", "watchdog_cpu_ns", "signal_handler_ns" };
 
       for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
-        cpu += MAX (0, member_int (overhead, parts[i], 0));
+        cpu += CLAMP (member_int (overhead, parts[i], 0), 0, JSUI_MAX_NS);
       snap->overhead_cpu_ns = cpu;
       if (monitored > 0)
         snap->overhead_cpu_pct = 100.0 * (double)cpu / (double)monitored;
     }
 
-  if (frames != NULL && JSON_NODE_HOLDS_ARRAY (frames))
+  if (a != NULL)
     {
-      JsonArray *a = json_node_get_array (frames);
-      guint n = json_array_get_length (a);
+      guint n = a->length;
       guint first = n > JSUI_MAX_FRAMES ? n - JSUI_MAX_FRAMES : 0;
 
       for (guint i = first; i < n; i++)
         {
-          JsonNode *e = json_array_get_element (a, i);
-          JsonArray *fa;
+          const CliJsonNode *fa = element_of_type (a, i, CLI_JSON_ARRAY);
           JsuiFrame f = { 0 };
           gint64 budget_us;
 
-          if (!JSON_NODE_HOLDS_ARRAY (e))
+          if (fa == NULL)
             continue;
-          fa = json_node_get_array (e);
           f.end_ns = element_int (fa, 0);
           f.duration_ns = element_int (fa, 1);
           budget_us = element_int (fa, 2);
-          f.budget_ns = budget_us > 0 && budget_us < G_MAXINT64 / 1000 ? budget_us * 1000 : 0;
+          f.budget_ns
+              = budget_us > 0 && budget_us < G_MAXINT64 / 1000 ? clamp_ns (budget_us * 1000) : 0;
           f.window = (guint)CLAMP (element_int (fa, 3), 0, G_MAXUINT);
           f.flags = (guint)CLAMP (element_int (fa, 4), 0, G_MAXUINT);
           if (f.end_ns < 0 || f.duration_ns < 0)
             continue;
+          f.end_ns = clamp_time (f.end_ns);
+          f.duration_ns = MIN (clamp_ns (f.duration_ns), f.end_ns);
           read_frame_phases (&f, fa);
           read_frame_dispatches (snap, &f, fa);
           g_array_append_val (snap->frames, f);
@@ -262,17 +320,30 @@ snapshot_clear (gpointer data)
 JsuiSnapshot *
 jsui_snapshot_parse (const char *data, gsize length, GError **error)
 {
+  g_autoptr (CliJsonDoc) doc = NULL;
   g_autoptr (CliReport) report = NULL;
-  g_autoptr (JsonParser) parser = NULL;
+  const CliJsonNode *root, *live;
   JsuiSnapshot *snap;
-  JsonNode *root;
 
   g_return_val_if_fail (data != NULL, NULL);
 
-  report = cli_report_load_full_from_data (data, length, error);
+  /* Parsed once: the report members through the CLI's reader, `live` from
+   * the same tree (the reader only reads the document during the call). */
+  if (length == 0)
+    {
+      /* the reader's own error for an empty document */
+      report = cli_report_load_full_from_data (data, length, error);
+      return NULL;
+    }
+  doc = cli_json_doc_parse (data, length, CLI_REPORT_MAX_JSON_DEPTH, error);
+  if (doc == NULL)
+    return NULL;
+  root = cli_json_doc_get_root (doc);
+  report = cli_report_load_from_json (root, CLI_REPORT_LOAD_FULL, error);
   if (report == NULL)
     return NULL;
 
+  clamp_report (report);
   snap = g_atomic_rc_box_new0 (JsuiSnapshot);
   snap->report = g_steal_pointer (&report);
   snap->frames = g_array_new (FALSE, FALSE, sizeof (JsuiFrame));
@@ -282,17 +353,9 @@ jsui_snapshot_parse (const char *data, gsize length, GError **error)
   snap->overhead_cpu_pct = -1;
   snap->overhead_cpu_ns = -1;
 
-  /* Parsed twice: the reader keeps no DOM. The `live` member is small next
-   * to the events, and this runs in a worker thread. */
-  parser = json_parser_new_immutable ();
-  if (json_parser_load_from_data (parser, data, (gssize)length, NULL)
-      && (root = json_parser_get_root (parser)) != NULL && JSON_NODE_HOLDS_OBJECT (root))
-    {
-      JsonObject *live = member_object (json_node_get_object (root), "live");
-
-      if (live != NULL)
-        read_live (snap, live);
-    }
+  live = member_of_type (root, "live", CLI_JSON_OBJECT);
+  if (live != NULL)
+    read_live (snap, live);
   build_trees (snap);
   return snap;
 }

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "jsui-format.h"
 #include "jsui-stack-tree.h"
 
 static JsuiStackNode *
@@ -28,6 +29,7 @@ node_free (JsuiStackNode *node)
   for (guint i = 0; i < node->children->len; i++)
     node_free (g_ptr_array_index (node->children, i));
   g_ptr_array_unref (node->children);
+  g_clear_pointer (&node->index, g_hash_table_unref);
   g_free (node->name);
   g_free (node->module);
   g_free (node);
@@ -62,18 +64,59 @@ jsui_stack_tree_unref (JsuiStackTree *tree)
   g_atomic_rc_box_release_full (tree, tree_clear);
 }
 
+/* Past this many children, child_named () looks them up in a hash set
+ * instead of scanning them: merging wide trees stays linear. */
+#define INDEX_THRESHOLD 16
+
+static guint
+node_key_hash (gconstpointer p)
+{
+  const JsuiStackNode *n = p;
+
+  return g_str_hash (n->name != NULL ? n->name : "") * 31
+         + (n->module != NULL ? g_str_hash (n->module) : 0);
+}
+
+static gboolean
+node_key_equal (gconstpointer a, gconstpointer b)
+{
+  const JsuiStackNode *x = a, *y = b;
+
+  return g_strcmp0 (x->name, y->name) == 0 && g_strcmp0 (x->module, y->module) == 0;
+}
+
 static JsuiStackNode *
 child_named (JsuiStackNode *node, const char *name, const char *module)
 {
-  for (guint i = 0; i < node->children->len; i++)
-    {
-      JsuiStackNode *c = g_ptr_array_index (node->children, i);
+  JsuiStackNode *c;
 
-      if (g_strcmp0 (c->name, name) == 0 && g_strcmp0 (c->module, module) == 0)
+  if (node->index != NULL)
+    {
+      JsuiStackNode key = { .name = (char *)name, .module = (char *)module };
+
+      c = g_hash_table_lookup (node->index, &key);
+      if (c != NULL)
         return c;
     }
-  g_ptr_array_add (node->children, node_new (name, module, node));
-  return g_ptr_array_index (node->children, node->children->len - 1);
+  else
+    for (guint i = 0; i < node->children->len; i++)
+      {
+        c = g_ptr_array_index (node->children, i);
+
+        if (g_strcmp0 (c->name, name) == 0 && g_strcmp0 (c->module, module) == 0)
+          return c;
+      }
+  c = node_new (name, module, node);
+  g_ptr_array_add (node->children, c);
+  if (node->index != NULL)
+    g_hash_table_add (node->index, c);
+  else if (node->children->len > INDEX_THRESHOLD)
+    {
+      node->index = g_hash_table_new (node_key_hash, node_key_equal);
+      for (guint i = 0; i < node->children->len; i++)
+        g_hash_table_add (node->index, g_ptr_array_index (node->children, i));
+    }
+  return c;
 }
 
 void
@@ -84,13 +127,13 @@ jsui_stack_tree_add (JsuiStackTree *tree, const char *const *names, const char *
 
   g_return_if_fail (count >= 0);
 
-  node->total += count;
+  node->total = jsui_sat_add (node->total, count);
   for (guint i = 0; i < n_frames; i++)
     {
       node = child_named (node, names[i], modules != NULL ? modules[i] : NULL);
-      node->total += count;
+      node->total = jsui_sat_add (node->total, count);
     }
-  node->self += count;
+  node->self = jsui_sat_add (node->self, count);
 }
 
 static int
@@ -206,8 +249,8 @@ jsui_stack_tree_bottom_up (const JsuiStackTree *top_down)
 static void
 merge_node (JsuiStackNode *dst, const JsuiStackNode *src)
 {
-  dst->total += src->total;
-  dst->self += src->self;
+  dst->total = jsui_sat_add (dst->total, src->total);
+  dst->self = jsui_sat_add (dst->self, src->self);
   for (guint i = 0; i < src->children->len; i++)
     {
       const JsuiStackNode *c = g_ptr_array_index (src->children, i);

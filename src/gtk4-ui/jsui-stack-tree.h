@@ -22,6 +22,7 @@ struct _JsuiStackNode
   guint depth;  /* 0: the root */
   JsuiStackNode *parent;
   GPtrArray *children; /* of JsuiStackNode, most samples first after _sort () */
+  GHashTable *index;   /* set of children by (name, module), built once there are many */
 };
 
 /* A tree and its owner: shared by reference with the list items. */

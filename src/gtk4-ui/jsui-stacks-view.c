@@ -241,8 +241,15 @@ show_empty (JsuiStacksView *self, const char *message)
 static void
 show_tree (JsuiStacksView *self)
 {
-  JsuiStackTree *tree = self->show_bottom_up ? self->bottom_up : self->top_down;
+  JsuiStackTree *tree;
   g_autoptr (JsuiStackItem) root = NULL;
+
+  /* Inverted here only when shown (linear in the tree): the snapshot's
+   * events come with theirs, the frame details merge them when bottom-up
+   * is on. */
+  if (self->show_bottom_up && self->bottom_up == NULL && self->top_down != NULL)
+    self->bottom_up = jsui_stack_tree_bottom_up (self->top_down);
+  tree = self->show_bottom_up ? self->bottom_up : self->top_down;
 
   g_list_store_remove_all (self->roots);
   if (tree == NULL)
@@ -252,6 +259,15 @@ show_tree (JsuiStacksView *self)
   expand_heaviest (self->rows);
   /* Self is where samples ended: the first level of a bottom-up tree. */
   gtk_column_view_column_set_visible (self->self_column, !self->show_bottom_up);
+}
+
+/* The tree's accessible name says which direction it shows. */
+static void
+update_tree_label (JsuiStacksView *self)
+{
+  gtk_accessible_update_property (
+      GTK_ACCESSIBLE (self->tree_view), GTK_ACCESSIBLE_PROPERTY_LABEL,
+      self->show_bottom_up ? _ ("Stacks, bottom-up") : _ ("Stacks, top-down"), -1);
 }
 
 static void
@@ -266,8 +282,6 @@ show_trees (JsuiStacksView *self, JsuiStackTree *top_down, JsuiStackTree *bottom
   g_clear_pointer (&self->bottom_up, jsui_stack_tree_unref);
   self->top_down = top_down;
   self->bottom_up = bottom_up;
-  if (self->top_down != NULL && self->bottom_up == NULL)
-    self->bottom_up = jsui_stack_tree_bottom_up (self->top_down);
 
   if (self->top_down == NULL || self->top_down->root->total == 0)
     {
@@ -328,9 +342,18 @@ jsui_stacks_view_set_event (JsuiStacksView *self, JsuiSnapshot *snapshot,
   if (top_down == NULL)
     top_down = built = jsui_stack_tree_from_event (event);
 
-  /* Translators: the stacks pane's title: event id, samples, distinct stacks */
-  title = g_strdup_printf (_ ("Event %lld: %lld samples in %u stacks"), (long long)event->id,
-                           (long long)top_down->root->total, event->detail->stacks->len);
+  {
+    gint64 n = top_down->root->total;
+    guint k = event->detail->stacks->len;
+    g_autofree char *samples = g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "%lld sample", "%lld samples", (gulong)MIN (n, G_MAXINT32)),
+        (long long)n);
+    g_autofree char *stacks
+        = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stack", "%u stacks", k), k);
+
+    /* Translators: the stacks pane's title: event id, "N samples", "M stacks" */
+    title = g_strdup_printf (_ ("Event %lld: %s in %s"), (long long)event->id, samples, stacks);
+  }
   show_trees (self, top_down, bottom_up, title, NULL);
 }
 
@@ -345,6 +368,7 @@ jsui_stacks_view_set_bottom_up (JsuiStacksView *self, gboolean bottom_up)
   if (self->show_bottom_up == bottom_up)
     return;
   self->show_bottom_up = bottom_up;
+  update_tree_label (self);
   show_tree (self);
 }
 
@@ -355,9 +379,9 @@ jsui_stacks_view_get_bottom_up (JsuiStacksView *self)
   return self->show_bottom_up;
 }
 
-/* Follows a path of names down the rows from the root, opening them. */
+/* Follows a path of (name, module) down the rows from the root, opening them. */
 static GtkTreeListRow *
-open_path (JsuiStacksView *self, GPtrArray *names)
+open_path (JsuiStacksView *self, GPtrArray *names, GPtrArray *modules)
 {
   GtkTreeListRow *row = gtk_tree_list_model_get_row (self->rows, 0);
 
@@ -372,7 +396,9 @@ open_path (JsuiStacksView *self, GPtrArray *names)
         {
           const JsuiStackNode *child = g_ptr_array_index (node->children, c);
 
-          if (g_strcmp0 (child->name, g_ptr_array_index (names, i)) == 0)
+          /* the tree keys on both: the same name may be in two modules */
+          if (g_strcmp0 (child->name, g_ptr_array_index (names, i)) == 0
+              && g_strcmp0 (child->module, g_ptr_array_index (modules, i)) == 0)
             {
               next = gtk_tree_list_row_get_child_row (row, c);
               break;
@@ -389,6 +415,7 @@ jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index)
 {
   const CliReportStack *stack;
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) modules = g_ptr_array_new ();
   g_autoptr (GtkTreeListRow) row = NULL;
 
   g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), FALSE);
@@ -405,9 +432,12 @@ jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index)
       const CliReportFrame *f = g_ptr_array_index (stack->frames, k);
 
       if (!jsui_frame_is_own (f))
-        g_ptr_array_add (names, jsui_frame_name (f));
+        {
+          g_ptr_array_add (names, jsui_frame_name (f));
+          g_ptr_array_add (modules, f->module);
+        }
     }
-  row = open_path (self, names);
+  row = open_path (self, names, modules);
   if (row == NULL)
     return FALSE;
   gtk_single_selection_set_selected (self->selection, gtk_tree_list_row_get_position (row));

@@ -42,6 +42,13 @@ struct _JsuiTimeline
   double pending_value;    /* a scroll value to set once the new width is allocated */
   gboolean pending;
   GtkAdjustment *hadj; /* the scrolled window's, while we have one (weak) */
+
+  /* What the accessible description says (G_MAXUINT: nothing yet): the
+   * refresh updates it, and the size, only when they change. */
+  guint described_n, described_slow;
+  int described_first, described_last;
+  guint n_slow; /* of the snapshot's frames */
+  guint laid_out_n;
 };
 
 G_DEFINE_FINAL_TYPE (JsuiTimeline, jsui_timeline, GTK_TYPE_WIDGET)
@@ -257,6 +264,40 @@ scroll_to_frame (JsuiTimeline *self, guint i)
     gtk_adjustment_set_value (adj, x + self->zoom - page);
 }
 
+/* The accessible description: the frames, and the ones selected (the
+ * keyboard and the pointer select; a screen reader hears what). Updated
+ * only when one of them changed. */
+static void
+update_description (JsuiTimeline *self)
+{
+  GArray *frames = frames_of (self);
+  guint n = frames != NULL ? frames->len : 0;
+  g_autofree char *frames_text = NULL;
+  g_autofree char *text = NULL;
+
+  if (n == self->described_n && self->n_slow == self->described_slow
+      && self->sel_first == self->described_first && self->sel_last == self->described_last)
+    return;
+  self->described_n = n;
+  self->described_slow = self->n_slow;
+  self->described_first = self->sel_first;
+  self->described_last = self->sel_last;
+  frames_text = g_strdup_printf (
+      g_dngettext (GETTEXT_PACKAGE, "%u recent frame, %u slow", "%u recent frames, %u slow", n), n,
+      self->n_slow);
+  if (self->sel_first < 0)
+    text = g_steal_pointer (&frames_text);
+  else if (self->sel_first == self->sel_last)
+    /* Translators: the timeline's description: "N recent frames, M slow", the selected frame */
+    text = g_strdup_printf (_ ("%s; frame %d selected"), frames_text, self->sel_first + 1);
+  else
+    /* Translators: the timeline's description: "N recent frames, M slow", the selected range */
+    text = g_strdup_printf (_ ("%s; frames %d to %d selected"), frames_text, self->sel_first + 1,
+                            self->sel_last + 1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text,
+                                  -1);
+}
+
 static void
 set_selection (JsuiTimeline *self, int first, int last)
 {
@@ -282,6 +323,7 @@ set_selection (JsuiTimeline *self, int first, int last)
       self->sel_first_end = g_array_index (frames, JsuiFrame, self->sel_first).end_ns;
       self->sel_last_end = g_array_index (frames, JsuiFrame, self->sel_last).end_ns;
     }
+  update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -565,6 +607,8 @@ jsui_timeline_init (JsuiTimeline *self)
 
   self->zoom = JSUI_TIMELINE_STEP;
   self->sel_first = self->sel_last = self->anchor = -1;
+  self->described_n = self->described_slow = G_MAXUINT;
+  self->described_first = self->described_last = -2;
 
   g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
@@ -598,8 +642,7 @@ void
 jsui_timeline_set_snapshot (JsuiTimeline *self, JsuiSnapshot *snapshot)
 {
   GArray *frames;
-  guint slow = 0, first, last;
-  g_autofree char *description = NULL;
+  guint slow = 0, first, last, n;
 
   g_return_if_fail (JSUI_IS_TIMELINE (self));
 
@@ -630,13 +673,18 @@ jsui_timeline_set_snapshot (JsuiTimeline *self, JsuiSnapshot *snapshot)
 
       slow += jsui_frame_tier (f->duration_ns, f->budget_ns) != JSUI_TIER_OK;
     }
-  description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u recent frame, %u slow",
-                                              "%u recent frames, %u slow",
-                                              frames != NULL ? frames->len : 0),
-                                 frames != NULL ? frames->len : 0, slow);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  description, -1);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  n = frames != NULL ? frames->len : 0;
+  self->n_slow = slow;
+  update_description (self);
+  /* The width follows the number of frames: a relayout of the window only
+   * when it changed (the ring is full after a while: most refreshes). */
+  if (n != self->laid_out_n)
+    {
+      self->laid_out_n = n;
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+  else
+    gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 JsuiSnapshot *
