@@ -96,3 +96,53 @@ jsui_tier_label (JsuiTier tier)
       g_assert_not_reached ();
     }
 }
+
+/* A name of the report format (docs/report-format.md) shown as a label: its
+ * translation when it is one of the known names, else the name itself. */
+static const char *
+label_of (const char *name, const char *context, const char *const (*table)[2], guint n)
+{
+  if (name == NULL)
+    return NULL;
+  for (guint i = 0; i < n; i++)
+    if (strcmp (name, table[i][0]) == 0)
+      return g_dpgettext2 (GETTEXT_PACKAGE, context, table[i][1]);
+  return name;
+}
+
+const char *
+jsui_event_type_label (const char *type)
+{
+  static const char *const names[][2] = {
+    { "dispatch", NC_ ("event type", "dispatch") },
+    { "iteration", NC_ ("event type", "iteration") },
+    { "frame", NC_ ("event type", "frame") },
+  };
+
+  return label_of (type, "event type", names, G_N_ELEMENTS (names));
+}
+
+const char *
+jsui_event_class_label (const char *klass)
+{
+  static const char *const names[][2] = {
+    { "compute", NC_ ("event class", "compute") },
+    { "wait", NC_ ("event class", "wait") },
+    { "mixed", NC_ ("event class", "mixed") },
+  };
+
+  return label_of (klass, "event class", names, G_N_ELEMENTS (names));
+}
+
+const char *
+jsui_wait_kind_label (const char *wait)
+{
+  static const char *const names[][2] = {
+    { "lock", NC_ ("wait kind", "lock") },   { "sleep", NC_ ("wait kind", "sleep") },
+    { "io", NC_ ("wait kind", "I/O") },      { "poll", NC_ ("wait kind", "poll") },
+    { "ipc", NC_ ("wait kind", "IPC") },     { "child", NC_ ("wait kind", "child") },
+    { "other", NC_ ("wait kind", "other") },
+  };
+
+  return label_of (wait, "wait kind", names, G_N_ELEMENTS (names));
+}

@@ -50,4 +50,10 @@ const char *jsui_tier_css_name (JsuiTier tier);
 /* The translated name, for the jank list. */
 const char *jsui_tier_label (JsuiTier tier);
 
+/* Report names as labels (translated; unknown names as they are; NULL: NULL):
+ * an event's type, its class (compute, wait, mixed) and a wait kind. */
+const char *jsui_event_type_label (const char *type);
+const char *jsui_event_class_label (const char *klass);
+const char *jsui_wait_kind_label (const char *wait);
+
 G_END_DECLS

@@ -150,7 +150,7 @@ type_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPan
 {
   const CliReportEvent *ev = event_of (list_item);
 
-  set_cell (list_item, ev->ongoing ? _ ("stall under way") : ev->type);
+  set_cell (list_item, ev->ongoing ? _ ("stall under way") : jsui_event_type_label (ev->type));
 }
 
 static void
@@ -160,9 +160,10 @@ class_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPa
   g_autofree char *text = NULL;
 
   if (ev->klass != NULL && ev->wait != NULL)
-    text = g_strdup_printf ("%s / %s", ev->klass, ev->wait);
+    text = g_strdup_printf ("%s / %s", jsui_event_class_label (ev->klass),
+                            jsui_wait_kind_label (ev->wait));
   else
-    text = g_strdup (ev->klass);
+    text = g_strdup (jsui_event_class_label (ev->klass));
   set_cell (list_item, text);
 }
 

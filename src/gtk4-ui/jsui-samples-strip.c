@@ -239,25 +239,6 @@ state_label (const char *state)
   return state;
 }
 
-static const char *
-wait_label (const char *wait)
-{
-  static const struct
-  {
-    const char *name, *label;
-  } kinds[] = {
-    { "lock", NC_ ("wait kind", "lock") },   { "sleep", NC_ ("wait kind", "sleep") },
-    { "io", NC_ ("wait kind", "I/O") },      { "poll", NC_ ("wait kind", "poll") },
-    { "ipc", NC_ ("wait kind", "IPC") },     { "child", NC_ ("wait kind", "child") },
-    { "other", NC_ ("wait kind", "other") },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    if (g_str_equal (wait, kinds[i].name))
-      return g_dpgettext2 (GETTEXT_PACKAGE, "wait kind", kinds[i].label);
-  return wait;
-}
-
 char *
 jsui_samples_strip_describe_at (JsuiSamplesStrip *self, double x)
 {
@@ -277,7 +258,7 @@ jsui_samples_strip_describe_at (JsuiSamplesStrip *self, double x)
   if (sample->wait != NULL)
     /* Translators: a sample of the strip: time into the event, state, wait kind, function */
     return g_strdup_printf (_ ("%s: %s (%s) in %s"), at, state_label (sample->state),
-                            wait_label (sample->wait), name != NULL ? name : _ ("no stack"));
+                            jsui_wait_kind_label (sample->wait), name != NULL ? name : _ ("no stack"));
   /* Translators: a sample of the strip: time into the event, state, function */
   return g_strdup_printf (_ ("%s: %s in %s"), at, state_label (sample->state),
                           name != NULL ? name : _ ("no stack"));
