@@ -4,6 +4,7 @@
  */
 #include "js-live-hang.h"
 #include "js-live.h"
+#include "js-json.h"
 
 #include <json-glib/json-glib.h>
 
@@ -13,23 +14,6 @@ static gint64 latest_start_ns;
 static guint64 built_generation; /* collector only */
 static guint32 built_stall;      /* collector only */
 
-static void
-member_int (JsonBuilder *b, const char *name, gint64 value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-member_string (JsonBuilder *b, const char *name, const char *value)
-{
-  json_builder_set_member_name (b, name);
-  if (value != NULL)
-    json_builder_add_string_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
 /* A frame, compact: {function, module, file?, line?}. */
 static void
 add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
@@ -37,12 +21,12 @@ add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
   const JsModule *m = js_modules_get (store->modules, f->module);
 
   json_builder_begin_object (b);
-  member_string (b, "function", f->function);
-  member_string (b, "module", m != NULL ? m->name : NULL);
+  js_json_member_string (b, "function", f->function);
+  js_json_member_string (b, "module", m != NULL ? m->name : NULL);
   if (f->file != NULL)
-    member_string (b, "file", f->file);
+    js_json_member_string (b, "file", f->file);
   if (f->line > 0)
-    member_int (b, "line", f->line);
+    js_json_member_int (b, "line", f->line);
   json_builder_end_object (b);
 }
 
@@ -63,16 +47,16 @@ add_newest_stack (JsonBuilder *b, JsStallStore *store, const JsStall *s)
       return;
     }
   json_builder_begin_object (b);
-  member_int (b, "sampled_ns", MAX (newest->time_ns, newest->last_ns));
+  js_json_member_int (b, "sampled_ns", MAX (newest->time_ns, newest->last_ns));
   json_builder_set_member_name (b, "frames");
   json_builder_begin_array (b);
   for (guint i = 0; i < stack->frames->len && i < JS_LIVE_HANG_MAX_FRAMES; i++)
     add_frame (b, store, &g_array_index (stack->frames, JsFrame, i));
   json_builder_end_array (b);
-  member_int (b, "frames_omitted",
-              stack->frames->len > JS_LIVE_HANG_MAX_FRAMES
-                  ? stack->frames->len - JS_LIVE_HANG_MAX_FRAMES
-                  : 0);
+  js_json_member_int (b, "frames_omitted",
+                      stack->frames->len > JS_LIVE_HANG_MAX_FRAMES
+                          ? stack->frames->len - JS_LIVE_HANG_MAX_FRAMES
+                          : 0);
   json_builder_end_object (b);
 }
 
@@ -92,30 +76,31 @@ build (JsStallStore *store, JsStall *s, gint64 now_ns)
   js_stalls_analyze (store, stalls, s->h.start_ns, end, end - s->h.start_ns, &a);
 
   json_builder_begin_object (b);
-  member_int (b, "stall_id", s->h.id);
-  member_int (b, "start_ns", s->h.start_ns);
-  member_int (b, "seen_ns", end);
-  member_int (b, "built_ns", now_ns);
-  member_int (b, "samples", a.samples);
-  member_string (b, "class", a.klass);
-  member_string (b, "wait",
-                 a.klass != NULL && g_strcmp0 (a.klass, "compute") != 0 && a.wait != JS_WAIT_NONE
-                     ? js_wait_kind_name (a.wait)
-                     : NULL);
+  js_json_member_int (b, "stall_id", s->h.id);
+  js_json_member_int (b, "start_ns", s->h.start_ns);
+  js_json_member_int (b, "seen_ns", end);
+  js_json_member_int (b, "built_ns", now_ns);
+  js_json_member_int (b, "samples", a.samples);
+  js_json_member_string (b, "class", a.klass);
+  js_json_member_string (b, "wait",
+                         a.klass != NULL && g_strcmp0 (a.klass, "compute") != 0
+                                 && a.wait != JS_WAIT_NONE
+                             ? js_wait_kind_name (a.wait)
+                             : NULL);
   json_builder_set_member_name (b, "culprit");
   if (a.culprit != NULL)
     {
       const JsModule *m = js_modules_get (store->modules, a.culprit->module);
 
       json_builder_begin_object (b);
-      member_string (b, "function", a.culprit->function);
-      member_string (b, "module", m != NULL ? m->name : NULL);
-      member_string (b, "file", a.culprit->file);
+      js_json_member_string (b, "function", a.culprit->function);
+      js_json_member_string (b, "module", m != NULL ? m->name : NULL);
+      js_json_member_string (b, "file", a.culprit->file);
       if (a.culprit->line > 0)
-        member_int (b, "line", a.culprit->line);
+        js_json_member_int (b, "line", a.culprit->line);
       json_builder_set_member_name (b, "confidence");
       json_builder_add_double_value (b, ((gint64)(a.confidence * 1000 + 0.5)) / 1000.0);
-      member_string (b, "reason", a.culprit_reason);
+      js_json_member_string (b, "reason", a.culprit_reason);
       json_builder_end_object (b);
     }
   else

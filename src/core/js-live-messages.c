@@ -6,6 +6,7 @@
 #include "js-clock.h"
 #include "js-live-hang.h"
 #include "js-process-info.h"
+#include "js-json.h"
 
 #include <json-glib/json-glib.h>
 
@@ -29,29 +30,12 @@ message_from_builder (JsonBuilder *b)
 }
 
 static void
-member_int (JsonBuilder *b, const char *name, gint64 value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-member_string (JsonBuilder *b, const char *name, const char *value)
-{
-  json_builder_set_member_name (b, name);
-  if (value != NULL)
-    json_builder_add_string_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
 begin_message (JsonBuilder *b, const char *type, gint64 now_ns)
 {
   json_builder_begin_object (b);
-  member_string (b, "type", type);
-  member_int (b, "v", JS_LIVE_PROTOCOL_VERSION);
-  member_int (b, "t_ns", now_ns);
+  js_json_member_string (b, "type", type);
+  js_json_member_int (b, "v", JS_LIVE_PROTOCOL_VERSION);
+  js_json_member_int (b, "t_ns", now_ns);
 }
 
 static void
@@ -59,13 +43,13 @@ add_server_stats (JsonBuilder *b, const JsLiveServerStats *st)
 {
   json_builder_set_member_name (b, "server");
   json_builder_begin_object (b);
-  member_int (b, "clients", st->clients);
-  member_int (b, "accepted", st->accepted);
-  member_int (b, "refused_uid", st->refused_uid);
-  member_int (b, "refused_full", st->refused_full);
-  member_int (b, "messages_sent", st->messages_sent);
-  member_int (b, "messages_dropped", st->messages_dropped);
-  member_int (b, "bytes_sent", st->bytes_sent);
+  js_json_member_int (b, "clients", st->clients);
+  js_json_member_int (b, "accepted", st->accepted);
+  js_json_member_int (b, "refused_uid", st->refused_uid);
+  js_json_member_int (b, "refused_full", st->refused_full);
+  js_json_member_int (b, "messages_sent", st->messages_sent);
+  js_json_member_int (b, "messages_dropped", st->messages_dropped);
+  js_json_member_int (b, "bytes_sent", st->bytes_sent);
   json_builder_end_object (b);
 }
 
@@ -77,18 +61,18 @@ js_live_message_hello (const JsLiveHelloInfo *hello, const JsLiveServerStats *st
 
   js_process_info_read (&info);
   begin_message (b, "hello", now_ns);
-  member_int (b, "protocol", JS_LIVE_PROTOCOL_VERSION);
-  member_int (b, "pid", hello->pid);
-  member_string (b, "exe", info.exe);
-  member_string (b, "name", info.name);
-  member_string (b, "toolkit", info.toolkit);
-  member_string (b, "gtk_version", info.gtk_version);
-  member_string (b, "glib_version", info.glib_version);
-  member_int (b, "start_ns", hello->start_ns);
+  js_json_member_int (b, "protocol", JS_LIVE_PROTOCOL_VERSION);
+  js_json_member_int (b, "pid", hello->pid);
+  js_json_member_string (b, "exe", info.exe);
+  js_json_member_string (b, "name", info.name);
+  js_json_member_string (b, "toolkit", info.toolkit);
+  js_json_member_string (b, "gtk_version", info.gtk_version);
+  js_json_member_string (b, "glib_version", info.glib_version);
+  js_json_member_int (b, "start_ns", hello->start_ns);
   /* The same moment on the wall clock, for people (µs since the epoch). */
-  member_int (b, "start_unix_us", g_get_real_time () - (now_ns - hello->start_ns) / 1000);
-  member_int (b, "hang_min_ns", hello->hang_min_ns);
-  member_int (b, "tick_ms", JS_LIVE_SERVER_TICK_MS);
+  js_json_member_int (b, "start_unix_us", g_get_real_time () - (now_ns - hello->start_ns) / 1000);
+  js_json_member_int (b, "hang_min_ns", hello->hang_min_ns);
+  js_json_member_int (b, "tick_ms", JS_LIVE_SERVER_TICK_MS);
   add_server_stats (b, stats);
   json_builder_end_object (b);
   js_process_info_clear (&info);
@@ -159,9 +143,9 @@ js_live_message_hang_end (gint64 since_ns, gint64 end_ns, gint64 now_ns)
   g_autoptr (JsonBuilder) b = json_builder_new ();
 
   begin_message (b, "hang-end", now_ns);
-  member_int (b, "since_ns", since_ns);
-  member_int (b, "end_ns", end_ns);
-  member_int (b, "duration_ns", end_ns - since_ns);
+  js_json_member_int (b, "since_ns", since_ns);
+  js_json_member_int (b, "end_ns", end_ns);
+  js_json_member_int (b, "duration_ns", end_ns - since_ns);
   json_builder_end_object (b);
   return message_from_builder (b);
 }
@@ -238,8 +222,8 @@ js_live_message_hang_event (GBytes *snapshot, gint64 since_ns, gint64 end_ns, gi
     return NULL;
   b = json_builder_new ();
   begin_message (b, "event", now_ns);
-  member_int (b, "since_ns", since_ns);
-  member_int (b, "end_ns", end_ns);
+  js_json_member_int (b, "since_ns", since_ns);
+  js_json_member_int (b, "end_ns", end_ns);
   json_builder_set_member_name (b, "event");
   json_builder_add_value (b, json_node_ref (event));
   json_builder_end_object (b);
@@ -262,9 +246,9 @@ js_live_message_error (const char *reason)
   g_autoptr (JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  member_string (b, "type", "error");
-  member_int (b, "v", JS_LIVE_PROTOCOL_VERSION);
-  member_string (b, "reason", reason);
+  js_json_member_string (b, "type", "error");
+  js_json_member_int (b, "v", JS_LIVE_PROTOCOL_VERSION);
+  js_json_member_string (b, "reason", reason);
   json_builder_end_object (b);
   return message_from_builder (b);
 }

@@ -5,25 +5,9 @@
 #include "js-report-context.h"
 #include "js-focus.h"
 #include "js-install-id.h"
+#include "js-json.h"
 
 #include <math.h>
-
-static void
-member_string (JsonBuilder *b, const char *name, const char *value)
-{
-  json_builder_set_member_name (b, name);
-  if (value != NULL)
-    json_builder_add_string_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
-member_int (JsonBuilder *b, const char *name, gint64 value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
 
 /* `value` rounded to `decimals`, or null when negative (unknown). */
 static void
@@ -44,16 +28,16 @@ add_mark (JsonBuilder *b, JsContext *c, const JsMark *m, gboolean depth)
   gint64 end = m->end_ns != 0 ? m->end_ns : js_context_mark_end (c, m->seq);
 
   json_builder_begin_object (b);
-  member_int (b, "id", m->seq);
-  member_string (b, "name", js_labels_get (js_marks_labels (), m->name_id));
-  member_int (b, "start_ns", m->start_ns);
+  js_json_member_int (b, "id", m->seq);
+  js_json_member_string (b, "name", js_labels_get (js_marks_labels (), m->name_id));
+  js_json_member_int (b, "start_ns", m->start_ns);
   json_builder_set_member_name (b, "end_ns");
   if (end != 0)
     json_builder_add_int_value (b, end);
   else
     json_builder_add_null_value (b);
   if (depth)
-    member_int (b, "depth", m->depth);
+    js_json_member_int (b, "depth", m->depth);
   json_builder_end_object (b);
 }
 
@@ -63,13 +47,13 @@ js_report_add_event_context (JsonBuilder *b, JsContext *c, const JsEvent *e)
   JsEventContext scratch;
   const JsEventContext *x = js_context_of (c, e, &scratch);
 
-  member_string (b, "scene", js_labels_get (js_scenes_labels (), x->scene));
+  js_json_member_string (b, "scene", js_labels_get (js_scenes_labels (), x->scene));
   json_builder_set_member_name (b, "marks");
   json_builder_begin_array (b);
   for (guint i = 0; i < x->n_marks; i++)
     add_mark (b, c, &x->marks[i], FALSE);
   json_builder_end_array (b);
-  member_int (b, "marks_omitted", x->marks_omitted);
+  js_json_member_int (b, "marks_omitted", x->marks_omitted);
 
   json_builder_set_member_name (b, "context");
   json_builder_begin_object (b);
@@ -82,8 +66,8 @@ js_report_add_event_context (JsonBuilder *b, JsContext *c, const JsEvent *e)
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "startup");
   json_builder_add_boolean_value (b, x->startup);
-  member_string (b, "window_title",
-                 c->config->scrub ? NULL : js_labels_get (js_focus_titles (), x->title));
+  js_json_member_string (b, "window_title",
+                         c->config->scrub ? NULL : js_labels_get (js_focus_titles (), x->title));
   json_builder_end_object (b);
 }
 
@@ -103,7 +87,7 @@ js_report_add_context (JsonBuilder *b, JsContext *c)
   const char *rule;
   gint64 startup_end;
 
-  member_string (b, "install_id", js_install_id ());
+  js_json_member_string (b, "install_id", js_install_id ());
   json_builder_set_member_name (b, "install_share");
   json_builder_add_double_value (b, c->config->install_share);
   json_builder_set_member_name (b, "scrubbed");
@@ -112,7 +96,7 @@ js_report_add_context (JsonBuilder *b, JsContext *c)
   rule = js_context_startup_rule (c, &startup_end);
   json_builder_set_member_name (b, "startup");
   json_builder_begin_object (b);
-  member_string (b, "rule", rule);
+  js_json_member_string (b, "rule", rule);
   json_builder_set_member_name (b, "end_ns");
   if (startup_end != 0)
     json_builder_add_int_value (b, startup_end);
@@ -137,15 +121,15 @@ js_report_add_context (JsonBuilder *b, JsContext *c)
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "api");
   json_builder_add_boolean_value (b, js_scenes_api_published ());
-  member_int (b, "scenes_pushed", (gint64) n.scenes_pushed);
-  member_int (b, "marks_begun", (gint64) n.marks_begun);
-  member_int (b, "marks_ended", (gint64) c->marks_ended);
-  member_int (b, "marks_dropped", (gint64) (c->marks_ended - c->done_len));
-  member_int (b, "marks_lost", (gint64) c->marks_lost);
-  member_int (b, "calls_other_thread", (gint64) n.other_thread);
-  member_int (b, "calls_unbalanced", (gint64) n.unbalanced);
-  member_int (b, "too_deep", (gint64) n.too_deep);
-  member_int (b, "labels_overflow", (gint64) n.labels_overflow);
-  member_int (b, "titles_overflow", (gint64) js_labels_overflows (js_focus_titles ()));
+  js_json_member_int (b, "scenes_pushed", (gint64) n.scenes_pushed);
+  js_json_member_int (b, "marks_begun", (gint64) n.marks_begun);
+  js_json_member_int (b, "marks_ended", (gint64) c->marks_ended);
+  js_json_member_int (b, "marks_dropped", (gint64) (c->marks_ended - c->done_len));
+  js_json_member_int (b, "marks_lost", (gint64) c->marks_lost);
+  js_json_member_int (b, "calls_other_thread", (gint64) n.other_thread);
+  js_json_member_int (b, "calls_unbalanced", (gint64) n.unbalanced);
+  js_json_member_int (b, "too_deep", (gint64) n.too_deep);
+  js_json_member_int (b, "labels_overflow", (gint64) n.labels_overflow);
+  js_json_member_int (b, "titles_overflow", (gint64) js_labels_overflows (js_focus_titles ()));
   json_builder_end_object (b);
 }

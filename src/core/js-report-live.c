@@ -5,13 +5,7 @@
 #include "js-report-live.h"
 #include "js-mainloop.h"
 #include "js-names.h"
-
-static void
-member_int (JsonBuilder *b, const char *name, gint64 value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
+#include "js-json.h"
 
 /* Frames name their dispatches' source and callback by index into
  * live.strings: a frame's row stays a few numbers. */
@@ -77,10 +71,10 @@ js_report_add_live (JsonBuilder *b, const JsFrameDetector *frames, JsSymbols *sy
   js_frame_detector_recent (frames, now_ns - JS_REPORT_LIVE_FRAMES_NS, recent);
   json_builder_set_member_name (b, "live");
   json_builder_begin_object (b);
-  member_int (b, "now_ns", now_ns);
+  js_json_member_int (b, "now_ns", now_ns);
   /* How long the main thread has been out of poll (0: it waits, as it
    * should): a hang in progress shows here before any event. */
-  member_int (b, "stuck_ns", stuck != 0 ? MAX (0, now_ns - stuck) : 0);
+  js_json_member_int (b, "stuck_ns", stuck != 0 ? MAX (0, now_ns - stuck) : 0);
 
   /* Compact: [end_ns, frame_ns, budget_us, window, flags, [phase_us x 6],
    * dispatches?] per frame, oldest first. flags: 1 slow, 2 frozen, 4
@@ -119,15 +113,15 @@ js_report_add_live (JsonBuilder *b, const JsFrameDetector *frames, JsSymbols *sy
 
   json_builder_set_member_name (b, "overhead");
   json_builder_begin_object (b);
-  member_int (b, "monitored_ns", now_ns - start_ns);
-  member_int (b, "collector_cpu_ns", collector_cpu_ns);
+  js_json_member_int (b, "monitored_ns", now_ns - start_ns);
+  js_json_member_int (b, "collector_cpu_ns", collector_cpu_ns);
   if (watchdog != NULL)
     {
       JsWatchdogStats ws;
 
       js_watchdog_get_stats (watchdog, &ws);
-      member_int (b, "watchdog_cpu_ns", ws.thread_cpu_ns);
-      member_int (b, "signal_handler_ns", ws.handler_ns_total);
+      js_json_member_int (b, "watchdog_cpu_ns", ws.thread_cpu_ns);
+      js_json_member_int (b, "signal_handler_ns", ws.handler_ns_total);
     }
   json_builder_end_object (b);
   json_builder_end_object (b);

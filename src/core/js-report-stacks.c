@@ -5,23 +5,7 @@
 #include "js-report-stacks.h"
 #include "js-sampler.h"
 #include "js-signature.h"
-
-static void
-member_int (JsonBuilder *b, const char *name, gint64 value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-member_string (JsonBuilder *b, const char *name, const char *value)
-{
-  json_builder_set_member_name (b, name);
-  if (value != NULL)
-    json_builder_add_string_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
+#include "js-json.h"
 
 static void
 add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
@@ -30,15 +14,15 @@ add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
   g_autofree char *offset = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", f->offset);
 
   json_builder_begin_object (b);
-  member_string (b, "function", f->function);
-  member_string (b, "module", m ? m->name : NULL);
-  member_string (b, "file", f->file);
+  js_json_member_string (b, "function", f->function);
+  js_json_member_string (b, "module", m ? m->name : NULL);
+  js_json_member_string (b, "file", f->file);
   if (f->line > 0)
-    member_int (b, "line", f->line);
+    js_json_member_int (b, "line", f->line);
   else
-    member_string (b, "line", NULL);
-  member_string (b, "offset", offset);
-  member_string (b, "build_id", m ? m->build_id : NULL);
+    js_json_member_string (b, "line", NULL);
+  js_json_member_string (b, "offset", offset);
+  js_json_member_string (b, "build_id", m ? m->build_id : NULL);
   if (f->inlined)
     {
       json_builder_set_member_name (b, "inlined");
@@ -98,15 +82,15 @@ add_watchdog (JsonBuilder *b, const JsConfig *config, const JsEventAnalysis *a)
       return;
     }
   json_builder_begin_object (b);
-  member_int (b, "detected_ns", a->detected_ns);
+  js_json_member_int (b, "detected_ns", a->detected_ns);
   json_builder_set_member_name (b, "tiers_crossed");
   json_builder_begin_array (b);
   for (guint i = 0; i < config->n_watchdog_tiers; i++)
     if (a->tier_at_ns[i] != 0)
       {
         json_builder_begin_object (b);
-        member_int (b, "tier_ms", config->watchdog_tier_ns[i] / 1000000);
-        member_int (b, "at_ns", a->tier_at_ns[i]);
+        js_json_member_int (b, "tier_ms", config->watchdog_tier_ns[i] / 1000000);
+        js_json_member_int (b, "at_ns", a->tier_at_ns[i]);
         json_builder_end_object (b);
       }
   json_builder_end_array (b);
@@ -141,12 +125,13 @@ add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const
     json_builder_add_int_value (b, a->runnable_ns);
   else
     json_builder_add_null_value (b);
-  member_int (b, "watched_ns", a->watched_ns);
-  member_string (b, "class", a->klass);
-  member_string (b, "wait", a->klass != NULL && a->wait != JS_WAIT_NONE
-                              && g_strcmp0 (a->klass, "compute") != 0
-                              ? js_wait_kind_name (a->wait)
-                              : NULL);
+  js_json_member_int (b, "watched_ns", a->watched_ns);
+  js_json_member_string (b, "class", a->klass);
+  js_json_member_string (b, "wait",
+                         a->klass != NULL && a->wait != JS_WAIT_NONE
+                                 && g_strcmp0 (a->klass, "compute") != 0
+                             ? js_wait_kind_name (a->wait)
+                             : NULL);
 
   json_builder_set_member_name (b, "culprit");
   if (a->culprit != NULL)
@@ -154,29 +139,29 @@ add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const
       const JsModule *m = js_modules_get (store->modules, a->culprit->module);
 
       json_builder_begin_object (b);
-      member_string (b, "function", a->culprit->function);
-      member_string (b, "module", m ? m->name : NULL);
-      member_string (b, "file", a->culprit->file);
+      js_json_member_string (b, "function", a->culprit->function);
+      js_json_member_string (b, "module", m ? m->name : NULL);
+      js_json_member_string (b, "file", a->culprit->file);
       if (a->culprit->line > 0)
-        member_int (b, "line", a->culprit->line);
+        js_json_member_int (b, "line", a->culprit->line);
       else
-        member_string (b, "line", NULL);
+        js_json_member_string (b, "line", NULL);
       json_builder_set_member_name (b, "confidence");
       json_builder_add_double_value (b, ((gint64) (a->confidence * 1000 + 0.5)) / 1000.0);
-      member_int (b, "time_ns", a->culprit_ns);
-      member_int (b, "samples", (gint64) a->culprit_samples);
-      member_int (b, "of_samples", (gint64) a->samples_with_stack);
-      member_string (b, "reason", a->culprit_reason);
+      js_json_member_int (b, "time_ns", a->culprit_ns);
+      js_json_member_int (b, "samples", (gint64) a->culprit_samples);
+      js_json_member_int (b, "of_samples", (gint64) a->samples_with_stack);
+      js_json_member_string (b, "reason", a->culprit_reason);
       json_builder_end_object (b);
     }
   else
     json_builder_add_null_value (b);
 
-  member_int (b, "attributed_ns", a->attributed_ns);
-  member_int (b, "unattributed_ns", MAX (0, duration_ns - a->attributed_ns));
-  member_int (b, "samples_total", (gint64) a->samples);
-  member_int (b, "samples_running", (gint64) a->samples_running);
-  member_int (b, "samples_waiting", (gint64) a->samples_waiting);
+  js_json_member_int (b, "attributed_ns", a->attributed_ns);
+  js_json_member_int (b, "unattributed_ns", MAX (0, duration_ns - a->attributed_ns));
+  js_json_member_int (b, "samples_total", (gint64) a->samples);
+  js_json_member_int (b, "samples_running", (gint64) a->samples_running);
+  js_json_member_int (b, "samples_waiting", (gint64) a->samples_waiting);
 
   json_builder_set_member_name (b, "stacks");
   json_builder_begin_array (b);
@@ -186,8 +171,8 @@ add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const
       const JsStack *stack = js_stack_table_get (store->stacks, sc->stack);
 
       json_builder_begin_object (b);
-      member_int (b, "count", (gint64) sc->count);
-      member_int (b, "time_ns", sc->time_ns);
+      js_json_member_int (b, "count", (gint64) sc->count);
+      js_json_member_int (b, "time_ns", sc->time_ns);
       if (stack != NULL && stack->truncated)
         {
           json_builder_set_member_name (b, "truncated");
@@ -198,7 +183,7 @@ add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  member_int (b, "stacks_omitted", a->stacks->len - n_stacks);
+  js_json_member_int (b, "stacks_omitted", a->stacks->len - n_stacks);
 
   /* Samples over time; `stack` indexes `stacks` (-1: none or omitted). */
   json_builder_set_member_name (b, "samples");
@@ -212,17 +197,17 @@ add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const
         if (g_array_index (a->stacks, JsStackCount, k).stack == s->stack)
           index = k;
       json_builder_begin_object (b);
-      member_int (b, "t_ns", s->time_ns);
+      js_json_member_int (b, "t_ns", s->time_ns);
       if (s->count > 1)
-        member_int (b, "last_ns", s->last_ns);
-      member_int (b, "count", s->count);
-      member_string (b, "state", state_name (s->state));
+        js_json_member_int (b, "last_ns", s->last_ns);
+      js_json_member_int (b, "count", s->count);
+      js_json_member_string (b, "state", state_name (s->state));
       if (s->state == JS_THREAD_WAITING)
         {
-          member_string (b, "wait", js_wait_kind_name (s->wait));
-          member_int (b, "syscall", s->syscall);
+          js_json_member_string (b, "wait", js_wait_kind_name (s->wait));
+          js_json_member_int (b, "syscall", s->syscall);
         }
-      member_int (b, "stack", index);
+      js_json_member_int (b, "stack", index);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -254,18 +239,18 @@ js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore
 
   g_ptr_array_add (stalls, s);
   json_builder_begin_object (b);
-  member_int (b, "id", 0);
-  member_string (b, "type", "hang");
+  js_json_member_int (b, "id", 0);
+  js_json_member_string (b, "type", "hang");
   json_builder_set_member_name (b, "ongoing");
   json_builder_add_boolean_value (b, TRUE);
-  member_int (b, "start_ns", s->h.start_ns);
-  member_int (b, "end_ns", end);
-  member_int (b, "duration_ns", duration);
-  member_int (b, "max_part_ns", duration);
-  member_string (b, "tier", (gint) tier >= 0 ? js_tier_name (tier) : NULL);
-  member_string (b, "source", NULL);
-  member_string (b, "callback", NULL);
-  member_int (b, "parts_count", 0);
+  js_json_member_int (b, "start_ns", s->h.start_ns);
+  js_json_member_int (b, "end_ns", end);
+  js_json_member_int (b, "duration_ns", duration);
+  js_json_member_int (b, "max_part_ns", duration);
+  js_json_member_string (b, "tier", (gint)tier >= 0 ? js_tier_name (tier) : NULL);
+  js_json_member_string (b, "source", NULL);
+  js_json_member_string (b, "callback", NULL);
+  js_json_member_int (b, "parts_count", 0);
   js_report_add_event_stacks (b, config, store, stalls, s->h.start_ns, end, duration);
   json_builder_set_member_name (b, "parts");
   json_builder_begin_array (b);
@@ -295,33 +280,33 @@ js_report_add_sampler_summary (JsonBuilder *b, JsStallStore *store, JsWatchdog *
     json_builder_add_int_value (b, sc.signal);
   else
     json_builder_add_null_value (b);
-  member_string (b, "unwinder", sc.unwinder);
+  js_json_member_string (b, "unwinder", sc.unwinder);
   json_builder_set_member_name (b, "signal_lost");
   json_builder_add_boolean_value (b, sc.lost);
-  member_int (b, "stalls", (gint64) ws.stalls);
-  member_int (b, "stalls_without_event", (gint64) store->unattached);
-  member_int (b, "samples", (gint64) ws.samples);
-  member_int (b, "samples_running", (gint64) ws.samples_running);
-  member_int (b, "samples_waiting", (gint64) ws.samples_waiting);
-  member_int (b, "samples_folded", (gint64) ws.samples_folded);
-  member_int (b, "samples_failed", (gint64) ws.samples_failed);
-  member_int (b, "samples_dropped", (gint64) ws.samples_dropped);
-  member_int (b, "signals_sent", (gint64) sc.requested);
-  member_int (b, "signal_timeouts", (gint64) sc.timeouts);
-  member_int (b, "signal_late", (gint64) sc.late);
-  member_int (b, "signal_blocked", (gint64) ws.signal_blocked);
-  member_int (b, "syscalls_interrupted", (gint64) sc.syscalls_interrupted);
-  member_int (b, "stack_copies_inconsistent", (gint64) ws.copies_inconsistent);
-  member_int (b, "handler_ns_total", ws.handler_ns_total);
-  member_int (b, "handler_ns_max", ws.handler_ns_max);
-  member_int (b, "watchdog_wakeups", (gint64) ws.wakeups);
-  member_int (b, "watchdog_parks", (gint64) ws.parks);
-  member_int (b, "watchdog_cpu_ns", ws.thread_cpu_ns);
-  member_int (b, "pings_sent", (gint64) ws.pings_sent);
-  member_int (b, "pings_caught", (gint64) ws.pings_caught);
-  member_int (b, "stacks_distinct", js_stack_table_size (store->stacks));
-  member_int (b, "stacks_dropped", (gint64) js_stack_table_dropped (store->stacks));
-  member_int (b, "symbol_lookups", (gint64) ss.lookups);
-  member_int (b, "symbol_cache_hits", (gint64) ss.cache_hits);
+  js_json_member_int (b, "stalls", (gint64) ws.stalls);
+  js_json_member_int (b, "stalls_without_event", (gint64) store->unattached);
+  js_json_member_int (b, "samples", (gint64) ws.samples);
+  js_json_member_int (b, "samples_running", (gint64) ws.samples_running);
+  js_json_member_int (b, "samples_waiting", (gint64) ws.samples_waiting);
+  js_json_member_int (b, "samples_folded", (gint64) ws.samples_folded);
+  js_json_member_int (b, "samples_failed", (gint64) ws.samples_failed);
+  js_json_member_int (b, "samples_dropped", (gint64) ws.samples_dropped);
+  js_json_member_int (b, "signals_sent", (gint64) sc.requested);
+  js_json_member_int (b, "signal_timeouts", (gint64) sc.timeouts);
+  js_json_member_int (b, "signal_late", (gint64) sc.late);
+  js_json_member_int (b, "signal_blocked", (gint64) ws.signal_blocked);
+  js_json_member_int (b, "syscalls_interrupted", (gint64) sc.syscalls_interrupted);
+  js_json_member_int (b, "stack_copies_inconsistent", (gint64) ws.copies_inconsistent);
+  js_json_member_int (b, "handler_ns_total", ws.handler_ns_total);
+  js_json_member_int (b, "handler_ns_max", ws.handler_ns_max);
+  js_json_member_int (b, "watchdog_wakeups", (gint64) ws.wakeups);
+  js_json_member_int (b, "watchdog_parks", (gint64) ws.parks);
+  js_json_member_int (b, "watchdog_cpu_ns", ws.thread_cpu_ns);
+  js_json_member_int (b, "pings_sent", (gint64) ws.pings_sent);
+  js_json_member_int (b, "pings_caught", (gint64) ws.pings_caught);
+  js_json_member_int (b, "stacks_distinct", js_stack_table_size (store->stacks));
+  js_json_member_int (b, "stacks_dropped", (gint64) js_stack_table_dropped (store->stacks));
+  js_json_member_int (b, "symbol_lookups", (gint64) ss.lookups);
+  js_json_member_int (b, "symbol_cache_hits", (gint64) ss.cache_hits);
   json_builder_end_object (b);
 }

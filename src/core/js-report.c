@@ -9,25 +9,9 @@
 #include "js-frames.h"
 #include "js-names.h"
 #include "jankscope-config.h"
+#include "js-json.h"
 
 #include <json-glib/json-glib.h>
-
-static void
-add_nullable_string (JsonBuilder *b, const char *member, const char *value)
-{
-  json_builder_set_member_name (b, member);
-  if (value != NULL)
-    json_builder_add_string_value (b, value);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
-add_int (JsonBuilder *b, const char *member, gint64 value)
-{
-  json_builder_set_member_name (b, member);
-  json_builder_add_int_value (b, value);
-}
 
 static void
 add_process (JsonBuilder *b, const JsReportInput *in)
@@ -36,15 +20,15 @@ add_process (JsonBuilder *b, const JsReportInput *in)
 
   json_builder_set_member_name (b, "process");
   json_builder_begin_object (b);
-  add_nullable_string (b, "exe", p->exe);
-  add_nullable_string (b, "name", p->name);
-  add_int (b, "pid", p->pid);
-  add_nullable_string (b, "glib_version", p->glib_version);
-  add_nullable_string (b, "gtk_version", p->gtk_version);
-  add_nullable_string (b, "toolkit", p->toolkit);
-  add_nullable_string (b, "mode", in->mode);
-  add_int (b, "start_ns", in->start_ns);
-  add_int (b, "report_ns", in->now_ns);
+  js_json_member_string (b, "exe", p->exe);
+  js_json_member_string (b, "name", p->name);
+  js_json_member_int (b, "pid", p->pid);
+  js_json_member_string (b, "glib_version", p->glib_version);
+  js_json_member_string (b, "gtk_version", p->gtk_version);
+  js_json_member_string (b, "toolkit", p->toolkit);
+  js_json_member_string (b, "mode", in->mode);
+  js_json_member_int (b, "start_ns", in->start_ns);
+  js_json_member_int (b, "report_ns", in->now_ns);
   json_builder_end_object (b);
 }
 
@@ -53,15 +37,15 @@ add_config (JsonBuilder *b, const JsConfig *c)
 {
   json_builder_set_member_name (b, "config");
   json_builder_begin_object (b);
-  add_int (b, "threshold_ns", c->threshold_ns);
+  js_json_member_int (b, "threshold_ns", c->threshold_ns);
   json_builder_set_member_name (b, "tiers_ns");
   json_builder_begin_object (b);
   for (guint t = 0; t < JS_N_TIERS; t++)
-    add_int (b, js_tier_name (t), c->tier_ns[t]);
+    js_json_member_int (b, js_tier_name (t), c->tier_ns[t]);
   json_builder_end_object (b);
-  add_int (b, "merge_gap_ns", c->merge_gap_ns);
-  add_int (b, "max_events", c->max_events);
-  add_int (b, "max_parts", c->max_parts);
+  js_json_member_int (b, "merge_gap_ns", c->merge_gap_ns);
+  js_json_member_int (b, "max_events", c->max_events);
+  js_json_member_int (b, "max_parts", c->max_parts);
   json_builder_end_object (b);
 }
 
@@ -69,13 +53,13 @@ static void
 add_source_entry (JsonBuilder *b, const JsReportInput *in, const JsSourceStats *s)
 {
   json_builder_begin_object (b);
-  add_nullable_string (b, "source", js_names_get (s->name_id));
-  add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, s->code));
-  add_int (b, "count", (gint64) s->hist.count);
-  add_int (b, "total_ns", s->total_ns);
-  add_int (b, "mean_ns", s->hist.count ? s->total_ns / (gint64) s->hist.count : 0);
-  add_int (b, "max_ns", s->hist.max_ns);
-  add_int (b, "p95_ns", js_histogram_percentile (&s->hist, 0.95));
+  js_json_member_string (b, "source", js_names_get (s->name_id));
+  js_json_member_string (b, "callback", js_symbols_lookup (in->symbols, s->code));
+  js_json_member_int (b, "count", (gint64) s->hist.count);
+  js_json_member_int (b, "total_ns", s->total_ns);
+  js_json_member_int (b, "mean_ns", s->hist.count ? s->total_ns / (gint64) s->hist.count : 0);
+  js_json_member_int (b, "max_ns", s->hist.max_ns);
+  js_json_member_int (b, "p95_ns", js_histogram_percentile (&s->hist, 0.95));
   json_builder_end_object (b);
 }
 
@@ -97,11 +81,11 @@ add_histogram (JsonBuilder *b, const JsHistogram *h)
 {
   json_builder_set_member_name (b, "histogram");
   json_builder_begin_object (b);
-  add_int (b, "sub_bits", JS_HISTOGRAM_SUB_BITS);
-  add_int (b, "min_exp", JS_HISTOGRAM_MIN_EXP);
-  add_int (b, "count", (gint64) h->count);
-  add_int (b, "min_ns", h->count ? h->min_ns : 0);
-  add_int (b, "max_ns", h->max_ns);
+  js_json_member_int (b, "sub_bits", JS_HISTOGRAM_SUB_BITS);
+  js_json_member_int (b, "min_exp", JS_HISTOGRAM_MIN_EXP);
+  js_json_member_int (b, "count", (gint64) h->count);
+  js_json_member_int (b, "min_ns", h->count ? h->min_ns : 0);
+  js_json_member_int (b, "max_ns", h->max_ns);
   json_builder_set_member_name (b, "buckets");
   json_builder_begin_array (b);
   for (guint i = 0; i < JS_HISTOGRAM_BUCKETS; i++)
@@ -121,24 +105,24 @@ add_frame_metrics (JsonBuilder *b, const JsFrameWindow *w)
 {
   double n = (double) w->frames;
 
-  add_int (b, "frames", (gint64) w->frames);
-  add_int (b, "slow", (gint64) w->slow);
-  add_int (b, "frozen", (gint64) w->frozen);
+  js_json_member_int (b, "frames", (gint64) w->frames);
+  js_json_member_int (b, "slow", (gint64) w->slow);
+  js_json_member_int (b, "frozen", (gint64) w->frozen);
   add_double_or_null (b, "slow_rate", w->frames > 0, w->slow / MAX (n, 1));
   add_double_or_null (b, "frozen_rate", w->frames > 0, w->frozen / MAX (n, 1));
   /* Big jank (seed 000): frames over the frozen bound among all frames. */
   add_double_or_null (b, "big_jank_rate", w->frames > 0, w->frozen / MAX (n, 1));
-  add_int (b, "p50_ns", js_histogram_percentile (&w->hist, 0.50));
-  add_int (b, "p90_ns", js_histogram_percentile (&w->hist, 0.90));
-  add_int (b, "p95_ns", js_histogram_percentile (&w->hist, 0.95));
-  add_int (b, "p99_ns", js_histogram_percentile (&w->hist, 0.99));
-  add_int (b, "max_ns", w->hist.max_ns);
+  js_json_member_int (b, "p50_ns", js_histogram_percentile (&w->hist, 0.50));
+  js_json_member_int (b, "p90_ns", js_histogram_percentile (&w->hist, 0.90));
+  js_json_member_int (b, "p95_ns", js_histogram_percentile (&w->hist, 0.95));
+  js_json_member_int (b, "p99_ns", js_histogram_percentile (&w->hist, 0.99));
+  js_json_member_int (b, "max_ns", w->hist.max_ns);
   add_histogram (b, &w->hist);
   /* Over at least 10 frames of an animation: two frames that happen to end
    * together would give a meaningless rate. */
   add_double_or_null (b, "fps_animating", w->animating_frames >= 10 && w->animating_ns > 0,
                       w->animating_frames * 1e9 / MAX ((double) w->animating_ns, 1));
-  add_int (b, "budget_ns", w->budget_ns);
+  js_json_member_int (b, "budget_ns", w->budget_ns);
 }
 
 static void
@@ -147,7 +131,7 @@ add_frames_summary (JsonBuilder *b, const JsFrameDetector *f)
   json_builder_set_member_name (b, "frames");
   json_builder_begin_object (b);
   add_frame_metrics (b, &f->total);
-  add_int (b, "windows_dropped", (gint64) f->windows_dropped);
+  js_json_member_int (b, "windows_dropped", (gint64) f->windows_dropped);
   json_builder_set_member_name (b, "windows");
   json_builder_begin_array (b);
   for (guint i = 0; i < f->windows->len; i++)
@@ -155,7 +139,7 @@ add_frames_summary (JsonBuilder *b, const JsFrameDetector *f)
       const JsFrameWindow *w = g_ptr_array_index (f->windows, i);
 
       json_builder_begin_object (b);
-      add_int (b, "id", w->id);
+      js_json_member_int (b, "id", w->id);
       json_builder_set_member_name (b, "closed");
       json_builder_add_boolean_value (b, w->gone);
       add_frame_metrics (b, w);
@@ -175,17 +159,17 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
   js_event_store_count (in->store, by_tier, &dropped);
   json_builder_set_member_name (b, "summary");
   json_builder_begin_object (b);
-  add_int (b, "iterations", (gint64) st->iterations);
-  add_int (b, "dispatches", (gint64) st->dispatches);
-  add_int (b, "busy_ns", st->busy_ns);
-  add_int (b, "monitored_ns", in->now_ns - in->start_ns);
+  js_json_member_int (b, "iterations", (gint64) st->iterations);
+  js_json_member_int (b, "dispatches", (gint64) st->dispatches);
+  js_json_member_int (b, "busy_ns", st->busy_ns);
+  js_json_member_int (b, "monitored_ns", in->now_ns - in->start_ns);
 
   json_builder_set_member_name (b, "iteration_busy");
   json_builder_begin_object (b);
-  add_int (b, "p50_ns", js_histogram_percentile (&st->iteration_hist, 0.50));
-  add_int (b, "p95_ns", js_histogram_percentile (&st->iteration_hist, 0.95));
-  add_int (b, "p99_ns", js_histogram_percentile (&st->iteration_hist, 0.99));
-  add_int (b, "max_ns", st->iteration_hist.max_ns);
+  js_json_member_int (b, "p50_ns", js_histogram_percentile (&st->iteration_hist, 0.50));
+  js_json_member_int (b, "p95_ns", js_histogram_percentile (&st->iteration_hist, 0.95));
+  js_json_member_int (b, "p99_ns", js_histogram_percentile (&st->iteration_hist, 0.99));
+  js_json_member_int (b, "max_ns", st->iteration_hist.max_ns);
   add_histogram (b, &st->iteration_hist);
   json_builder_end_object (b);
 
@@ -193,16 +177,16 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
   json_builder_begin_object (b);
   for (guint t = 0; t < JS_N_TIERS; t++)
     {
-      add_int (b, js_tier_name (t), (gint64) by_tier[t]);
+      js_json_member_int (b, js_tier_name (t), (gint64) by_tier[t]);
       total += by_tier[t];
     }
   json_builder_end_object (b);
-  add_int (b, "events_total", (gint64) total);
-  add_int (b, "events_dropped", (gint64) dropped);
-  add_int (b, "records_dropped", (gint64) in->records_dropped);
-  add_int (b, "nested_loops", (gint64) st->nested_loops);
-  add_int (b, "poll_func_reinstalls", in->poll_reinstalls);
-  add_int (b, "sources_not_timed", in->sources_not_timed);
+  js_json_member_int (b, "events_total", (gint64) total);
+  js_json_member_int (b, "events_dropped", (gint64) dropped);
+  js_json_member_int (b, "records_dropped", (gint64) in->records_dropped);
+  js_json_member_int (b, "nested_loops", (gint64) st->nested_loops);
+  js_json_member_int (b, "poll_func_reinstalls", in->poll_reinstalls);
+  js_json_member_int (b, "sources_not_timed", in->sources_not_timed);
 
   add_frames_summary (b, in->frames);
   js_report_add_sampler_summary (b, in->stalls, in->watchdog);
@@ -212,8 +196,9 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
   for (guint i = 0; i < MIN (sources->len, JS_REPORT_MAX_SOURCES); i++)
     add_source_entry (b, in, g_ptr_array_index (sources, i));
   json_builder_end_array (b);
-  add_int (b, "sources_truncated",
-           sources->len > JS_REPORT_MAX_SOURCES ? sources->len - JS_REPORT_MAX_SOURCES : 0);
+  js_json_member_int (b, "sources_truncated",
+                      sources->len > JS_REPORT_MAX_SOURCES ? sources->len - JS_REPORT_MAX_SOURCES
+                                                           : 0);
   json_builder_end_object (b);
 }
 
@@ -232,26 +217,26 @@ part_tier_name (const JsPart *p)
 static void
 add_frame_members (JsonBuilder *b, const JsReportInput *in, const JsFrameInfo *f)
 {
-  add_int (b, "window", f->window);
-  add_int (b, "budget_ns", f->budget_ns);
-  add_int (b, "work_ns", f->work_ns);
-  add_int (b, "dropped_frames", f->dropped_frames);
+  js_json_member_int (b, "window", f->window);
+  js_json_member_int (b, "budget_ns", f->budget_ns);
+  js_json_member_int (b, "work_ns", f->work_ns);
+  js_json_member_int (b, "dropped_frames", f->dropped_frames);
   json_builder_set_member_name (b, "blocking");
   json_builder_add_string_value (b, f->fully_blocking ? "fully" : "partially");
   json_builder_set_member_name (b, "phases");
   json_builder_begin_object (b);
   for (guint p = 0; p < JS_N_PHASES; p++)
     if (f->mask & (1u << p))
-      add_int (b, js_phase_name (p), f->phase_ns[p]);
+      js_json_member_int (b, js_phase_name (p), f->phase_ns[p]);
   json_builder_end_object (b);
   json_builder_set_member_name (b, "dispatches");
   json_builder_begin_array (b);
   for (guint i = 0; i < f->n_dispatches; i++)
     {
       json_builder_begin_object (b);
-      add_nullable_string (b, "source", js_names_get (f->dispatches[i].name_id));
-      add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, f->dispatches[i].code));
-      add_int (b, "overlap_ns", f->dispatches[i].overlap_ns);
+      js_json_member_string (b, "source", js_names_get (f->dispatches[i].name_id));
+      js_json_member_string (b, "callback", js_symbols_lookup (in->symbols, f->dispatches[i].code));
+      js_json_member_int (b, "overlap_ns", f->dispatches[i].overlap_ns);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -262,27 +247,27 @@ add_part_members (JsonBuilder *b, const JsReportInput *in, const JsPart *p)
 {
   json_builder_set_member_name (b, "type");
   json_builder_add_string_value (b, part_type_name (p->type));
-  add_int (b, "start_ns", p->start_ns);
-  add_int (b, "end_ns", p->end_ns);
-  add_int (b, "duration_ns", p->duration_ns);
-  add_int (b, "nested_ns", p->nested_ns);
+  js_json_member_int (b, "start_ns", p->start_ns);
+  js_json_member_int (b, "end_ns", p->end_ns);
+  js_json_member_int (b, "duration_ns", p->duration_ns);
+  js_json_member_int (b, "nested_ns", p->nested_ns);
   json_builder_set_member_name (b, "tier");
   json_builder_add_string_value (b, part_tier_name (p));
-  add_nullable_string (b, "source", js_names_get (p->name_id));
-  add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, p->code));
+  js_json_member_string (b, "source", js_names_get (p->name_id));
+  js_json_member_string (b, "callback", js_symbols_lookup (in->symbols, p->code));
   if (p->type == JS_RECORD_DISPATCH)
     {
-      add_int (b, "priority", p->priority);
-      add_int (b, "frames_delayed", p->frames_delayed);
+      js_json_member_int (b, "priority", p->priority);
+      js_json_member_int (b, "frames_delayed", p->frames_delayed);
     }
   else if (p->type == JS_RECORD_FRAME)
     add_frame_members (b, in, p->frame);
   else
     {
-      add_int (b, "dispatches", p->dispatches);
-      add_int (b, "top_source_ns", p->top_ns);
+      js_json_member_int (b, "dispatches", p->dispatches);
+      js_json_member_int (b, "top_source_ns", p->top_ns);
     }
-  add_int (b, "depth", p->depth);
+  js_json_member_int (b, "depth", p->depth);
 }
 
 static void
@@ -291,21 +276,21 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
   const JsPart *l = &e->longest;
 
   json_builder_begin_object (b);
-  add_int (b, "id", (gint64) e->id);
+  js_json_member_int (b, "id", (gint64) e->id);
   json_builder_set_member_name (b, "type");
   json_builder_add_string_value (b, part_type_name (l->type));
-  add_int (b, "start_ns", e->start_ns);
-  add_int (b, "end_ns", e->end_ns);
-  add_int (b, "duration_ns", e->duration_ns);
-  add_int (b, "max_part_ns", l->duration_ns);
+  js_json_member_int (b, "start_ns", e->start_ns);
+  js_json_member_int (b, "end_ns", e->end_ns);
+  js_json_member_int (b, "duration_ns", e->duration_ns);
+  js_json_member_int (b, "max_part_ns", l->duration_ns);
   json_builder_set_member_name (b, "tier");
   json_builder_add_string_value (b, part_tier_name (l));
-  add_nullable_string (b, "source", js_names_get (l->name_id));
-  add_nullable_string (b, "callback", js_symbols_lookup (in->symbols, l->code));
+  js_json_member_string (b, "source", js_names_get (l->name_id));
+  js_json_member_string (b, "callback", js_symbols_lookup (in->symbols, l->code));
   if (l->type == JS_RECORD_DISPATCH)
-    add_int (b, "priority", l->priority);
-  add_int (b, "depth", l->depth);
-  add_int (b, "parts_count", e->parts_count);
+    js_json_member_int (b, "priority", l->priority);
+  js_json_member_int (b, "depth", l->depth);
+  js_json_member_int (b, "parts_count", e->parts_count);
   if (l->type == JS_RECORD_FRAME)
     add_frame_members (b, in, l->frame);
   else
@@ -314,7 +299,7 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
 
       for (guint i = 0; i < e->parts->len; i++)
         delayed += g_array_index (e->parts, JsPart, i).frames_delayed;
-      add_int (b, "frames_delayed", (gint64) delayed);
+      js_json_member_int (b, "frames_delayed", (gint64) delayed);
     }
   js_report_add_event_stacks (b, in->config, in->stalls, e->stalls, e->start_ns, e->end_ns,
                               e->duration_ns);
@@ -359,7 +344,7 @@ js_report_build (const JsReportInput *in, gsize *length)
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "format");
   json_builder_add_string_value (b, JS_REPORT_FORMAT);
-  add_int (b, "version", JS_REPORT_VERSION);
+  js_json_member_int (b, "version", JS_REPORT_VERSION);
   json_builder_set_member_name (b, "generator");
   json_builder_add_string_value (b, "jankscope " JANKSCOPE_VERSION);
   json_builder_set_member_name (b, "final");
