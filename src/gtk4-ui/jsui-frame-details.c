@@ -376,13 +376,6 @@ typedef struct
 } MergeJob;
 
 static void
-tree_unref0 (gpointer tree)
-{
-  if (tree != NULL)
-    jsui_stack_tree_unref (tree);
-}
-
-static void
 merge_job_free (gpointer data)
 {
   MergeJob *job = data;
@@ -496,8 +489,8 @@ fill_stacks (JsuiFrameDetails *self, JsuiSnapshot *snap, GArray *frames, guint f
     }
 
   job = g_new0 (MergeJob, 1);
-  job->trees = g_ptr_array_new_with_free_func (tree_unref0);
-  job->ups = bottom_up ? g_ptr_array_new_with_free_func (tree_unref0) : NULL;
+  job->trees = g_ptr_array_new_with_free_func ((GDestroyNotify) jsui_stack_tree_unref);
+  job->ups = bottom_up ? g_ptr_array_new_with_free_func ((GDestroyNotify) jsui_stack_tree_unref) : NULL;
   n_merged = MIN (self->events->len, MAX_MERGED_EVENTS);
   for (guint e = 0; e < n_merged; e++)
     {

@@ -299,13 +299,6 @@ build_trees (JsuiSnapshot *snap)
 }
 
 static void
-tree_unref0 (gpointer tree)
-{
-  if (tree != NULL)
-    jsui_stack_tree_unref (tree);
-}
-
-static void
 snapshot_clear (gpointer data)
 {
   JsuiSnapshot *snap = data;
@@ -348,8 +341,8 @@ jsui_snapshot_parse (const char *data, gsize length, GError **error)
   snap->report = g_steal_pointer (&report);
   snap->frames = g_array_new (FALSE, FALSE, sizeof (JsuiFrame));
   snap->strings = g_ptr_array_new_with_free_func (g_free);
-  snap->trees_top_down = g_ptr_array_new_with_free_func (tree_unref0);
-  snap->trees_bottom_up = g_ptr_array_new_with_free_func (tree_unref0);
+  snap->trees_top_down = g_ptr_array_new_with_free_func ((GDestroyNotify) jsui_stack_tree_unref);
+  snap->trees_bottom_up = g_ptr_array_new_with_free_func ((GDestroyNotify) jsui_stack_tree_unref);
   snap->overhead_cpu_pct = -1;
   snap->overhead_cpu_ns = -1;
 

@@ -61,7 +61,8 @@ tree_clear (gpointer data)
 void
 jsui_stack_tree_unref (JsuiStackTree *tree)
 {
-  g_atomic_rc_box_release_full (tree, tree_clear);
+  if (tree != NULL)
+    g_atomic_rc_box_release_full (tree, tree_clear);
 }
 
 /* Past this many children, child_named () looks them up in a hash set

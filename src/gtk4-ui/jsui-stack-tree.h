@@ -33,6 +33,7 @@ typedef struct
 
 JsuiStackTree *jsui_stack_tree_new (const char *root_label);
 JsuiStackTree *jsui_stack_tree_ref (JsuiStackTree *tree);
+/* NULL: nothing (so that it frees arrays holding NULL for "no tree"). */
 void jsui_stack_tree_unref (JsuiStackTree *tree);
 
 /* Adds one stack, frames root first (the caller's frame first). */
