@@ -27,34 +27,7 @@
 #include "jsui-items.h"
 #include "jsui-refresher.h"
 #include "jsui-window.h"
-
-static GBytes *
-snapshot_bytes (void)
-{
-  const char *path = g_getenv ("JSUI_TEST_SNAPSHOT");
-  g_autoptr (GError) error = NULL;
-  char *data;
-  gsize length;
-
-  g_assert_nonnull (path);
-  g_file_get_contents (path, &data, &length, &error);
-  g_assert_no_error (error);
-  return g_bytes_new_take (data, length);
-}
-
-static JsuiSnapshot *
-load_snapshot (void)
-{
-  g_autoptr (GBytes) bytes = snapshot_bytes ();
-  g_autoptr (GError) error = NULL;
-  gsize length;
-  const char *data = g_bytes_get_data (bytes, &length);
-  JsuiSnapshot *snap = jsui_snapshot_parse (data, length, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (snap);
-  return snap;
-}
+#include "ui-test-util.h"
 
 /* The index of the one frame linked to jank event `id`. */
 static guint
@@ -70,15 +43,6 @@ frame_of_event (JsuiSnapshot *snap, gint64 id)
       }
   g_assert_cmpuint (found, !=, G_MAXUINT);
   return found;
-}
-
-static void
-wait_ms (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, FALSE) || (g_usleep (1000), TRUE);
 }
 
 /* ---- pure geometry: no display --------------------------------------- */
@@ -147,7 +111,7 @@ test_flame_layout (void)
 static void
 test_snapshot_parse (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   g_autoptr (GError) error = NULL;
 
   g_assert_cmpuint (snap->report->events->len, ==, 3);
@@ -211,7 +175,7 @@ test_templates (void)
 static void
 test_models (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   JsuiWindow *window = jsui_window_new ();
   GListModel *events;
   g_autoptr (JsuiEvent) second = NULL;
@@ -243,19 +207,10 @@ test_models (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static JsuiStackItem *
-row_item (GListModel *rows, guint i)
-{
-  g_autoptr (GtkTreeListRow) row = g_list_model_get_item (rows, i);
-
-  g_assert_nonnull (row);
-  return gtk_tree_list_row_get_item (row);
-}
-
 static void
 test_select (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   JsuiWindow *window = jsui_window_new ();
   JsuiStacksView *stacks = jsui_window_get_stacks_view (window);
   GListModel *rows = jsui_stacks_view_get_rows (stacks);
@@ -270,14 +225,14 @@ test_select (void)
   g_assert_true (jsui_window_select_event (window, 2));
   g_assert_cmpint (jsui_window_get_selected_event (window), ==, 2);
   g_assert_cmpstr (jsui_stacks_view_get_page (stacks), ==, "stacks");
-  root = row_item (rows, 0);
+  root = ui_test_row_item (rows, 0);
   g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 10);
   g_assert_cmpfloat (jsui_stack_item_get_fraction (root), ==, 1.0);
   /* The heaviest path is open down to where it splits: load_history_cb. */
   g_assert_cmpuint (g_list_model_get_n_items (rows), >, 3);
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
-      g_autoptr (JsuiStackItem) item = row_item (rows, i);
+      g_autoptr (JsuiStackItem) item = ui_test_row_item (rows, i);
 
       if (g_strcmp0 (jsui_stack_item_get_node (item)->name, "load_history_cb") == 0)
         found = TRUE;
@@ -310,12 +265,12 @@ test_select (void)
   /* The real event: its three stacks, 14 + ... samples. */
   g_assert_true (jsui_window_select_event (window, 1));
   g_clear_object (&root);
-  root = row_item (rows, 0);
+  root = ui_test_row_item (rows, 0);
   g_assert_cmpint (jsui_stack_item_get_node (root)->total, >=, 14);
 
   /* A refresh keeps the selection. */
   {
-    g_autoptr (JsuiSnapshot) again = load_snapshot ();
+    g_autoptr (JsuiSnapshot) again = ui_test_load_snapshot ();
 
     jsui_window_set_snapshot (window, again);
     g_assert_cmpint (jsui_window_get_selected_event (window), ==, 1);
@@ -338,7 +293,7 @@ count_cb (guint *counter)
 static void
 test_panel (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   JsuiPanel *panel = g_object_ref_sink (jsui_panel_new ());
   GtkWidget *banner = gtk_label_new ("stuck");
   GtkWidget *other = gtk_label_new ("other");
@@ -379,7 +334,7 @@ test_panel (void)
 static void
 test_timeline_click (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   JsuiWindow *window = jsui_window_new ();
   JsuiTimeline *timeline = jsui_window_get_timeline (window);
   guint frozen = frame_of_event (snap, 2);
@@ -423,21 +378,21 @@ test_refresh (void)
   gint64 deadline;
 
   /* Nothing published yet: waiting. */
-  wait_ms (100);
+  ui_test_wait_ms (100);
   g_assert_cmpuint (live.calls, >=, 2);
   g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 0);
   g_assert_cmpstr (jsui_window_get_metric (window, "status"), ==, "Waiting for data…");
 
   /* A snapshot: parsed in a worker, shown on the main thread. */
-  live.bytes = snapshot_bytes ();
+  live.bytes = ui_test_snapshot_bytes ();
   deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (jsui_refresher_get_n_shown (refresher) == 0 && g_get_monotonic_time () < deadline)
-    wait_ms (10);
+    ui_test_wait_ms (10);
   g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (jsui_window_get_events (window)), ==, 3);
 
   /* The same generation is not parsed again. */
-  wait_ms (150);
+  ui_test_wait_ms (150);
   g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 1);
 
   /* A bad snapshot is counted and leaves the window as it was. */
@@ -446,7 +401,7 @@ test_refresh (void)
   live.generation = 2;
   deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (jsui_refresher_get_n_failed (refresher) == 0 && g_get_monotonic_time () < deadline)
-    wait_ms (10);
+    ui_test_wait_ms (10);
   g_assert_cmpuint (jsui_refresher_get_n_failed (refresher), ==, 1);
   g_assert_cmpuint (g_list_model_get_n_items (jsui_window_get_events (window)), ==, 3);
 
@@ -458,7 +413,7 @@ test_refresh (void)
 static void
 test_screenshot (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   const char *path = g_getenv ("JSUI_TEST_SCREENSHOT");
   JsuiWindow *window = jsui_window_new ();
   g_autoptr (GdkPaintable) paintable = NULL;
@@ -473,9 +428,9 @@ test_screenshot (void)
   jsui_window_select_event (window, 2);
   gtk_window_present (GTK_WINDOW (window));
   while (!gtk_widget_get_mapped (GTK_WIDGET (window)) && g_get_monotonic_time () < deadline)
-    wait_ms (10);
+    ui_test_wait_ms (10);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window)));
-  wait_ms (300); /* a few frames: allocation, the timeline scrolled to its end */
+  ui_test_wait_ms (300); /* a few frames: allocation, the timeline scrolled to its end */
 
   {
     GtkWidget *tl = GTK_WIDGET (jsui_window_get_timeline (window));
@@ -611,7 +566,7 @@ test_shortcut_parse (void)
 static void
 test_export (void)
 {
-  g_autoptr (GBytes) doc = snapshot_bytes ();
+  g_autoptr (GBytes) doc = ui_test_snapshot_bytes ();
   g_autoptr (GError) error = NULL;
   g_autoptr (GBytes) report = jsui_export_convert (doc, JSUI_EXPORT_REPORT, &error);
   g_autoptr (GBytes) chrome = NULL;
@@ -671,8 +626,8 @@ test_export (void)
 static void
 test_actions (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
-  g_autoptr (GBytes) doc = snapshot_bytes ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
+  g_autoptr (GBytes) doc = ui_test_snapshot_bytes ();
   JsuiWindow *window = jsui_window_new ();
   JsuiPanel *panel = jsui_window_get_panel (window);
   const CliReportEvent *ev2 = jsui_snapshot_find_event (snap, 2);
@@ -725,7 +680,7 @@ test_actions (void)
   jsui_panel_actions_write (panel, JSUI_EXPORT_REPORT, dest);
   deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (jsui_panel_get_message (panel) == NULL && g_get_monotonic_time () < deadline)
-    wait_ms (10);
+    ui_test_wait_ms (10);
   g_assert_cmpstr (jsui_panel_get_message (panel), ==, "Saved saved.json");
   g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
   g_assert_nonnull (strstr (saved, "\"events\""));
@@ -739,7 +694,7 @@ test_actions (void)
     jsui_panel_actions_write (panel, JSUI_EXPORT_CHROME, bad);
     deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
     while (jsui_panel_get_message (panel) == NULL && g_get_monotonic_time () < deadline)
-      wait_ms (10);
+      ui_test_wait_ms (10);
     g_assert_true (g_str_has_prefix (jsui_panel_get_message (panel), "Could not save x.json: "));
   }
   g_rmdir (dir);
@@ -754,17 +709,17 @@ test_refresh_pause_clear (void)
   FakeLive live = { NULL, 1, 0 };
   JsuiPanel *panel = g_object_ref_sink (jsui_panel_new ());
   JsuiRefresher *refresher;
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   const CliReportEvent *ev2 = jsui_snapshot_find_event (snap, 2);
   JsuiFrameStats fs;
   gint64 deadline;
   guint calls;
 
-  live.bytes = snapshot_bytes ();
+  live.bytes = ui_test_snapshot_bytes ();
   refresher = jsui_refresher_new (panel, fake_source, &live, 20);
   deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (jsui_refresher_get_n_shown (refresher) < 1 && g_get_monotonic_time () < deadline)
-    wait_ms (10);
+    ui_test_wait_ms (10);
   g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 1);
   g_assert_nonnull (jsui_panel_get_document (panel));
   g_assert_cmpuint (jsui_timeline_get_n_frames (jsui_panel_get_timeline (panel)), ==,
@@ -774,14 +729,14 @@ test_refresh_pause_clear (void)
   jsui_panel_set_paused (panel, TRUE);
   calls = live.calls;
   live.generation = 2;
-  wait_ms (150);
+  ui_test_wait_ms (150);
   g_assert_cmpuint (live.calls, ==, calls);
   g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 1);
   /* Resumed: at once. */
   jsui_panel_set_paused (panel, FALSE);
   deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (jsui_refresher_get_n_shown (refresher) < 2 && g_get_monotonic_time () < deadline)
-    wait_ms (10);
+    ui_test_wait_ms (10);
   g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 2);
 
   /* Clear: the same generation parsed again, the older frames dropped. */
@@ -789,7 +744,7 @@ test_refresh_pause_clear (void)
   jsui_panel_set_baseline (panel, ev2->start_ns);
   deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (jsui_refresher_get_n_shown (refresher) < 3 && g_get_monotonic_time () < deadline)
-    wait_ms (10);
+    ui_test_wait_ms (10);
   g_assert_cmpuint (jsui_refresher_get_n_shown (refresher), ==, 3);
   g_assert_cmpuint (jsui_timeline_get_n_frames (jsui_panel_get_timeline (panel)), ==, fs.frames);
   g_assert_cmpuint (g_list_model_get_n_items (jsui_panel_get_events (panel)), ==, 2);
@@ -811,7 +766,7 @@ test_inspector_page (void)
   GIOExtensionPoint *point;
   gint64 deadline;
 
-  live.bytes = snapshot_bytes ();
+  live.bytes = ui_test_snapshot_bytes ();
   jsui_inspector_page_register (fake_source, &live);
   jsui_inspector_page_register (fake_source, &live); /* once */
   point = g_io_extension_point_lookup ("gtk-inspector-page");
@@ -832,7 +787,7 @@ test_inspector_page (void)
   events = jsui_panel_get_events (jsui_inspector_page_get_panel (page));
   deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
   while (g_list_model_get_n_items (events) == 0 && g_get_monotonic_time () < deadline)
-    wait_ms (10);
+    ui_test_wait_ms (10);
   g_assert_true (jsui_inspector_page_is_refreshing (page));
   g_assert_cmpuint (g_list_model_get_n_items (events), ==, 3);
   gtk_widget_set_visible (GTK_WIDGET (page), FALSE);
@@ -846,7 +801,7 @@ test_inspector_page (void)
 static void
 test_screenshot_zh (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   JsuiWindow *window = jsui_window_new ();
   JsuiPanel *panel = jsui_window_get_panel (window);
   GtkStack *pages = jsui_panel_get_pages (panel);

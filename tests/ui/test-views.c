@@ -20,46 +20,14 @@
 #include "jsui-samples-strip.h"
 #include "jsui-sources-view.h"
 #include "jsui-stack-tree.h"
-
-static char *
-snapshot_text (gsize *length)
-{
-  const char *path = g_getenv ("JSUI_TEST_SNAPSHOT");
-  g_autoptr (GError) error = NULL;
-  char *data;
-
-  g_assert_nonnull (path);
-  g_file_get_contents (path, &data, length, &error);
-  g_assert_no_error (error);
-  return data;
-}
-
-static JsuiSnapshot *
-parse (const char *data, gsize length)
-{
-  g_autoptr (GError) error = NULL;
-  JsuiSnapshot *snap = jsui_snapshot_parse (data, length, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (snap);
-  return snap;
-}
-
-static JsuiSnapshot *
-load_snapshot (void)
-{
-  gsize length;
-  g_autofree char *data = snapshot_text (&length);
-
-  return parse (data, length);
-}
+#include "ui-test-util.h"
 
 /* The snapshot with its live member edited by `edit`. */
 static JsuiSnapshot *
 load_edited (void (*edit) (JsonObject *live, gpointer data), gpointer data)
 {
   gsize length;
-  g_autofree char *text = snapshot_text (&length);
+  g_autofree char *text = ui_test_snapshot_text (&length);
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) error = NULL;
   g_autofree char *out = NULL;
@@ -70,7 +38,7 @@ load_edited (void (*edit) (JsonObject *live, gpointer data), gpointer data)
   root = json_node_get_object (json_parser_get_root (parser));
   edit (json_object_get_object_member (root, "live"), data);
   out = json_to_string (json_parser_get_root (parser), FALSE);
-  return parse (out, strlen (out));
+  return ui_test_parse (out, strlen (out));
 }
 
 /* The snapshot with its whole document edited by `edit`. */
@@ -78,7 +46,7 @@ static JsuiSnapshot *
 load_edited_root (void (*edit) (JsonObject *root, gpointer data), gpointer data)
 {
   gsize length;
-  g_autofree char *text = snapshot_text (&length);
+  g_autofree char *text = ui_test_snapshot_text (&length);
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) error = NULL;
   g_autofree char *out = NULL;
@@ -87,7 +55,7 @@ load_edited_root (void (*edit) (JsonObject *root, gpointer data), gpointer data)
   g_assert_no_error (error);
   edit (json_node_get_object (json_parser_get_root (parser)), data);
   out = json_to_string (json_parser_get_root (parser), FALSE);
-  return parse (out, strlen (out));
+  return ui_test_parse (out, strlen (out));
 }
 
 static const JsuiStackNode *
@@ -174,7 +142,7 @@ frame (JsuiSnapshot *snap, guint i)
 static void
 test_snapshot_frames (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   const JsuiFrame *f;
   guint first, last;
 
@@ -473,7 +441,7 @@ test_snapshot_hostile (void)
 static void
 test_samples_layout (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   g_autoptr (GArray) spans = jsui_samples_layout (jsui_snapshot_find_event (snap, 2));
   g_autoptr (GArray) none = jsui_samples_layout (jsui_snapshot_find_event (snap, 3));
   g_autoptr (GArray) folded = jsui_samples_layout (jsui_snapshot_find_event (snap, 1));
@@ -533,15 +501,6 @@ test_zoom_anchor (void)
 
 /* ---- widgets (display) ------------------------------------------------ */
 
-static void
-wait_ms (guint ms)
-{
-  gint64 until = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, FALSE) || (g_usleep (1000), TRUE);
-}
-
 /* The panel in a window, shown (the pages apply snapshots only once
  * mapped): the window owns it now; gtk_window_destroy () it. */
 static GtkWidget *
@@ -555,7 +514,7 @@ show_panel (JsuiPanel *panel, const char *page_name)
   gtk_stack_set_visible_child_name (jsui_panel_get_pages (panel), page_name);
   gtk_window_present (GTK_WINDOW (window));
   while (!gtk_widget_get_mapped (window) && g_get_monotonic_time () < deadline)
-    wait_ms (10);
+    ui_test_wait_ms (10);
   g_assert_true (gtk_widget_get_mapped (window));
   return window;
 }
@@ -631,7 +590,7 @@ reorder_sources (JsonObject *root, gpointer data)
 static void
 test_sources (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   g_autoptr (JsuiSnapshot) changed = load_edited_root (reorder_sources, NULL);
   g_autoptr (JsuiPanel) panel = new_panel (snap);
   JsuiSourcesView *view = JSUI_SOURCES_VIEW (page (panel, "sources"));
@@ -705,7 +664,7 @@ test_sources (void)
 
       if (first != top)
         break;
-      wait_ms (20);
+      ui_test_wait_ms (20);
     }
   ASSERT_SORTED ("total-ns", >=);
   {
@@ -732,8 +691,8 @@ count_changes (GListModel *model, guint position, guint removed, guint added, gu
 static void
 test_sources_refresh_cost (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
-  g_autoptr (JsuiSnapshot) again = load_snapshot (); /* equal, not the same */
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
+  g_autoptr (JsuiSnapshot) again = ui_test_load_snapshot (); /* equal, not the same */
   g_autoptr (JsuiPanel) panel = new_panel (NULL);
   JsuiSourcesView *view = JSUI_SOURCES_VIEW (page (panel, "sources"));
   GListModel *rows = jsui_sources_view_get_rows (view);
@@ -806,8 +765,8 @@ count_splice (GListModel *model, guint position, guint removed, guint added, gui
 static void
 test_events_refresh (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
-  g_autoptr (JsuiSnapshot) again = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
+  g_autoptr (JsuiSnapshot) again = ui_test_load_snapshot ();
   g_autoptr (JsuiSnapshot) longer = load_edited_root (lengthen_event_2, NULL);
   g_autoptr (JsuiPanel) panel = new_panel (snap);
   GListModel *events = jsui_panel_get_events (panel);
@@ -841,7 +800,7 @@ test_events_refresh (void)
 static void
 test_accessible (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   g_autoptr (JsuiPanel) panel = new_panel (snap);
   JsuiTimeline *timeline = jsui_panel_get_timeline (panel);
   guint n = jsui_timeline_get_n_frames (timeline);
@@ -902,7 +861,7 @@ wait_merged (JsuiFrameDetails *details)
 static void
 test_frame_details (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   g_autoptr (JsuiPanel) panel = new_panel (snap);
   JsuiTimeline *timeline = jsui_panel_get_timeline (panel);
   JsuiFrameDetails *details = JSUI_FRAME_DETAILS (page (panel, "frames"));
@@ -991,7 +950,7 @@ test_frame_details (void)
   jsui_timeline_select_range (timeline, 25, 150);
   jsui_timeline_select_range (timeline, 3, 3);
   g_assert_false (jsui_frame_details_is_merging (details));
-  wait_ms (100);
+  ui_test_wait_ms (100);
   g_assert_cmpstr (jsui_stacks_view_get_page (stacks), ==, "empty");
 
   /* Cleared. */
@@ -1018,7 +977,7 @@ root_first_child (JsuiStacksView *stacks)
 static void
 test_frame_details_events (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   g_autoptr (JsuiPanel) panel = NULL;
   JsuiTimeline *timeline;
   JsuiFrameDetails *details;
@@ -1138,7 +1097,7 @@ drop_frames (JsonObject *live, gpointer data)
 static void
 test_timeline_geometry (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   g_autoptr (JsuiSnapshot) later = load_edited (drop_frames, GUINT_TO_POINTER (10));
   g_autoptr (JsuiSnapshot) much_later = load_edited (drop_frames, GUINT_TO_POINTER (200));
   JsuiTimeline *timeline = g_object_ref_sink (JSUI_TIMELINE (jsui_timeline_new ()));
@@ -1242,15 +1201,6 @@ test_timeline_geometry (void)
   g_object_unref (timeline);
 }
 
-static JsuiStackItem *
-row_item (GListModel *rows, guint i)
-{
-  g_autoptr (GtkTreeListRow) r = g_list_model_get_item (rows, i);
-
-  g_assert_nonnull (r);
-  return gtk_tree_list_row_get_item (r);
-}
-
 /* Event 2 with a third stack: stack 1's path, its leaf parse_history in
  * another module, sampled more often (so it sorts first). */
 static void
@@ -1294,13 +1244,13 @@ test_stacks_select_module (void)
 
   jsui_stacks_view_set_event (stacks, snap, jsui_snapshot_find_event (snap, 2));
   g_assert_true (jsui_stacks_view_select_stack (stacks, 1));
-  selected = row_item (rows, jsui_stacks_view_get_selected_row (stacks));
+  selected = ui_test_row_item (rows, jsui_stacks_view_get_selected_row (stacks));
   node = jsui_stack_item_get_node (selected);
   assert_node (node, "parse_history", 3, 3);
   g_assert_cmpstr (node->module, ==, "chat-app");
   g_clear_object (&selected);
   g_assert_true (jsui_stacks_view_select_stack (stacks, 2));
-  selected = row_item (rows, jsui_stacks_view_get_selected_row (stacks));
+  selected = ui_test_row_item (rows, jsui_stacks_view_get_selected_row (stacks));
   g_assert_cmpstr (jsui_stack_item_get_node (selected)->module, ==, "other-lib");
   g_clear_object (&selected);
   g_object_unref (view);
@@ -1309,7 +1259,7 @@ test_stacks_select_module (void)
 static void
 test_stacks_bottom_up (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   g_autoptr (JsuiPanel) panel = new_panel (snap);
   JsuiStacksView *stacks = jsui_panel_get_stacks_view (panel);
   GListModel *rows = jsui_stacks_view_get_rows (stacks);
@@ -1320,14 +1270,14 @@ test_stacks_bottom_up (void)
   g_assert_true (jsui_panel_select_event (panel, 2));
   jsui_stacks_view_set_bottom_up (stacks, TRUE);
   g_assert_true (jsui_stacks_view_get_bottom_up (stacks));
-  root = row_item (rows, 0);
+  root = ui_test_row_item (rows, 0);
   g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 10);
   /* The frames samples ended in, with counts and shares; then callers. */
-  first = row_item (rows, 1);
+  first = ui_test_row_item (rows, 1);
   assert_node (jsui_stack_item_get_node (first), "read", 7, 0);
   g_assert_cmpfloat_with_epsilon (jsui_stack_item_get_fraction (first), 0.7, 1e-9);
   {
-    g_autoptr (JsuiStackItem) second = row_item (rows, 2);
+    g_autoptr (JsuiStackItem) second = ui_test_row_item (rows, 2);
 
     /* the root splits at once: the other frame samples ended in */
     assert_node (jsui_stack_item_get_node (second), "parse_history", 3, 0);
@@ -1336,18 +1286,18 @@ test_stacks_bottom_up (void)
 
   /* Clicking a sample of stack 1 (parse_history) selects its row. */
   g_assert_true (jsui_stacks_view_select_stack (stacks, 1));
-  selected = row_item (rows, jsui_stacks_view_get_selected_row (stacks));
+  selected = ui_test_row_item (rows, jsui_stacks_view_get_selected_row (stacks));
   g_assert_cmpstr (jsui_stack_item_get_node (selected)->name, ==, "_start");
   g_assert_false (jsui_stacks_view_select_stack (stacks, 7));
 
   /* Back to top-down: the same path ends at the leaf. */
   jsui_stacks_view_set_bottom_up (stacks, FALSE);
   g_clear_object (&root);
-  root = row_item (rows, 0);
+  root = ui_test_row_item (rows, 0);
   g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 10);
   g_assert_true (jsui_stacks_view_select_stack (stacks, 1));
   g_clear_object (&selected);
-  selected = row_item (rows, jsui_stacks_view_get_selected_row (stacks));
+  selected = ui_test_row_item (rows, jsui_stacks_view_get_selected_row (stacks));
   assert_node (jsui_stack_item_get_node (selected), "parse_history", 3, 3);
 
   /* The choice stays for the next event. */
@@ -1355,7 +1305,7 @@ test_stacks_bottom_up (void)
   g_assert_true (jsui_panel_select_event (panel, 1));
   g_assert_true (jsui_stacks_view_get_bottom_up (stacks));
   g_clear_object (&first);
-  first = row_item (rows, 1);
+  first = ui_test_row_item (rows, 1);
   g_assert_cmpstr (jsui_stack_item_get_node (first)->name, ==, "__vdso_clock_gettime");
 }
 
@@ -1369,7 +1319,7 @@ stack_activated (JsuiSamplesStrip *strip, int stack, int *out)
 static void
 test_samples_strip (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   GtkWidget *window = gtk_window_new ();
   JsuiSamplesStrip *strip = JSUI_SAMPLES_STRIP (jsui_samples_strip_new ());
   gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
@@ -1382,7 +1332,7 @@ test_samples_strip (void)
   jsui_samples_strip_set_event (strip, snap, jsui_snapshot_find_event (snap, 2));
   gtk_window_present (GTK_WINDOW (window));
   while (gtk_widget_get_width (GTK_WIDGET (strip)) == 0 && g_get_monotonic_time () < deadline)
-    wait_ms (10);
+    ui_test_wait_ms (10);
   width = gtk_widget_get_width (GTK_WIDGET (strip));
   g_assert_cmpint (width, >, 0);
   g_test_message ("strip %d px, %u spans", width, jsui_samples_strip_get_spans (strip)->len);
@@ -1407,7 +1357,7 @@ test_samples_strip (void)
 static void
 test_timeline_zoom_scroll (void)
 {
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   GtkWidget *window = gtk_window_new ();
   JsuiPanel *panel = jsui_panel_new ();
   JsuiTimeline *timeline = jsui_panel_get_timeline (panel);
@@ -1420,8 +1370,8 @@ test_timeline_zoom_scroll (void)
   jsui_panel_set_snapshot (panel, snap);
   gtk_window_present (GTK_WINDOW (window));
   while (!gtk_widget_get_mapped (window) && g_get_monotonic_time () < deadline)
-    wait_ms (10);
-  wait_ms (200);
+    ui_test_wait_ms (10);
+  ui_test_wait_ms (200);
   adj = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (
       gtk_widget_get_ancestor (GTK_WIDGET (timeline), GTK_TYPE_SCROLLED_WINDOW)));
   page = gtk_adjustment_get_page_size (adj);
@@ -1431,19 +1381,19 @@ test_timeline_zoom_scroll (void)
    * keys' action scrolls to it. */
   jsui_timeline_select_range (timeline, 41, 41);
   gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.previous", NULL);
-  wait_ms (100);
+  ui_test_wait_ms (100);
   before = jsui_timeline_x_for_frame (timeline, 40) - gtk_adjustment_get_value (adj);
   g_assert_cmpfloat (before, >=, 0);
   g_assert_cmpfloat (before, <, page);
   /* Scrolled so that it is 100 px in. */
   gtk_adjustment_set_value (adj, jsui_timeline_x_for_frame (timeline, 40) - 100);
-  wait_ms (100);
+  ui_test_wait_ms (100);
   before = jsui_timeline_x_for_frame (timeline, 40) - gtk_adjustment_get_value (adj);
   g_assert_cmpfloat_with_epsilon (before, 100, 0.5);
 
   /* Zoomed in around it: it stays at the same place of the viewport. */
   jsui_timeline_set_zoom (timeline, 12);
-  wait_ms (200);
+  ui_test_wait_ms (200);
   g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, 240 * 12);
   after = jsui_timeline_x_for_frame (timeline, 40) - gtk_adjustment_get_value (adj);
   g_test_message ("frame 40 at %g px in the viewport, then %g", before, after);
@@ -1457,7 +1407,7 @@ static void
 test_screenshot_frames (void)
 {
   const char *dir = g_getenv ("JSUI_TEST_SCREENSHOT_DIR");
-  g_autoptr (JsuiSnapshot) snap = load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   g_autofree char *path = NULL;
   GtkWidget *window;
   JsuiPanel *panel;
@@ -1484,8 +1434,8 @@ test_screenshot_frames (void)
   jsui_timeline_select_range (jsui_panel_get_timeline (panel), 100, 110);
   gtk_window_present (GTK_WINDOW (window));
   while (!gtk_widget_get_mapped (window) && g_get_monotonic_time () < deadline)
-    wait_ms (10);
-  wait_ms (300);
+    ui_test_wait_ms (10);
+  ui_test_wait_ms (300);
   width = gtk_widget_get_width (window);
   height = gtk_widget_get_height (window);
   paintable = gtk_widget_paintable_new (window);
