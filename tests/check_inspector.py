@@ -16,7 +16,7 @@ import time
 
 from jankscope_test import (
     CheckFailed, Skip, app, check, check_equal, clean_env, env_path, fact, gtk_env, main,
-    preload_path, run_app, stalls)
+    preload_path, run_app, stalls, STRICT_G_DEBUG)
 
 DISPLAY_FREE = ("flame-layout", "snapshot-parse", "frame-stats", "ui-cost", "shortcut-parse",
                 "export")
@@ -32,7 +32,7 @@ def run_path(name):
         "JSUI_TEST_SNAPSHOT": env_path("JANKSCOPE_TEST_INSPECTOR_SNAPSHOT"),
         "JSUI_TEST_SCREENSHOT": os.environ.get("JANKSCOPE_TEST_INSPECTOR_SCREENSHOT",
                                                "inspector.png"),
-        "G_DEBUG": "fatal-criticals",
+        "G_DEBUG": STRICT_G_DEBUG,
         "GSK_RENDERER": "cairo",
         "GSETTINGS_BACKEND": "memory",
         "NO_AT_BRIDGE": "1",

@@ -68,11 +68,24 @@ def preload_path():
     return env_path("JANKSCOPE_TEST_PRELOAD")
 
 
+# Every program that loads jankscope runs the way GNOME developers run
+# theirs: a GLib critical or warning (from jankscope, in the host) aborts it.
+STRICT_G_DEBUG = "fatal-criticals,fatal-warnings"
+
+
 def clean_env(extra=None):
     """The environment of a test program: ours without any JANKSCOPE_* or
-    LD_PRELOAD inherited from the caller, plus @extra."""
+    LD_PRELOAD inherited from the caller, with G_DEBUG=STRICT_G_DEBUG, plus
+    @extra (which may set its own G_DEBUG)."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("JANKSCOPE") and k not in ("LD_PRELOAD", "GTK_MODULES")}
+    env["G_DEBUG"] = STRICT_G_DEBUG
+    # The app's exit waits 100 ms at most for the final report by default;
+    # on a loaded test machine the collector may be busy longer than that
+    # (loading a library's symbols), which is correct but would make checks
+    # that read the final report flaky. The default is checked by its own
+    # test (safety/exit-deadline).
+    env["JANKSCOPE_EXIT_MS"] = "5000"
     env.update(extra or {})
     return env
 
@@ -88,11 +101,36 @@ def gtk_env():
         "NO_AT_BRIDGE": "1",
         "GTK_A11Y": "none",
     }
-    # No session bus: keep GApplication from autolaunching a dbus-daemon
-    # that would outlive the test.
-    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
-        env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/jankscope-tests-bus"
+    env.update(session_bus_env())
     return env
+
+
+_session_bus = None
+
+
+def session_bus_env():
+    """A D-Bus session bus for GTK programs, as on a desktop: without one,
+    GtkApplication warns ("Unable to acquire session bus"), which
+    G_DEBUG=fatal-warnings makes fatal. The caller's bus when there is one,
+    else a private dbus-daemon for this test process, stopped at its exit
+    (never GLib's autolaunch, which would outlive the test)."""
+    global _session_bus
+    if os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        return {}
+    if _session_bus is None:
+        daemon = shutil.which("dbus-daemon")
+        if daemon is None:
+            raise Skip("no dbus-daemon (Debian package dbus-daemon) for a session bus")
+        proc = subprocess.Popen([daemon, "--session", "--nofork", "--print-address=1"],
+                                stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+        address = proc.stdout.readline().strip()
+        if not address:
+            proc.kill()
+            raise CheckFailed("dbus-daemon --session printed no address")
+        import atexit
+        atexit.register(lambda: (proc.terminate(), proc.wait()))
+        _session_bus = address
+    return {"DBUS_SESSION_BUS_ADDRESS": _session_bus}
 
 
 def parse_facts(stdout):
@@ -150,14 +188,66 @@ class Run:
         return self._report
 
 
-def read_report(path):
+def read_report(path, fold=True):
+    """The report at @path, with the newer lines of its journal (PATH.journal)
+    folded in as docs/report-format.md says (@fold=False: the file alone).
+    The journal is read first: the app writes the report before it starts
+    a new journal, so this order never misses a line."""
     check(path is not None and os.path.exists(path), f"no report was written at {path}")
+    lines = journal_lines(path + ".journal") if fold else []
     with open(path, encoding="utf-8") as f:
         text = f.read()
     try:
-        return json.loads(text)
+        doc = json.loads(text)
     except ValueError as e:
         raise CheckFailed(f"the report {path} is not valid JSON ({e}):\n{text[:2000]}")
+    return fold_journal(doc, lines) if fold else doc
+
+
+def journal_lines(journal_path):
+    """The complete lines of a journal, parsed (a torn last line is left out)."""
+    try:
+        with open(journal_path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return []
+    lines = data.split(b"\n")
+    lines.pop()  # after the last newline: empty, or a torn line
+    out = []
+    for raw in lines:
+        try:
+            out.append(json.loads(raw))
+        except ValueError as e:
+            raise CheckFailed(f"{journal_path}: a line is not JSON ({e}): {raw[:300]!r}")
+    return out
+
+
+def fold_journal(doc, lines):
+    """A second, independent implementation of the reader's rule: the
+    journal @lines of the report's run newer than its "journal" member
+    replace events (by id), the hang under way and top-level members."""
+    mark = doc.get("journal")
+    if not isinstance(mark, dict):
+        return doc
+    events = {e["id"]: e for e in doc.get("events", []) if not e.get("ongoing")}
+    hang = next((e for e in doc.get("events", []) if e.get("ongoing")), None)
+    for line in lines:
+        if line.get("run") != mark.get("run") or line.get("seq", 0) <= mark.get("seq", 0):
+            continue
+        if "event" in line:
+            events[line["event"]["id"]] = line["event"]
+        elif "hang" in line:
+            hang = line["hang"]
+            if hang is not None:
+                hang = {k: v for k, v in hang.items() if k != "process"}
+        elif "set" in line:
+            doc.update(line["set"])
+        elif "final" in line:
+            doc["final"] = True
+    doc["events"] = sorted(events.values(), key=lambda e: e["start_ns"])
+    if hang is not None:
+        doc["events"].append(hang)
+    return doc
 
 
 _current_runs = []
