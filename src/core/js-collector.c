@@ -13,7 +13,9 @@
 #include "js-log.h"
 #include "js-mainloop.h"
 #include "js-process-info.h"
+#include "js-futex.h"
 #include "js-report.h"
+#include "js-report-writer.h"
 #include "js-scrub.h"
 #include "js-source-swap.h"
 #include "js-stalls.h"
@@ -27,29 +29,36 @@
 /* The thread wakes 4 times a second, and early when the main thread finds the
  * ring half full: a bursty app is drained at once, a steady one costs 4
  * wake-ups a second (a futex wake-up costs ~50 µs of CPU on a VM, so waking
- * at frame rate alone would cost 0.25% of a core). An event is seen at most
- * 250 ms after it ends and written 1 s later: on disk within 1.5 s. */
+ * at frame rate alone would cost 0.25% of a core). */
 #define TICK_MS 250
-#define EVENT_REPORT_DELAY_NS (1000 * JS_NS_PER_MS)
-#define STATS_REPORT_PERIOD_NS (10000 * JS_NS_PER_MS)
+/* What changed reaches the journal within a tick, but the same event or the
+ * hang under way is written again at most this often: on disk, the
+ * evidence is never older than this plus a tick (750 ms). */
+#define JOURNAL_PERIOD_NS (500 * JS_NS_PER_MS)
+/* The summary (counts, histograms, sources) is journaled this often when it
+ * changed. */
+#define MEMBERS_PERIOD_NS (10000 * JS_NS_PER_MS)
 #define POLL_CHECK_PERIOD_NS (1000 * JS_NS_PER_MS)
-/* While the main loop is stuck past the first watchdog tier, the report (with
- * the stall's samples so far) is rewritten this often: a kill leaves it. */
-#define HANG_REPORT_PERIOD_NS (1000 * JS_NS_PER_MS)
+/* A closed event is serialized for good this long after it closed: by then
+ * its stalls have been attached (they wait 1.5 s for their event) and its
+ * frames have been seen. */
+#define FREEZE_AFTER_NS (3000 * JS_NS_PER_MS)
 
 struct _JsCollector
 {
   const JsConfig *config;
   JsRing *ring;
   char *report_path;
+  JsReportWriter *writer; /* made on the thread; NULL: no report */
+  JsReportWriterStats writer_stats;
+  char run_id[48];
   const char *mode;
   gint64 start_ns;
 
   GThread *thread;
-  GMutex lock;     /* guards the fields below and the state (for later readers) */
-  GCond cond;
-  gboolean quit;
-  gboolean done;
+  int wake_word; /* futex: bumped to wake the thread */
+  int quit;
+  int done;      /* futex: set once the final report is written */
 
   JsStats stats;
   JsEventStore store;
@@ -65,19 +74,17 @@ struct _JsCollector
   gboolean have_stalls;
   GArray *stall_headers;  /* scratch for js_watchdog_take */
   GPtrArray *stall_samples;
-  guint64 written_stall_generation;
   JsonNode *previous_run; /* a previous run's unfinished hang, or NULL */
-  gboolean previous_checked;
 
   guint64 records_seen;
-  guint64 written_generation;  /* store generation in the last report */
-  guint64 written_records;     /* records_seen in the last report */
-  gint64 event_pending_since;  /* first unreported change of the store, 0 if none */
-  gint64 last_write_ns;
+  gboolean snapshot_written;   /* the first whole report is on disk */
+  guint64 members_records;     /* records_seen when the summary was last journaled */
+  gint64 members_ns;
+  guint64 hang_generation;     /* stalls.generation when the hang was last journaled */
+  gint64 hang_ns;
+  gboolean hang_journaled;     /* the journal's last hang line is a hang, not its end */
   gint64 last_poll_check_ns;
   gint64 cpu_ns;               /* the collector thread's own CPU time, at the last tick */
-  GQuark last_error_domain;    /* last write error, printed once */
-  int last_error_code;
 };
 
 JsCollector *
@@ -91,8 +98,7 @@ js_collector_new (const JsConfig *config, JsRing *ring, const char *report_path,
   c->report_path = g_strdup (report_path);
   c->mode = mode;
   c->start_ns = start_ns;
-  g_mutex_init (&c->lock);
-  g_cond_init (&c->cond);
+  g_snprintf (c->run_id, sizeof c->run_id, "%d-%" G_GINT64_FORMAT, (int) getpid (), start_ns);
   js_stats_init (&c->stats);
   js_event_store_init (&c->store, config);
   js_detector_init (&c->detector, config, &c->stats, &c->store);
@@ -117,12 +123,12 @@ js_collector_wake (gpointer collector)
 {
   JsCollector *c = collector;
 
-  /* Without the mutex: a wake-up lost to a race only means the regular tick
-   * drains the ring, at worst 250 ms later. g_cond_signal never blocks. */
-  g_cond_signal (&c->cond);
+  /* Lock-free and never lost: the thread waits on this word's value. */
+  __atomic_add_fetch (&c->wake_word, 1, __ATOMIC_RELEASE);
+  js_futex_wake (&c->wake_word);
 }
 
-/* Returns how many records it consumed. Called with c->lock held. */
+/* Returns how many records it consumed. */
 static guint
 drain (JsCollector *c)
 {
@@ -143,10 +149,9 @@ drain (JsCollector *c)
   return total;
 }
 
-/* The report document as of `now`: what the file gets, and (`live`) what
- * the live views get, with the recent frames. */
-static char *
-build_document (JsCollector *c, gint64 now, gboolean final, gboolean live, gsize *length)
+/* What the report is made of, as of `now`. */
+static void
+report_input (JsCollector *c, gint64 now, gboolean final, gboolean live, JsReportInput *out)
 {
   JsReportInput in = {
     .config = c->config,
@@ -174,60 +179,160 @@ build_document (JsCollector *c, gint64 now, gboolean final, gboolean live, gsize
   if (c->config->scrub && c->scrub == NULL)
     c->scrub = js_scrub_new_for_user ();
   in.scrub = c->scrub;
+  if (c->writer != NULL)
+    {
+      js_report_writer_get_stats (c->writer, &c->writer_stats);
+      in.writer_stats = &c->writer_stats;
+      if (!live)
+        {
+          in.journal_run = c->run_id;
+          in.journal_seq = js_report_writer_seq (c->writer);
+        }
+    }
+  *out = in;
+}
+
+/* The report document as of `now`: what the file gets, and (`live`) what
+ * the live views get, with the recent frames. */
+static char *
+build_document (JsCollector *c, gint64 now, gboolean final, gboolean live, gsize *length)
+{
+  JsReportInput in;
+
+  report_input (c, now, final, live, &in);
   return js_report_build (&in, length);
 }
 
 static void
-write_report (JsCollector *c, gint64 now, gboolean final)
+mark_store_journaled (JsEventStore *store, gint64 now)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *json = NULL;
-  gsize length = 0;
-
-  json = build_document (c, now, final, FALSE, &length);
-  c->last_write_ns = now;
-  c->written_generation = c->store.generation + c->frames.frame_store.generation;
-  c->written_records = c->records_seen;
-  c->written_stall_generation = c->stalls.generation;
-  c->event_pending_since = 0;
-  if (js_report_write (c->report_path, json, length, &error))
+  for (guint i = 0; i <= store->events->len; i++)
     {
-      c->last_error_domain = 0;
-      return;
-    }
-  /* Once per kind of error (the message names a random temporary file): a
-   * full disk must not flood the app's stderr. */
-  if (!g_error_matches (error, c->last_error_domain, c->last_error_code))
-    {
-      js_log_warning ("cannot write the report %s: %s; monitoring goes on", c->report_path,
-                      error->message);
-      c->last_error_domain = error->domain;
-      c->last_error_code = error->code;
-    }
-}
+      JsEvent *e = i < store->events->len ? g_ptr_array_index (store->events, i) : store->open;
 
-static gboolean
-hang_in_progress (JsCollector *c, gint64 now)
-{
-  const JsStall *s = c->have_stalls ? c->stalls.ongoing : NULL;
-
-  return s != NULL && now - s->h.start_ns >= c->config->watchdog_tier_ns[0];
+      if (e == NULL)
+        continue;
+      e->journaled = e->changed;
+      e->journaled_stalls = js_event_stalls_state (e);
+      e->journaled_ns = now;
+    }
 }
 
 static void
-maybe_write_report (JsCollector *c, gint64 now)
+journal_hang (JsCollector *c, const JsReportInput *in, gint64 now)
 {
-  if (c->report_path == NULL)
+  gsize length;
+  g_autofree char *json = js_report_ongoing_hang_json (in, TRUE, &length);
+
+  js_report_writer_add_hang (c->writer, json, length);
+  c->hang_generation = c->stalls.generation;
+  c->hang_ns = now;
+  c->hang_journaled = TRUE;
+}
+
+/* The whole report, and a new journal. */
+static void
+write_snapshot (JsCollector *c, gint64 now, gboolean final)
+{
+  g_autofree char *json = NULL;
+  JsReportInput in;
+  gsize length = 0;
+
+  json = build_document (c, now, final, FALSE, &length);
+  if (!js_report_writer_snapshot (c->writer, json, length, final))
     return;
-  if (c->store.generation + c->frames.frame_store.generation != c->written_generation
-      && c->event_pending_since == 0)
-    c->event_pending_since = now;
-  if (c->last_write_ns == 0                                                      /* first */
-      || (c->event_pending_since != 0 && now - c->event_pending_since >= EVENT_REPORT_DELAY_NS)
-      || (c->records_seen != c->written_records && now - c->last_write_ns >= STATS_REPORT_PERIOD_NS)
-      || (hang_in_progress (c, now) && c->stalls.generation != c->written_stall_generation
-          && now - c->last_write_ns >= HANG_REPORT_PERIOD_NS))
-    write_report (c, now, FALSE);
+  c->snapshot_written = TRUE;
+  mark_store_journaled (&c->store, now);
+  mark_store_journaled (&c->frames.frame_store, now);
+  c->members_records = c->records_seen;
+  c->members_ns = now;
+  /* The next run on this path looks for a hang in the journal only: a hang
+   * under way starts the new journal. */
+  report_input (c, now, final, FALSE, &in);
+  c->hang_journaled = FALSE;
+  if (!final && js_report_has_ongoing_hang (&in))
+    {
+      journal_hang (c, &in, now);
+      js_report_writer_flush (c->writer);
+    }
+}
+
+static void
+journal_events (JsCollector *c, const JsReportInput *in, JsEventStore *store, gint64 now,
+                gboolean force)
+{
+  for (guint i = 0; i <= store->events->len; i++)
+    {
+      JsEvent *e = i < store->events->len ? g_ptr_array_index (store->events, i) : store->open;
+      guint64 stalls;
+
+      if (e == NULL)
+        continue;
+      stalls = js_event_stalls_state (e);
+      if (e->journaled == e->changed && e->journaled_stalls == stalls)
+        continue;
+      /* An event that still changes is written again at most every
+       * JOURNAL_PERIOD_NS; its final form (frozen) at once. */
+      if (e->frozen == NULL && !force && e->journaled != 0
+          && now - e->journaled_ns < JOURNAL_PERIOD_NS)
+        continue;
+      {
+        g_autoptr (GBytes) json = e->frozen != NULL ? g_bytes_ref (e->frozen)
+                                                    : js_report_event_json (in, e);
+
+        js_report_writer_add_event (c->writer, json);
+      }
+      e->journaled = e->changed;
+      e->journaled_stalls = stalls;
+      e->journaled_ns = now;
+    }
+}
+
+/* Whatever changed since the last tick, as journal lines; the whole report
+ * when the journal has grown as large as it. `final`: everything now, and
+ * the journal's "final" line (the report follows). */
+static void
+persist (JsCollector *c, gint64 now, gboolean final)
+{
+  JsReportInput in;
+
+  if (c->writer == NULL)
+    return;
+  if (!c->snapshot_written)
+    {
+      write_snapshot (c, now, FALSE);
+      if (!final)
+        return;
+    }
+  report_input (c, now, FALSE, FALSE, &in);
+  journal_events (c, &in, &c->store, now, final);
+  journal_events (c, &in, &c->frames.frame_store, now, final);
+  if (js_report_has_ongoing_hang (&in))
+    {
+      if (!c->hang_journaled
+          || (c->stalls.generation != c->hang_generation && now - c->hang_ns >= JOURNAL_PERIOD_NS))
+        journal_hang (c, &in, now);
+    }
+  else if (c->hang_journaled)
+    {
+      js_report_writer_add_hang (c->writer, NULL, 0);
+      c->hang_journaled = FALSE;
+    }
+  if (final
+      || (c->records_seen != c->members_records && now - c->members_ns >= MEMBERS_PERIOD_NS))
+    {
+      gsize length;
+      g_autofree char *json = js_report_members_json (&in, &length);
+
+      js_report_writer_add_members (c->writer, json, length);
+      c->members_records = c->records_seen;
+      c->members_ns = now;
+    }
+  if (final)
+    js_report_writer_add_final (c->writer);
+  js_report_writer_flush (c->writer);
+  if (!final && js_report_writer_wants_snapshot (c->writer))
+    write_snapshot (c, now, FALSE);
 }
 
 /* Someone watches (the inspector window, the live viewer): a fresh snapshot
@@ -258,63 +363,69 @@ take_stalls (JsCollector *c, gint64 now)
   js_stall_store_attach (&c->stalls, stores, G_N_ELEMENTS (stores), now);
 }
 
-/* A previous run that wrote to the same report and was killed during a hang
- * left its evidence there (an ongoing "hang" event, final: false): keep it
- * in this run's reports and say so once. */
-static void
-check_previous_run (JsCollector *c)
+static gboolean
+stall_may_join (JsStallStore *stalls, const JsEvent *e)
 {
-  g_autoptr (JsonParser) parser = NULL;
-  g_autofree char *text = NULL;
-  gsize length = 0;
-  JsonObject *root, *process;
-  JsonArray *events;
+  GHashTableIter iter;
+  gpointer value;
 
-  c->previous_checked = TRUE;
-  if (c->report_path == NULL || !g_file_get_contents (c->report_path, &text, &length, NULL)
-      || length > 64 * 1024 * 1024)
-    return;
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, text, (gssize) length, NULL)
-      || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    return;
-  root = json_node_get_object (json_parser_get_root (parser));
-  if (json_object_get_boolean_member_with_default (root, "final", TRUE)
-      || !json_object_has_member (root, "events")
-      || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (root, "events")))
-    return;
-  events = json_object_get_array_member (root, "events");
-  process = json_object_has_member (root, "process")
-                && JSON_NODE_HOLDS_OBJECT (json_object_get_member (root, "process"))
-              ? json_object_get_object_member (root, "process")
-              : NULL;
-  for (guint i = 0; i < json_array_get_length (events); i++)
+  g_hash_table_iter_init (&iter, stalls->live);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
     {
-      JsonNode *node = json_array_get_element (events, i);
-      JsonObject *e;
-      g_autoptr (JsonBuilder) b = NULL;
+      const JsStall *s = value;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (s->h.start_ns < e->end_ns && (s->h.end_ns == 0 || s->h.end_ns > e->start_ns))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Events that can no longer change are serialized once and let go of their
+ * parts and stalls (js-event-store.h): memory and report cost per kept
+ * event stay bounded however long the run. */
+static void
+freeze_events (JsCollector *c, JsEventStore *store, gint64 now)
+{
+  JsReportInput in;
+  gboolean have_input = FALSE;
+
+  for (guint i = 0; i < store->events->len; i++)
+    {
+      JsEvent *e = g_ptr_array_index (store->events, i);
+
+      if (e->frozen != NULL || now - e->closed_ns < FREEZE_AFTER_NS
+          || (c->have_stalls && stall_may_join (&c->stalls, e)))
         continue;
-      e = json_node_get_object (node);
-      if (!json_object_get_boolean_member_with_default (e, "ongoing", FALSE))
-        continue;
-      b = json_builder_new ();
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "pid");
-      json_builder_add_int_value (b, process ? json_object_get_int_member_with_default (process, "pid", 0) : 0);
-      json_builder_set_member_name (b, "exe");
-      json_builder_add_string_value (b, process ? json_object_get_string_member_with_default (process, "exe", "") : "");
-      json_builder_set_member_name (b, "hang");
-      json_builder_add_value (b, json_node_copy (node));
-      json_builder_end_object (b);
-      c->previous_run = json_builder_get_root (b);
+      if (!have_input)
+        {
+          report_input (c, now, FALSE, FALSE, &in);
+          have_input = TRUE;
+        }
+      js_event_store_freeze (store, e, js_report_event_json (&in, e));
+    }
+}
+
+/* The report's path is checked and the previous run's hang looked for here,
+ * on this thread: both touch files that are not ours. */
+static void
+open_report (JsCollector *c)
+{
+  if (c->report_path == NULL)
+    return;
+  c->writer = js_report_writer_new (c->report_path, c->run_id);
+  if (c->writer == NULL)
+    return;
+  c->previous_run = js_report_writer_find_previous_hang (c->writer);
+  if (c->previous_run != NULL)
+    {
+      JsonObject *o = json_node_get_object (c->previous_run);
+      JsonObject *hang = json_object_get_object_member (o, "hang");
+
       js_log_warning ("the previous run (pid %" G_GINT64_FORMAT ") ended during a %.1f s hang "
                       "of its main loop; its stacks are kept in %s under \"previous_run\"",
-                      process ? json_object_get_int_member_with_default (process, "pid", 0) : 0,
-                      json_object_get_int_member_with_default (e, "duration_ns", 0) / 1e9,
+                      json_object_get_int_member_with_default (o, "pid", 0),
+                      json_object_get_int_member_with_default (hang, "duration_ns", 0) / 1e9,
                       c->report_path);
-      return;
     }
 }
 
@@ -323,21 +434,18 @@ collector_thread (gpointer data)
 {
   JsCollector *c = data;
 
+  open_report (c);
   /* The first sample of CPU, load and memory, for events right at start. */
   js_context_tick (&c->context, js_now_ns (), TRUE);
   for (;;)
     {
+      int seen = __atomic_load_n (&c->wake_word, __ATOMIC_ACQUIRE);
       gboolean quit;
       gint64 now;
 
-      g_mutex_lock (&c->lock);
-      if (!c->quit)
-        g_cond_wait_until (&c->cond, &c->lock,
-                           g_get_monotonic_time () + TICK_MS * G_TIME_SPAN_MILLISECOND);
-      quit = c->quit;
-
-      if (!c->previous_checked)
-        check_previous_run (c);
+      if (!__atomic_load_n (&c->quit, __ATOMIC_ACQUIRE))
+        js_futex_wait (&c->wake_word, seen, TICK_MS * JS_NS_PER_MS);
+      quit = __atomic_load_n (&c->quit, __ATOMIC_ACQUIRE);
       {
         struct timespec ts;
 
@@ -347,6 +455,8 @@ collector_thread (gpointer data)
       drain (c);
       now = js_now_ns ();
       take_stalls (c, now);
+
+
       /* The live viewer's hang progress: the stall under way, symbolized. */
       if (c->have_stalls)
         js_live_hang_update (&c->stalls, c->config, now);
@@ -355,6 +465,8 @@ collector_thread (gpointer data)
       js_context_tick (&c->context, now, quit);
       js_context_annotate (&c->context, &c->store);
       js_context_annotate (&c->context, &c->frames.frame_store);
+      freeze_events (c, &c->store, now);
+      freeze_events (c, &c->frames.frame_store, now);
       if (now - c->last_poll_check_ns >= POLL_CHECK_PERIOD_NS)
         {
           js_mainloop_ensure_poll_func ();
@@ -362,16 +474,19 @@ collector_thread (gpointer data)
         }
       if (quit)
         {
-          if (c->report_path != NULL)
-            write_report (c, now, TRUE);
-          c->done = TRUE;
-          g_cond_broadcast (&c->cond);
-          g_mutex_unlock (&c->lock);
+          /* The journal first (small, quick): if the whole report is not
+           * done before the app's exit deadline, the journal has it all. */
+          if (c->writer != NULL)
+            {
+              persist (c, now, TRUE);
+              write_snapshot (c, now, TRUE);
+            }
+          __atomic_store_n (&c->done, 1, __ATOMIC_RELEASE);
+          js_futex_wake (&c->done);
           return NULL;
         }
-      maybe_write_report (c, now);
+      persist (c, now, FALSE);
       maybe_publish_live (c, now);
-      g_mutex_unlock (&c->lock);
     }
 }
 
@@ -381,16 +496,33 @@ js_collector_start (JsCollector *c)
   c->thread = g_thread_new ("jankscope", collector_thread, c);
 }
 
-void
-js_collector_finish (JsCollector *c, guint timeout_ms)
+gboolean
+js_collector_finish (JsCollector *c, gint64 deadline_ns)
 {
-  gint64 deadline = g_get_monotonic_time () + timeout_ms * G_TIME_SPAN_MILLISECOND;
+  /* The app waits for the final report: from now on no module's symbols
+   * are loaded (loading libc's compressed debug information alone takes
+   * 100 ms): frames of modules not loaded yet keep their module, offset and
+   * build id, enough to name them later. Set from here, so a lookup under
+   * way on the thread sees it before its next load. */
+  if (c->have_stalls)
+    js_symbolizer_set_deadline (c->stalls.symbolizer, js_now_ns ());
+  __atomic_store_n (&c->quit, 1, __ATOMIC_RELEASE);
+  js_collector_wake (c);
+  /* Never a lock the thread may hold: the exit of the app waits on one
+   * word, and no longer than the deadline. */
+  while (!__atomic_load_n (&c->done, __ATOMIC_ACQUIRE))
+    {
+      gint64 left = deadline_ns - js_now_ns ();
 
-  g_mutex_lock (&c->lock);
-  c->quit = TRUE;
-  g_cond_broadcast (&c->cond);
-  while (!c->done)
-    if (!g_cond_wait_until (&c->cond, &c->lock, deadline))
-      break;
-  g_mutex_unlock (&c->lock);
+      if (left <= 0)
+        return FALSE;
+      js_futex_wait (&c->done, 0, left);
+    }
+  return TRUE;
+}
+
+const char *
+js_collector_report_path (JsCollector *c)
+{
+  return c->report_path;
 }

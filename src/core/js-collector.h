@@ -2,7 +2,8 @@
  *
  * Owns the statistics, the event store and the report file. The app's main
  * thread never waits on it: records reach it through a lock-free ring, and
- * the only time anyone waits for it is at exit, bounded, for the final report.
+ * the only time anyone waits for it is at exit, bounded by a deadline, for
+ * the final report.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -30,8 +31,12 @@ void js_collector_set_watchdog (JsCollector *c, JsWatchdog *watchdog, JsModules 
 void js_collector_start (JsCollector *c);
 
 /* Any thread: ends the thread after a last drain and a final report; waits
- * at most `timeout_ms` for that. */
-void js_collector_finish (JsCollector *c, guint timeout_ms);
+ * until `deadline_ns` (js_now_ns () clock) at most. FALSE when the report
+ * was not finished by then (the journal holds what was written). */
+gboolean js_collector_finish (JsCollector *c, gint64 deadline_ns);
+
+/* The report's path, or NULL. */
+const char *js_collector_report_path (JsCollector *c);
 
 /* Wake the thread early (ring half full). Lock-free; callable from the main
  * thread's hot path. */

@@ -21,6 +21,7 @@
 #define DEFAULT_MERGE_MS 500
 #define DEFAULT_MAX_EVENTS 1000
 #define DEFAULT_MAX_PARTS 64
+#define DEFAULT_EXIT_MS 100
 #define DEFAULT_SLOW_FRAME_PCT 150 /* seed 002: slow = over 1.5 frame budgets */
 #define DEFAULT_PRETRIGGER_MS 16   /* one frame at 60 Hz */
 /* Seed 000 §5.5: short intervals while the stall is young, longer ones for
@@ -230,6 +231,9 @@ js_config_load (JsConfig *config, const char *(*get_env) (const char *name))
   load_watchdog (config, get_env);
   config->install_share = env_share (get_env, "JANKSCOPE_INSTALL_SHARE", 1.0);
   config->scrub = env_bool (get_env, "JANKSCOPE_SCRUB", FALSE);
+  config->exit_wait_ns = env_int (get_env, "JANKSCOPE_EXIT_MS", 1, 10000, DEFAULT_EXIT_MS,
+                                  "milliseconds")
+                         * G_GINT64_CONSTANT (1000000);
 }
 
 void
@@ -252,6 +256,7 @@ js_tier_name (JsTier tier)
 {
   static const char *const names[JS_N_TIERS] = { "noticeable", "severe", "frozen", "hang" };
 
-  g_return_val_if_fail (tier < JS_N_TIERS, "unknown");
-  return names[tier];
+  /* No g_return_val_if_fail: a critical would abort a host that runs with
+   * G_DEBUG=fatal-criticals. */
+  return (guint) tier < JS_N_TIERS ? names[tier] : "unknown";
 }

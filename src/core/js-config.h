@@ -47,6 +47,9 @@ typedef struct
   /* Fleet sampling and privacy (js-install-id.h, js-scrub.h). */
   double install_share;     /* monitor installs in this share of the id space, (0, 1] */
   gboolean scrub;           /* no home directory, user name or window title in reports */
+
+  /* The app's exit waits this long at most for jankscope (the final report). */
+  gint64 exit_wait_ns;
 } JsConfig;
 
 /* Sampling interval stages: the age of the stall at which each one starts. */

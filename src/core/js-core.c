@@ -18,6 +18,7 @@
 #include "js-log.h"
 #include "js-mainloop.h"
 #include "js-report-path.h"
+#include "js-report-writer.h"
 #include "js-ring.h"
 #include "js-scenes.h"
 #include "js-ui-loader.h"
@@ -31,7 +32,6 @@
 /* 16384 records of 80 bytes (1.3 MiB): 16 ms of a loop doing a million
  * dispatches a second, and the main thread wakes the collector at half. */
 #define RING_CAPACITY 16384
-#define EXIT_TIMEOUT_MS 3000
 
 static JsConfig config;
 static JsRing *ring;
@@ -60,17 +60,30 @@ at_fork_child (void)
 static void
 at_exit (void)
 {
+  gint64 deadline, left;
+
   if (forked_child || collector == NULL)
     return;
+  /* The app's exit waits for jankscope until this deadline at most
+   * (JANKSCOPE_EXIT_MS): the watchdog's last stall, the final report, a last
+   * word to viewers. Past it jankscope gives up (the journal on disk holds
+   * what it had written) and says so. */
+  deadline = js_now_ns () + config.exit_wait_ns;
   js_mainloop_close_open_dispatches ();
   js_mainloop_disable ();
   js_scenes_disable ();
   js_focus_disable ();
   /* The watchdog first: its last stall reaches the final report. */
-  js_watchdog_stop (watchdog);
-  js_collector_finish (collector, EXIT_TIMEOUT_MS);
-  /* Viewers get a last word; the socket is removed. */
-  js_live_server_stop (live_server, 200);
+  js_watchdog_stop (watchdog, deadline);
+  if (!js_collector_finish (collector, deadline) && js_collector_report_path (collector) != NULL)
+    js_log_warning ("the final report was not finished within %d ms of the app's exit "
+                    "(JANKSCOPE_EXIT_MS); %s and %s" JS_JOURNAL_SUFFIX " hold what was written "
+                    "until then (jankscope reads both)",
+                    (int) (config.exit_wait_ns / JS_NS_PER_MS), js_collector_report_path (collector),
+                    js_collector_report_path (collector));
+  /* Viewers get a last word with what is left; the socket is removed. */
+  left = deadline - js_now_ns ();
+  js_live_server_stop (live_server, (guint) MAX (left / JS_NS_PER_MS, 0));
 }
 
 static gboolean

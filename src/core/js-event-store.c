@@ -4,6 +4,7 @@
  */
 #include "js-event-store.h"
 #include "js-frame-detector.h"
+#include "js-stalls.h"
 
 #include <string.h>
 
@@ -19,6 +20,8 @@ event_free (gpointer p)
   if (e->stalls != NULL)
     g_ptr_array_unref (e->stalls);
   g_free (e->context);
+  if (e->frozen != NULL)
+    g_bytes_unref (e->frozen);
   g_free (e);
 }
 
@@ -68,6 +71,7 @@ event_add (JsEventStore *store, JsEvent *e, const JsPart *part)
   e->start_ns = MIN (e->start_ns, part->start_ns);
   e->end_ns = MAX (e->end_ns, part->end_ns);
   e->duration_ns += part->duration_ns;
+  e->changed = store->generation;
   e->parts_count++;
   if (part->duration_ns > e->longest.duration_ns)
     set_longest (e, part);
@@ -78,7 +82,7 @@ event_add (JsEventStore *store, JsEvent *e, const JsPart *part)
 }
 
 static gboolean
-foreach_in (JsEvent *e, JsRecordKind type, gint64 start_ns, gint64 end_ns,
+foreach_in (JsEventStore *store, JsEvent *e, JsRecordKind type, gint64 start_ns, gint64 end_ns,
             void (*func) (JsPart *, gpointer), gpointer data)
 {
   if (e->end_ns < start_ns)
@@ -88,7 +92,10 @@ foreach_in (JsEvent *e, JsRecordKind type, gint64 start_ns, gint64 end_ns,
       JsPart *p = &g_array_index (e->parts, JsPart, i);
 
       if (p->type == type && p->start_ns < end_ns && p->end_ns > start_ns)
-        func (p, data);
+        {
+          func (p, data);
+          js_event_store_touch (store, e);
+        }
     }
   return TRUE;
 }
@@ -98,10 +105,11 @@ js_event_store_foreach_overlapping (JsEventStore *store, JsRecordKind type, gint
                                     gint64 end_ns, guint max_events,
                                     void (*func) (JsPart *, gpointer), gpointer data)
 {
-  if (store->open != NULL && !foreach_in (store->open, type, start_ns, end_ns, func, data))
+  if (store->open != NULL && !foreach_in (store, store->open, type, start_ns, end_ns, func, data))
     return;
   for (guint i = store->events->len; i-- > 0 && max_events-- > 0;)
-    if (!foreach_in (g_ptr_array_index (store->events, i), type, start_ns, end_ns, func, data))
+    if (!foreach_in (store, g_ptr_array_index (store->events, i), type, start_ns, end_ns, func,
+                     data))
       return;
 }
 
@@ -124,13 +132,15 @@ victim_below (JsEventStore *store, JsTier tier)
 }
 
 static void
-close_open (JsEventStore *store)
+close_open (JsEventStore *store, gint64 now_ns)
 {
   JsEvent *e = g_steal_pointer (&store->open);
   gint victim;
 
   if (e == NULL)
     return;
+  e->closed_ns = MAX (now_ns, 1);
+  e->changed = ++store->generation;
   if (store->events->len < store->config->max_events)
     {
       g_ptr_array_add (store->events, e);
@@ -153,7 +163,7 @@ js_event_store_add_part (JsEventStore *store, const JsPart *part)
 {
   store->generation++;
   if (store->open != NULL && part->start_ns - store->open->end_ns >= store->config->merge_gap_ns)
-    close_open (store);
+    close_open (store, part->start_ns);
   if (store->open == NULL)
     store->open = event_new (store, part);
   event_add (store, store->open, part);
@@ -169,9 +179,42 @@ js_event_store_tick (JsEventStore *store, gint64 now_ns, gint64 busy_since_ns, g
   horizon = store->open->end_ns + store->config->merge_gap_ns;
   if (force || (now_ns >= horizon && (busy_since_ns == 0 || busy_since_ns >= horizon)))
     {
-      close_open (store);
-      store->generation++;
+      close_open (store, now_ns);
     }
+}
+
+void
+js_event_store_touch (JsEventStore *store, JsEvent *e)
+{
+  e->changed = ++store->generation;
+}
+
+void
+js_event_store_freeze (JsEventStore *store, JsEvent *e, GBytes *json)
+{
+  g_clear_pointer (&e->frozen, g_bytes_unref);
+  e->frozen = json;
+  for (guint i = 0; i < e->parts->len; i++)
+    g_free (g_array_index (e->parts, JsPart, i).frame);
+  /* A new, empty array: the old one's memory goes back. */
+  g_array_unref (e->parts);
+  e->parts = g_array_new (FALSE, FALSE, sizeof (JsPart));
+  g_clear_pointer (&e->stalls, g_ptr_array_unref);
+  e->changed = ++store->generation;
+}
+
+guint64
+js_event_stalls_state (const JsEvent *e)
+{
+  guint64 state = 0;
+
+  for (guint i = 0; e->stalls != NULL && i < e->stalls->len; i++)
+    {
+      const JsStall *s = g_ptr_array_index (e->stalls, i);
+
+      state += s->samples->len + (guint64) s->h.last_seen_ns + (guint64) s->h.end_ns;
+    }
+  return state;
 }
 
 void

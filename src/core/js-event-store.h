@@ -54,6 +54,17 @@ typedef struct
   GPtrArray *stalls;  /* watchdog stalls it overlaps (js-stalls.h), NULL if none */
   guint stalls_dropped;
   JsEventContext *context; /* scene, marks, system state: set once closed (js-context.h) */
+
+  /* Once it can no longer change (closed, its stalls attached, its frames
+   * seen), the event is serialized once (js-report.c) and its parts and
+   * stalls are let go: a kept event then costs its JSON text, and the
+   * report is a concatenation, not a new analysis of every event. */
+  GBytes *frozen;          /* its report JSON (one line), or NULL */
+  gint64 closed_ns;        /* when it closed (0: open) */
+  guint64 changed;         /* the store's generation at its last change */
+  guint64 journaled;       /* `changed` when last written to the journal, 0 never */
+  guint64 journaled_stalls;/* js_event_stalls_state () then */
+  gint64 journaled_ns;
 } JsEvent;
 
 typedef struct
@@ -85,6 +96,15 @@ void js_event_store_foreach_overlapping (JsEventStore *store, JsRecordKind type,
  * `force` closes it regardless (exit). */
 void js_event_store_tick (JsEventStore *store, gint64 now_ns, gint64 busy_since_ns,
                           gboolean force);
+
+/* Marks `e` changed (for the journal). */
+void js_event_store_touch (JsEventStore *store, JsEvent *e);
+
+/* `e` was serialized for good (`json`, taken): its parts and stalls go. */
+void js_event_store_freeze (JsEventStore *store, JsEvent *e, GBytes *json);
+
+/* Changes whenever a stall of the event gets samples or ends. */
+guint64 js_event_stalls_state (const JsEvent *e);
 
 /* Events per tier, dropped ones included; and all dropped. */
 void js_event_store_count (const JsEventStore *store, guint64 by_tier[JS_N_TIERS],

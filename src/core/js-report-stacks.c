@@ -304,7 +304,8 @@ js_report_add_sampler_summary (JsonBuilder *b, JsStallStore *store, JsWatchdog *
   js_json_member_int (b, "watchdog_cpu_ns", ws.thread_cpu_ns);
   js_json_member_int (b, "pings_sent", (gint64) ws.pings_sent);
   js_json_member_int (b, "pings_caught", (gint64) ws.pings_caught);
-  js_json_member_int (b, "stacks_distinct", js_stack_table_size (store->stacks));
+  js_json_member_int (b, "stacks_distinct", (gint64) js_stack_table_interned (store->stacks));
+  js_json_member_int (b, "stacks_in_memory", js_stack_table_size (store->stacks));
   js_json_member_int (b, "stacks_dropped", (gint64) js_stack_table_dropped (store->stacks));
   js_json_member_int (b, "symbol_lookups", (gint64) ss.lookups);
   js_json_member_int (b, "symbol_cache_hits", (gint64) ss.cache_hits);

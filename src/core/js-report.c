@@ -12,6 +12,7 @@
 #include "js-json.h"
 
 #include <json-glib/json-glib.h>
+#include <string.h>
 
 static void
 add_process (JsonBuilder *b, const JsReportInput *in)
@@ -190,6 +191,18 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
 
   add_frames_summary (b, in->frames);
   js_report_add_sampler_summary (b, in->stalls, in->watchdog);
+  /* jankscope's own cost of keeping the report on disk. */
+  json_builder_set_member_name (b, "report_file");
+  if (in->writer_stats != NULL)
+    {
+      json_builder_begin_object (b);
+      js_json_member_int (b, "snapshots", (gint64) in->writer_stats->snapshots);
+      js_json_member_int (b, "journal_lines", (gint64) in->writer_stats->journal_lines);
+      js_json_member_int (b, "bytes_written", (gint64) in->writer_stats->bytes_written);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
 
   json_builder_set_member_name (b, "sources");
   json_builder_begin_array (b);
@@ -317,6 +330,117 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
   json_builder_end_object (b);
 }
 
+/* A node made with a builder, scrubbed, as text. */
+static char *
+node_to_text (const JsReportInput *in, JsonNode *root, gboolean pretty, gsize *length)
+{
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+
+  if (in->scrub != NULL)
+    js_scrub_json (in->scrub, root);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, pretty);
+  return json_generator_to_data (gen, length);
+}
+
+GBytes *
+js_report_event_json (const JsReportInput *in, const JsEvent *e)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonNode) root = NULL;
+  gsize length;
+  char *text;
+
+  add_event (b, in, e);
+  root = json_builder_get_root (b);
+  text = node_to_text (in, root, FALSE, &length);
+  return g_bytes_new_take (text, length);
+}
+
+gboolean
+js_report_has_ongoing_hang (const JsReportInput *in)
+{
+  return in->stalls != NULL && in->stalls->ongoing != NULL
+         && in->stalls->ongoing->h.last_seen_ns - in->stalls->ongoing->h.start_ns
+              >= in->config->watchdog_tier_ns[0];
+}
+
+char *
+js_report_ongoing_hang_json (const JsReportInput *in, gboolean with_process, gsize *length)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonNode) root = NULL;
+
+  js_report_add_ongoing_hang (b, in->config, in->stalls, in->now_ns);
+  root = json_builder_get_root (b);
+  if (with_process)
+    {
+      /* Whose hang it was, for the next run on this path (previous_run). */
+      JsonObject *process = json_object_new ();
+
+      json_object_set_int_member (process, "pid", in->process->pid);
+      json_object_set_string_member (process, "exe", in->process->exe ? in->process->exe : "");
+      json_object_set_object_member (json_node_get_object (root), "process", process);
+    }
+  return node_to_text (in, root, FALSE, length);
+}
+
+/* Everything but the events. */
+static JsonNode *
+build_head (const JsReportInput *in)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "format");
+  json_builder_add_string_value (b, JS_REPORT_FORMAT);
+  js_json_member_int (b, "version", JS_REPORT_VERSION);
+  json_builder_set_member_name (b, "generator");
+  json_builder_add_string_value (b, "jankscope " JANKSCOPE_VERSION);
+  json_builder_set_member_name (b, "final");
+  json_builder_add_boolean_value (b, in->final);
+  if (in->journal_run != NULL && !in->final)
+    {
+      /* The journal lines this report holds (docs/report-format.md). */
+      json_builder_set_member_name (b, "journal");
+      json_builder_begin_object (b);
+      js_json_member_string (b, "run", in->journal_run);
+      js_json_member_int (b, "seq", (gint64) in->journal_seq);
+      json_builder_end_object (b);
+    }
+  add_process (b, in);
+  if (in->context != NULL)
+    js_report_add_context (b, in->context);
+  add_config (b, in->config);
+  add_summary (b, in);
+  if (in->previous_run != NULL)
+    {
+      json_builder_set_member_name (b, "previous_run");
+      json_builder_add_value (b, json_node_copy (in->previous_run));
+    }
+  if (in->live)
+    js_report_add_live (b, in->frames, in->symbols, in->watchdog, in->now_ns, in->start_ns,
+                        in->collector_cpu_ns);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+char *
+js_report_members_json (const JsReportInput *in, gsize *length)
+{
+  g_autoptr (JsonNode) head = build_head (in);
+  JsonObject *o = json_node_get_object (head);
+
+  /* What a reader replaces: not the document's identity, nor what it
+   * folds itself. */
+  json_object_remove_member (o, "format");
+  json_object_remove_member (o, "version");
+  json_object_remove_member (o, "generator");
+  json_object_remove_member (o, "final");
+  json_object_remove_member (o, "journal");
+  return node_to_text (in, head, FALSE, length);
+}
+
 static void
 collect_events (GPtrArray *out, const JsEventStore *store)
 {
@@ -334,69 +458,60 @@ by_start (gconstpointer a, gconstpointer b)
   return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
 }
 
+/* The document is the head (everything but the events, pretty-printed in
+ * files) with the events spliced in as text, one event per line: an event
+ * that can no longer change is serialized once (JsEvent.frozen) and copied
+ * here, so writing a report costs a copy per kept event, not an analysis. */
 char *
 js_report_build (const JsReportInput *in, gsize *length)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (JsonNode) head = build_head (in);
+  g_autoptr (GPtrArray) events = g_ptr_array_new ();
+  g_autofree char *head_text = NULL;
+  const char *separator = in->live ? "," : ",\n";
+  gsize head_length;
+  GString *out;
+  gchar *close;
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "format");
-  json_builder_add_string_value (b, JS_REPORT_FORMAT);
-  js_json_member_int (b, "version", JS_REPORT_VERSION);
-  json_builder_set_member_name (b, "generator");
-  json_builder_add_string_value (b, "jankscope " JANKSCOPE_VERSION);
-  json_builder_set_member_name (b, "final");
-  json_builder_add_boolean_value (b, in->final);
-  add_process (b, in);
-  if (in->context != NULL)
-    js_report_add_context (b, in->context);
-  add_config (b, in->config);
-  add_summary (b, in);
-
-  json_builder_set_member_name (b, "events");
-  json_builder_begin_array (b);
-  {
-    g_autoptr (GPtrArray) events = g_ptr_array_new ();
-
-    collect_events (events, in->store);
-    collect_events (events, &in->frames->frame_store);
-    g_ptr_array_sort (events, by_start);
-    for (guint i = 0; i < events->len; i++)
-      add_event (b, in, g_ptr_array_index (events, i));
-    /* The stall under way, past the first watchdog tier: its evidence so far. */
-    if (in->stalls != NULL && in->stalls->ongoing != NULL
-        && in->stalls->ongoing->h.last_seen_ns - in->stalls->ongoing->h.start_ns
-             >= in->config->watchdog_tier_ns[0])
-      js_report_add_ongoing_hang (b, in->config, in->stalls, in->now_ns);
-  }
-  json_builder_end_array (b);
-  if (in->previous_run != NULL)
+  head_text = node_to_text (in, head, !in->live, &head_length);
+  close = strrchr (head_text, '}'); /* the generator wrote an object: there is one */
+  if (close == NULL)
     {
-      json_builder_set_member_name (b, "previous_run");
-      json_builder_add_value (b, json_node_copy (in->previous_run));
+      *length = head_length;
+      return g_steal_pointer (&head_text);
     }
-  if (in->live)
-    js_report_add_live (b, in->frames, in->symbols, in->watchdog, in->now_ns, in->start_ns,
-                        in->collector_cpu_ns);
-  json_builder_end_object (b);
+  while (close > head_text && g_ascii_isspace (close[-1]))
+    close--;
+  out = g_string_sized_new (head_length + 4096);
+  g_string_append_len (out, head_text, close - head_text);
+  g_string_append (out, in->live ? ",\"events\":[" : ",\n  \"events\" : [\n");
 
-  root = json_builder_get_root (b);
-  if (in->scrub != NULL)
-    js_scrub_json (in->scrub, root);
-  json_generator_set_root (gen, root);
-  /* Files are for people too; live snapshots only for programs. */
-  json_generator_set_pretty (gen, !in->live);
-  return json_generator_to_data (gen, length);
-}
+  collect_events (events, in->store);
+  collect_events (events, &in->frames->frame_store);
+  g_ptr_array_sort (events, by_start);
+  for (guint i = 0; i < events->len; i++)
+    {
+      const JsEvent *e = g_ptr_array_index (events, i);
+      g_autoptr (GBytes) json = e->frozen != NULL ? g_bytes_ref (e->frozen)
+                                                  : js_report_event_json (in, e);
+      gsize n;
+      const char *data = g_bytes_get_data (json, &n);
 
-gboolean
-js_report_write (const char *path, const char *json, gsize length, GError **error)
-{
-  /* g_file_set_contents_full writes a temporary file in the same directory,
-   * syncs it, and renames it over `path`: readers see the old or the new
-   * report, never half of one. */
-  return g_file_set_contents_full (path, json, (gssize) length,
-                                   G_FILE_SET_CONTENTS_CONSISTENT, 0644, error);
+      if (i > 0)
+        g_string_append (out, separator);
+      g_string_append_len (out, data, (gssize) n);
+    }
+  /* The stall under way, past the first watchdog tier: its evidence so far. */
+  if (js_report_has_ongoing_hang (in))
+    {
+      gsize n;
+      g_autofree char *hang = js_report_ongoing_hang_json (in, FALSE, &n);
+
+      if (events->len > 0)
+        g_string_append (out, separator);
+      g_string_append_len (out, hang, (gssize) n);
+    }
+  g_string_append (out, in->live ? "]}" : "\n  ]\n}\n");
+  *length = out->len;
+  return g_string_free (out, FALSE);
 }

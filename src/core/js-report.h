@@ -15,6 +15,7 @@
 #include "js-stats.h"
 #include "js-symbols.h"
 #include "js-watchdog.h"
+#include "js-report-writer.h"
 #include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
@@ -45,12 +46,29 @@ typedef struct
   gint64 collector_cpu_ns;  /* the collector thread's CPU time */
   JsContext *context;       /* scenes, marks, system state (js-context.h) */
   const JsScrub *scrub;     /* JANKSCOPE_SCRUB: applied to the whole report; NULL: off */
+  const char *journal_run;  /* the report on disk: its journal's run id (js-report-writer.h) */
+  guint64 journal_seq;      /* and the last journal line it holds */
+  const JsReportWriterStats *writer_stats; /* what writing it has cost; NULL: no file */
 } JsReportInput;
 
-/* The report as a JSON string (never NULL). */
+/* The report as a JSON string (never NULL): the head pretty-printed (not
+ * for `live`), then the events, one per line. */
 char *js_report_build (const JsReportInput *in, gsize *length);
 
-/* Writes `path` atomically (temporary file + rename). */
-gboolean js_report_write (const char *path, const char *json, gsize length, GError **error);
+/* One event as one line of JSON (scrubbed when asked). */
+GBytes *js_report_event_json (const JsReportInput *in, const JsEvent *e);
+
+/* Is a stall under way past the first watchdog tier (an ongoing "hang")? */
+gboolean js_report_has_ongoing_hang (const JsReportInput *in);
+
+/* That hang as one line of JSON; `with_process`: with {"pid", "exe"} in
+ * "process" (for the journal). */
+char *js_report_ongoing_hang_json (const JsReportInput *in, gboolean with_process,
+                                   gsize *length);
+
+/* The report's top-level members but the events and the document's
+ * identity (format, version, generator, final, journal), as one JSON
+ * object: a journal "set" line. */
+char *js_report_members_json (const JsReportInput *in, gsize *length);
 
 G_END_DECLS

@@ -10,7 +10,10 @@ struct _JsStackTable
 {
   JsSymbolizer *symbolizer;
   GHashTable *by_key;  /* JsStack* (hashed by its addresses) -> itself */
-  GPtrArray *by_id;    /* index id - 1 */
+  GPtrArray *by_id;    /* index id - 1; NULL where a freed stack was */
+  GArray *free_ids;    /* guint: ids of freed stacks, used again first */
+  guint size;
+  guint64 interned;
   guint64 dropped;
 };
 
@@ -40,6 +43,8 @@ stack_free (gpointer p)
 {
   JsStack *s = p;
 
+  if (s == NULL)
+    return;
   g_free (s->addresses);
   g_free (s->modules);
   if (s->frames != NULL)
@@ -55,6 +60,7 @@ js_stack_table_new (JsSymbolizer *symbolizer)
   t->symbolizer = symbolizer;
   t->by_key = g_hash_table_new (stack_hash, stack_equal);
   t->by_id = g_ptr_array_new_with_free_func (stack_free);
+  t->free_ids = g_array_new (FALSE, FALSE, sizeof (guint));
   return t;
 }
 
@@ -65,6 +71,7 @@ js_stack_table_free (JsStackTable *t)
     return;
   g_hash_table_unref (t->by_key);
   g_ptr_array_unref (t->by_id);
+  g_array_unref (t->free_ids);
   g_free (t);
 }
 
@@ -82,14 +89,27 @@ js_stack_table_intern (JsStackTable *t, const guint64 *addresses, const guint16 
     return 0;
   s = g_hash_table_lookup (t->by_key, &key);
   if (s != NULL)
-    return s->id;
-  if (t->by_id->len >= JS_STACK_TABLE_MAX)
+    {
+      s->refs++;
+      return s->id;
+    }
+  if (t->size >= JS_STACK_TABLE_MAX)
     {
       t->dropped++;
       return 0;
     }
   s = g_new0 (JsStack, 1);
-  s->id = t->by_id->len + 1;
+  s->refs = 1;
+  if (t->free_ids->len > 0)
+    {
+      s->id = g_array_index (t->free_ids, guint, t->free_ids->len - 1);
+      g_array_set_size (t->free_ids, t->free_ids->len - 1);
+    }
+  else
+    {
+      g_ptr_array_add (t->by_id, NULL);
+      s->id = t->by_id->len;
+    }
   s->n_addresses = n;
   s->addresses = g_memdup2 (addresses, n * sizeof (guint64));
   s->modules = g_memdup2 (key.modules, n * sizeof (guint16));
@@ -98,9 +118,27 @@ js_stack_table_intern (JsStackTable *t, const guint64 *addresses, const guint16 
   /* [0] is where the thread was; the others are return addresses. */
   for (guint i = 0; i < n; i++)
     js_symbolizer_lookup_in (t->symbolizer, s->modules[i], addresses[i], i > 0, s->frames);
-  g_ptr_array_add (t->by_id, s);
+  g_ptr_array_index (t->by_id, s->id - 1) = s;
   g_hash_table_add (t->by_key, s);
+  t->size++;
+  t->interned++;
   return s->id;
+}
+
+void
+js_stack_table_unref (JsStackTable *t, guint id)
+{
+  JsStack *s;
+
+  if (id == 0 || id > t->by_id->len || (s = g_ptr_array_index (t->by_id, id - 1)) == NULL)
+    return;
+  if (--s->refs > 0)
+    return;
+  g_hash_table_remove (t->by_key, s);
+  g_ptr_array_index (t->by_id, id - 1) = NULL;
+  stack_free (s);
+  g_array_append_val (t->free_ids, id);
+  t->size--;
 }
 
 const JsStack *
@@ -114,7 +152,13 @@ js_stack_table_get (JsStackTable *t, guint id)
 guint
 js_stack_table_size (JsStackTable *t)
 {
-  return t->by_id->len;
+  return t->size;
+}
+
+guint64
+js_stack_table_interned (JsStackTable *t)
+{
+  return t->interned;
 }
 
 guint64

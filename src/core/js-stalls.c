@@ -31,6 +31,9 @@ js_stall_unref (gpointer p)
 
   if (stall == NULL || !g_atomic_int_dec_and_test (&stall->ref))
     return;
+  /* Each sample's stack was interned for it: give the stacks back. */
+  for (guint i = 0; i < stall->samples->len; i++)
+    js_stack_table_unref (stall->stacks, g_array_index (stall->samples, JsStallSampleInfo, i).stack);
   g_array_unref (stall->samples);
   g_free (stall);
 }
@@ -66,6 +69,7 @@ lookup (JsStallStore *store, guint32 id, gboolean create)
       stall->h.id = id;
       stall->h.ping_latency_ns = -1;
       stall->samples = g_array_new (FALSE, FALSE, sizeof (JsStallSampleInfo));
+      stall->stacks = store->stacks;
       g_hash_table_insert (store->live, GUINT_TO_POINTER (id), stall);
       store->stalls++;
     }
@@ -167,7 +171,7 @@ attach_to_store (JsStall *stall, JsEventStore *es)
     {
       JsEvent *e = candidates[i];
 
-      if (!overlaps (stall, e))
+      if (!overlaps (stall, e) || e->frozen != NULL)
         continue;
       if (e->stalls != NULL)
         {
@@ -184,7 +188,7 @@ attach_to_store (JsStall *stall, JsEventStore *es)
         e->stalls_dropped++;
       else
         g_ptr_array_add (e->stalls, js_stall_ref (stall));
-      es->generation++;
+      js_event_store_touch (es, e);
       attached++;
     }
   return attached;

@@ -44,7 +44,8 @@ typedef struct
 {
   gint ref;
   JsStallHeader h;
-  GArray *samples; /* JsStallSampleInfo */
+  GArray *samples; /* JsStallSampleInfo; each holds a reference on its stack */
+  JsStackTable *stacks;
   gint64 ended_seen_ns;
   guint attached;  /* events it was attached to */
 } JsStall;

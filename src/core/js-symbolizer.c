@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include "js-symbolizer.h"
+#include "js-clock.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -86,6 +87,11 @@ struct _JsSymbolizer
   GHashTable *cache[2];
   GArray *cache_frames; /* JsFrame */
   GStringChunk *strings;
+
+  /* Past this (js_now_ns clock; 0: never), only what costs no loading is
+   * done: the app is exiting and waits for the final report. */
+  gint64 deadline_ns;
+  gboolean degraded; /* the lookup under way gave up something for the deadline */
 
   /* The unwind in progress. */
   const JsStackCopy *current;
@@ -652,6 +658,18 @@ find_unloaded (JsSymbolizer *s, guint64 pc)
   return best;
 }
 
+static gboolean
+past_deadline (JsSymbolizer *s)
+{
+  gint64 deadline = __atomic_load_n (&s->deadline_ns, __ATOMIC_RELAXED);
+
+  if (deadline == 0 || js_now_ns () < deadline)
+    return FALSE;
+  s->degraded = TRUE;
+  s->stats.deadline_skips++;
+  return TRUE;
+}
+
 static void
 symbolize (JsSymbolizer *s, guint module, guint64 address, gboolean is_return, GArray *out)
 {
@@ -688,6 +706,12 @@ symbolize (JsSymbolizer *s, guint module, guint64 address, gboolean is_return, G
       return;
     }
   symbol = find_symbol (s, info, pc);
+  if (!info->dwarf_checked && past_deadline (s))
+    {
+      /* Debug information can be compressed and large: the name only. */
+      push (s, out, &proto, symbol, NULL, 0, FALSE);
+      return;
+    }
   if (!info->dwarf_checked)
     {
       Dwarf_Addr bias;
@@ -733,9 +757,12 @@ js_symbolizer_lookup_in (JsSymbolizer *s, guint module, guint64 address, gboolea
       return n;
     }
   first = out->len;
+  s->degraded = FALSE;
   symbolize (s, module, address, is_return, out);
   n = out->len - first;
-  if (n > 0 && n < 256
+  /* A frame cut short for the deadline is not what the next lookup should
+   * get. */
+  if (n > 0 && n < 256 && !s->degraded
       && g_hash_table_size (s->cache[0]) + g_hash_table_size (s->cache[1]) < CACHE_MAX
       && s->cache_frames->len + n <= CACHE_FRAMES_MAX)
     {
@@ -951,6 +978,13 @@ js_symbolizer_free (JsSymbolizer *s)
   g_array_unref (s->cache_frames);
   g_string_chunk_free (s->strings);
   g_free (s);
+}
+
+void
+js_symbolizer_set_deadline (JsSymbolizer *s, gint64 deadline_ns)
+{
+  if (s != NULL)
+    __atomic_store_n (&s->deadline_ns, deadline_ns, __ATOMIC_RELAXED);
 }
 
 void

@@ -62,7 +62,15 @@ typedef struct
   guint modules_loaded;
   guint unwinds;
   guint unwind_frames;
+  guint64 deadline_skips; /* lookups cut short by the deadline */
 } JsSymbolizerStats;
+
+/* From `deadline_ns` on (js_now_ns clock), loads no more debug information
+ * (DWARF, often compressed and large: libc's takes 50-100 ms): frames of
+ * modules whose debug information is not loaded yet get their symbol's
+ * name without file, line or inline frames. For the exit, whose wait is
+ * bounded. Any thread (the lookup under way sees it before its next load). */
+void js_symbolizer_set_deadline (JsSymbolizer *symbolizer, gint64 deadline_ns);
 
 void js_symbolizer_get_stats (JsSymbolizer *symbolizer, JsSymbolizerStats *stats);
 

@@ -64,6 +64,7 @@ struct _JsWatchdog
   pthread_t self;
   gint64 final_cpu_ns; /* its CPU time when it ended, -1 before */
   int quit;      /* futex word: the thread sleeps on it */
+  int stopped;   /* futex word: set when the thread is done */
   int park;      /* futex word: 1 while parked (js_mainloop_set_park_word) */
 
   Stall stall;
@@ -619,6 +620,8 @@ watchdog_thread (gpointer data)
       __atomic_store_n (&wd->final_cpu_ns, ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec,
                         __ATOMIC_RELEASE);
   }
+  __atomic_store_n (&wd->stopped, 1, __ATOMIC_RELEASE);
+  js_futex_wake (&wd->stopped);
   return NULL;
 }
 
@@ -670,17 +673,28 @@ js_watchdog_start (JsWatchdog *wd)
   wd->thread = g_thread_new ("jankscope-watch", watchdog_thread, wd);
 }
 
-void
-js_watchdog_stop (JsWatchdog *wd)
+gboolean
+js_watchdog_stop (JsWatchdog *wd, gint64 deadline_ns)
 {
   if (wd == NULL || wd->thread == NULL)
-    return;
+    return TRUE;
   __atomic_store_n (&wd->quit, 1, __ATOMIC_RELEASE);
   js_futex_wake (&wd->quit);
   js_futex_wake_parked (&wd->park);
-  /* The thread wakes at once; a sample in flight times out in 20 ms. */
-  g_thread_join (wd->thread);
+  /* The thread wakes at once; a sample in flight times out in 20 ms. Still,
+   * this runs at the app's exit: wait for it until the deadline, not for
+   * a join that could wait for ever. */
+  while (!__atomic_load_n (&wd->stopped, __ATOMIC_ACQUIRE))
+    {
+      gint64 left = deadline_ns - js_now_ns ();
+
+      if (left <= 0)
+        return FALSE;
+      js_futex_wait (&wd->stopped, 0, left);
+    }
+  g_thread_join (wd->thread); /* it has returned: this does not wait */
   wd->thread = NULL;
+  return TRUE;
 }
 
 void

@@ -65,7 +65,9 @@ typedef struct _JsWatchdog JsWatchdog;
 JsWatchdog *js_watchdog_new (const JsConfig *config, JsModules *modules, gboolean sampling);
 void js_watchdog_start (JsWatchdog *wd);
 /* Stops the thread (bounded wait). */
-void js_watchdog_stop (JsWatchdog *wd);
+/* Ends the thread (its last stall is handed over); waits until
+ * `deadline_ns` (js_now_ns () clock) at most: FALSE if it had not ended. */
+gboolean js_watchdog_stop (JsWatchdog *wd, gint64 deadline_ns);
 
 /* Collector: moves stall headers that changed (copies) and new samples
  * (JsStallSample*, owned by the caller, free with js_stall_sample_free) out. */
