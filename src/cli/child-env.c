@@ -2,7 +2,10 @@
  *
  * The app gets the CLI's environment plus LD_PRELOAD (the preload appended
  * to what is already there), JANKSCOPE_REPORT and, with --threshold,
- * JANKSCOPE_THRESHOLD_MS. Other JANKSCOPE_* settings pass through.
+ * JANKSCOPE_THRESHOLD_MS. Other JANKSCOPE_* settings pass through. Unless
+ * the user set it, JANKSCOPE_EXIT_MS is raised to RUN_EXIT_MS: "run" reads
+ * the report as soon as the app has ended, so a complete final report is
+ * worth a longer wait at the app's exit than the default 100 ms.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -15,6 +18,8 @@
 
 #include "child-env.h"
 #include "cli-common.h"
+
+#define RUN_EXIT_MS "1000"
 
 /* Separators of LD_PRELOAD entries for the glibc dynamic loader. */
 #define LD_PRELOAD_SEPARATORS ": "
@@ -92,6 +97,7 @@ cli_child_env_new (const char *preload,
   env = g_environ_setenv (env, "JANKSCOPE_REPORT", report_path, TRUE);
   if (threshold_ms != NULL)
     env = g_environ_setenv (env, "JANKSCOPE_THRESHOLD_MS", threshold_ms, TRUE);
+  env = g_environ_setenv (env, "JANKSCOPE_EXIT_MS", RUN_EXIT_MS, FALSE);
 
   return env;
 }

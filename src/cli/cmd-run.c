@@ -82,30 +82,48 @@ same_file_version (const struct stat *a,
          a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-/* Removes the private report and whatever the app left next to it: the
- * temporary files of an interrupted write and the reports of its GLib
- * children (PATH.PID). The name came from g_file_open_tmp, so everything
- * named PATH.* is ours. */
+/* Removes the private folder of a run without --report and what the app
+ * left in it: the report, its journal, the reports of its GLib children
+ * (report.json.PID). The folder came from g_dir_make_tmp: all of it is ours. */
 static void
-remove_private_reports (const char *path)
+remove_private_dir (const char *dirname)
 {
-  g_autofree char *dirname = g_path_get_dirname (path);
-  g_autofree char *prefix = NULL;
   g_autoptr (GDir) dir = g_dir_open (dirname, 0, NULL);
   const char *name;
 
-  g_unlink (path);
-  if (dir == NULL)
-    return;
-
-  prefix = g_strconcat (strrchr (path, G_DIR_SEPARATOR) + 1, ".", NULL);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_prefix (name, prefix))
+  if (dir != NULL)
+    while ((name = g_dir_read_name (dir)) != NULL)
       {
         g_autofree char *leftover = g_build_filename (dirname, name, NULL);
 
         g_unlink (leftover);
       }
+  g_rmdir (dirname);
+}
+
+/* A report is written only to a regular file or a new one (the app refuses
+ * anything else too, but here the user hears why before the app starts). */
+static gboolean
+report_target_ok (const char *path,
+                  char      **problem)
+{
+  struct stat st;
+  const char *what;
+
+  if (g_lstat (path, &st) != 0 || S_ISREG (st.st_mode))
+    return TRUE;
+  if (S_ISLNK (st.st_mode))
+    what = _("a symbolic link");
+  else if (S_ISDIR (st.st_mode))
+    what = _("a folder");
+  else if (S_ISFIFO (st.st_mode))
+    what = _("a FIFO");
+  else if (S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode))
+    what = _("a device");
+  else
+    what = _("not a regular file");
+  *problem = g_strdup (what);
+  return FALSE;
 }
 
 /* Loads the report this run wrote. NULL with *problem set (a message for
@@ -222,6 +240,7 @@ cli_cmd_run (int    argc,
   g_autofree char *preload = NULL;
   g_autofree char *report_template = NULL;
   g_autofree char *report_path = NULL;
+  g_autofree char *private_dir = NULL;
   g_autofree char *app_name = NULL;
   g_autofree char *problem = NULL;
   g_autoptr (CliReport) report = NULL;
@@ -282,6 +301,15 @@ cli_cmd_run (int    argc,
           return cli_usage_error (context, _("--report: the folder %s does not exist"),
                                   display_dir);
         }
+      if (strchr (report_template, '%') == NULL && !report_target_ok (report_template, &problem))
+        {
+          g_autofree char *display_path = g_filename_display_name (report_template);
+
+          return cli_usage_error (context,
+                                  _("--report: %s is %s; a report is written only to a regular "
+                                    "file or a new one"),
+                                  display_path, problem);
+        }
     }
 
   preload = cli_preload_find (&error);
@@ -299,14 +327,15 @@ cli_cmd_run (int    argc,
     }
   else
     {
-      int fd = g_file_open_tmp ("jankscope-XXXXXX.json", &report_template, &error);
-
-      if (fd < 0)
+      /* A private folder, not a file made in advance: the app would find
+       * an empty file there where it looks for a previous run's report. */
+      private_dir = g_dir_make_tmp ("jankscope-run-XXXXXX", &error);
+      if (private_dir == NULL)
         {
-          cli_error (_("cannot create a temporary report file: %s"), error->message);
+          cli_error (_("cannot create a temporary folder for the report: %s"), error->message);
           return CLI_EXIT_FAILURE;
         }
-      close (fd);
+      report_template = g_build_filename (private_dir, "report.json", NULL);
     }
 
   envp = cli_child_env_new (preload, report_template, threshold_ms);
@@ -332,8 +361,8 @@ cli_cmd_run (int    argc,
 
   if (!cli_child_run (app_argv, envp, &pid, &wait_status, &error))
     {
-      if (report_arg == NULL)
-        remove_private_reports (report_template);
+      if (private_dir != NULL)
+        remove_private_dir (private_dir);
       cli_error ("%s", error->message);
       if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
         return CLI_EXIT_NOT_FOUND;
@@ -362,8 +391,8 @@ cli_cmd_run (int    argc,
   else
     cli_error ("%s", problem);
 
-  if (report_arg == NULL)
-    remove_private_reports (report_template);
+  if (private_dir != NULL)
+    remove_private_dir (private_dir);
   else
     {
       g_autofree char *display_path = g_filename_display_name (report_path);

@@ -30,6 +30,7 @@
 #include "json-doc.h"
 #include "json-read.h"
 #include "report-reader.h"
+#include "report-journal.h"
 
 #define REPORT_FORMAT    "jankscope-report"
 #define REPORT_VERSION   1
@@ -1129,7 +1130,8 @@ errno_error (GError **error,
 
 /* open, fstat, read: one path lookup per file (a merge reads thousands). A
  * FIFO or a device is refused before any read (O_NONBLOCK: opening a FIFO
- * without a writer does not wait). */
+ * without a writer does not wait). A report whose app still runs or was
+ * killed comes with its journal folded in (report-journal.h). */
 gboolean
 cli_report_read_file (const char *path,
                       char      **data,
@@ -1137,10 +1139,14 @@ cli_report_read_file (const char *path,
                       GError    **error)
 {
   g_autofree char *buffer = NULL;
+  g_autofree char *journal = NULL;
+  gsize journal_length = 0;
   struct stat st;
   gsize size, done = 0;
   int fd;
 
+  /* The journal first: see cli_report_journal_read. */
+  journal = cli_report_journal_read (path, &journal_length);
   fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
   if (fd < 0)
     return errno_error (error, errno);
@@ -1205,6 +1211,19 @@ cli_report_read_file (const char *path,
   close (fd);
 
   buffer[done] = '\0';
+  if (journal != NULL)
+    {
+      gsize folded_length;
+      char *folded = cli_report_journal_fold (buffer, done, journal, journal_length,
+                                              &folded_length);
+
+      if (folded != NULL)
+        {
+          g_free (buffer);
+          buffer = folded;
+          done = folded_length;
+        }
+    }
   *data = g_steal_pointer (&buffer);
   *length = done;
   return TRUE;

@@ -1172,15 +1172,32 @@ class RunTest(CliTestCase):
         self.assertTrue(proc.err.endswith(f"Report: {self.path('r.json')}\n"), proc.err)
 
     def test_private_report_is_removed(self):
-        script = 'echo "$JANKSCOPE_REPORT"; echo x > "$JANKSCOPE_REPORT.1234"; exit 4'
+        # The report goes to a new private folder (no file is made in advance:
+        # the app would read an empty file where it looks for a previous run's
+        # journal); the folder and all the app left in it go at the end.
+        script = ('echo "$JANKSCOPE_REPORT"; test -e "$JANKSCOPE_REPORT" && echo exists; '
+                  'stat -c %a "$(dirname "$JANKSCOPE_REPORT")"; '
+                  'echo x > "$JANKSCOPE_REPORT.1234"; echo y > "$JANKSCOPE_REPORT.journal"; exit 4')
         proc = run_cli("run", "--", "sh", "-c", script)
         self.assertExit(proc, 4)
-        path = proc.out.strip()
-        self.assertRegex(os.path.basename(path), r"^jankscope-\w+\.json$")
+        path, mode = proc.out.split()
+        self.assertEqual(os.path.basename(path), "report.json")
+        self.assertRegex(os.path.basename(os.path.dirname(path)), r"^jankscope-run-\w+$")
+        self.assertEqual(mode, "700")
         self.assertTrue(os.path.isabs(path))
-        self.assertFalse(os.path.exists(path))
-        self.assertFalse(os.path.exists(path + ".1234"))
+        self.assertFalse(os.path.exists(os.path.dirname(path)))
         self.assertNotIn("Report:", proc.err)
+
+    def test_report_target_not_regular(self):
+        fifo = self.path("fifo.json")
+        os.mkfifo(fifo)
+        os.symlink("/dev/null", self.path("link.json"))
+        for target, what in ((fifo, "a FIFO"), (self.path("link.json"), "a symbolic link"),
+                             (self.tmp, "a folder")):
+            proc = run_cli("run", "--report", target, "--", "true")
+            self.assertExit(proc, 2)
+            self.assertIn(f"is {what}; a report is written only to a regular file", proc.err)
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
 
     def test_summary_of_the_app_report(self):
         source_path = self.write("source.json", json.dumps(make_report()))

@@ -24,9 +24,13 @@ import pty
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import jankscope_test as jt  # noqa: E402  (tests/: the report and journal reader)
 
 MS = 1_000_000  # ns
 T0 = 7_000_000_000_000  # CLOCK_MONOTONIC of the synthetic runs' start
@@ -48,6 +52,10 @@ def clean_env(**extra):
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("JANKSCOPE") and k not in ("LD_PRELOAD", "LANGUAGE")}
     env["LC_ALL"] = "C.UTF-8"
+    # As in tests/jankscope_test.py: strict GLib messages, and a final report
+    # that is not cut short on a loaded test machine.
+    env["G_DEBUG"] = jt.STRICT_G_DEBUG
+    env["JANKSCOPE_EXIT_MS"] = "5000"
     env.update(extra)
     return env
 
@@ -1010,7 +1018,7 @@ class RoundTripTest(ExportTestCase):
         report = self.path("demo.json")
         env = clean_env(LD_PRELOAD=need_env("JANKSCOPE_TEST_PRELOAD"), JANKSCOPE_REPORT=report,
                         GSK_RENDERER="cairo", GSETTINGS_BACKEND="memory", NO_AT_BRIDGE="1",
-                        DISPLAY=os.environ["DISPLAY"])
+                        DISPLAY=os.environ["DISPLAY"], **jt.session_bus_env())
         proc = subprocess.run([demo, "--script=cpu,sleep,slow-paint,quit"], env=env,
                               capture_output=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
         self.assertEqual(proc.returncode, 0, proc.stderr.decode())
@@ -1048,9 +1056,8 @@ class RoundTripTest(ExportTestCase):
             while time.monotonic() < deadline and hang is None:
                 time.sleep(0.2)
                 try:
-                    with open(killed) as f:
-                        r = json.load(f)
-                except (OSError, ValueError):
+                    r = jt.read_report(killed)  # the hang under way is in the journal
+                except jt.CheckFailed:
                     continue
                 hang = next((e for e in r["events"] if e.get("ongoing") and e.get("stacks")), None)
             self.assertIsNotNone(hang, "no ongoing hang with stacks in the report")
@@ -1058,6 +1065,8 @@ class RoundTripTest(ExportTestCase):
             proc.send_signal(signal.SIGKILL)
             proc.communicate(timeout=TIMEOUT)
         shutil.copy(killed, self.path("killed.json"))
+        # The report and its journal, as the killed run left them.
+        shutil.copy(killed + ".journal", self.path("killed.json.journal"))
         self.run_app("busy", killed)  # same path: previous_run
         inputs = [self.path("killed.json"), killed]
 
