@@ -312,22 +312,28 @@ def test_scrub():
 
 
 def test_scrub_previous_run():
-    """A previous run killed during a hang left its report (final: false,
-    an ongoing hang): its strings are scrubbed too when carried on."""
+    """A previous run killed during a hang left its journal (its last "hang"
+    line, with whose hang it was): its strings are scrubbed too when
+    carried on."""
     from tempfile import mkdtemp
     base = mkdtemp(prefix="jankscope-prev-")
     home = os.path.join(base, "home", "alice")
     path = os.path.join(base, "report.json")
     previous = {
         "format": "jankscope-report", "version": 1, "final": False,
+        "journal": {"run": "4242-1", "seq": 0},
         "process": {"pid": 4242, "exe": f"{home}/bin/old-app"},
-        "events": [{"id": 0, "type": "hang", "ongoing": True, "duration_ns": 2000 * MS,
-                    "source": f"load {home}/big.db",
-                    "stacks": [{"frames": [{"function": "f", "file": f"{home}/src/f.c"}]}]}],
+        "events": [],
     }
+    hang = {"id": 0, "type": "hang", "ongoing": True, "duration_ns": 2000 * MS,
+            "source": f"load {home}/big.db",
+            "stacks": [{"frames": [{"function": "f", "file": f"{home}/src/f.c"}]}],
+            "process": {"pid": 4242, "exe": f"{home}/bin/old-app"}}
     try:
         with open(path, "w", encoding="utf-8") as f:
             json.dump(previous, f)
+        with open(path + ".journal", "w", encoding="utf-8") as f:
+            f.write(json.dumps({"run": "4242-1", "seq": 1, "hang": hang}) + "\n")
         run = run_context(["quick"], extra_env={"HOME": home, "JANKSCOPE_SCRUB": "1",
                                                 "JANKSCOPE_REPORT": path})
         with open(path, encoding="utf-8") as f:

@@ -33,6 +33,8 @@ static const struct
   { "threshold-mix", scenario_threshold_mix },
   { "sigterm", scenario_sigterm },
   { "json-stream", scenario_json_stream },
+  { "quit-on-stdin", scenario_quit_on_stdin },
+  { "event-stream", scenario_event_stream },
   { "boundary", scenario_boundary },
   { "many-parts", scenario_many_parts },
   { "nested", scenario_nested },

@@ -68,6 +68,8 @@ int scenario_sigterm (void);
 int scenario_json_stream (void);
 int scenario_boundary (void);
 int scenario_many_parts (void);
+int scenario_quit_on_stdin (void);
+int scenario_event_stream (void);
 
 /* scenarios-nested.c */
 int scenario_nested (void);

@@ -112,3 +112,82 @@ scenario_many_parts (void)
     stalls[i] = 55;
   return run_plan ("many-parts", stalls, G_N_ELEMENTS (stalls), 0, 100);
 }
+
+static gboolean
+stdin_line_cb (GIOChannel *channel, GIOCondition condition, gpointer data)
+{
+  printf ("quitting\n");
+  fflush (stdout);
+  g_main_loop_quit (data);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+announce_cb (gpointer data)
+{
+  printf ("ready\n");
+  fflush (stdout);
+  return G_SOURCE_REMOVE;
+}
+
+/* A 120 ms stall at 100 ms, "ready" on stdout 1.5 s later (the stall is on
+ * disk by then), then an idle loop until a line arrives on stdin: the test
+ * decides when the app exits. */
+int
+scenario_quit_on_stdin (void)
+{
+  static const guint stalls[] = { 120 };
+  GMainLoop *loop = g_main_loop_new (NULL, FALSE);
+  GIOChannel *in = g_io_channel_unix_new (0);
+  Plan plan = { "quit-on-stdin", stalls, 1, 0, 30000, 0, loop };
+
+  add_named_timeout ("quit-on-stdin", 100, timeline_stall_cb, &plan);
+  add_named_timeout ("announce", 1600, announce_cb, NULL);
+  g_io_add_watch (in, G_IO_IN | G_IO_HUP, stdin_line_cb, loop);
+  run_loop (loop);
+  g_io_channel_unref (in);
+  g_main_loop_unref (loop);
+  return 0;
+}
+
+/* Recursion of a depth that differs from stall to stall: each stall's
+ * samples have stacks of their own (noinline, and the sink defeats tail
+ * calls). */
+static volatile guint recursion_sink;
+
+G_GNUC_NO_INLINE static void
+event_stream_recurse (guint depth, guint ms)
+{
+  if (depth == 0)
+    busy_wait_ms (ms);
+  else
+    event_stream_recurse (depth - 1, ms);
+  recursion_sink++;
+}
+
+static GMainLoop *event_stream_loop;
+
+static gboolean
+event_stream_cb (gpointer data)
+{
+  guint *left = data;
+
+  event_stream_recurse (*left % 100, 55);
+  if (--*left == 0)
+    quit_loop_after (event_stream_loop, 100);
+  return *left > 0 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+/* 200 stalls of 55 ms, 30 ms apart, each at one of 100 recursion depths:
+ * with JANKSCOPE_MERGE_MS=0, 200 events with 100 kinds of stacks in 12 s. */
+int
+scenario_event_stream (void)
+{
+  static guint left = 200;
+
+  event_stream_loop = g_main_loop_new (NULL, FALSE);
+  add_named_timeout ("event-stream", 30, event_stream_cb, &left);
+  run_loop (event_stream_loop);
+  g_main_loop_unref (event_stream_loop);
+  return 0;
+}
