@@ -159,6 +159,33 @@ def test_hostile_journal():
                   f"previous_run of hostile lines: {prev}")
 
 
+def test_previous_hang():
+    """The newest hang line of a journal is the previous run's hang, nested
+    as deep as a real one may be (40 levels here); a line nested deeper than
+    any jankscope writes (100) is skipped, never parsed."""
+    def hang(seq, seconds, nesting):
+        deep = 0
+        for _ in range(nesting):
+            deep = [deep]
+        return json.dumps({"run": "77-1", "seq": seq, "hang": {
+            "id": 0, "type": "hang", "ongoing": True, "duration_ns": int(seconds * 1e9),
+            "deep": deep, "process": {"pid": 77, "exe": "/usr/bin/old"}}}) + "\n"
+
+    with tempfile.TemporaryDirectory(prefix="jankscope-test-") as d:
+        path = os.path.join(d, "report.json")
+        with open(path + ".journal", "w") as f:
+            f.write(hang(1, 1.0, 2) + hang(2, 2.0, 40) + hang(3, 3.0, 100))
+        proc = run_limited([app("glib-scenarios"), "single-200ms"], path)
+        check_equal(proc.returncode, 0, f"exit code ({proc.stderr.strip()})")
+        lines = ours(proc.stderr)
+        check(len(lines) == 1 and "(pid 77) ended during a 2.0 s hang" in lines[0],
+              f"the previous run's newest readable hang (2.0 s): {lines}")
+        prev = read_report(path)["previous_run"]
+        check_equal((prev["pid"], prev["exe"], prev["hang"]["duration_ns"]),
+                    (77, "/usr/bin/old", 2 * 10**9), "previous_run")
+        check("process" not in prev["hang"], "the journal's process member is not in the hang")
+
+
 def test_strict_run():
     """`jankscope run` without --report, as a GNOME developer runs it: with
     G_DEBUG=fatal-criticals,fatal-warnings the app must not die of a
@@ -310,6 +337,7 @@ CHECKS = {
     "big-old-files": test_big_old_files,
     "empty-file": test_empty_file,
     "hostile-journal": test_hostile_journal,
+    "previous-hang": test_previous_hang,
     "strict-run": test_strict_run,
     "exit-deadline": test_exit_deadline,
     "killed-reads-as-one": test_killed_reads_as_one,

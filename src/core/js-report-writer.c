@@ -231,7 +231,10 @@ json_depth (const char *text, gsize length, guint max)
       else if (c == '"')
         in_string = TRUE;
       else if (c == '[' || c == '{')
-        deepest = MAX (deepest, ++depth);
+        {
+          depth++;
+          deepest = MAX (deepest, depth);
+        }
       else if ((c == ']' || c == '}') && depth > 0)
         depth--;
     }
