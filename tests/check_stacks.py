@@ -167,7 +167,8 @@ def validate_sampler(report):
     for key in ("stalls", "stalls_without_event", "samples", "samples_running",
                 "samples_waiting", "samples_folded", "samples_failed", "samples_dropped",
                 "signals_sent", "signal_timeouts", "signal_late", "signal_blocked",
-                "syscalls_interrupted", "stack_copies_inconsistent", "handler_ns_total",
+                "signals_withheld", "signals_deferred", "blocking_calls_eintr",
+                "stack_copies_inconsistent", "handler_ns_total",
                 "handler_ns_max", "watchdog_wakeups", "watchdog_parks", "pings_sent",
                 "pings_caught", "stacks_distinct", "stacks_dropped", "symbol_lookups",
                 "symbol_cache_hits"):
@@ -354,40 +355,97 @@ def test_usleep():
               f"{stack_text(st)}")
     check_culprit(e, "js_test_sleeper")
     sampler = report["summary"]["sampler"]
-    info(f"syscalls_interrupted {sampler['syscalls_interrupted']}, signals_sent "
+    info(f"signals_withheld {sampler['signals_withheld']}, signals_sent "
          f"{sampler['signals_sent']}")
-    check_equal(sampler["syscalls_interrupted"], 0, "summary.sampler.syscalls_interrupted")
+    check_equal(sampler["blocking_calls_eintr"], 0, "summary.sampler.blocking_calls_eintr")
 
 
-def test_nanosleep_loop():
-    """The race documented in js-sampler.c: a thread that enters nanosleep
-    between the watchdog's look at /proc and the signal sees EINTR. It is
-    rare (a few in a thousand signals here) and must always be counted: every
-    EINTR the app saw is in summary.sampler.syscalls_interrupted."""
-    run = run_stacks("nanosleep-loop")
-    check_ran_fine(run)
-    # The EINTR accounting first, from the raw report (the general
-    # validation comes last, so that its failures do not hide these values).
+def check_no_eintr(run, count_key):
+    """No blocking call of the app failed with EINTR although the stall was
+    sampled with signals while the main thread ran (not vacuous)."""
+    # The EINTR count first, from the raw report: the general validation
+    # comes last, so that its failures do not hide these values.
     sampler = run.report["summary"]["sampler"]
     eintr = int(fact(run, "eintr"))
-    sleeps = int(fact(run, "nanosleeps"))
-    info(f"nanosleep-loop: {sleeps} nanosleeps, {eintr} EINTR seen by the app; sampler: "
-         f"syscalls_interrupted {sampler['syscalls_interrupted']}, signals_sent "
-         f"{sampler['signals_sent']}, samples {sampler['samples']} ({sampler['samples_running']} "
-         f"running, {sampler['samples_waiting']} waiting, {sampler['samples_folded']} folded), "
-         f"stack_copies_inconsistent {sampler['stack_copies_inconsistent']}, signal_late "
-         f"{sampler['signal_late']}, signal_timeouts {sampler['signal_timeouts']}")
-    check_equal(fact(run, "other_errors"), "0", "nanosleep errors other than EINTR")
-    check(sleeps >= 100, f"only {sleeps} nanosleeps in 1 s")
-    check(sampler["signals_sent"] > 0, "no signal was sent: the race was not exercised")
-    check(eintr <= sampler["syscalls_interrupted"],
-          f"the app saw {eintr} nanosleeps cut short (EINTR) but the sampler counted "
-          f"{sampler['syscalls_interrupted']} interrupted system calls")
+    calls = int(fact(run, count_key))
+    info(f"{calls} blocking calls, {eintr} EINTR seen by the app; sampler: "
+         + ", ".join(f"{k} {sampler.get(k)}" for k in (
+             "signals_sent", "signals_withheld", "signals_deferred", "blocking_calls_eintr",
+             "samples", "samples_running", "samples_waiting", "samples_folded",
+             "signal_timeouts", "signal_late", "signal_blocked")))
+    check_equal(fact(run, "other_errors"), "0", "errors other than EINTR")
+    check(calls > 0, "no blocking call was made")
+    check(sampler["signals_sent"] > 0 and sampler["signal_timeouts"] < sampler["signals_sent"],
+          f"no sampling signal reached the main thread (signals_sent "
+          f"{sampler['signals_sent']}, signal_timeouts {sampler['signal_timeouts']}): the "
+          f"race was not exercised")
+    check_equal(eintr, 0, "blocking calls of the app cut short (EINTR) while jankscope sampled")
     report = stacks_report(run)
+    check_equal(sampler["blocking_calls_eintr"], 0,
+                "summary.sampler.blocking_calls_eintr (the app sends no signal)")
     e = stall_event(run, report)
     check(e["samples_running"] > 0 and e["samples_waiting"] > 0,
           f"a loop half on CPU, half asleep: {e['samples_running']} running and "
           f"{e['samples_waiting']} waiting samples")
+
+
+def test_nanosleep_loop():
+    """2 ms of CPU and a 2 ms nanosleep in a loop for 1 s, sampled at the
+    default schedule: the sampling signal never cuts a nanosleep short (a
+    thread entering it between the watchdog's look at /proc and the signal's
+    arrival would see EINTR, but for the handshake of js-call-guard.h)."""
+    run = run_stacks("nanosleep-loop")
+    check_ran_fine(run)
+    check_no_eintr(run, "nanosleeps")
+
+
+def sleep_loop_check(call):
+    """2 ms of CPU and a 2 ms blocking call (`call`, or each in turn for
+    "mixed") in a loop for 4 s inside one dispatch, sampled every 1 ms so that
+    the race is frequent: no call returns EINTR."""
+    def check_call():
+        run = run_stacks("sleep-loop", call, "4000", extra_env={"JANKSCOPE_SAMPLE_MS": "1"},
+                         timeout=90)
+        check_ran_fine(run)
+        check_no_eintr(run, "calls")
+    return check_call
+
+
+SLEEP_LOOP_CALLS = ("poll", "select", "ppoll", "epoll_wait", "nanosleep", "clock_nanosleep",
+                    "usleep", "mixed")
+
+
+def test_app_signals():
+    """The app's own signals (handlers without SA_RESTART) still cut its
+    blocking calls short, and the masks it gives ppoll, pselect, epoll_pwait
+    and sigsuspend keep their meaning: the same results without jankscope
+    and with it, sampling every 1 ms during the stall they run in."""
+    without = run_stacks("app-signals", preload=False, report=False)
+    check_ran_fine(without)
+    run = run_stacks("app-signals", extra_env={"JANKSCOPE_SAMPLE_MS": "1"})
+    check_ran_fine(run)
+    cases = run.facts.get("case", [])
+    info("with jankscope: " + "; ".join(cases))
+    check_equal(cases, without.facts.get("case", []),
+                "results of the app's calls (with jankscope vs without)")
+    check(len(cases) == 20, f"expected 20 cases, got {len(cases)}")
+    for line in cases:
+        name = line.split()[0]
+        if name.endswith("-mask-blocks"):
+            check(line == f"{name} ret=0 errno=0 usr1=1 alrm=0",
+                  f"{name}: the app's mask blocks SIGUSR1, the call times out: {line}")
+        else:
+            check(" ret=-1 errno=4 " in line and (" usr1=1 " in line or line.endswith("alrm=1")),
+                  f"{name}: the app's signal cut the call short (EINTR): {line}")
+    report = stacks_report(run)
+    sampler = report["summary"]["sampler"]
+    info(f"app-signals: signals_sent {sampler['signals_sent']}, signals_withheld "
+         f"{sampler['signals_withheld']}, signals_deferred {sampler['signals_deferred']}, "
+         f"blocking_calls_eintr {sampler['blocking_calls_eintr']}")
+    check(sampler["signals_sent"] > 0, "no sampling signal was sent during the stall")
+    # Every EINTR the app saw came from its own signal, and each is counted.
+    check_equal(sampler["blocking_calls_eintr"], 17,
+                "summary.sampler.blocking_calls_eintr (the 17 cases the app's signal interrupted)")
 
 
 def test_lock():
@@ -684,9 +742,12 @@ CHECKS = {
     "dlclose-reuse": test_dlclose_reuse,
     "signal-takeover": test_signal_takeover,
     "signal-blocked": test_signal_blocked,
+    "app-signals": test_app_signals,
     "sampling-off": test_sampling_off,
     "idle": test_idle,
 }
+
+CHECKS.update({f"sleep-loop-{call}": sleep_loop_check(call) for call in SLEEP_LOOP_CALLS})
 
 if __name__ == "__main__":
     sys.exit(main(CHECKS))

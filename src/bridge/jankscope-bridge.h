@@ -12,6 +12,8 @@
 
 #define JS_BRIDGE_ABI 1
 
+struct JsCallGuard; /* js-call-guard.h */
+
 /* Layout-compatible with GSourceFuncs (six pointers). */
 typedef struct
 {
@@ -56,6 +58,11 @@ typedef struct
   /* For g_main_context_find_source_by_funcs_user_data (): the funcs the core
    * gave to sources that were attached with `funcs`, or NULL. */
   const void *(*swapped_funcs) (const void *funcs);
+
+  /* The handshake between the sampling signal and the main thread's blocking
+   * calls (js-call-guard.h), owned by the core; the preload's wrappers of
+   * poll, nanosleep & co. follow it. */
+  struct JsCallGuard *call_guard;
 } JsBridge;
 
 /* Exported by libjankscope-core.so. Returns 0 on success; on failure the core

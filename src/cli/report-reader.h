@@ -208,7 +208,7 @@ typedef struct
   gint64 samples;
   gint64 signals_sent;
   gint64 signal_timeouts;
-  gint64 syscalls_interrupted;
+  gint64 syscalls_interrupted; /* reports of jankscope before the blocking-call guard only */
 } CliReportSampler;
 
 /* previous_run: a run killed during a hang, found in the report path. */

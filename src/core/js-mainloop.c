@@ -29,6 +29,7 @@
 #include "js-futex.h"
 #include "js-log.h"
 #include "js-names.h"
+#include "js-sampler.h"
 #include "js-source-swap.h"
 
 #include <pthread.h>
@@ -82,6 +83,32 @@ on_watched_thread (void)
          && pthread_equal (pthread_self (), main_thread);
 }
 
+/* The context's poll, guarded against the sampling signal (js-call-guard.h)
+ * whatever poll function the app set. In GTK module mode this is the only
+ * guarded call: there is no preload to wrap the others. */
+static gint
+guarded_poll (GPollFunc next, GPollFD *fds, guint n_fds, gint timeout)
+{
+  JsCallGuard *g = &js_sampler_guard;
+  JsCallHold hold;
+  gint ret;
+
+  if (__atomic_load_n (&g->signal, __ATOMIC_ACQUIRE) == 0)
+    return next (fds, n_fds, timeout);
+  if (!js_call_guard_enter (g))
+    ret = next (fds, n_fds, timeout);
+  else
+    {
+      js_call_guard_hold (g, &hold);
+      ret = next (fds, n_fds, timeout);
+      js_call_guard_release (g, &hold);
+    }
+  /* Its EINTRs are not counted: GLib retries them, and with the preload the
+   * poll wrapper below this one counts them already. */
+  js_call_guard_leave (g, FALSE);
+  return ret;
+}
+
 static gint
 js_poll (GPollFD *fds, guint n_fds, gint timeout)
 {
@@ -129,7 +156,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
       js_ring_push (ring, &r);
     }
 
-  ret = next (fds, n_fds, timeout);
+  ret = guarded_poll (next, fds, n_fds, timeout);
 
   leave = js_now_ns ();
   if (depth > 0 && depth <= MAX_DEPTH)
@@ -263,6 +290,8 @@ js_mainloop_start (JsRing *the_ring, JsBridge *bridge,
   /* Release stores: the preload starts calling a hook only once it sees it. */
   __atomic_store_n (&bridge->set_poll_func, hook_set_poll_func, __ATOMIC_RELEASE);
   __atomic_store_n (&bridge->get_poll_func, hook_get_poll_func, __ATOMIC_RELEASE);
+  /* Off (signal 0) until the sampler has its signal. */
+  __atomic_store_n (&bridge->call_guard, &js_sampler_guard, __ATOMIC_RELEASE);
   if (bridge->mode == JS_MODE_PRELOAD)
     {
       __atomic_store_n (&bridge->swapped_funcs, js_source_swap_lookup, __ATOMIC_RELEASE);

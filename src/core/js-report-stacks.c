@@ -295,7 +295,9 @@ js_report_add_sampler_summary (JsonBuilder *b, JsStallStore *store, JsWatchdog *
   js_json_member_int (b, "signal_timeouts", (gint64) sc.timeouts);
   js_json_member_int (b, "signal_late", (gint64) sc.late);
   js_json_member_int (b, "signal_blocked", (gint64) ws.signal_blocked);
-  js_json_member_int (b, "syscalls_interrupted", (gint64) sc.syscalls_interrupted);
+  js_json_member_int (b, "signals_withheld", (gint64) sc.withheld);
+  js_json_member_int (b, "signals_deferred", (gint64) sc.deferred);
+  js_json_member_int (b, "blocking_calls_eintr", (gint64) sc.blocking_eintr);
   js_json_member_int (b, "stack_copies_inconsistent", (gint64) ws.copies_inconsistent);
   js_json_member_int (b, "handler_ns_total", ws.handler_ns_total);
   js_json_member_int (b, "handler_ns_max", ws.handler_ns_max);

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
@@ -54,14 +55,17 @@ static gboolean ready;
 
 /* Shared with the handler. */
 static Slot slots[N_SLOTS];
-static guint64 syscalls_interrupted;
 static guint64 late;
 static int in_handler; /* set while the handler runs (its mask blocks the signal) */
 
 /* The watchdog's. */
 static guint32 next_seq;
-static guint64 requested, taken, timeouts, truncated_count;
+static guint64 requested, taken, timeouts, truncated_count, withheld;
 static gboolean lost;
+
+/* The handshake with the main thread's blocking calls (js-call-guard.h).
+ * Published to the preload in JsBridge.call_guard (js-mainloop.c). */
+JsCallGuard js_sampler_guard;
 
 #if defined(__x86_64__)
 static guintptr
@@ -69,35 +73,18 @@ interrupted_pc (const ucontext_t *uc)
 {
   return (guintptr) uc->uc_mcontext.gregs[REG_RIP];
 }
-
-/* The thread was leaving a system call that returned EINTR because of this
- * very signal: the pc is just past a `syscall` instruction (0f 05) and rax
- * holds -EINTR. The watchdog only signals running threads, so this is the
- * rare race of a thread entering a blocking call right then: count it. */
-static gboolean
-was_interrupted_syscall (const ucontext_t *uc)
-{
-  guintptr pc = interrupted_pc (uc);
-
-  if ((pc & 0xfff) < 2)
-    return FALSE; /* do not read across a page boundary */
-  return *(const guint16 *) (pc - 2) == 0x050f && uc->uc_mcontext.gregs[REG_RAX] == -EINTR;
-}
 #else
 static guintptr
 interrupted_pc (const ucontext_t *uc)
 {
   return 0;
 }
-
-static gboolean
-was_interrupted_syscall (const ucontext_t *uc)
-{
-  return FALSE;
-}
 #endif
 
-/* Async-signal-safe: no locks, no allocation, no stdio; errno saved. */
+/* Async-signal-safe: no locks, no allocation, no stdio; errno saved. It
+ * touches only what it owns: the slots, its counters, the guard, and the
+ * ucontext the kernel handed it (never the code or stack around the
+ * interrupted pc). */
 static void
 on_signal (int sig, siginfo_t *info, void *context)
 {
@@ -111,6 +98,12 @@ on_signal (int sig, siginfo_t *info, void *context)
   __atomic_store_n (&in_handler, 1, __ATOMIC_RELAXED);
   if (info->si_code != SI_QUEUE || info->si_pid != main_pid)
     goto out; /* not ours: someone else's sigqueue/kill of this number */
+  /* One of the watchdog's signals has arrived, late or not: it is no longer
+   * in flight, the main thread's blocking calls need not hold it back. */
+  __atomic_store_n (&js_sampler_guard.handled,
+                    __atomic_load_n (&js_sampler_guard.handled, __ATOMIC_RELAXED) + 1,
+                    __ATOMIC_RELAXED);
+  __atomic_sub_fetch (&js_sampler_guard.in_flight, 1, __ATOMIC_SEQ_CST);
   seq = (guint32) info->si_value.sival_int;
   slot = &slots[seq % N_SLOTS];
   if (__atomic_load_n (&slot->seq, __ATOMIC_ACQUIRE) != seq
@@ -121,8 +114,6 @@ on_signal (int sig, siginfo_t *info, void *context)
       goto out;
     }
   start = js_now_ns ();
-  if (was_interrupted_syscall (context))
-    __atomic_add_fetch (&syscalls_interrupted, 1, __ATOMIC_RELAXED);
   n = backtrace_func (slot->frames, G_N_ELEMENTS (slot->frames));
   slot->n = 0;
   slot->truncated = n == (int) G_N_ELEMENTS (slot->frames);
@@ -239,6 +230,9 @@ js_sampler_init (pid_t main_tid, int signal_offset)
   main_pid = getpid ();
   the_main_tid = main_tid;
   ready = TRUE;
+  /* The thread first: a blocking call that sees the signal set compares it. */
+  __atomic_store_n (&js_sampler_guard.thread, pthread_self (), __ATOMIC_RELAXED);
+  __atomic_store_n (&js_sampler_guard.signal, the_signal, __ATOMIC_RELEASE);
   return TRUE;
 }
 
@@ -253,6 +247,8 @@ js_sampler_check_handler (void)
       || current.sa_sigaction != on_signal)
     {
       lost = TRUE;
+      /* The app's own uses of that signal must interrupt its calls as usual. */
+      __atomic_store_n (&js_sampler_guard.signal, 0, __ATOMIC_RELEASE);
       js_log_warning ("the app took over signal %d that jankscope samples stacks with; "
                       "stack sampling is off from now on",
                       the_signal);
@@ -293,11 +289,25 @@ js_sampler_take (guint64 *frames, guint max, guint *n_frames, gboolean *truncate
   if (!js_sampler_check_handler ())
     return JS_SAMPLER_SIGNAL_LOST;
 
+  /* The handshake (js-call-guard.h): the signal counts as in flight from
+   * now; if the main thread is inside a blocking call it could cut short,
+   * send nothing. */
+  __atomic_add_fetch (&js_sampler_guard.in_flight, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n (&js_sampler_guard.depth, __ATOMIC_SEQ_CST) != 0)
+    {
+      __atomic_sub_fetch (&js_sampler_guard.in_flight, 1, __ATOMIC_SEQ_CST);
+      withheld++;
+      return JS_SAMPLER_IN_CALL;
+    }
+
   seq = ++next_seq;
   slot = &slots[seq % N_SLOTS];
   /* A slot still being written by a late handler is skipped (never waited on). */
   if (__atomic_load_n (&slot->state, __ATOMIC_ACQUIRE) == SLOT_WRITING)
-    return JS_SAMPLER_TIMEOUT;
+    {
+      __atomic_sub_fetch (&js_sampler_guard.in_flight, 1, __ATOMIC_SEQ_CST);
+      return JS_SAMPLER_TIMEOUT;
+    }
   __atomic_store_n (&slot->state, SLOT_FREE, __ATOMIC_RELAXED);
   __atomic_store_n (&slot->seq, seq, __ATOMIC_RELEASE);
   __atomic_store_n (&slot->state, SLOT_REQUESTED, __ATOMIC_RELEASE);
@@ -311,6 +321,7 @@ js_sampler_take (guint64 *frames, guint max, guint *n_frames, gboolean *truncate
   requested++;
   if (syscall (SYS_rt_tgsigqueueinfo, main_pid, the_main_tid, the_signal, &info) != 0)
     {
+      __atomic_sub_fetch (&js_sampler_guard.in_flight, 1, __ATOMIC_SEQ_CST);
       __atomic_store_n (&slot->state, SLOT_FREE, __ATOMIC_RELEASE);
       return JS_SAMPLER_SEND_FAILED;
     }
@@ -321,6 +332,11 @@ js_sampler_take (guint64 *frames, guint max, guint *n_frames, gboolean *truncate
                                        __ATOMIC_ACQUIRE))
         {
           timeouts++;
+          /* The signal stays in flight until its handler runs. If the app's
+           * handler got it instead (it took the signal over), ours never
+           * will: find that out now, not at the next stall, so that the
+           * main thread's calls stop holding the app's signal back. */
+          js_sampler_check_handler ();
           return JS_SAMPLER_TIMEOUT;
         }
       /* The handler started writing just now: it is short, wait for it. */
@@ -361,7 +377,9 @@ js_sampler_get_counters (JsSamplerCounters *c)
   c->taken = taken;
   c->timeouts = timeouts;
   c->late = __atomic_load_n (&late, __ATOMIC_RELAXED);
-  c->syscalls_interrupted = __atomic_load_n (&syscalls_interrupted, __ATOMIC_RELAXED);
+  c->withheld = withheld;
+  c->deferred = __atomic_load_n (&js_sampler_guard.deferred, __ATOMIC_RELAXED);
+  c->blocking_eintr = __atomic_load_n (&js_sampler_guard.eintr, __ATOMIC_RELAXED);
   c->truncated = truncated_count;
   c->signal = ready ? the_signal : 0;
   c->lost = lost;
@@ -374,5 +392,7 @@ js_sampler_fork_child (void)
   if (!ready)
     return;
   ready = FALSE;
+  /* The child's blocking calls are forwarded untouched. */
+  __atomic_store_n (&js_sampler_guard.signal, 0, __ATOMIC_RELAXED);
   sigaction (the_signal, &previous_action, NULL);
 }

@@ -11,7 +11,10 @@
  *
  * The watchdog only signals a thread that is running: a thread blocked in a
  * system call is read from /proc instead (js-thread-probe.h), so its sleep or
- * poll is never cut short.
+ * poll is never cut short. A thread entering poll, nanosleep & co. between
+ * that look and the signal is covered by a handshake with those calls
+ * (js-call-guard.h): the signal is either not sent (JS_SAMPLER_IN_CALL) or
+ * held back until the call returns.
  *
  * Thread contract: js_sampler_init on the main thread (it warms libunwind's
  * per-thread state there, outside any handler); js_sampler_take from one
@@ -23,6 +26,7 @@
 
 #include <glib.h>
 #include <sys/types.h>
+#include "js-call-guard.h"
 
 G_BEGIN_DECLS
 
@@ -33,6 +37,7 @@ typedef enum
   JS_SAMPLER_SIGNAL_LOST,  /* the app replaced our handler: sampling is off for good */
   JS_SAMPLER_OFF,          /* not initialised, or disabled */
   JS_SAMPLER_SEND_FAILED,
+  JS_SAMPLER_IN_CALL,      /* the thread is in a blocking call the signal would cut short: not sent */
 } JsSamplerStatus;
 
 typedef struct
@@ -41,7 +46,9 @@ typedef struct
   guint64 taken;
   guint64 timeouts;
   guint64 late;                 /* answers that came after their timeout (discarded) */
-  guint64 syscalls_interrupted; /* handler found the thread just back from a syscall with EINTR */
+  guint64 withheld;       /* not sent: the thread was in a guarded blocking call */
+  guint64 deferred;       /* arrived while a guarded call held the signal back */
+  guint64 blocking_eintr; /* EINTR returned by the preload's guarded calls (the app's signals) */
   guint64 truncated;
   int signal;                   /* the signal in use, 0 if none */
   gboolean lost;                /* the app took the signal over */
@@ -58,6 +65,10 @@ gboolean js_sampler_init (pid_t main_tid, int signal_offset);
  * the main thread. */
 JsSamplerStatus js_sampler_take (guint64 *frames, guint max, guint *n_frames, gboolean *truncated,
                                  gint64 timeout_ns, gint64 *handler_ns);
+
+/* The guard of the main thread's blocking calls (js-call-guard.h); its
+ * signal is 0 while sampling is off. */
+extern JsCallGuard js_sampler_guard;
 
 /* Is the handler still ours? (FALSE once the app replaced it.) */
 gboolean js_sampler_check_handler (void);

@@ -13,6 +13,7 @@
 #include "js-thread-probe.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -39,6 +40,8 @@
  * often: during a hang the collector (and the report on disk) must get the
  * stack, not only after the stall ends. */
 #define HANDOVER_NS (1000 * JS_NS_PER_MS)
+/* Looks again at a thread found inside a guarded blocking call. */
+#define MAX_IN_CALL_RETRIES 3
 
 typedef struct
 {
@@ -206,73 +209,94 @@ stage_interval (const JsWatchdog *wd, gint64 age)
   return c->sample_interval_ns[2];
 }
 
-/* Takes one sample into `s` (frames or a stack copy). FALSE if it failed. */
+/* Takes one sample into `s` (frames or a stack copy). FALSE if it failed.
+ * `snap` is read again when the thread turns out to be entering a blocking
+ * call. */
 static gboolean
-take_sample (JsWatchdog *wd, JsSample *s, const JsThreadSnapshot *snap)
+take_sample (JsWatchdog *wd, JsSample *s, JsThreadSnapshot *snap)
 {
-  if (snap->blocked)
+  for (guint attempt = 0;; attempt++)
     {
-      JsThreadSnapshot after;
+      guint n = 0;
+      gboolean truncated = FALSE;
+      gint64 cost = 0;
+      JsSamplerStatus status;
 
-      /* Blocked in a system call: read its stack, never interrupt it. The
-       * copy is good if the thread did not move meanwhile: same call, same
-       * stack pointer, no context switch. */
-      s->state = JS_THREAD_WAITING;
-      s->syscall = (gint16) CLAMP (snap->syscall_nr, -1, G_MAXINT16);
-      s->wait = js_thread_probe_wait_kind (snap);
-      s->frames[0] = snap->pc;
-      s->n_frames = 1;
-      s->copy = js_thread_probe_copy_stack (&wd->probe, snap, STACK_COPY_BYTES);
-      if (s->copy != NULL
-          && (!js_thread_probe_read (&wd->probe, &after) || !after.blocked
-              || after.sp != snap->sp || after.pc != snap->pc || after.nvcsw != snap->nvcsw))
+      if (snap->blocked)
         {
-          g_clear_pointer (&s->copy, g_free);
-          wd->stats.copies_inconsistent++;
+          JsThreadSnapshot after;
+
+          /* Blocked in a system call: read its stack, never interrupt it. The
+           * copy is good if the thread did not move meanwhile: same call, same
+           * stack pointer, no context switch. */
+          s->state = JS_THREAD_WAITING;
+          s->syscall = (gint16) CLAMP (snap->syscall_nr, -1, G_MAXINT16);
+          s->wait = js_thread_probe_wait_kind (snap);
+          s->frames[0] = snap->pc;
+          s->n_frames = 1;
+          s->copy = js_thread_probe_copy_stack (&wd->probe, snap, STACK_COPY_BYTES);
+          if (s->copy != NULL
+              && (!js_thread_probe_read (&wd->probe, &after) || !after.blocked
+                  || after.sp != snap->sp || after.pc != snap->pc || after.nvcsw != snap->nvcsw))
+            {
+              g_clear_pointer (&s->copy, g_free);
+              wd->stats.copies_inconsistent++;
+            }
+          if (s->copy == NULL)
+            s->flags |= JS_SAMPLE_NO_STACK;
+          else
+            s->flags |= JS_SAMPLE_FROM_COPY;
+          return TRUE;
         }
-      if (s->copy == NULL)
-        s->flags |= JS_SAMPLE_NO_STACK;
-      else
-        s->flags |= JS_SAMPLE_FROM_COPY;
-      return TRUE;
-    }
 
-  s->state = JS_THREAD_RUNNING;
-  s->wait = JS_WAIT_NONE;
-  s->syscall = -1;
-  if (!wd->sampling)
-    {
-      s->flags |= JS_SAMPLE_NO_STACK;
+      s->state = JS_THREAD_RUNNING;
+      s->wait = JS_WAIT_NONE;
+      s->syscall = -1;
+      if (!wd->sampling)
+        {
+          s->flags |= JS_SAMPLE_NO_STACK;
+          return TRUE;
+        }
+      if (snap->sig_blocked & (G_GUINT64_CONSTANT (1) << (js_sampler_signal () - 1)))
+        {
+          /* A signal the thread blocks would stay queued and arrive later, maybe
+           * in the middle of a sleep: never send it. */
+          wd->stats.signal_blocked++;
+          s->flags |= JS_SAMPLE_NO_STACK;
+          return TRUE;
+        }
+      status = js_sampler_take (s->frames, JS_SAMPLE_MAX_FRAMES, &n, &truncated, SAMPLE_TIMEOUT_NS,
+                                &cost);
+      if (status == JS_SAMPLER_IN_CALL)
+        {
+          /* It was running a moment ago and is now inside poll, nanosleep &
+           * co. (js-call-guard.h): no signal. Look again after letting it
+           * run: it is most likely blocked in the call by now (its stack
+           * gets copied), or back out of it (woken, it was waiting for a
+           * CPU), and the signal can go. Bounded: then this sample has no
+           * stack. */
+          if (attempt < MAX_IN_CALL_RETRIES)
+            {
+              sched_yield ();
+              if (js_thread_probe_read (&wd->probe, snap))
+                continue;
+            }
+          s->flags |= JS_SAMPLE_NO_STACK;
+          return TRUE;
+        }
+      if (status != JS_SAMPLER_OK)
+        {
+          if (status == JS_SAMPLER_SIGNAL_LOST)
+            wd->sampling = FALSE;
+          return FALSE;
+        }
+      s->n_frames = (guint16) n;
+      if (truncated)
+        s->flags |= JS_SAMPLE_TRUNCATED;
+      wd->stats.handler_ns_total += cost;
+      wd->stats.handler_ns_max = MAX (wd->stats.handler_ns_max, cost);
       return TRUE;
     }
-  if (snap->sig_blocked & (G_GUINT64_CONSTANT (1) << (js_sampler_signal () - 1)))
-    {
-      /* A signal the thread blocks would stay queued and arrive later, maybe
-       * in the middle of a sleep: never send it. */
-      wd->stats.signal_blocked++;
-      s->flags |= JS_SAMPLE_NO_STACK;
-      return TRUE;
-    }
-  {
-    guint n = 0;
-    gboolean truncated = FALSE;
-    gint64 cost = 0;
-    JsSamplerStatus status = js_sampler_take (s->frames, JS_SAMPLE_MAX_FRAMES, &n, &truncated,
-                                              SAMPLE_TIMEOUT_NS, &cost);
-
-    if (status != JS_SAMPLER_OK)
-      {
-        if (status == JS_SAMPLER_SIGNAL_LOST)
-          wd->sampling = FALSE;
-        return FALSE;
-      }
-    s->n_frames = (guint16) n;
-    if (truncated)
-      s->flags |= JS_SAMPLE_TRUNCATED;
-    wd->stats.handler_ns_total += cost;
-    wd->stats.handler_ns_max = MAX (wd->stats.handler_ns_max, cost);
-  }
-  return TRUE;
 }
 
 static void

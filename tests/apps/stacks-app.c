@@ -19,7 +19,9 @@
  * Scenarios: busy, recursion, usleep, nanosleep-loop, lock, io, ipc,
  * malloc [SECONDS], fork, hang [cpu|sleep], dlclose MODULE_PATH,
  * dlclose-reuse MODULE_PATH MODULE2_PATH,
- * signal-takeover, signal-blocked, idle.
+ * signal-takeover, signal-blocked, idle,
+ * sleep-loop CALL [MS] (CALL: poll, select, pselect, ppoll, epoll_wait,
+ * epoll_pwait, nanosleep, clock_nanosleep, usleep, mixed), app-signals.
  */
 #define _GNU_SOURCE
 #include <glib.h>
@@ -33,8 +35,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -188,6 +195,74 @@ js_test_nanosleep_loop (guint total_ms, guint *sleeps, guint *eintr, guint *othe
           else
             (*other_errors)++;
         }
+    }
+}
+
+/* sleep-loop: the same with each blocking call a program may make inside a
+ * dispatch; every call is 2 ms long and cannot end early but for a signal.
+ * `which` indexes sleep_calls[]; -1 takes them in turn ("mixed"). */
+static const char *const sleep_calls[] = { "poll", "select", "pselect", "ppoll", "epoll_wait",
+                                           "epoll_pwait", "nanosleep", "clock_nanosleep",
+                                           "usleep" };
+
+JS_TEST_FUNC void
+js_test_sleep_loop (int which, guint total_ms, int epfd, guint *calls, guint *eintr,
+                    guint *other_errors)
+{
+  struct timespec ts;
+  gint64 end = MONO_NS (ts) + total_ms * NS_PER_MS;
+  guint turn = 0;
+
+  while (MONO_NS (ts) < end)
+    {
+      gint64 spin_end = MONO_NS (ts) + 2 * NS_PER_MS;
+      struct timespec req = { 0, 2 * NS_PER_MS };
+      struct timeval tv = { 0, 2000 };
+      struct epoll_event ev;
+      int call = which >= 0 ? which : (int) (turn++ % G_N_ELEMENTS (sleep_calls));
+      int ret, err;
+
+      SPIN_UNTIL (spin_end);
+      (*calls)++;
+      errno = 0;
+      switch (call)
+        {
+        case 0:
+          ret = poll (NULL, 0, 2);
+          break;
+        case 1:
+          ret = select (0, NULL, NULL, NULL, &tv);
+          break;
+        case 2:
+          ret = pselect (0, NULL, NULL, NULL, &req, NULL);
+          break;
+        case 3:
+          ret = ppoll (NULL, 0, &req, NULL);
+          break;
+        case 4:
+          ret = epoll_wait (epfd, &ev, 1, 2);
+          break;
+        case 5:
+          ret = epoll_pwait (epfd, &ev, 1, 2, NULL);
+          break;
+        case 6:
+          ret = nanosleep (&req, &req);
+          break;
+        case 7:
+          /* Returns the error number instead of setting errno. */
+          err = clock_nanosleep (CLOCK_MONOTONIC, 0, &req, &req);
+          ret = err == 0 ? 0 : -1;
+          errno = err;
+          break;
+        default:
+          ret = usleep (2000);
+          break;
+        }
+      err = errno;
+      if (ret < 0 && err == EINTR)
+        (*eintr)++;
+      else if (ret != 0)
+        (*other_errors)++;
     }
 }
 
@@ -358,6 +433,34 @@ nanosleep_loop (void)
   js_test_nanosleep_loop (1000, &sleeps, &eintr, &other);
   print_stall (start, now_ns ());
   printf ("nanosleeps=%u\neintr=%u\nother_errors=%u\n", sleeps, eintr, other);
+}
+
+static void
+sleep_loop (void)
+{
+  guint ms = scenario_arg2 != NULL ? (guint) atoi (scenario_arg2) : 4000;
+  guint calls = 0, eintr = 0, other = 0;
+  int which = -2;
+  int epfd;
+  gint64 start;
+
+  if (scenario_arg == NULL)
+    fail ("sleep-loop: the call is argv[2]");
+  if (strcmp (scenario_arg, "mixed") == 0)
+    which = -1;
+  for (gsize i = 0; i < G_N_ELEMENTS (sleep_calls); i++)
+    if (strcmp (scenario_arg, sleep_calls[i]) == 0)
+      which = (int) i;
+  if (which == -2)
+    fail ("sleep-loop: unknown call %s", scenario_arg);
+  epfd = epoll_create1 (EPOLL_CLOEXEC);
+  if (epfd < 0)
+    fail ("epoll_create1: %s", g_strerror (errno));
+  start = now_ns ();
+  js_test_sleep_loop (which, ms, epfd, &calls, &eintr, &other);
+  print_stall (start, now_ns ());
+  close (epfd);
+  printf ("calls=%u\neintr=%u\nother_errors=%u\n", calls, eintr, other);
 }
 
 static GMutex lock_mutex;
@@ -660,6 +763,214 @@ signal_blocked (void)
   pthread_sigmask (SIG_UNBLOCK, &set, NULL);
 }
 
+/* app-signals: the app's own signals (handlers without SA_RESTART) cut its
+ * blocking calls short, and masks it passes keep their meaning, with or
+ * without jankscope sampling. One stall; each case: a helper thread waits
+ * until the main thread sleeps in the call (/proc/self/task/TID/syscall),
+ * then sends SIGUSR1 (or arms a 1 ms ITIMER_REAL: SIGALRM to the process,
+ * taken by the main thread, the one thread waiting for it). Prints
+ * "case=NAME ret=R errno=E usr1=N alrm=N" (handlers run when the call
+ * returned), the same lines without and with jankscope. */
+static volatile sig_atomic_t usr1_calls, alrm_calls;
+static pid_t main_tid;
+static pthread_t main_pthread;
+
+static void
+on_usr1 (int sig)
+{
+  usr1_calls++;
+}
+
+static void
+on_alrm (int sig)
+{
+  alrm_calls++;
+}
+
+static gboolean
+main_thread_waits (void)
+{
+  char path[64], buf[128] = "";
+  FILE *f;
+
+  g_snprintf (path, sizeof path, "/proc/self/task/%d/syscall", (int) main_tid);
+  f = fopen (path, "re");
+  if (f == NULL)
+    return FALSE;
+  if (fgets (buf, sizeof buf, f) == NULL)
+    buf[0] = '\0';
+  fclose (f);
+  /* A system call number (not "running", not -1: a page fault). */
+  return g_ascii_isdigit (buf[0]) && atoi (buf) != SYS_write && atoi (buf) != SYS_futex;
+}
+
+static gpointer
+app_signal_sender (gpointer data)
+{
+  gboolean alarm = GPOINTER_TO_INT (data);
+
+  for (int i = 0; i < 100000 && !main_thread_waits (); i++)
+    g_usleep (100);
+  if (alarm)
+    {
+      struct itimerval it = { { 0, 0 }, { 0, 1000 } };
+
+      setitimer (ITIMER_REAL, &it, NULL);
+    }
+  else
+    pthread_kill (main_pthread, SIGUSR1);
+  return NULL;
+}
+
+typedef enum
+{
+  APP_NANOSLEEP,
+  APP_CLOCK_NANOSLEEP,
+  APP_USLEEP,
+  APP_POLL,
+  APP_PPOLL,
+  APP_SELECT,
+  APP_PSELECT,
+  APP_EPOLL_WAIT,
+  APP_EPOLL_PWAIT,
+  APP_SIGTIMEDWAIT,
+  APP_PAUSE,
+  APP_SIGSUSPEND,
+} AppCall;
+
+/* One call: `timeout_ms` where it has one; `mask` for the calls that take
+ * one (ppoll, pselect, epoll_pwait, sigsuspend). */
+static int
+app_call (AppCall call, int timeout_ms, const sigset_t *mask, int epfd, int *error)
+{
+  struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * NS_PER_MS }, rem;
+  struct timeval tv = { timeout_ms / 1000, (timeout_ms % 1000) * 1000 };
+  struct epoll_event ev;
+  sigset_t set;
+  int ret;
+
+  sigemptyset (&set);
+  sigaddset (&set, SIGUSR2);
+  errno = 0;
+  switch (call)
+    {
+    case APP_NANOSLEEP:
+      ret = nanosleep (&ts, &rem);
+      break;
+    case APP_CLOCK_NANOSLEEP:
+      ret = clock_nanosleep (CLOCK_MONOTONIC, 0, &ts, &rem);
+      errno = ret;
+      ret = ret == 0 ? 0 : -1;
+      break;
+    case APP_USLEEP:
+      ret = usleep ((useconds_t) timeout_ms * 1000);
+      break;
+    case APP_POLL:
+      ret = poll (NULL, 0, timeout_ms);
+      break;
+    case APP_PPOLL:
+      ret = ppoll (NULL, 0, &ts, mask);
+      break;
+    case APP_SELECT:
+      ret = select (0, NULL, NULL, NULL, &tv);
+      break;
+    case APP_PSELECT:
+      ret = pselect (0, NULL, NULL, NULL, &ts, mask);
+      break;
+    case APP_EPOLL_WAIT:
+      ret = epoll_wait (epfd, &ev, 1, timeout_ms);
+      break;
+    case APP_EPOLL_PWAIT:
+      ret = epoll_pwait (epfd, &ev, 1, timeout_ms, mask);
+      break;
+    case APP_SIGTIMEDWAIT:
+      ret = sigtimedwait (&set, NULL, &ts);
+      break;
+    case APP_PAUSE:
+      ret = pause ();
+      break;
+    default:
+      ret = sigsuspend (mask);
+      break;
+    }
+  *error = errno;
+  return ret;
+}
+
+static void
+app_case (const char *name, AppCall call, int timeout_ms, const sigset_t *mask, gboolean alarm,
+          int epfd)
+{
+  GThread *sender;
+  int ret, error;
+  int usr1, alrm;
+
+  usr1_calls = alrm_calls = 0;
+  sender = g_thread_new ("stacks-sender", app_signal_sender, GINT_TO_POINTER (alarm));
+  ret = app_call (call, timeout_ms, mask, epfd, &error);
+  usr1 = usr1_calls;
+  alrm = alrm_calls;
+  g_thread_join (sender);
+  printf ("case=%s ret=%d errno=%d usr1=%d alrm=%d\n", name, ret, error, usr1, alrm);
+}
+
+static void
+app_signals (void)
+{
+  static const struct
+  {
+    const char *name;
+    AppCall call;
+  } interrupted[] = {
+    { "nanosleep", APP_NANOSLEEP }, { "clock_nanosleep", APP_CLOCK_NANOSLEEP },
+    { "usleep", APP_USLEEP },       { "poll", APP_POLL },
+    { "ppoll", APP_PPOLL },         { "select", APP_SELECT },
+    { "pselect", APP_PSELECT },     { "epoll_wait", APP_EPOLL_WAIT },
+    { "epoll_pwait", APP_EPOLL_PWAIT }, { "sigtimedwait", APP_SIGTIMEDWAIT },
+    { "pause", APP_PAUSE },
+  };
+  struct sigaction sa;
+  sigset_t usr1, empty, old;
+  gint64 start = now_ns ();
+  int epfd = epoll_create1 (EPOLL_CLOEXEC);
+
+  if (epfd < 0)
+    fail ("epoll_create1: %s", g_strerror (errno));
+  main_tid = (pid_t) syscall (SYS_gettid);
+  main_pthread = pthread_self ();
+  memset (&sa, 0, sizeof sa);
+  sigemptyset (&sa.sa_mask);
+  sa.sa_handler = on_usr1; /* no SA_RESTART */
+  sigaction (SIGUSR1, &sa, NULL);
+  sa.sa_handler = on_alrm;
+  sigaction (SIGALRM, &sa, NULL);
+  sigemptyset (&usr1);
+  sigaddset (&usr1, SIGUSR1);
+  sigemptyset (&empty);
+
+  /* Cut short by the app's signal: 2 s unless interrupted. */
+  for (gsize i = 0; i < G_N_ELEMENTS (interrupted); i++)
+    app_case (interrupted[i].name, interrupted[i].call, 2000, NULL, FALSE, epfd);
+  app_case ("alarm-nanosleep", APP_NANOSLEEP, 2000, NULL, TRUE, epfd);
+  app_case ("alarm-poll", APP_POLL, 2000, NULL, TRUE, epfd);
+  /* The app's mask blocks SIGUSR1: the call times out (100 ms), SIGUSR1
+   * is handled as it returns. */
+  app_case ("ppoll-mask-blocks", APP_PPOLL, 100, &usr1, FALSE, epfd);
+  app_case ("pselect-mask-blocks", APP_PSELECT, 100, &usr1, FALSE, epfd);
+  app_case ("epoll_pwait-mask-blocks", APP_EPOLL_PWAIT, 100, &usr1, FALSE, epfd);
+  /* The thread blocks SIGUSR1, the app's mask lets it in during the call. */
+  pthread_sigmask (SIG_BLOCK, &usr1, &old);
+  app_case ("ppoll-mask-unblocks", APP_PPOLL, 2000, &empty, FALSE, epfd);
+  app_case ("pselect-mask-unblocks", APP_PSELECT, 2000, &empty, FALSE, epfd);
+  app_case ("epoll_pwait-mask-unblocks", APP_EPOLL_PWAIT, 2000, &empty, FALSE, epfd);
+  app_case ("sigsuspend", APP_SIGSUSPEND, 0, &empty, FALSE, epfd);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  /* Some CPU at the end, so that the stall is sampled while it runs too. */
+  js_test_spin (100);
+  close (epfd);
+  print_stall (start, now_ns ());
+}
+
 static gboolean
 idle_tick_cb (gpointer data)
 {
@@ -687,6 +998,7 @@ static const struct
   { "recursion", recursion },
   { "usleep", sleeper },
   { "nanosleep-loop", nanosleep_loop },
+  { "sleep-loop", sleep_loop },
   { "lock", lock },
   { "io", io },
   { "ipc", ipc },
@@ -697,6 +1009,7 @@ static const struct
   { "dlclose-reuse", dlclose_reuse },
   { "signal-takeover", signal_takeover },
   { "signal-blocked", signal_blocked },
+  { "app-signals", app_signals },
   { "idle", NULL },
 };
 
