@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "aggregate.h"
+#include "cli-saturate.h"
 #include "js-signature.h"
 
 GQuark
@@ -26,14 +27,10 @@ add_sat (CliAggregate *agg,
          guint64       a,
          guint64       b)
 {
-  /* Both are at most G_MAXINT64: the sum fits in 64 unsigned bits. */
-  guint64 sum = MIN (a, (guint64) G_MAXINT64) + MIN (b, (guint64) G_MAXINT64);
+  guint64 sum;
 
-  if (sum > (guint64) G_MAXINT64)
-    {
-      agg->saturated = TRUE;
-      return G_MAXINT64;
-    }
+  if (!cli_add_u64_checked (&sum, a, b))
+    agg->saturated = TRUE;
   return sum;
 }
 
@@ -49,6 +46,11 @@ stats_add (CliAggregate      *agg,
   to->max_ns = MAX (to->max_ns, from->max_ns);
   to->attributed_ns = add_sat (agg, to->attributed_ns, from->attributed_ns);
   to->unattributed_ns = add_sat (agg, to->unattributed_ns, from->unattributed_ns);
+  /* Attributed and unattributed time add up to the total (groups), and
+   * still do once the total saturated: attributed <= total holds for the
+   * saturated sums too, and the unattributed time is what is left. */
+  if (to->attributed_ns + to->unattributed_ns > to->total_ns)
+    to->unattributed_ns = to->total_ns - MIN (to->attributed_ns, to->total_ns);
 }
 
 /* Counts the run once per entry it touches. */

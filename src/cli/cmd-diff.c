@@ -33,6 +33,7 @@
 #include "analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-saturate.h"
 #include "js-signature.h"
 #include "text-table.h"
 
@@ -102,7 +103,7 @@ format_value (Unit   unit,
       return g_strdup_printf ("%.2f%%", 100 * value);
     case UNIT_NS:
     default:
-      return cli_format_duration ((guint64) llround (MAX (value, 0)));
+      return cli_format_duration (cli_double_to_uint64 (round (value)));
     }
 }
 
@@ -168,8 +169,8 @@ compare_percentile (Metric             *m,
   sigma_b = sqrt ((double) b->count * q * (1 - q));
   base_high = cli_histogram_value_at_rank (a, q * (double) a->count + Z_ONE_SIDED_95 * sigma_a);
   new_low = cli_histogram_value_at_rank (b, q * (double) b->count - Z_ONE_SIDED_95 * sigma_b);
-  bucket_a = cli_histogram_bucket_of_rank (a, (guint64) ceil (q * (double) a->count));
-  bucket_b = cli_histogram_bucket_of_rank (b, (guint64) ceil (q * (double) b->count));
+  bucket_a = cli_histogram_bucket_of_rank (a, cli_double_to_uint64 (ceil (q * (double) a->count)));
+  bucket_b = cli_histogram_bucket_of_rank (b, cli_double_to_uint64 (ceil (q * (double) b->count)));
   if (!(new_low > base_high) || bucket_a == bucket_b)
     {
       g_autofree char *low = format_value (UNIT_NS, new_low);
@@ -219,8 +220,8 @@ compare_jank_rate (Metric             *m,
   m->change = relative_change (m->base, m->new);
   if (t_a < MIN_MONITORED_NS || t_b < MIN_MONITORED_NS)
     {
-      g_autofree char *base = cli_format_duration ((guint64) t_a);
-      g_autofree char *new = cli_format_duration ((guint64) t_b);
+      g_autofree char *base = cli_format_duration (cli_double_to_uint64 (t_a));
+      g_autofree char *new = cli_format_duration (cli_double_to_uint64 (t_b));
 
       m->verdict = VERDICT_TOO_FEW;
       m->why = g_strdup_printf (_("too little monitored time to judge (%s base, %s new; 10 s "

@@ -17,6 +17,7 @@
 #include "analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-saturate.h"
 #include "js-signature.h"
 #include "text-table.h"
 
@@ -113,7 +114,7 @@ describe_tiers (const Printer *p)
 
       for (guint t = 0; t < G_N_ELEMENTS (tier_order); t++)
         if (g_strcmp0 (group->key.tier, tier_order[t]) == 0)
-          by_tier[t] += group->stats.events;
+          by_tier[t] = cli_sat_add_u64 (by_tier[t], group->stats.events);
     }
   for (guint t = 1; t < G_N_ELEMENTS (tier_order); t++)
     g_string_append_printf (text, "%s%s %" G_GUINT64_FORMAT, t > 1 ? _(", ") : "",
@@ -222,7 +223,7 @@ format_overview (const Printer *p)
     cli_table_add_row (table, _("Attributed"), attribution, NULL);
   }
   for (guint t = 0; t < CLI_N_EVENT_TIERS; t++)
-    frame_events += agg->frame_events_by_tier[t];
+    frame_events = cli_sat_add_u64 (frame_events, agg->frame_events_by_tier[t]);
   if (frame_events > 0)
     {
       g_autofree char *line = g_strdup_printf (
@@ -264,8 +265,8 @@ format_signatures (const Printer *p)
   g_autoptr (CliTable) table = cli_table_new (8);
   guint shown = MIN (sorted->len, p->top);
   CliAggStats rest = agg->signatures_other;
-  guint64 rest_count = agg->signatures_other_count +
-                       g_hash_table_size (agg->signatures_overflowed);
+  guint64 rest_count = cli_sat_add_u64 (agg->signatures_other_count,
+                                        g_hash_table_size (agg->signatures_overflowed));
 
   for (guint c = 0; c < 7; c++)
     cli_table_set_align (table, c, CLI_ALIGN_RIGHT);
@@ -278,11 +279,11 @@ format_signatures (const Printer *p)
 
       if (i >= shown)
         {
-          rest.events += sig->stats.events;
-          rest.samples += sig->stats.samples;
-          rest.total_ns += sig->stats.total_ns;
+          rest.events = cli_sat_add_u64 (rest.events, sig->stats.events);
+          rest.samples = cli_sat_add_u64 (rest.samples, sig->stats.samples);
+          rest.total_ns = cli_sat_add_u64 (rest.total_ns, sig->stats.total_ns);
           rest.max_ns = MAX (rest.max_ns, sig->stats.max_ns);
-          rest_count++;
+          rest_count = cli_sat_add_u64 (rest_count, 1);
           continue;
         }
       {
@@ -364,11 +365,11 @@ row_add (GPtrArray         *rows,
       row->callback = g_strdup (callback);
       g_ptr_array_add (rows, row);
     }
-  row->stats.events += stats->events;
-  row->stats.total_ns += stats->total_ns;
+  row->stats.events = cli_sat_add_u64 (row->stats.events, stats->events);
+  row->stats.total_ns = cli_sat_add_u64 (row->stats.total_ns, stats->total_ns);
   row->stats.max_ns = MAX (row->stats.max_ns, stats->max_ns);
-  row->stats.attributed_ns += stats->attributed_ns;
-  row->stats.unattributed_ns += stats->unattributed_ns;
+  row->stats.attributed_ns = cli_sat_add_u64 (row->stats.attributed_ns, stats->attributed_ns);
+  row->stats.unattributed_ns = cli_sat_add_u64 (row->stats.unattributed_ns, stats->unattributed_ns);
 }
 
 static int

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "cli-saturate.h"
 #include "export-common.h"
 
 ExportContext *
@@ -72,7 +73,7 @@ export_text (ExportContext *ctx,
 gint64
 export_event_end (const CliReportEvent *event)
 {
-  gint64 end = event->start_ns + event->duration_ns;
+  gint64 end = cli_sat_add (event->start_ns, event->duration_ns);
 
   if (event->detail != NULL && event->detail->end_ns > event->start_ns)
     end = event->detail->end_ns;
@@ -238,7 +239,8 @@ build_processes (ExportContext *ctx)
   for (guint i = 0; i < ctx->reports->len; i++)
     {
       const CliReport *report = g_ptr_array_index (ctx->reports, i);
-      gint64 shift = ctx->align == EXPORT_ALIGN_START ? first_start - report->start_ns : 0;
+      gint64 shift = ctx->align == EXPORT_ALIGN_START ? cli_sat_sub (first_start, report->start_ns)
+                                                      : 0;
       const CliReportPreviousRun *previous = report->previous_run;
       ExportProcess *process = add_process (ctx, i, report, report->pid, report->name, FALSE);
 
@@ -265,7 +267,7 @@ build_processes (ExportContext *ctx)
 
       if (!process->previous_run)
         widen (ctx, process, process->report->start_ns,
-               process->report->start_ns + MAX (process->report->monitored_ns, 0));
+               cli_sat_add (process->report->start_ns, MAX (process->report->monitored_ns, 0)));
       for (guint k = 0; k < process->events->len; k++)
         {
           const CliReportEvent *event = g_ptr_array_index (process->events, k);
@@ -402,7 +404,7 @@ add_event_counts (GArray              *out,
 
       if (c->count <= 0)
         continue;
-      sum += c->count;
+      sum = cli_sat_add (sum, c->count);
       share = total > 0 ? (gint64) ((__int128) watched * MIN (sum, total) / total) : 0;
       c->process = process;
       c->event = event;
@@ -442,7 +444,7 @@ export_stack_counts (ExportContext *ctx)
                   const CliReportStack *stack = g_ptr_array_index (stacks, k);
                   ExportStackCount c = { .stack = stack, .count = MAX (stack->count, 0) };
 
-                  sum += c.count;
+                  sum = cli_sat_add (sum, c.count);
                   g_array_append_val (counts, c);
                 }
               total = event->samples_total > sum ? event->samples_total : sum;
@@ -463,13 +465,14 @@ export_stack_counts (ExportContext *ctx)
               CliReportSample *sample = &g_array_index (event->detail->samples, CliReportSample, k);
               const CliReportStack *stack = sample_stack (event, sample);
               guint slot = stack != NULL ? (guint) sample->stack : stacks->len;
+              ExportStackCount *c = &g_array_index (counts, ExportStackCount, slot);
 
-              sum += MAX (sample->count, 0);
+              sum = cli_sat_add (sum, MAX (sample->count, 0));
               if (g_hash_table_contains (seen, &sample->t_ns))
                 continue;
               g_hash_table_add (seen, &sample->t_ns);
-              g_array_index (counts, ExportStackCount, slot).stack = stack;
-              g_array_index (counts, ExportStackCount, slot).count += MAX (sample->count, 0);
+              c->stack = stack;
+              c->count = cli_sat_add (c->count, MAX (sample->count, 0));
             }
           total = event->samples_total > sum ? event->samples_total : sum;
           add_event_counts (out, process, event, counts, total);

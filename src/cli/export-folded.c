@@ -121,7 +121,7 @@ export_folded (ExportContext *ctx,
           sum = g_new0 (gint64, 1);
           g_hash_table_insert (lines, g_strdup (line->str), sum);
         }
-      *sum += count->count;
+      *sum = cli_sat_add (*sum, count->count);
     }
 
   keys = g_hash_table_get_keys_as_array (lines, &n_keys);

@@ -659,7 +659,9 @@ parse_sample (Node            *object,
       !read_string (object, path, "state", TRUE, &sample->state, error) ||
       !read_string (object, path, "wait", TRUE, &sample->wait, error))
     return FALSE;
-  if (sample->last_ns == CLI_UNKNOWN)
+  /* A last sample before the first makes no sense: taken as the first
+   * (docs/exports.md, "Hostile numbers"). */
+  if (sample->last_ns == CLI_UNKNOWN || sample->last_ns < sample->t_ns)
     sample->last_ns = sample->t_ns;
   if (sample->count == CLI_UNKNOWN)
     sample->count = 1;
@@ -705,6 +707,8 @@ parse_part (Node       *object,
       !read_optional (object, path, "phases", CLI_JSON_OBJECT, &phases, error))
     goto fail;
 
+  /* An end before the start makes no sense: taken as the start. */
+  part->end_ns = MAX (part->end_ns, part->start_ns);
   for (guint p = 0; p < G_N_ELEMENTS (phase_names); p++)
     {
       part->phases[p] = CLI_UNKNOWN;
