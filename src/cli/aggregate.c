@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "aggregate.h"
+#include "cli-display.h"
 #include "cli-saturate.h"
 #include "js-signature.h"
 
@@ -803,8 +804,10 @@ cli_aggregate_add_report (CliAggregate    *agg,
 
   if (g_hash_table_contains (agg->runs, &id))
     {
+      g_autofree char *shown = cli_display (app);
+
       g_set_error (error, CLI_AGGREGATE_ERROR, CLI_AGGREGATE_ERROR_DUPLICATE,
-                   _("the run of %s (pid %lld) is already merged: skipped"), app,
+                   _("the run of %s (pid %lld) is already merged: skipped"), shown,
                    (long long) report->pid);
       return FALSE;
     }

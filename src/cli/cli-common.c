@@ -7,17 +7,27 @@
 #include <glib/gi18n.h>
 
 #include "cli-common.h"
+#include "cli-display.h"
+
+/* The longest message: a backstop for the values that GLib's own messages
+ * carry (an unknown option, a file name in a GFileError). */
+#define MESSAGE_MAX_CHARS 1000
+
+/* ---- messages ------------------------------------------------------------------ */
 
 /* Every message of the CLI starts with "jankscope: " so that it stands out
- * from the output of the monitored app, which shares the terminal. */
+ * from the output of the monitored app, which shares the terminal. It is
+ * one line: whatever the values in it, they cannot move the cursor, clear
+ * the screen or start a line of their own. */
 static void
 print_message (const char *line_format,
                const char *format,
                va_list     args)
 {
   g_autofree char *message = g_strdup_vprintf (format, args);
+  g_autofree char *clean = cli_display_cut (message, MESSAGE_MAX_CHARS);
 
-  g_printerr (line_format, message);
+  g_printerr (line_format, clean);
 }
 
 void
@@ -50,15 +60,17 @@ cli_usage_error (GOptionContext *context,
                  ...)
 {
   g_autofree char *message = NULL;
+  g_autofree char *clean = NULL;
   g_autofree char *help = NULL;
   va_list args;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+  clean = cli_display_cut (message, MESSAGE_MAX_CHARS);
 
   help = g_option_context_get_help (context, TRUE, NULL);
-  g_printerr ("jankscope: %s\n\n%s", message, help);
+  g_printerr ("jankscope: %s\n\n%s", clean, help);
 
   return CLI_EXIT_USAGE;
 }

@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "cli-display.h"
+
 G_BEGIN_DECLS
 
 /* Exit codes of the CLI itself. "run" otherwise passes the app's own code
@@ -19,6 +21,11 @@ enum
   CLI_EXIT_NOT_FOUND = 127,
 };
 
+/* Messages on stderr, one line each: "jankscope: ..." and "jankscope:
+ * warning: ...". The values they quote go through cli_display
+ * (cli-display.h); the whole message goes through cli_display_cut too (at
+ * 1000 characters), so that a value GLib put in it (an unknown option, a
+ * file name) cannot reach the terminal raw either. */
 void            cli_error              (const char     *format,
                                         ...) G_GNUC_PRINTF (1, 2);
 void            cli_warning            (const char     *format,

@@ -337,7 +337,7 @@ fold_side (CliAggregate         *agg,
     return FALSE;
   if (folded == 0)
     {
-      g_autofree char *name = g_filename_display_name (path);
+      g_autofree char *name = cli_display_filename (path);
 
       cli_error (_("%s: no report could be read"), name);
       return FALSE;
@@ -386,10 +386,14 @@ cli_cmd_diff (int    argc,
   if (files[2] != NULL)
     return cli_usage_error (context, _("only two files can be compared: BASE and NEW"));
   if (threshold_text != NULL && !parse_threshold (threshold_text, &threshold))
-    return cli_usage_error (context,
-                            _("--threshold must be a percentage above 0 and at most 1000, like "
-                              "5%%, not “%s”"),
-                            threshold_text);
+    {
+      g_autofree char *value = cli_display (threshold_text);
+
+      return cli_usage_error (context,
+                              _("--threshold must be a percentage above 0 and at most 1000, like "
+                                "5%%, not “%s”"),
+                              value);
+    }
 
   base = cli_aggregate_new (JS_SIGNATURE_DEFAULT_FRAMES, CLI_AGGREGATE_DEFAULT_MAX_SIGNATURES);
   new = cli_aggregate_new (JS_SIGNATURE_DEFAULT_FRAMES, CLI_AGGREGATE_DEFAULT_MAX_SIGNATURES);

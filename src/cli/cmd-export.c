@@ -119,13 +119,21 @@ cli_cmd_export (int    argc,
     return cli_usage_error (context, _("no format given (--format)"));
   format = find_format (format_name);
   if (format == NULL)
-    return cli_usage_error (context, _("unknown format “%s”"), format_name);
+    {
+      g_autofree char *name = cli_display (format_name);
+
+      return cli_usage_error (context, _("unknown format “%s”"), name);
+    }
   if (files == NULL || files[0] == NULL)
     return cli_usage_error (context, _("no report file given"));
   if (output != NULL && output[0] == '\0')
     return cli_usage_error (context, _("--output: empty file name"));
   if (align != NULL && strcmp (align, "clock") != 0 && strcmp (align, "start") != 0)
-    return cli_usage_error (context, _("--align: “%s” is not clock or start"), align);
+    {
+      g_autofree char *value = cli_display (align);
+
+      return cli_usage_error (context, _("--align: “%s” is not clock or start"), value);
+    }
   if (!export_folded_check_prefix (folded_prefix, &error))
     return cli_usage_error (context, "%s", error->message);
   if (folded_prefix != NULL && strcmp (format->name, "folded") != 0)

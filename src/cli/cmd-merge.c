@@ -64,15 +64,27 @@ cli_cmd_merge (int    argc,
     return cli_usage_error (context, _("no output file given (-o OUT)"));
   if (frames_text != NULL &&
       !cli_parse_count (frames_text, 1, JS_SIGNATURE_MAX_FRAMES, &signature_frames))
-    return cli_usage_error (context, _("--signature-frames must be a number from 1 to %d, not “%s”"),
-                            JS_SIGNATURE_MAX_FRAMES, frames_text);
+    {
+      g_autofree char *value = cli_display (frames_text);
+
+      return cli_usage_error (context,
+                              _("--signature-frames must be a number from 1 to %d, not “%s”"),
+                              JS_SIGNATURE_MAX_FRAMES, value);
+    }
   if (max_text != NULL && !cli_parse_count (max_text, 1, 1000000, &max_signatures))
-    return cli_usage_error (context,
-                            _("--max-signatures must be a number from 1 to 1000000, not “%s”"),
-                            max_text);
+    {
+      g_autofree char *value = cli_display (max_text);
+
+      return cli_usage_error (context,
+                              _("--max-signatures must be a number from 1 to 1000000, not “%s”"),
+                              value);
+    }
   if (jobs_text != NULL && !cli_parse_count (jobs_text, 1, 64, &options.threads))
-    return cli_usage_error (context, _("--jobs must be a number from 1 to 64, not “%s”"),
-                            jobs_text);
+    {
+      g_autofree char *value = cli_display (jobs_text);
+
+      return cli_usage_error (context, _("--jobs must be a number from 1 to 64, not “%s”"), value);
+    }
 
   agg = cli_aggregate_new (signature_frames, max_signatures);
   if (!cli_fold_files (agg, files, &options, &folded, &skipped))

@@ -639,17 +639,33 @@ cli_cmd_report (int    argc,
   if (files == NULL || files[0] == NULL)
     return cli_usage_error (context, _("no report file given"));
   if (sort_text != NULL && !parse_sort (sort_text, &printer.sort))
-    return cli_usage_error (context, _("--sort must be time, count or runs, not “%s”"), sort_text);
+    {
+      g_autofree char *value = cli_display (sort_text);
+
+      return cli_usage_error (context, _("--sort must be time, count or runs, not “%s”"), value);
+    }
   if (top_text != NULL && !cli_parse_count (top_text, 1, 100000, &printer.top))
-    return cli_usage_error (context, _("--top must be a number from 1 to 100000, not “%s”"),
-                            top_text);
+    {
+      g_autofree char *value = cli_display (top_text);
+
+      return cli_usage_error (context, _("--top must be a number from 1 to 100000, not “%s”"),
+                              value);
+    }
   if (frames_text != NULL &&
       !cli_parse_count (frames_text, 1, JS_SIGNATURE_MAX_FRAMES, &signature_frames))
-    return cli_usage_error (context, _("--signature-frames must be a number from 1 to %d, not “%s”"),
-                            JS_SIGNATURE_MAX_FRAMES, frames_text);
+    {
+      g_autofree char *value = cli_display (frames_text);
+
+      return cli_usage_error (context,
+                              _("--signature-frames must be a number from 1 to %d, not “%s”"),
+                              JS_SIGNATURE_MAX_FRAMES, value);
+    }
   if (jobs_text != NULL && !cli_parse_count (jobs_text, 1, 64, &options.threads))
-    return cli_usage_error (context, _("--jobs must be a number from 1 to 64, not “%s”"),
-                            jobs_text);
+    {
+      g_autofree char *value = cli_display (jobs_text);
+
+      return cli_usage_error (context, _("--jobs must be a number from 1 to 64, not “%s”"), value);
+    }
 
   filter.tiers = split_list (tier_text);
   filter.classes = split_list (class_text);
@@ -657,10 +673,11 @@ cli_cmd_report (int    argc,
   filter.scenes = split_list (scene_text);
   if (!check_tiers (filter.tiers, &bad))
     {
+      g_autofree char *value = cli_display (bad);
       int status = cli_usage_error (context,
                                     _("--tier must be noticeable, severe, frozen or hang, not "
                                       "“%s”"),
-                                    bad);
+                                    value);
 
       g_strfreev (filter.tiers);
       g_strfreev (filter.classes);

@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "cli-display.h"
 #include "cli-saturate.h"
 #include "export-common.h"
 
@@ -293,7 +294,9 @@ export_context_load (ExportContext  *ctx,
 
       if (report == NULL)
         {
-          g_set_error (error, local_error->domain, local_error->code, "%s: %s", display_name,
+          g_autofree char *name = cli_display_filename (paths[i]);
+
+          g_set_error (error, local_error->domain, local_error->code, "%s: %s", name,
                        local_error->message);
           return FALSE;
         }

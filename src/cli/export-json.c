@@ -13,6 +13,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "cli-display.h"
 #include "export-formats.h"
 
 typedef void (*StringFunc) (JsonNode *node, gpointer data);
@@ -110,7 +111,9 @@ read_report (const ExportInput *input,
       (check = cli_report_load_full_from_data (data, length, &local_error)) == NULL ||
       !json_parser_load_from_data (parser, data, length, &local_error))
     {
-      g_set_error (error, local_error->domain, local_error->code, "%s: %s", input->display_name,
+      g_autofree char *name = cli_display_filename (input->path);
+
+      g_set_error (error, local_error->domain, local_error->code, "%s: %s", name,
                    local_error->message);
       return NULL;
     }

@@ -78,7 +78,11 @@ run_help (GOptionContext *context,
 
   command = find_command (argv[1]);
   if (command == NULL)
-    return cli_usage_error (context, _("unknown command “%s”"), argv[1]);
+    {
+      g_autofree char *name = cli_display (argv[1]);
+
+      return cli_usage_error (context, _("unknown command “%s”"), name);
+    }
 
   /* GOptionContext prints the command's help and exits. */
   help_argv[0] = (char *) command->name;
@@ -133,7 +137,11 @@ main (int    argc,
 
   command = find_command (argv[1]);
   if (command == NULL)
-    return cli_usage_error (context, _("unknown command “%s”"), argv[1]);
+    {
+      g_autofree char *name = cli_display (argv[1]);
+
+      return cli_usage_error (context, _("unknown command “%s”"), name);
+    }
 
   return command->main (argc - 1, argv + 1);
 }

@@ -26,6 +26,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "cli-display.h"
 #include "histogram.h"
 #include "json-doc.h"
 #include "json-read.h"
@@ -259,6 +260,7 @@ read_tier (Node       *object,
 {
   g_autofree char *name = NULL;
   g_autofree char *full = NULL;
+  g_autofree char *shown = NULL;
 
   if (!read_string (object, path, "tier", FALSE, &name, error))
     return FALSE;
@@ -271,8 +273,10 @@ read_tier (Node       *object,
       }
 
   full = cli_json_path_to_string (path, NULL);
+  shown = cli_display (name);
   g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
-               _("%s.tier must be light, noticeable, severe, frozen or hang, not “%s”"), full, name);
+               _("%s.tier must be light, noticeable, severe, frozen or hang, not “%s”"), full,
+               shown);
   return FALSE;
 }
 
