@@ -374,7 +374,7 @@ cli_cmd_diff (int    argc,
                                       "them) and exits with 1 when P95 or P99 of iteration "
                                       "busy time or frame time, the jank rate or the slow-frame "
                                       "rate regressed by more than the threshold, 0 otherwise, "
-                                      "2 on bad input."));
+                                      "2 on bad input or when the result cannot be written."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   /* Options may follow the files (no app arguments here to protect). */
   g_option_context_set_strict_posix (context, FALSE);
@@ -480,9 +480,12 @@ cli_cmd_diff (int    argc,
                             ngettext ("(%u metric could not be judged: see WHY)\n",
                                       "(%u metrics could not be judged: see WHY)\n", unjudged),
                             unjudged);
-  g_print ("%s", out->str);
 
   for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
     metric_clear (&metrics[i]);
+  /* Exit 1 says "regressed": a result that could not be written is 2, like
+   * any other comparison that did not happen. */
+  if (!cli_print (out->str))
+    return CLI_EXIT_USAGE;
   return regressions > 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

@@ -708,7 +708,6 @@ cli_cmd_report (int    argc,
   format_signatures (&printer);
   format_groups (&printer);
   format_worst (&printer);
-  g_print ("%s", out->str);
 
-  return CLI_EXIT_OK;
+  return cli_print (out->str) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }

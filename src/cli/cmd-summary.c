@@ -49,7 +49,6 @@ cli_cmd_summary (int    argc,
 
   out = g_string_new (NULL);
   cli_summary_format (report, out);
-  g_print ("%s", out->str);
 
-  return CLI_EXIT_OK;
+  return cli_print (out->str) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }

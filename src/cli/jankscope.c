@@ -72,8 +72,7 @@ run_help (GOptionContext *context,
     {
       g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
 
-      g_print ("%s", help);
-      return CLI_EXIT_OK;
+      return cli_print (help) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
     }
 
   command = find_command (argv[1]);
@@ -103,6 +102,9 @@ main (int    argc,
     G_OPTION_ENTRY_NULL
   };
 
+  /* Writes to stdout are checked, g_print's too (--help). */
+  cli_stdout_init ();
+
   /* A program, unlike the library it loads into apps, owns its locale. */
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
@@ -125,8 +127,7 @@ main (int    argc,
 
   if (version)
     {
-      g_print ("jankscope %s\n", JANKSCOPE_VERSION);
-      return CLI_EXIT_OK;
+      return cli_print ("jankscope " JANKSCOPE_VERSION "\n") ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
     }
 
   if (argc < 2)
