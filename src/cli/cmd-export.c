@@ -13,6 +13,7 @@
 #include "cli-common.h"
 #include "export-common.h"
 #include "export-formats.h"
+#include "output-file.h"
 
 typedef struct
 {
@@ -152,7 +153,8 @@ cli_cmd_export (int    argc,
   /* Every input is loaded and checked before anything is written: a bad one
    * leaves no output behind. */
   if (!export_context_load (ctx, files, &error) || (bytes = format->export (ctx, &error)) == NULL ||
-      !export_write_output (output != NULL ? output : "-", bytes, format->binary, &error))
+      !cli_output_write (output != NULL ? output : "-", g_bytes_get_data (bytes, NULL),
+                         g_bytes_get_size (bytes), format->binary, &error))
     {
       cli_error ("%s", error->message);
       export_context_free (ctx);

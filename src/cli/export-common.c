@@ -4,12 +4,7 @@
  */
 #include "jankscope-config.h"
 
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
-
-#include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "cli-display.h"
 #include "cli-saturate.h"
@@ -524,62 +519,4 @@ export_timeline (const ExportProcess *process)
   g_array_sort (out, by_time);
 
   return out;
-}
-
-/* --- JSON text and output ------------------------------------------------- */
-
-static gboolean
-write_stdout (const guint8 *data,
-              gsize         length,
-              GError      **error)
-{
-  while (length > 0)
-    {
-      gssize written = write (STDOUT_FILENO, data, length);
-
-      if (written < 0 && errno == EINTR)
-        continue;
-      if (written <= 0)
-        {
-          int saved_errno = errno;
-
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                       _("cannot write to the standard output: %s"), g_strerror (saved_errno));
-          return FALSE;
-        }
-      data += written;
-      length -= written;
-    }
-
-  return TRUE;
-}
-
-gboolean
-export_write_output (const char *path,
-                     GBytes     *bytes,
-                     gboolean    binary,
-                     GError    **error)
-{
-  gsize length;
-  const guint8 *data = g_bytes_get_data (bytes, &length);
-
-  if (strcmp (path, "-") == 0)
-    {
-      if (binary && isatty (STDOUT_FILENO))
-        {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                       _("not writing binary data to a terminal: give a file with -o FILE, or "
-                         "redirect the output"));
-          return FALSE;
-        }
-      return write_stdout (data, length, error);
-    }
-
-  /* A temporary file beside it, synced, then renamed over it: a reader sees
-   * the old file or the whole new one, and a failed export leaves nothing. */
-  if (!g_file_set_contents_full (path, (const char *) data, length,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0666, error))
-    return FALSE;
-
-  return TRUE;
 }

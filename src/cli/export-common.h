@@ -120,11 +120,4 @@ typedef struct
 
 GArray        *export_timeline      (const ExportProcess *process); /* of ExportTimedSample */
 
-/* Writes @bytes to @path atomically (temporary file + rename), or to stdout
- * for "-" (never @binary data to a terminal). */
-gboolean       export_write_output  (const char     *path,
-                                     GBytes         *bytes,
-                                     gboolean        binary,
-                                     GError        **error);
-
 G_END_DECLS

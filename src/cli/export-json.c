@@ -96,7 +96,9 @@ drop_titles (JsonNode *node)
 }
 
 /* The file again, checked again (it may have been rewritten since it was
- * loaded: a running app rewrites its report), then parsed as plain JSON. */
+ * loaded: a running app rewrites its report, and the path may be something
+ * else by now: read with the loaders' own checks, a regular file of a
+ * bounded size), then parsed as plain JSON. */
 static JsonNode *
 read_report (const ExportInput *input,
              GError           **error)
@@ -107,7 +109,7 @@ read_report (const ExportInput *input,
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) local_error = NULL;
 
-  if (!g_file_get_contents (input->path, &data, &length, &local_error) ||
+  if (!cli_report_read_file (input->path, &data, &length, &local_error) ||
       (check = cli_report_load_full_from_data (data, length, &local_error)) == NULL ||
       !json_parser_load_from_data (parser, data, length, &local_error))
     {
