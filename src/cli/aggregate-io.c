@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "aggregate-io.h"
+#include "cli-saturate.h"
 #include "json-read.h"
 
 /* ---- writing ------------------------------------------------------------------ */
@@ -328,8 +329,8 @@ cli_aggregate_to_json (const CliAggregate *agg)
   g_autoptr (GPtrArray) signatures = cli_aggregate_sorted_signatures (agg, CLI_AGG_SORT_TIME);
   g_autoptr (GPtrArray) groups = cli_aggregate_sorted_groups (agg);
   CliAggStats other = agg->signatures_other;
-  guint64 other_count = agg->signatures_other_count +
-                        g_hash_table_size (agg->signatures_overflowed);
+  guint64 other_count = cli_sat_add_u64 (agg->signatures_other_count,
+                                         g_hash_table_size (agg->signatures_overflowed));
   guint kept = MIN (signatures->len, agg->max_signatures);
   gboolean overflowed = agg->overflowed || kept < signatures->len;
 
@@ -338,11 +339,11 @@ cli_aggregate_to_json (const CliAggregate *agg)
     {
       const CliAggSignature *sig = g_ptr_array_index (signatures, i);
 
-      other.events += sig->stats.events;
-      other.samples += sig->stats.samples;
-      other.total_ns = MIN (other.total_ns + sig->stats.total_ns, (guint64) G_MAXINT64);
+      other.events = cli_sat_add_u64 (other.events, sig->stats.events);
+      other.samples = cli_sat_add_u64 (other.samples, sig->stats.samples);
+      other.total_ns = cli_sat_add_u64 (other.total_ns, sig->stats.total_ns);
       other.max_ns = MAX (other.max_ns, sig->stats.max_ns);
-      other_count++;
+      other_count = cli_sat_add_u64 (other_count, 1);
     }
 
   g_string_append (out, "{\n");
@@ -667,7 +668,7 @@ read_apps (Node         *root,
           count = g_new0 (guint64, 1);
           g_hash_table_insert (agg->apps, g_steal_pointer (&name), count);
         }
-      *count = MIN (*count + runs, (guint64) G_MAXINT64);
+      *count = cli_sat_add_u64 (*count, runs);
     }
   return TRUE;
 }

@@ -11,6 +11,8 @@
 #include <glib/gi18n.h>
 
 #include "aggregate.h"
+#include "cli-display.h"
+#include "cli-saturate.h"
 #include "js-signature.h"
 
 GQuark
@@ -26,14 +28,10 @@ add_sat (CliAggregate *agg,
          guint64       a,
          guint64       b)
 {
-  /* Both are at most G_MAXINT64: the sum fits in 64 unsigned bits. */
-  guint64 sum = MIN (a, (guint64) G_MAXINT64) + MIN (b, (guint64) G_MAXINT64);
+  guint64 sum;
 
-  if (sum > (guint64) G_MAXINT64)
-    {
-      agg->saturated = TRUE;
-      return G_MAXINT64;
-    }
+  if (!cli_add_u64_checked (&sum, a, b))
+    agg->saturated = TRUE;
   return sum;
 }
 
@@ -49,6 +47,11 @@ stats_add (CliAggregate      *agg,
   to->max_ns = MAX (to->max_ns, from->max_ns);
   to->attributed_ns = add_sat (agg, to->attributed_ns, from->attributed_ns);
   to->unattributed_ns = add_sat (agg, to->unattributed_ns, from->unattributed_ns);
+  /* Attributed and unattributed time add up to the total (groups), and
+   * still do once the total saturated: attributed <= total holds for the
+   * saturated sums too, and the unattributed time is what is left. */
+  if (to->attributed_ns + to->unattributed_ns > to->total_ns)
+    to->unattributed_ns = to->total_ns - MIN (to->attributed_ns, to->total_ns);
 }
 
 /* Counts the run once per entry it touches. */
@@ -801,8 +804,10 @@ cli_aggregate_add_report (CliAggregate    *agg,
 
   if (g_hash_table_contains (agg->runs, &id))
     {
+      g_autofree char *shown = cli_display (app);
+
       g_set_error (error, CLI_AGGREGATE_ERROR, CLI_AGGREGATE_ERROR_DUPLICATE,
-                   _("the run of %s (pid %lld) is already merged: skipped"), app,
+                   _("the run of %s (pid %lld) is already merged: skipped"), shown,
                    (long long) report->pid);
       return FALSE;
     }

@@ -53,7 +53,7 @@ cli_fold_files (CliAggregate         *agg,
   while ((input = cli_input_queue_next (queue)) != NULL)
     {
       g_autoptr (CliInput) owned = input;
-      g_autofree char *name = g_filename_display_name (input->path);
+      g_autofree char *name = cli_display_filename (input->path);
       g_autoptr (GError) fold_error = NULL;
       gboolean ok;
 

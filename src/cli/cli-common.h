@@ -1,10 +1,13 @@
-/* cli-common.h: exit codes and error printing shared by the subcommands
+/* cli-common.h: exit codes, error printing and standard output shared by
+ * the subcommands
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once
 
 #include <glib.h>
+
+#include "cli-display.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +22,11 @@ enum
   CLI_EXIT_NOT_FOUND = 127,
 };
 
+/* Messages on stderr, one line each: "jankscope: ..." and "jankscope:
+ * warning: ...". The values they quote go through cli_display
+ * (cli-display.h); the whole message goes through cli_display_cut too (at
+ * 1000 characters), so that a value GLib put in it (an unknown option, a
+ * file name) cannot reach the terminal raw either. */
 void            cli_error              (const char     *format,
                                         ...) G_GNUC_PRINTF (1, 2);
 void            cli_warning            (const char     *format,
@@ -26,6 +34,21 @@ void            cli_warning            (const char     *format,
 int             cli_usage_error        (GOptionContext *context,
                                         const char     *format,
                                         ...) G_GNUC_PRINTF (2, 3);
+
+/* Standard output. Every command writes through these (never stdio), and
+ * cli_stdout_init, called first thing by main, routes g_print there too and
+ * checks at exit that everything was written: a failed write exits with one
+ * message ("cannot write to the standard output: No space left on device")
+ * and a failure status, never 0. */
+void            cli_stdout_init        (void);
+/* Bytes as they are; FALSE with a G_FILE_ERROR on a failed write (the
+ * caller reports it). */
+gboolean        cli_write_stdout       (const void     *data,
+                                        gsize           length,
+                                        GError        **error);
+/* Text, in the terminal's charset; FALSE after printing the error. */
+gboolean        cli_print              (const char     *text);
+
 GOptionContext *cli_option_context_new (const char     *command,
                                         const char     *parameter_string,
                                         const char     *summary);

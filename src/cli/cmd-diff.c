@@ -33,6 +33,7 @@
 #include "analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-saturate.h"
 #include "js-signature.h"
 #include "text-table.h"
 
@@ -102,7 +103,7 @@ format_value (Unit   unit,
       return g_strdup_printf ("%.2f%%", 100 * value);
     case UNIT_NS:
     default:
-      return cli_format_duration ((guint64) llround (MAX (value, 0)));
+      return cli_format_duration (cli_double_to_uint64 (round (value)));
     }
 }
 
@@ -168,8 +169,8 @@ compare_percentile (Metric             *m,
   sigma_b = sqrt ((double) b->count * q * (1 - q));
   base_high = cli_histogram_value_at_rank (a, q * (double) a->count + Z_ONE_SIDED_95 * sigma_a);
   new_low = cli_histogram_value_at_rank (b, q * (double) b->count - Z_ONE_SIDED_95 * sigma_b);
-  bucket_a = cli_histogram_bucket_of_rank (a, (guint64) ceil (q * (double) a->count));
-  bucket_b = cli_histogram_bucket_of_rank (b, (guint64) ceil (q * (double) b->count));
+  bucket_a = cli_histogram_bucket_of_rank (a, cli_double_to_uint64 (ceil (q * (double) a->count)));
+  bucket_b = cli_histogram_bucket_of_rank (b, cli_double_to_uint64 (ceil (q * (double) b->count)));
   if (!(new_low > base_high) || bucket_a == bucket_b)
     {
       g_autofree char *low = format_value (UNIT_NS, new_low);
@@ -219,8 +220,8 @@ compare_jank_rate (Metric             *m,
   m->change = relative_change (m->base, m->new);
   if (t_a < MIN_MONITORED_NS || t_b < MIN_MONITORED_NS)
     {
-      g_autofree char *base = cli_format_duration ((guint64) t_a);
-      g_autofree char *new = cli_format_duration ((guint64) t_b);
+      g_autofree char *base = cli_format_duration (cli_double_to_uint64 (t_a));
+      g_autofree char *new = cli_format_duration (cli_double_to_uint64 (t_b));
 
       m->verdict = VERDICT_TOO_FEW;
       m->why = g_strdup_printf (_("too little monitored time to judge (%s base, %s new; 10 s "
@@ -336,7 +337,7 @@ fold_side (CliAggregate         *agg,
     return FALSE;
   if (folded == 0)
     {
-      g_autofree char *name = g_filename_display_name (path);
+      g_autofree char *name = cli_display_filename (path);
 
       cli_error (_("%s: no report could be read"), name);
       return FALSE;
@@ -373,7 +374,7 @@ cli_cmd_diff (int    argc,
                                       "them) and exits with 1 when P95 or P99 of iteration "
                                       "busy time or frame time, the jank rate or the slow-frame "
                                       "rate regressed by more than the threshold, 0 otherwise, "
-                                      "2 on bad input."));
+                                      "2 on bad input or when the result cannot be written."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   /* Options may follow the files (no app arguments here to protect). */
   g_option_context_set_strict_posix (context, FALSE);
@@ -385,10 +386,14 @@ cli_cmd_diff (int    argc,
   if (files[2] != NULL)
     return cli_usage_error (context, _("only two files can be compared: BASE and NEW"));
   if (threshold_text != NULL && !parse_threshold (threshold_text, &threshold))
-    return cli_usage_error (context,
-                            _("--threshold must be a percentage above 0 and at most 1000, like "
-                              "5%%, not “%s”"),
-                            threshold_text);
+    {
+      g_autofree char *value = cli_display (threshold_text);
+
+      return cli_usage_error (context,
+                              _("--threshold must be a percentage above 0 and at most 1000, like "
+                                "5%%, not “%s”"),
+                              value);
+    }
 
   base = cli_aggregate_new (JS_SIGNATURE_DEFAULT_FRAMES, CLI_AGGREGATE_DEFAULT_MAX_SIGNATURES);
   new = cli_aggregate_new (JS_SIGNATURE_DEFAULT_FRAMES, CLI_AGGREGATE_DEFAULT_MAX_SIGNATURES);
@@ -475,9 +480,12 @@ cli_cmd_diff (int    argc,
                             ngettext ("(%u metric could not be judged: see WHY)\n",
                                       "(%u metrics could not be judged: see WHY)\n", unjudged),
                             unjudged);
-  g_print ("%s", out->str);
 
   for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
     metric_clear (&metrics[i]);
+  /* Exit 1 says "regressed": a result that could not be written is 2, like
+   * any other comparison that did not happen. */
+  if (!cli_print (out->str))
+    return CLI_EXIT_USAGE;
   return regressions > 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }

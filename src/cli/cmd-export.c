@@ -13,6 +13,7 @@
 #include "cli-common.h"
 #include "export-common.h"
 #include "export-formats.h"
+#include "output-file.h"
 
 typedef struct
 {
@@ -119,13 +120,21 @@ cli_cmd_export (int    argc,
     return cli_usage_error (context, _("no format given (--format)"));
   format = find_format (format_name);
   if (format == NULL)
-    return cli_usage_error (context, _("unknown format “%s”"), format_name);
+    {
+      g_autofree char *name = cli_display (format_name);
+
+      return cli_usage_error (context, _("unknown format “%s”"), name);
+    }
   if (files == NULL || files[0] == NULL)
     return cli_usage_error (context, _("no report file given"));
   if (output != NULL && output[0] == '\0')
     return cli_usage_error (context, _("--output: empty file name"));
   if (align != NULL && strcmp (align, "clock") != 0 && strcmp (align, "start") != 0)
-    return cli_usage_error (context, _("--align: “%s” is not clock or start"), align);
+    {
+      g_autofree char *value = cli_display (align);
+
+      return cli_usage_error (context, _("--align: “%s” is not clock or start"), value);
+    }
   if (!export_folded_check_prefix (folded_prefix, &error))
     return cli_usage_error (context, "%s", error->message);
   if (folded_prefix != NULL && strcmp (format->name, "folded") != 0)
@@ -144,7 +153,8 @@ cli_cmd_export (int    argc,
   /* Every input is loaded and checked before anything is written: a bad one
    * leaves no output behind. */
   if (!export_context_load (ctx, files, &error) || (bytes = format->export (ctx, &error)) == NULL ||
-      !export_write_output (output != NULL ? output : "-", bytes, format->binary, &error))
+      !cli_output_write (output != NULL ? output : "-", g_bytes_get_data (bytes, NULL),
+                         g_bytes_get_size (bytes), format->binary, &error))
     {
       cli_error ("%s", error->message);
       export_context_free (ctx);

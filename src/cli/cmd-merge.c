@@ -9,6 +9,8 @@
  */
 #include "jankscope-config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "aggregate-io.h"
@@ -16,6 +18,7 @@
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "js-signature.h"
+#include "output-file.h"
 
 int
 cli_cmd_merge (int    argc,
@@ -62,17 +65,31 @@ cli_cmd_merge (int    argc,
     return cli_usage_error (context, _("no report file given"));
   if (output == NULL)
     return cli_usage_error (context, _("no output file given (-o OUT)"));
+  if (output[0] == '\0')
+    return cli_usage_error (context, _("--output: empty file name"));
   if (frames_text != NULL &&
       !cli_parse_count (frames_text, 1, JS_SIGNATURE_MAX_FRAMES, &signature_frames))
-    return cli_usage_error (context, _("--signature-frames must be a number from 1 to %d, not “%s”"),
-                            JS_SIGNATURE_MAX_FRAMES, frames_text);
+    {
+      g_autofree char *value = cli_display (frames_text);
+
+      return cli_usage_error (context,
+                              _("--signature-frames must be a number from 1 to %d, not “%s”"),
+                              JS_SIGNATURE_MAX_FRAMES, value);
+    }
   if (max_text != NULL && !cli_parse_count (max_text, 1, 1000000, &max_signatures))
-    return cli_usage_error (context,
-                            _("--max-signatures must be a number from 1 to 1000000, not “%s”"),
-                            max_text);
+    {
+      g_autofree char *value = cli_display (max_text);
+
+      return cli_usage_error (context,
+                              _("--max-signatures must be a number from 1 to 1000000, not “%s”"),
+                              value);
+    }
   if (jobs_text != NULL && !cli_parse_count (jobs_text, 1, 64, &options.threads))
-    return cli_usage_error (context, _("--jobs must be a number from 1 to 64, not “%s”"),
-                            jobs_text);
+    {
+      g_autofree char *value = cli_display (jobs_text);
+
+      return cli_usage_error (context, _("--jobs must be a number from 1 to 64, not “%s”"), value);
+    }
 
   agg = cli_aggregate_new (signature_frames, max_signatures);
   if (!cli_fold_files (agg, files, &options, &folded, &skipped))
@@ -84,10 +101,8 @@ cli_cmd_merge (int    argc,
     }
 
   json = cli_aggregate_to_json (agg);
-  display_output = g_filename_display_name (output);
-  if (g_strcmp0 (output, "-") == 0)
-    g_print ("%s", json);
-  else if (!g_file_set_contents (output, json, -1, &error))
+  display_output = cli_display_filename (output);
+  if (!cli_output_write (output, json, strlen (json), FALSE, &error))
     {
       cli_error ("%s", error->message);
       return CLI_EXIT_FAILURE;

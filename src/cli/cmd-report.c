@@ -17,6 +17,7 @@
 #include "analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "cli-saturate.h"
 #include "js-signature.h"
 #include "text-table.h"
 
@@ -113,7 +114,7 @@ describe_tiers (const Printer *p)
 
       for (guint t = 0; t < G_N_ELEMENTS (tier_order); t++)
         if (g_strcmp0 (group->key.tier, tier_order[t]) == 0)
-          by_tier[t] += group->stats.events;
+          by_tier[t] = cli_sat_add_u64 (by_tier[t], group->stats.events);
     }
   for (guint t = 1; t < G_N_ELEMENTS (tier_order); t++)
     g_string_append_printf (text, "%s%s %" G_GUINT64_FORMAT, t > 1 ? _(", ") : "",
@@ -222,7 +223,7 @@ format_overview (const Printer *p)
     cli_table_add_row (table, _("Attributed"), attribution, NULL);
   }
   for (guint t = 0; t < CLI_N_EVENT_TIERS; t++)
-    frame_events += agg->frame_events_by_tier[t];
+    frame_events = cli_sat_add_u64 (frame_events, agg->frame_events_by_tier[t]);
   if (frame_events > 0)
     {
       g_autofree char *line = g_strdup_printf (
@@ -264,8 +265,8 @@ format_signatures (const Printer *p)
   g_autoptr (CliTable) table = cli_table_new (8);
   guint shown = MIN (sorted->len, p->top);
   CliAggStats rest = agg->signatures_other;
-  guint64 rest_count = agg->signatures_other_count +
-                       g_hash_table_size (agg->signatures_overflowed);
+  guint64 rest_count = cli_sat_add_u64 (agg->signatures_other_count,
+                                        g_hash_table_size (agg->signatures_overflowed));
 
   for (guint c = 0; c < 7; c++)
     cli_table_set_align (table, c, CLI_ALIGN_RIGHT);
@@ -278,11 +279,11 @@ format_signatures (const Printer *p)
 
       if (i >= shown)
         {
-          rest.events += sig->stats.events;
-          rest.samples += sig->stats.samples;
-          rest.total_ns += sig->stats.total_ns;
+          rest.events = cli_sat_add_u64 (rest.events, sig->stats.events);
+          rest.samples = cli_sat_add_u64 (rest.samples, sig->stats.samples);
+          rest.total_ns = cli_sat_add_u64 (rest.total_ns, sig->stats.total_ns);
           rest.max_ns = MAX (rest.max_ns, sig->stats.max_ns);
-          rest_count++;
+          rest_count = cli_sat_add_u64 (rest_count, 1);
           continue;
         }
       {
@@ -364,11 +365,11 @@ row_add (GPtrArray         *rows,
       row->callback = g_strdup (callback);
       g_ptr_array_add (rows, row);
     }
-  row->stats.events += stats->events;
-  row->stats.total_ns += stats->total_ns;
+  row->stats.events = cli_sat_add_u64 (row->stats.events, stats->events);
+  row->stats.total_ns = cli_sat_add_u64 (row->stats.total_ns, stats->total_ns);
   row->stats.max_ns = MAX (row->stats.max_ns, stats->max_ns);
-  row->stats.attributed_ns += stats->attributed_ns;
-  row->stats.unattributed_ns += stats->unattributed_ns;
+  row->stats.attributed_ns = cli_sat_add_u64 (row->stats.attributed_ns, stats->attributed_ns);
+  row->stats.unattributed_ns = cli_sat_add_u64 (row->stats.unattributed_ns, stats->unattributed_ns);
 }
 
 static int
@@ -638,17 +639,33 @@ cli_cmd_report (int    argc,
   if (files == NULL || files[0] == NULL)
     return cli_usage_error (context, _("no report file given"));
   if (sort_text != NULL && !parse_sort (sort_text, &printer.sort))
-    return cli_usage_error (context, _("--sort must be time, count or runs, not “%s”"), sort_text);
+    {
+      g_autofree char *value = cli_display (sort_text);
+
+      return cli_usage_error (context, _("--sort must be time, count or runs, not “%s”"), value);
+    }
   if (top_text != NULL && !cli_parse_count (top_text, 1, 100000, &printer.top))
-    return cli_usage_error (context, _("--top must be a number from 1 to 100000, not “%s”"),
-                            top_text);
+    {
+      g_autofree char *value = cli_display (top_text);
+
+      return cli_usage_error (context, _("--top must be a number from 1 to 100000, not “%s”"),
+                              value);
+    }
   if (frames_text != NULL &&
       !cli_parse_count (frames_text, 1, JS_SIGNATURE_MAX_FRAMES, &signature_frames))
-    return cli_usage_error (context, _("--signature-frames must be a number from 1 to %d, not “%s”"),
-                            JS_SIGNATURE_MAX_FRAMES, frames_text);
+    {
+      g_autofree char *value = cli_display (frames_text);
+
+      return cli_usage_error (context,
+                              _("--signature-frames must be a number from 1 to %d, not “%s”"),
+                              JS_SIGNATURE_MAX_FRAMES, value);
+    }
   if (jobs_text != NULL && !cli_parse_count (jobs_text, 1, 64, &options.threads))
-    return cli_usage_error (context, _("--jobs must be a number from 1 to 64, not “%s”"),
-                            jobs_text);
+    {
+      g_autofree char *value = cli_display (jobs_text);
+
+      return cli_usage_error (context, _("--jobs must be a number from 1 to 64, not “%s”"), value);
+    }
 
   filter.tiers = split_list (tier_text);
   filter.classes = split_list (class_text);
@@ -656,10 +673,11 @@ cli_cmd_report (int    argc,
   filter.scenes = split_list (scene_text);
   if (!check_tiers (filter.tiers, &bad))
     {
+      g_autofree char *value = cli_display (bad);
       int status = cli_usage_error (context,
                                     _("--tier must be noticeable, severe, frozen or hang, not "
                                       "“%s”"),
-                                    bad);
+                                    value);
 
       g_strfreev (filter.tiers);
       g_strfreev (filter.classes);
@@ -690,7 +708,6 @@ cli_cmd_report (int    argc,
   format_signatures (&printer);
   format_groups (&printer);
   format_worst (&printer);
-  g_print ("%s", out->str);
 
-  return CLI_EXIT_OK;
+  return cli_print (out->str) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }

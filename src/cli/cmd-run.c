@@ -134,7 +134,7 @@ load_run_report (const char        *path,
                  const char        *app,
                  char             **problem)
 {
-  g_autofree char *display_path = g_filename_display_name (path);
+  g_autofree char *display_path = cli_display_filename (path);
   g_autoptr (CliReport) report = NULL;
   g_autoptr (GError) error = NULL;
   struct stat after_run;
@@ -296,7 +296,7 @@ cli_cmd_run (int    argc,
       /* The app could not say why its report is missing: check here. */
       if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
         {
-          g_autofree char *display_dir = g_filename_display_name (dir);
+          g_autofree char *display_dir = cli_display_filename (dir);
 
           return cli_usage_error (context, _("--report: the folder %s does not exist"),
                                   display_dir);
@@ -374,7 +374,12 @@ cli_cmd_run (int    argc,
    * Only now: the app would have inherited SIG_IGN. */
   signal (SIGPIPE, SIG_IGN);
 
-  app_name = g_path_get_basename (app_argv[0]);
+  {
+    g_autofree char *base = g_path_get_basename (app_argv[0]);
+
+    /* For messages only. */
+    app_name = cli_display_filename (base);
+  }
   report_path = expand_report_path (report_template, pid, app_argv[0]);
   report = load_run_report (report_path, had_report ? &before_run : NULL, app_name, &problem);
 
@@ -395,7 +400,7 @@ cli_cmd_run (int    argc,
     remove_private_dir (private_dir);
   else
     {
-      g_autofree char *display_path = g_filename_display_name (report_path);
+      g_autofree char *display_path = cli_display_filename (report_path);
 
       g_printerr ("\n");
       g_printerr (_("Report: %s\n"), display_path);

@@ -39,7 +39,7 @@ cli_cmd_summary (int    argc,
   if (files[1] != NULL)
     return cli_usage_error (context, _("only one report file can be given"));
 
-  display_name = g_filename_display_name (files[0]);
+  display_name = cli_display_filename (files[0]);
   report = cli_report_load (files[0], &error);
   if (report == NULL)
     {
@@ -49,7 +49,6 @@ cli_cmd_summary (int    argc,
 
   out = g_string_new (NULL);
   cli_summary_format (report, out);
-  g_print ("%s", out->str);
 
-  return CLI_EXIT_OK;
+  return cli_print (out->str) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }

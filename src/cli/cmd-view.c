@@ -48,7 +48,11 @@ cli_cmd_view (int    argc,
       if (rest[1] != NULL)
         return cli_usage_error (context, _("one process id at most"));
       if (!g_ascii_string_to_unsigned (rest[0], 10, 1, G_MAXINT, &pid, NULL))
-        return cli_usage_error (context, _("“%s” is not a process id"), rest[0]);
+        {
+          g_autofree char *value = cli_display (rest[0]);
+
+          return cli_usage_error (context, _("“%s” is not a process id"), value);
+        }
       if (kill ((pid_t) pid, 0) != 0 && errno == ESRCH)
         {
           cli_error (_("there is no process %s"), rest[0]);

@@ -81,20 +81,20 @@ typedef struct
 
 /* --- JSON pieces ----------------------------------------------------------- */
 
-/* A fixed-point number with @digits decimals (no locale, no binary noise). */
+/* A fixed-point number with @digits decimals (no locale, no binary noise).
+ * The magnitude is unsigned: -G_MININT64 has no gint64. */
 static void
 append_fixed (GString *out,
               gint64   value,
-              gint64   scale,
+              guint64  scale,
               int      digits)
 {
+  guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
+
   if (value < 0)
-    {
-      g_string_append_c (out, '-');
-      value = -value;
-    }
-  g_string_append_printf (out, "%" G_GINT64_FORMAT ".%0*" G_GINT64_FORMAT, value / scale, digits,
-                          value % scale);
+    g_string_append_c (out, '-');
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT ".%0*" G_GUINT64_FORMAT, magnitude / scale,
+                          digits, magnitude % scale);
 }
 
 /* Microseconds since the export's origin. */
@@ -102,7 +102,7 @@ static void
 append_ts (Chrome *c,
            gint64  t_ns)
 {
-  append_fixed (c->out, t_ns - c->ctx->origin_ns, 1000, 3);
+  append_fixed (c->out, cli_sat_sub (t_ns, c->ctx->origin_ns), 1000, 3);
 }
 
 static void
@@ -198,7 +198,7 @@ add_dur (Chrome *c,
          gint64  end_ns)
 {
   g_string_append (c->out, ",\"dur\":");
-  append_fixed (c->out, MAX (end_ns - start_ns, 0), 1000, 3);
+  append_fixed (c->out, cli_span (start_ns, end_ns), 1000, 3);
 }
 
 static void
@@ -464,7 +464,7 @@ write_part_slice (Chrome      *c,
   arg_str (c->out, &first, "callback", p->callback);
   arg_str (c->out, &first, "tier", p->tier);
   arg_ms (c->out, &first, "own_ms", p->duration_ns);
-  arg_ms (c->out, &first, "wall_ms", p->end_ns - p->start_ns);
+  arg_ms (c->out, &first, "wall_ms", cli_span (p->start_ns, p->end_ns));
   arg_int (c->out, &first, "event", s->event->id);
   g_string_append (c->out, "}}");
 }
@@ -500,8 +500,8 @@ write_frame_slice (Chrome      *c,
 
   for (guint i = 0; i < G_N_ELEMENTS (phase_names); i++)
     if (p->phases[i] > 0)
-      phases_ns += p->phases[i];
-  work_start = s->end_ns - MAX (p->work_ns > 0 ? p->work_ns : 0, phases_ns);
+      phases_ns = cli_sat_add (phases_ns, p->phases[i]);
+  work_start = cli_sat_sub (s->end_ns, MAX (p->work_ns > 0 ? p->work_ns : 0, phases_ns));
   work_start = MAX (work_start, s->start_ns);
   if (p->work_ns > 0)
     {
@@ -521,7 +521,7 @@ write_frame_slice (Chrome      *c,
 
       if (p->phases[i] <= 0) /* did not run, or too short to show */
         continue;
-      end = MIN (at + p->phases[i], s->end_ns);
+      end = MIN (cli_sat_add (at, p->phases[i]), s->end_ns);
       first = TRUE;
       begin_event (c, "X", tid, at);
       add_dur (c, at, end);
@@ -580,8 +580,8 @@ collect_slices (const ExportProcess *process)
           const CliReportPart *p = g_ptr_array_index (e->detail->parts, k);
 
           if (g_strcmp0 (p->type, "frame") == 0)
-            add_slice (slices, process, SLICE_FRAME, e, p, p->end_ns - MAX (p->duration_ns, 0),
-                       p->end_ns);
+            add_slice (slices, process, SLICE_FRAME, e, p,
+                       cli_sat_sub (p->end_ns, MAX (p->duration_ns, 0)), p->end_ns);
           else if (g_strcmp0 (p->type, "dispatch") == 0)
             add_slice (slices, process, SLICE_DISPATCH, e, p, p->start_ns, p->end_ns);
           else if (g_strcmp0 (p->type, "iteration") == 0)
@@ -739,7 +739,7 @@ write_sample_instants (Chrome *c,
       g_string_append_printf (c->out, ",\"s\":\"t\",\"sf\":\"%u\",\"args\":{", sf);
       arg_int (c->out, &first, "count", s->count);
       if (s->count > 1)
-        arg_ms (c->out, &first, "last_after_ms", s->last_ns - s->t_ns);
+        arg_ms (c->out, &first, "last_after_ms", cli_span (s->t_ns, s->last_ns));
       arg_str (c->out, &first, "state", s->state);
       arg_str (c->out, &first, "wait", s->wait);
       arg_int (c->out, &first, "event", t->event->id);
@@ -749,7 +749,8 @@ write_sample_instants (Chrome *c,
 
       g_string_append_printf (c->samples, "%s\n{\"pid\":%d,\"tid\":%u,\"ts\":",
                               c->samples->len > 0 ? "," : "", c->process->pid, tid);
-      append_fixed (c->samples, export_time (c->process, s->t_ns) - c->ctx->origin_ns, 1000, 3);
+      append_fixed (c->samples, cli_sat_sub (export_time (c->process, s->t_ns), c->ctx->origin_ns),
+                    1000, 3);
       g_string_append_printf (c->samples, ",\"name\":\"jankscope sample\",\"sf\":\"%u\","
                               "\"weight\":%" G_GINT64_FORMAT "}", sf, MAX (s->count, 1));
     }
@@ -846,12 +847,13 @@ write_sampled_stacks (Chrome *c,
       guint depth = t->stack != NULL && t->stack->frames->len > 0 ? t->stack->frames->len : 1;
       guint common = 0;
 
-      if (next != NULL && export_time (c->process, next->sample->t_ns) - last <= SAMPLE_GAP_NS)
+      if (next != NULL &&
+          cli_sat_sub (export_time (c->process, next->sample->t_ns), last) <= SAMPLE_GAP_NS)
         end = MAX (export_time (c->process, next->sample->t_ns), last);
       else
-        end = last + SAMPLE_ALONE_NS;
+        end = cli_sat_add (last, SAMPLE_ALONE_NS);
       if (end <= start)
-        end = start + 1;
+        end = cli_sat_add (start, 1);
 
       if (start != previous_end)
         close_frames (open, closed, 0, previous_end);
@@ -911,7 +913,7 @@ write_process (Chrome              *c,
       gint64 start = export_time (process, report->start_ns);
 
       begin_event (c, "X", tid, start);
-      add_dur (c, start, start + MAX (report->monitored_ns, 0));
+      add_dur (c, start, cli_sat_add (start, MAX (report->monitored_ns, 0)));
       add_name_cat (c, report->final ? "monitored" : "monitored (report written during the run)",
                     "jankscope");
       g_string_append (c->out, ",\"args\":{");

@@ -4,13 +4,10 @@
  */
 #include "jankscope-config.h"
 
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <glib/gi18n.h>
-#include <glib/gstdio.h>
-
+#include "cli-display.h"
+#include "cli-saturate.h"
 #include "export-common.h"
 
 ExportContext *
@@ -72,7 +69,7 @@ export_text (ExportContext *ctx,
 gint64
 export_event_end (const CliReportEvent *event)
 {
-  gint64 end = event->start_ns + event->duration_ns;
+  gint64 end = cli_sat_add (event->start_ns, event->duration_ns);
 
   if (event->detail != NULL && event->detail->end_ns > event->start_ns)
     end = event->detail->end_ns;
@@ -238,7 +235,8 @@ build_processes (ExportContext *ctx)
   for (guint i = 0; i < ctx->reports->len; i++)
     {
       const CliReport *report = g_ptr_array_index (ctx->reports, i);
-      gint64 shift = ctx->align == EXPORT_ALIGN_START ? first_start - report->start_ns : 0;
+      gint64 shift = ctx->align == EXPORT_ALIGN_START ? cli_sat_sub (first_start, report->start_ns)
+                                                      : 0;
       const CliReportPreviousRun *previous = report->previous_run;
       ExportProcess *process = add_process (ctx, i, report, report->pid, report->name, FALSE);
 
@@ -265,7 +263,7 @@ build_processes (ExportContext *ctx)
 
       if (!process->previous_run)
         widen (ctx, process, process->report->start_ns,
-               process->report->start_ns + MAX (process->report->monitored_ns, 0));
+               cli_sat_add (process->report->start_ns, MAX (process->report->monitored_ns, 0)));
       for (guint k = 0; k < process->events->len; k++)
         {
           const CliReportEvent *event = g_ptr_array_index (process->events, k);
@@ -291,7 +289,9 @@ export_context_load (ExportContext  *ctx,
 
       if (report == NULL)
         {
-          g_set_error (error, local_error->domain, local_error->code, "%s: %s", display_name,
+          g_autofree char *name = cli_display_filename (paths[i]);
+
+          g_set_error (error, local_error->domain, local_error->code, "%s: %s", name,
                        local_error->message);
           return FALSE;
         }
@@ -402,7 +402,7 @@ add_event_counts (GArray              *out,
 
       if (c->count <= 0)
         continue;
-      sum += c->count;
+      sum = cli_sat_add (sum, c->count);
       share = total > 0 ? (gint64) ((__int128) watched * MIN (sum, total) / total) : 0;
       c->process = process;
       c->event = event;
@@ -442,7 +442,7 @@ export_stack_counts (ExportContext *ctx)
                   const CliReportStack *stack = g_ptr_array_index (stacks, k);
                   ExportStackCount c = { .stack = stack, .count = MAX (stack->count, 0) };
 
-                  sum += c.count;
+                  sum = cli_sat_add (sum, c.count);
                   g_array_append_val (counts, c);
                 }
               total = event->samples_total > sum ? event->samples_total : sum;
@@ -463,13 +463,14 @@ export_stack_counts (ExportContext *ctx)
               CliReportSample *sample = &g_array_index (event->detail->samples, CliReportSample, k);
               const CliReportStack *stack = sample_stack (event, sample);
               guint slot = stack != NULL ? (guint) sample->stack : stacks->len;
+              ExportStackCount *c = &g_array_index (counts, ExportStackCount, slot);
 
-              sum += MAX (sample->count, 0);
+              sum = cli_sat_add (sum, MAX (sample->count, 0));
               if (g_hash_table_contains (seen, &sample->t_ns))
                 continue;
               g_hash_table_add (seen, &sample->t_ns);
-              g_array_index (counts, ExportStackCount, slot).stack = stack;
-              g_array_index (counts, ExportStackCount, slot).count += MAX (sample->count, 0);
+              c->stack = stack;
+              c->count = cli_sat_add (c->count, MAX (sample->count, 0));
             }
           total = event->samples_total > sum ? event->samples_total : sum;
           add_event_counts (out, process, event, counts, total);
@@ -518,62 +519,4 @@ export_timeline (const ExportProcess *process)
   g_array_sort (out, by_time);
 
   return out;
-}
-
-/* --- JSON text and output ------------------------------------------------- */
-
-static gboolean
-write_stdout (const guint8 *data,
-              gsize         length,
-              GError      **error)
-{
-  while (length > 0)
-    {
-      gssize written = write (STDOUT_FILENO, data, length);
-
-      if (written < 0 && errno == EINTR)
-        continue;
-      if (written <= 0)
-        {
-          int saved_errno = errno;
-
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                       _("cannot write to the standard output: %s"), g_strerror (saved_errno));
-          return FALSE;
-        }
-      data += written;
-      length -= written;
-    }
-
-  return TRUE;
-}
-
-gboolean
-export_write_output (const char *path,
-                     GBytes     *bytes,
-                     gboolean    binary,
-                     GError    **error)
-{
-  gsize length;
-  const guint8 *data = g_bytes_get_data (bytes, &length);
-
-  if (strcmp (path, "-") == 0)
-    {
-      if (binary && isatty (STDOUT_FILENO))
-        {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                       _("not writing binary data to a terminal: give a file with -o FILE, or "
-                         "redirect the output"));
-          return FALSE;
-        }
-      return write_stdout (data, length, error);
-    }
-
-  /* A temporary file beside it, synced, then renamed over it: a reader sees
-   * the old file or the whole new one, and a failed export leaves nothing. */
-  if (!g_file_set_contents_full (path, (const char *) data, length,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0666, error))
-    return FALSE;
-
-  return TRUE;
 }

@@ -8,6 +8,7 @@
 
 #include <glib.h>
 
+#include "cli-saturate.h"
 #include "export-scrub.h"
 #include "json-doc.h"
 #include "report-reader.h"
@@ -74,12 +75,13 @@ void           export_context_free  (ExportContext  *ctx);
 const char    *export_text          (ExportContext  *ctx,
                                      const char     *text);
 
-/* Time on the export's clock: the process's shift applied. */
+/* Time on the export's clock: the process's shift applied (saturated, like
+ * every sum of the export: cli-saturate.h). */
 static inline gint64
 export_time (const ExportProcess *process,
              gint64               t_ns)
 {
-  return t_ns + process->shift_ns;
+  return cli_sat_add (t_ns, process->shift_ns);
 }
 
 /* The end of an event: detail->end_ns, else start + duration. */
@@ -117,12 +119,5 @@ typedef struct
 } ExportTimedSample;
 
 GArray        *export_timeline      (const ExportProcess *process); /* of ExportTimedSample */
-
-/* Writes @bytes to @path atomically (temporary file + rename), or to stdout
- * for "-" (never @binary data to a terminal). */
-gboolean       export_write_output  (const char     *path,
-                                     GBytes         *bytes,
-                                     gboolean        binary,
-                                     GError        **error);
 
 G_END_DECLS

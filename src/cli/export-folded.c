@@ -17,6 +17,7 @@
 
 #include <glib/gi18n.h>
 
+#include "cli-display.h"
 #include "export-formats.h"
 
 static const char *const prefix_kinds[] = { "process", "class", "signature" };
@@ -33,9 +34,10 @@ export_folded_check_prefix (const char *prefix,
   for (guint i = 0; parts[i] != NULL; i++)
     if (!g_strv_contains (prefix_kinds, parts[i]))
       {
+        g_autofree char *part = cli_display (parts[i]);
+
         g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                     _("--folded-prefix: “%s” is not process, class, signature or none"),
-                     parts[i]);
+                     _("--folded-prefix: “%s” is not process, class, signature or none"), part);
         return FALSE;
       }
 
@@ -121,7 +123,7 @@ export_folded (ExportContext *ctx,
           sum = g_new0 (gint64, 1);
           g_hash_table_insert (lines, g_strdup (line->str), sum);
         }
-      *sum += count->count;
+      *sum = cli_sat_add (*sum, count->count);
     }
 
   keys = g_hash_table_get_keys_as_array (lines, &n_keys);

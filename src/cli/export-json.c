@@ -13,6 +13,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "cli-display.h"
 #include "export-formats.h"
 
 typedef void (*StringFunc) (JsonNode *node, gpointer data);
@@ -95,9 +96,9 @@ drop_titles (JsonNode *node)
 }
 
 /* The file again (with its journal folded in), checked again (it may have
- * changed since it was loaded: a running app keeps its report current),
- * then parsed as plain JSON. The same bounded, non-blocking read as every
- * input's. */
+ * changed since it was loaded: a running app keeps its report current, and
+ * the path may be something else by now: read with the loaders' own checks,
+ * a regular file of a bounded size), then parsed as plain JSON. */
 static JsonNode *
 read_report (const ExportInput *input,
              GError           **error)
@@ -112,7 +113,9 @@ read_report (const ExportInput *input,
       (check = cli_report_load_full_from_data (data, length, &local_error)) == NULL ||
       !json_parser_load_from_data (parser, data, length, &local_error))
     {
-      g_set_error (error, local_error->domain, local_error->code, "%s: %s", input->display_name,
+      g_autofree char *name = cli_display_filename (input->path);
+
+      g_set_error (error, local_error->domain, local_error->code, "%s: %s", name,
                    local_error->message);
       return NULL;
     }

@@ -390,7 +390,7 @@ export_pprof (ExportContext *ctx,
       const ExportProcess *process = g_ptr_array_index (ctx->processes, i);
 
       if (!process->previous_run)
-        duration += MAX (process->report->monitored_ns, 0);
+        duration = cli_sat_add (duration, MAX (process->report->monitored_ns, 0));
     }
   profile.duration_nanos = duration;
   summary = g_strdup_printf ("jankscope " JANKSCOPE_VERSION ": %u reports; stall = each sample's "

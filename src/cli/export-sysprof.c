@@ -28,6 +28,15 @@
 
 #define NS_PER_MS G_GINT64_CONSTANT (1000000)
 #define MAX_MESSAGE 1024 /* bytes of a mark's message: a frame holds at most 64 KiB */
+/* A folded sample entry is `count` samples from t_ns to last_ns: the sampler
+ * takes one per millisecond at most (JANKSCOPE_SAMPLE_MS is 1 or more), so a
+ * real entry has at most span / 1 ms + 1 of them. A hostile count (up to
+ * 2^63) would write for ever: an entry gives at most that many samples, and
+ * the samples beyond the first of each entry at most MAX_EXTRA_SAMPLES in
+ * the whole capture (17 minutes of stalls sampled every millisecond, a day
+ * at the default intervals). */
+#define MIN_SAMPLE_INTERVAL_NS NS_PER_MS
+#define MAX_EXTRA_SAMPLES (G_GINT64_CONSTANT (1) << 20)
 
 static const char *const phase_names[6] = {
   "flush-events", "before-paint", "update", "layout", "paint", "after-paint",
@@ -40,6 +49,7 @@ typedef struct
   GHashTable *addresses; /* frame name -> SysprofCaptureAddress */
   gboolean failed;       /* a write failed (errno) */
   int saved_errno;
+  gint64 extra_samples;  /* left of MAX_EXTRA_SAMPLES */
 } Sysprof;
 
 static void
@@ -72,7 +82,7 @@ mark (Sysprof             *s,
       g_string_truncate (message, end - message->str);
     }
   check (s, sysprof_capture_writer_add_mark (s->writer, export_time (process, start_ns), -1,
-                                             process->pid, MAX (end_ns - start_ns, 0), group, name,
+                                             process->pid, cli_span (start_ns, end_ns), group, name,
                                              message->str));
 }
 
@@ -136,7 +146,7 @@ frame_marks (Sysprof              *s,
              const CliReportPart  *p)
 {
   g_autoptr (GString) message = g_string_new (NULL);
-  gint64 start = p->end_ns - MAX (p->duration_ns, 0);
+  gint64 start = cli_sat_sub (p->end_ns, MAX (p->duration_ns, 0));
   gint64 phases_ns = 0;
   gint64 at;
 
@@ -151,8 +161,8 @@ frame_marks (Sysprof              *s,
   /* Phases in their order, ending at the frame's end: the report has their
    * times, not their starts. */
   for (guint i = 0; i < G_N_ELEMENTS (phase_names); i++)
-    phases_ns += MAX (p->phases[i], 0);
-  at = MAX (p->end_ns - MAX (p->work_ns, phases_ns), start);
+    phases_ns = cli_sat_add (phases_ns, MAX (p->phases[i], 0));
+  at = MAX (cli_sat_sub (p->end_ns, MAX (p->work_ns, phases_ns)), start);
   for (guint i = 0; i < G_N_ELEMENTS (phase_names); i++)
     {
       g_autoptr (GString) text = g_string_new (NULL);
@@ -161,7 +171,7 @@ frame_marks (Sysprof              *s,
       if (p->phases[i] < 0)
         continue;
       append_ms (text, phase_names[i], p->phases[i]);
-      end = MIN (at + p->phases[i], p->end_ns);
+      end = MIN (cli_sat_add (at, p->phases[i]), p->end_ns);
       mark (s, process, at, end, "frame phases", phase_names[i], text);
       at = end;
     }
@@ -211,8 +221,8 @@ write_samples (Sysprof             *s,
     {
       const ExportTimedSample *t = &g_array_index (timeline, ExportTimedSample, i);
       const CliReportSample *sample = t->sample;
-      gint64 count = MAX (sample->count, 1);
-      gint64 span = MAX (sample->last_ns - sample->t_ns, 0);
+      gint64 span = cli_span (sample->t_ns, sample->last_ns);
+      gint64 count = MIN (MAX (sample->count, 1), span / MIN_SAMPLE_INTERVAL_NS + 1);
 
       /* Leaf first, as the report and Sysprof both list them. */
       g_array_set_size (addresses, 0);
@@ -231,9 +241,12 @@ write_samples (Sysprof             *s,
             g_array_append_val (addresses, a);
           }
 
+      count = 1 + MIN (count - 1, s->extra_samples);
+      s->extra_samples -= count - 1;
       for (gint64 k = 0; k < count; k++)
         {
-          gint64 at = sample->t_ns + (count > 1 ? span * k / (count - 1) : 0);
+          /* At most t_ns + span = last_ns: no overflow. */
+          gint64 at = sample->t_ns + (count > 1 ? (gint64) ((__int128) span * k / (count - 1)) : 0);
           const SysprofCaptureAddress *addrs = (const SysprofCaptureAddress *) addresses->data;
 
           check (s, sysprof_capture_writer_add_sample (s->writer, export_time (process, at), -1,
@@ -269,8 +282,9 @@ write_process (Sysprof             *s,
       if (report->events_total != CLI_UNKNOWN)
         g_string_append_printf (message, ", %" G_GINT64_FORMAT " jank events",
                                 report->events_total);
-      mark (s, process, report->start_ns, report->start_ns + MAX (report->monitored_ns, 0),
-            "jankscope", "monitored", message);
+      mark (s, process, report->start_ns,
+            cli_sat_add (report->start_ns, MAX (report->monitored_ns, 0)), "jankscope",
+            "monitored", message);
     }
 
   for (guint i = 0; i < process->events->len; i++)
@@ -385,6 +399,7 @@ export_sysprof (ExportContext *ctx,
     }
 
   s.ctx = ctx;
+  s.extra_samples = MAX_EXTRA_SAMPLES;
   s.writer = sysprof_capture_writer_new_from_fd (fd, 0); /* owns fd */
   s.addresses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (s.writer == NULL)

@@ -8,15 +8,13 @@
 
 #include <glib/gi18n.h>
 
+#include "cli-saturate.h"
 #include "histogram.h"
 #include "json-read.h"
 
-static guint64
-add_saturated (guint64 a,
-               guint64 b)
-{
-  return a > G_MAXUINT64 - b ? G_MAXUINT64 : a + b;
-}
+/* Counts saturate at G_MAXINT64, like every sum of the CLI: an aggregate's
+ * histogram is written as JSON integers that must read back. */
+#define add_saturated cli_sat_add_u64
 
 static void
 note_range (CliHistogram *h,
@@ -89,7 +87,7 @@ cli_histogram_add_percentiles (CliHistogram *h,
         continue;
       /* Values up to the rank that reads this percentile (the core reads
        * rank ceil (q * count)) sit at the percentile's own value. */
-      upto = (guint64) ceil (qs[i] * (double) count);
+      upto = cli_double_to_uint64 (ceil (qs[i] * (double) count));
       upto = CLAMP (upto, placed, count);
       if (upto > placed)
         {
@@ -150,7 +148,7 @@ cli_histogram_percentile (const CliHistogram *h,
 
   if (h->count == 0)
     return 0;
-  rank = (guint64) ceil (CLAMP (q, 0.0, 1.0) * (double) h->count);
+  rank = cli_double_to_uint64 (ceil (CLAMP (q, 0.0, 1.0) * (double) h->count));
   rank = MAX (rank, 1);
   if (rank >= h->count)
     return h->max_ns;
@@ -190,7 +188,7 @@ cli_histogram_value_at_rank (const CliHistogram *h,
 
           return CLAMP (value, (double) h->min_ns, (double) h->max_ns);
         }
-      seen += k;
+      seen = add_saturated (seen, k);
     }
   return (double) h->max_ns;
 }
@@ -285,16 +283,8 @@ cli_histogram_read_member (const CliJsonNode   *parent,
       previous = bucket.index;
       if (bucket.count == 0)
         continue;
-      /* Both below 2^63 (checked): the sum fits in 64 unsigned bits. */
-      total += bucket.count;
-      if (total > (guint64) G_MAXINT64)
-        {
-          g_autofree char *full = cli_json_path_to_string (&path, NULL);
-
-          g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
-                       _("%s counts more than 2^63 values"), full);
-          return FALSE;
-        }
+      /* Saturated, as the histograms of a merge are. */
+      total = cli_sat_add_u64 (total, bucket.count);
       g_array_append_val (buckets, bucket);
     }
 

@@ -32,7 +32,7 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  guint64 count;       /* values (saturates at G_MAXUINT64) */
+  guint64 count;       /* values (saturates at G_MAXINT64, as every bucket) */
   guint64 approximate; /* of them, values made up from percentiles */
   gint64 min_ns;       /* meaningful when count > 0 */
   gint64 max_ns;

@@ -72,13 +72,16 @@ run_help (GOptionContext *context,
     {
       g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
 
-      g_print ("%s", help);
-      return CLI_EXIT_OK;
+      return cli_print (help) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
     }
 
   command = find_command (argv[1]);
   if (command == NULL)
-    return cli_usage_error (context, _("unknown command “%s”"), argv[1]);
+    {
+      g_autofree char *name = cli_display (argv[1]);
+
+      return cli_usage_error (context, _("unknown command “%s”"), name);
+    }
 
   /* GOptionContext prints the command's help and exits. */
   help_argv[0] = (char *) command->name;
@@ -98,6 +101,9 @@ main (int    argc,
     { "version", 'V', 0, G_OPTION_ARG_NONE, &version, N_("Show the version and exit"), NULL },
     G_OPTION_ENTRY_NULL
   };
+
+  /* Writes to stdout are checked, g_print's too (--help). */
+  cli_stdout_init ();
 
   /* A program, unlike the library it loads into apps, owns its locale. */
   setlocale (LC_ALL, "");
@@ -121,8 +127,7 @@ main (int    argc,
 
   if (version)
     {
-      g_print ("jankscope %s\n", JANKSCOPE_VERSION);
-      return CLI_EXIT_OK;
+      return cli_print ("jankscope " JANKSCOPE_VERSION "\n") ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
     }
 
   if (argc < 2)
@@ -133,7 +138,11 @@ main (int    argc,
 
   command = find_command (argv[1]);
   if (command == NULL)
-    return cli_usage_error (context, _("unknown command “%s”"), argv[1]);
+    {
+      g_autofree char *name = cli_display (argv[1]);
+
+      return cli_usage_error (context, _("unknown command “%s”"), name);
+    }
 
   return command->main (argc - 1, argv + 1);
 }

@@ -26,6 +26,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "cli-display.h"
 #include "histogram.h"
 #include "json-doc.h"
 #include "json-read.h"
@@ -260,6 +261,7 @@ read_tier (Node       *object,
 {
   g_autofree char *name = NULL;
   g_autofree char *full = NULL;
+  g_autofree char *shown = NULL;
 
   if (!read_string (object, path, "tier", FALSE, &name, error))
     return FALSE;
@@ -272,8 +274,10 @@ read_tier (Node       *object,
       }
 
   full = cli_json_path_to_string (path, NULL);
+  shown = cli_display (name);
   g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
-               _("%s.tier must be light, noticeable, severe, frozen or hang, not “%s”"), full, name);
+               _("%s.tier must be light, noticeable, severe, frozen or hang, not “%s”"), full,
+               shown);
   return FALSE;
 }
 
@@ -660,7 +664,9 @@ parse_sample (Node            *object,
       !read_string (object, path, "state", TRUE, &sample->state, error) ||
       !read_string (object, path, "wait", TRUE, &sample->wait, error))
     return FALSE;
-  if (sample->last_ns == CLI_UNKNOWN)
+  /* A last sample before the first makes no sense: taken as the first
+   * (docs/exports.md, "Hostile numbers"). */
+  if (sample->last_ns == CLI_UNKNOWN || sample->last_ns < sample->t_ns)
     sample->last_ns = sample->t_ns;
   if (sample->count == CLI_UNKNOWN)
     sample->count = 1;
@@ -706,6 +712,8 @@ parse_part (Node       *object,
       !read_optional (object, path, "phases", CLI_JSON_OBJECT, &phases, error))
     goto fail;
 
+  /* An end before the start makes no sense: taken as the start. */
+  part->end_ns = MAX (part->end_ns, part->start_ns);
   for (guint p = 0; p < G_N_ELEMENTS (phase_names); p++)
     {
       part->phases[p] = CLI_UNKNOWN;

@@ -23,7 +23,7 @@ clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
   -I"$build" -I"$cli" -I"$src/src/common" \
   "$src/tests/cli/fuzz-reader.c" \
   "$cli/json-doc.c" "$cli/json-read.c" "$cli/json-guard.c" "$cli/report-journal.c" "$cli/report-reader.c" \
-  "$cli/histogram.c" "$cli/aggregate.c" "$cli/aggregate-io.c" \
+  "$cli/histogram.c" "$cli/aggregate.c" "$cli/aggregate-io.c" "$cli/cli-display.c" \
   "$src/src/common/js-signature.c" \
   $(pkg-config --cflags --libs glib-2.0) -lm -o "$out"
 
