@@ -303,7 +303,7 @@ cli_cmd_run (int    argc,
         }
       if (strchr (report_template, '%') == NULL && !report_target_ok (report_template, &problem))
         {
-          g_autofree char *display_path = g_filename_display_name (report_template);
+          g_autofree char *display_path = cli_display_filename (report_template);
 
           return cli_usage_error (context,
                                   _("--report: %s is %s; a report is written only to a regular "
