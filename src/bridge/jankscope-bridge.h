@@ -12,6 +12,10 @@
 
 #define JS_BRIDGE_ABI 1
 
+/* The pid of the run's root process, set by the preload's constructor in the
+ * first process of a run (js-report-path.c says who owns the report path). */
+#define JS_REPORT_OWNER_VAR "JANKSCOPE_REPORT_OWNER"
+
 /* Layout-compatible with GSourceFuncs (six pointers). */
 typedef struct
 {

@@ -14,6 +14,7 @@
 #include "js-mainloop.h"
 #include "js-process-info.h"
 #include "js-report.h"
+#include "js-report-path.h"
 #include "js-scrub.h"
 #include "js-source-swap.h"
 #include "js-stalls.h"
@@ -22,6 +23,7 @@
 #include "js-watchdog.h"
 
 #include <json-glib/json-glib.h>
+#include <unistd.h>
 
 #define BATCH 1024
 /* The thread wakes 4 times a second, and early when the main thread finds the
@@ -41,7 +43,9 @@ struct _JsCollector
 {
   const JsConfig *config;
   JsRing *ring;
-  char *report_path;
+  char *report_template; /* JANKSCOPE_REPORT, or NULL: no report */
+  char *report_owner;    /* JANKSCOPE_REPORT_OWNER at start-up, or NULL */
+  char *report_path;     /* resolved by the thread before its first write; its own */
   const char *mode;
   gint64 start_ns;
 
@@ -81,14 +85,15 @@ struct _JsCollector
 };
 
 JsCollector *
-js_collector_new (const JsConfig *config, JsRing *ring, const char *report_path,
-                  const char *mode, gint64 start_ns)
+js_collector_new (const JsConfig *config, JsRing *ring, const char *report_template,
+                  const char *report_owner, const char *mode, gint64 start_ns)
 {
   JsCollector *c = g_new0 (JsCollector, 1);
 
   c->config = config;
   c->ring = ring;
-  c->report_path = g_strdup (report_path);
+  c->report_template = g_strdup (report_template);
+  c->report_owner = g_strdup (report_owner);
   c->mode = mode;
   c->start_ns = start_ns;
   g_mutex_init (&c->lock);
@@ -323,6 +328,13 @@ collector_thread (gpointer data)
 {
   JsCollector *c = data;
 
+  /* Here, not at start-up: deciding who owns the plain path may read other
+   * processes' /proc files, which the main thread must not wait for. */
+  if (c->report_template != NULL)
+    {
+      c->report_path = js_report_path_resolve (c->report_template, c->report_owner);
+      js_log_debug ("pid %d writes its report to %s", getpid (), c->report_path);
+    }
   /* The first sample of CPU, load and memory, for events right at start. */
   js_context_tick (&c->context, js_now_ns (), TRUE);
   for (;;)

@@ -17,7 +17,6 @@
 #include "js-live-server.h"
 #include "js-log.h"
 #include "js-mainloop.h"
-#include "js-report-path.h"
 #include "js-ring.h"
 #include "js-scenes.h"
 #include "js-ui-loader.h"
@@ -95,7 +94,6 @@ jankscope_core_start (JsBridge *bridge)
 {
   void (*set_poll) (GMainContext *, GPollFunc);
   GPollFunc (*get_poll) (GMainContext *);
-  g_autofree char *report_path = NULL;
   const char *mode;
   gint64 start_ns = js_now_ns ();
 
@@ -125,11 +123,11 @@ jankscope_core_start (JsBridge *bridge)
       return -1;
     }
   mode = bridge->mode == JS_MODE_GTK_MODULE ? "gtk-module" : "preload";
-  if (config.report_path != NULL)
-    report_path = js_report_path_resolve (config.report_path, bridge->early);
 
   ring = js_ring_new (RING_CAPACITY);
-  collector = js_collector_new (&config, ring, report_path, mode, start_ns);
+  /* The path itself is resolved on the collector thread (js-report-path.c). */
+  collector = js_collector_new (&config, ring, config.report_path, g_getenv (JS_REPORT_OWNER_VAR),
+                                mode, start_ns);
   js_ring_set_wake (ring, js_collector_wake, collector);
   js_mainloop_start (ring, bridge, set_poll, get_poll);
   js_scenes_start (ring);
@@ -150,6 +148,7 @@ jankscope_core_start (JsBridge *bridge)
   js_log_debug ("monitoring pid %d (%s mode), threshold %" G_GINT64_FORMAT " ms, report %s; "
                 "start-up took %" G_GINT64_FORMAT " µs on the main thread",
                 getpid (), mode, config.threshold_ns / JS_NS_PER_MS,
-                report_path ? report_path : "(none)", (js_now_ns () - start_ns) / 1000);
+                config.report_path ? config.report_path : "(none)",
+                (js_now_ns () - start_ns) / 1000);
   return 0;
 }

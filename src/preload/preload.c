@@ -18,6 +18,8 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -94,12 +96,31 @@ js_preload_try_activate (void)
   pthread_mutex_unlock (&activate_lock);
 }
 
+/* The first process of a run (the one LD_PRELOAD was set for) names itself
+ * the run's root in JS_REPORT_OWNER_VAR; its children inherit the variable
+ * and js-report-path.c decides from it who owns the report's plain path.
+ * Only here: before main () the process is single-threaded (as far as
+ * setenv's callers can know), so no other thread can be reading the
+ * environment; after main () setenv is never safe. */
+static void
+claim_report_owner (void)
+{
+  const char *report = getenv ("JANKSCOPE_REPORT");
+  char pid[24];
+
+  if (report == NULL || *report == '\0' || getenv (JS_REPORT_OWNER_VAR) != NULL)
+    return;
+  snprintf (pid, sizeof pid, "%ld", (long) getpid ());
+  setenv (JS_REPORT_OWNER_VAR, pid, 0);
+}
+
 __attribute__ ((constructor)) static void
 js_preload_init (void)
 {
   /* No atfork handler here: a fork child of a monitored process is quieted by
    * the core's own handler, and a process that never loads GLib must not be
    * touched at all. */
+  claim_report_owner ();
   pthread_mutex_lock (&activate_lock);
   activate (1);
   pthread_mutex_unlock (&activate_lock);
