@@ -192,6 +192,50 @@ def test_source_closures():
     validate_report(run.report, pid=run.pid, exe=exe)
 
 
+def test_fd_hygiene():
+    """Nothing of jankscope's or GLib's exists before main: at main's first
+    line the process has fds 0-2 only (what the harness passes), one thread
+    and no core mapped. The app closes fds 3..1023, opens its own data file
+    (fd 3) and a pipe, and runs a main loop with timeouts, idles from a
+    worker thread and wake-ups: GLib's wake-up fd is created after, so its
+    8-byte writes never reach the file and it never reads the pipe. The loop
+    ran monitored; criticals and warnings are fatal."""
+    exe = app("fd-hygiene")
+    data_dir = tempfile.mkdtemp(prefix="jankscope-test-data-")
+    try:
+        data = os.path.join(data_dir, "data")
+        run = run_app([exe, data], extra_env={"G_DEBUG": "fatal-criticals,fatal-warnings"},
+                      timeout=30)
+        check_ran_fine(run)
+        check_equal(fact(run, "fds_at_main"), "0,1,2", "open fds at the top of main")
+        check_equal(fact(run, "threads_at_main"), "1", "threads at the top of main")
+        check_equal(fact(run, "core_mapped_at_main"), "0", "the core mapped at the top of main")
+        check_equal(fact(run, "data_fd"), "3", "the app's data file descriptor")
+        check_equal(fact(run, "ticks_ok"), "1", "the loop ran its timeouts")
+        check_equal(fact(run, "data"), "OK", "the app's data file")
+        check_equal(fact(run, "pipe"), "OK", "the app's pipe")
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    report = validate_run_report(run)
+    check(report["summary"]["dispatches"] >= 5, "the loop's dispatches were not measured")
+
+
+def test_custom_start():
+    """A program whose own _start never calls __libc_start_main: the preload
+    cannot see main () start and falls back to the first main-loop use, so
+    its loop is still monitored."""
+    try:
+        exe = app("custom-start")
+    except CheckFailed:
+        raise Skip("custom-start is built on x86-64 only")
+    run = run_app([exe], extra_env={"G_DEBUG": "fatal-criticals,fatal-warnings"})
+    check_ran_fine(run)
+    check_equal(fact(run, "done"), "1", "the program ran to its end")
+    report = validate_run_report(run)
+    check_dispatch_part(only_event(report)["parts"][0], "custom-start-stall",
+                        "custom_start_stall_cb", 115, 150)
+
+
 def gi_python():
     """A python3 with PyGObject: GLib loaded by dlopen, as in a Python app."""
     probe = "import gi; gi.require_version('GLib', '2.0'); from gi.repository import GLib"
@@ -390,6 +434,8 @@ CHECKS = {
     "dynamic-funcs": test_dynamic_funcs,
     "fork-child": test_fork_child,
     "source-closures": test_source_closures,
+    "fd-hygiene": test_fd_hygiene,
+    "custom-start": test_custom_start,
     "report-owner-pygobject": test_report_owner_pygobject,
     "report-owner-daemon": test_report_owner_daemon,
     "report-owner-shell": test_report_owner_shell,

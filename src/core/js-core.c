@@ -1,9 +1,10 @@
 /* js-core.c: the core's entry point, called by the preload or the GTK3 module.
  *
- * Start-up runs on the thread to watch (the main thread), often inside an
- * ELF constructor before main(): it reads the configuration, installs the
- * main-loop hooks, and starts the collector thread. Nothing here may fail
- * loudly: a problem disables monitoring, with one line on stderr.
+ * Start-up runs on the thread to watch (the main thread), after main () has
+ * started: at the first main-loop use (preload) or inside gtk_init () (GTK3
+ * module). It reads the configuration, installs the main-loop hooks, and
+ * starts the collector and watchdog threads. Nothing here may fail loudly: a
+ * problem disables monitoring, with one line on stderr.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -140,7 +141,7 @@ jankscope_core_start (JsBridge *bridge)
   js_watchdog_start (watchdog);
   if (config.live)
     live_server = js_live_server_start (&config, start_ns);
-  js_scenes_publish_api ();
+  js_scenes_publish_api (bridge->api_table);
 
   pthread_atfork (NULL, NULL, at_fork_child);
   atexit (at_exit);
