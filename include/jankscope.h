@@ -68,14 +68,15 @@
  * ones are reported as "(other)". Never put user data (names, message text,
  * file names) in a label: labels end up in reports.
  *
- * When jankscope is found. With LD_PRELOAD (`jankscope run`) in a program
- * linked with GLib, jankscope starts before main (), so the first call finds
- * it. It starts later in a program that dlopen()s GLib (the first dispatch
- * on the main thread) and with GTK_MODULES (GTK3: inside gtk_init ()): a
- * call made before that is looked up too early, and the calls of that
- * translation unit stay no-ops. jankscope is also absent when disabled
- * (JANKSCOPE=0) or outside JANKSCOPE_INSTALL_SHARE. On glibc older than
- * 2.34, dlsym () needs -ldl.
+ * When jankscope is found. With LD_PRELOAD (`jankscope run`) the table is
+ * there from the start (the preload defines it), and jankscope itself starts
+ * at the first use of the main loop after main (): a call on the main thread
+ * before that, once GLib is loaded, starts it too; a call made before main ()
+ * or before GLib is loaded is a no-op. With GTK_MODULES (GTK3) jankscope
+ * starts inside gtk_init (): a call made before that is looked up too early,
+ * and the calls of that translation unit stay no-ops. jankscope is also
+ * absent when disabled (JANKSCOPE=0) or outside JANKSCOPE_INSTALL_SHARE. On
+ * glibc older than 2.34, dlsym () needs -ldl.
  */
 
 /* The table jankscope exports under JANKSCOPE_API_SYMBOL. Members are only

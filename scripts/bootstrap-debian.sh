@@ -17,6 +17,7 @@ packages=(
     xdotool # the inspector shortcut check presses real keys under Xvfb
     fonts-wqy-microhei # CJK glyphs: the zh_CN screenshot of the inspector (check_inspector.py)
     protobuf-compiler # protoc --decode reads the pprof export back
+    python3-gi # a PyGObject app (GLib loaded by dlopen) in the safety checks
 )
 
 missing=()

@@ -210,6 +210,9 @@ def test_pollfunc_before():
 
     run = run_app([exe])
     check_ran_fine(run)
+    # The library's use of the main loop came before main (): jankscope
+    # starts only at the first use after it.
+    check_equal(fact(run, "core_mapped_at_main"), "0", "jankscope's core mapped at main ()")
     check_equal(fact(run, "get_poll_func_is_app_at_start"), "1",
                 "g_main_context_get_poll_func () before the loop ran")
     check_poll_stall(run, "pollfunc-before", "pollfunc_before_stall_cb")
@@ -334,6 +337,18 @@ def test_iteration_gap():
     check_iteration_measured(report, 200)
 
 
+def test_first_iteration_gap():
+    """The same 200 ms gap right after the program's first
+    g_main_context_iteration (): jankscope starts at that call, before
+    forwarding it, so the first iteration is timed."""
+    run = run_scenario("first-iteration-gap")
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    part = iteration_part(report)
+    check_ms(part["duration_ns"], 200 - LOW, 200 + HIGH, "busy time of the first iteration")
+    check_covers(part, stalls(run)[0], "the iteration part")
+
+
 def test_nested_iteration():
     """g_main_context_iteration () in a dispatch is a nested loop too."""
     _, outer = nested_wait("nested-iteration", "nested iterations")
@@ -423,6 +438,7 @@ CHECKS = {
     "child-report-pattern": test_child_report_pattern,
     "stall-then-quit": test_stall_then_quit,
     "iteration-gap": test_iteration_gap,
+    "first-iteration-gap": test_first_iteration_gap,
     "nested-iteration": test_nested_iteration,
     "boundary": test_boundary,
     "many-parts": test_many_parts,

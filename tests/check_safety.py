@@ -15,9 +15,9 @@ import tempfile
 import time
 
 from jankscope_test import (
-    MS, CheckFailed, Skip, app, check, check_dispatch_part, check_equal, check_ran_fine, clean_env,
-    fact, main, only_event, preload_path, read_report, run_app, run_scenario, source_entries,
-    source_entry, summarize, validate_report, validate_run_report)
+    MS, CheckFailed, Skip, app, check, check_dispatch_part, check_equal, check_ms, check_ran_fine,
+    clean_env, env_path, fact, main, only_event, preload_path, read_report, run_app, run_scenario,
+    source_entries, source_entry, summarize, validate_report, validate_run_report)
 
 
 def check_same_behaviour_glib(argv, expected_exit):
@@ -192,6 +192,116 @@ def test_source_closures():
     validate_report(run.report, pid=run.pid, exe=exe)
 
 
+def test_fd_hygiene():
+    """Nothing of jankscope's or GLib's exists before main: at main's first
+    line the process has fds 0-2 only (what the harness passes), one thread
+    and no core mapped. The app closes fds 3..1023, opens its own data file
+    (fd 3) and a pipe, and runs a main loop with timeouts, idles from a
+    worker thread and wake-ups: GLib's wake-up fd is created after, so its
+    8-byte writes never reach the file and it never reads the pipe. The loop
+    ran monitored; criticals and warnings are fatal."""
+    exe = app("fd-hygiene")
+    data_dir = tempfile.mkdtemp(prefix="jankscope-test-data-")
+    try:
+        data = os.path.join(data_dir, "data")
+        run = run_app([exe, data], extra_env={"G_DEBUG": "fatal-criticals,fatal-warnings"},
+                      timeout=30)
+        check_ran_fine(run)
+        check_equal(fact(run, "fds_at_main"), "0,1,2", "open fds at the top of main")
+        check_equal(fact(run, "threads_at_main"), "1", "threads at the top of main")
+        check_equal(fact(run, "core_mapped_at_main"), "0", "the core mapped at the top of main")
+        check_equal(fact(run, "data_fd"), "3", "the app's data file descriptor")
+        check_equal(fact(run, "ticks_ok"), "1", "the loop ran its timeouts")
+        check_equal(fact(run, "data"), "OK", "the app's data file")
+        check_equal(fact(run, "pipe"), "OK", "the app's pipe")
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+    report = validate_run_report(run)
+    check(report["summary"]["dispatches"] >= 5, "the loop's dispatches were not measured")
+
+
+def test_custom_start():
+    """A program whose own _start never calls __libc_start_main: the preload
+    cannot see main () start and falls back to the first main-loop use, so
+    its loop is still monitored."""
+    try:
+        exe = app("custom-start")
+    except CheckFailed:
+        raise Skip("custom-start is built on x86-64 only")
+    run = run_app([exe], extra_env={"G_DEBUG": "fatal-criticals,fatal-warnings"})
+    check_ran_fine(run)
+    check_equal(fact(run, "done"), "1", "the program ran to its end")
+    report = validate_run_report(run)
+    check_dispatch_part(only_event(report)["parts"][0], "custom-start-stall",
+                        "custom_start_stall_cb", 115, 150)
+
+
+def gi_python():
+    """A python3 with PyGObject: GLib loaded by dlopen, as in a Python app."""
+    probe = "import gi; gi.require_version('GLib', '2.0'); from gi.repository import GLib"
+    for candidate in (sys.executable, "/usr/bin/python3"):
+        if candidate and os.path.exists(candidate) and subprocess.run(
+                [candidate, "-c", probe], env=clean_env(), stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL).returncode == 0:
+            return candidate
+    raise Skip("no python3 with PyGObject (Debian: python3-gi)")
+
+
+def check_parent_and_child(run, parent_pid, child_pid):
+    """The first monitored process of the run wrote the plain path, the GLib
+    child it started PATH.CHILD_PID; both reports are complete."""
+    files = sorted(os.listdir(run.tmpdir))
+    check_equal(files, sorted(["report.json", f"report.json.{child_pid}"]),
+                "files in the report directory")
+    parent = read_report(run.report_path)
+    validate_report(parent, pid=parent_pid)
+    # The app's 120 ms stall (a Python callback: PyGObject's closure is what
+    # jankscope can name).
+    part = only_event(parent)["parts"][0]
+    check_equal(part["type"], "dispatch", "type of the app's stall")
+    check_ms(part["duration_ns"], 115, 400, "the app's stall")
+    child = read_report(f"{run.report_path}.{child_pid}")
+    validate_report(child, pid=child_pid, exe=app("glib-scenarios"))
+    check_dispatch_part(only_event(child)["parts"][0], "single-200ms", "single_200ms_cb", 195, 260)
+
+
+def run_gi_spawner(mode, through_shell=False):
+    argv = [gi_python(), env_path("JANKSCOPE_TEST_GI_SPAWNER"), mode, app("glib-scenarios")]
+    if through_shell:
+        argv = ["sh", "-c", '"$@"; exit $?', "sh"] + argv
+    run = run_app(argv, extra_env={"G_DEBUG": "fatal-criticals,fatal-warnings"})
+    check_ran_fine(run)
+    check_equal(fact(run, "child_ok"), "1", "the child ended well")
+    return run, int(fact(run, "pid")), int(fact(run, "child_pid"))
+
+
+def test_report_owner_pygobject():
+    """A PyGObject app (GLib dlopen()ed, jankscope started late) spawns a GLib
+    program with its environment: the app owns the report path, the child
+    writes PATH.PID instead of overwriting it."""
+    run, parent_pid, child_pid = run_gi_spawner("spawn")
+    check_equal(parent_pid, run.pid, "the app's pid")
+    check_parent_and_child(run, parent_pid, child_pid)
+
+
+def test_report_owner_daemon():
+    """The PyGObject app's child daemonizes (double fork, its parent exits)
+    and runs a GLib loop: its parent chain no longer leads to the app, yet
+    it writes PATH.PID, never PATH."""
+    run, parent_pid, child_pid = run_gi_spawner("daemon")
+    check(fact(run, "daemon_ppid") != str(parent_pid), "the daemon was not reparented")
+    check_parent_and_child(run, parent_pid, child_pid)
+
+
+def test_report_owner_shell():
+    """`sh -c 'APP; exit $?'`: the shell, the run's first process, never loads
+    GLib, so the PyGObject app below it owns the path (and its GLib child
+    still writes PATH.PID)."""
+    run, parent_pid, child_pid = run_gi_spawner("spawn", through_shell=True)
+    check(parent_pid != run.pid, "the shell exec()ed the app instead of forking it")
+    check_parent_and_child(run, parent_pid, child_pid)
+
+
 class Started:
     """A test program running in the background with the preload."""
 
@@ -326,6 +436,11 @@ CHECKS = {
     "dynamic-funcs": test_dynamic_funcs,
     "fork-child": test_fork_child,
     "source-closures": test_source_closures,
+    "fd-hygiene": test_fd_hygiene,
+    "custom-start": test_custom_start,
+    "report-owner-pygobject": test_report_owner_pygobject,
+    "report-owner-daemon": test_report_owner_daemon,
+    "report-owner-shell": test_report_owner_shell,
 }
 
 if __name__ == "__main__":

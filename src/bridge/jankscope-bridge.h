@@ -10,7 +10,11 @@
  */
 #pragma once
 
-#define JS_BRIDGE_ABI 1
+#define JS_BRIDGE_ABI 2
+
+/* The pid of the run's root process, set by the preload's constructor in the
+ * first process of a run (js-report-path.c says who owns the report path). */
+#define JS_REPORT_OWNER_VAR "JANKSCOPE_REPORT_OWNER"
 
 struct JsCallGuard; /* js-call-guard.h */
 
@@ -37,7 +41,10 @@ typedef struct
 {
   unsigned abi;       /* JS_BRIDGE_ABI */
   JsMode mode;
-  int early;          /* started from an ELF constructor, before main() */
+
+  /* Set by the loader: its JankscopeApiV1 table (include/jankscope.h), which
+   * the app finds first, or NULL. The core stores its functions into it. */
+  void *api_table;
 
   /* Set by the core. Called by the preload; NULL means "not interested". */
 

@@ -15,6 +15,7 @@
 #include "js-process-info.h"
 #include "js-futex.h"
 #include "js-report.h"
+#include "js-report-path.h"
 #include "js-report-writer.h"
 #include "js-scrub.h"
 #include "js-source-swap.h"
@@ -24,6 +25,7 @@
 #include "js-watchdog.h"
 
 #include <json-glib/json-glib.h>
+#include <unistd.h>
 
 #define BATCH 1024
 /* The thread wakes 4 times a second, and early when the main thread finds the
@@ -48,7 +50,9 @@ struct _JsCollector
 {
   const JsConfig *config;
   JsRing *ring;
-  char *report_path;
+  char *report_template; /* JANKSCOPE_REPORT, or NULL: no report */
+  char *report_owner;    /* JANKSCOPE_REPORT_OWNER at start-up, or NULL */
+  char *report_path;     /* resolved by the thread before its first write; its own */
   JsReportWriter *writer; /* made on the thread; NULL: no report */
   JsReportWriterStats writer_stats;
   char run_id[48];
@@ -88,14 +92,15 @@ struct _JsCollector
 };
 
 JsCollector *
-js_collector_new (const JsConfig *config, JsRing *ring, const char *report_path,
-                  const char *mode, gint64 start_ns)
+js_collector_new (const JsConfig *config, JsRing *ring, const char *report_template,
+                  const char *report_owner, const char *mode, gint64 start_ns)
 {
   JsCollector *c = g_new0 (JsCollector, 1);
 
   c->config = config;
   c->ring = ring;
-  c->report_path = g_strdup (report_path);
+  c->report_template = g_strdup (report_template);
+  c->report_owner = g_strdup (report_owner);
   c->mode = mode;
   c->start_ns = start_ns;
   g_snprintf (c->run_id, sizeof c->run_id, "%d-%" G_GINT64_FORMAT, (int) getpid (), start_ns);
@@ -410,8 +415,12 @@ freeze_events (JsCollector *c, JsEventStore *store, gint64 now)
 static void
 open_report (JsCollector *c)
 {
-  if (c->report_path == NULL)
+  if (c->report_template == NULL)
     return;
+  /* Deciding who owns the plain path may read other processes' /proc
+   * files, which the main thread must not wait for. */
+  c->report_path = js_report_path_resolve (c->report_template, c->report_owner);
+  js_log_debug ("pid %d writes its report to %s", getpid (), c->report_path);
   c->writer = js_report_writer_new (c->report_path, c->run_id);
   if (c->writer == NULL)
     return;

@@ -19,10 +19,13 @@ G_BEGIN_DECLS
 
 typedef struct _JsCollector JsCollector;
 
-/* `report_path` may be NULL (no report). Takes nothing over: config and ring
- * must outlive the collector (they live as long as the process). */
-JsCollector *js_collector_new (const JsConfig *config, JsRing *ring, const char *report_path,
-                               const char *mode, gint64 start_ns);
+/* `report_template` (JANKSCOPE_REPORT) may be NULL (no report); the thread
+ * resolves it (js-report-path.h) with `report_owner`, the value of
+ * JANKSCOPE_REPORT_OWNER read at start-up (or NULL). Takes nothing over:
+ * config and ring must outlive the collector (they live as long as the
+ * process). */
+JsCollector *js_collector_new (const JsConfig *config, JsRing *ring, const char *report_template,
+                               const char *report_owner, const char *mode, gint64 start_ns);
 
 /* Before js_collector_start: take stalls and samples from `watchdog`. */
 void js_collector_set_watchdog (JsCollector *c, JsWatchdog *watchdog, JsModules *modules);

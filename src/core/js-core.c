@@ -1,9 +1,10 @@
 /* js-core.c: the core's entry point, called by the preload or the GTK3 module.
  *
- * Start-up runs on the thread to watch (the main thread), often inside an
- * ELF constructor before main(): it reads the configuration, installs the
- * main-loop hooks, and starts the collector thread. Nothing here may fail
- * loudly: a problem disables monitoring, with one line on stderr.
+ * Start-up runs on the thread to watch (the main thread), after main () has
+ * started: at the first main-loop use (preload) or inside gtk_init () (GTK3
+ * module). It reads the configuration, installs the main-loop hooks, and
+ * starts the collector and watchdog threads. Nothing here may fail loudly: a
+ * problem disables monitoring, with one line on stderr.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,7 +18,6 @@
 #include "js-live-server.h"
 #include "js-log.h"
 #include "js-mainloop.h"
-#include "js-report-path.h"
 #include "js-report-writer.h"
 #include "js-ring.h"
 #include "js-scenes.h"
@@ -108,7 +108,6 @@ jankscope_core_start (JsBridge *bridge)
 {
   void (*set_poll) (GMainContext *, GPollFunc);
   GPollFunc (*get_poll) (GMainContext *);
-  g_autofree char *report_path = NULL;
   const char *mode;
   gint64 start_ns = js_now_ns ();
 
@@ -138,11 +137,11 @@ jankscope_core_start (JsBridge *bridge)
       return -1;
     }
   mode = bridge->mode == JS_MODE_GTK_MODULE ? "gtk-module" : "preload";
-  if (config.report_path != NULL)
-    report_path = js_report_path_resolve (config.report_path, bridge->early);
 
   ring = js_ring_new (RING_CAPACITY);
-  collector = js_collector_new (&config, ring, report_path, mode, start_ns);
+  /* The path itself is resolved on the collector thread (js-report-path.c). */
+  collector = js_collector_new (&config, ring, config.report_path, g_getenv (JS_REPORT_OWNER_VAR),
+                                mode, start_ns);
   js_ring_set_wake (ring, js_collector_wake, collector);
   js_mainloop_start (ring, bridge, set_poll, get_poll);
   js_scenes_start (ring);
@@ -155,7 +154,7 @@ jankscope_core_start (JsBridge *bridge)
   js_watchdog_start (watchdog);
   if (config.live)
     live_server = js_live_server_start (&config, start_ns);
-  js_scenes_publish_api ();
+  js_scenes_publish_api (bridge->api_table);
 
   pthread_atfork (NULL, NULL, at_fork_child);
   atexit (at_exit);
@@ -163,6 +162,7 @@ jankscope_core_start (JsBridge *bridge)
   js_log_debug ("monitoring pid %d (%s mode), threshold %" G_GINT64_FORMAT " ms, report %s; "
                 "start-up took %" G_GINT64_FORMAT " µs on the main thread",
                 getpid (), mode, config.threshold_ns / JS_NS_PER_MS,
-                report_path ? report_path : "(none)", (js_now_ns () - start_ns) / 1000);
+                config.report_path ? config.report_path : "(none)",
+                (js_now_ns () - start_ns) / 1000);
   return 0;
 }

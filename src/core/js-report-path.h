@@ -1,4 +1,5 @@
-/* js-report-path.h: where this process writes its report.
+/* js-report-path.h: where this process writes its report (who owns the
+ * plain path: see js-report-path.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -8,14 +9,18 @@
 
 G_BEGIN_DECLS
 
-/* Expands %p (pid), %e (executable base name) and %% in `templ`.
- *
- * The first monitored process of a tree owns the plain path: when `early`
- * (before main(), still single-threaded) it records its pid in
- * JANKSCOPE_REPORT_OWNER for its children. A monitored child (same
- * environment, other pid) writes "PATH.PID" instead, unless the template
- * has %p, so it never overwrites its parent's report. */
-char *js_report_path_resolve (const char *templ, gboolean early);
+/* The report path of this process: `templ` with %p (pid), %e (executable
+ * base name) and %% expanded; "PATH.PID" instead when the template has no %p
+ * and another process of the run comes first. `owner` is the value of
+ * JANKSCOPE_REPORT_OWNER (the run's root pid) as read at start-up, or NULL.
+ * Reads /proc: call it off the main thread. */
+char *js_report_path_resolve (const char *templ, const char *owner);
+
+/* Whether a GLib program of ours (same uid, libglib mapped) comes before
+ * this process in the run whose root is `root`: one of its ancestors up to
+ * the root, or the root itself when it is not an ancestor any more
+ * (daemonized). TRUE when unsure. */
+gboolean js_report_path_under_monitored (int root);
 
 /* The expansion alone (for tests). */
 char *js_report_path_expand (const char *templ, int pid, const char *exe_name);

@@ -208,13 +208,36 @@ api_library_path (void)
   return g_build_filename (JANKSCOPE_PKGLIBDIR, API_LIBRARY, NULL);
 }
 
-gboolean
-js_scenes_publish_api (void)
+/* The core's functions into the table the app calls. Single pointer-sized
+ * stores: a concurrent caller of the preload's table runs either the stub
+ * (which then calls through the table) or our function, both correct. */
+static void
+fill_table (JankscopeApiV1 *table)
 {
-  g_autofree char *path = api_library_path ();
+  table->version = JANKSCOPE_API_VERSION;
+  __atomic_store_n (&table->scene_push, api_scene_push, __ATOMIC_RELEASE);
+  __atomic_store_n (&table->scene_pop, api_scene_pop, __ATOMIC_RELEASE);
+  __atomic_store_n (&table->mark_begin, api_mark_begin, __ATOMIC_RELEASE);
+  __atomic_store_n (&table->mark_end, api_mark_end, __ATOMIC_RELEASE);
+  __atomic_store_n (&table->is_active, api_is_active, __ATOMIC_RELEASE);
+  __atomic_store_n (&table->size, (guint32) sizeof *table, __ATOMIC_RELEASE);
+}
+
+gboolean
+js_scenes_publish_api (void *loader_table)
+{
+  g_autofree char *path = NULL;
   JankscopeApiV1 *table;
   void *handle;
 
+  if (loader_table != NULL)
+    {
+      fill_table (loader_table);
+      __atomic_store_n (&published, TRUE, __ATOMIC_RELEASE);
+      js_log_debug ("annotation API published (the preload's table)");
+      return TRUE;
+    }
+  path = api_library_path ();
   /* Loaded local first: nobody can find the table before it is complete. */
   handle = dlopen (path, RTLD_NOW | RTLD_LOCAL);
   if (handle == NULL)
@@ -229,13 +252,7 @@ js_scenes_publish_api (void)
                     JANKSCOPE_API_SYMBOL);
       return FALSE;
     }
-  table->version = JANKSCOPE_API_VERSION;
-  table->scene_push = api_scene_push;
-  table->scene_pop = api_scene_pop;
-  table->mark_begin = api_mark_begin;
-  table->mark_end = api_mark_end;
-  table->is_active = api_is_active;
-  __atomic_store_n (&table->size, (guint32) sizeof *table, __ATOMIC_RELEASE);
+  fill_table (table);
   /* Now global: dlsym (RTLD_DEFAULT, "jankscope_api_v1") finds it. The
    * loader's lock orders the stores above before any such lookup. Only this
    * libc-only object becomes global, not the core or what it links. */

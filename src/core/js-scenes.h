@@ -5,7 +5,9 @@
  * interpose on the app's), so dlsym (RTLD_DEFAULT) cannot see into it: the
  * table lives in libjankscope-api.so (js-api-export.c, libc only, nothing
  * else in it), which js_scenes_publish_api () loads, fills, and only then
- * makes global.
+ * makes global. Under LD_PRELOAD the preload defines the table itself (the
+ * app may look it up before the core starts, src/preload/preload-api.c):
+ * the core stores its functions there instead.
  *
  * Scenes and marks are per main thread (the watched one): there each call
  * interns its label (js-labels.h) and writes one ring record; the collector
@@ -39,9 +41,11 @@ typedef struct
 /* Start-up, on the main thread: calls on this thread are recorded. */
 void js_scenes_start (JsRing *ring);
 
-/* Makes the API table findable by the app (dlsym (RTLD_DEFAULT)). FALSE,
- * after a debug line, when libjankscope-api.so cannot be loaded. */
-gboolean js_scenes_publish_api (void);
+/* Makes the API table findable by the app (dlsym (RTLD_DEFAULT)): fills
+ * `loader_table` (the preload's JankscopeApiV1) when not NULL, else
+ * libjankscope-api.so's. FALSE, after a debug line, when libjankscope-api.so
+ * cannot be loaded. */
+gboolean js_scenes_publish_api (void *loader_table);
 
 /* Any thread: whether js_scenes_publish_api () succeeded. */
 gboolean js_scenes_api_published (void);

@@ -90,7 +90,7 @@ js_ui_loader_init (gboolean ui, gboolean open)
       return;
     }
   state = STATE_WAIT_GTK;
-  try_load (); /* an app linked with GTK 4: before gtk_init () */
+  try_load (); /* an app linked with GTK 4: before gtk_init () opens GTK's Inspector */
 }
 
 static gboolean

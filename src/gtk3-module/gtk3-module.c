@@ -3,9 +3,10 @@
  * GTK3 dlopen()s $GTK_PATH/modules/libjankscope.so (or an absolute path from
  * GTK_MODULES) during gtk_init() and calls gtk_module_init(). The module is
  * only a loader: it starts the core in JS_MODE_GTK_MODULE, unless the preload
- * already runs it. Without the preload there is no way to see GLib's built-in
- * sources from the inside (see preload-funcs.c), so this mode times main-loop
- * iterations only; the README says so.
+ * is loaded too: the preload starts the core itself, with all its hooks, at
+ * the first main-loop use after main (). Without the preload there is no way
+ * to see GLib's built-in sources from the inside (see preload-funcs.c), so
+ * this mode times main-loop iterations only; the README says so.
  *
  * GTK4 has no GTK_MODULES: there LD_PRELOAD (jankscope run) is the way.
  *
@@ -31,11 +32,12 @@ gtk_module_init (int *argc, char ***argv)
 
   if (started++)
     return;
-  if (preload_active != NULL && __atomic_load_n (preload_active, __ATOMIC_ACQUIRE))
+  /* The preload is there (running, or about to start at the next main-loop
+   * use): it does the job in full. */
+  if (preload_active != NULL)
     return;
   if (js_loader_disabled_by_env ())
     return;
   module_bridge.mode = JS_MODE_GTK_MODULE;
-  module_bridge.early = 0;
   js_loader_start_core ((const void *) gtk_module_init, &module_bridge);
 }

@@ -11,6 +11,11 @@
  *  - g_main_context_find_source_by_funcs_user_data and
  *    g_source_remove_by_funcs_user_data: a source whose funcs the core
  *    copied is found by its original funcs too.
+ *  - g_main_context_iteration, g_main_loop_run, g_main_context_pending: only
+ *    to start the core at the first main-loop use after main () (preload.c),
+ *    before forwarding, so that the first iteration is timed. GTK, GIO and
+ *    the app call them through their PLT; once started, each costs one
+ *    relaxed load.
  *
  * Each forwards to GLib's function, found once with dlsym (RTLD_NEXT).
  *
@@ -52,12 +57,18 @@ JS_EXPORT void *g_main_context_get_poll_func (void *context);
 JS_EXPORT void *g_main_context_find_source_by_funcs_user_data (void *context, void *funcs,
                                                                 void *user_data);
 JS_EXPORT int g_source_remove_by_funcs_user_data (void *funcs, void *user_data);
+JS_EXPORT int g_main_context_iteration (void *context, int may_block);
+JS_EXPORT void g_main_loop_run (void *loop);
+JS_EXPORT int g_main_context_pending (void *context);
 
 static void *real_g_source_attach;
 static void *real_g_main_context_set_poll_func;
 static void *real_g_main_context_get_poll_func;
 static void *real_g_main_context_find_source_by_funcs_user_data;
 static void *real_g_source_destroy;
+static void *real_g_main_context_iteration;
+static void *real_g_main_loop_run;
+static void *real_g_main_context_pending;
 
 static void *
 hook_or_activate (void *const *slot)
@@ -133,4 +144,25 @@ g_source_remove_by_funcs_user_data (void *funcs, void *user_data)
     return 0;
   REAL (g_source_destroy, void (*) (void *)) (source);
   return 1;
+}
+
+JS_EXPORT int
+g_main_context_iteration (void *context, int may_block)
+{
+  js_preload_first_use ();
+  return REAL (g_main_context_iteration, int (*) (void *, int)) (context, may_block);
+}
+
+JS_EXPORT void
+g_main_loop_run (void *loop)
+{
+  js_preload_first_use ();
+  REAL (g_main_loop_run, void (*) (void *)) (loop);
+}
+
+JS_EXPORT int
+g_main_context_pending (void *context)
+{
+  js_preload_first_use ();
+  return REAL (g_main_context_pending, int (*) (void *)) (context);
 }

@@ -12,7 +12,8 @@
 
 typedef enum
 {
-  JS_STATE_UNDECIDED = 0, /* GLib not loaded (yet): maybe it gets dlopen()ed later */
+  JS_STATE_UNDECIDED = 0, /* not started yet: before main, before the first main-loop use,
+                           * or GLib not loaded (yet) */
   JS_STATE_OFF,           /* not a GLib app, disabled, or the core failed */
   JS_STATE_ON,
 } JsPreloadState;
@@ -20,13 +21,25 @@ typedef enum
 JS_HIDDEN extern JsBridge js_preload_bridge;
 JS_HIDDEN extern int js_preload_state;
 
+/* Nonzero once the program's main () has started (preload-start.c). */
+JS_HIDDEN extern int js_preload_main_started;
+
 /* Called from an interposed entry point while the state is undecided:
- * decides (and starts the core) when called on the main thread. */
+ * decides (and starts the core) when called on the main thread after main ()
+ * has started. */
 JS_HIDDEN void js_preload_try_activate (void);
+
+/* From the preload's constructor: learns whether the program's start code
+ * will tell us when main () starts (preload-start.c). */
+JS_HIDDEN void js_preload_start_init (void);
 
 /* Replaces the lazy forwarders of the built-in source types with GLib's own
  * functions, once GLib is known to be loaded. */
 JS_HIDDEN void js_preload_funcs_bind (void);
+
+/* The annotation API's table the app finds first (preload-api.c); the core
+ * fills in its functions when it starts. */
+JS_HIDDEN void *js_preload_api_table (void);
 
 /* The dispatch path of every built-in source type. */
 JS_HIDDEN int js_preload_dispatch (JsDispatchFunc real, void *source, void *callback,
@@ -38,8 +51,18 @@ js_load_hook (void *const *slot)
   return __atomic_load_n ((void **) slot, __ATOMIC_ACQUIRE);
 }
 
+/* The hooks are read with acquire loads; the state needs no ordering. */
 static inline int
 js_preload_undecided (void)
 {
-  return __atomic_load_n (&js_preload_state, __ATOMIC_ACQUIRE) == JS_STATE_UNDECIDED;
+  return __atomic_load_n (&js_preload_state, __ATOMIC_RELAXED) == JS_STATE_UNDECIDED;
+}
+
+/* At a main-loop entry point: starts the core at the first use after main ().
+ * Once decided, one relaxed load. */
+static inline void
+js_preload_first_use (void)
+{
+  if (JS_UNLIKELY (js_preload_undecided ()))
+    js_preload_try_activate ();
 }

@@ -2,13 +2,21 @@
  *
  * This object is inherited by every child process (shells, Xvfb, xauth ...),
  * so it links neither GLib nor GTK and does nothing in a process that is not
- * a GLib app: a getenv() and a dlopen(RTLD_NOLOAD) at start-up. In a GLib
- * app it loads libjankscope-core.so, which does the real work.
+ * a GLib app. Its constructor runs before main () and does only plain libc
+ * work that creates no fd, thread or GLib object: the JANKSCOPE=0 check, the
+ * run's report owner (below), and what preload-start.c needs to know when
+ * main () starts.
  *
- * A program that dlopen()s GLib later (a Python app through gi) is caught
- * lazily: GLib's built-in source types resolve to our definitions as soon as
- * GLib is loaded (preload-funcs.c), and the first of those calls made on the
- * main thread activates the monitor.
+ * The core (libjankscope-core.so) starts lazily, on the main thread, at the
+ * first main-loop use after main () has started (the entry points are in
+ * preload-interpose.c, preload-funcs.c and preload-api.c; src/DESIGN.md,
+ * "What starts when", lists them): by then the app's own code has run, and
+ * whatever the core creates (GLib's default context and its wake-up fd,
+ * jankscope's threads) cannot collide with what the app did at the top of
+ * main. The same path catches a program that dlopen()s GLib later (a Python
+ * app through gi): GLib's built-in source types resolve to our definitions
+ * as soon as GLib is loaded (preload-funcs.c), and their first dispatch on
+ * the main thread starts the monitor.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -18,14 +26,16 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 JsBridge js_preload_bridge;
 int js_preload_state = JS_STATE_UNDECIDED;
 
-/* Read by the GTK3 module: when the preload runs the core, the module must not
- * start a second one. */
+/* Looked up by the GTK3 module: when the preload is loaded, it starts the
+ * core (1 once it runs) and the module must not start a second one. */
 JS_EXPORT int jankscope_preload_active = 0;
 
 static pthread_mutex_t activate_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,19 +58,14 @@ set_state (JsPreloadState state)
 }
 
 static void
-activate (int early)
+activate (void)
 {
-  if (js_loader_disabled_by_env ())
-    {
-      set_state (JS_STATE_OFF);
-      return;
-    }
   if (!glib_is_loaded ())
     return; /* stays undecided: GLib may be dlopen()ed later */
 
   js_preload_funcs_bind ();
   js_preload_bridge.mode = JS_MODE_PRELOAD;
-  js_preload_bridge.early = early;
+  js_preload_bridge.api_table = js_preload_api_table ();
   if (js_loader_start_core ((const void *) activate, &js_preload_bridge) == 0)
     {
       __atomic_store_n (&jankscope_preload_active, 1, __ATOMIC_RELEASE);
@@ -75,10 +80,11 @@ js_preload_try_activate (void)
 {
   /* Only the main thread activates: the core takes the calling thread as the
    * one to watch. Other threads keep forwarding until then, and remember that
-   * they are not it, so they ask the kernel once, not at every dispatch. */
+   * they are not it, so they ask the kernel once, not at every dispatch.
+   * Before main () (another library's constructor using GLib) nothing starts. */
   static __thread int not_main;
 
-  if (not_main)
+  if (not_main || !__atomic_load_n (&js_preload_main_started, __ATOMIC_RELAXED))
     return;
   if (syscall (SYS_gettid) != getpid ())
     {
@@ -90,19 +96,42 @@ js_preload_try_activate (void)
   if (pthread_mutex_trylock (&activate_lock) != 0)
     return;
   if (js_preload_undecided ())
-    activate (0);
+    activate ();
   pthread_mutex_unlock (&activate_lock);
+}
+
+/* The first process of a run (the one LD_PRELOAD was set for) names itself
+ * the run's root in JS_REPORT_OWNER_VAR; its children inherit the variable
+ * and js-report-path.c decides from it who owns the report's plain path.
+ * Only here: before main () the process is single-threaded (as far as
+ * setenv's callers can know), so no other thread can be reading the
+ * environment; after main () setenv is never safe. */
+static void
+claim_report_owner (void)
+{
+  const char *report = getenv ("JANKSCOPE_REPORT");
+  char pid[24];
+
+  if (report == NULL || *report == '\0' || getenv (JS_REPORT_OWNER_VAR) != NULL)
+    return;
+  snprintf (pid, sizeof pid, "%ld", (long) getpid ());
+  setenv (JS_REPORT_OWNER_VAR, pid, 0);
 }
 
 __attribute__ ((constructor)) static void
 js_preload_init (void)
 {
-  /* No atfork handler here: a fork child of a monitored process is quieted by
-   * the core's own handler, and a process that never loads GLib must not be
-   * touched at all. */
-  pthread_mutex_lock (&activate_lock);
-  activate (1);
-  pthread_mutex_unlock (&activate_lock);
+  /* Plain libc only, no fd: nothing of jankscope or GLib exists before
+   * main (). No atfork handler either: a fork child of a monitored process is
+   * quieted by the core's own handler, and a process that never loads GLib
+   * must not be touched at all. */
+  if (js_loader_disabled_by_env ())
+    {
+      set_state (JS_STATE_OFF);
+      return;
+    }
+  claim_report_owner ();
+  js_preload_start_init ();
 }
 
 int

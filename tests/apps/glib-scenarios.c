@@ -26,6 +26,7 @@ static const struct
   { "stall-then-quit", scenario_stall_then_quit },
   { "exit-in-dispatch", scenario_exit_in_dispatch },
   { "iteration-gap", scenario_iteration_gap },
+  { "first-iteration-gap", scenario_first_iteration_gap },
   { "many-sources", scenario_many_sources },
   { "no-loop", scenario_no_loop },
   { "merge", scenario_merge },

@@ -3,9 +3,12 @@
  *
  *   live-app OUT.json
  *
- * Stalls 120 ms every 300 ms for 2 s while asking for snapshots, then
+ * Stalls 120 ms every 300 ms for 2.7 s while asking for snapshots, then
  * writes the newest snapshot to OUT.json and prints how many generations it
- * saw ("generations=N") and whether the table was found ("api=0|1").
+ * saw ("generations=N") and whether the table was found ("api=0|1"). It
+ * looks the table up from its loop's first dispatch: jankscope starts at the
+ * first main-loop use after main (), as the inspector window, which the core
+ * loads, never sees it otherwise.
  */
 #include <dlfcn.h>
 #include <glib.h>
@@ -54,25 +57,38 @@ quit (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-int
-main (int argc, char **argv)
+static gboolean
+start (gpointer data)
 {
   const char *core = g_getenv ("JANKSCOPE_TEST_CORE");
   void *handle = core ? dlopen (core, RTLD_NOLOAD | RTLD_LAZY) : NULL;
+
+  api = handle ? dlsym (handle, "jankscope_live_api_v1") : NULL;
+  printf ("api=%d\n", api != NULL && api->version == 1);
+  if (api == NULL)
+    {
+      g_main_loop_quit (loop);
+      return G_SOURCE_REMOVE;
+    }
+  api->want ();
+  g_timeout_add (300, stall, NULL);
+  g_timeout_add (100, poll_snapshot, NULL);
+  g_timeout_add (2700, quit, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+int
+main (int argc, char **argv)
+{
   GBytes *b;
 
   if (argc < 2)
     return 2;
-  api = handle ? dlsym (handle, "jankscope_live_api_v1") : NULL;
-  printf ("api=%d\n", api != NULL && api->version == 1);
+  loop = g_main_loop_new (NULL, FALSE);
+  g_idle_add (start, NULL);
+  g_main_loop_run (loop);
   if (api == NULL)
     return 0;
-  loop = g_main_loop_new (NULL, FALSE);
-  api->want ();
-  g_timeout_add (300, stall, NULL);
-  g_timeout_add (100, poll_snapshot, NULL);
-  g_timeout_add (2200, quit, NULL);
-  g_main_loop_run (loop);
   b = api->get_snapshot (NULL);
   if (b != NULL)
     {

@@ -1,12 +1,15 @@
 /* pollfunc-before.c - the app's poll function is in place before jankscope
  *
- * libearly-poll's constructor installs it (see early-poll.c). A 10 ms ticker
+ * libearly-poll's constructor installs it (see early-poll.c): a use of the
+ * main loop before main (), which must not start jankscope (the program
+ * prints whether its core is mapped at the top of main). A 10 ms ticker
  * keeps the loop polling; a 200 ms stall runs at 300 ms; the program prints
  * what it saw and quits 300 ms later.
  */
 #include "early-poll.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 static GMainLoop *loop;
@@ -59,6 +62,11 @@ watchdog_thread (gpointer data)
 int
 main (void)
 {
+  char *maps = NULL;
+
+  if (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL))
+    printf ("core_mapped_at_main=%d\n", strstr (maps, "libjankscope-core") != NULL);
+  g_free (maps);
   loop = g_main_loop_new (NULL, FALSE);
   printf ("get_poll_func_is_app_at_start=%d\n",
           g_main_context_get_poll_func (NULL) == early_poll_get_func ());

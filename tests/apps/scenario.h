@@ -57,6 +57,7 @@ int scenario_many_small (void);
 int scenario_stall_then_quit (void);
 int scenario_exit_in_dispatch (void);
 int scenario_iteration_gap (void);
+int scenario_first_iteration_gap (void);
 int scenario_many_sources (void);
 int scenario_no_loop (void);
 

@@ -268,6 +268,35 @@ scenario_iteration_gap (void)
   return 0;
 }
 
+/* first-iteration-gap: the same, right after the program's very first
+ * g_main_context_iteration (): that first iteration must be timed too
+ * (jankscope starts at that call, before it runs). */
+
+gboolean
+first_iteration_idle_cb (gpointer data)
+{
+  gap_stall_now = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+int
+scenario_first_iteration_gap (void)
+{
+  g_source_set_name_by_id (g_idle_add (first_iteration_idle_cb, NULL), "first-iteration-idle");
+  start_watchdog ();
+  while (!gap_done)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      if (gap_stall_now)
+        {
+          gap_stall_now = FALSE;
+          busy_wait_ms (200);
+          add_named_timeout ("scenario-quit", 100, gap_quit_cb, NULL);
+        }
+    }
+  return 0;
+}
+
 /* many-sources: 250 idles with distinct names, each dispatched once. */
 
 gboolean
