@@ -71,6 +71,7 @@ enum
   PROP_TITLE,
   PROP_PAUSED,
   PROP_BASELINE,
+  PROP_SNAPSHOT_TIME,
   N_PROPS
 };
 
@@ -337,6 +338,9 @@ jsui_panel_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_BASELINE:
       g_value_set_int64 (value, self->baseline_ns);
       break;
+    case PROP_SNAPSHOT_TIME:
+      g_value_set_int64 (value, self->snapshot != NULL ? self->snapshot->now_ns : 0);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -391,6 +395,9 @@ jsui_panel_class_init (JsuiPanelClass *klass)
   properties[PROP_BASELINE] = g_param_spec_int64 (
       "baseline", NULL, NULL, 0, G_MAXINT64, 0,
       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SNAPSHOT_TIME]
+      = g_param_spec_int64 ("snapshot-time", NULL, NULL, 0, G_MAXINT64, 0,
+                            G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   jsui_panel_actions_install (widget_class);
 
@@ -686,6 +693,8 @@ jsui_panel_set_snapshot (JsuiPanel *self, JsuiSnapshot *snapshot)
 
   gtk_stack_set_visible_child_name (self->list_stack, items->len > 0 ? "list" : "empty");
   update_metrics (self);
+  /* Every snapshot, even one with the same time: the panel shows new data. */
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNAPSHOT_TIME]);
 }
 
 gboolean
