@@ -318,6 +318,22 @@ check_previous_run (JsCollector *c)
     }
 }
 
+/* The next tick: TICK_MS from now, or sooner when a live snapshot is due.
+ * Someone watches: a snapshot every JS_LIVE_PERIOD_MS on time, not at the
+ * first tick after it is due (up to TICK_MS late: the window's refreshes
+ * would be 0.5 or 0.75 s apart, at random). */
+static gint64
+next_tick_us (void)
+{
+  gint64 now_us = g_get_monotonic_time ();
+  gint64 tick_us = now_us + TICK_MS * G_TIME_SPAN_MILLISECOND;
+  gint64 published_ns = js_live_last_publish_ns ();
+
+  if (published_ns > 0 && js_live_wanted (js_now_ns ()))
+    tick_us = MIN (tick_us, published_ns / 1000 + JS_LIVE_PERIOD_MS * G_TIME_SPAN_MILLISECOND);
+  return tick_us;
+}
+
 static gpointer
 collector_thread (gpointer data)
 {
@@ -332,8 +348,7 @@ collector_thread (gpointer data)
 
       g_mutex_lock (&c->lock);
       if (!c->quit)
-        g_cond_wait_until (&c->cond, &c->lock,
-                           g_get_monotonic_time () + TICK_MS * G_TIME_SPAN_MILLISECOND);
+        g_cond_wait_until (&c->cond, &c->lock, next_tick_us ());
       quit = c->quit;
 
       if (!c->previous_checked)
