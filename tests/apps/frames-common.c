@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *scenario;
@@ -176,10 +177,20 @@ animate_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
  * moment in between. */
 static gint64 busy_start_us;
 static gint64 busy_spent_us; /* in the spins */
+static gint64 busy_start_cpu_ns, busy_spent_cpu_ns; /* the main thread's CPU time */
 static guint busy_frames;
 static gboolean busy_over;
 
 static gboolean busy_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data);
+
+static gint64
+thread_cpu_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
 
 static gboolean
 busy_second_cb (gpointer data)
@@ -201,12 +212,14 @@ busy_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   static gboolean main_hidden;
   gint64 now = g_get_monotonic_time ();
   gint64 until = now + (30 + (busy_frames++ * 37) % 71) * 1000;
+  gint64 cpu = thread_cpu_ns ();
 
   if (busy_over)
     return G_SOURCE_REMOVE;
   if (busy_start_us == 0)
     {
       busy_start_us = now;
+      busy_start_cpu_ns = cpu;
       printf ("busy_start=%" G_GINT64_FORMAT "\n", now * 1000);
       add_named_timeout ("frames-open", 1000, busy_second_cb, NULL);
     }
@@ -218,14 +231,17 @@ busy_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   if (now - busy_start_us >= BUSY_S * G_USEC_PER_SEC)
     {
       busy_over = TRUE;
-      printf ("busy_end=%" G_GINT64_FORMAT "\nbusy_frames=%u\nbusy_spent=%" G_GINT64_FORMAT "\n",
-              now * 1000, busy_frames, busy_spent_us * 1000);
+      printf ("busy_end=%" G_GINT64_FORMAT "\nbusy_frames=%u\nbusy_spent=%" G_GINT64_FORMAT
+              "\nbusy_cpu=%" G_GINT64_FORMAT "\nbusy_spent_cpu=%" G_GINT64_FORMAT "\n",
+              now * 1000, busy_frames, busy_spent_us * 1000, cpu - busy_start_cpu_ns,
+              busy_spent_cpu_ns);
       quit_after (300);
       return G_SOURCE_REMOVE;
     }
   while (g_get_monotonic_time () < until)
     ;
   busy_spent_us += g_get_monotonic_time () - now;
+  busy_spent_cpu_ns += thread_cpu_ns () - cpu;
   frames_area_state (widget)->phase = (now - busy_start_us) / 1e6;
   gtk_widget_queue_draw (widget);
   return G_SOURCE_CONTINUE;

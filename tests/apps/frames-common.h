@@ -16,6 +16,9 @@
  *   busy_spent=NS                busy: the time spent in its spins (the rest of
  *                                busy_start..busy_end went to GTK, jankscope,
  *                                any other source)
+ *   busy_cpu=NS, busy_spent_cpu=NS
+ *                                busy: the main thread's CPU time from
+ *                                busy_start to busy_end, and in the spins
  *   frames_seen=N                ::after-paint emissions the app saw, all windows
  *   window_frames=N              the same, per window (one line each)
  *   slow_frames_seen=N           frames whose own time (::before-paint to
