@@ -16,6 +16,22 @@ open      tests/apps/frames-gtk4 animation (redraws every frame for 5 s):
             closed  the preload, window closed (armed)
             open    the preload, JANKSCOPE_INSPECTOR=1 (the window open,
                     refreshing every 500 ms)
+busy      tests/apps/frames-gtk4 busy (every frame spins 30-100 ms for 8 s:
+          the main loop is never idle), with tests/ui/ui-start-shim (--shim,
+          observing only) timing the window's refreshes on the app's clock:
+          the slow frames the app made, the main-thread time that did not
+          go to them (ms per second of the busy phase: GTK's own frame work,
+          jankscope, the window; open minus closed is what the window
+          takes, measured without its own meter), the same in the main
+          thread's CPU time (what a loaded machine does not inflate: time
+          the thread waited for a CPU is not in it), the window's UI-cost meter,
+          its refreshes with data in the busy phase and the longest gap
+          between them, the process's CPU time, for
+            closed  the preload, window closed (armed)
+            open    the preload, JANKSCOPE_INSPECTOR=1
+
+--baseline LABEL=PRELOAD (another build's preload, e.g. an older commit's;
+repeatable): one more side, "open, LABEL", in `open` and `busy`.
 
 Prints numbers; never judges them. Needs a display (xvfb-run).
 """
@@ -116,15 +132,22 @@ def bench_armed(exe, preload, runs):
                  "core start-up ms"], rows)
 
 
-def bench_open(app, preload, runs):
-    sides = [("closed", {}), ("open", {"JANKSCOPE_INSPECTOR": "1"})]
-    data = {name: [] for name, _ in sides}
+def open_sides(preload, baselines):
+    sides = [("closed", preload, {}), ("open", preload, {"JANKSCOPE_INSPECTOR": "1"})]
+    for label, other in baselines:
+        sides.append(("open, " + label, other, {"JANKSCOPE_INSPECTOR": "1"}))
+    return sides
+
+
+def bench_open(app, preload, runs, baselines=()):
+    sides = open_sides(preload, baselines)
+    data = {name: [] for name, _, _ in sides}
     for i in range(runs):
         order = sides if i % 2 == 0 else list(reversed(sides))
-        for name, extra in order:
+        for name, pre, extra in order:
             tmp = tempfile.mkdtemp(prefix="jankscope-bench-")
             try:
-                out, err, cpu, rss = cpu_run([app, "animation"], side_env(preload, tmp, extra), 90)
+                out, err, cpu, rss = cpu_run([app, "animation"], side_env(pre, tmp, extra), 90)
                 with open(os.path.join(tmp, "report.json")) as f:
                     frames = json.load(f)["summary"]["frames"]
                 data[name].append({"cpu": cpu, "rss": rss / 1024,
@@ -136,7 +159,7 @@ def bench_open(app, preload, runs):
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
     rows = []
-    for name, _ in sides:
+    for name, _, _ in sides:
         r = data[name]
         rows.append([name] + [fmt(median([x[k] for x in r]), 2 if k == "cpu" else 1)
                               for k in ("cpu", "rss", "drawn", "p50", "p95", "p99", "slow")])
@@ -145,11 +168,66 @@ def bench_open(app, preload, runs):
                  "slow frames"], rows)
 
 
+def busy_row(out, cpu):
+    """One run of frames-gtk4 busy: its facts and the shim's."""
+    start, end = int(fact(out, "busy_start")), int(fact(out, "busy_end"))
+    spent = int(fact(out, "busy_spent"))
+    seconds = (end - start) / 1e9
+    # inspector_refresh=NS,DATA,SNAPSHOT,WAIT (tests/ui/ui-start-shim.c)
+    refreshes = [int(f[0]) for f in (line.split("=", 1)[1].split(",")
+                                     for line in out.splitlines()
+                                     if line.startswith("inspector_refresh="))
+                 if f[1] == "1" and int(f[0]) <= end]
+    gaps = [b - a for a, b in zip(refreshes, refreshes[1:] + [end])]
+    meter = fact(out, "inspector_ui_cost_at_end")
+    m = re.match(r"([0-9.]+)", meter or "")
+    return {"frames": float(fact(out, "busy_frames")),
+            "other": (end - start - spent) / 1e6 / seconds,
+            "other_cpu": (int(fact(out, "busy_cpu")) - int(fact(out, "busy_spent_cpu")))
+            / 1e6 / seconds,
+            "meter": float(m.group(1)) if m else float("nan"),
+            "refreshes": float(len(refreshes)) if fact(out, "inspector_painted") else float("nan"),
+            "gap": max(gaps) / 1e6 if refreshes else float("nan"),
+            "cpu": cpu}
+
+
+def bench_busy(app, preload, shim, runs, baselines=()):
+    sides = open_sides(preload, baselines)
+    data = {name: [] for name, _, _ in sides}
+    for i in range(runs):
+        order = sides if i % 2 == 0 else list(reversed(sides))
+        for name, pre, extra in order:
+            tmp = tempfile.mkdtemp(prefix="jankscope-bench-")
+            try:
+                env = side_env(pre, tmp, extra)
+                env["LD_PRELOAD"] += " " + os.path.abspath(shim)
+                env["JANKSCOPE_TEST_UI_START"] = "observe"
+                out, _, cpu, _ = cpu_run([app, "busy"], env, 90)
+                data[name].append(busy_row(out, cpu))
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+    rows = []
+    for name, _, _ in sides:
+        r = data[name]
+        rows.append([name] + [fmt(median([x[k] for x in r]), 2 if k == "cpu" else 1)
+                              for k in ("frames", "other", "other_cpu", "meter", "refreshes",
+                                        "gap", "cpu")]
+                    + [fmt(max(x["gap"] for x in r), 0)])
+    print("busy: frames-gtk4 busy (8 s of 30-100 ms frames), %d runs per side (medians; "
+          "refreshes: with data, in the busy phase)" % runs)
+    print_table(["side", "app frames", "other ms/s", "other CPU ms/s", "UI-cost meter ms/s",
+                 "refreshes", "longest gap ms", "CPU s", "worst gap ms"], rows)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--startup-exe", required=True, help="bench/ui-startup")
     ap.add_argument("--frames-app", required=True, help="tests/apps/frames-gtk4")
     ap.add_argument("--preload", help="libjankscope-preload.so")
+    ap.add_argument("--shim", help="tests/ui/libui-start-shim.so (the busy benchmark)")
+    ap.add_argument("--baseline", action="append", default=[], metavar="LABEL=PRELOAD",
+                    help="another build's preload: one more side (repeatable)")
+    ap.add_argument("--only", choices=("armed", "open", "busy"), help="one benchmark only")
     ap.add_argument("--runs", type=int, default=3 if quick() else 10)
     args = ap.parse_args()
     if not os.environ.get("DISPLAY"):
@@ -158,9 +236,24 @@ def main():
     if not args.preload or not os.path.isfile(args.preload):
         print("no preload: nothing to compare")
         return SKIP
-    bench_armed(args.startup_exe, args.preload, args.runs)
-    print()
-    bench_open(args.frames_app, args.preload, max(2, args.runs // 2))
+    baselines = []
+    for spec in args.baseline:
+        label, sep, path = spec.partition("=")
+        if not sep or not os.path.isfile(path):
+            raise SystemExit("--baseline %s: not LABEL=PRELOAD with an existing file" % spec)
+        baselines.append((label, path))
+    if args.only in (None, "armed"):
+        bench_armed(args.startup_exe, args.preload, args.runs)
+        print()
+    if args.only in (None, "open"):
+        bench_open(args.frames_app, args.preload, max(2, args.runs // 2), baselines)
+        print()
+    if args.only in (None, "busy"):
+        if args.shim and os.path.isfile(args.shim):
+            bench_busy(args.frames_app, args.preload, args.shim, max(2, args.runs // 2),
+                       baselines)
+        else:
+            print("busy: no --shim (tests/ui/libui-start-shim.so): skipped")
     return 0
 
 

@@ -13,10 +13,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 
 from jankscope_test import (
     CheckFailed, Skip, app, check, check_equal, clean_env, env_path, fact, gtk_env, main,
-    preload_path, run_app, stalls, STRICT_G_DEBUG)
+    parse_facts, preload_path, run_app, stalls, STRICT_G_DEBUG)
 
 DISPLAY_FREE = ("flame-layout", "snapshot-parse", "frame-stats", "ui-cost", "shortcut-parse",
                 "export")
@@ -306,6 +307,182 @@ def check_shortcut_config():
               f"one warning for JANKSCOPE_SHORTCUT={bad!r}: {ours}")
 
 
+# --- A busy app: every frame slow, the loop never idle ----------------------
+#
+# frames-gtk4 busy: its tick callback spins 30-100 ms in every frame for 8 s,
+# so the frame clock's paint source (GDK_PRIORITY_REDRAW) is always ready and
+# a source at G_PRIORITY_DEFAULT_IDLE or G_PRIORITY_LOW is never dispatched
+# then. The window must still open within 1 s and show new data at least once
+# a second.
+#
+# Every time compared is the app's own (CLOCK_MONOTONIC in the app: the
+# shim's and the app's facts): the harness's delays (xdotool, the X server,
+# Python) are not in them. The bounds are the requirement itself (1 s); what
+# the window cannot help is measured and added to them:
+# - the core's lateness: it builds a snapshot every 0.5 s in its own thread,
+#   which a loaded machine delays (seen: 1.1 s for the first one at a load
+#   average of 6 on 2 cores). The shim watches the core's live API from a
+#   thread and tells when each snapshot became available; a gap may exceed
+#   1 s by as much as the core was late with the next one, beyond its period;
+# - the machine's load on the main thread: the time it waited for a CPU
+#   while ready to run (/proc/thread-self/schedstat, read by the shim at the
+#   key, at each refresh), 0.1-0.3 s per second at a load average of 5-6.
+# What is left is the window's: it takes the next snapshot at most 0.5 s
+# after the last one, looking every 50 ms, plus one to three app frames
+# (<= 100 ms each: the look, the parse's completion, the paint) and a parse
+# in a worker; opening it is ~70 ms of main-thread CPU and one app frame.
+# Seen at a load average of 4-6: gaps of 0.43-0.88 s, on screen 0.13-0.6 s
+# after the key.
+
+BOUND_NS = 1_000_000_000
+CORE_PERIOD_NS = 500_000_000
+
+
+def painted_at(run):
+    """The jankscope window's first frame: (ns, the main thread's run-queue
+    wait so far)."""
+    values = run.facts.get("inspector_painted", [])
+    check(values, "the jankscope window never drew itself")
+    t, wait = values[0].split(",")
+    return int(t), int(wait)
+
+
+def check_refreshes(run, opened_ns, opened_wait):
+    """The window shows data within 1 s of `opened_ns`, and new data at least
+    once a second from then to the end of the app's busy phase; both bounds
+    extended by what the window could not help (see above). Returns the gaps
+    and the window's latencies (snapshot available -> on screen), in ns."""
+    busy_end = int(fact(run, "busy_end"))
+    refreshes = [(int(p), d == "1", int(sn), int(w)) for p, d, sn, w in
+                 (v.split(",") for v in run.facts.get("inspector_refresh", []))]
+    available = sorted((int(g), int(a), int(sn)) for g, a, sn in
+                       (v.split(",") for v in run.facts.get("live_available", [])))
+    available_at = {sn: a for _, a, sn in available}
+    with_data = [(p, sn, w) for p, d, sn, w in refreshes if d]
+    check(with_data and with_data[0][0] <= busy_end,
+          f"the window never showed data while the app was busy: {refreshes}")
+    check(len(available) >= 3, f"the core made only {len(available)} snapshots: {available}")
+
+    def core_late(after_ns, since_ns):
+        """How late the core made a snapshot newer than after_ns available,
+        counted from since_ns, beyond its period."""
+        nxt = min([a for _, a, sn in available if sn > after_ns] + [busy_end])
+        return max(0, nxt - since_ns - CORE_PERIOD_NS)
+
+    first, _, first_wait = with_data[0]
+    allowed = (BOUND_NS + max(0, available[0][1] - opened_ns - CORE_PERIOD_NS)
+               + first_wait - opened_wait)
+    check(first - opened_ns <= allowed,
+          f"the window showed data {(first - opened_ns) / 1e6:.0f} ms after it opened "
+          f"(\"Waiting for data…\" until then; allowed {allowed / 1e6:.0f} ms: the first "
+          f"snapshot was there {(available[0][1] - opened_ns) / 1e6:.0f} ms after it opened, "
+          f"the main thread waited {(first_wait - opened_wait) / 1e6:.0f} ms for a CPU)")
+    check(first < busy_end - 2 * BOUND_NS,
+          f"too little of the busy phase left to watch: data at "
+          f"{(busy_end - first) / 1e6:.0f} ms before its end")
+    # The busy phase's end closes the last gap; the run-queue wait up to it
+    # is known from the next refresh, if any (later: a little more excused).
+    after = [w for p, _, w in with_data if p > busy_end]
+    points = [x for x in with_data if x[0] <= busy_end]
+    points.append((busy_end, None, after[0] if after else points[-1][2]))
+    gaps = []
+    for (p, sn, w), (p_next, _, w_next) in zip(points, points[1:]):
+        allowed = BOUND_NS + core_late(sn, available_at.get(sn, p)) + w_next - w
+        gaps.append(p_next - p)
+        check(p_next - p <= allowed,
+              f"the window showed no new data for {(p_next - p) / 1e6:.0f} ms while the app "
+              f"was busy (allowed {allowed / 1e6:.0f} ms; gaps, ms: "
+              f"{[round((b[0] - a[0]) / 1e6) for a, b in zip(points, points[1:])]}; "
+              f"snapshots (gen, available, time): {available})")
+    latencies = [p - available_at[sn] for p, sn, _ in points[:-1] if sn in available_at]
+    return gaps, latencies
+
+
+def describe(gaps, latencies):
+    return (f"refresh gaps (ms) {[round(g / 1e6) for g in gaps]}; snapshot available -> on "
+            f"screen (ms) {[round(x / 1e6) for x in latencies]}")
+
+
+def check_busy_window():
+    """JANKSCOPE_INSPECTOR=1 in an app whose frames are all slow (the loop is
+    never idle): the window opens within 1 s of the app's first frame, shows
+    data within 1 s of opening, and new data at least once a second while
+    the app stays busy; the app's frames are still counted."""
+    extra = observe_env(JANKSCOPE_INSPECTOR="1")
+    extra["JANKSCOPE_TEST_UI_SCREENSHOT"] = os.environ.get(
+        "JANKSCOPE_TEST_INSPECTOR_BUSY_SCREENSHOT", "inspector-busy.png")
+    run = run_app([app("frames-gtk4"), "busy"], extra_env=extra, timeout=60)
+    check_equal(run.returncode, 0, "exit code")
+    ours = [line for line in run.stderr_lines() if line.startswith("jankscope")]
+    check_equal(ours, [], "jankscope lines on stderr")
+    busy_start = int(fact(run, "busy_start"))
+    painted, painted_wait = painted_at(run)
+    check(painted - busy_start <= BOUND_NS,
+          f"the window opened {(painted - busy_start) / 1e6:.0f} ms after the app's first "
+          "slow frame")
+    gaps, latencies = check_refreshes(run, painted, painted_wait)
+    print(f"busy-window: opened {(painted - busy_start) / 1e6:.0f} ms after the first slow "
+          f"frame; {describe(gaps, latencies)}; UI cost at the end "
+          f"{run.facts.get('inspector_ui_cost_at_end')}")
+    check(int(fact(run, "busy_frames")) > 0, "the app made no slow frame")
+    check(run.report["summary"]["frames"].get("slow", 0) > 0,
+          "the app's slow frames are not in the report")
+
+
+def check_busy_shortcut():
+    """Ctrl+Shift+J in a window that an always-busy app opened during its busy
+    phase: the jankscope window is on screen within 1 s of the key reaching
+    the app (its clock), and refreshes at least once a second from then on."""
+    if shutil.which("xdotool") is None:
+        raise Skip("xdotool is not installed (scripts/bootstrap-debian.sh)")
+    tmpdir = tempfile.mkdtemp(prefix="jankscope-test-")
+    env = clean_env({**observe_env(), "JANKSCOPE_REPORT": os.path.join(tmpdir, "report.json")})
+    proc = subprocess.Popen([app("frames-gtk4"), "busy"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    try:
+        def second_window():
+            # --all: the pid and the name (xdotool's default is either)
+            found = xdotool("search", "--all", "--onlyvisible", "--pid", str(proc.pid),
+                            "--name", "second")
+            return found.stdout.split()
+
+        check(wait_for(second_window, 10), "the app's second window did not appear")
+        win = second_window()[0]
+        time.sleep(0.3)
+        xdotool("windowfocus", "--sync", win)
+        xdotool("key", "--clearmodifiers", "ctrl+shift+j")
+        opened = wait_for(lambda: jankscope_windows(proc.pid), 5)
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        shutil.rmtree(tmpdir, ignore_errors=True)
+    check_equal(proc.returncode, 0, "exit code")
+    ours = [line for line in stderr.splitlines() if line.startswith("jankscope")]
+    check_equal(ours, [], "jankscope lines on stderr")
+    check(opened, "Ctrl+Shift+J did not open the jankscope window in the busy app")
+    run = types.SimpleNamespace(facts=parse_facts(stdout), stdout=stdout)
+    busy_end = int(fact(run, "busy_end"))
+    painted, painted_wait = painted_at(run)
+    check(painted < busy_end, "the window did not open while the app was busy")
+    keys = [(int(t), int(w), title) for t, w, title in
+            (v.split(",", 2) for v in run.facts.get("app_key", [])) if int(t) <= painted]
+    check(keys, f"no key press reached the app before the window opened: {stdout!r}")
+    # The window the app opened while busy: its shortcut was added then.
+    check(all(title.endswith("(second)") for _, _, title in keys),
+          f"the key went to another window than the second one: {keys}")
+    key, key_wait, _ = keys[-1]
+    allowed = BOUND_NS + painted_wait - key_wait
+    check(painted - key <= allowed,
+          f"the window was on screen {(painted - key) / 1e6:.0f} ms after the key (allowed "
+          f"{allowed / 1e6:.0f} ms: the main thread waited {(painted_wait - key_wait) / 1e6:.0f} "
+          "ms for a CPU)")
+    gaps, latencies = check_refreshes(run, painted, painted_wait)
+    print(f"busy-shortcut: on screen {(painted - key) / 1e6:.0f} ms after the key; "
+          f"{describe(gaps, latencies)}")
+
+
 if __name__ == "__main__":
     checks = {name: (lambda n=name: run_path(n)) for name in CHECKS}
     checks["app-window"] = check_app_window
@@ -317,4 +494,6 @@ if __name__ == "__main__":
     checks["shortcut"] = check_shortcut
     checks["shortcut-config"] = check_shortcut_config
     checks["shortcut-app-wins"] = check_shortcut_app_wins
+    checks["busy-window"] = check_busy_window
+    checks["busy-shortcut"] = check_busy_shortcut
     sys.exit(main(checks))

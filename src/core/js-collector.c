@@ -438,6 +438,22 @@ open_report (JsCollector *c)
     }
 }
 
+/* The next tick: TICK_MS from now, or sooner when a live snapshot is due.
+ * Someone watches: a snapshot every JS_LIVE_PERIOD_MS on time, not at the
+ * first tick after it is due (up to TICK_MS late: the window's refreshes
+ * would be 0.5 or 0.75 s apart, at random). */
+static gint64
+tick_wait_ns (void)
+{
+  gint64 now = js_now_ns ();
+  gint64 wait = TICK_MS * JS_NS_PER_MS;
+  gint64 published_ns = js_live_last_publish_ns ();
+
+  if (published_ns > 0 && js_live_wanted (now))
+    wait = MIN (wait, published_ns + JS_LIVE_PERIOD_MS * JS_NS_PER_MS - now);
+  return MAX (wait, 1);
+}
+
 static gpointer
 collector_thread (gpointer data)
 {
@@ -453,7 +469,7 @@ collector_thread (gpointer data)
       gint64 now;
 
       if (!__atomic_load_n (&c->quit, __ATOMIC_ACQUIRE))
-        js_futex_wait (&c->wake_word, seen, TICK_MS * JS_NS_PER_MS);
+        js_futex_wait (&c->wake_word, seen, tick_wait_ns ());
       quit = __atomic_load_n (&c->quit, __ATOMIC_ACQUIRE);
       {
         struct timespec ts;

@@ -115,7 +115,12 @@ js_ui_loader_poll (gint64 now_ns)
   state = STATE_OFF;
   idle = g_idle_source_new ();
   g_source_set_static_name (idle, "[jankscope] ui-start");
-  g_source_set_priority (idle, G_PRIORITY_DEFAULT_IDLE);
+  /* Once, and cheap (the shortcut; the window with JANKSCOPE_INSPECTOR=1):
+   * at the priority of the app's events. GLib dispatches only the most
+   * urgent ready sources, so at G_PRIORITY_DEFAULT_IDLE this would wait
+   * for as long as the app always has a frame to draw (GDK_PRIORITY_REDRAW)
+   * or other work: the shortcut did nothing, the window did not open. */
+  g_source_set_priority (idle, G_PRIORITY_DEFAULT);
   g_source_set_callback (idle, attach_cb, NULL, NULL);
   g_source_attach (idle, g_main_context_default ());
   g_source_unref (idle);

@@ -17,6 +17,8 @@ struct _JsuiEvent
 
 G_DEFINE_FINAL_TYPE (JsuiEvent, jsui_event, G_TYPE_OBJECT)
 
+static GParamSpec *event_pspec;
+
 static void
 jsui_event_finalize (GObject *object)
 {
@@ -27,9 +29,21 @@ jsui_event_finalize (GObject *object)
 }
 
 static void
+jsui_event_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  g_value_set_pointer (value, (gpointer)JSUI_EVENT (object)->event);
+}
+
+static void
 jsui_event_class_init (JsuiEventClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = jsui_event_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = jsui_event_finalize;
+  object_class->get_property = jsui_event_get_property;
+  event_pspec = g_param_spec_pointer (
+      "event", NULL, NULL, G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_property (object_class, 1, event_pspec);
 }
 
 static void
@@ -57,6 +71,13 @@ jsui_event_rebase (JsuiEvent *self, JsuiSnapshot *snapshot, const CliReportEvent
   g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
   self->snapshot = snapshot;
   self->event = event;
+}
+
+void
+jsui_event_update (JsuiEvent *self, JsuiSnapshot *snapshot, const CliReportEvent *event)
+{
+  jsui_event_rebase (self, snapshot, event);
+  g_object_notify_by_pspec (G_OBJECT (self), event_pspec);
 }
 
 const CliReportEvent *

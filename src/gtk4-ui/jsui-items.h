@@ -25,6 +25,10 @@ JsuiEvent *jsui_event_new (JsuiSnapshot *snapshot, const CliReportEvent *event);
 /* Points the item at the same event in a newer snapshot (what its row shows
  * is unchanged: no notification), so that it keeps no older one alive. */
 void jsui_event_rebase (JsuiEvent *self, JsuiSnapshot *snapshot, const CliReportEvent *event);
+/* The same, for an event that changed (an ongoing one grew): notifies
+ * "event" (a pointer to the CliReportEvent), which the jank list's cells
+ * follow: the row is updated in place, not rebuilt. */
+void jsui_event_update (JsuiEvent *self, JsuiSnapshot *snapshot, const CliReportEvent *event);
 const CliReportEvent *jsui_event_get_event (JsuiEvent *self);
 JsuiSnapshot *jsui_event_get_snapshot (JsuiEvent *self);
 gint64 jsui_event_get_id (JsuiEvent *self);

@@ -71,61 +71,78 @@ enum
   PROP_TITLE,
   PROP_PAUSED,
   PROP_BASELINE,
+  PROP_SNAPSHOT_TIME,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-static const CliReportEvent *
-event_of (GtkListItem *list_item)
+/* The jank list's cells follow their item's "event" (expressions bound in
+ * setup, like the Sources page's): when an event changes (an ongoing one
+ * grows at every refresh), its row's labels are updated in place. Replacing
+ * the row instead makes GtkColumnView build its widgets again at once,
+ * 10-30 ms a row in GTK 4.8: most of what a busy app's refresh cost. The
+ * text functions get the list item and the event (never NULL: an unbound
+ * item does not evaluate); "–" stands for nothing. */
+static char *
+cell_text (const char *text)
 {
-  return jsui_event_get_event (JSUI_EVENT (gtk_list_item_get_item (list_item)));
+  return g_strdup (text != NULL ? text : "–");
 }
 
-static JsuiSnapshot *
-snapshot_of (GtkListItem *list_item)
+/* The full text of a cell whose text is ellipsized. */
+static gboolean
+cell_tooltip_cb (GtkWidget *label, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                 gpointer user_data)
 {
-  return jsui_event_get_snapshot (JSUI_EVENT (gtk_list_item_get_item (list_item)));
+  const char *text = gtk_label_get_text (GTK_LABEL (label));
+
+  if (g_strcmp0 (text, "–") == 0 || *text == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
 }
 
-static void
-set_cell (GtkListItem *list_item, const char *text)
+static GtkExpression *
+event_expression (void)
 {
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
-
-  gtk_label_set_text (label, text != NULL ? text : "–");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (label), text);
+  return gtk_property_expression_new (
+      JSUI_TYPE_EVENT, gtk_property_expression_new (GTK_TYPE_LIST_ITEM, NULL, "item"), "event");
 }
 
-static void
-cell_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+/* A label showing text (list_item, event) of its row's event. */
+static GtkWidget *
+cell_setup (GtkListItem *list_item, GCallback text)
 {
   GtkWidget *label = gtk_label_new (NULL);
+  GtkExpression *event = event_expression ();
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (cell_tooltip_cb), NULL);
   gtk_list_item_set_child (list_item, label);
+  gtk_expression_bind (
+      gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 1, &event, text, NULL, NULL), label,
+      "label", list_item);
+  return label;
 }
 
-static void
-time_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+static char *
+time_text (GtkListItem *list_item, const CliReportEvent *ev)
 {
-  const CliReportEvent *ev = event_of (list_item);
-  gint64 start = snapshot_of (list_item)->report->start_ns;
-  g_autofree char *text = NULL;
+  JsuiEvent *item = gtk_list_item_get_item (list_item);
+  gint64 start = item != NULL ? jsui_event_get_snapshot (item)->report->start_ns : 0;
 
   /* Translators: an event's time since the app started, in seconds */
-  text = g_strdup_printf (_ ("%.1f s"),
+  return g_strdup_printf (_ ("%.1f s"),
                           start > 0 && ev->start_ns >= start ? (ev->start_ns - start) / 1e9 : 0.0);
-  set_cell (list_item, text);
 }
 
-static void
-duration_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+static char *
+duration_text (GtkListItem *list_item, const CliReportEvent *ev)
 {
-  g_autofree char *text = jsui_format_duration (event_of (list_item)->duration_ns);
-
-  set_cell (list_item, text);
+  return jsui_format_duration (ev->duration_ns);
 }
 
 static JsuiTier
@@ -134,73 +151,112 @@ tier_of (const CliReportEvent *ev)
   return jsui_tier_from_name (cli_tier_to_string (ev->tier));
 }
 
-static void
-tier_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+static char *
+tier_text (GtkListItem *list_item, const CliReportEvent *ev)
 {
-  GtkWidget *label = gtk_list_item_get_child (list_item);
-  JsuiTier tier = tier_of (event_of (list_item));
-  const char *classes[] = { "tier", jsui_tier_css_name (tier), NULL };
-
-  set_cell (list_item, jsui_tier_label (tier));
-  gtk_widget_set_css_classes (label, classes);
+  return cell_text (jsui_tier_label (tier_of (ev)));
 }
 
-static void
-type_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+static GStrv
+tier_classes (GtkListItem *list_item, const CliReportEvent *ev)
 {
-  const CliReportEvent *ev = event_of (list_item);
+  const char *classes[] = { "tier", jsui_tier_css_name (tier_of (ev)), NULL };
 
-  set_cell (list_item, ev->ongoing ? _ ("stall under way") : jsui_event_type_label (ev->type));
+  return g_strdupv ((char **)classes);
 }
 
-static void
-class_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+static char *
+type_text (GtkListItem *list_item, const CliReportEvent *ev)
 {
-  const CliReportEvent *ev = event_of (list_item);
-  g_autofree char *text = NULL;
+  return cell_text (ev->ongoing ? _ ("stall under way") : jsui_event_type_label (ev->type));
+}
 
+static char *
+class_text (GtkListItem *list_item, const CliReportEvent *ev)
+{
   if (ev->klass != NULL && ev->wait != NULL)
-    text = g_strdup_printf ("%s / %s", jsui_event_class_label (ev->klass),
+    return g_strdup_printf ("%s / %s", jsui_event_class_label (ev->klass),
                             jsui_wait_kind_label (ev->wait));
-  else
-    text = g_strdup (jsui_event_class_label (ev->klass));
-  set_cell (list_item, text);
+  return cell_text (jsui_event_class_label (ev->klass));
 }
 
-static void
-source_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+static char *
+source_text (GtkListItem *list_item, const CliReportEvent *ev)
 {
-  const CliReportEvent *ev = event_of (list_item);
-  g_autofree char *text = NULL;
-
   if (ev->source != NULL && ev->callback != NULL)
-    text = g_strdup_printf ("%s (%s)", ev->source, ev->callback);
-  else
-    text = g_strdup (ev->source != NULL ? ev->source : ev->callback);
-  set_cell (list_item, text);
+    return g_strdup_printf ("%s (%s)", ev->source, ev->callback);
+  return cell_text (ev->source != NULL ? ev->source : ev->callback);
 }
 
-static void
-culprit_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+static char *
+culprit_text (GtkListItem *list_item, const CliReportEvent *ev)
 {
-  const CliReportCulprit *c = event_of (list_item)->culprit;
-  g_autofree char *text = NULL;
+  const CliReportCulprit *c = ev->culprit;
 
   if (c != NULL && c->function != NULL && c->file != NULL && c->line >= 0)
-    text = g_strdup_printf ("%s (%s:%" G_GINT64_FORMAT ")", c->function, c->file, c->line);
-  else if (c != NULL)
-    text = g_strdup (c->function != NULL ? c->function : c->module);
-  set_cell (list_item, text);
+    return g_strdup_printf ("%s (%s:%" G_GINT64_FORMAT ")", c->function, c->file, c->line);
+  return cell_text (c == NULL ? NULL : c->function != NULL ? c->function : c->module);
+}
+
+static char *
+confidence_text (GtkListItem *list_item, const CliReportEvent *ev)
+{
+  const CliReportCulprit *c = ev->culprit;
+
+  return c != NULL && c->confidence >= 0 ? jsui_format_percent (c->confidence) : cell_text (NULL);
 }
 
 static void
-confidence_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+time_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
 {
-  const CliReportCulprit *c = event_of (list_item)->culprit;
-  g_autofree char *text
-      = c != NULL && c->confidence >= 0 ? jsui_format_percent (c->confidence) : NULL;
+  cell_setup (list_item, G_CALLBACK (time_text));
+}
 
-  set_cell (list_item, text);
+static void
+duration_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  cell_setup (list_item, G_CALLBACK (duration_text));
+}
+
+static void
+tier_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  GtkWidget *label = cell_setup (list_item, G_CALLBACK (tier_text));
+  GtkExpression *event = event_expression ();
+
+  gtk_expression_bind (gtk_cclosure_expression_new (G_TYPE_STRV, NULL, 1, &event,
+                                                    G_CALLBACK (tier_classes), NULL, NULL),
+                       label, "css-classes", list_item);
+}
+
+static void
+type_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  cell_setup (list_item, G_CALLBACK (type_text));
+}
+
+static void
+class_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  cell_setup (list_item, G_CALLBACK (class_text));
+}
+
+static void
+source_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  cell_setup (list_item, G_CALLBACK (source_text));
+}
+
+static void
+culprit_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  cell_setup (list_item, G_CALLBACK (culprit_text));
+}
+
+static void
+confidence_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  cell_setup (list_item, G_CALLBACK (confidence_text));
 }
 
 static void
@@ -337,6 +393,9 @@ jsui_panel_get_property (GObject *object, guint prop_id, GValue *value, GParamSp
     case PROP_BASELINE:
       g_value_set_int64 (value, self->baseline_ns);
       break;
+    case PROP_SNAPSHOT_TIME:
+      g_value_set_int64 (value, self->snapshot != NULL ? self->snapshot->now_ns : 0);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -391,6 +450,9 @@ jsui_panel_class_init (JsuiPanelClass *klass)
   properties[PROP_BASELINE] = g_param_spec_int64 (
       "baseline", NULL, NULL, 0, G_MAXINT64, 0,
       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SNAPSHOT_TIME]
+      = g_param_spec_int64 ("snapshot-time", NULL, NULL, 0, G_MAXINT64, 0,
+                            G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   jsui_panel_actions_install (widget_class);
 
@@ -426,15 +488,14 @@ jsui_panel_class_init (JsuiPanelClass *klass)
   CHILD (sources_view);
 #undef CHILD
 #define CALLBACK(name) gtk_widget_class_bind_template_callback (widget_class, name)
-  CALLBACK (cell_setup_cb);
-  CALLBACK (time_bind_cb);
-  CALLBACK (duration_bind_cb);
-  CALLBACK (tier_bind_cb);
-  CALLBACK (type_bind_cb);
-  CALLBACK (class_bind_cb);
-  CALLBACK (source_bind_cb);
-  CALLBACK (culprit_bind_cb);
-  CALLBACK (confidence_bind_cb);
+  CALLBACK (time_setup_cb);
+  CALLBACK (duration_setup_cb);
+  CALLBACK (tier_setup_cb);
+  CALLBACK (type_setup_cb);
+  CALLBACK (class_setup_cb);
+  CALLBACK (source_setup_cb);
+  CALLBACK (culprit_setup_cb);
+  CALLBACK (confidence_setup_cb);
   CALLBACK (timeline_event_activated_cb);
 #undef CALLBACK
 }
@@ -615,24 +676,29 @@ same_event (const CliReportEvent *a, const CliReportEvent *b)
                 == (b->culprit != NULL ? b->culprit->confidence : -1);
 }
 
-/* The row at i shows the item's event as it is now: then it is kept,
- * pointed at the item's (newer) snapshot, so that no older one stays
- * alive for it. */
+/* The row at i shows the item's event (the same id): then it is kept,
+ * pointed at the item's (newer) snapshot, so that no older one stays alive
+ * for it; if the event changed, its cells follow (jsui_event_update). */
 static gboolean
 keep_item (GListModel *shown, guint i, JsuiEvent *item)
 {
   g_autoptr (JsuiEvent) old_item = g_list_model_get_item (shown, i);
+  const CliReportEvent *ev = jsui_event_get_event (item);
 
-  if (!same_event (jsui_event_get_event (old_item), jsui_event_get_event (item)))
+  if (jsui_event_get_id (old_item) != ev->id)
     return FALSE;
-  jsui_event_rebase (old_item, jsui_event_get_snapshot (item), jsui_event_get_event (item));
+  if (same_event (jsui_event_get_event (old_item), ev))
+    jsui_event_rebase (old_item, jsui_event_get_snapshot (item), ev);
+  else
+    jsui_event_update (old_item, jsui_event_get_snapshot (item), ev);
   return TRUE;
 }
 
-/* Replaces only the rows that changed: the events are in file order, a
+/* Splices only where events came or went: the events are in file order, a
  * refresh mostly adds some at the end or updates the ongoing last one, so
- * the unchanged head and tail of the list keep their rows (no rows
- * rebuilt). Most refreshes change nothing: the list is left alone then. */
+ * the head and tail of the list that are the same events keep their rows
+ * (none rebuilt; a changed one is updated in place). Most refreshes change
+ * nothing: the list is left alone then. */
 static void
 update_events (GListStore *store, GPtrArray *items)
 {
@@ -686,6 +752,8 @@ jsui_panel_set_snapshot (JsuiPanel *self, JsuiSnapshot *snapshot)
 
   gtk_stack_set_visible_child_name (self->list_stack, items->len > 0 ? "list" : "empty");
   update_metrics (self);
+  /* Every snapshot, even one with the same time: the panel shows new data. */
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNAPSHOT_TIME]);
 }
 
 gboolean

@@ -34,6 +34,10 @@ JsuiPanel *jsui_panel_new (void);
 void jsui_panel_set_snapshot (JsuiPanel *self, JsuiSnapshot *snapshot);
 /* The snapshot shown (borrowed), NULL: none. */
 JsuiSnapshot *jsui_panel_get_snapshot (JsuiPanel *self);
+/* "snapshot-time" (read-only, gint64): the shown snapshot's live.now_ns
+ * (CLOCK_MONOTONIC ns), 0: none or unknown. Notified at every
+ * jsui_panel_set_snapshot (), even when it did not change: hosts and tests
+ * see each refresh (tests/ui/ui-start-shim.c times them). */
 
 /* Selects the event with this id (0: none); FALSE if there is none. */
 gboolean jsui_panel_select_event (JsuiPanel *self, gint64 id);

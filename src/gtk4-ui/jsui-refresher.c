@@ -15,7 +15,10 @@ struct _JsuiRefresher
   gulong baseline_handler, paused_handler;
   JsuiSnapshotSource source;
   gpointer user_data;
-  guint timer;
+  guint interval_ms;
+  GSource *timer;          /* ours; its ready time is when to look next */
+  gint64 parse_started_us; /* the last parse's start: the next one interval_ms later */
+  gint64 waiting_since_us; /* expecting something new since (created, resumed, parsed) */
   guint64 generation;
   gboolean have_generation;
   GBytes *last_bytes; /* the newest document taken from the source */
@@ -70,6 +73,33 @@ parse_thread (GTask *task, gpointer source_object, gpointer task_data, GCancella
 
 static gboolean tick_cb (gpointer user_data);
 
+/* The next look at the source. What costs (a parse in a worker, the
+ * panel's update and redraw on the main thread) comes at most once per
+ * interval: not before interval_ms after the last parse started. A look is
+ * only a mutex and a reference: then one every JSUI_REFRESH_RETRY_MS until
+ * something new comes (the core publishes once per interval, a little
+ * earlier or later than the window looks), for two intervals since the
+ * refresher started, resumed or last parsed; after that one per interval
+ * (the source went quiet: a closed stream, no core).
+ *
+ * No budget that would stretch the interval: the window must show new data
+ * at least once a second, and its cost is bounded by this rate (two
+ * refreshes a second at most, whatever the app does) and by the size of a
+ * snapshot (the core's caps). */
+static void
+schedule (JsuiRefresher *self, gint64 now)
+{
+  gint64 interval = (gint64)self->interval_ms * 1000;
+  gint64 retry = MIN ((gint64)JSUI_REFRESH_RETRY_MS * 1000, interval);
+  gint64 next;
+
+  if (now - self->waiting_since_us >= 2 * interval)
+    next = now + interval;
+  else
+    next = MAX (now + retry, self->parse_started_us + interval);
+  g_source_set_ready_time (self->timer, next);
+}
+
 /* Main thread. The refresher outlives its tasks: freeing it cancels them,
  * and a cancelled task's callback does not touch it. */
 static void
@@ -89,6 +119,8 @@ parsed_cb (GObject *source_object, GAsyncResult *result, gpointer user_data)
   self = user_data;
   self->parsing = FALSE;
   panel = g_weak_ref_get (&self->panel);
+  if (panel != NULL && !jsui_panel_get_paused (panel))
+    schedule (self, start);
   if (snap == NULL)
     {
       self->n_failed++;
@@ -117,8 +149,11 @@ tick_cb (gpointer user_data)
   gint64 start = g_get_monotonic_time ();
   ParseJob *job;
 
+  /* Paused: not even asked for, no wake-up until resumed (panel_changed_cb).
+   * Parsing: parsed_cb schedules the next look. */
+  g_source_set_ready_time (self->timer, -1);
   if (self->parsing || panel == NULL || jsui_panel_get_paused (panel))
-    return G_SOURCE_CONTINUE; /* paused: not even asked for */
+    return G_SOURCE_CONTINUE;
   bytes = self->source (&generation, self->user_data);
   if (bytes != NULL && (!self->have_generation || generation != self->generation))
     {
@@ -133,15 +168,24 @@ tick_cb (gpointer user_data)
       bytes = g_bytes_ref (self->last_bytes);
     }
   else
-    return G_SOURCE_CONTINUE; /* nothing new */
+    {
+      schedule (self, start); /* nothing new */
+      return G_SOURCE_CONTINUE;
+    }
   self->reparse = FALSE;
   self->parsing = TRUE;
+  self->parse_started_us = start;
+  self->waiting_since_us = start;
 
   job = g_new0 (ParseJob, 1);
   job->bytes = g_steal_pointer (&bytes);
   job->baseline_ns = jsui_panel_get_baseline (panel);
   task = g_task_new (NULL, self->cancellable, parsed_cb, self);
   g_task_set_name (task, "[jankscope-ui] parse");
+  /* parsed_cb runs from an idle source of this priority in the main
+   * context: the default one (GTask's default too), never below the app's
+   * redraws. */
+  g_task_set_priority (task, G_PRIORITY_DEFAULT);
   g_task_set_task_data (task, job, (GDestroyNotify)parse_job_free);
   g_task_run_in_thread (task, parse_thread);
   jsui_ui_cost_add (g_get_monotonic_time (), g_get_monotonic_time () - start);
@@ -154,19 +198,33 @@ panel_changed_cb (JsuiPanel *panel, GParamSpec *pspec, JsuiRefresher *self)
 {
   if (g_strcmp0 (g_param_spec_get_name (pspec), "baseline") == 0)
     self->reparse = TRUE;
+  self->waiting_since_us = g_get_monotonic_time ();
   tick_cb (self);
 }
+
+/* The timer: a source that is ready at its ready time only
+ * (g_source_set_ready_time), which tick_cb and parsed_cb move. */
+static gboolean
+timer_dispatch (GSource *source, GSourceFunc callback, gpointer user_data)
+{
+  return callback (user_data);
+}
+
+static GSourceFuncs timer_funcs = {
+  .dispatch = timer_dispatch,
+};
 
 JsuiRefresher *
 jsui_refresher_new (JsuiPanel *panel, JsuiSnapshotSource source, gpointer user_data,
                     guint interval_ms)
 {
   JsuiRefresher *self = g_new0 (JsuiRefresher, 1);
-  GSource *timer = g_timeout_source_new (MAX (interval_ms, 1));
 
   g_return_val_if_fail (JSUI_IS_PANEL (panel), NULL);
 
   g_weak_ref_init (&self->panel, panel);
+  self->interval_ms = MAX (interval_ms, 1);
+  self->waiting_since_us = g_get_monotonic_time ();
   self->source = source;
   self->user_data = user_data;
   self->cancellable = g_cancellable_new ();
@@ -175,12 +233,18 @@ jsui_refresher_new (JsuiPanel *panel, JsuiSnapshotSource source, gpointer user_d
   self->paused_handler
       = g_signal_connect (panel, "notify::paused", G_CALLBACK (panel_changed_cb), self);
 
+  self->timer = g_source_new (&timer_funcs, sizeof (GSource));
   /* Named: the core recognises its own sources by the "[jankscope" prefix. */
-  g_source_set_name (timer, JSUI_REFRESH_SOURCE_NAME);
-  g_source_set_priority (timer, G_PRIORITY_LOW);
-  g_source_set_callback (timer, tick_cb, self, NULL);
-  self->timer = g_source_attach (timer, NULL);
-  g_source_unref (timer);
+  g_source_set_name (self->timer, JSUI_REFRESH_SOURCE_NAME);
+  /* G_PRIORITY_DEFAULT, like the app's events: GLib dispatches only the
+   * most urgent of the ready sources, and an app that always has a frame to
+   * draw (GDK_PRIORITY_REDRAW) or idle work never lets a G_PRIORITY_LOW or
+   * _DEFAULT_IDLE source run. Its cost is bounded by time instead: a look at
+   * the source is a mutex and a reference, a parse (in a worker) and the
+   * panel's update at most every interval_ms (schedule). */
+  g_source_set_priority (self->timer, G_PRIORITY_DEFAULT);
+  g_source_set_callback (self->timer, tick_cb, self, NULL);
+  g_source_attach (self->timer, NULL);
   tick_cb (self); /* the first one now: the panel shows data at once when there is some */
   return self;
 }
@@ -200,7 +264,8 @@ jsui_refresher_free (JsuiRefresher *self)
     }
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_source_remove (self->timer);
+  g_source_destroy (self->timer);
+  g_source_unref (self->timer);
   g_clear_pointer (&self->last_bytes, g_bytes_unref);
   g_weak_ref_clear (&self->panel);
   g_free (self);

@@ -11,6 +11,10 @@
  * main-thread time of ticks and of applying snapshots is counted in
  * jsui-ui-cost.h.
  *
+ * Its source and the parse's completion run at G_PRIORITY_DEFAULT, bounded
+ * by time (jsui-refresher.c schedule ()): at a lower priority they would
+ * never run in an app that always has a frame to draw.
+ *
  * Main thread only (the source is called there; it must not block).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -22,6 +26,9 @@
 G_BEGIN_DECLS
 
 #define JSUI_REFRESH_MS 500
+/* While waiting for a snapshot newer than the last one: the source is
+ * looked at this often (a mutex and a reference each time). */
+#define JSUI_REFRESH_RETRY_MS 50
 /* The name of the refresh timer source: jankscope's own, to leave out. */
 #define JSUI_REFRESH_SOURCE_NAME "[jankscope-ui] refresh"
 

@@ -123,10 +123,13 @@ toplevels_changed_cb (GListModel *toplevels, guint position, guint removed, guin
                       gpointer user_data)
 {
   /* Later, not in the middle of the window's construction: its own
-   * controllers go first. */
+   * controllers go first. G_PRIORITY_DEFAULT, not an idle priority: in an
+   * app that always has a frame to draw or other work, an idle-priority
+   * source never runs, and a window opened then would never get the
+   * shortcut. */
   if (added > 0 && scan_idle == 0)
     {
-      scan_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, scan_cb, NULL, NULL);
+      scan_idle = g_idle_add_full (G_PRIORITY_DEFAULT, scan_cb, NULL, NULL);
       g_source_set_name_by_id (scan_idle, "[jankscope-ui] shortcut");
     }
 }

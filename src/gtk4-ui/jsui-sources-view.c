@@ -245,8 +245,11 @@ queue_resort (JsuiSourcesView *self)
     resort (self);
   else if (self->sort_id == 0)
     {
-      self->sort_id
-          = g_timeout_add_full (G_PRIORITY_LOW, (guint)(wait / 1000) + 1, resort_cb, self, NULL);
+      /* Bounded by time (every SORT_INTERVAL_US at most), so at the
+       * priority of the app's events: at G_PRIORITY_LOW it would never run
+       * in an app that always has a frame to draw. */
+      self->sort_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint)(wait / 1000) + 1, resort_cb,
+                                          self, NULL);
       g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->sort_id),
                                 "[jankscope-ui] sources-sort");
     }

@@ -12,6 +12,7 @@ struct _JsuiWindow
 
   /* template children */
   GtkLabel *title_label;
+  GtkLabel *hang_note;
   JsuiPanel *panel;
 };
 
@@ -69,6 +70,7 @@ jsui_window_class_init (JsuiWindowClass *klass)
   g_type_ensure (JSUI_TYPE_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/jankscope/ui/jsui-window.ui");
   gtk_widget_class_bind_template_child (widget_class, JsuiWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, JsuiWindow, hang_note);
   gtk_widget_class_bind_template_child (widget_class, JsuiWindow, panel);
   gtk_widget_class_bind_template_callback (widget_class, panel_title_cb);
 }
@@ -129,6 +131,13 @@ JsuiStacksView *
 jsui_window_get_stacks_view (JsuiWindow *self)
 {
   return jsui_panel_get_stacks_view (jsui_window_get_panel (self));
+}
+
+const char *
+jsui_window_get_hang_note (JsuiWindow *self)
+{
+  g_return_val_if_fail (JSUI_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->hang_note);
 }
 
 const char *

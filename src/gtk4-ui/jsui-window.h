@@ -1,5 +1,7 @@
 /* jsui-window.h: the jankscope window, in the app's own process: a title bar
- * and a JsuiPanel (jsui-panel.h), which shows everything. The jsui_window_*
+ * (the title, and a line saying that it stops while the app hangs, with
+ * "jankscope view" for that) and a JsuiPanel (jsui-panel.h), which shows
+ * everything. The jsui_window_*
  * functions below the panel's getter are the panel's, kept for callers.
  *
  * Main thread only. Its surface and frame clock carry the object data
@@ -26,6 +28,9 @@ G_DECLARE_FINAL_TYPE (JsuiWindow, jsui_window, JSUI, WINDOW, GtkWindow)
 
 JsuiWindow *jsui_window_new (void);
 JsuiPanel *jsui_window_get_panel (JsuiWindow *self);
+/* The line under the title: the window is drawn by the app's main loop, so
+ * a hang is for the out-of-process viewer ("jankscope view") to show. */
+const char *jsui_window_get_hang_note (JsuiWindow *self);
 
 /* The panel's (jsui_panel_*), for callers of the window. */
 void jsui_window_set_snapshot (JsuiWindow *self, JsuiSnapshot *snapshot);

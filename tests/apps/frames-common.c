@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *scenario;
@@ -167,6 +168,85 @@ animate_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* busy: every frame does 30-100 ms of work in a tick callback (a fixed
+ * sequence, wall-clock spins), so a frame clock's paint source
+ * (GDK_PRIORITY_REDRAW) is always ready and the loop is never idle, for
+ * BUSY_S seconds from the first frame. 1 s in, a second window opens, busy
+ * the same way; once it has drawn a frame, the main window is hidden (the
+ * second is then the only one, with the keyboard focus): there is no idle
+ * moment in between. */
+static gint64 busy_start_us;
+static gint64 busy_spent_us; /* in the spins */
+static gint64 busy_start_cpu_ns, busy_spent_cpu_ns; /* the main thread's CPU time */
+static guint busy_frames;
+static gboolean busy_over;
+
+static gboolean busy_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data);
+
+static gint64
+thread_cpu_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+static gboolean
+busy_second_cb (gpointer data)
+{
+  GtkWidget *area;
+  char *title = g_strdup_printf ("jankscope %s (second)", frames_program);
+
+  second_window = frames_new_window (title, 1, &area);
+  g_free (title);
+  gtk_widget_add_tick_callback (area, busy_tick_cb, GINT_TO_POINTER (1), NULL);
+  frames_show_window (second_window);
+  printf ("opened=%" G_GINT64_FORMAT "\n", g_get_monotonic_time () * 1000);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+busy_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  static gboolean main_hidden;
+  gint64 now = g_get_monotonic_time ();
+  gint64 until = now + (30 + (busy_frames++ * 37) % 71) * 1000;
+  gint64 cpu = thread_cpu_ns ();
+
+  if (busy_over)
+    return G_SOURCE_REMOVE;
+  if (busy_start_us == 0)
+    {
+      busy_start_us = now;
+      busy_start_cpu_ns = cpu;
+      printf ("busy_start=%" G_GINT64_FORMAT "\n", now * 1000);
+      add_named_timeout ("frames-open", 1000, busy_second_cb, NULL);
+    }
+  if (data != NULL && !main_hidden)
+    {
+      main_hidden = TRUE;
+      gtk_widget_set_visible (main_window, FALSE);
+    }
+  if (now - busy_start_us >= BUSY_S * G_USEC_PER_SEC)
+    {
+      busy_over = TRUE;
+      printf ("busy_end=%" G_GINT64_FORMAT "\nbusy_frames=%u\nbusy_spent=%" G_GINT64_FORMAT
+              "\nbusy_cpu=%" G_GINT64_FORMAT "\nbusy_spent_cpu=%" G_GINT64_FORMAT "\n",
+              now * 1000, busy_frames, busy_spent_us * 1000, cpu - busy_start_cpu_ns,
+              busy_spent_cpu_ns);
+      quit_after (300);
+      return G_SOURCE_REMOVE;
+    }
+  while (g_get_monotonic_time () < until)
+    ;
+  busy_spent_us += g_get_monotonic_time () - now;
+  busy_spent_cpu_ns += thread_cpu_ns () - cpu;
+  frames_area_state (widget)->phase = (now - busy_start_us) / 1e6;
+  gtk_widget_queue_draw (widget);
+  return G_SOURCE_CONTINUE;
+}
+
 static gboolean
 stall_timeout_cb (gpointer data)
 {
@@ -250,6 +330,10 @@ window_mapped_cb (GtkWidget *window, gpointer data)
     {
       add_named_timeout ("frames-open", 1000, open_second_cb, NULL);
     }
+  else if (strcmp (scenario, "busy") == 0)
+    {
+      gtk_widget_add_tick_callback (main_area, busy_tick_cb, NULL, NULL);
+    }
   else /* static */
     {
       quit_after (5000);
@@ -271,7 +355,7 @@ gboolean
 frames_start (int argc, char **argv)
 {
   static const char *const scenarios[] = {
-    "paint-stall", "layout-stall", "animation", "second-window", "static",
+    "paint-stall", "layout-stall", "animation", "second-window", "static", "busy",
   };
   gboolean known = FALSE;
 
@@ -280,7 +364,7 @@ frames_start (int argc, char **argv)
       known |= strcmp (argv[1], scenarios[i]) == 0;
   if (!known)
     {
-      fprintf (stderr, "usage: %s paint-stall|layout-stall|animation|second-window|static\n",
+      fprintf (stderr, "usage: %s paint-stall|layout-stall|animation|second-window|static|busy\n",
                argv[0]);
       return FALSE;
     }

@@ -10,7 +10,15 @@
  *   stall=START,END              each busy-wait
  *   frames_drawn=N               draws while animating (animation,
  *                                second-window: of the second window)
- *   opened=NS, closed=NS         second-window
+ *   opened=NS, closed=NS         second-window (busy: opened)
+ *   busy_start=NS, busy_end=NS   busy: its first and last slow frame
+ *   busy_frames=N                busy: the slow frames it made
+ *   busy_spent=NS                busy: the time spent in its spins (the rest of
+ *                                busy_start..busy_end went to GTK, jankscope,
+ *                                any other source)
+ *   busy_cpu=NS, busy_spent_cpu=NS
+ *                                busy: the main thread's CPU time from
+ *                                busy_start to busy_end, and in the spins
  *   frames_seen=N                ::after-paint emissions the app saw, all windows
  *   window_frames=N              the same, per window (one line each)
  *   slow_frames_seen=N           frames whose own time (::before-paint to
@@ -28,6 +36,7 @@ G_BEGIN_DECLS
 
 #define STALL_MS 150
 #define ANIMATION_S 5
+#define BUSY_S 8
 
 /* The state of one drawing area (0: the main window's, 1: the second's). */
 typedef struct

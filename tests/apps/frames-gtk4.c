@@ -10,6 +10,9 @@
  *   second-window  1 s after map a second, animated window opens; it is
  *                  destroyed 1 s later; quits 1 s after that
  *   static         maps a window and does nothing for 5 s
+ *   busy           every frame does 30-100 ms of work in a tick callback
+ *                  (the loop is never idle) for 8 s; 1 s in, a second window,
+ *                  as busy, opens and then the main one is hidden
  *
  * The scenarios and the key=value facts printed on stdout are those of
  * frames-common.c (see frames-common.h), shared with frames-gtk3.c.

@@ -135,11 +135,29 @@ test_snapshot_parse (void)
 
 /* ---- the window (display) ------------------------------------------- */
 
+/* The label under `widget` showing `text`, NULL: none. */
+static GtkWidget *
+find_label (GtkWidget *widget, const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_templates (void)
 {
   JsuiWindow *window = jsui_window_new ();
   GtkWidget *stacks = jsui_stacks_view_new ();
+  GtkWidget *note;
 
   g_object_ref_sink (stacks);
   g_assert_nonnull (jsui_window_get_timeline (window));
@@ -151,6 +169,15 @@ test_templates (void)
   g_assert_cmpstr (jsui_window_get_metric (window, "status"), ==, "Waiting for data…");
   g_assert_cmpstr (jsui_window_get_metric (window, "p50"), ==, "–");
   g_assert_cmpuint (g_list_model_get_n_items (jsui_window_get_events (window)), ==, 0);
+
+  /* It says that a hang is the viewer's to show: drawn by the app's main
+   * loop, it cannot update during one. */
+  g_assert_nonnull (strstr (jsui_window_get_hang_note (window), "jankscope view"));
+  note = find_label (gtk_window_get_titlebar (GTK_WINDOW (window)),
+                     jsui_window_get_hang_note (window));
+  g_assert_nonnull (note);
+  g_assert_true (gtk_widget_get_visible (note));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (note), "JANKSCOPE_LIVE=1"));
 
   /* Marked as jankscope's own. */
   g_assert_cmpstr (gtk_widget_get_name (GTK_WIDGET (window)), ==, JSUI_WINDOW_NAME);

@@ -7,6 +7,29 @@
  * jankscope_gtk4_ui_start () on the main thread once GTK is initialised).
  * It prints key=value lines for check_inspector.py.
  *
+ * Both modes also time the jankscope window on the app's own clock
+ * (g_get_monotonic_time () x 1000, ns on CLOCK_MONOTONIC, like the app's
+ * and the report's times), printed as they happen:
+ *   app_key=NS,WAIT,TITLE     a key press reached this app window (capture
+ *                             phase: before any handler of the app's or ours)
+ *   inspector_painted=NS,WAIT the jankscope window's first frame (on screen)
+ *   inspector_refresh=NS,DATA,SNAP,WAIT
+ *                             the first frame of the window after the panel
+ *                             got a snapshot ("snapshot-time" notified): a
+ *                             refresh the user sees; DATA 1: the status is
+ *                             not "Waiting for data…"; SNAP: the shown
+ *                             snapshot's time (live.now_ns)
+ *   WAIT: how long the main thread has waited, so far, to get a CPU while
+ *   it was ready to run (/proc/thread-self/schedstat): on a loaded machine,
+ *   time that other processes took from it
+ *   inspector_hooked_late=1   the window had painted before the shim saw it
+ *   live_available=GEN,NS,SNAP
+ *                             while the window is open, a thread of the
+ *                             shim's polls the core's live API (every 5 ms):
+ *                             when each snapshot became available, and its
+ *                             time; what the core took is told apart from
+ *                             what the window took
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <dlfcn.h>
@@ -126,6 +149,214 @@ save_png (GtkWidget *w, const char *png)
   return texture != NULL && gdk_texture_save_to_png (texture, png);
 }
 
+/* --- Timing: the window's opening and refreshes, on the app's clock ------- */
+
+static gboolean refresh_pending;
+static GObject *timed_panel;
+static gint live_watching; /* atomic: the live thread runs while set */
+
+/* The core's live API (src/core/js-live.h, version 1), as it is exported. */
+typedef struct
+{
+  guint32 version;
+  guint32 size;
+  GBytes *(*get_snapshot) (guint64 *generation);
+  void (*want) (void);
+} LiveApi;
+
+static gint64
+snapshot_time (GBytes *bytes)
+{
+  gsize length;
+  const char *data = g_bytes_get_data (bytes, &length);
+  const char *key = g_strstr_len (data, length, "\"now_ns\"");
+
+  if (key == NULL)
+    return 0;
+  key += strlen ("\"now_ns\"");
+  while (*key == ' ' || *key == ':')
+    key++;
+  return g_ascii_strtoll (key, NULL, 10);
+}
+
+static gpointer
+live_thread (gpointer data)
+{
+  const LiveApi *api = data;
+  guint64 seen = 0;
+
+  while (g_atomic_int_get (&live_watching))
+    {
+      guint64 generation = 0;
+      GBytes *bytes = api->get_snapshot (&generation);
+
+      if (bytes != NULL && generation != seen)
+        {
+          seen = generation;
+          printf ("live_available=%" G_GUINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+                  "\n",
+                  generation, g_get_monotonic_time () * 1000, snapshot_time (bytes));
+          fflush (stdout);
+        }
+      if (bytes != NULL)
+        g_bytes_unref (bytes);
+      g_usleep (5000);
+    }
+  return NULL;
+}
+
+static void
+start_live_thread (void)
+{
+  const LiveApi *api = dlsym (RTLD_DEFAULT, "jankscope_live_api_v1");
+  void *core;
+
+  if (api == NULL && (core = dlopen ("libjankscope-core.so", RTLD_LAZY | RTLD_NOLOAD)) != NULL)
+    api = dlsym (core, "jankscope_live_api_v1");
+  if (api == NULL || g_atomic_int_get (&live_watching))
+    return;
+  g_atomic_int_set (&live_watching, 1);
+  g_thread_unref (g_thread_new ("shim-live", live_thread, (gpointer)api));
+}
+
+static void
+inspector_unrealized_cb (GtkWidget *window, gpointer data)
+{
+  g_atomic_int_set (&live_watching, 0);
+}
+
+static void
+print_time (const char *key)
+{
+  printf ("%s=%" G_GINT64_FORMAT "\n", key, g_get_monotonic_time () * 1000);
+  fflush (stdout);
+}
+
+/* The calling thread's time on a run queue so far (ns), 0: unknown. */
+static gint64
+run_queue_wait_ns (void)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) fields = NULL;
+
+  if (!g_file_get_contents ("/proc/thread-self/schedstat", &text, NULL, NULL))
+    return 0;
+  fields = g_strsplit (text, " ", 3);
+  return g_strv_length (fields) >= 2 ? g_ascii_strtoll (fields[1], NULL, 10) : 0;
+}
+
+static void
+snapshot_time_cb (GObject *panel, GParamSpec *pspec, gpointer data)
+{
+  refresh_pending = TRUE;
+}
+
+static void
+inspector_after_paint_cb (GdkFrameClock *clock, GtkWidget *window)
+{
+  static gboolean painted;
+  const char *status;
+  gint64 shown = 0;
+
+  if (!painted)
+    {
+      painted = TRUE;
+      printf ("inspector_painted=%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n",
+              g_get_monotonic_time () * 1000, run_queue_wait_ns ());
+      fflush (stdout);
+    }
+  if (!refresh_pending)
+    return;
+  refresh_pending = FALSE;
+  status = find_status (window);
+  if (timed_panel != NULL)
+    g_object_get (timed_panel, "snapshot-time", &shown, NULL);
+  printf ("inspector_refresh=%" G_GINT64_FORMAT ",%d,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n",
+          g_get_monotonic_time () * 1000,
+          status != NULL && !g_str_has_prefix (status, "Waiting for data"), shown,
+          run_queue_wait_ns ());
+  fflush (stdout);
+}
+
+static gboolean
+app_key_cb (GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModifierType state,
+            gpointer data)
+{
+  GtkWidget *window = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller));
+
+  printf ("app_key=%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%s\n", g_get_monotonic_time () * 1000,
+          run_queue_wait_ns (), gtk_window_get_title (GTK_WINDOW (window)));
+  fflush (stdout);
+  return FALSE; /* only looking */
+}
+
+static void
+toplevel_realized_cb (GtkWidget *w, gpointer data)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (w);
+  GtkWidget *panel;
+
+  if (g_object_get_data (G_OBJECT (w), "shim-timed") != NULL)
+    return;
+  g_object_set_data (G_OBJECT (w), "shim-timed", GINT_TO_POINTER (1));
+  if (g_strcmp0 (gtk_widget_get_name (w), "jankscope-inspector") != 0)
+    {
+      GtkEventController *keys = gtk_event_controller_key_new ();
+
+      gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+      g_signal_connect (keys, "key-pressed", G_CALLBACK (app_key_cb), NULL);
+      gtk_widget_add_controller (w, keys);
+      return;
+    }
+  panel = find_type (w, "JsuiPanel");
+  if (panel != NULL
+      && g_object_class_find_property (G_OBJECT_GET_CLASS (panel), "snapshot-time") != NULL)
+    {
+      timed_panel = G_OBJECT (panel);
+      g_object_add_weak_pointer (timed_panel, (gpointer *)&timed_panel);
+      g_signal_connect (panel, "notify::snapshot-time", G_CALLBACK (snapshot_time_cb), NULL);
+    }
+  g_signal_connect (w, "unrealize", G_CALLBACK (inspector_unrealized_cb), NULL);
+  start_live_thread ();
+  if (clock != NULL && gdk_frame_clock_get_frame_counter (clock) > 0)
+    print_time ("inspector_hooked_late");
+  if (clock != NULL)
+    g_signal_connect_after (clock, "after-paint", G_CALLBACK (inspector_after_paint_cb), w);
+}
+
+/* Every toplevel, now and later, once realized (the jankscope window's name
+ * and panel are set in its init, after GtkWindow's: not yet when it joins
+ * the list). */
+static void
+watch_toplevel (GtkWidget *w)
+{
+  if (gtk_widget_get_realized (w))
+    toplevel_realized_cb (w, NULL);
+  else
+    g_signal_connect (w, "realize", G_CALLBACK (toplevel_realized_cb), NULL);
+}
+
+static void
+toplevels_changed_cb (GListModel *toplevels, guint position, guint removed, guint added,
+                      gpointer data)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr (GtkWidget) w = g_list_model_get_item (toplevels, i);
+
+      watch_toplevel (w);
+    }
+}
+
+static void
+start_timing (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  g_signal_connect (toplevels, "items-changed", G_CALLBACK (toplevels_changed_cb), NULL);
+  toplevels_changed_cb (toplevels, 0, 0, g_list_model_get_n_items (toplevels), NULL);
+}
+
 /* At the app's end: what the window shows then. */
 static void
 shutdown_cb (GApplication *app, gpointer data)
@@ -224,6 +455,7 @@ start_cb (gpointer data)
 
   if (!gtk_is_initialized ())
     return G_SOURCE_CONTINUE;
+  start_timing ();
   if (g_strcmp0 (g_getenv ("JANKSCOPE_TEST_UI_START"), "observe") == 0)
     {
       /* The core opens the window (JANKSCOPE_INSPECTOR=1): only look. */
