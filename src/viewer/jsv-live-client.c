@@ -280,8 +280,11 @@ bytes_cb (GObject *source, GAsyncResult *result, gpointer data)
       self->scanned = self->pending->len;
       if (self->pending->len > MAX_LINE)
         {
-          g_warning ("jankscope-viewer: a message of more than %d MiB from %s: disconnecting",
-                     MAX_LINE / (1024 * 1024), self->path);
+          /* A runtime condition (a broken or hostile server), not a bug in
+           * the viewer: a line on stderr, not g_warning (which
+           * G_DEBUG=fatal-warnings makes fatal). */
+          g_printerr ("jankscope-viewer: a message of more than %d MiB from %s: disconnecting\n",
+                      MAX_LINE / (1024 * 1024), self->path);
           lost (self);
         }
     }

@@ -748,6 +748,8 @@ def check_hostile_server():
             t.join(30)
         check(results and all(sent < 200 << 20 for sent in results),
               f"every connection was dropped before 200 MiB: {[r >> 20 for r in results]} MiB")
+        if viewer.poll() is not None:
+            check(False, f"the viewer died ({viewer.returncode}): {viewer.stderr.read()[-3000:]}")
         with open(f"/proc/{viewer.pid}/status") as f:
             rss_kb = int(next(l for l in f if l.startswith("VmRSS:")).split()[1])
         check(rss_kb < 400 * 1024, f"its memory stays bounded ({rss_kb >> 10} MiB)")
