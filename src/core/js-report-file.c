@@ -144,13 +144,50 @@ name_unnamed (int fd, char *templ)
   return FALSE;
 }
 
+/* Writes `data` to a new file in `path`'s folder and gives it the name
+ * `templ` (its X's made random) once complete. Returns the open file, or
+ * -1 with `error` set (and nothing left behind). */
+static int
+write_temporary (const char *path, char *templ, mode_t mode, gboolean set_mode, const char *data,
+                 gsize length, gboolean sync, GError **error)
+{
+  for (int named = 0; named <= 1; named++)
+    {
+      int fd = named ? g_mkstemp_full (templ, O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0644)
+                     : open_unnamed (path, mode);
+
+      if (fd < 0 && named)
+        {
+          set_errno_error (error, errno, "cannot create a temporary file");
+          return -1;
+        }
+      if (fd < 0)
+        continue; /* no O_TMPFILE on this file system: a named file */
+      if (set_mode)
+        (void)fchmod (fd, mode);
+      if (!write_and_sync (fd, data, length, sync, error))
+        {
+          if (named)
+            unlink (templ);
+          close (fd);
+          return -1;
+        }
+      if (named || name_unnamed (fd, templ))
+        return fd;
+      /* No /proc to name it by (or no link support): write it again,
+       * to a named file. */
+      close (fd);
+    }
+  return -1;
+}
+
 gboolean
 js_report_file_replace (const char *path, const char *data, gsize length, gboolean sync,
                         GError **error)
 {
   g_autofree char *templ = temporary_name (path);
   struct stat st;
-  gboolean exists, named = FALSE;
+  gboolean exists;
   mode_t mode;
   int fd;
 
@@ -159,51 +196,22 @@ js_report_file_replace (const char *path, const char *data, gsize length, gboole
   /* An existing report keeps its permissions (a user may have made it
    * private); a new one gets 0644 less the umask, like any new file. */
   mode = exists ? st.st_mode & 07777 : 0644;
-  fd = open_unnamed (path, mode);
+  fd = write_temporary (path, templ, mode, exists, data, length, sync, error);
   if (fd < 0)
-    {
-      fd = g_mkstemp_full (templ, O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0644);
-      if (fd < 0)
-        return set_errno_error (error, errno, "cannot create a temporary file");
-      named = TRUE;
-    }
-  if (exists)
-    (void)fchmod (fd, mode);
-  if (!write_and_sync (fd, data, length, sync, error))
-    goto fail;
-  if (!named && !name_unnamed (fd, templ))
-    {
-      /* No /proc to name it by (or no link support): write it again, to a
-       * named temporary file. */
-      close (fd);
-      fd = g_mkstemp_full (templ, O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0644);
-      if (fd < 0)
-        return set_errno_error (error, errno, "cannot create a temporary file");
-      named = TRUE;
-      if (exists)
-        (void)fchmod (fd, mode);
-      if (!write_and_sync (fd, data, length, sync, error))
-        goto fail;
-    }
-  named = TRUE;
+    return FALSE;
   /* Looked at again right before the rename: what is at the path now must
    * still be a regular file (or nothing). rename() replaces a name, never
    * follows a link or opens a device. */
-  if (!look (path, &exists, &st, error))
-    goto fail;
-  if (rename (templ, path) != 0)
+  if (!look (path, &exists, &st, error)
+      || (rename (templ, path) != 0
+          && !set_errno_error (error, errno, "cannot rename the temporary file")))
     {
-      set_errno_error (error, errno, "cannot rename the temporary file");
-      goto fail;
+      unlink (templ);
+      close (fd);
+      return FALSE;
     }
   close (fd);
   return TRUE;
-
-fail:
-  if (named)
-    unlink (templ);
-  close (fd);
-  return FALSE;
 }
 
 gboolean
