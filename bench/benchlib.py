@@ -38,6 +38,30 @@ def arg_parser(doc, program):
     return ap
 
 
+def parse_runs_batches(doc, program, runs, quick_runs, batches, quick_batches, unit):
+    """The options of the drivers that time batches of calls: --exe,
+    --preload, --runs (per side) and --batches (of @unit each)."""
+    quick_mode = quick()
+    ap = arg_parser(doc, program)
+    ap.add_argument("--runs", type=int, default=quick_runs if quick_mode else runs,
+                    help="runs per side (default %d, quick %d)" % (runs, quick_runs))
+    ap.add_argument("--batches", type=int, default=quick_batches if quick_mode else batches,
+                    help="batches of %s per case (default %d, quick %d)"
+                    % (unit, batches, quick_batches))
+    args = ap.parse_args()
+    if args.runs < 1 or args.batches < 1:
+        ap.error("bad --runs or --batches")
+    return args
+
+
+def print_banner(program, args, unit, problem):
+    """The first lines of a batch driver: what runs, and with which preload."""
+    print("%s: %d batches of %s per case, %d runs per side"
+          % (program, args.batches, unit, args.runs))
+    print("without the preload only: " + problem if problem else "preload: " + args.preload)
+    sys.stdout.flush()
+
+
 def preload_env(preload, report_dir):
     """The environment for the run with jankscope: the report goes to a
     fresh temporary directory; other JANKSCOPE_* settings of the caller are

@@ -22,26 +22,14 @@ import benchlib  # noqa: E402
 
 
 def parse_args():
-    quick = benchlib.quick()
-    ap = benchlib.arg_parser(__doc__, "poll-cost")
-    ap.add_argument("--runs", type=int, default=3 if quick else 7,
-                    help="runs per side (default 7, quick 3)")
-    ap.add_argument("--batches", type=int, default=50 if quick else 200,
-                    help="batches of 1000 calls per case (default 200, quick 50)")
-    args = ap.parse_args()
-    if args.runs < 1 or args.batches < 1:
-        ap.error("bad --runs or --batches")
-    return args
+    return benchlib.parse_runs_batches(__doc__, "poll-cost", 7, 3, 200, 50, "1000 calls")
 
 
 def main():
     args = parse_args()
     problem = benchlib.preload_problem(args.preload)
     cmd = [args.exe, str(args.batches)]
-    print("poll-cost: %d batches of 1000 calls per case, %d runs per side"
-          % (args.batches, args.runs))
-    print("without the preload only: " + problem if problem else "preload: " + args.preload)
-    sys.stdout.flush()
+    benchlib.print_banner("poll-cost", args, "1000 calls", problem)
 
     sides = ("without", "with", "sampling off")
     samples = {s: [] for s in sides}

@@ -19,26 +19,14 @@ import benchlib  # noqa: E402
 
 
 def parse_args():
-    quick = benchlib.quick()
-    ap = benchlib.arg_parser(__doc__, "scene-cost")
-    ap.add_argument("--runs", type=int, default=1 if quick else 5,
-                    help="runs per side (default 5, quick 1)")
-    ap.add_argument("--batches", type=int, default=12 if quick else 60,
-                    help="batches of 2048 pairs per case (default 60, quick 12)")
-    args = ap.parse_args()
-    if args.runs < 1 or args.batches < 1:
-        ap.error("bad --runs or --batches")
-    return args
+    return benchlib.parse_runs_batches(__doc__, "scene-cost", 5, 1, 60, 12, "2048 pairs")
 
 
 def main():
     args = parse_args()
     problem = benchlib.preload_problem(args.preload)
     cmd = [args.exe, str(args.batches)]
-    print("scene-cost: %d batches of 2048 pairs per case, %d runs per side"
-          % (args.batches, args.runs))
-    print("without the preload only: " + problem if problem else "preload: " + args.preload)
-    sys.stdout.flush()
+    benchlib.print_banner("scene-cost", args, "2048 pairs", problem)
 
     samples = {"without": [], "with": []}
     dropped = []
