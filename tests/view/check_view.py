@@ -152,6 +152,7 @@ def check_hang_progress():
             check(rep.get(key) == ev.get(key),
                   f"event.{key}: stream {ev.get(key)!r}, report {rep.get(key)!r}")
         check(rep["culprit"] == ev["culprit"], "same culprit")
+        check("settling" not in ev, "the streamed event is final, not settling")
         check([s["signature_id"] for s in rep["stacks"]] == [s["signature_id"] for s in ev["stacks"]],
               "same stacks")
         check(ev["culprit"]["function"] == "view_app_hang_cpu", "final culprit")
