@@ -19,9 +19,9 @@ import tempfile
 import time
 
 from jankscope_test import (
-    MS, CheckFailed, app, check, check_equal, check_ran_fine, clean_env,
-    env_path, fact, is_int, main, preload_path, read_report, run_app, stalls, summarize,
-    validate_report, validate_run_report)
+    MS, SANITIZED, CheckFailed, app, check, check_equal, check_ran_fine, clean_env,
+    env_path, fact, is_int, main, preload_path, read_report, run_app, skip_if_sanitized, stalls,
+    summarize, validate_report, validate_run_report)
 
 APP = "stacks-app"
 APP_NAME = "stacks-app"  # the executable's file name: `module` of its frames
@@ -242,13 +242,15 @@ def check_culprit(e, function, reason="app-code", module=APP_NAME, min_confidenc
 
 
 def check_wait_event(e, kind, function):
+    """@function: the expected culprit (None: not checked)."""
     check_equal(e["class"], "wait", f"event {e['id']}: class of a thread blocked 300 ms")
     check_equal(e["wait"], kind, f"event {e['id']}: wait kind")
     check(e["samples_waiting"] > 0, f"event {e['id']}: no waiting sample")
     waiting = [s for s in e["samples"] if s["state"] == "waiting"]
     check(all(s["wait"] == kind for s in waiting),
           f"event {e['id']}: waiting samples' kinds {[s['wait'] for s in waiting]}")
-    check_culprit(e, function)
+    if function is not None:
+        check_culprit(e, function)
 
 
 def waiting_stacks(e):
@@ -466,7 +468,13 @@ def test_ipc():
     run = run_stacks("ipc")
     check_ran_fine(run)
     report = stacks_report(run)
-    check_wait_event(stall_event(run, report), "ipc", "js_test_read_socket")
+    e = stall_event(run, report)
+    if SANITIZED:
+        # The stacks libunwind takes in ASan's read () interceptor
+        # (libasan.so.8) end there: the app's frame is never sampled.
+        check_wait_event(e, "ipc", None)
+        skip_if_sanitized("stacks end in ASan's read () interceptor: no culprit in the app")
+    check_wait_event(e, "ipc", "js_test_read_socket")
 
 
 def test_malloc():

@@ -68,6 +68,28 @@ def preload_path():
     return env_path("JANKSCOPE_TEST_PRELOAD")
 
 
+# scripts/run-sanitized-tests.sh sets JANKSCOPE_TEST_SANITIZED=1: every
+# program is built with AddressSanitizer and UndefinedBehaviorSanitizer.
+SANITIZED = os.environ.get("JANKSCOPE_TEST_SANITIZED") == "1"
+
+
+def skip_if_sanitized(reason):
+    """Skips the rest of a check that cannot hold under ASan, saying why;
+    never in the normal build."""
+    if SANITIZED:
+        raise Skip(f"under ASan: {reason}")
+
+
+def asan_options(**options):
+    """Extra environment for one run under ASan (nothing in the normal
+    build): the sanitized run's ASAN_OPTIONS with @options added."""
+    if not SANITIZED:
+        return {}
+    extra = ":".join(f"{k}={v}" for k, v in options.items())
+    current = os.environ.get("ASAN_OPTIONS", "")
+    return {"ASAN_OPTIONS": f"{current}:{extra}" if current else extra}
+
+
 # Every program that loads jankscope runs the way GNOME developers run
 # theirs: a GLib critical or warning (from jankscope, in the host) aborts it.
 STRICT_G_DEBUG = "fatal-criticals,fatal-warnings"
