@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from jankscope_test import (MS, Skip, check, gtk_env, main, preload_path,  # noqa: E402
-                            read_report)
+                            read_report, skip_if_sanitized)
 import live_client as lc  # noqa: E402
 
 TICK_LIMIT_NS = 250 * MS  # the bound between two hang progress messages
@@ -511,7 +511,9 @@ def check_viewer_gtk3():
               f"last: {hung[-1][2]!r}; after: {banners[-1][2]!r}")
         check(span >= 3.0, f"the banner was up for most of the 4 s hang ({span:.2f} s)")
         check(len(hung) / span >= 4, f"at least 4 updates a second ({len(hung) / span:.1f})")
-        check(max(gaps) <= 300, f"no gap over 300 ms between updates ({max(gaps):.0f} ms)")
+        # A matter of time, which the sanitized viewer and app do not keep:
+        # checked last, and under ASan skipped.
+        largest_gap = max(gaps)
         check(hung[-1][2].startswith("Main thread stuck for ") and "view_gtk3_hang" in hung[-1][2],
               f"it names the culprit: {hung[-1][2]!r}")
         check("was stuck for" in banners[-1][2], f"then says it ended: {banners[-1][2]!r}")
@@ -530,6 +532,9 @@ def check_viewer_gtk3():
         check(lines.wait(lambda l: l == f"state=gone pid={app.pid}", 10) is not None,
               "the viewer sees it go")
         check(viewer.poll() is None, "and stays open")
+        skip_if_sanitized(f"the gaps between banner updates are a matter of time (largest "
+                          f"{largest_gap:.0f} ms, bound 300 ms)")
+        check(largest_gap <= 300, f"no gap over 300 ms between updates ({largest_gap:.0f} ms)")
     finally:
         for p in (viewer, app):
             if p is not None and p.poll() is None:
