@@ -309,6 +309,15 @@ refresh (JsModules *modules)
   g_free (r.seen);
 }
 
+guint64
+js_modules_unloads (void)
+{
+  unsigned long long counters[2] = { 0, 0 };
+
+  dl_iterate_phdr (peek_counters, counters);
+  return counters[1];
+}
+
 guint
 js_modules_resolve (JsModules *modules, guint64 address)
 {

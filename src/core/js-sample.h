@@ -65,6 +65,7 @@ typedef struct
   guint8 flags;
   gint16 syscall;  /* waiting: the system call's number; -1 otherwise */
   guint16 n_frames;
+  guint64 unloads;   /* js_modules_unloads () before it was taken */
   JsStackCopy *copy; /* waiting: owned until unwound into `frames`, else NULL */
   /* Code addresses, leaf first: [0] is where the thread was (its pc), the
    * others are return addresses (look up address - 1 for the call). */

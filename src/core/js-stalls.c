@@ -100,10 +100,16 @@ add_sample (JsStallStore *store, JsStallSample *in)
 
       s->n_frames = (guint16) MAX (n, 1);
       /* The thread is no longer blocked there, but its modules are very
-       * likely still loaded: resolve them now. */
+       * likely still loaded: resolve them now, unless one was unloaded since
+       * the copy was taken (another may sit where it was: no stack then). */
       for (guint i = 0; i < s->n_frames; i++)
         s->modules[i] = (guint16) js_modules_resolve (store->modules,
                                                       i > 0 ? s->frames[i] - 1 : s->frames[i]);
+      if (js_modules_unloads () != s->unloads)
+        {
+          s->flags |= JS_SAMPLE_NO_STACK;
+          info.flags |= JS_SAMPLE_NO_STACK;
+        }
     }
   if (!(s->flags & JS_SAMPLE_NO_STACK) && s->n_frames > 0)
     info.stack = js_stack_table_intern (store->stacks, s->frames, s->modules, s->n_frames,

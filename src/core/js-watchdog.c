@@ -346,6 +346,7 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
       s->time_ns = s->last_ns = now;
       s->count = 1;
       s->cpu_ns = cpu;
+      s->unloads = js_modules_unloads ();
       if (!take_sample (wd, s, &snap))
         {
           st->h.samples_failed++;
@@ -354,10 +355,20 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
           return;
         }
       /* Know each frame's module while it is loaded: it may be dlclosed
-       * before the collector symbolizes the sample. */
+       * before the collector symbolizes the sample. If a module was
+       * unloaded since the sample was taken (this thread can be late on a
+       * loaded machine), another may now sit where it was: the frames
+       * cannot be told apart, and the sample counts as failed. */
       for (guint i = 0; i < s->n_frames && !(s->flags & JS_SAMPLE_FROM_COPY); i++)
         s->modules[i] = (guint16) js_modules_resolve (wd->modules,
                                                       i > 0 ? s->frames[i] - 1 : s->frames[i]);
+      if (!(s->flags & JS_SAMPLE_FROM_COPY) && js_modules_unloads () != s->unloads)
+        {
+          st->h.samples_failed++;
+          wd->stats.samples_failed++;
+          js_stall_sample_free (fresh);
+          return;
+        }
       if (s->state == JS_THREAD_WAITING)
         wd->stats.samples_waiting++;
       else
