@@ -3,15 +3,17 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-collector.h"
+#include "js-callback-names.h"
 #include "js-clock.h"
 #include "js-context.h"
-#include "js-detector.h"
 #include "js-event-store.h"
-#include "js-frame-detector.h"
+#include "js-frame-metrics.h"
 #include "js-live.h"
 #include "js-live-hang.h"
 #include "js-log.h"
+#include "js-loop-stats.h"
 #include "js-mainloop.h"
+#include "js-part-detector.h"
 #include "js-process-info.h"
 #include "js-futex.h"
 #include "js-report.h"
@@ -19,9 +21,7 @@
 #include "js-report-writer.h"
 #include "js-scrub.h"
 #include "js-source-swap.h"
-#include "js-stalls.h"
-#include "js-stats.h"
-#include "js-symbols.h"
+#include "js-stall-store.h"
 #include "js-watchdog.h"
 
 #include <json-glib/json-glib.h>

@@ -24,13 +24,13 @@
 #include "js-builtin-patch.h"
 #include "js-clock.h"
 #include "js-focus.h"
-#include "js-frames.h"
-#include "js-ui-loader.h"
+#include "js-frame-hooks.h"
 #include "js-futex.h"
 #include "js-log.h"
 #include "js-names.h"
 #include "js-sampler.h"
 #include "js-source-swap.h"
+#include "js-ui-loader.h"
 
 #include <pthread.h>
 

@@ -101,7 +101,7 @@ js_report_add_live (JsonBuilder *b, const JsFrameDetector *frames, JsSymbols *sy
     }
   json_builder_end_array (b);
 
-  /* Names and symbols are interned for the run (js-names.c, js-symbols.c):
+  /* Names and symbols are interned for the run (js-names.c, js-callback-names.c):
    * the borrowed strings outlive this call. */
   json_builder_set_member_name (b, "strings");
   json_builder_begin_array (b);

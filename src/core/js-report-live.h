@@ -8,8 +8,8 @@
 #pragma once
 
 #include <json-glib/json-glib.h>
-#include "js-frame-detector.h"
-#include "js-symbols.h"
+#include "js-callback-names.h"
+#include "js-frame-metrics.h"
 #include "js-watchdog.h"
 
 G_BEGIN_DECLS

@@ -6,7 +6,7 @@
 #include "js-report-live.h"
 #include "js-report-stacks.h"
 #include "js-report-context.h"
-#include "js-frames.h"
+#include "js-frame-hooks.h"
 #include "js-names.h"
 #include "jankscope-config.h"
 #include "js-json.h"

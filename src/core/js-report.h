@@ -5,15 +5,15 @@
 #pragma once
 
 #include <glib.h>
+#include "js-callback-names.h"
 #include "js-config.h"
 #include "js-context.h"
 #include "js-event-store.h"
-#include "js-frame-detector.h"
+#include "js-frame-metrics.h"
+#include "js-loop-stats.h"
 #include "js-process-info.h"
 #include "js-scrub.h"
-#include "js-stalls.h"
-#include "js-stats.h"
-#include "js-symbols.h"
+#include "js-stall-store.h"
 #include "js-watchdog.h"
 #include "js-report-writer.h"
 #include <json-glib/json-glib.h>

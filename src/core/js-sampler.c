@@ -7,7 +7,7 @@
 #include "js-clock.h"
 #include "js-futex.h"
 #include "js-log.h"
-#include "js-sample.h"
+#include "js-stack-sample.h"
 
 #include <dlfcn.h>
 #include <errno.h>

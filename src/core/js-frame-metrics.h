@@ -1,4 +1,4 @@
-/* js-frame-detector.h: frame records -> frame metrics, slow frames, and
+/* js-frame-metrics.h: frame records -> frame metrics, slow frames, and
  * which dispatches made them late.
  *
  * Collector thread only.

@@ -1,4 +1,4 @@
-/* js-symbols.h: names for code addresses (callbacks, dispatch functions).
+/* js-callback-names.h: names for code addresses (callbacks, dispatch functions).
  *
  * dladdr () against the dynamic symbol tables, cached per address: exported
  * functions get their name, others "module+0xOFFSET" so they can be

@@ -1,4 +1,4 @@
-/* js-frame-detector.c
+/* js-frame-metrics.c
  *
  * Frame time is how long the user waited for a picture. The frame clock
  * schedules each frame as a timeout that becomes ready when the frame is due,
@@ -20,7 +20,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "js-frame-detector.h"
+#include "js-frame-metrics.h"
 
 #include <string.h>
 

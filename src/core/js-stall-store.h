@@ -1,4 +1,4 @@
-/* js-stalls.h: the collector's side of the watchdog: stalls, their samples,
+/* js-stall-store.h: the collector's side of the watchdog: stalls, their samples,
  * and what they say about each jank event.
  *
  * The watchdog sends stall headers and samples (js-watchdog.h); here each

@@ -2,7 +2,7 @@
  * frozen frames, correlation with dispatches, idle windows. */
 #include "js-config.h"
 #include "js-event-store.h"
-#include "js-frame-detector.h"
+#include "js-frame-metrics.h"
 
 #define MS ((gint64) 1000000)
 #define BUDGET 16666667

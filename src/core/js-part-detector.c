@@ -1,4 +1,4 @@
-/* js-detector.c
+/* js-part-detector.c
  *
  * A dispatch is slow when its own time (wall minus the nested loops it ran)
  * reaches the threshold. An iteration is slow when its busy time, less what
@@ -12,7 +12,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "js-detector.h"
+#include "js-part-detector.h"
 #include "js-names.h"
 
 #include <string.h>

@@ -1,8 +1,8 @@
-/* js-stats.c
+/* js-loop-stats.c
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "js-stats.h"
+#include "js-loop-stats.h"
 #include "js-names.h"
 
 #include <string.h>

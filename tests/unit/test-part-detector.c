@@ -1,9 +1,9 @@
 /* Unit tests of the record -> part -> episode pipeline (detector + event store),
  * fed with synthetic records: exact, independent of timing. */
 #include "js-config.h"
-#include "js-detector.h"
 #include "js-event-store.h"
-#include "js-stats.h"
+#include "js-loop-stats.h"
+#include "js-part-detector.h"
 
 #define MS ((gint64) 1000000)
 

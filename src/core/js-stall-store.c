@@ -1,8 +1,8 @@
-/* js-stalls.c
+/* js-stall-store.c
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "js-stalls.h"
+#include "js-stall-store.h"
 #include "js-clock.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* js-detector.h: turns hook records into statistics and slow parts.
+/* js-part-detector.h: turns hook records into statistics and slow parts.
  *
  * Collector thread only.
  *
@@ -10,7 +10,7 @@
 #include "js-config.h"
 #include "js-event-store.h"
 #include "js-record.h"
-#include "js-stats.h"
+#include "js-loop-stats.h"
 
 G_BEGIN_DECLS
 

@@ -1,4 +1,4 @@
-/* js-stats.h: running totals of the main loop, per source and overall.
+/* js-loop-stats.h: running totals of the main loop, per source and overall.
  *
  * Owned by the collector thread; readers (report writer, later the UI) take
  * the collector's lock.

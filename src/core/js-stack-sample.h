@@ -1,4 +1,4 @@
-/* js-sample.h: one stack sample of the main thread, taken during a stall.
+/* js-stack-sample.h: one stack sample of the main thread, taken during a stall.
  *
  * Made by the watchdog thread (js-watchdog.c): either the main thread wrote
  * its own return addresses in the sampler's signal handler (it was running),

@@ -1,9 +1,9 @@
-/* js-symbols.c
+/* js-callback-names.c
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #define _GNU_SOURCE
-#include "js-symbols.h"
+#include "js-callback-names.h"
 
 #include <dlfcn.h>
 

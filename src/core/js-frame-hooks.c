@@ -1,4 +1,4 @@
-/* js-frames.c
+/* js-frame-hooks.c
  *
  * A frame runs inside one dispatch of the frame clock's paint idle:
  * before-paint, then update (only while something animates), layout (only
@@ -14,7 +14,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #define _GNU_SOURCE
-#include "js-frames.h"
+#include "js-frame-hooks.h"
 #include "js-clock.h"
 #include "js-log.h"
 #include "js-mainloop.h"

@@ -1,4 +1,4 @@
-/* js-frames.h: every GdkFrameClock frame, from the main thread.
+/* js-frame-hooks.h: every GdkFrameClock frame, from the main thread.
  *
  * GTK is never linked: the GdkFrameClock type is looked up by name once GTK
  * has registered it, and emission hooks on its phase signals (which fire
