@@ -69,7 +69,7 @@ js_phase_name (JsPhase phase)
 }
 
 void
-js_frames_init (JsRing *the_ring)
+js_frame_hooks_init (JsRing *the_ring)
 {
   ring = the_ring;
   main_thread = pthread_self ();
@@ -77,7 +77,7 @@ js_frames_init (JsRing *the_ring)
 }
 
 void
-js_frames_disable (void)
+js_frame_hooks_disable (void)
 {
   enabled = FALSE;
 }
@@ -291,7 +291,7 @@ install_hooks (GType type)
 }
 
 void
-js_frames_poll (gint64 now_ns)
+js_frame_hooks_poll (gint64 now_ns)
 {
   GType type;
 

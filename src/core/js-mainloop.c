@@ -124,7 +124,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   __atomic_store_n (&last_poll_enter, enter, __ATOMIC_RELAXED);
   if (depth == 0)
     __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
-  js_frames_poll (enter);
+  js_frame_hooks_poll (enter);
   js_focus_poll (enter);
   js_ui_loader_poll (enter);
   if (G_UNLIKELY (__atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE) != seen_reinstalls))
@@ -286,7 +286,7 @@ js_mainloop_start (JsRing *the_ring, JsBridge *bridge,
   real_set_poll (context, js_poll);
 
   js_source_swap_init (js_dispatch, context);
-  js_frames_init (ring);
+  js_frame_hooks_init (ring);
   /* Release stores: the preload starts calling a hook only once it sees it. */
   __atomic_store_n (&bridge->set_poll_func, hook_set_poll_func, __ATOMIC_RELEASE);
   __atomic_store_n (&bridge->get_poll_func, hook_get_poll_func, __ATOMIC_RELEASE);
@@ -307,7 +307,7 @@ void
 js_mainloop_disable (void)
 {
   __atomic_store_n (&active, FALSE, __ATOMIC_RELEASE);
-  js_frames_disable ();
+  js_frame_hooks_disable ();
 }
 
 void

@@ -32,10 +32,10 @@ typedef struct
   gint64 start_ns;
   gint64 now_ns;
   gboolean final;
-  JsStats *stats;
+  JsLoopStats *loop_stats;
   const JsEventStore *store;
-  const JsFrameDetector *frames;
-  JsSymbols *symbols;
+  const JsFrameMetrics *frames;
+  JsCallbackNames *callback_names;
   guint64 records_dropped;
   guint poll_reinstalls;
   guint sources_not_timed;  /* js_source_swap_refused () */

@@ -79,7 +79,7 @@ lookup (JsStallStore *store, guint32 id, gboolean create)
 static void
 add_sample (JsStallStore *store, JsStallSample *in)
 {
-  JsSample *s = &in->sample;
+  JsStackSample *s = &in->sample;
   JsStall *stall = lookup (store, in->stall_id, TRUE);
   JsStallSampleInfo info = {
     .time_ns = s->time_ns,
@@ -96,7 +96,7 @@ add_sample (JsStallStore *store, JsStallSample *in)
     {
       /* A blocked thread's stack: unwind it here, off the main thread. */
       guint n = js_symbolizer_unwind_copy (store->symbolizer, s->copy, s->frames,
-                                           JS_SAMPLE_MAX_FRAMES);
+                                           JS_STACK_SAMPLE_MAX_FRAMES);
 
       s->n_frames = (guint16) MAX (n, 1);
       /* The thread is no longer blocked there, but its modules are very
@@ -105,9 +105,9 @@ add_sample (JsStallStore *store, JsStallSample *in)
         s->modules[i] = (guint16) js_modules_resolve (store->modules,
                                                       i > 0 ? s->frames[i] - 1 : s->frames[i]);
     }
-  if (!(s->flags & JS_SAMPLE_NO_STACK) && s->n_frames > 0)
+  if (!(s->flags & JS_STACK_SAMPLE_NO_STACK) && s->n_frames > 0)
     info.stack = js_stack_table_intern (store->stacks, s->frames, s->modules, s->n_frames,
-                                        (s->flags & JS_SAMPLE_TRUNCATED) != 0);
+                                        (s->flags & JS_STACK_SAMPLE_TRUNCATED) != 0);
   g_array_append_val (stall->samples, info);
   if (stall == store->ongoing)
     store->generation++;

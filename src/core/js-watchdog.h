@@ -55,7 +55,7 @@ typedef struct
 typedef struct
 {
   guint32 stall_id;
-  JsSample sample;
+  JsStackSample sample;
 } JsStallSample;
 
 typedef struct _JsWatchdog JsWatchdog;
