@@ -8,7 +8,7 @@
  * json-glib, libc), so the culprit's module rules run for real. Every
  * expected value is worked out in the comments. */
 #include "js-clock.h"
-#include "js-stall-store.h"
+#include "js-stall-analysis.h"
 
 #include <json-glib/json-glib.h>
 #include <poll.h>
@@ -46,7 +46,7 @@ typedef struct
   JsStallStore store;
   GArray *headers;
   GPtrArray *samples;
-  JsEventAnalysis a;
+  JsStallAnalysis a;
 } Fixture;
 
 /* Stacks, leaf first: [0] is a pc, the others return addresses (the
@@ -90,7 +90,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
-  js_event_analysis_clear (&f->a);
+  js_stall_analysis_clear (&f->a);
   js_stall_store_clear (&f->store);
   js_modules_free (f->modules);
   g_array_unref (f->headers);
@@ -163,7 +163,7 @@ analyze (Fixture *f, gint64 start_ms, gint64 end_ms, gint64 duration_ms, const g
       g_assert_nonnull (st);
       g_ptr_array_add (stalls, st);
     }
-  js_stalls_analyze (&f->store, stalls, start_ms * MS, end_ms * MS, duration_ms * MS, &f->a);
+  js_stall_analysis_compute (&f->store, stalls, start_ms * MS, end_ms * MS, duration_ms * MS, &f->a);
 }
 
 static const JsStackCount *
@@ -185,7 +185,7 @@ stack_leaf (Fixture *f, guint i)
 static void
 test_no_stalls (Fixture *f, gconstpointer data)
 {
-  js_stalls_analyze (&f->store, NULL, 0, 100 * MS, 100 * MS, &f->a);
+  js_stall_analysis_compute (&f->store, NULL, 0, 100 * MS, 100 * MS, &f->a);
   g_assert_cmpuint (f->a.n_stalls, ==, 0);
   g_assert_cmpint (f->a.cpu_ns, ==, -1);
   g_assert_cmpint (f->a.runnable_ns, ==, -1);
@@ -401,7 +401,7 @@ test_blame_adds_up (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->a.culprit_samples, ==, 4);
   g_assert_cmpint (f->a.culprit_ns, ==, 70 * MS);
 
-  js_event_analysis_clear (&f->a);
+  js_stall_analysis_clear (&f->a);
   analyze (f, 200, 300, 100, (const guint32[]) { 2, 0 });
   g_assert_true (g_str_has_suffix (f->a.culprit->function, "poll"));
   g_assert_cmpstr (f->a.culprit_reason, ==, "leaf");
