@@ -79,17 +79,19 @@ gtk_is_ready (void)
   return TRUE;
 }
 
-void
+gboolean
 js_focus_poll (gint64 now_ns)
 {
   gpointer active = NULL;
   GList *windows;
 
-  if (G_LIKELY (!enabled) || now_ns - last_scan_ns < SCAN_PERIOD_NS)
-    return;
+  if (!enabled)
+    return FALSE;
+  if (now_ns - last_scan_ns < SCAN_PERIOD_NS)
+    return TRUE;
   last_scan_ns = now_ns;
   if (!gtk_ready && !(gtk_ready = gtk_is_ready ()))
-    return;
+    return enabled; /* FALSE when GTK lacks what it needs */
   /* The list does not reference its entries: only read them. */
   windows = list_toplevels ();
   for (GList *l = windows; l != NULL; l = l->next)
@@ -105,6 +107,7 @@ js_focus_poll (gint64 now_ns)
     }
   g_list_free (windows);
   record (active);
+  return TRUE;
 }
 
 void

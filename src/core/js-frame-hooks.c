@@ -290,13 +290,15 @@ install_hooks (GType type)
   js_log_debug ("frame clock hooks installed");
 }
 
-void
+gboolean
 js_frame_hooks_poll (gint64 now_ns)
 {
   GType type;
 
-  if (G_LIKELY (hooked) || now_ns - last_check_ns < CHECK_PERIOD_NS)
-    return;
+  if (hooked)
+    return FALSE;
+  if (now_ns - last_check_ns < CHECK_PERIOD_NS)
+    return TRUE;
   last_check_ns = now_ns;
   type = g_type_from_name ("GdkFrameClock");
   /* The signals exist once the class is initialized (GTK does it when it
@@ -304,4 +306,5 @@ js_frame_hooks_poll (gint64 now_ns)
    * classes ourselves. */
   if (type != 0 && g_type_class_peek (type) != NULL)
     install_hooks (type);
+  return !hooked;
 }

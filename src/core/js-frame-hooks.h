@@ -21,9 +21,10 @@ G_BEGIN_DECLS
 
 void js_frame_hooks_init (JsRing *ring);
 
-/* Called from the poll function: installs the hooks once GTK's frame clock
- * class exists (checked at most every 100 ms until then). */
-void js_frame_hooks_poll (gint64 now_ns);
+/* A poll observer (js-mainloop.h): installs the hooks once GTK's frame
+ * clock class exists (checked at most every 100 ms until then); FALSE once
+ * they are installed. */
+gboolean js_frame_hooks_poll (gint64 now_ns);
 
 /* The GdkFrameClock signal of a phase, as reports spell it. Any thread. */
 const char *js_phase_name (JsPhase phase);

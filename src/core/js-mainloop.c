@@ -23,14 +23,11 @@
 #include "js-mainloop.h"
 #include "js-builtin-patch.h"
 #include "js-clock.h"
-#include "js-focus.h"
-#include "js-frame-hooks.h"
 #include "js-futex.h"
 #include "js-log.h"
 #include "js-names.h"
 #include "js-sampler.h"
 #include "js-source-swap.h"
-#include "js-ui-loader.h"
 
 #include <pthread.h>
 
@@ -76,6 +73,14 @@ static gint64 last_poll_return;
 static guint32 iteration_dispatches;
 static guint seen_reinstalls;
 
+/* The poll observers (js_mainloop_add_poll_observer). Added and called on
+ * the main thread only: plain loads and stores, no lock, no atomics; a fixed
+ * array: no allocation. One that is done leaves a NULL and the list is never
+ * compacted, so were an observer to make the poll function run again (a
+ * nested loop), the inner walk would see the same slots as the outer one. */
+static JsPollObserver poll_observers[JS_MAINLOOP_MAX_POLL_OBSERVERS];
+static guint n_poll_observers;
+
 static inline gboolean
 on_watched_thread (void)
 {
@@ -109,6 +114,18 @@ guarded_poll (GPollFunc next, GPollFD *fds, guint n_fds, gint timeout)
   return ret;
 }
 
+static inline void
+notify_poll_observers (gint64 now_ns)
+{
+  for (guint i = 0; i < n_poll_observers; i++)
+    {
+      JsPollObserver observer = poll_observers[i];
+
+      if (observer != NULL && !observer (now_ns))
+        poll_observers[i] = NULL;
+    }
+}
+
 static gint
 js_poll (GPollFD *fds, guint n_fds, gint timeout)
 {
@@ -124,9 +141,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   __atomic_store_n (&last_poll_enter, enter, __ATOMIC_RELAXED);
   if (depth == 0)
     __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
-  js_frame_hooks_poll (enter);
-  js_focus_poll (enter);
-  js_ui_loader_poll (enter);
+  notify_poll_observers (enter);
   if (G_UNLIKELY (__atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE) != seen_reinstalls))
     {
       /* Our poll function was away (replaced behind our back) and is back:
@@ -286,7 +301,6 @@ js_mainloop_start (JsRing *the_ring, JsBridge *bridge,
   real_set_poll (context, js_poll);
 
   js_source_swap_init (js_dispatch, context);
-  js_frame_hooks_init (ring);
   /* Release stores: the preload starts calling a hook only once it sees it. */
   __atomic_store_n (&bridge->set_poll_func, hook_set_poll_func, __ATOMIC_RELEASE);
   __atomic_store_n (&bridge->get_poll_func, hook_get_poll_func, __ATOMIC_RELEASE);
@@ -307,7 +321,6 @@ void
 js_mainloop_disable (void)
 {
   __atomic_store_n (&active, FALSE, __ATOMIC_RELEASE);
-  js_frame_hooks_disable ();
 }
 
 void
@@ -350,6 +363,24 @@ pthread_t
 js_mainloop_thread (void)
 {
   return main_thread;
+}
+
+gboolean
+js_mainloop_add_poll_observer (JsPollObserver observer)
+{
+  if (!pthread_equal (pthread_self (), main_thread))
+    {
+      js_log_warning ("internal: a poll observer added off the main thread was ignored");
+      return FALSE;
+    }
+  if (n_poll_observers == JS_MAINLOOP_MAX_POLL_OBSERVERS)
+    {
+      js_log_warning ("internal: more than %u poll observers; one was ignored",
+                      JS_MAINLOOP_MAX_POLL_OBSERVERS);
+      return FALSE;
+    }
+  poll_observers[n_poll_observers++] = observer;
+  return TRUE;
 }
 
 gint64

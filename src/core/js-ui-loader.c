@@ -100,18 +100,20 @@ attach_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-void
+gboolean
 js_ui_loader_poll (gint64 now_ns)
 {
   GSource *idle;
 
-  if (G_LIKELY (state == STATE_OFF) || now_ns - last_check_ns < CHECK_PERIOD_NS)
-    return;
+  if (state == STATE_OFF)
+    return FALSE;
+  if (now_ns - last_check_ns < CHECK_PERIOD_NS)
+    return TRUE;
   last_check_ns = now_ns;
   if (state == STATE_WAIT_GTK)
     try_load ();
   if (state != STATE_ARMED || !gtk_initialized ())
-    return;
+    return state != STATE_OFF;
   state = STATE_OFF;
   idle = g_idle_source_new ();
   g_source_set_static_name (idle, "[jankscope] ui-start");
@@ -124,4 +126,5 @@ js_ui_loader_poll (gint64 now_ns)
   g_source_set_callback (idle, attach_cb, NULL, NULL);
   g_source_attach (idle, g_main_context_default ());
   g_source_unref (idle);
+  return FALSE;
 }

@@ -28,6 +28,9 @@ G_BEGIN_DECLS
 
 /* ui: JANKSCOPE_UI (load the module at all); open: JANKSCOPE_INSPECTOR. */
 void js_ui_loader_init (gboolean ui, gboolean open);
-void js_ui_loader_poll (gint64 now_ns);
+
+/* A poll observer (js-mainloop.h): FALSE once there is nothing left to do
+ * (the window is attached, or it never will be). */
+gboolean js_ui_loader_poll (gint64 now_ns);
 
 G_END_DECLS
