@@ -51,7 +51,6 @@ static JsRing *ring;
 static pthread_t main_thread;
 static gboolean hooked;
 static gboolean enabled;
-static gint64 last_check_ns;
 static ClockState clocks[MAX_CLOCKS];
 static guint32 next_id = 1;
 static RefreshInfoFunc refresh_info;
@@ -290,21 +289,18 @@ install_hooks (GType type)
   js_log_debug ("frame clock hooks installed");
 }
 
-gboolean
+gint64
 js_frame_hooks_poll (gint64 now_ns)
 {
   GType type;
 
   if (hooked)
-    return FALSE;
-  if (now_ns - last_check_ns < CHECK_PERIOD_NS)
-    return TRUE;
-  last_check_ns = now_ns;
+    return JS_POLL_OBSERVER_DONE;
   type = g_type_from_name ("GdkFrameClock");
   /* The signals exist once the class is initialized (GTK does it when it
    * makes its first clock, before the first frame). Never initialize GTK's
    * classes ourselves. */
   if (type != 0 && g_type_class_peek (type) != NULL)
     install_hooks (type);
-  return !hooked;
+  return hooked ? JS_POLL_OBSERVER_DONE : now_ns + CHECK_PERIOD_NS;
 }

@@ -22,9 +22,9 @@ G_BEGIN_DECLS
 void js_frame_hooks_init (JsRing *ring);
 
 /* A poll observer (js-mainloop.h): installs the hooks once GTK's frame
- * clock class exists (checked at most every 100 ms until then); FALSE once
- * they are installed. */
-gboolean js_frame_hooks_poll (gint64 now_ns);
+ * clock class exists (checked every 100 ms until then); done once they are
+ * installed. */
+gint64 js_frame_hooks_poll (gint64 now_ns);
 
 /* The GdkFrameClock signal of a phase, as reports spell it. Any thread. */
 const char *js_phase_name (JsPhase phase);

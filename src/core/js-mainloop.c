@@ -75,11 +75,18 @@ static guint seen_reinstalls;
 
 /* The poll observers (js_mainloop_add_poll_observer). Added and called on
  * the main thread only: plain loads and stores, no lock, no atomics; a fixed
- * array: no allocation. One that is done leaves a NULL and the list is never
- * compacted, so were an observer to make the poll function run again (a
- * nested loop), the inner walk would see the same slots as the outer one. */
-static JsPollObserver poll_observers[JS_MAINLOOP_MAX_POLL_OBSERVERS];
+ * array: no allocation. Each one's throttle lives here, as the time it asked
+ * to be called next, and the earliest of those is kept apart: a poll that
+ * finds none due pays one compare. */
+typedef struct
+{
+  JsPollObserver func;
+  gint64 due_ns; /* JS_POLL_OBSERVER_DONE: never again */
+} PollObserver;
+
+static PollObserver poll_observers[JS_MAINLOOP_MAX_POLL_OBSERVERS];
 static guint n_poll_observers;
+static gint64 poll_observers_due_ns = JS_POLL_OBSERVER_DONE; /* the earliest due_ns */
 
 static inline gboolean
 on_watched_thread (void)
@@ -114,16 +121,25 @@ guarded_poll (GPollFunc next, GPollFD *fds, guint n_fds, gint timeout)
   return ret;
 }
 
-static inline void
+static void
 notify_poll_observers (gint64 now_ns)
 {
+  gint64 earliest = JS_POLL_OBSERVER_DONE;
+
   for (guint i = 0; i < n_poll_observers; i++)
     {
-      JsPollObserver observer = poll_observers[i];
+      PollObserver *o = &poll_observers[i];
 
-      if (observer != NULL && !observer (now_ns))
-        poll_observers[i] = NULL;
+      if (o->due_ns <= now_ns)
+        {
+          /* Not due while it runs: were it to run a nested loop, the poll
+           * function would not call it again from there. */
+          o->due_ns = JS_POLL_OBSERVER_DONE;
+          o->due_ns = o->func (now_ns);
+        }
+      earliest = MIN (earliest, o->due_ns);
     }
+  poll_observers_due_ns = earliest;
 }
 
 static gint
@@ -141,7 +157,8 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   __atomic_store_n (&last_poll_enter, enter, __ATOMIC_RELAXED);
   if (depth == 0)
     __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
-  notify_poll_observers (enter);
+  if (G_UNLIKELY (enter >= poll_observers_due_ns))
+    notify_poll_observers (enter);
   if (G_UNLIKELY (__atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE) != seen_reinstalls))
     {
       /* Our poll function was away (replaced behind our back) and is back:
@@ -379,7 +396,9 @@ js_mainloop_add_poll_observer (JsPollObserver observer)
                       JS_MAINLOOP_MAX_POLL_OBSERVERS);
       return FALSE;
     }
-  poll_observers[n_poll_observers++] = observer;
+  /* Due at once: called at the next poll. */
+  poll_observers[n_poll_observers++] = (PollObserver) { observer, G_MININT64 };
+  poll_observers_due_ns = G_MININT64;
   return TRUE;
 }
 

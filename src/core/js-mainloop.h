@@ -62,13 +62,16 @@ void js_mainloop_set_park_word (int *word);
 
 pthread_t js_mainloop_thread (void);
 
-/* Called by the poll function each time the main thread enters it, with the
- * time it entered (CLOCK_MONOTONIC ns), before the poll: for work that must
- * run on the main thread between iterations and waits for something (GTK
- * loaded, initialised) that it checks for itself, throttled. Returns FALSE
- * once it has nothing left to do: it is not called again. */
-typedef gboolean (*JsPollObserver) (gint64 now_ns);
+/* Work that must run on the main thread between iterations and waits for
+ * something it checks for itself (GTK loaded, initialised). The poll
+ * function calls it, before its poll, with the time the main thread entered
+ * it (CLOCK_MONOTONIC ns), once that time reaches the one the observer asked
+ * for: its first call at the first poll, then it returns when it wants the
+ * next (now_ns + its period), or JS_POLL_OBSERVER_DONE once it has nothing
+ * left to do. */
+typedef gint64 (*JsPollObserver) (gint64 now_ns);
 
+#define JS_POLL_OBSERVER_DONE G_MAXINT64
 #define JS_MAINLOOP_MAX_POLL_OBSERVERS 8
 
 /* Main thread, after js_mainloop_start (): `observer` is called after those
