@@ -23,12 +23,11 @@ ready, plus the frame's own work (work_ns: before-paint, or flush-events, to
 the end of after-paint), which is the sum of its phases.
 """
 
-import copy
 import sys
 
 from jankscope_test import (
     MS, TIER_NAMES, CheckFailed, all_parts, app, check, check_covers, check_equal,
-    check_event_totals, check_ms, fact, gtk_env, is_int, main, run_app, stalls,
+    check_event_totals, check_ms, fact, gtk_env, is_int, main, non_frame_view, run_app, stalls,
     validate_report)
 
 PHASES = ("flush-events", "before-paint", "update", "layout", "paint", "after-paint")
@@ -223,31 +222,6 @@ def validate_frame_events(report, static):
         check_event_totals(e, parts, ("tier", "source", "callback"), what)
         check(e["tier"] in frame_tier(e["max_part_ns"], config),
               f"{what}: tier {e['tier']!r} for a longest frame of {ms(e['max_part_ns'])} ms")
-
-
-def non_frame_view(report):
-    """The report without its frame events, for the generic validator of
-    tests/jankscope_test.py (which knows dispatch and iteration events only;
-    frame events may overlap the dispatch events of the same stall)."""
-    view = copy.deepcopy(report)
-    summary = view["summary"]
-    frames = frame_events(report)
-    others = [e for e in report["events"] if e.get("type") != "frame"]
-    counted = len(report["events"]) + summary["events_dropped"]
-    if summary["events_total"] == counted and frames:
-        # Frame events are counted in events_total (and events_by_tier).
-        summary["events_total"] -= len(frames)
-        for e in frames:
-            if e["tier"] in summary["events_by_tier"]:
-                summary["events_by_tier"][e["tier"]] -= 1
-    for key in list(summary["events_by_tier"]):
-        if key not in TIER_NAMES:
-            del summary["events_by_tier"][key]
-    if summary["events_dropped"] == 0:
-        for i, e in enumerate(others, 1):
-            e["id"] = i
-    view["events"] = others
-    return view
 
 
 def validate(run, toolkit, scenario):

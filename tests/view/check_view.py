@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from jankscope_test import (MS, Skip, check, gtk_env, main, preload_path,  # noqa: E402
-                            read_report)
+                            read_report, skip_if_sanitized)
 import live_client as lc  # noqa: E402
 
 TICK_LIMIT_NS = 250 * MS  # the bound between two hang progress messages
@@ -152,6 +152,7 @@ def check_hang_progress():
             check(rep.get(key) == ev.get(key),
                   f"event.{key}: stream {ev.get(key)!r}, report {rep.get(key)!r}")
         check(rep["culprit"] == ev["culprit"], "same culprit")
+        check("settling" not in ev, "the streamed event is final, not settling")
         check([s["signature_id"] for s in rep["stacks"]] == [s["signature_id"] for s in ev["stacks"]],
               "same stacks")
         check(ev["culprit"]["function"] == "view_app_hang_cpu", "final culprit")
@@ -510,12 +511,16 @@ def check_viewer_gtk3():
               f"last: {hung[-1][2]!r}; after: {banners[-1][2]!r}")
         check(span >= 3.0, f"the banner was up for most of the 4 s hang ({span:.2f} s)")
         check(len(hung) / span >= 4, f"at least 4 updates a second ({len(hung) / span:.1f})")
-        check(max(gaps) <= 300, f"no gap over 300 ms between updates ({max(gaps):.0f} ms)")
+        # A matter of time, which the sanitized viewer and app do not keep:
+        # checked last, and under ASan skipped.
+        largest_gap = max(gaps)
         check(hung[-1][2].startswith("Main thread stuck for ") and "view_gtk3_hang" in hung[-1][2],
               f"it names the culprit: {hung[-1][2]!r}")
         check("was stuck for" in banners[-1][2], f"then says it ended: {banners[-1][2]!r}")
-        check(lines.wait(lambda l: l.startswith("screenshot="), 10, seen=True) is not None,
-              "a screenshot during the hang")
+        check(lines.wait(lambda l: l.startswith("screenshot"), 10, seen=True) is not None,
+              f"a screenshot during the hang: {[l for l in lines.all if 'banner=' not in l]}")
+        check(any(l.startswith("screenshot=") for l in lines.all),
+              f"the screenshot was taken: {[l for l in lines.all if 'screenshot' in l]}")
         check(os.path.getsize(shot) > 10000, "the screenshot is a real picture")
         got = lines.wait(lambda l: l.startswith("events=") and "view_gtk3_hang" in l, 15, seen=True)
         check(got is not None, f"the hang becomes an event in the list: {lines.all[-3:]}")
@@ -527,6 +532,9 @@ def check_viewer_gtk3():
         check(lines.wait(lambda l: l == f"state=gone pid={app.pid}", 10) is not None,
               "the viewer sees it go")
         check(viewer.poll() is None, "and stays open")
+        skip_if_sanitized(f"the gaps between banner updates are a matter of time (largest "
+                          f"{largest_gap:.0f} ms, bound 300 ms)")
+        check(largest_gap <= 300, f"no gap over 300 ms between updates ({largest_gap:.0f} ms)")
     finally:
         for p in (viewer, app):
             if p is not None and p.poll() is None:
