@@ -15,7 +15,7 @@
 
 #include <glib.h>
 #include "js-modules.h"
-#include "js-sample.h"
+#include "js-stack-sample.h"
 
 G_BEGIN_DECLS
 

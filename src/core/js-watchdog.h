@@ -27,7 +27,7 @@
 #include <sys/types.h>
 #include "js-config.h"
 #include "js-modules.h"
-#include "js-sample.h"
+#include "js-stack-sample.h"
 
 G_BEGIN_DECLS
 
@@ -55,7 +55,7 @@ typedef struct
 typedef struct
 {
   guint32 stall_id;
-  JsSample sample;
+  JsStackSample sample;
 } JsStallSample;
 
 typedef struct _JsWatchdog JsWatchdog;

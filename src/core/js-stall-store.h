@@ -1,5 +1,5 @@
-/* js-stalls.h: the collector's side of the watchdog: stalls, their samples,
- * and what they say about each jank event.
+/* js-stall-store.h: the collector's side of the watchdog: stalls, their
+ * samples, and the jank events each one is attached to.
  *
  * The watchdog sends stall headers and samples (js-watchdog.h); here each
  * sample's stack is unwound (copies of blocked stacks) and interned
@@ -10,9 +10,7 @@
  * report shows it as an ongoing "hang" event, so its evidence is on disk even
  * if the app is killed during it.
  *
- * Analysis of an event (js_stalls_analyze): on-CPU and off-CPU time, class
- * (compute/wait/mixed and the wait kind), aggregated stacks, the sample
- * timeline, and the culprit frame with a confidence.
+ * What the stalls say about an event is js-stall-analysis.h's.
  *
  * Collector thread only.
  *
@@ -75,46 +73,5 @@ void js_stall_store_feed (JsStallStore *store, GArray *headers, GPtrArray *sampl
 /* Attaches ended stalls to the events of `stores` they overlap. */
 void js_stall_store_attach (JsStallStore *store, JsEventStore *const *stores, guint n_stores,
                             gint64 now_ns);
-
-typedef struct
-{
-  guint stack;
-  guint64 count;   /* samples */
-  gint64 time_ns;  /* event time its samples speak for (nearest-sample rule) */
-  gint64 last_ns;  /* its latest sample */
-} JsStackCount;
-
-typedef struct
-{
-  guint n_stalls;
-  gint64 watched_ns;   /* event time covered by stalls */
-  gint64 sampled_ns;   /* of that, time after sampling started (pre-trigger passed) */
-  gint64 cpu_ns;       /* on-CPU estimate over watched_ns; -1 unknown */
-  gint64 runnable_ns;  /* ready to run but waiting for a CPU (a busy machine); -1 unknown */
-  const char *klass;   /* "compute", "wait", "mixed", or NULL */
-  JsWaitKind wait;     /* main wait kind (wait and mixed) */
-  guint64 samples, samples_with_stack, samples_running, samples_waiting;
-  GArray *stacks;      /* JsStackCount, most time first */
-  gint64 attributed_ns;/* event time spoken for by samples with a stack */
-  GArray *timeline;    /* JsStallSampleInfo inside the event */
-  const JsFrame *culprit;  /* borrowed from the stack table */
-  const char *culprit_reason; /* "app-code", "library", "leaf" */
-  guint64 culprit_samples;
-  gint64 culprit_ns;   /* event time attributed to it */
-  double confidence;   /* 0..1 */
-  gint64 tier_at_ns[JS_MAX_WATCHDOG_TIERS]; /* of the longest stall */
-  gint64 ping_latency_ns;  /* of the longest stall, -1 none */
-  gboolean ping_caught;
-  gint64 detected_ns;
-} JsEventAnalysis;
-
-/* Over `stalls` (JsStall*), clipped to [start_ns, end_ns]; `duration_ns`
- * is the event's blocked time (for the confidence's coverage). */
-void js_stalls_analyze (JsStallStore *store, GPtrArray *stalls, gint64 start_ns, gint64 end_ns,
-                        gint64 duration_ns, JsEventAnalysis *out);
-void js_event_analysis_clear (JsEventAnalysis *a);
-
-/* Is this module jankscope's own, libc, the loader or GLib's main loop? */
-gboolean js_stalls_module_is_infrastructure (const JsModule *module);
 
 G_END_DECLS

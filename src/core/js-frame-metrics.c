@@ -1,4 +1,4 @@
-/* js-frame-detector.c
+/* js-frame-metrics.c
  *
  * Frame time is how long the user waited for a picture. The frame clock
  * schedules each frame as a timeout that becomes ready when the frame is due,
@@ -20,7 +20,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "js-frame-detector.h"
+#include "js-frame-metrics.h"
 
 #include <string.h>
 
@@ -37,7 +37,7 @@ js_frame_tier_name (JsFrameTier tier)
 }
 
 void
-js_frame_detector_init (JsFrameDetector *d, const JsConfig *config, JsEventStore *dispatch_store)
+js_frame_metrics_init (JsFrameMetrics *d, const JsConfig *config, JsEventStore *dispatch_store)
 {
   memset (d, 0, sizeof *d);
   d->dispatch_store = dispatch_store;
@@ -51,7 +51,7 @@ js_frame_detector_init (JsFrameDetector *d, const JsConfig *config, JsEventStore
 }
 
 void
-js_frame_detector_clear (JsFrameDetector *d)
+js_frame_metrics_clear (JsFrameMetrics *d)
 {
   js_event_store_clear (&d->frame_store);
   g_clear_pointer (&d->windows, g_ptr_array_unref);
@@ -59,7 +59,7 @@ js_frame_detector_clear (JsFrameDetector *d)
 }
 
 static JsFrameWindow *
-window_for (JsFrameDetector *d, guint32 id, gboolean create)
+window_for (JsFrameMetrics *d, guint32 id, gboolean create)
 {
   JsFrameWindow *w;
 
@@ -154,7 +154,7 @@ count_frame_inside (JsPart *frame, gpointer data)
 /* A slow dispatch just went into the dispatch store: the slow frames that
  * ended while it ran were made late by it. */
 static void
-count_frames_in_dispatch (JsFrameDetector *d, const JsRecord *r)
+count_frames_in_dispatch (JsFrameMetrics *d, const JsRecord *r)
 {
   JsEvent *e = d->dispatch_store->open;
   JsPart *last;
@@ -169,7 +169,7 @@ count_frames_in_dispatch (JsFrameDetector *d, const JsRecord *r)
 }
 
 static void
-judge_slow_frame (JsFrameDetector *d, const JsRecord *r, gint64 frame_ns, gint64 budget_ns,
+judge_slow_frame (JsFrameMetrics *d, const JsRecord *r, gint64 frame_ns, gint64 budget_ns,
                   gboolean frozen)
 {
   JsFrameInfo *info = g_new0 (JsFrameInfo, 1);
@@ -255,7 +255,7 @@ recent_add_dispatch (JsRecentFrame *f, guint32 name_id, const void *code, gint64
  * running: its record comes after this one) with the frame's work, then the
  * recent ones that overlap [window_start, end], their own time only. */
 static void
-recent_frame_dispatches (const JsFrameDetector *d, JsRecentFrame *f, const JsRecord *r,
+recent_frame_dispatches (const JsFrameMetrics *d, JsRecentFrame *f, const JsRecord *r,
                          gint64 window_start)
 {
   guint n_recent = MIN (d->n_recent, JS_FRAME_RECENT_DISPATCHES);
@@ -277,7 +277,7 @@ recent_frame_dispatches (const JsFrameDetector *d, JsRecentFrame *f, const JsRec
 }
 
 static void
-feed_frame (JsFrameDetector *d, const JsRecord *r)
+feed_frame (JsFrameMetrics *d, const JsRecord *r)
 {
   JsFrameWindow *w = window_for (d, r->count, TRUE);
   gint64 budget_ns = r->inner_ns > 0 ? r->inner_ns : w && w->budget_ns ? w->budget_ns
@@ -314,7 +314,7 @@ feed_frame (JsFrameDetector *d, const JsRecord *r)
 }
 
 void
-js_frame_detector_recent (const JsFrameDetector *d, gint64 since_ns, GArray *out)
+js_frame_metrics_recent (const JsFrameMetrics *d, gint64 since_ns, GArray *out)
 {
   guint64 n = MIN (d->n_recent_frames, JS_FRAME_RECENT_FRAMES);
 
@@ -328,7 +328,7 @@ js_frame_detector_recent (const JsFrameDetector *d, gint64 since_ns, GArray *out
 }
 
 void
-js_frame_detector_feed (JsFrameDetector *d, const JsRecord *r)
+js_frame_metrics_feed (JsFrameMetrics *d, const JsRecord *r)
 {
   JsFrameWindow *w;
 

@@ -1,10 +1,11 @@
-/* js-frames.h: every GdkFrameClock frame, from the main thread.
+/* js-frame-hooks.h: every GdkFrameClock frame, from the main thread.
  *
  * GTK is never linked: the GdkFrameClock type is looked up by name once GTK
  * has registered it, and emission hooks on its phase signals (which fire
  * for every clock, GTK3 and GTK4, before GTK's own handlers) time the phases.
  * A handler connected after "after-paint" ends the frame. Each frame becomes
- * one JS_RECORD_FRAME in the ring.
+ * one JS_RECORD_FRAME in the ring (judged on the collector thread by
+ * js-frame-metrics.h).
  *
  * Main thread only.
  *
@@ -18,16 +19,17 @@
 
 G_BEGIN_DECLS
 
-void js_frames_init (JsRing *ring);
+void js_frame_hooks_init (JsRing *ring);
 
-/* Called from the poll function: installs the hooks once GTK's frame clock
- * class exists (checked at most every 100 ms until then). */
-void js_frames_poll (gint64 now_ns);
+/* A poll observer (js-mainloop.h): installs the hooks once GTK's frame
+ * clock class exists (checked every 100 ms until then); done once they are
+ * installed. */
+gint64 js_frame_hooks_poll (gint64 now_ns);
 
 /* The GdkFrameClock signal of a phase, as reports spell it. Any thread. */
 const char *js_phase_name (JsPhase phase);
 
 /* Disables the hooks' recording (exit, fork child). */
-void js_frames_disable (void);
+void js_frame_hooks_disable (void);
 
 G_END_DECLS

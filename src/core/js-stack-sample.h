@@ -1,4 +1,5 @@
-/* js-sample.h: one stack sample of the main thread, taken during a stall.
+/* js-stack-sample.h: one stack sample of the main thread, taken during a
+ * stall (a value type; the signal that takes one is js-sampler.h).
  *
  * Made by the watchdog thread (js-watchdog.c): either the main thread wrote
  * its own return addresses in the sampler's signal handler (it was running),
@@ -14,7 +15,7 @@
 
 G_BEGIN_DECLS
 
-#define JS_SAMPLE_MAX_FRAMES 128
+#define JS_STACK_SAMPLE_MAX_FRAMES 128
 
 typedef enum
 {
@@ -39,9 +40,12 @@ typedef enum
 
 enum
 {
-  JS_SAMPLE_TRUNCATED = 1 << 0, /* the stack had more than JS_SAMPLE_MAX_FRAMES frames */
-  JS_SAMPLE_NO_STACK = 1 << 1,  /* state only: the stack could not be taken (see the sampler's counters) */
-  JS_SAMPLE_FROM_COPY = 1 << 2, /* unwound from a copy of a blocked thread's stack */
+  /* the stack had more than JS_STACK_SAMPLE_MAX_FRAMES frames */
+  JS_STACK_SAMPLE_TRUNCATED = 1 << 0,
+  /* state only: the stack could not be taken (see the sampler's counters) */
+  JS_STACK_SAMPLE_NO_STACK = 1 << 1,
+  /* unwound from a copy of a blocked thread's stack */
+  JS_STACK_SAMPLE_FROM_COPY = 1 << 2,
 };
 
 /* A copy of a blocked thread's stack, [sp, sp + size), with the registers
@@ -69,11 +73,11 @@ typedef struct
   JsStackCopy *copy; /* waiting: owned until unwound into `frames`, else NULL */
   /* Code addresses, leaf first: [0] is where the thread was (its pc), the
    * others are return addresses (look up address - 1 for the call). */
-  guint64 frames[JS_SAMPLE_MAX_FRAMES];
+  guint64 frames[JS_STACK_SAMPLE_MAX_FRAMES];
   /* The JsModules id of each frame, resolved when the sample was taken (0:
    * unknown, resolve later). */
-  guint16 modules[JS_SAMPLE_MAX_FRAMES];
-} JsSample;
+  guint16 modules[JS_STACK_SAMPLE_MAX_FRAMES];
+} JsStackSample;
 
 const char *js_wait_kind_name (JsWaitKind kind);
 

@@ -1,4 +1,5 @@
-/* js-stats.h: running totals of the main loop, per source and overall.
+/* js-loop-stats.h: running totals of the main loop, per source and overall
+ * (fed by js-part-detector.c).
  *
  * Owned by the collector thread; readers (report writer, later the UI) take
  * the collector's lock.
@@ -13,7 +14,7 @@
 
 G_BEGIN_DECLS
 
-#define JS_STATS_MAX_SOURCES 1024
+#define JS_LOOP_STATS_MAX_SOURCES 1024
 
 typedef struct
 {
@@ -31,17 +32,17 @@ typedef struct
   guint64 nested_loops;
   gint64 busy_ns;
   JsHistogram iteration_hist;
-  GHashTable *sources; /* (name_id, code) -> JsSourceStats, at most JS_STATS_MAX_SOURCES */
-} JsStats;
+  GHashTable *sources; /* (name_id, code) -> JsSourceStats, at most JS_LOOP_STATS_MAX_SOURCES */
+} JsLoopStats;
 
-void js_stats_init (JsStats *stats);
-void js_stats_clear (JsStats *stats);
+void js_loop_stats_init (JsLoopStats *stats);
+void js_loop_stats_clear (JsLoopStats *stats);
 
 /* `own_ns`: the dispatch's own time (wall minus nested loops). */
-void js_stats_add_dispatch (JsStats *stats, const JsRecord *r, gint64 own_ns);
-void js_stats_add_iteration (JsStats *stats, const JsRecord *r);
+void js_loop_stats_add_dispatch (JsLoopStats *stats, const JsRecord *r, gint64 own_ns);
+void js_loop_stats_add_iteration (JsLoopStats *stats, const JsRecord *r);
 
 /* The per-source entries sorted by total time, largest first (borrowed). */
-GPtrArray *js_stats_sorted_sources (JsStats *stats);
+GPtrArray *js_loop_stats_sorted_sources (JsLoopStats *stats);
 
 G_END_DECLS

@@ -1,25 +1,25 @@
-/* js-symbols.c
+/* js-callback-names.c
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #define _GNU_SOURCE
-#include "js-symbols.h"
+#include "js-callback-names.h"
 
 #include <dlfcn.h>
 
 /* Bounded: past this many distinct addresses, lookups are not cached. */
 #define MAX_CACHED 8192
 
-struct _JsSymbols
+struct _JsCallbackNames
 {
   GHashTable *cache; /* address -> char* */
   GStringChunk *strings;
 };
 
-JsSymbols *
-js_symbols_new (void)
+JsCallbackNames *
+js_callback_names_new (void)
 {
-  JsSymbols *s = g_new0 (JsSymbols, 1);
+  JsCallbackNames *s = g_new0 (JsCallbackNames, 1);
 
   s->cache = g_hash_table_new (g_direct_hash, g_direct_equal);
   s->strings = g_string_chunk_new (4096);
@@ -27,7 +27,7 @@ js_symbols_new (void)
 }
 
 void
-js_symbols_free (JsSymbols *s)
+js_callback_names_free (JsCallbackNames *s)
 {
   if (s == NULL)
     return;
@@ -55,7 +55,7 @@ describe (const void *address)
 }
 
 const char *
-js_symbols_lookup (JsSymbols *s, const void *address)
+js_callback_names_lookup (JsCallbackNames *s, const void *address)
 {
   const char *name;
   g_autofree char *fresh = NULL;

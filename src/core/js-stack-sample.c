@@ -1,8 +1,8 @@
-/* js-sample.c
+/* js-stack-sample.c
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "js-sample.h"
+#include "js-stack-sample.h"
 
 const char *
 js_wait_kind_name (JsWaitKind kind)

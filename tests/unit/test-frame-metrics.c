@@ -1,8 +1,9 @@
-/* Unit tests of the frame detector on synthetic records: frame time, slow and
- * frozen frames, correlation with dispatches, idle windows. */
+/* Unit tests of the frame metrics (js-frame-metrics.c) on synthetic records:
+ * frame time, slow and frozen frames, correlation with dispatches, idle
+ * windows. */
 #include "js-config.h"
 #include "js-event-store.h"
-#include "js-frame-detector.h"
+#include "js-frame-metrics.h"
 
 #define MS ((gint64) 1000000)
 #define BUDGET 16666667
@@ -11,7 +12,7 @@ typedef struct
 {
   JsConfig config;
   JsEventStore dispatches;
-  JsFrameDetector frames;
+  JsFrameMetrics frames;
 } Fixture;
 
 static const char *
@@ -25,13 +26,13 @@ setup (Fixture *f, gconstpointer data)
 {
   js_config_load (&f->config, no_env);
   js_event_store_init (&f->dispatches, &f->config);
-  js_frame_detector_init (&f->frames, &f->config, &f->dispatches);
+  js_frame_metrics_init (&f->frames, &f->config, &f->dispatches);
 }
 
 static void
 teardown (Fixture *f, gconstpointer data)
 {
-  js_frame_detector_clear (&f->frames);
+  js_frame_metrics_clear (&f->frames);
   js_event_store_clear (&f->dispatches);
 }
 
@@ -48,7 +49,7 @@ frame (Fixture *f, gint64 end_ms, double work_ms, gboolean animating, double pai
     .delay_us = (guint32) (late_ms * 1000),
   };
   r.phase_us[JS_PHASE_PAINT] = (guint32) (paint_ms * 1000);
-  js_frame_detector_feed (&f->frames, &r);
+  js_frame_metrics_feed (&f->frames, &r);
 }
 
 static void
@@ -56,7 +57,7 @@ dispatch (Fixture *f, gint64 start_ms, gint64 end_ms, const void *code)
 {
   JsRecord r = { .kind = JS_RECORD_DISPATCH, .start_ns = start_ms * MS, .end_ns = end_ms * MS,
                  .code = code };
-  js_frame_detector_feed (&f->frames, &r);
+  js_frame_metrics_feed (&f->frames, &r);
 }
 
 static JsEvent *
@@ -142,7 +143,7 @@ test_frozen_and_windows (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->frames.total.frozen, ==, 1);
   g_assert_cmpint (frame_event (f, 0)->longest.frame->tier, ==, JS_FRAME_TIER_FROZEN);
   g_assert_cmpuint (f->frames.windows->len, ==, 1);
-  js_frame_detector_feed (&f->frames, &gone);
+  js_frame_metrics_feed (&f->frames, &gone);
   g_assert_true (((JsFrameWindow *) g_ptr_array_index (f->frames.windows, 0))->gone);
   frame (f, 2000, 2, FALSE, 1, 0); /* a new clock that got the same id is a new window */
   g_assert_cmpuint (f->frames.windows->len, ==, 2);
@@ -164,7 +165,7 @@ test_recent_frames (Fixture *f, gconstpointer data)
       t += late ? 100 : 17;
       frame (f, t, 2, TRUE, 1.5, late ? 83 : 0);
     }
-  js_frame_detector_recent (&f->frames, 0, out);
+  js_frame_metrics_recent (&f->frames, 0, out);
   g_assert_cmpuint (out->len, ==, JS_FRAME_RECENT_FRAMES);
   for (guint i = 1; i < out->len; i++)
     g_assert_cmpint (g_array_index (out, JsRecentFrame, i - 1).end_ns, <,
@@ -180,7 +181,7 @@ test_recent_frames (Fixture *f, gconstpointer data)
 
   /* Only the frames after `since`. */
   g_array_set_size (out, 0);
-  js_frame_detector_recent (&f->frames, (t - 17 * 3) * MS, out);
+  js_frame_metrics_recent (&f->frames, (t - 17 * 3) * MS, out);
   g_assert_cmpuint (out->len, ==, 3);
 }
 
@@ -204,14 +205,14 @@ test_recent_frame_dispatches (Fixture *f, gconstpointer data)
                    .start_ns = 1100 * MS,
                    .end_ns = 1100 * MS + MS / 2,
                    .code = (void *)0xa3 };
-    js_frame_detector_feed (&f->frames, &r);
+    js_frame_metrics_feed (&f->frames, &r);
   }
   dispatch (f, 1105, 1110, (void *)0xa4);
   frame (f, 1120, 8, TRUE, 6, 78); /* due at 1034, ran 78 ms late: 103 ms */
   /* A frame on time: its own dispatch only. */
   frame (f, 1137, 3, TRUE, 2, 0);
 
-  js_frame_detector_recent (&f->frames, 0, out);
+  js_frame_metrics_recent (&f->frames, 0, out);
   g_assert_cmpuint (out->len, ==, 4);
   slow = &g_array_index (out, JsRecentFrame, 2);
   g_assert_cmpint (slow->frame_ns, ==, 103 * MS);
@@ -240,14 +241,14 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, setup, fn, teardown)
-  ADD ("/Frames/steady-animation", test_steady_animation);
-  ADD ("/Frames/stall-in-paint", test_stall_in_paint);
-  ADD ("/Frames/animation-delayed", test_animation_delayed_by_dispatch);
-  ADD ("/Frames/partially-blocking", test_many_small_stalls_partially_blocking);
-  ADD ("/Frames/idle-between-animations", test_idle_between_animations);
-  ADD ("/Frames/frozen-and-windows", test_frozen_and_windows);
-  ADD ("/Frames/recent-ring", test_recent_frames);
-  ADD ("/Frames/recent-dispatches", test_recent_frame_dispatches);
+  ADD ("/FrameMetrics/steady-animation", test_steady_animation);
+  ADD ("/FrameMetrics/stall-in-paint", test_stall_in_paint);
+  ADD ("/FrameMetrics/animation-delayed", test_animation_delayed_by_dispatch);
+  ADD ("/FrameMetrics/partially-blocking", test_many_small_stalls_partially_blocking);
+  ADD ("/FrameMetrics/idle-between-animations", test_idle_between_animations);
+  ADD ("/FrameMetrics/frozen-and-windows", test_frozen_and_windows);
+  ADD ("/FrameMetrics/recent-ring", test_recent_frames);
+  ADD ("/FrameMetrics/recent-dispatches", test_recent_frame_dispatches);
 #undef ADD
   return g_test_run ();
 }

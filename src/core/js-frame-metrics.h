@@ -1,5 +1,5 @@
-/* js-frame-detector.h: frame records -> frame metrics, slow frames, and
- * which dispatches made them late.
+/* js-frame-metrics.h: frame records (js-frame-hooks.h) -> frame metrics,
+ * slow-frame events, and which dispatches made them late.
  *
  * Collector thread only.
  *
@@ -44,7 +44,7 @@ typedef struct
 typedef struct
 {
   gint64 end_ns;
-  gint64 frame_ns;   /* the frame time (see js_frame_detector_feed) */
+  gint64 frame_ns;   /* the frame time (see js_frame_metrics_feed) */
   guint32 budget_us;
   guint32 window;
   guint32 phase_us[JS_N_PHASES]; /* from the record; 0 for phases that did not run */
@@ -116,19 +116,19 @@ typedef struct
   guint n_recent; /* total pushed; index modulo the size */
   JsRecentFrame *recent_frames; /* JS_FRAME_RECENT_FRAMES, a ring */
   guint64 n_recent_frames;      /* total pushed; index modulo the size */
-} JsFrameDetector;
+} JsFrameMetrics;
 
-void js_frame_detector_init (JsFrameDetector *d, const JsConfig *config,
-                             JsEventStore *dispatch_store);
-void js_frame_detector_clear (JsFrameDetector *d);
+void js_frame_metrics_init (JsFrameMetrics *d, const JsConfig *config,
+                            JsEventStore *dispatch_store);
+void js_frame_metrics_clear (JsFrameMetrics *d);
 
 /* Every record, in ring order (dispatches are remembered, frames judged). */
-void js_frame_detector_feed (JsFrameDetector *d, const JsRecord *r);
+void js_frame_metrics_feed (JsFrameMetrics *d, const JsRecord *r);
 
 const char *js_frame_tier_name (JsFrameTier tier);
 
 /* Copies the recent frames that ended after `since_ns`, oldest first, into
  * `out` (JsRecentFrame). */
-void js_frame_detector_recent (const JsFrameDetector *d, gint64 since_ns, GArray *out);
+void js_frame_metrics_recent (const JsFrameMetrics *d, gint64 since_ns, GArray *out);
 
 G_END_DECLS

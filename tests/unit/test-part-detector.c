@@ -1,18 +1,18 @@
-/* Unit tests of the record -> part -> episode pipeline (detector + event store),
+/* Unit tests of the record -> part -> episode pipeline (part detector + event store),
  * fed with synthetic records: exact, independent of timing. */
 #include "js-config.h"
-#include "js-detector.h"
 #include "js-event-store.h"
-#include "js-stats.h"
+#include "js-loop-stats.h"
+#include "js-part-detector.h"
 
 #define MS ((gint64) 1000000)
 
 typedef struct
 {
   JsConfig config;
-  JsStats stats;
+  JsLoopStats stats;
   JsEventStore store;
-  JsDetector detector;
+  JsPartDetector detector;
 } Fixture;
 
 static const char *
@@ -25,16 +25,16 @@ static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
   js_config_load (&f->config, no_env);
-  js_stats_init (&f->stats);
+  js_loop_stats_init (&f->stats);
   js_event_store_init (&f->store, &f->config);
-  js_detector_init (&f->detector, &f->config, &f->stats, &f->store);
+  js_part_detector_init (&f->detector, &f->config, &f->stats, &f->store);
 }
 
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   js_event_store_clear (&f->store);
-  js_stats_clear (&f->stats);
+  js_loop_stats_clear (&f->stats);
   js_config_clear (&f->config);
 }
 
@@ -45,7 +45,7 @@ dispatch (Fixture *f, gint64 start_ms, gint64 end_ms, gint64 inner_ms, guint8 de
     .kind = JS_RECORD_DISPATCH, .start_ns = start_ms * MS, .end_ns = end_ms * MS,
     .inner_ns = inner_ms * MS, .code = (void *) 0x1234, .name_id = 0, .depth = depth,
   };
-  js_detector_feed (&f->detector, &r);
+  js_part_detector_feed (&f->detector, &r);
 }
 
 static void
@@ -55,7 +55,7 @@ iteration (Fixture *f, gint64 start_ms, gint64 end_ms, guint32 count, gint64 inn
     .kind = JS_RECORD_ITERATION, .start_ns = start_ms * MS, .end_ns = end_ms * MS,
     .count = count, .inner_ns = inner_ms * MS,
   };
-  js_detector_feed (&f->detector, &r);
+  js_part_detector_feed (&f->detector, &r);
 }
 
 static guint
@@ -208,11 +208,11 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 #define ADD(path, fn) g_test_add (path, Fixture, NULL, fixture_setup, fn, fixture_teardown)
-  ADD ("/Detector/one-slow-dispatch", test_one_slow_dispatch);
-  ADD ("/Detector/fast-dispatches", test_fast_dispatches_no_event);
-  ADD ("/Detector/small-dispatches-add-up", test_small_dispatches_add_up);
-  ADD ("/Detector/nested-loop", test_nested_loop_not_double_counted);
-  ADD ("/Detector/nested-slow-inner", test_nested_slow_inner_callback);
+  ADD ("/PartDetector/one-slow-dispatch", test_one_slow_dispatch);
+  ADD ("/PartDetector/fast-dispatches", test_fast_dispatches_no_event);
+  ADD ("/PartDetector/small-dispatches-add-up", test_small_dispatches_add_up);
+  ADD ("/PartDetector/nested-loop", test_nested_loop_not_double_counted);
+  ADD ("/PartDetector/nested-slow-inner", test_nested_slow_inner_callback);
   ADD ("/EventStore/merge-gap", test_merge_gap);
   ADD ("/EventStore/tick", test_tick_closes_only_when_nothing_can_join);
   ADD ("/EventStore/bounded", test_bounded_store_counts_drops);

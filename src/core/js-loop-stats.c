@@ -1,8 +1,8 @@
-/* js-stats.c
+/* js-loop-stats.c
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "js-stats.h"
+#include "js-loop-stats.h"
 #include "js-names.h"
 
 #include <string.h>
@@ -30,7 +30,7 @@ key_equal (gconstpointer a, gconstpointer b)
 }
 
 void
-js_stats_init (JsStats *stats)
+js_loop_stats_init (JsLoopStats *stats)
 {
   memset (stats, 0, sizeof *stats);
   /* The key is the start of the value (JsSourceStats begins with name_id, code). */
@@ -38,20 +38,20 @@ js_stats_init (JsStats *stats)
 }
 
 void
-js_stats_clear (JsStats *stats)
+js_loop_stats_clear (JsLoopStats *stats)
 {
   g_clear_pointer (&stats->sources, g_hash_table_unref);
 }
 
 static JsSourceStats *
-entry_for (JsStats *stats, guint32 name_id, const void *code, gboolean is_dispatch)
+entry_for (JsLoopStats *stats, guint32 name_id, const void *code, gboolean is_dispatch)
 {
   Key key = { name_id, code };
   JsSourceStats *s = g_hash_table_lookup (stats->sources, &key);
 
   if (s != NULL)
     return s;
-  if (g_hash_table_size (stats->sources) >= JS_STATS_MAX_SOURCES - 1)
+  if (g_hash_table_size (stats->sources) >= JS_LOOP_STATS_MAX_SOURCES - 1)
     {
       /* Bounded: everything past the cap is one "(other)" entry. */
       key.name_id = JS_NAME_OVERFLOW;
@@ -70,7 +70,7 @@ entry_for (JsStats *stats, guint32 name_id, const void *code, gboolean is_dispat
 }
 
 void
-js_stats_add_dispatch (JsStats *stats, const JsRecord *r, gint64 own_ns)
+js_loop_stats_add_dispatch (JsLoopStats *stats, const JsRecord *r, gint64 own_ns)
 {
   JsSourceStats *s = entry_for (stats, r->name_id, r->code,
                                 (r->flags & JS_RECORD_CODE_IS_DISPATCH) != 0);
@@ -83,7 +83,7 @@ js_stats_add_dispatch (JsStats *stats, const JsRecord *r, gint64 own_ns)
 }
 
 void
-js_stats_add_iteration (JsStats *stats, const JsRecord *r)
+js_loop_stats_add_iteration (JsLoopStats *stats, const JsRecord *r)
 {
   gint64 busy = r->end_ns - r->start_ns;
 
@@ -101,7 +101,7 @@ by_total_desc (gconstpointer a, gconstpointer b)
 }
 
 GPtrArray *
-js_stats_sorted_sources (JsStats *stats)
+js_loop_stats_sorted_sources (JsLoopStats *stats)
 {
   GPtrArray *out = g_ptr_array_sized_new (g_hash_table_size (stats->sources));
   GHashTableIter iter;

@@ -1,4 +1,4 @@
-/* js-frames.c
+/* js-frame-hooks.c
  *
  * A frame runs inside one dispatch of the frame clock's paint idle:
  * before-paint, then update (only while something animates), layout (only
@@ -14,7 +14,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #define _GNU_SOURCE
-#include "js-frames.h"
+#include "js-frame-hooks.h"
 #include "js-clock.h"
 #include "js-log.h"
 #include "js-mainloop.h"
@@ -51,7 +51,6 @@ static JsRing *ring;
 static pthread_t main_thread;
 static gboolean hooked;
 static gboolean enabled;
-static gint64 last_check_ns;
 static ClockState clocks[MAX_CLOCKS];
 static guint32 next_id = 1;
 static RefreshInfoFunc refresh_info;
@@ -69,7 +68,7 @@ js_phase_name (JsPhase phase)
 }
 
 void
-js_frames_init (JsRing *the_ring)
+js_frame_hooks_init (JsRing *the_ring)
 {
   ring = the_ring;
   main_thread = pthread_self ();
@@ -77,7 +76,7 @@ js_frames_init (JsRing *the_ring)
 }
 
 void
-js_frames_disable (void)
+js_frame_hooks_disable (void)
 {
   enabled = FALSE;
 }
@@ -290,18 +289,18 @@ install_hooks (GType type)
   js_log_debug ("frame clock hooks installed");
 }
 
-void
-js_frames_poll (gint64 now_ns)
+gint64
+js_frame_hooks_poll (gint64 now_ns)
 {
   GType type;
 
-  if (G_LIKELY (hooked) || now_ns - last_check_ns < CHECK_PERIOD_NS)
-    return;
-  last_check_ns = now_ns;
+  if (hooked)
+    return JS_POLL_OBSERVER_DONE;
   type = g_type_from_name ("GdkFrameClock");
   /* The signals exist once the class is initialized (GTK does it when it
    * makes its first clock, before the first frame). Never initialize GTK's
    * classes ourselves. */
   if (type != 0 && g_type_class_peek (type) != NULL)
     install_hooks (type);
+  return hooked ? JS_POLL_OBSERVER_DONE : now_ns + CHECK_PERIOD_NS;
 }

@@ -1,4 +1,6 @@
-/* js-detector.h: turns hook records into statistics and slow parts.
+/* js-part-detector.h: dispatch and iteration records -> the loop's
+ * statistics (js-loop-stats.h) and slow parts for the event store. Frame
+ * records are js-frame-metrics.h's.
  *
  * Collector thread only.
  *
@@ -10,21 +12,21 @@
 #include "js-config.h"
 #include "js-event-store.h"
 #include "js-record.h"
-#include "js-stats.h"
+#include "js-loop-stats.h"
 
 G_BEGIN_DECLS
 
-#define JS_DETECTOR_MAX_PENDING 64
-#define JS_DETECTOR_MAX_CONTRIBUTORS 16
+#define JS_PART_DETECTOR_MAX_PENDING 64
+#define JS_PART_DETECTOR_MAX_CONTRIBUTORS 16
 
 typedef struct
 {
   const JsConfig *config;
-  JsStats *stats;
+  JsLoopStats *stats;
   JsEventStore *store;
   /* Slow dispatch parts since the last iteration record: their time is
    * already explained, the iteration must not count it again. */
-  JsPart pending[JS_DETECTOR_MAX_PENDING];
+  JsPart pending[JS_PART_DETECTOR_MAX_PENDING];
   guint n_pending;
   /* Own time per source since the last iteration record, to name the main
    * contributor of a slow iteration. */
@@ -33,14 +35,14 @@ typedef struct
     guint32 name_id;
     const void *code;
     gint64 own_ns;
-  } contributors[JS_DETECTOR_MAX_CONTRIBUTORS];
+  } contributors[JS_PART_DETECTOR_MAX_CONTRIBUTORS];
   guint n_contributors;
-} JsDetector;
+} JsPartDetector;
 
-void js_detector_init (JsDetector *d, const JsConfig *config, JsStats *stats,
-                       JsEventStore *store);
+void js_part_detector_init (JsPartDetector *d, const JsConfig *config, JsLoopStats *stats,
+                            JsEventStore *store);
 
 /* Records must come in the order the main thread pushed them. */
-void js_detector_feed (JsDetector *d, const JsRecord *r);
+void js_part_detector_feed (JsPartDetector *d, const JsRecord *r);
 
 G_END_DECLS

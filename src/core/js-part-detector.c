@@ -1,4 +1,4 @@
-/* js-detector.c
+/* js-part-detector.c
  *
  * A dispatch is slow when its own time (wall minus the nested loops it ran)
  * reaches the threshold. An iteration is slow when its busy time, less what
@@ -12,13 +12,14 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include "js-detector.h"
+#include "js-part-detector.h"
 #include "js-names.h"
 
 #include <string.h>
 
 void
-js_detector_init (JsDetector *d, const JsConfig *config, JsStats *stats, JsEventStore *store)
+js_part_detector_init (JsPartDetector *d, const JsConfig *config, JsLoopStats *stats,
+                       JsEventStore *store)
 {
   memset (d, 0, sizeof *d);
   d->config = config;
@@ -33,7 +34,7 @@ overlap (gint64 a0, gint64 a1, gint64 b0, gint64 b1)
 }
 
 static void
-add_contribution (JsDetector *d, const JsRecord *r, gint64 own)
+add_contribution (JsPartDetector *d, const JsRecord *r, gint64 own)
 {
   guint i;
 
@@ -42,7 +43,7 @@ add_contribution (JsDetector *d, const JsRecord *r, gint64 own)
       break;
   if (i == d->n_contributors)
     {
-      if (i == JS_DETECTOR_MAX_CONTRIBUTORS)
+      if (i == JS_PART_DETECTOR_MAX_CONTRIBUTORS)
         return; /* more distinct sources than that in one iteration: rare */
       d->n_contributors++;
       d->contributors[i].name_id = r->name_id;
@@ -53,12 +54,12 @@ add_contribution (JsDetector *d, const JsRecord *r, gint64 own)
 }
 
 static void
-feed_dispatch (JsDetector *d, const JsRecord *r)
+feed_dispatch (JsPartDetector *d, const JsRecord *r)
 {
   gint64 own = MAX (0, r->end_ns - r->start_ns - r->inner_ns);
   JsPart part;
 
-  js_stats_add_dispatch (d->stats, r, own);
+  js_loop_stats_add_dispatch (d->stats, r, own);
   add_contribution (d, r, own);
   if (own < d->config->threshold_ns)
     return;
@@ -77,19 +78,19 @@ feed_dispatch (JsDetector *d, const JsRecord *r)
     .depth = r->depth,
   };
   js_event_store_add_part (d->store, &part);
-  if (d->n_pending < JS_DETECTOR_MAX_PENDING)
+  if (d->n_pending < JS_PART_DETECTOR_MAX_PENDING)
     d->pending[d->n_pending++] = part;
 }
 
 static void
-feed_iteration (JsDetector *d, const JsRecord *r)
+feed_iteration (JsPartDetector *d, const JsRecord *r)
 {
   gint64 busy = r->end_ns - r->start_ns;
   gint64 explained = r->inner_ns;
   guint top, n_contributors;
   JsPart part;
 
-  js_stats_add_iteration (d->stats, r);
+  js_loop_stats_add_iteration (d->stats, r);
   for (guint i = 0; i < d->n_pending; i++)
     {
       const JsPart *p = &d->pending[i];
@@ -126,7 +127,7 @@ feed_iteration (JsDetector *d, const JsRecord *r)
 }
 
 void
-js_detector_feed (JsDetector *d, const JsRecord *r)
+js_part_detector_feed (JsPartDetector *d, const JsRecord *r)
 {
   if (r->kind == JS_RECORD_DISPATCH)
     {
