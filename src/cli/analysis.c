@@ -10,8 +10,8 @@
 
 #include "analysis.h"
 #include "cli-common.h"
-#include "input-queue.h"
 #include "js-signature.h"
+#include "jsr-input-queue.h"
 #include "summary-printer.h"
 
 gboolean

@@ -6,7 +6,7 @@
 
 #include <glib.h>
 
-#include "aggregate.h"
+#include "jsr-aggregate.h"
 
 G_BEGIN_DECLS
 

@@ -14,7 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "cli-common.h"
-#include "cli-display.h"
+#include "jsr-display.h"
 
 /* The longest message: a backstop for the values that GLib's own messages
  * carry (an unknown option, a file name in a GFileError). */

@@ -7,7 +7,7 @@
 
 #include <glib.h>
 
-#include "cli-display.h"
+#include "jsr-display.h"
 
 G_BEGIN_DECLS
 
@@ -24,7 +24,7 @@ enum
 
 /* Messages on stderr, one line each: "jankscope: ..." and "jankscope:
  * warning: ...". The values they quote go through cli_display
- * (cli-display.h); the whole message goes through cli_display_cut too (at
+ * (jsr-display.h); the whole message goes through cli_display_cut too (at
  * 1000 characters), so that a value GLib put in it (an unknown option, a
  * file name) cannot reach the terminal raw either. */
 void            cli_error              (const char     *format,

@@ -18,7 +18,7 @@
  *    at the upper end, in another histogram bucket; for a rate, a one-sided
  *    test at 95% (events as Poisson counts, slow frames as proportions).
  * Percentiles come from the histograms, read by interpolation inside the
- * bucket (histogram.h), so a small shift reads as a small change.
+ * bucket (jsr-histogram.h), so a small shift reads as a small change.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -33,8 +33,8 @@
 #include "analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
-#include "cli-saturate.h"
 #include "js-signature.h"
+#include "jsr-saturate.h"
 #include "text-table.h"
 
 #define INDENT "  "

@@ -11,8 +11,8 @@
 
 #include "cli-commands.h"
 #include "cli-common.h"
-#include "export-common.h"
-#include "export-formats.h"
+#include "jse-common.h"
+#include "jse-formats.h"
 #include "output-file.h"
 
 typedef struct

@@ -2,7 +2,7 @@
  *
  * Reports and aggregates of many runs and machines become one aggregate
  * document (docs/aggregate-format.md). Inputs are streamed (load, fold in,
- * free) by input-queue.c's worker threads, so 10,000 reports take the
+ * free) by jsr-input-queue.c's worker threads, so 10,000 reports take the
  * memory of a few. Counts and sums are exact and merging is associative.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -13,11 +13,11 @@
 
 #include <glib/gi18n.h>
 
-#include "aggregate-io.h"
 #include "analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "js-signature.h"
+#include "jsr-aggregate-io.h"
 #include "output-file.h"
 
 int

@@ -1,7 +1,7 @@
 /* cmd-report.c: "jankscope report FILE...", jank of many runs by stack signature
  *
  * Reads reports and aggregates (jankscope merge), folds them into one
- * aggregate (aggregate.h) and prints: an overview, the top signatures (by
+ * aggregate (jsr-aggregate.h) and prints: an overview, the top signatures (by
  * attributed stall time, events or runs affected), stall time per tier,
  * class and source, and the worst events with their culprit and their
  * attributed and unattributed time.
@@ -17,8 +17,8 @@
 #include "analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
-#include "cli-saturate.h"
 #include "js-signature.h"
+#include "jsr-saturate.h"
 #include "text-table.h"
 
 #define INDENT "  "

@@ -22,8 +22,8 @@
 #include "child-launcher.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "jsr-report.h"
 #include "preload-locator.h"
-#include "report-reader.h"
 #include "summary-printer.h"
 #include "viewer-locator.h"
 

@@ -8,7 +8,7 @@
 
 #include "cli-commands.h"
 #include "cli-common.h"
-#include "report-reader.h"
+#include "jsr-report.h"
 #include "summary-printer.h"
 
 int

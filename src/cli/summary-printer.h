@@ -6,7 +6,7 @@
 
 #include <glib.h>
 
-#include "report-reader.h"
+#include "jsr-report.h"
 
 G_BEGIN_DECLS
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 #include <json-glib/json-glib.h>
 
-#include "export-common.h"
-#include "export-formats.h"
+#include "jse-common.h"
+#include "jse-formats.h"
 #include "jsui-export.h"
 
 gboolean

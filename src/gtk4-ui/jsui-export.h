@@ -2,7 +2,7 @@
  * (the report plus `live`, as the refresher received it) written as the
  * report alone (JSON, `live` left out), a Chrome trace or folded stacks.
  *
- * The formats are the CLI's own (`jankscope export`, src/cli/export-*.c,
+ * The formats are the CLI's own (`jankscope export`, src/export/jse-*.c,
  * compiled into this module like the report reader): the same bytes as
  * `jankscope export --format chrome|folded REPORT`.
  *

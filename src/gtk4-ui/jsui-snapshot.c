@@ -2,14 +2,14 @@
  *
  * The report members go through the CLI's reader (the same checks as for a
  * file: a snapshot is untrusted input like any report); `live` is read here
- * from the same parsed document (src/cli/json-doc.h), bounded, every member
+ * from the same parsed document (src/reader/jsr-json-doc.h), bounded, every member
  * optional.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "jankscope-config.h"
 
-#include "json-doc.h"
+#include "jsr-json-doc.h"
 #include <string.h>
 
 #include "jsui-format.h"

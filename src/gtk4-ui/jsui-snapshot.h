@@ -1,5 +1,5 @@
 /* jsui-snapshot.h: one parsed live snapshot (src/core/js-live.h): the report
- * document (src/cli/report-reader.h) plus its `live` member.
+ * document (src/reader/jsr-report.h) plus its `live` member.
  *
  * Parsed off the main thread (jsui_snapshot_parse may run in any thread);
  * immutable afterwards and shared by reference between the models.
@@ -10,8 +10,8 @@
 
 #include <glib.h>
 
+#include "jsr-report.h"
 #include "jsui-stack-tree.h"
-#include "report-reader.h"
 
 G_BEGIN_DECLS
 

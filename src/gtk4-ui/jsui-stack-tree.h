@@ -7,7 +7,7 @@
 
 #include <glib.h>
 
-#include "report-reader.h"
+#include "jsr-report.h"
 
 G_BEGIN_DECLS
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "jsr-report.h"
 #include "jsui-items.h"
-#include "report-reader.h"
 
 #define SCREENSHOT_STUCK_NS (2500 * G_GINT64_CONSTANT (1000000))
 

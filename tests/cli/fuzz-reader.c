@@ -12,10 +12,10 @@
 
 #include <string.h>
 
-#include "aggregate-io.h"
-#include "aggregate.h"
-#include "json-doc.h"
-#include "report-reader.h"
+#include "jsr-aggregate-io.h"
+#include "jsr-aggregate.h"
+#include "jsr-json-doc.h"
+#include "jsr-report.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 

@@ -7,7 +7,7 @@ pprof (after gunzip), and libsysprof-capture's own SysprofCaptureReader
 (tests/cli/sysprof-dump.c) for sysprof.
 
 Run by meson (tests/cli/meson.build), which passes in the environment:
-JANKSCOPE_CLI, EXPORT_TEST_PROTO_DIR (src/cli/pprof), EXPORT_TEST_SYSPROF_DUMP
+JANKSCOPE_CLI, EXPORT_TEST_PROTO_DIR (src/export/pprof), EXPORT_TEST_SYSPROF_DUMP
 (when the sysprof format is built), JANKSCOPE_TEST_STACKS_APP and
 JANKSCOPE_TEST_PRELOAD (for the round trips with a real program).
 

@@ -1,0 +1,983 @@
+/* jse-chrome.c: "jankscope export --format=chrome", the Trace Event Format
+ * (JSON Object Format) of chrome://tracing and Perfetto UI
+ *
+ * One process per input report. Its tracks are made-up threads (tids from
+ * 2^24 up, never a real thread's): the main loop's slow dispatches and
+ * iterations, jank events, frame jank events, frames per window (each frame
+ * holding its work and phases), the samples as instant events, and the
+ * sampled stacks as a flame chart over time. Samples are also in the
+ * format's `stackFrames` and `samples` dictionaries, which chrome://tracing
+ * and speedscope read (Perfetto reads only the events). See docs/exports.md.
+ *
+ * Complete ("X") events on one track must nest: a track of a kind has as
+ * many lanes (threads) as needed for slices that overlap without nesting.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+
+#include <string.h>
+
+
+#include "jse-formats.h"
+
+#define FIRST_TID (1 << 24)
+#define NS_PER_MS G_GINT64_CONSTANT (1000000)
+/* A sample stands until the next one when they are at most this far apart
+ * (the longest sampling interval is 100 ms), else for a base interval. */
+#define SAMPLE_GAP_NS (150 * NS_PER_MS)
+#define SAMPLE_ALONE_NS (5 * NS_PER_MS)
+
+static const char *const phase_names[6] = {
+  "flush-events", "before-paint", "update", "layout", "paint", "after-paint",
+};
+
+typedef enum
+{
+  SLICE_DISPATCH,
+  SLICE_ITERATION,
+  SLICE_EVENT,
+  SLICE_FRAME_EVENT,
+  SLICE_FRAME,
+} SliceKind;
+
+typedef struct
+{
+  SliceKind kind;
+  gint64 start_ns, end_ns; /* on the export's clock */
+  const CliReportEvent *event;
+  const CliReportPart *part; /* NULL for events */
+} Slice;
+
+typedef struct
+{
+  guint tid;
+  GArray *open_ends; /* gint64, a stack */
+} Lane;
+
+typedef struct
+{
+  char *name;
+  int sort_index;
+  gboolean nest;    /* slices may nest (dispatches of nested loops) */
+  GPtrArray *lanes; /* of Lane */
+} Track;
+
+typedef struct
+{
+  ExportContext *ctx;
+  GString *out;
+  gboolean events_started; /* a comma goes before the next event */
+  guint next_tid;
+  GHashTable *frame_ids; /* "parent\x1fname\x1fmodule" -> id */
+  GString *stack_frames; /* body of "stackFrames" */
+  GString *samples;      /* body of "samples" */
+  guint n_frames;
+
+  /* Of the process being written. */
+  const ExportProcess *process;
+  GHashTable *tracks;    /* name -> Track */
+} Chrome;
+
+/* --- JSON pieces ----------------------------------------------------------- */
+
+/* A fixed-point number with @digits decimals (no locale, no binary noise).
+ * The magnitude is unsigned: -G_MININT64 has no gint64. */
+static void
+append_fixed (GString *out,
+              gint64   value,
+              guint64  scale,
+              int      digits)
+{
+  guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
+
+  if (value < 0)
+    g_string_append_c (out, '-');
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT ".%0*" G_GUINT64_FORMAT, magnitude / scale,
+                          digits, magnitude % scale);
+}
+
+/* Microseconds since the export's origin. */
+static void
+append_ts (Chrome *c,
+           gint64  t_ns)
+{
+  append_fixed (c->out, cli_sat_sub (t_ns, c->ctx->origin_ns), 1000, 3);
+}
+
+static void
+append_ms (GString *out,
+           gint64   ns)
+{
+  append_fixed (out, ns, NS_PER_MS, 6);
+}
+
+static void
+arg_key (GString    *out,
+         gboolean   *first,
+         const char *key)
+{
+  g_string_append (out, *first ? "" : ",");
+  *first = FALSE;
+  cli_json_append_string (out, key);
+  g_string_append_c (out, ':');
+}
+
+static void
+arg_str (GString    *out,
+         gboolean   *first,
+         const char *key,
+         const char *value)
+{
+  if (value == NULL)
+    return;
+  arg_key (out, first, key);
+  cli_json_append_string (out, value);
+}
+
+static void
+arg_int (GString    *out,
+         gboolean   *first,
+         const char *key,
+         gint64      value)
+{
+  if (value == CLI_UNKNOWN)
+    return;
+  arg_key (out, first, key);
+  g_string_append_printf (out, "%" G_GINT64_FORMAT, value);
+}
+
+static void
+arg_ms (GString    *out,
+        gboolean   *first,
+        const char *key,
+        gint64      ns)
+{
+  if (ns == CLI_UNKNOWN)
+    return;
+  arg_key (out, first, key);
+  append_ms (out, ns);
+}
+
+static void
+next_event (Chrome *c)
+{
+  g_string_append (c->out, c->events_started ? ",\n" : "\n");
+  c->events_started = TRUE;
+}
+
+/* Starts an event: {"ph":..,"pid":..,"tid":..,"ts":.. */
+static void
+begin_event (Chrome     *c,
+             const char *ph,
+             guint       tid,
+             gint64      t_ns)
+{
+  next_event (c);
+  g_string_append_printf (c->out, "{\"ph\":\"%s\",\"pid\":%d", ph, c->process->pid);
+  if (tid != 0)
+    g_string_append_printf (c->out, ",\"tid\":%u", tid);
+  g_string_append (c->out, ",\"ts\":");
+  append_ts (c, t_ns);
+}
+
+static void
+add_name_cat (Chrome     *c,
+              const char *name,
+              const char *cat)
+{
+  g_string_append (c->out, ",\"name\":");
+  cli_json_append_string (c->out, name);
+  g_string_append (c->out, ",\"cat\":");
+  cli_json_append_string (c->out, cat);
+}
+
+static void
+add_dur (Chrome *c,
+         gint64  start_ns,
+         gint64  end_ns)
+{
+  g_string_append (c->out, ",\"dur\":");
+  append_fixed (c->out, cli_span (start_ns, end_ns), 1000, 3);
+}
+
+static void
+metadata (Chrome     *c,
+          const char *name,
+          guint       tid,
+          const char *key,
+          const char *value,
+          gint64      number)
+{
+  next_event (c);
+  g_string_append_printf (c->out, "{\"ph\":\"M\",\"pid\":%d", c->process->pid);
+  if (tid != 0)
+    g_string_append_printf (c->out, ",\"tid\":%u", tid);
+  g_string_append (c->out, ",\"name\":");
+  cli_json_append_string (c->out, name);
+  g_string_append (c->out, ",\"args\":{");
+  cli_json_append_string (c->out, key);
+  g_string_append_c (c->out, ':');
+  if (value != NULL)
+    cli_json_append_string (c->out, value);
+  else
+    g_string_append_printf (c->out, "%" G_GINT64_FORMAT, number);
+  g_string_append (c->out, "}}");
+}
+
+/* --- tracks and lanes ------------------------------------------------------ */
+
+static void
+track_free (Track *track)
+{
+  for (guint i = 0; i < track->lanes->len; i++)
+    {
+      Lane *lane = g_ptr_array_index (track->lanes, i);
+
+      g_array_unref (lane->open_ends);
+      g_free (lane);
+    }
+  g_ptr_array_unref (track->lanes);
+  g_free (track->name);
+  g_free (track);
+}
+
+static Track *
+get_track (Chrome     *c,
+           const char *name,
+           int         sort_index,
+           gboolean    nest)
+{
+  Track *track = g_hash_table_lookup (c->tracks, name);
+
+  if (track == NULL)
+    {
+      track = g_new0 (Track, 1);
+      track->name = g_strdup (name);
+      track->sort_index = sort_index;
+      track->nest = nest;
+      track->lanes = g_ptr_array_new ();
+      g_hash_table_insert (c->tracks, track->name, track);
+    }
+
+  return track;
+}
+
+static guint
+new_thread (Chrome     *c,
+            const char *name,
+            int         sort_index)
+{
+  guint tid = c->next_tid++;
+
+  metadata (c, "thread_name", tid, "name", name, 0);
+  metadata (c, "thread_sort_index", tid, "sort_index", NULL, sort_index);
+  return tid;
+}
+
+/* The thread of the first lane where [start, end] fits: after every open
+ * slice, or inside the innermost one when the track nests. Slices must come
+ * by start, longest first. */
+static guint
+place (Chrome *c,
+       Track  *track,
+       gint64  start_ns,
+       gint64  end_ns)
+{
+  Lane *lane;
+
+  for (guint i = 0; i < track->lanes->len; i++)
+    {
+      GArray *ends;
+
+      lane = g_ptr_array_index (track->lanes, i);
+      ends = lane->open_ends;
+      while (ends->len > 0 && g_array_index (ends, gint64, ends->len - 1) <= start_ns)
+        g_array_set_size (ends, ends->len - 1);
+      if (ends->len == 0 || (track->nest && g_array_index (ends, gint64, ends->len - 1) >= end_ns))
+        {
+          g_array_append_val (ends, end_ns);
+          return lane->tid;
+        }
+    }
+
+  lane = g_new0 (Lane, 1);
+  lane->open_ends = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_array_append_val (lane->open_ends, end_ns);
+  if (track->lanes->len == 0)
+    lane->tid = new_thread (c, track->name, track->sort_index);
+  else
+    {
+      g_autofree char *name = g_strdup_printf ("%s (%u)", track->name, track->lanes->len + 1);
+
+      lane->tid = new_thread (c, name, track->sort_index);
+    }
+  g_ptr_array_add (track->lanes, lane);
+
+  return lane->tid;
+}
+
+/* --- slices ------------------------------------------------------------------ */
+
+static const char *
+or_else (const char *a,
+         const char *b)
+{
+  return a != NULL ? a : b;
+}
+
+static void
+culprit_args (Chrome               *c,
+              gboolean             *first,
+              const CliReportEvent *event)
+{
+  const CliReportCulprit *culprit = event->culprit;
+  g_autoptr (GString) text = NULL;
+
+  if (culprit == NULL)
+    return;
+  text = g_string_new (or_else (culprit->function, "?"));
+  if (culprit->file != NULL && culprit->line != CLI_UNKNOWN)
+    g_string_append_printf (text, " (%s:%" G_GINT64_FORMAT ")", export_text (c->ctx, culprit->file),
+                            culprit->line);
+  else if (culprit->file != NULL)
+    g_string_append_printf (text, " (%s)", export_text (c->ctx, culprit->file));
+  if (culprit->module != NULL)
+    g_string_append_printf (text, " [%s]", export_text (c->ctx, culprit->module));
+  arg_str (c->out, first, "culprit", text->str);
+  arg_str (c->out, first, "culprit_reason", culprit->reason);
+  if (culprit->confidence >= 0)
+    {
+      char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+      arg_key (c->out, first, "confidence");
+      g_string_append (c->out,
+                       g_ascii_formatd (buffer, sizeof buffer, "%.3f", culprit->confidence));
+    }
+}
+
+static void
+write_event_slice (Chrome      *c,
+                   const Slice *s,
+                   guint        tid)
+{
+  const CliReportEvent *e = s->event;
+  const CliReportEventDetail *d = e->detail;
+  g_autofree char *name = NULL;
+  const char *what = or_else (e->callback, e->source);
+  gboolean first = TRUE;
+
+  /* "severe dispatch: on_click", "HANG (ongoing): on_click" */
+  if (e->ongoing)
+    name = g_strdup_printf ("HANG (ongoing)%s%s", what ? ": " : "", what ? what : "");
+  else
+    name = g_strdup_printf ("%s %s%s%s", cli_tier_to_string (e->tier), e->type, what ? ": " : "",
+                            what ? what : "");
+  begin_event (c, "X", tid, s->start_ns);
+  add_dur (c, s->start_ns, s->end_ns);
+  add_name_cat (c, name, s->kind == SLICE_FRAME_EVENT ? "frame-jank" : "jank");
+  g_string_append (c->out, ",\"args\":{");
+  arg_int (c->out, &first, "id", e->id);
+  arg_str (c->out, &first, "type", e->type);
+  arg_str (c->out, &first, "tier", cli_tier_to_string (e->tier));
+  arg_str (c->out, &first, "source", e->source);
+  arg_str (c->out, &first, "callback", e->callback);
+  arg_ms (c->out, &first, "blocked_ms", e->duration_ns);
+  arg_int (c->out, &first, "parts",
+           MAX (e->parts_count, d != NULL ? (gint64) d->parts->len : 0));
+  arg_str (c->out, &first, "class", e->klass);
+  arg_str (c->out, &first, "wait", e->wait);
+  culprit_args (c, &first, e);
+  arg_ms (c->out, &first, "watched_ms", e->watched_ns);
+  arg_ms (c->out, &first, "cpu_ms", e->cpu_ns);
+  arg_ms (c->out, &first, "off_cpu_ms", e->off_cpu_ns);
+  if (d != NULL)
+    {
+      arg_ms (c->out, &first, "runnable_ms", d->runnable_ns);
+      arg_str (c->out, &first, "scene", d->scene);
+      /* The machine at the time: busy, or the app slow? */
+      if (d->process_cpu_pct_x100 != CLI_UNKNOWN)
+        {
+          arg_key (c->out, &first, "process_cpu_pct");
+          append_fixed (c->out, d->process_cpu_pct_x100, 100, 2);
+        }
+      if (d->load_avg_x100 != CLI_UNKNOWN)
+        {
+          arg_key (c->out, &first, "load_avg_1m");
+          append_fixed (c->out, d->load_avg_x100, 100, 2);
+        }
+      arg_int (c->out, &first, "mem_available_kb", d->mem_available_kb);
+      if (d->startup)
+        {
+          arg_key (c->out, &first, "startup");
+          g_string_append (c->out, "true");
+        }
+    }
+  arg_int (c->out, &first, "samples", e->samples_total);
+  if (e->ongoing)
+    {
+      arg_key (c->out, &first, "ongoing");
+      g_string_append (c->out, "true");
+    }
+  if (c->process->previous_run)
+    {
+      arg_key (c->out, &first, "previous_run");
+      g_string_append (c->out, "true");
+    }
+  g_string_append (c->out, "}}");
+
+  if (e->ongoing)
+    {
+      /* Process-wide, so that it shows across all its tracks. */
+      begin_event (c, "i", tid, s->end_ns);
+      add_name_cat (c, c->process->previous_run
+                         ? "hang under way when the process was killed"
+                         : "hang still under way when the report was written",
+                    "jank");
+      g_string_append (c->out, ",\"s\":\"p\"}");
+    }
+}
+
+static void
+write_part_slice (Chrome      *c,
+                  const Slice *s,
+                  guint        tid)
+{
+  const CliReportPart *p = s->part;
+  gboolean first = TRUE;
+  g_autofree char *name = NULL;
+
+  /* A dispatch by its callback; an iteration by the source that took most
+   * of it. */
+  if (s->kind == SLICE_DISPATCH)
+    name = g_strdup (or_else (p->callback, or_else (p->source, "dispatch")));
+  else if (p->callback != NULL || p->source != NULL)
+    name = g_strdup_printf ("iteration (mostly %s)", or_else (p->callback, p->source));
+  else
+    name = g_strdup ("iteration");
+
+  begin_event (c, "X", tid, s->start_ns);
+  add_dur (c, s->start_ns, s->end_ns);
+  add_name_cat (c, name, s->kind == SLICE_DISPATCH ? "dispatch" : "iteration");
+  g_string_append (c->out, ",\"args\":{");
+  arg_str (c->out, &first, "source", p->source);
+  arg_str (c->out, &first, "callback", p->callback);
+  arg_str (c->out, &first, "tier", p->tier);
+  arg_ms (c->out, &first, "own_ms", p->duration_ns);
+  arg_ms (c->out, &first, "wall_ms", cli_span (p->start_ns, p->end_ns));
+  arg_int (c->out, &first, "event", s->event->id);
+  g_string_append (c->out, "}}");
+}
+
+/* A frame, its work (before-paint or flush-events to the end of
+ * after-paint) and its phases inside. The report gives each phase's time,
+ * not its start: phases are laid out in their order from the work's start. */
+static void
+write_frame_slice (Chrome      *c,
+                   const Slice *s,
+                   guint        tid)
+{
+  const CliReportPart *p = s->part;
+  gboolean first = TRUE;
+  gint64 phases_ns = 0;
+  gint64 work_start;
+  gint64 at;
+  g_autofree char *name = g_strdup_printf ("frame (%s)", or_else (p->tier, "slow"));
+
+  begin_event (c, "X", tid, s->start_ns);
+  add_dur (c, s->start_ns, s->end_ns);
+  add_name_cat (c, name, "frame");
+  g_string_append (c->out, ",\"args\":{");
+  arg_int (c->out, &first, "window", p->window);
+  arg_str (c->out, &first, "tier", p->tier);
+  arg_ms (c->out, &first, "frame_ms", p->duration_ns);
+  arg_ms (c->out, &first, "budget_ms", p->budget_ns);
+  arg_ms (c->out, &first, "work_ms", p->work_ns);
+  arg_str (c->out, &first, "source", p->source);
+  arg_str (c->out, &first, "callback", p->callback);
+  arg_int (c->out, &first, "event", s->event->id);
+  g_string_append (c->out, "}}");
+
+  for (guint i = 0; i < G_N_ELEMENTS (phase_names); i++)
+    if (p->phases[i] > 0)
+      phases_ns = cli_sat_add (phases_ns, p->phases[i]);
+  work_start = cli_sat_sub (s->end_ns, MAX (p->work_ns > 0 ? p->work_ns : 0, phases_ns));
+  work_start = MAX (work_start, s->start_ns);
+  if (p->work_ns > 0)
+    {
+      first = TRUE;
+      begin_event (c, "X", tid, work_start);
+      add_dur (c, work_start, s->end_ns);
+      add_name_cat (c, "work", "frame");
+      g_string_append (c->out, ",\"args\":{");
+      arg_ms (c->out, &first, "work_ms", p->work_ns);
+      g_string_append (c->out, "}}");
+    }
+
+  at = work_start;
+  for (guint i = 0; i < G_N_ELEMENTS (phase_names); i++)
+    {
+      gint64 end;
+
+      if (p->phases[i] <= 0) /* did not run, or too short to show */
+        continue;
+      end = MIN (cli_sat_add (at, p->phases[i]), s->end_ns);
+      first = TRUE;
+      begin_event (c, "X", tid, at);
+      add_dur (c, at, end);
+      add_name_cat (c, phase_names[i], "frame-phase");
+      g_string_append (c->out, ",\"args\":{");
+      arg_ms (c->out, &first, "phase_ms", p->phases[i]);
+      g_string_append (c->out, "}}");
+      at = end;
+    }
+}
+
+static gint
+slice_order (gconstpointer a,
+             gconstpointer b)
+{
+  const Slice *x = a, *y = b;
+
+  if (x->start_ns != y->start_ns)
+    return x->start_ns < y->start_ns ? -1 : 1;
+  if (x->end_ns != y->end_ns)
+    return x->end_ns > y->end_ns ? -1 : 1; /* longest first: it holds the others */
+  return 0;
+}
+
+static void
+add_slice (GArray               *slices,
+           const ExportProcess  *process,
+           SliceKind             kind,
+           const CliReportEvent *event,
+           const CliReportPart  *part,
+           gint64                start_ns,
+           gint64                end_ns)
+{
+  Slice s = { kind, export_time (process, start_ns), export_time (process, MAX (end_ns, start_ns)),
+              event, part };
+
+  g_array_append_val (slices, s);
+}
+
+static GArray *
+collect_slices (const ExportProcess *process)
+{
+  GArray *slices = g_array_new (FALSE, TRUE, sizeof (Slice));
+
+  for (guint i = 0; i < process->events->len; i++)
+    {
+      const CliReportEvent *e = g_ptr_array_index (process->events, i);
+      gboolean frame_event = g_strcmp0 (e->type, "frame") == 0;
+
+      add_slice (slices, process, frame_event ? SLICE_FRAME_EVENT : SLICE_EVENT, e, NULL,
+                 e->start_ns, export_event_end (e));
+      if (e->detail == NULL)
+        continue;
+      for (guint k = 0; k < e->detail->parts->len; k++)
+        {
+          const CliReportPart *p = g_ptr_array_index (e->detail->parts, k);
+
+          if (g_strcmp0 (p->type, "frame") == 0)
+            add_slice (slices, process, SLICE_FRAME, e, p,
+                       cli_sat_sub (p->end_ns, MAX (p->duration_ns, 0)), p->end_ns);
+          else if (g_strcmp0 (p->type, "dispatch") == 0)
+            add_slice (slices, process, SLICE_DISPATCH, e, p, p->start_ns, p->end_ns);
+          else if (g_strcmp0 (p->type, "iteration") == 0)
+            add_slice (slices, process, SLICE_ITERATION, e, p, p->start_ns, p->end_ns);
+        }
+    }
+  g_array_sort (slices, slice_order);
+
+  return slices;
+}
+
+static void
+write_slices (Chrome *c)
+{
+  g_autoptr (GArray) slices = collect_slices (c->process);
+
+  for (guint i = 0; i < slices->len; i++)
+    {
+      const Slice *s = &g_array_index (slices, Slice, i);
+      Track *track;
+
+      switch (s->kind)
+        {
+        case SLICE_DISPATCH:
+          track = get_track (c, "main loop: slow dispatches", 1, TRUE);
+          write_part_slice (c, s, place (c, track, s->start_ns, s->end_ns));
+          break;
+        case SLICE_ITERATION:
+          track = get_track (c, "main loop: slow iterations", 2, TRUE);
+          write_part_slice (c, s, place (c, track, s->start_ns, s->end_ns));
+          break;
+        case SLICE_EVENT:
+          track = get_track (c, "jank events", 3, FALSE);
+          write_event_slice (c, s, place (c, track, s->start_ns, s->end_ns));
+          break;
+        case SLICE_FRAME_EVENT:
+          track = get_track (c, "frame jank events", 4, FALSE);
+          write_event_slice (c, s, place (c, track, s->start_ns, s->end_ns));
+          break;
+        case SLICE_FRAME:
+          {
+            g_autofree char *name =
+              s->part->window != CLI_UNKNOWN
+                ? g_strdup_printf ("slow frames (window %" G_GINT64_FORMAT ")", s->part->window)
+                : g_strdup ("slow frames");
+
+            track = get_track (c, name, 5, FALSE);
+            write_frame_slice (c, s, place (c, track, s->start_ns, s->end_ns));
+          }
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
+/* --- samples ------------------------------------------------------------------ */
+
+/* The stackFrames id of a frame under @parent (0: a root). */
+static guint
+frame_id (Chrome     *c,
+          guint       parent,
+          const char *name,
+          const char *module)
+{
+  g_autofree char *key = g_strdup_printf ("%u\x1f%s\x1f%s", parent, name, module ? module : "");
+  gpointer id;
+
+  if (g_hash_table_lookup_extended (c->frame_ids, key, NULL, &id))
+    return GPOINTER_TO_UINT (id);
+
+  c->n_frames++;
+  g_string_append_printf (c->stack_frames, "%s\n\"%u\":{\"name\":", c->n_frames > 1 ? "," : "",
+                          c->n_frames);
+  cli_json_append_string (c->stack_frames, name);
+  if (module != NULL)
+    {
+      g_string_append (c->stack_frames, ",\"category\":");
+      cli_json_append_string (c->stack_frames, module);
+    }
+  if (parent != 0)
+    g_string_append_printf (c->stack_frames, ",\"parent\":\"%u\"", parent);
+  g_string_append_c (c->stack_frames, '}');
+  g_hash_table_insert (c->frame_ids, g_steal_pointer (&key), GUINT_TO_POINTER (c->n_frames));
+
+  return c->n_frames;
+}
+
+/* The leaf's stackFrames id of a stack, linked from the root (the report
+ * lists frames leaf first). */
+static guint
+stack_id (Chrome               *c,
+          const CliReportStack *stack)
+{
+  guint id = 0;
+
+  if (stack == NULL || stack->frames->len == 0)
+    return frame_id (c, 0, EXPORT_NO_STACK, NULL);
+  for (guint i = stack->frames->len; i-- > 0;)
+    {
+      const CliReportFrame *frame = g_ptr_array_index (stack->frames, i);
+
+      id = frame_id (c, id, export_frame_name (c->ctx, frame), export_text (c->ctx, frame->module));
+    }
+
+  return id;
+}
+
+static void
+stack_text (Chrome               *c,
+            GString              *out,
+            const CliReportStack *stack)
+{
+  if (stack == NULL)
+    {
+      g_string_append (out, EXPORT_NO_STACK);
+      return;
+    }
+  for (guint i = 0; i < stack->frames->len; i++)
+    {
+      const CliReportFrame *frame = g_ptr_array_index (stack->frames, i);
+
+      g_string_append_printf (out, "%s%s", i > 0 ? "\n" : "", export_frame_name (c->ctx, frame));
+      if (frame->file != NULL && frame->line != CLI_UNKNOWN)
+        g_string_append_printf (out, " (%s:%" G_GINT64_FORMAT ")",
+                                export_text (c->ctx, frame->file), frame->line);
+      if (frame->module != NULL)
+        g_string_append_printf (out, " [%s]", export_text (c->ctx, frame->module));
+      if (frame->inlined)
+        g_string_append (out, " (inlined)");
+    }
+}
+
+static void
+write_sample_instants (Chrome *c,
+                       GArray *timeline)
+{
+  guint tid = 0;
+
+  for (guint i = 0; i < timeline->len; i++)
+    {
+      const ExportTimedSample *t = &g_array_index (timeline, ExportTimedSample, i);
+      const CliReportSample *s = t->sample;
+      g_autoptr (GString) text = g_string_new (NULL);
+      g_autofree char *name = NULL;
+      gboolean first = TRUE;
+      guint sf = stack_id (c, t->stack);
+
+      if (tid == 0)
+        tid = new_thread (c, "samples", 20);
+      name = s->wait != NULL ? g_strdup_printf ("sample: %s (%s)", or_else (s->state, "?"), s->wait)
+                             : g_strdup_printf ("sample: %s", or_else (s->state, "?"));
+      begin_event (c, "i", tid, export_time (c->process, s->t_ns));
+      add_name_cat (c, name, "sample");
+      g_string_append_printf (c->out, ",\"s\":\"t\",\"sf\":\"%u\",\"args\":{", sf);
+      arg_int (c->out, &first, "count", s->count);
+      if (s->count > 1)
+        arg_ms (c->out, &first, "last_after_ms", cli_span (s->t_ns, s->last_ns));
+      arg_str (c->out, &first, "state", s->state);
+      arg_str (c->out, &first, "wait", s->wait);
+      arg_int (c->out, &first, "event", t->event->id);
+      stack_text (c, text, t->stack);
+      arg_str (c->out, &first, "stack", text->str);
+      g_string_append (c->out, "}}");
+
+      g_string_append_printf (c->samples, "%s\n{\"pid\":%d,\"tid\":%u,\"ts\":",
+                              c->samples->len > 0 ? "," : "", c->process->pid, tid);
+      append_fixed (c->samples, cli_sat_sub (export_time (c->process, s->t_ns), c->ctx->origin_ns),
+                    1000, 3);
+      g_string_append_printf (c->samples, ",\"name\":\"jankscope sample\",\"sf\":\"%u\","
+                              "\"weight\":%" G_GINT64_FORMAT "}", sf, MAX (s->count, 1));
+    }
+}
+
+typedef struct
+{
+  const char *name;
+  const CliReportFrame *frame; /* NULL for EXPORT_NO_STACK */
+  gint64 start_ns;
+  gint64 end_ns;               /* once closed */
+  guint depth;                 /* 0: the root */
+} StackSlice;
+
+/* Closes the open frames deeper than @keep at @at_ns. */
+static void
+close_frames (GArray *open,
+              GArray *closed,
+              guint   keep,
+              gint64  at_ns)
+{
+  while (open->len > keep)
+    {
+      StackSlice *f = &g_array_index (open, StackSlice, open->len - 1);
+
+      f->end_ns = at_ns;
+      g_array_append_val (closed, *f);
+      g_array_set_size (open, open->len - 1);
+    }
+}
+
+/* By start, parents first: a reader that meets a child before its parent
+ * at the same time could take them as overlapping. */
+static gint
+stack_slice_order (gconstpointer a,
+                   gconstpointer b)
+{
+  const StackSlice *x = a, *y = b;
+
+  if (x->start_ns != y->start_ns)
+    return x->start_ns < y->start_ns ? -1 : 1;
+  return (x->depth > y->depth) - (x->depth < y->depth);
+}
+
+static void
+write_stack_slices (Chrome *c,
+                    guint   tid,
+                    GArray *closed)
+{
+  g_array_sort (closed, stack_slice_order);
+  for (guint i = 0; i < closed->len; i++)
+    {
+      const StackSlice *f = &g_array_index (closed, StackSlice, i);
+      gboolean first = TRUE;
+
+      begin_event (c, "X", tid, f->start_ns);
+      add_dur (c, f->start_ns, f->end_ns);
+      add_name_cat (c, f->name, "stack");
+      g_string_append (c->out, ",\"args\":{");
+      if (f->frame != NULL)
+        {
+          arg_str (c->out, &first, "module", export_text (c->ctx, f->frame->module));
+          arg_str (c->out, &first, "file", export_text (c->ctx, f->frame->file));
+          arg_int (c->out, &first, "line", f->frame->line);
+          arg_str (c->out, &first, "offset", f->frame->offset);
+        }
+      g_string_append (c->out, "}}");
+    }
+}
+
+/* The sampled stacks as a flame chart: each sample stands until the next
+ * one, and frames shared by consecutive samples are one slice. */
+static void
+write_sampled_stacks (Chrome *c,
+                      GArray *timeline)
+{
+  g_autoptr (GArray) open = g_array_new (FALSE, TRUE, sizeof (StackSlice));
+  g_autoptr (GArray) closed = g_array_new (FALSE, TRUE, sizeof (StackSlice));
+  gint64 previous_end = G_MININT64;
+
+  if (timeline->len == 0)
+    return;
+
+  for (guint i = 0; i < timeline->len; i++)
+    {
+      const ExportTimedSample *t = &g_array_index (timeline, ExportTimedSample, i);
+      const ExportTimedSample *next = i + 1 < timeline->len
+                                        ? &g_array_index (timeline, ExportTimedSample, i + 1)
+                                        : NULL;
+      const CliReportSample *s = t->sample;
+      gint64 start = export_time (c->process, s->t_ns);
+      gint64 last = export_time (c->process, MAX (s->last_ns, s->t_ns));
+      gint64 end;
+      guint depth = t->stack != NULL && t->stack->frames->len > 0 ? t->stack->frames->len : 1;
+      guint common = 0;
+
+      if (next != NULL &&
+          cli_sat_sub (export_time (c->process, next->sample->t_ns), last) <= SAMPLE_GAP_NS)
+        end = MAX (export_time (c->process, next->sample->t_ns), last);
+      else
+        end = cli_sat_add (last, SAMPLE_ALONE_NS);
+      if (end <= start)
+        end = cli_sat_add (start, 1);
+
+      if (start != previous_end)
+        close_frames (open, closed, 0, previous_end);
+      /* Root first: the report's last frame. */
+      for (; common < open->len && common < depth; common++)
+        {
+          const StackSlice *f = &g_array_index (open, StackSlice, common);
+          const char *name = depth == 1 && (t->stack == NULL || t->stack->frames->len == 0)
+                               ? EXPORT_NO_STACK
+                               : export_frame_name (c->ctx, g_ptr_array_index (t->stack->frames,
+                                                                               depth - 1 - common));
+
+          if (strcmp (f->name, name) != 0)
+            break;
+        }
+      close_frames (open, closed, common, start);
+      for (guint k = common; k < depth; k++)
+        {
+          StackSlice f = { EXPORT_NO_STACK, NULL, start, start, k };
+
+          if (t->stack != NULL && t->stack->frames->len > 0)
+            {
+              f.frame = g_ptr_array_index (t->stack->frames, depth - 1 - k);
+              f.name = export_frame_name (c->ctx, f.frame);
+            }
+          g_array_append_val (open, f);
+        }
+      previous_end = end;
+    }
+  close_frames (open, closed, 0, previous_end);
+
+  write_stack_slices (c, new_thread (c, "sampled stacks", 21), closed);
+}
+
+/* --- the document ---------------------------------------------------------------- */
+
+static void
+write_process (Chrome              *c,
+               const ExportProcess *process,
+               guint                index)
+{
+  const CliReport *report = process->report;
+  const ExportInput *input = g_ptr_array_index (c->ctx->inputs, process->input);
+  g_autoptr (GArray) timeline = export_timeline (process);
+
+  c->process = process;
+  c->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) track_free);
+
+  metadata (c, "process_name", 0, "name", process->label, 0);
+  metadata (c, "process_sort_index", 0, "sort_index", NULL, index);
+  metadata (c, "process_labels", 0, "labels", input->display_name, 0);
+
+  if (!process->previous_run)
+    {
+      gboolean first = TRUE;
+      guint tid = new_thread (c, "jankscope", 0);
+      gint64 start = export_time (process, report->start_ns);
+
+      begin_event (c, "X", tid, start);
+      add_dur (c, start, cli_sat_add (start, MAX (report->monitored_ns, 0)));
+      add_name_cat (c, report->final ? "monitored" : "monitored (report written during the run)",
+                    "jankscope");
+      g_string_append (c->out, ",\"args\":{");
+      arg_str (c->out, &first, "file", input->display_name);
+      arg_str (c->out, &first, "toolkit", report->toolkit);
+      arg_str (c->out, &first, "gtk_version", report->gtk_version);
+      arg_str (c->out, &first, "mode", report->mode);
+      arg_int (c->out, &first, "iterations", report->iterations);
+      arg_int (c->out, &first, "dispatches", report->dispatches);
+      arg_ms (c->out, &first, "busy_ms", report->busy_ns);
+      arg_int (c->out, &first, "events_total", report->events_total);
+      arg_int (c->out, &first, "events_dropped", report->events_dropped);
+      arg_ms (c->out, &first, "threshold_ms", report->threshold_ns);
+      g_string_append (c->out, "}}");
+    }
+
+  write_slices (c);
+  write_sample_instants (c, timeline);
+  write_sampled_stacks (c, timeline);
+
+  g_clear_pointer (&c->tracks, g_hash_table_unref);
+}
+
+GBytes *
+export_chrome (ExportContext *ctx,
+               GError       **error)
+{
+  Chrome c = { 0 };
+  GString *out = g_string_new (NULL);
+
+  c.ctx = ctx;
+  c.out = out;
+  c.next_tid = FIRST_TID;
+  c.frame_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  c.stack_frames = g_string_new (NULL);
+  c.samples = g_string_new (NULL);
+
+  g_string_append (out, "{\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"jankscope "
+                        JANKSCOPE_VERSION "\",\"clock\":");
+  cli_json_append_string (out, ctx->align == EXPORT_ALIGN_START ? "process start" : "CLOCK_MONOTONIC");
+  g_string_append (out, ",\"origin_ns\":");
+  g_string_append_printf (out, "%" G_GINT64_FORMAT, ctx->origin_ns);
+  g_string_append (out, ",\"inputs\":[");
+  for (guint i = 0; i < ctx->inputs->len; i++)
+    {
+      const ExportInput *input = g_ptr_array_index (ctx->inputs, i);
+
+      g_string_append (out, i > 0 ? "," : "");
+      cli_json_append_string (out, input->display_name);
+    }
+  g_string_append (out, "]},\n\"traceEvents\":[");
+
+  for (guint i = 0; i < ctx->processes->len; i++)
+    write_process (&c, g_ptr_array_index (ctx->processes, i), i);
+
+  g_string_append (out, "\n],\n\"stackFrames\":{");
+  g_string_append_len (out, c.stack_frames->str, c.stack_frames->len);
+  g_string_append (out, "\n},\n\"samples\":[");
+  g_string_append_len (out, c.samples->str, c.samples->len);
+  g_string_append (out, "\n]}\n");
+
+  g_hash_table_unref (c.frame_ids);
+  g_string_free (c.stack_frames, TRUE);
+  g_string_free (c.samples, TRUE);
+
+  return g_string_free_to_bytes (out);
+}

@@ -1,0 +1,123 @@
+/* jse-common.h: what every format of "jankscope export" shares: the
+ * loaded inputs as processes on one time line, frame names, the samples
+ * counted once, JSON text and the output file (docs/exports.md)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "jse-scrub.h"
+#include "jsr-json-doc.h"
+#include "jsr-report.h"
+#include "jsr-saturate.h"
+
+G_BEGIN_DECLS
+
+/* Pids at or above this are made up by the export (two inputs had the same
+ * pid); Linux pids stay below 2^22 (PID_MAX_LIMIT). */
+#define EXPORT_SYNTHETIC_PID (1 << 23)
+
+typedef enum
+{
+  EXPORT_ALIGN_CLOCK, /* the reports' own CLOCK_MONOTONIC: runs on one machine line up */
+  EXPORT_ALIGN_START, /* every process starts at the earliest start of all */
+} ExportAlign;
+
+/* A process of the export: one per input report, plus one for the hang of a
+ * run that was killed during it (the report's previous_run). */
+typedef struct
+{
+  const CliReport *report;  /* the report it comes from */
+  guint input;              /* index of that report in ExportContext.inputs */
+  gboolean previous_run;    /* the hang of the run before, killed during it */
+  gint32 pid;               /* in the export: the real pid unless taken (EXPORT_SYNTHETIC_PID) */
+  gint64 real_pid;          /* CLI_UNKNOWN when unknown */
+  const char *name;         /* process name (scrubbed), never NULL */
+  const char *label;        /* "name (pid N)", "name (pid N, previous run, killed)" */
+  gint64 shift_ns;          /* added to every time of this process (--align) */
+  GPtrArray *events;        /* of const CliReportEvent *, in file order */
+} ExportProcess;
+
+typedef struct
+{
+  const CliReport *report;
+  const char *path;         /* as given */
+  const char *display_name; /* UTF-8, for messages and labels (scrubbed) */
+} ExportInput;
+
+typedef struct
+{
+  GPtrArray *inputs;        /* of ExportInput */
+  GPtrArray *reports;       /* of CliReport, owned */
+  GPtrArray *processes;     /* of ExportProcess */
+  GHashTable *pids;         /* the processes' export pids */
+  ExportScrubber *scrubber; /* NULL without --scrub */
+  ExportAlign align;
+  gint64 origin_ns;         /* earliest (shifted) time of any process */
+  gint64 end_ns;            /* latest (shifted) time of any process */
+  GStringChunk *strings;    /* scrubbed and made-up strings */
+  char *folded_prefix;      /* --folded-prefix, as given (NULL: none) */
+  gint32 synthetic_pids;    /* pids made up so far */
+} ExportContext;
+
+ExportContext *export_context_new   (gboolean        scrub,
+                                     ExportAlign     align);
+/* Loads every file (cli_report_load_full); on the first bad one returns
+ * FALSE with an error that names it. Then builds the processes. */
+gboolean       export_context_load  (ExportContext  *ctx,
+                                     char          **paths,
+                                     GError        **error);
+void           export_context_free  (ExportContext  *ctx);
+
+/* @text scrubbed (when --scrub), owned by @ctx; NULL stays NULL. */
+const char    *export_text          (ExportContext  *ctx,
+                                     const char     *text);
+
+/* Time on the export's clock: the process's shift applied (saturated, like
+ * every sum of the export: jsr-saturate.h). */
+static inline gint64
+export_time (const ExportProcess *process,
+             gint64               t_ns)
+{
+  return cli_sat_add (t_ns, process->shift_ns);
+}
+
+/* The end of an event: detail->end_ns, else start + duration. */
+gint64         export_event_end     (const CliReportEvent *event);
+
+/* A frame's name in every format: its function, else "module+0xOFFSET",
+ * else "[unknown]"; owned by @ctx. */
+const char    *export_frame_name    (ExportContext        *ctx,
+                                     const CliReportFrame *frame);
+#define EXPORT_NO_STACK "[no stack]"
+
+/* Every sampled stack once per event, with its count, across processes:
+ * what the profile formats (folded, pprof) add up. Frame events see the same
+ * stalls as the dispatch/iteration events they overlap, so a sample is
+ * counted in a frame event only when no main-loop event of its process has a
+ * sample at the same time (docs/exports.md, "Counting samples"). */
+typedef struct
+{
+  const ExportProcess *process;
+  const CliReportEvent *event;
+  const CliReportStack *stack; /* NULL: samples without a recorded stack */
+  gint64 count;                /* samples */
+  gint64 stall_ns;             /* their share of the event's watched time */
+} ExportStackCount;
+
+GArray        *export_stack_counts  (ExportContext  *ctx); /* of ExportStackCount */
+
+/* The samples of one process in time order, each moment once (the same rule
+ * as above): what the time-line formats (chrome, sysprof) draw. */
+typedef struct
+{
+  const CliReportEvent *event;
+  const CliReportSample *sample;
+  const CliReportStack *stack; /* NULL: none recorded */
+} ExportTimedSample;
+
+GArray        *export_timeline      (const ExportProcess *process); /* of ExportTimedSample */
+
+G_END_DECLS

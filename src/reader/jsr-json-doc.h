@@ -1,0 +1,98 @@
+/* jsr-json-doc.h: a small, fast JSON parser for untrusted reports and aggregates
+ *
+ * The whole document is parsed into one arena (freed at once): values are
+ * 16-byte nodes, arrays hold their elements and objects their members
+ * contiguously, strings are decoded, NUL-terminated UTF-8. It enforces the
+ * rules of jsr-json-guard.c while it parses (nesting depth, 64-bit integers, the
+ * memory budget), so no separate pass over the text is needed, and it is
+ * some six times faster than json-glib 1.6 on reports (which matters to
+ * `jankscope merge`, which reads thousands of them).
+ *
+ * Strict RFC 8259 JSON: no comments, no trailing commas, no NaN, no raw
+ * control characters or invalid UTF-8 anywhere. "\u0000" and lone
+ * surrogates decode to U+FFFD, so that a C string never hides a NUL.
+ * Duplicate member names: the last one wins (as in json-glib).
+ *
+ * Any thread; a document is not shared between threads while it is built.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CLI_JSON_NULL,
+  CLI_JSON_BOOLEAN,
+  CLI_JSON_INT,    /* an integer without fraction or exponent, in 64 bits */
+  CLI_JSON_DOUBLE, /* any other number (may be infinite: 1e400) */
+  CLI_JSON_STRING,
+  CLI_JSON_ARRAY,
+  CLI_JSON_OBJECT,
+  CLI_JSON_LAZY,   /* internal: a checked value not built yet (never seen by readers) */
+} CliJsonType;
+
+typedef struct _CliJsonNode CliJsonNode;
+typedef struct _CliJsonMember CliJsonMember;
+typedef struct _CliJsonDoc CliJsonDoc;
+
+struct _CliJsonNode
+{
+  guint32 type;   /* CliJsonType */
+  guint32 length; /* string: bytes; array: elements; object: members */
+  union
+  {
+    gint64 integer;
+    double number;
+    gboolean boolean;
+    const char *string;           /* NUL-terminated */
+    const CliJsonNode *elements;  /* [length] */
+    const CliJsonMember *members; /* [length], in file order */
+  } v;
+};
+
+struct _CliJsonMember
+{
+  const char *name;
+  CliJsonNode value;
+};
+
+/* Parses `data` (not NUL-terminated; `length` bytes). On error returns NULL
+ * and sets a CLI_REPORT_ERROR: SYNTAX ("not valid JSON: line 3, column 7:
+ * ...", nesting, integers out of range) or TOO_LARGE (the memory budget). */
+CliJsonDoc        *cli_json_doc_parse      (const char *data,
+                                            gsize       length,
+                                            guint       max_depth,
+                                            GError    **error);
+/* Like cli_json_doc_parse, but the values of members named in `lazy` (a
+ * NULL-terminated list) are only checked (the same rules) and built when
+ * first read with cli_json_object_get: a reader that never asks for them
+ * saves most of their cost. `data` must then outlive the document. */
+CliJsonDoc        *cli_json_doc_parse_lazy (const char        *data,
+                                            gsize              length,
+                                            guint              max_depth,
+                                            const char *const *lazy,
+                                            GError           **error);
+const CliJsonNode *cli_json_doc_get_root   (CliJsonDoc *doc);
+void               cli_json_doc_free       (CliJsonDoc *doc);
+
+/* The member `name` of an object (the last one of that name), or NULL when
+ * absent or when `object` is not an object. A lazy member is built here. */
+const CliJsonNode *cli_json_object_get     (const CliJsonNode *object,
+                                            const char        *name);
+/* The number of elements of an array member without building it if it is
+ * lazy; -1 when absent or not an array. */
+gint64             cli_json_object_array_length (const CliJsonNode *object,
+                                                 const char        *name);
+
+/* Appends `text` as a JSON string ("null" for NULL): quotes, backslashes and
+ * control characters escaped, invalid UTF-8 replaced (U+FFFD). */
+void               cli_json_append_string  (GString           *out,
+                                            const char        *text);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliJsonDoc, cli_json_doc_free)
+
+G_END_DECLS
