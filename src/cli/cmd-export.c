@@ -121,7 +121,7 @@ cli_cmd_export (int    argc,
   format = find_format (format_name);
   if (format == NULL)
     {
-      g_autofree char *name = cli_display (format_name);
+      g_autofree char *name = jsr_display (format_name);
 
       return cli_usage_error (context, _("unknown format “%s”"), name);
     }
@@ -131,7 +131,7 @@ cli_cmd_export (int    argc,
     return cli_usage_error (context, _("--output: empty file name"));
   if (align != NULL && strcmp (align, "clock") != 0 && strcmp (align, "start") != 0)
     {
-      g_autofree char *value = cli_display (align);
+      g_autofree char *value = jsr_display (align);
 
       return cli_usage_error (context, _("--align: “%s” is not clock or start"), value);
     }

@@ -128,14 +128,14 @@ report_target_ok (const char *path,
 
 /* Loads the report this run wrote. NULL with *problem set (a message for
  * the user) when there is none or it cannot be read. */
-static CliReport *
+static JsrReport *
 load_run_report (const char        *path,
                  const struct stat *before_run,
                  const char        *app,
                  char             **problem)
 {
-  g_autofree char *display_path = cli_display_filename (path);
-  g_autoptr (CliReport) report = NULL;
+  g_autofree char *display_path = jsr_display_filename (path);
+  g_autoptr (JsrReport) report = NULL;
   g_autoptr (GError) error = NULL;
   struct stat after_run;
 
@@ -149,11 +149,11 @@ load_run_report (const char        *path,
       return NULL;
     }
 
-  report = cli_report_load (path, &error);
+  report = jsr_report_load (path, &error);
   if (report == NULL)
     {
       if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
-          g_error_matches (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_EMPTY))
+          g_error_matches (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY))
         *problem = g_strdup_printf (_("no report was written. Is “%s” a GLib program? It may "
                                       "also have ended before jankscope could write a report."),
                                     app);
@@ -192,9 +192,9 @@ ended_by_signal (int  wait_status,
 static void
 print_outcome (const char      *app_name,
                int              wait_status,
-               const CliReport *report)
+               const JsrReport *report)
 {
-  const CliReportEvent *hang = report != NULL ? cli_report_get_ongoing_hang (report) : NULL;
+  const JsrReportEvent *hang = report != NULL ? jsr_report_get_ongoing_hang (report) : NULL;
   g_autofree char *outcome = cli_describe_wait_status (wait_status);
   g_autofree char *stuck = NULL;
   int signal_number = 0;
@@ -243,7 +243,7 @@ cli_cmd_run (int    argc,
   g_autofree char *private_dir = NULL;
   g_autofree char *app_name = NULL;
   g_autofree char *problem = NULL;
-  g_autoptr (CliReport) report = NULL;
+  g_autoptr (JsrReport) report = NULL;
   g_auto (GStrv) envp = NULL;
   struct stat before_run;
   gboolean had_report = FALSE;
@@ -296,14 +296,14 @@ cli_cmd_run (int    argc,
       /* The app could not say why its report is missing: check here. */
       if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
         {
-          g_autofree char *display_dir = cli_display_filename (dir);
+          g_autofree char *display_dir = jsr_display_filename (dir);
 
           return cli_usage_error (context, _("--report: the folder %s does not exist"),
                                   display_dir);
         }
       if (strchr (report_template, '%') == NULL && !report_target_ok (report_template, &problem))
         {
-          g_autofree char *display_path = cli_display_filename (report_template);
+          g_autofree char *display_path = jsr_display_filename (report_template);
 
           return cli_usage_error (context,
                                   _("--report: %s is %s; a report is written only to a regular "
@@ -378,7 +378,7 @@ cli_cmd_run (int    argc,
     g_autofree char *base = g_path_get_basename (app_argv[0]);
 
     /* For messages only. */
-    app_name = cli_display_filename (base);
+    app_name = jsr_display_filename (base);
   }
   report_path = expand_report_path (report_template, pid, app_argv[0]);
   report = load_run_report (report_path, had_report ? &before_run : NULL, app_name, &problem);
@@ -400,7 +400,7 @@ cli_cmd_run (int    argc,
     remove_private_dir (private_dir);
   else
     {
-      g_autofree char *display_path = cli_display_filename (report_path);
+      g_autofree char *display_path = jsr_display_filename (report_path);
 
       g_printerr ("\n");
       g_printerr (_("Report: %s\n"), display_path);

@@ -45,8 +45,8 @@ typedef struct
 {
   SliceKind kind;
   gint64 start_ns, end_ns; /* on the export's clock */
-  const CliReportEvent *event;
-  const CliReportPart *part; /* NULL for events */
+  const JsrReportEvent *event;
+  const JsrReportPart *part; /* NULL for events */
 } Slice;
 
 typedef struct
@@ -102,7 +102,7 @@ static void
 append_ts (Chrome *c,
            gint64  t_ns)
 {
-  append_fixed (c->out, cli_sat_sub (t_ns, c->ctx->origin_ns), 1000, 3);
+  append_fixed (c->out, jsr_sat_sub (t_ns, c->ctx->origin_ns), 1000, 3);
 }
 
 static void
@@ -119,7 +119,7 @@ arg_key (GString    *out,
 {
   g_string_append (out, *first ? "" : ",");
   *first = FALSE;
-  cli_json_append_string (out, key);
+  jsr_json_append_string (out, key);
   g_string_append_c (out, ':');
 }
 
@@ -132,7 +132,7 @@ arg_str (GString    *out,
   if (value == NULL)
     return;
   arg_key (out, first, key);
-  cli_json_append_string (out, value);
+  jsr_json_append_string (out, value);
 }
 
 static void
@@ -141,7 +141,7 @@ arg_int (GString    *out,
          const char *key,
          gint64      value)
 {
-  if (value == CLI_UNKNOWN)
+  if (value == JSR_UNKNOWN)
     return;
   arg_key (out, first, key);
   g_string_append_printf (out, "%" G_GINT64_FORMAT, value);
@@ -153,7 +153,7 @@ arg_ms (GString    *out,
         const char *key,
         gint64      ns)
 {
-  if (ns == CLI_UNKNOWN)
+  if (ns == JSR_UNKNOWN)
     return;
   arg_key (out, first, key);
   append_ms (out, ns);
@@ -187,9 +187,9 @@ add_name_cat (Chrome     *c,
               const char *cat)
 {
   g_string_append (c->out, ",\"name\":");
-  cli_json_append_string (c->out, name);
+  jsr_json_append_string (c->out, name);
   g_string_append (c->out, ",\"cat\":");
-  cli_json_append_string (c->out, cat);
+  jsr_json_append_string (c->out, cat);
 }
 
 static void
@@ -198,7 +198,7 @@ add_dur (Chrome *c,
          gint64  end_ns)
 {
   g_string_append (c->out, ",\"dur\":");
-  append_fixed (c->out, cli_span (start_ns, end_ns), 1000, 3);
+  append_fixed (c->out, jsr_span (start_ns, end_ns), 1000, 3);
 }
 
 static void
@@ -214,12 +214,12 @@ metadata (Chrome     *c,
   if (tid != 0)
     g_string_append_printf (c->out, ",\"tid\":%u", tid);
   g_string_append (c->out, ",\"name\":");
-  cli_json_append_string (c->out, name);
+  jsr_json_append_string (c->out, name);
   g_string_append (c->out, ",\"args\":{");
-  cli_json_append_string (c->out, key);
+  jsr_json_append_string (c->out, key);
   g_string_append_c (c->out, ':');
   if (value != NULL)
-    cli_json_append_string (c->out, value);
+    jsr_json_append_string (c->out, value);
   else
     g_string_append_printf (c->out, "%" G_GINT64_FORMAT, number);
   g_string_append (c->out, "}}");
@@ -329,15 +329,15 @@ or_else (const char *a,
 static void
 culprit_args (Chrome               *c,
               gboolean             *first,
-              const CliReportEvent *event)
+              const JsrReportEvent *event)
 {
-  const CliReportCulprit *culprit = event->culprit;
+  const JsrReportCulprit *culprit = event->culprit;
   g_autoptr (GString) text = NULL;
 
   if (culprit == NULL)
     return;
   text = g_string_new (or_else (culprit->function, "?"));
-  if (culprit->file != NULL && culprit->line != CLI_UNKNOWN)
+  if (culprit->file != NULL && culprit->line != JSR_UNKNOWN)
     g_string_append_printf (text, " (%s:%" G_GINT64_FORMAT ")", export_text (c->ctx, culprit->file),
                             culprit->line);
   else if (culprit->file != NULL)
@@ -361,8 +361,8 @@ write_event_slice (Chrome      *c,
                    const Slice *s,
                    guint        tid)
 {
-  const CliReportEvent *e = s->event;
-  const CliReportEventDetail *d = e->detail;
+  const JsrReportEvent *e = s->event;
+  const JsrReportEventDetail *d = e->detail;
   g_autofree char *name = NULL;
   const char *what = or_else (e->callback, e->source);
   gboolean first = TRUE;
@@ -371,7 +371,7 @@ write_event_slice (Chrome      *c,
   if (e->ongoing)
     name = g_strdup_printf ("HANG (ongoing)%s%s", what ? ": " : "", what ? what : "");
   else
-    name = g_strdup_printf ("%s %s%s%s", cli_tier_to_string (e->tier), e->type, what ? ": " : "",
+    name = g_strdup_printf ("%s %s%s%s", jsr_tier_to_string (e->tier), e->type, what ? ": " : "",
                             what ? what : "");
   begin_event (c, "X", tid, s->start_ns);
   add_dur (c, s->start_ns, s->end_ns);
@@ -379,7 +379,7 @@ write_event_slice (Chrome      *c,
   g_string_append (c->out, ",\"args\":{");
   arg_int (c->out, &first, "id", e->id);
   arg_str (c->out, &first, "type", e->type);
-  arg_str (c->out, &first, "tier", cli_tier_to_string (e->tier));
+  arg_str (c->out, &first, "tier", jsr_tier_to_string (e->tier));
   arg_str (c->out, &first, "source", e->source);
   arg_str (c->out, &first, "callback", e->callback);
   arg_ms (c->out, &first, "blocked_ms", e->duration_ns);
@@ -396,12 +396,12 @@ write_event_slice (Chrome      *c,
       arg_ms (c->out, &first, "runnable_ms", d->runnable_ns);
       arg_str (c->out, &first, "scene", d->scene);
       /* The machine at the time: busy, or the app slow? */
-      if (d->process_cpu_pct_x100 != CLI_UNKNOWN)
+      if (d->process_cpu_pct_x100 != JSR_UNKNOWN)
         {
           arg_key (c->out, &first, "process_cpu_pct");
           append_fixed (c->out, d->process_cpu_pct_x100, 100, 2);
         }
-      if (d->load_avg_x100 != CLI_UNKNOWN)
+      if (d->load_avg_x100 != JSR_UNKNOWN)
         {
           arg_key (c->out, &first, "load_avg_1m");
           append_fixed (c->out, d->load_avg_x100, 100, 2);
@@ -443,7 +443,7 @@ write_part_slice (Chrome      *c,
                   const Slice *s,
                   guint        tid)
 {
-  const CliReportPart *p = s->part;
+  const JsrReportPart *p = s->part;
   gboolean first = TRUE;
   g_autofree char *name = NULL;
 
@@ -464,7 +464,7 @@ write_part_slice (Chrome      *c,
   arg_str (c->out, &first, "callback", p->callback);
   arg_str (c->out, &first, "tier", p->tier);
   arg_ms (c->out, &first, "own_ms", p->duration_ns);
-  arg_ms (c->out, &first, "wall_ms", cli_span (p->start_ns, p->end_ns));
+  arg_ms (c->out, &first, "wall_ms", jsr_span (p->start_ns, p->end_ns));
   arg_int (c->out, &first, "event", s->event->id);
   g_string_append (c->out, "}}");
 }
@@ -477,7 +477,7 @@ write_frame_slice (Chrome      *c,
                    const Slice *s,
                    guint        tid)
 {
-  const CliReportPart *p = s->part;
+  const JsrReportPart *p = s->part;
   gboolean first = TRUE;
   gint64 phases_ns = 0;
   gint64 work_start;
@@ -500,8 +500,8 @@ write_frame_slice (Chrome      *c,
 
   for (guint i = 0; i < G_N_ELEMENTS (phase_names); i++)
     if (p->phases[i] > 0)
-      phases_ns = cli_sat_add (phases_ns, p->phases[i]);
-  work_start = cli_sat_sub (s->end_ns, MAX (p->work_ns > 0 ? p->work_ns : 0, phases_ns));
+      phases_ns = jsr_sat_add (phases_ns, p->phases[i]);
+  work_start = jsr_sat_sub (s->end_ns, MAX (p->work_ns > 0 ? p->work_ns : 0, phases_ns));
   work_start = MAX (work_start, s->start_ns);
   if (p->work_ns > 0)
     {
@@ -521,7 +521,7 @@ write_frame_slice (Chrome      *c,
 
       if (p->phases[i] <= 0) /* did not run, or too short to show */
         continue;
-      end = MIN (cli_sat_add (at, p->phases[i]), s->end_ns);
+      end = MIN (jsr_sat_add (at, p->phases[i]), s->end_ns);
       first = TRUE;
       begin_event (c, "X", tid, at);
       add_dur (c, at, end);
@@ -550,8 +550,8 @@ static void
 add_slice (GArray               *slices,
            const ExportProcess  *process,
            SliceKind             kind,
-           const CliReportEvent *event,
-           const CliReportPart  *part,
+           const JsrReportEvent *event,
+           const JsrReportPart  *part,
            gint64                start_ns,
            gint64                end_ns)
 {
@@ -568,7 +568,7 @@ collect_slices (const ExportProcess *process)
 
   for (guint i = 0; i < process->events->len; i++)
     {
-      const CliReportEvent *e = g_ptr_array_index (process->events, i);
+      const JsrReportEvent *e = g_ptr_array_index (process->events, i);
       gboolean frame_event = g_strcmp0 (e->type, "frame") == 0;
 
       add_slice (slices, process, frame_event ? SLICE_FRAME_EVENT : SLICE_EVENT, e, NULL,
@@ -577,11 +577,11 @@ collect_slices (const ExportProcess *process)
         continue;
       for (guint k = 0; k < e->detail->parts->len; k++)
         {
-          const CliReportPart *p = g_ptr_array_index (e->detail->parts, k);
+          const JsrReportPart *p = g_ptr_array_index (e->detail->parts, k);
 
           if (g_strcmp0 (p->type, "frame") == 0)
             add_slice (slices, process, SLICE_FRAME, e, p,
-                       cli_sat_sub (p->end_ns, MAX (p->duration_ns, 0)), p->end_ns);
+                       jsr_sat_sub (p->end_ns, MAX (p->duration_ns, 0)), p->end_ns);
           else if (g_strcmp0 (p->type, "dispatch") == 0)
             add_slice (slices, process, SLICE_DISPATCH, e, p, p->start_ns, p->end_ns);
           else if (g_strcmp0 (p->type, "iteration") == 0)
@@ -624,7 +624,7 @@ write_slices (Chrome *c)
         case SLICE_FRAME:
           {
             g_autofree char *name =
-              s->part->window != CLI_UNKNOWN
+              s->part->window != JSR_UNKNOWN
                 ? g_strdup_printf ("slow frames (window %" G_GINT64_FORMAT ")", s->part->window)
                 : g_strdup ("slow frames");
 
@@ -656,11 +656,11 @@ frame_id (Chrome     *c,
   c->n_frames++;
   g_string_append_printf (c->stack_frames, "%s\n\"%u\":{\"name\":", c->n_frames > 1 ? "," : "",
                           c->n_frames);
-  cli_json_append_string (c->stack_frames, name);
+  jsr_json_append_string (c->stack_frames, name);
   if (module != NULL)
     {
       g_string_append (c->stack_frames, ",\"category\":");
-      cli_json_append_string (c->stack_frames, module);
+      jsr_json_append_string (c->stack_frames, module);
     }
   if (parent != 0)
     g_string_append_printf (c->stack_frames, ",\"parent\":\"%u\"", parent);
@@ -674,7 +674,7 @@ frame_id (Chrome     *c,
  * lists frames leaf first). */
 static guint
 stack_id (Chrome               *c,
-          const CliReportStack *stack)
+          const JsrReportStack *stack)
 {
   guint id = 0;
 
@@ -682,7 +682,7 @@ stack_id (Chrome               *c,
     return frame_id (c, 0, EXPORT_NO_STACK, NULL);
   for (guint i = stack->frames->len; i-- > 0;)
     {
-      const CliReportFrame *frame = g_ptr_array_index (stack->frames, i);
+      const JsrReportFrame *frame = g_ptr_array_index (stack->frames, i);
 
       id = frame_id (c, id, export_frame_name (c->ctx, frame), export_text (c->ctx, frame->module));
     }
@@ -693,7 +693,7 @@ stack_id (Chrome               *c,
 static void
 stack_text (Chrome               *c,
             GString              *out,
-            const CliReportStack *stack)
+            const JsrReportStack *stack)
 {
   if (stack == NULL)
     {
@@ -702,10 +702,10 @@ stack_text (Chrome               *c,
     }
   for (guint i = 0; i < stack->frames->len; i++)
     {
-      const CliReportFrame *frame = g_ptr_array_index (stack->frames, i);
+      const JsrReportFrame *frame = g_ptr_array_index (stack->frames, i);
 
       g_string_append_printf (out, "%s%s", i > 0 ? "\n" : "", export_frame_name (c->ctx, frame));
-      if (frame->file != NULL && frame->line != CLI_UNKNOWN)
+      if (frame->file != NULL && frame->line != JSR_UNKNOWN)
         g_string_append_printf (out, " (%s:%" G_GINT64_FORMAT ")",
                                 export_text (c->ctx, frame->file), frame->line);
       if (frame->module != NULL)
@@ -724,7 +724,7 @@ write_sample_instants (Chrome *c,
   for (guint i = 0; i < timeline->len; i++)
     {
       const ExportTimedSample *t = &g_array_index (timeline, ExportTimedSample, i);
-      const CliReportSample *s = t->sample;
+      const JsrReportSample *s = t->sample;
       g_autoptr (GString) text = g_string_new (NULL);
       g_autofree char *name = NULL;
       gboolean first = TRUE;
@@ -739,7 +739,7 @@ write_sample_instants (Chrome *c,
       g_string_append_printf (c->out, ",\"s\":\"t\",\"sf\":\"%u\",\"args\":{", sf);
       arg_int (c->out, &first, "count", s->count);
       if (s->count > 1)
-        arg_ms (c->out, &first, "last_after_ms", cli_span (s->t_ns, s->last_ns));
+        arg_ms (c->out, &first, "last_after_ms", jsr_span (s->t_ns, s->last_ns));
       arg_str (c->out, &first, "state", s->state);
       arg_str (c->out, &first, "wait", s->wait);
       arg_int (c->out, &first, "event", t->event->id);
@@ -749,7 +749,7 @@ write_sample_instants (Chrome *c,
 
       g_string_append_printf (c->samples, "%s\n{\"pid\":%d,\"tid\":%u,\"ts\":",
                               c->samples->len > 0 ? "," : "", c->process->pid, tid);
-      append_fixed (c->samples, cli_sat_sub (export_time (c->process, s->t_ns), c->ctx->origin_ns),
+      append_fixed (c->samples, jsr_sat_sub (export_time (c->process, s->t_ns), c->ctx->origin_ns),
                     1000, 3);
       g_string_append_printf (c->samples, ",\"name\":\"jankscope sample\",\"sf\":\"%u\","
                               "\"weight\":%" G_GINT64_FORMAT "}", sf, MAX (s->count, 1));
@@ -759,7 +759,7 @@ write_sample_instants (Chrome *c,
 typedef struct
 {
   const char *name;
-  const CliReportFrame *frame; /* NULL for EXPORT_NO_STACK */
+  const JsrReportFrame *frame; /* NULL for EXPORT_NO_STACK */
   gint64 start_ns;
   gint64 end_ns;               /* once closed */
   guint depth;                 /* 0: the root */
@@ -840,7 +840,7 @@ write_sampled_stacks (Chrome *c,
       const ExportTimedSample *next = i + 1 < timeline->len
                                         ? &g_array_index (timeline, ExportTimedSample, i + 1)
                                         : NULL;
-      const CliReportSample *s = t->sample;
+      const JsrReportSample *s = t->sample;
       gint64 start = export_time (c->process, s->t_ns);
       gint64 last = export_time (c->process, MAX (s->last_ns, s->t_ns));
       gint64 end;
@@ -848,12 +848,12 @@ write_sampled_stacks (Chrome *c,
       guint common = 0;
 
       if (next != NULL &&
-          cli_sat_sub (export_time (c->process, next->sample->t_ns), last) <= SAMPLE_GAP_NS)
+          jsr_sat_sub (export_time (c->process, next->sample->t_ns), last) <= SAMPLE_GAP_NS)
         end = MAX (export_time (c->process, next->sample->t_ns), last);
       else
-        end = cli_sat_add (last, SAMPLE_ALONE_NS);
+        end = jsr_sat_add (last, SAMPLE_ALONE_NS);
       if (end <= start)
-        end = cli_sat_add (start, 1);
+        end = jsr_sat_add (start, 1);
 
       if (start != previous_end)
         close_frames (open, closed, 0, previous_end);
@@ -895,7 +895,7 @@ write_process (Chrome              *c,
                const ExportProcess *process,
                guint                index)
 {
-  const CliReport *report = process->report;
+  const JsrReport *report = process->report;
   const ExportInput *input = g_ptr_array_index (c->ctx->inputs, process->input);
   g_autoptr (GArray) timeline = export_timeline (process);
 
@@ -913,7 +913,7 @@ write_process (Chrome              *c,
       gint64 start = export_time (process, report->start_ns);
 
       begin_event (c, "X", tid, start);
-      add_dur (c, start, cli_sat_add (start, MAX (report->monitored_ns, 0)));
+      add_dur (c, start, jsr_sat_add (start, MAX (report->monitored_ns, 0)));
       add_name_cat (c, report->final ? "monitored" : "monitored (report written during the run)",
                     "jankscope");
       g_string_append (c->out, ",\"args\":{");
@@ -953,7 +953,7 @@ export_chrome (ExportContext *ctx,
 
   g_string_append (out, "{\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"jankscope "
                         JANKSCOPE_VERSION "\",\"clock\":");
-  cli_json_append_string (out, ctx->align == EXPORT_ALIGN_START ? "process start" : "CLOCK_MONOTONIC");
+  jsr_json_append_string (out, ctx->align == EXPORT_ALIGN_START ? "process start" : "CLOCK_MONOTONIC");
   g_string_append (out, ",\"origin_ns\":");
   g_string_append_printf (out, "%" G_GINT64_FORMAT, ctx->origin_ns);
   g_string_append (out, ",\"inputs\":[");
@@ -962,7 +962,7 @@ export_chrome (ExportContext *ctx,
       const ExportInput *input = g_ptr_array_index (ctx->inputs, i);
 
       g_string_append (out, i > 0 ? "," : "");
-      cli_json_append_string (out, input->display_name);
+      jsr_json_append_string (out, input->display_name);
     }
   g_string_append (out, "]},\n\"traceEvents\":[");
 

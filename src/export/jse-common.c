@@ -17,7 +17,7 @@ export_context_new (gboolean    scrub,
   ExportContext *ctx = g_new0 (ExportContext, 1);
 
   ctx->inputs = g_ptr_array_new_with_free_func (g_free);
-  ctx->reports = g_ptr_array_new_with_free_func ((GDestroyNotify) cli_report_free);
+  ctx->reports = g_ptr_array_new_with_free_func ((GDestroyNotify) jsr_report_free);
   ctx->processes = g_ptr_array_new ();
   ctx->pids = g_hash_table_new (g_direct_hash, g_direct_equal);
   ctx->strings = g_string_chunk_new (4096);
@@ -67,9 +67,9 @@ export_text (ExportContext *ctx,
 }
 
 gint64
-export_event_end (const CliReportEvent *event)
+export_event_end (const JsrReportEvent *event)
 {
-  gint64 end = cli_sat_add (event->start_ns, event->duration_ns);
+  gint64 end = jsr_sat_add (event->start_ns, event->duration_ns);
 
   if (event->detail != NULL && event->detail->end_ns > event->start_ns)
     end = event->detail->end_ns;
@@ -84,7 +84,7 @@ learn_frames (ExportScrubber *scrubber,
 {
   for (guint i = 0; frames != NULL && i < frames->len; i++)
     {
-      const CliReportFrame *frame = g_ptr_array_index (frames, i);
+      const JsrReportFrame *frame = g_ptr_array_index (frames, i);
 
       export_scrubber_learn (scrubber, frame->file);
       export_scrubber_learn (scrubber, frame->module);
@@ -93,7 +93,7 @@ learn_frames (ExportScrubber *scrubber,
 
 static void
 learn_event (ExportScrubber       *scrubber,
-             const CliReportEvent *event)
+             const JsrReportEvent *event)
 {
   if (event->culprit != NULL)
     export_scrubber_learn (scrubber, event->culprit->file);
@@ -102,7 +102,7 @@ learn_event (ExportScrubber       *scrubber,
     return;
   for (guint i = 0; i < event->detail->stacks->len; i++)
     {
-      const CliReportStack *stack = g_ptr_array_index (event->detail->stacks, i);
+      const JsrReportStack *stack = g_ptr_array_index (event->detail->stacks, i);
 
       learn_frames (scrubber, stack->frames);
     }
@@ -110,7 +110,7 @@ learn_event (ExportScrubber       *scrubber,
 
 static void
 learn_report (ExportScrubber  *scrubber,
-              const CliReport *report,
+              const JsrReport *report,
               const char      *path)
 {
   export_scrubber_learn (scrubber, path);
@@ -134,7 +134,7 @@ pid_taken (ExportContext *ctx,
 static ExportProcess *
 add_process (ExportContext   *ctx,
              guint            input,
-             const CliReport *report,
+             const JsrReport *report,
              gint64           real_pid,
              const char      *name,
              gboolean         previous_run)
@@ -144,7 +144,7 @@ add_process (ExportContext   *ctx,
   process->report = report;
   process->input = input;
   process->previous_run = previous_run;
-  process->real_pid = real_pid > 0 ? real_pid : CLI_UNKNOWN;
+  process->real_pid = real_pid > 0 ? real_pid : JSR_UNKNOWN;
   if (real_pid > 0 && real_pid < EXPORT_SYNTHETIC_PID && !pid_taken (ctx, real_pid))
     process->pid = (gint32) real_pid;
   else
@@ -152,7 +152,7 @@ add_process (ExportContext   *ctx,
       process->pid = EXPORT_SYNTHETIC_PID + ctx->synthetic_pids++;
     while (pid_taken (ctx, process->pid));
   process->name = export_text (ctx, name != NULL && name[0] != '\0' ? name : "process");
-  if (process->real_pid == CLI_UNKNOWN)
+  if (process->real_pid == JSR_UNKNOWN)
     {
       g_autofree char *label =
         previous_run ? g_strdup_printf ("%s (previous run, killed during a hang)", process->name)
@@ -189,11 +189,11 @@ hang_key (gint64 pid,
  * "pid@start" of the hangs exported so far. */
 static gboolean
 hang_exported (GHashTable                 *hangs,
-               const CliReportPreviousRun *previous)
+               const JsrReportPreviousRun *previous)
 {
   g_autofree char *key = NULL;
 
-  if (previous->pid == CLI_UNKNOWN)
+  if (previous->pid == JSR_UNKNOWN)
     return FALSE; /* cannot tell: export it */
   key = hang_key (previous->pid, previous->hang->start_ns);
   if (g_hash_table_contains (hangs, key))
@@ -220,12 +220,12 @@ build_processes (ExportContext *ctx)
 
   for (guint i = 0; i < ctx->reports->len; i++)
     {
-      const CliReport *report = g_ptr_array_index (ctx->reports, i);
+      const JsrReport *report = g_ptr_array_index (ctx->reports, i);
 
       first_start = MIN (first_start, report->start_ns);
       for (guint k = 0; report->pid > 0 && k < report->events->len; k++)
         {
-          const CliReportEvent *event = g_ptr_array_index (report->events, k);
+          const JsrReportEvent *event = g_ptr_array_index (report->events, k);
 
           if (event->ongoing)
             g_hash_table_add (hangs, hang_key (report->pid, event->start_ns));
@@ -234,10 +234,10 @@ build_processes (ExportContext *ctx)
 
   for (guint i = 0; i < ctx->reports->len; i++)
     {
-      const CliReport *report = g_ptr_array_index (ctx->reports, i);
-      gint64 shift = ctx->align == EXPORT_ALIGN_START ? cli_sat_sub (first_start, report->start_ns)
+      const JsrReport *report = g_ptr_array_index (ctx->reports, i);
+      gint64 shift = ctx->align == EXPORT_ALIGN_START ? jsr_sat_sub (first_start, report->start_ns)
                                                       : 0;
-      const CliReportPreviousRun *previous = report->previous_run;
+      const JsrReportPreviousRun *previous = report->previous_run;
       ExportProcess *process = add_process (ctx, i, report, report->pid, report->name, FALSE);
 
       process->shift_ns = shift;
@@ -263,10 +263,10 @@ build_processes (ExportContext *ctx)
 
       if (!process->previous_run)
         widen (ctx, process, process->report->start_ns,
-               cli_sat_add (process->report->start_ns, MAX (process->report->monitored_ns, 0)));
+               jsr_sat_add (process->report->start_ns, MAX (process->report->monitored_ns, 0)));
       for (guint k = 0; k < process->events->len; k++)
         {
-          const CliReportEvent *event = g_ptr_array_index (process->events, k);
+          const JsrReportEvent *event = g_ptr_array_index (process->events, k);
 
           widen (ctx, process, event->start_ns, export_event_end (event));
         }
@@ -284,12 +284,12 @@ export_context_load (ExportContext  *ctx,
     {
       g_autofree char *display_name = g_filename_display_name (paths[i]);
       g_autoptr (GError) local_error = NULL;
-      CliReport *report = cli_report_load_full (paths[i], &local_error);
+      JsrReport *report = jsr_report_load_full (paths[i], &local_error);
       ExportInput *input;
 
       if (report == NULL)
         {
-          g_autofree char *name = cli_display_filename (paths[i]);
+          g_autofree char *name = jsr_display_filename (paths[i]);
 
           g_set_error (error, local_error->domain, local_error->code, "%s: %s", name,
                        local_error->message);
@@ -321,7 +321,7 @@ export_context_load (ExportContext  *ctx,
 
 const char *
 export_frame_name (ExportContext        *ctx,
-                   const CliReportFrame *frame)
+                   const JsrReportFrame *frame)
 {
   g_autofree char *name = NULL;
 
@@ -342,14 +342,14 @@ export_frame_name (ExportContext        *ctx,
 /* --- samples, each counted once ------------------------------------------ */
 
 static gboolean
-is_frame_event (const CliReportEvent *event)
+is_frame_event (const JsrReportEvent *event)
 {
   return g_strcmp0 (event->type, "frame") == 0;
 }
 
-static const CliReportStack *
-sample_stack (const CliReportEvent  *event,
-              const CliReportSample *sample)
+static const JsrReportStack *
+sample_stack (const JsrReportEvent  *event,
+              const JsrReportSample *sample)
 {
   GPtrArray *stacks = event->detail->stacks;
 
@@ -367,13 +367,13 @@ main_loop_sample_times (const ExportProcess *process)
 
   for (guint i = 0; i < process->events->len; i++)
     {
-      const CliReportEvent *event = g_ptr_array_index (process->events, i);
+      const JsrReportEvent *event = g_ptr_array_index (process->events, i);
 
       if (is_frame_event (event) || event->detail == NULL)
         continue;
       for (guint k = 0; k < event->detail->samples->len; k++)
         {
-          CliReportSample *sample = &g_array_index (event->detail->samples, CliReportSample, k);
+          JsrReportSample *sample = &g_array_index (event->detail->samples, JsrReportSample, k);
 
           g_hash_table_add (times, &sample->t_ns);
         }
@@ -387,7 +387,7 @@ main_loop_sample_times (const ExportProcess *process)
 static void
 add_event_counts (GArray              *out,
                   const ExportProcess *process,
-                  const CliReportEvent *event,
+                  const JsrReportEvent *event,
                   GArray              *counts, /* of ExportStackCount, stack and count set */
                   gint64               total)
 {
@@ -402,7 +402,7 @@ add_event_counts (GArray              *out,
 
       if (c->count <= 0)
         continue;
-      sum = cli_sat_add (sum, c->count);
+      sum = jsr_sat_add (sum, c->count);
       share = total > 0 ? (gint64) ((__int128) watched * MIN (sum, total) / total) : 0;
       c->process = process;
       c->event = event;
@@ -424,7 +424,7 @@ export_stack_counts (ExportContext *ctx)
 
       for (guint i = 0; i < process->events->len; i++)
         {
-          const CliReportEvent *event = g_ptr_array_index (process->events, i);
+          const JsrReportEvent *event = g_ptr_array_index (process->events, i);
           g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (ExportStackCount));
           GPtrArray *stacks;
           gint64 sum = 0;
@@ -439,10 +439,10 @@ export_stack_counts (ExportContext *ctx)
               /* The stacks' counts are complete (the samples list is capped). */
               for (guint k = 0; k < stacks->len; k++)
                 {
-                  const CliReportStack *stack = g_ptr_array_index (stacks, k);
+                  const JsrReportStack *stack = g_ptr_array_index (stacks, k);
                   ExportStackCount c = { .stack = stack, .count = MAX (stack->count, 0) };
 
-                  sum = cli_sat_add (sum, c.count);
+                  sum = jsr_sat_add (sum, c.count);
                   g_array_append_val (counts, c);
                 }
               total = event->samples_total > sum ? event->samples_total : sum;
@@ -460,17 +460,17 @@ export_stack_counts (ExportContext *ctx)
           g_array_set_size (counts, stacks->len + 1);
           for (guint k = 0; k < event->detail->samples->len; k++)
             {
-              CliReportSample *sample = &g_array_index (event->detail->samples, CliReportSample, k);
-              const CliReportStack *stack = sample_stack (event, sample);
+              JsrReportSample *sample = &g_array_index (event->detail->samples, JsrReportSample, k);
+              const JsrReportStack *stack = sample_stack (event, sample);
               guint slot = stack != NULL ? (guint) sample->stack : stacks->len;
               ExportStackCount *c = &g_array_index (counts, ExportStackCount, slot);
 
-              sum = cli_sat_add (sum, MAX (sample->count, 0));
+              sum = jsr_sat_add (sum, MAX (sample->count, 0));
               if (g_hash_table_contains (seen, &sample->t_ns))
                 continue;
               g_hash_table_add (seen, &sample->t_ns);
               c->stack = stack;
-              c->count = cli_sat_add (c->count, MAX (sample->count, 0));
+              c->count = jsr_sat_add (c->count, MAX (sample->count, 0));
             }
           total = event->samples_total > sum ? event->samples_total : sum;
           add_event_counts (out, process, event, counts, total);
@@ -497,14 +497,14 @@ export_timeline (const ExportProcess *process)
 
   for (guint i = 0; i < process->events->len; i++)
     {
-      const CliReportEvent *event = g_ptr_array_index (process->events, i);
+      const JsrReportEvent *event = g_ptr_array_index (process->events, i);
       gboolean frame = is_frame_event (event);
 
       if (event->detail == NULL)
         continue;
       for (guint k = 0; k < event->detail->samples->len; k++)
         {
-          CliReportSample *sample = &g_array_index (event->detail->samples, CliReportSample, k);
+          JsrReportSample *sample = &g_array_index (event->detail->samples, JsrReportSample, k);
           ExportTimedSample timed = { event, sample, sample_stack (event, sample) };
 
           if (frame)

@@ -29,20 +29,20 @@ typedef enum
  * run that was killed during it (the report's previous_run). */
 typedef struct
 {
-  const CliReport *report;  /* the report it comes from */
+  const JsrReport *report;  /* the report it comes from */
   guint input;              /* index of that report in ExportContext.inputs */
   gboolean previous_run;    /* the hang of the run before, killed during it */
   gint32 pid;               /* in the export: the real pid unless taken (EXPORT_SYNTHETIC_PID) */
-  gint64 real_pid;          /* CLI_UNKNOWN when unknown */
+  gint64 real_pid;          /* JSR_UNKNOWN when unknown */
   const char *name;         /* process name (scrubbed), never NULL */
   const char *label;        /* "name (pid N)", "name (pid N, previous run, killed)" */
   gint64 shift_ns;          /* added to every time of this process (--align) */
-  GPtrArray *events;        /* of const CliReportEvent *, in file order */
+  GPtrArray *events;        /* of const JsrReportEvent *, in file order */
 } ExportProcess;
 
 typedef struct
 {
-  const CliReport *report;
+  const JsrReport *report;
   const char *path;         /* as given */
   const char *display_name; /* UTF-8, for messages and labels (scrubbed) */
 } ExportInput;
@@ -50,7 +50,7 @@ typedef struct
 typedef struct
 {
   GPtrArray *inputs;        /* of ExportInput */
-  GPtrArray *reports;       /* of CliReport, owned */
+  GPtrArray *reports;       /* of JsrReport, owned */
   GPtrArray *processes;     /* of ExportProcess */
   GHashTable *pids;         /* the processes' export pids */
   ExportScrubber *scrubber; /* NULL without --scrub */
@@ -64,7 +64,7 @@ typedef struct
 
 ExportContext *export_context_new   (gboolean        scrub,
                                      ExportAlign     align);
-/* Loads every file (cli_report_load_full); on the first bad one returns
+/* Loads every file (jsr_report_load_full); on the first bad one returns
  * FALSE with an error that names it. Then builds the processes. */
 gboolean       export_context_load  (ExportContext  *ctx,
                                      char          **paths,
@@ -81,16 +81,16 @@ static inline gint64
 export_time (const ExportProcess *process,
              gint64               t_ns)
 {
-  return cli_sat_add (t_ns, process->shift_ns);
+  return jsr_sat_add (t_ns, process->shift_ns);
 }
 
 /* The end of an event: detail->end_ns, else start + duration. */
-gint64         export_event_end     (const CliReportEvent *event);
+gint64         export_event_end     (const JsrReportEvent *event);
 
 /* A frame's name in every format: its function, else "module+0xOFFSET",
  * else "[unknown]"; owned by @ctx. */
 const char    *export_frame_name    (ExportContext        *ctx,
-                                     const CliReportFrame *frame);
+                                     const JsrReportFrame *frame);
 #define EXPORT_NO_STACK "[no stack]"
 
 /* Every sampled stack once per event, with its count, across processes:
@@ -101,8 +101,8 @@ const char    *export_frame_name    (ExportContext        *ctx,
 typedef struct
 {
   const ExportProcess *process;
-  const CliReportEvent *event;
-  const CliReportStack *stack; /* NULL: samples without a recorded stack */
+  const JsrReportEvent *event;
+  const JsrReportStack *stack; /* NULL: samples without a recorded stack */
   gint64 count;                /* samples */
   gint64 stall_ns;             /* their share of the event's watched time */
 } ExportStackCount;
@@ -113,9 +113,9 @@ GArray        *export_stack_counts  (ExportContext  *ctx); /* of ExportStackCoun
  * as above): what the time-line formats (chrome, sysprof) draw. */
 typedef struct
 {
-  const CliReportEvent *event;
-  const CliReportSample *sample;
-  const CliReportStack *stack; /* NULL: none recorded */
+  const JsrReportEvent *event;
+  const JsrReportSample *sample;
+  const JsrReportStack *stack; /* NULL: none recorded */
 } ExportTimedSample;
 
 GArray        *export_timeline      (const ExportProcess *process); /* of ExportTimedSample */

@@ -34,7 +34,7 @@ export_folded_check_prefix (const char *prefix,
   for (guint i = 0; parts[i] != NULL; i++)
     if (!g_strv_contains (prefix_kinds, parts[i]))
       {
-        g_autofree char *part = cli_display (parts[i]);
+        g_autofree char *part = jsr_display (parts[i]);
 
         g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                      _("--folded-prefix: “%s” is not process, class, signature or none"), part);
@@ -60,7 +60,7 @@ append_prefix (ExportContext          *ctx,
                const char             *kind,
                const ExportStackCount *count)
 {
-  const CliReportEvent *event = count->event;
+  const JsrReportEvent *event = count->event;
 
   if (strcmp (kind, "process") == 0)
     append_frame (line, count->process->name);
@@ -123,7 +123,7 @@ export_folded (ExportContext *ctx,
           sum = g_new0 (gint64, 1);
           g_hash_table_insert (lines, g_strdup (line->str), sum);
         }
-      *sum = cli_sat_add (*sum, count->count);
+      *sum = jsr_sat_add (*sum, count->count);
     }
 
   keys = g_hash_table_get_keys_as_array (lines, &n_keys);

@@ -105,15 +105,15 @@ read_report (const ExportInput *input,
 {
   g_autofree char *data = NULL;
   gsize length;
-  g_autoptr (CliReport) check = NULL;
+  g_autoptr (JsrReport) check = NULL;
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) local_error = NULL;
 
-  if (!cli_report_read_file (input->path, &data, &length, &local_error) ||
-      (check = cli_report_load_full_from_data (data, length, &local_error)) == NULL ||
+  if (!jsr_report_read_file (input->path, &data, &length, &local_error) ||
+      (check = jsr_report_load_full_from_data (data, length, &local_error)) == NULL ||
       !json_parser_load_from_data (parser, data, length, &local_error))
     {
-      g_autofree char *name = cli_display_filename (input->path);
+      g_autofree char *name = jsr_display_filename (input->path);
 
       g_set_error (error, local_error->domain, local_error->code, "%s: %s", name,
                    local_error->message);

@@ -73,7 +73,7 @@ string_id (Pprof      *p,
 
 static Mapping *
 get_mapping (Pprof                *p,
-             const CliReportFrame *frame)
+             const JsrReportFrame *frame)
 {
   g_autofree char *key = NULL;
   Mapping *mapping;
@@ -102,7 +102,7 @@ get_mapping (Pprof                *p,
 static guint64
 get_function (Pprof                *p,
               const char           *name,
-              const CliReportFrame *frame)
+              const JsrReportFrame *frame)
 {
   const char *file = frame != NULL ? export_text (p->ctx, frame->file) : NULL;
   g_autofree char *key = g_strdup_printf ("%s\x1f%s", name, file ? file : "");
@@ -141,7 +141,7 @@ get_location (Pprof     *p,
               guint      first,
               guint      last)
 {
-  const CliReportFrame *physical = frames != NULL ? g_ptr_array_index (frames, last) : NULL;
+  const JsrReportFrame *physical = frames != NULL ? g_ptr_array_index (frames, last) : NULL;
   Mapping *mapping = physical != NULL ? get_mapping (p, physical) : NULL;
   guint64 offset = physical != NULL ? parse_offset (physical->offset) : 0;
   g_autoptr (GString) key = g_string_new (NULL);
@@ -153,7 +153,7 @@ get_location (Pprof     *p,
                           mapping != NULL ? mapping->message.id : 0, offset);
   for (guint i = first; frames != NULL && i <= last; i++)
     {
-      const CliReportFrame *frame = g_ptr_array_index (frames, i);
+      const JsrReportFrame *frame = g_ptr_array_index (frames, i);
 
       g_string_append_printf (key, "\x1f%s:%" G_GINT64_FORMAT, export_frame_name (p->ctx, frame),
                               frame->line);
@@ -176,11 +176,11 @@ get_location (Pprof     *p,
     }
   for (guint i = first; mapping != NULL && i <= last; i++)
     {
-      const CliReportFrame *frame = g_ptr_array_index (frames, i);
+      const JsrReportFrame *frame = g_ptr_array_index (frames, i);
 
       mapping->message.has_functions |= frame->function != NULL;
       mapping->message.has_filenames |= frame->file != NULL;
-      mapping->message.has_line_numbers |= frame->line != CLI_UNKNOWN;
+      mapping->message.has_line_numbers |= frame->line != JSR_UNKNOWN;
       mapping->message.has_inline_frames |= frame->inlined;
     }
   location->n_line = frames != NULL ? last - first + 1 : 1;
@@ -189,13 +189,13 @@ get_location (Pprof     *p,
     {
       Perftools__Profiles__Line line_init = PERFTOOLS__PROFILES__LINE__INIT;
       Perftools__Profiles__Line *line = keep (p, g_new0 (Perftools__Profiles__Line, 1));
-      const CliReportFrame *frame = frames != NULL ? g_ptr_array_index (frames, first + i) : NULL;
+      const JsrReportFrame *frame = frames != NULL ? g_ptr_array_index (frames, first + i) : NULL;
 
       *line = line_init;
       if (frame != NULL)
         {
           line->function_id = get_function (p, export_frame_name (p->ctx, frame), frame);
-          line->line = frame->line != CLI_UNKNOWN ? frame->line : 0;
+          line->line = frame->line != JSR_UNKNOWN ? frame->line : 0;
         }
       else
         line->function_id = get_function (p, EXPORT_NO_STACK, NULL);
@@ -217,7 +217,7 @@ add_label (Pprof      *p,
   Perftools__Profiles__Label init = PERFTOOLS__PROFILES__LABEL__INIT;
   Perftools__Profiles__Label *label;
 
-  if (str == NULL && num == CLI_UNKNOWN)
+  if (str == NULL && num == JSR_UNKNOWN)
     return;
   label = keep (p, g_new0 (Perftools__Profiles__Label, 1));
   *label = init;
@@ -235,7 +235,7 @@ add_sample (Pprof                  *p,
 {
   Perftools__Profiles__Sample init = PERFTOOLS__PROFILES__SAMPLE__INIT;
   Perftools__Profiles__Sample *sample = keep (p, g_new0 (Perftools__Profiles__Sample, 1));
-  const CliReportEvent *event = count->event;
+  const JsrReportEvent *event = count->event;
   g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr (GPtrArray) labels = g_ptr_array_new ();
   GPtrArray *frames = count->stack != NULL && count->stack->frames->len > 0
@@ -256,7 +256,7 @@ add_sample (Pprof                  *p,
         guint64 id;
 
         while (last + 1 < frames->len &&
-               ((CliReportFrame *) g_ptr_array_index (frames, last))->inlined)
+               ((JsrReportFrame *) g_ptr_array_index (frames, last))->inlined)
           last++;
         id = get_location (p, frames, first, last);
         g_array_append_val (ids, id);
@@ -270,17 +270,17 @@ add_sample (Pprof                  *p,
   sample->value[0] = count->count;
   sample->value[1] = count->stall_ns;
 
-  add_label (p, labels, "process", count->process->name, CLI_UNKNOWN);
+  add_label (p, labels, "process", count->process->name, JSR_UNKNOWN);
   add_label (p, labels, "pid", NULL, count->process->real_pid);
   add_label (p, labels, "event", NULL, event->id);
-  add_label (p, labels, "event_type", event->type, CLI_UNKNOWN);
-  add_label (p, labels, "tier", cli_tier_to_string (event->tier), CLI_UNKNOWN);
-  add_label (p, labels, "class", event->klass, CLI_UNKNOWN);
-  add_label (p, labels, "wait", event->wait, CLI_UNKNOWN);
+  add_label (p, labels, "event_type", event->type, JSR_UNKNOWN);
+  add_label (p, labels, "tier", jsr_tier_to_string (event->tier), JSR_UNKNOWN);
+  add_label (p, labels, "class", event->klass, JSR_UNKNOWN);
+  add_label (p, labels, "wait", event->wait, JSR_UNKNOWN);
   if (event->ongoing)
-    add_label (p, labels, "ongoing", "true", CLI_UNKNOWN);
+    add_label (p, labels, "ongoing", "true", JSR_UNKNOWN);
   if (count->process->previous_run)
-    add_label (p, labels, "previous_run", "true", CLI_UNKNOWN);
+    add_label (p, labels, "previous_run", "true", JSR_UNKNOWN);
   sample->n_label = labels->len;
   sample->label = keep (p, g_ptr_array_steal (labels, NULL));
 
@@ -390,7 +390,7 @@ export_pprof (ExportContext *ctx,
       const ExportProcess *process = g_ptr_array_index (ctx->processes, i);
 
       if (!process->previous_run)
-        duration = cli_sat_add (duration, MAX (process->report->monitored_ns, 0));
+        duration = jsr_sat_add (duration, MAX (process->report->monitored_ns, 0));
     }
   profile.duration_nanos = duration;
   summary = g_strdup_printf ("jankscope " JANKSCOPE_VERSION ": %u reports; stall = each sample's "

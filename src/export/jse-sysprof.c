@@ -82,7 +82,7 @@ mark (Sysprof             *s,
       g_string_truncate (message, end - message->str);
     }
   check (s, sysprof_capture_writer_add_mark (s->writer, export_time (process, start_ns), -1,
-                                             process->pid, cli_span (start_ns, end_ns), group, name,
+                                             process->pid, jsr_span (start_ns, end_ns), group, name,
                                              message->str));
 }
 
@@ -91,7 +91,7 @@ append_ms (GString    *out,
            const char *label,
            gint64      ns)
 {
-  if (ns == CLI_UNKNOWN)
+  if (ns == JSR_UNKNOWN)
     return;
   g_string_append_printf (out, "%s%s %" G_GINT64_FORMAT ".%03" G_GINT64_FORMAT " ms",
                           out->len > 0 ? ", " : "", label, ns / NS_PER_MS,
@@ -110,7 +110,7 @@ append_text (GString    *out,
 static void
 event_mark (Sysprof              *s,
             const ExportProcess  *process,
-            const CliReportEvent *e)
+            const JsrReportEvent *e)
 {
   g_autoptr (GString) message = g_string_new (NULL);
   g_autofree char *name = NULL;
@@ -118,7 +118,7 @@ event_mark (Sysprof              *s,
   if (e->ongoing)
     name = g_strdup ("hang (ongoing)");
   else
-    name = g_strdup_printf ("%s %s", cli_tier_to_string (e->tier), e->type);
+    name = g_strdup_printf ("%s %s", jsr_tier_to_string (e->tier), e->type);
   g_string_append_printf (message, "event %" G_GINT64_FORMAT, e->id);
   append_text (message, "source", e->source);
   append_text (message, "callback", e->callback);
@@ -142,15 +142,15 @@ event_mark (Sysprof              *s,
 static void
 frame_marks (Sysprof              *s,
              const ExportProcess  *process,
-             const CliReportEvent *e,
-             const CliReportPart  *p)
+             const JsrReportEvent *e,
+             const JsrReportPart  *p)
 {
   g_autoptr (GString) message = g_string_new (NULL);
-  gint64 start = cli_sat_sub (p->end_ns, MAX (p->duration_ns, 0));
+  gint64 start = jsr_sat_sub (p->end_ns, MAX (p->duration_ns, 0));
   gint64 phases_ns = 0;
   gint64 at;
 
-  if (p->window != CLI_UNKNOWN)
+  if (p->window != JSR_UNKNOWN)
     g_string_append_printf (message, "window %" G_GINT64_FORMAT, p->window);
   append_text (message, "tier", p->tier);
   append_ms (message, "budget", p->budget_ns);
@@ -161,8 +161,8 @@ frame_marks (Sysprof              *s,
   /* Phases in their order, ending at the frame's end: the report has their
    * times, not their starts. */
   for (guint i = 0; i < G_N_ELEMENTS (phase_names); i++)
-    phases_ns = cli_sat_add (phases_ns, MAX (p->phases[i], 0));
-  at = MAX (cli_sat_sub (p->end_ns, MAX (p->work_ns, phases_ns)), start);
+    phases_ns = jsr_sat_add (phases_ns, MAX (p->phases[i], 0));
+  at = MAX (jsr_sat_sub (p->end_ns, MAX (p->work_ns, phases_ns)), start);
   for (guint i = 0; i < G_N_ELEMENTS (phase_names); i++)
     {
       g_autoptr (GString) text = g_string_new (NULL);
@@ -171,7 +171,7 @@ frame_marks (Sysprof              *s,
       if (p->phases[i] < 0)
         continue;
       append_ms (text, phase_names[i], p->phases[i]);
-      end = MIN (cli_sat_add (at, p->phases[i]), p->end_ns);
+      end = MIN (jsr_sat_add (at, p->phases[i]), p->end_ns);
       mark (s, process, at, end, "frame phases", phase_names[i], text);
       at = end;
     }
@@ -180,8 +180,8 @@ frame_marks (Sysprof              *s,
 static void
 part_mark (Sysprof              *s,
            const ExportProcess  *process,
-           const CliReportEvent *e,
-           const CliReportPart  *p)
+           const JsrReportEvent *e,
+           const JsrReportPart  *p)
 {
   g_autoptr (GString) message = g_string_new (NULL);
 
@@ -220,8 +220,8 @@ write_samples (Sysprof             *s,
   for (guint i = 0; i < timeline->len; i++)
     {
       const ExportTimedSample *t = &g_array_index (timeline, ExportTimedSample, i);
-      const CliReportSample *sample = t->sample;
-      gint64 span = cli_span (sample->t_ns, sample->last_ns);
+      const JsrReportSample *sample = t->sample;
+      gint64 span = jsr_span (sample->t_ns, sample->last_ns);
       gint64 count = MIN (MAX (sample->count, 1), span / MIN_SAMPLE_INTERVAL_NS + 1);
 
       /* Leaf first, as the report and Sysprof both list them. */
@@ -260,11 +260,11 @@ static void
 write_process (Sysprof             *s,
                const ExportProcess *process)
 {
-  const CliReport *report = process->report;
+  const JsrReport *report = process->report;
   gint64 first = G_MAXINT64;
 
   for (guint i = 0; i < process->events->len; i++)
-    first = MIN (first, ((CliReportEvent *) g_ptr_array_index (process->events, i))->start_ns);
+    first = MIN (first, ((JsrReportEvent *) g_ptr_array_index (process->events, i))->start_ns);
   if (!process->previous_run)
     first = MIN (first, report->start_ns);
   if (first == G_MAXINT64)
@@ -279,24 +279,24 @@ write_process (Sysprof             *s,
 
       append_text (message, "report", input->display_name);
       append_text (message, "toolkit", report->toolkit);
-      if (report->events_total != CLI_UNKNOWN)
+      if (report->events_total != JSR_UNKNOWN)
         g_string_append_printf (message, ", %" G_GINT64_FORMAT " jank events",
                                 report->events_total);
       mark (s, process, report->start_ns,
-            cli_sat_add (report->start_ns, MAX (report->monitored_ns, 0)), "jankscope",
+            jsr_sat_add (report->start_ns, MAX (report->monitored_ns, 0)), "jankscope",
             "monitored", message);
     }
 
   for (guint i = 0; i < process->events->len; i++)
     {
-      const CliReportEvent *e = g_ptr_array_index (process->events, i);
+      const JsrReportEvent *e = g_ptr_array_index (process->events, i);
 
       event_mark (s, process, e);
       if (e->detail == NULL)
         continue;
       for (guint k = 0; k < e->detail->parts->len; k++)
         {
-          const CliReportPart *p = g_ptr_array_index (e->detail->parts, k);
+          const JsrReportPart *p = g_ptr_array_index (e->detail->parts, k);
 
           if (g_strcmp0 (p->type, "frame") == 0)
             frame_marks (s, process, e, p);

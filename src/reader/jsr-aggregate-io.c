@@ -25,7 +25,7 @@ member (GString    *out,
         const char *name)
 {
   g_string_append (out, indent);
-  cli_json_append_string (out, name);
+  jsr_json_append_string (out, name);
   g_string_append (out, ": ");
 }
 
@@ -49,7 +49,7 @@ member_string (GString    *out,
                gboolean    last)
 {
   member (out, indent, name);
-  cli_json_append_string (out, value);
+  jsr_json_append_string (out, value);
   g_string_append (out, last ? "\n" : ",\n");
 }
 
@@ -64,10 +64,10 @@ member_bool (GString    *out,
   g_string_append_printf (out, "%s%s\n", value ? "true" : "false", last ? "" : ",");
 }
 
-/* The members of a CliAggStats, on one line: {"events": 1, ...}. */
+/* The members of a JsrAggStats, on one line: {"events": 1, ...}. */
 static void
 append_stats (GString           *out,
-              const CliAggStats *s,
+              const JsrAggStats *s,
               const char        *total_name,
               gboolean           with_attribution)
 {
@@ -85,26 +85,26 @@ append_stats (GString           *out,
 
 static void
 append_key (GString         *out,
-            const CliAggKey *key)
+            const JsrAggKey *key)
 {
   g_string_append (out, "\"tier\": ");
-  cli_json_append_string (out, key->tier);
+  jsr_json_append_string (out, key->tier);
   g_string_append (out, ", \"class\": ");
-  cli_json_append_string (out, key->klass);
+  jsr_json_append_string (out, key->klass);
   g_string_append (out, ", \"wait\": ");
-  cli_json_append_string (out, key->wait);
+  jsr_json_append_string (out, key->wait);
   g_string_append (out, ", \"source\": ");
-  cli_json_append_string (out, key->source);
+  jsr_json_append_string (out, key->source);
   g_string_append (out, ", \"callback\": ");
-  cli_json_append_string (out, key->callback);
+  jsr_json_append_string (out, key->callback);
   g_string_append (out, ", \"scene\": ");
-  cli_json_append_string (out, key->scene);
+  jsr_json_append_string (out, key->scene);
 }
 
 static void
 append_histogram (GString            *out,
                   const char         *indent,
-                  const CliHistogram *h,
+                  const JsrHistogram *h,
                   const double       *qs,
                   const char *const  *names,
                   guint               n)
@@ -114,16 +114,16 @@ append_histogram (GString            *out,
   member_int (out, indent, "count", h->count, FALSE);
   member_int (out, indent, "approximate", h->approximate, FALSE);
   for (guint i = 0; i < n; i++)
-    member_int (out, indent, names[i], (guint64) cli_histogram_percentile (h, qs[i]), FALSE);
+    member_int (out, indent, names[i], (guint64) jsr_histogram_percentile (h, qs[i]), FALSE);
   member_int (out, indent, "max_ns", h->count > 0 ? (guint64) h->max_ns : 0, FALSE);
   member (out, indent, "histogram");
   g_string_append_printf (out,
                           "{\"sub_bits\": %d, \"min_exp\": %d, \"count\": %" G_GUINT64_FORMAT
                           ", \"min_ns\": %" G_GINT64_FORMAT ", \"max_ns\": %" G_GINT64_FORMAT
                           ", \"buckets\": [",
-                          CLI_HISTOGRAM_SUB_BITS, CLI_HISTOGRAM_MIN_EXP, h->count,
+                          JSR_HISTOGRAM_SUB_BITS, JSR_HISTOGRAM_MIN_EXP, h->count,
                           h->count > 0 ? h->min_ns : 0, h->count > 0 ? h->max_ns : 0);
-  for (guint b = 0; b < CLI_HISTOGRAM_BUCKETS; b++)
+  for (guint b = 0; b < JSR_HISTOGRAM_BUCKETS; b++)
     if (h->buckets[b] != 0)
       {
         g_string_append_printf (out, "%s[%u, %" G_GUINT64_FORMAT "]", first ? "" : ", ", b,
@@ -151,7 +151,7 @@ compare_strings (gconstpointer a,
 
 static void
 append_runs (GString            *out,
-             const CliAggregate *agg)
+             const JsrAggregate *agg)
 {
   g_autoptr (GArray) ids = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
                                               g_hash_table_size (agg->runs));
@@ -171,7 +171,7 @@ append_runs (GString            *out,
 
 static void
 append_installs (GString            *out,
-                 const CliAggregate *agg)
+                 const JsrAggregate *agg)
 {
   g_autoptr (GPtrArray) ids = g_ptr_array_new ();
   GHashTableIter iter;
@@ -186,14 +186,14 @@ append_installs (GString            *out,
     {
       if (i > 0)
         g_string_append (out, ", ");
-      cli_json_append_string (out, g_ptr_array_index (ids, i));
+      jsr_json_append_string (out, g_ptr_array_index (ids, i));
     }
   g_string_append (out, "]},\n");
 }
 
 static void
 append_apps (GString            *out,
-             const CliAggregate *agg)
+             const JsrAggregate *agg)
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   GHashTableIter iter;
@@ -209,7 +209,7 @@ append_apps (GString            *out,
       const char *name = g_ptr_array_index (names, i);
 
       g_string_append (out, i > 0 ? ",\n    {\"name\": " : "\n    {\"name\": ");
-      cli_json_append_string (out, name);
+      jsr_json_append_string (out, name);
       g_string_append_printf (out, ", \"runs\": %" G_GUINT64_FORMAT "}",
                               *(guint64 *) g_hash_table_lookup (agg->apps, name));
     }
@@ -219,7 +219,7 @@ append_apps (GString            *out,
 
 static void
 append_summary (GString            *out,
-                const CliAggregate *agg)
+                const JsrAggregate *agg)
 {
   static const double busy_qs[] = { 0.50, 0.95, 0.99 };
   static const char *const busy_names[] = { "p50_ns", "p95_ns", "p99_ns" };
@@ -237,9 +237,9 @@ append_summary (GString            *out,
   member_int (out, in, "records_dropped", agg->records_dropped, FALSE);
   member (out, in, "events_by_tier");
   g_string_append (out, "{");
-  for (CliTier t = 0; t < CLI_N_TIERS; t++)
+  for (JsrTier t = 0; t < JSR_N_TIERS; t++)
     g_string_append_printf (out, "%s\"%s\": %" G_GUINT64_FORMAT, t > 0 ? ", " : "",
-                            cli_tier_to_string (t), agg->events_by_tier[t]);
+                            jsr_tier_to_string (t), agg->events_by_tier[t]);
   g_string_append (out, "},\n");
   g_string_append (out, "    \"iteration_busy\": {\n");
   append_histogram (out, "      ", &agg->iteration_busy, busy_qs, busy_names,
@@ -257,20 +257,20 @@ static int
 compare_groups (gconstpointer a,
                 gconstpointer b)
 {
-  return cli_agg_key_compare (&(*(CliAggGroup *const *) a)->key,
-                              &(*(CliAggGroup *const *) b)->key);
+  return jsr_agg_key_compare (&(*(JsrAggGroup *const *) a)->key,
+                              &(*(JsrAggGroup *const *) b)->key);
 }
 
 static void
 append_signature (GString               *out,
-                  const CliAggSignature *sig)
+                  const JsrAggSignature *sig)
 {
   g_autoptr (GPtrArray) cells = g_ptr_array_new ();
   GHashTableIter iter;
   gpointer value;
 
   g_string_append (out, "    {\"signature\": ");
-  cli_json_append_string (out, sig->text);
+  jsr_json_append_string (out, sig->text);
   g_string_append_printf (out, ", \"signature_id\": \"%s\", ", sig->id);
   append_stats (out, &sig->stats, "total_ns", FALSE);
   g_string_append (out, ",\n     \"cells\": [");
@@ -280,7 +280,7 @@ append_signature (GString               *out,
   g_ptr_array_sort (cells, compare_groups);
   for (guint i = 0; i < cells->len; i++)
     {
-      const CliAggGroup *cell = g_ptr_array_index (cells, i);
+      const JsrAggGroup *cell = g_ptr_array_index (cells, i);
 
       g_string_append (out, i > 0 ? ",\n       {" : "\n       {");
       append_key (out, &cell->key);
@@ -302,10 +302,10 @@ append_signature (GString               *out,
 
 static void
 append_worst (GString           *out,
-              const CliAggEvent *e)
+              const JsrAggEvent *e)
 {
   g_string_append_printf (out, "    {\"run\": \"%016" G_GINT64_MODIFIER "x\", \"app\": ", e->run);
-  cli_json_append_string (out, e->app);
+  jsr_json_append_string (out, e->app);
   g_string_append_printf (out,
                           ", \"pid\": %" G_GINT64_FORMAT ", \"id\": %" G_GINT64_FORMAT
                           ", \"start_ns\": %" G_GINT64_FORMAT
@@ -316,20 +316,20 @@ append_worst (GString           *out,
                           e->unattributed_ns);
   append_key (out, &e->key);
   g_string_append (out, ",\n     \"culprit\": ");
-  cli_json_append_string (out, e->culprit);
+  jsr_json_append_string (out, e->culprit);
   g_string_append (out, ", \"signature\": ");
-  cli_json_append_string (out, e->signature);
+  jsr_json_append_string (out, e->signature);
   g_string_append (out, "}");
 }
 
 char *
-cli_aggregate_to_json (const CliAggregate *agg)
+jsr_aggregate_to_json (const JsrAggregate *agg)
 {
   GString *out = g_string_sized_new (64 * 1024);
-  g_autoptr (GPtrArray) signatures = cli_aggregate_sorted_signatures (agg, CLI_AGG_SORT_TIME);
-  g_autoptr (GPtrArray) groups = cli_aggregate_sorted_groups (agg);
-  CliAggStats other = agg->signatures_other;
-  guint64 other_count = cli_sat_add_u64 (agg->signatures_other_count,
+  g_autoptr (GPtrArray) signatures = jsr_aggregate_sorted_signatures (agg, JSR_AGG_SORT_TIME);
+  g_autoptr (GPtrArray) groups = jsr_aggregate_sorted_groups (agg);
+  JsrAggStats other = agg->signatures_other;
+  guint64 other_count = jsr_sat_add_u64 (agg->signatures_other_count,
                                          g_hash_table_size (agg->signatures_overflowed));
   guint kept = MIN (signatures->len, agg->max_signatures);
   gboolean overflowed = agg->overflowed || kept < signatures->len;
@@ -337,18 +337,18 @@ cli_aggregate_to_json (const CliAggregate *agg)
   /* Signatures past the bound go to "other", exactly. */
   for (guint i = kept; i < signatures->len; i++)
     {
-      const CliAggSignature *sig = g_ptr_array_index (signatures, i);
+      const JsrAggSignature *sig = g_ptr_array_index (signatures, i);
 
-      other.events = cli_sat_add_u64 (other.events, sig->stats.events);
-      other.samples = cli_sat_add_u64 (other.samples, sig->stats.samples);
-      other.total_ns = cli_sat_add_u64 (other.total_ns, sig->stats.total_ns);
+      other.events = jsr_sat_add_u64 (other.events, sig->stats.events);
+      other.samples = jsr_sat_add_u64 (other.samples, sig->stats.samples);
+      other.total_ns = jsr_sat_add_u64 (other.total_ns, sig->stats.total_ns);
       other.max_ns = MAX (other.max_ns, sig->stats.max_ns);
-      other_count = cli_sat_add_u64 (other_count, 1);
+      other_count = jsr_sat_add_u64 (other_count, 1);
     }
 
   g_string_append (out, "{\n");
-  member_string (out, "  ", "format", CLI_AGGREGATE_FORMAT, FALSE);
-  member_int (out, "  ", "version", CLI_AGGREGATE_VERSION, FALSE);
+  member_string (out, "  ", "format", JSR_AGGREGATE_FORMAT, FALSE);
+  member_int (out, "  ", "version", JSR_AGGREGATE_VERSION, FALSE);
   member_string (out, "  ", "generator", "jankscope " JANKSCOPE_VERSION, FALSE);
   member_int (out, "  ", "signature_frames", agg->signature_frames, FALSE);
   member_bool (out, "  ", "exact", !overflowed && !agg->saturated, FALSE);
@@ -366,15 +366,15 @@ cli_aggregate_to_json (const CliAggregate *agg)
   g_string_append_printf (out, ", \"filtered_out\": %" G_GUINT64_FORMAT "},\n",
                           agg->events_filtered_out);
   g_string_append (out, "  \"frame_events\": {\"by_tier\": {");
-  for (CliTier t = 0; t < CLI_N_EVENT_TIERS; t++)
+  for (JsrTier t = 0; t < JSR_N_EVENT_TIERS; t++)
     g_string_append_printf (out, "%s\"%s\": %" G_GUINT64_FORMAT, t > 0 ? ", " : "",
-                            cli_tier_to_string (t), agg->frame_events_by_tier[t]);
+                            jsr_tier_to_string (t), agg->frame_events_by_tier[t]);
   g_string_append_printf (out, "}, \"total_ns\": %" G_GUINT64_FORMAT "},\n", agg->frame_events_ns);
 
   g_string_append (out, "  \"groups\": [");
   for (guint i = 0; i < groups->len; i++)
     {
-      const CliAggGroup *group = g_ptr_array_index (groups, i);
+      const JsrAggGroup *group = g_ptr_array_index (groups, i);
 
       g_string_append (out, i > 0 ? ",\n    {" : "\n    {");
       append_key (out, &group->key);
@@ -412,8 +412,8 @@ cli_aggregate_to_json (const CliAggregate *agg)
 
 /* ---- reading ------------------------------------------------------------------ */
 
-typedef const CliJsonNode Node;
-typedef CliJsonPath Path;
+typedef const JsrJsonNode Node;
+typedef JsrJsonPath Path;
 
 static gboolean
 fail (GError    **error,
@@ -421,10 +421,10 @@ fail (GError    **error,
       const char *member,
       const char *problem)
 {
-  g_autofree char *full = cli_json_path_to_string (path, member);
+  g_autofree char *full = jsr_json_path_to_string (path, member);
 
   /* Translators: a member of the aggregate, then what is wrong with it. */
-  g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID, _("%s %s"), full, problem);
+  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _("%s %s"), full, problem);
   return FALSE;
 }
 
@@ -437,7 +437,7 @@ read_u64 (Node       *object,
 {
   gint64 value;
 
-  if (!cli_json_read_count (object, path, member, &value, error))
+  if (!jsr_json_read_count (object, path, member, &value, error))
     return FALSE;
   *out = (guint64) value;
   return TRUE;
@@ -448,7 +448,7 @@ read_stats (Node        *object,
             const Path  *path,
             const char  *total_name,
             gboolean     with_attribution,
-            CliAggStats *stats,
+            JsrAggStats *stats,
             GError     **error)
 {
   if (!read_u64 (object, path, "events", &stats->events, error) ||
@@ -476,19 +476,19 @@ read_stats (Node        *object,
 static gboolean
 read_key (Node       *object,
           const Path *path,
-          CliAggKey  *key,
+          JsrAggKey  *key,
           GError    **error)
 {
-  return cli_json_read_string (object, path, "tier", TRUE, &key->tier, error) &&
-         cli_json_read_string (object, path, "class", TRUE, &key->klass, error) &&
-         cli_json_read_string (object, path, "wait", TRUE, &key->wait, error) &&
-         cli_json_read_string (object, path, "source", TRUE, &key->source, error) &&
-         cli_json_read_string (object, path, "callback", TRUE, &key->callback, error) &&
-         cli_json_read_string (object, path, "scene", TRUE, &key->scene, error);
+  return jsr_json_read_string (object, path, "tier", TRUE, &key->tier, error) &&
+         jsr_json_read_string (object, path, "class", TRUE, &key->klass, error) &&
+         jsr_json_read_string (object, path, "wait", TRUE, &key->wait, error) &&
+         jsr_json_read_string (object, path, "source", TRUE, &key->source, error) &&
+         jsr_json_read_string (object, path, "callback", TRUE, &key->callback, error) &&
+         jsr_json_read_string (object, path, "scene", TRUE, &key->scene, error);
 }
 
 static void
-clear_key (CliAggKey *key)
+clear_key (JsrAggKey *key)
 {
   g_free (key->tier);
   g_free (key->klass);
@@ -507,7 +507,7 @@ read_hex_id (Node       *node,
 {
   guint64 value = 0;
 
-  if (node->type != CLI_JSON_STRING || node->length != 16 ||
+  if (node->type != JSR_JSON_STRING || node->length != 16 ||
       strspn (node->v.string, "0123456789abcdef") != 16)
     return fail (error, path, NULL, _("must be 16 lowercase hex digits"));
   for (guint i = 0; i < 16; i++)
@@ -523,24 +523,24 @@ read_hex_id (Node       *node,
 static gboolean
 read_histogram (Node         *object,
                 const Path   *path,
-                CliHistogram *h,
+                JsrHistogram *h,
                 GError      **error)
 {
   g_autoptr (GError) local_error = NULL;
-  CliReportHistogram *histogram = NULL;
+  JsrReportHistogram *histogram = NULL;
   gint64 approximate;
 
-  if (!cli_histogram_read_member (object, path, &histogram, error) ||
-      !cli_json_read_count (object, path, "approximate", &approximate, error))
+  if (!jsr_histogram_read_member (object, path, &histogram, error) ||
+      !jsr_json_read_count (object, path, "approximate", &approximate, error))
     {
-      g_clear_pointer (&histogram, cli_report_histogram_free);
+      g_clear_pointer (&histogram, jsr_report_histogram_free);
       return FALSE;
     }
   if (histogram == NULL)
     return fail (error, path, "histogram",
                  _("is missing or not of the layout sub_bits 4, min_exp 6"));
-  cli_histogram_add_report (h, histogram);
-  cli_report_histogram_free (histogram);
+  jsr_histogram_add_report (h, histogram);
+  jsr_report_histogram_free (histogram);
   if ((guint64) approximate > h->count)
     return fail (error, path, "approximate", _("must not be more than the histogram's count"));
   h->approximate = (guint64) approximate;
@@ -549,14 +549,14 @@ read_histogram (Node         *object,
 
 static gboolean
 read_summary (Node         *root,
-              CliAggregate *agg,
+              JsrAggregate *agg,
               GError      **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "summary");
-  Path tiers_path = CLI_JSON_MEMBER (&path, "events_by_tier");
-  Path busy_path = CLI_JSON_MEMBER (&path, "iteration_busy");
-  Path frames_path = CLI_JSON_MEMBER (&path, "frames");
-  Node *summary = cli_json_read_object (root, NULL, "summary", error);
+  Path path = JSR_JSON_MEMBER (NULL, "summary");
+  Path tiers_path = JSR_JSON_MEMBER (&path, "events_by_tier");
+  Path busy_path = JSR_JSON_MEMBER (&path, "iteration_busy");
+  Path frames_path = JSR_JSON_MEMBER (&path, "frames");
+  Node *summary = jsr_json_read_object (root, NULL, "summary", error);
   Node *tiers, *busy, *frames;
 
   if (summary == NULL ||
@@ -567,14 +567,14 @@ read_summary (Node         *root,
       !read_u64 (summary, &path, "events_total", &agg->events_total, error) ||
       !read_u64 (summary, &path, "events_dropped", &agg->events_dropped, error) ||
       !read_u64 (summary, &path, "records_dropped", &agg->records_dropped, error) ||
-      (tiers = cli_json_read_object (summary, &path, "events_by_tier", error)) == NULL)
+      (tiers = jsr_json_read_object (summary, &path, "events_by_tier", error)) == NULL)
     return FALSE;
-  for (CliTier t = 0; t < CLI_N_TIERS; t++)
-    if (!read_u64 (tiers, &tiers_path, cli_tier_to_string (t), &agg->events_by_tier[t], error))
+  for (JsrTier t = 0; t < JSR_N_TIERS; t++)
+    if (!read_u64 (tiers, &tiers_path, jsr_tier_to_string (t), &agg->events_by_tier[t], error))
       return FALSE;
-  if ((busy = cli_json_read_object (summary, &path, "iteration_busy", error)) == NULL ||
+  if ((busy = jsr_json_read_object (summary, &path, "iteration_busy", error)) == NULL ||
       !read_histogram (busy, &busy_path, &agg->iteration_busy, error) ||
-      (frames = cli_json_read_object (summary, &path, "frames", error)) == NULL ||
+      (frames = jsr_json_read_object (summary, &path, "frames", error)) == NULL ||
       !read_u64 (frames, &frames_path, "frames", &agg->frames, error) ||
       !read_u64 (frames, &frames_path, "slow", &agg->frames_slow, error) ||
       !read_u64 (frames, &frames_path, "frozen", &agg->frames_frozen, error) ||
@@ -585,23 +585,23 @@ read_summary (Node         *root,
 
 static gboolean
 read_runs (Node         *root,
-           CliAggregate *agg,
+           JsrAggregate *agg,
            GError      **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "runs");
-  Path ids_path = CLI_JSON_MEMBER (&path, "ids");
-  Node *runs = cli_json_read_object (root, NULL, "runs", error);
+  Path path = JSR_JSON_MEMBER (NULL, "runs");
+  Path ids_path = JSR_JSON_MEMBER (&path, "ids");
+  Node *runs = jsr_json_read_object (root, NULL, "runs", error);
   Node *ids;
   gint64 count;
 
-  if (runs == NULL || !cli_json_read_count (runs, &path, "count", &count, error) ||
-      (ids = cli_json_read_array (runs, &path, "ids", error)) == NULL)
+  if (runs == NULL || !jsr_json_read_count (runs, &path, "count", &count, error) ||
+      (ids = jsr_json_read_array (runs, &path, "ids", error)) == NULL)
     return FALSE;
   if ((guint64) count != ids->length)
     return fail (error, &path, "count", _("must be the number of its ids"));
   for (guint i = 0; i < ids->length; i++)
     {
-      Path id_path = CLI_JSON_ELEMENT (&ids_path, i);
+      Path id_path = JSR_JSON_ELEMENT (&ids_path, i);
       guint64 id, *key;
 
       if (!read_hex_id (&ids->v.elements[i], &id_path, &id, error))
@@ -617,25 +617,25 @@ read_runs (Node         *root,
 
 static gboolean
 read_installs (Node         *root,
-               CliAggregate *agg,
+               JsrAggregate *agg,
                GError      **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "installs");
-  Path ids_path = CLI_JSON_MEMBER (&path, "ids");
-  Node *installs = cli_json_read_object (root, NULL, "installs", error);
+  Path path = JSR_JSON_MEMBER (NULL, "installs");
+  Path ids_path = JSR_JSON_MEMBER (&path, "ids");
+  Node *installs = jsr_json_read_object (root, NULL, "installs", error);
   Node *ids;
   gint64 count;
 
-  if (installs == NULL || !cli_json_read_count (installs, &path, "count", &count, error) ||
-      (ids = cli_json_read_array (installs, &path, "ids", error)) == NULL)
+  if (installs == NULL || !jsr_json_read_count (installs, &path, "count", &count, error) ||
+      (ids = jsr_json_read_array (installs, &path, "ids", error)) == NULL)
     return FALSE;
   for (guint i = 0; i < ids->length; i++)
     {
-      Path id_path = CLI_JSON_ELEMENT (&ids_path, i);
+      Path id_path = JSR_JSON_ELEMENT (&ids_path, i);
 
-      if (ids->v.elements[i].type != CLI_JSON_STRING)
-        return cli_json_invalid (error, &id_path, NULL, _("a string"), &ids->v.elements[i]);
-      g_hash_table_add (agg->installs, cli_json_copy_capped (ids->v.elements[i].v.string));
+      if (ids->v.elements[i].type != JSR_JSON_STRING)
+        return jsr_json_invalid (error, &id_path, NULL, _("a string"), &ids->v.elements[i]);
+      g_hash_table_add (agg->installs, jsr_json_copy_capped (ids->v.elements[i].v.string));
     }
   if ((guint64) count != g_hash_table_size (agg->installs))
     return fail (error, &path, "count", _("must be the number of its distinct ids"));
@@ -644,22 +644,22 @@ read_installs (Node         *root,
 
 static gboolean
 read_apps (Node         *root,
-           CliAggregate *agg,
+           JsrAggregate *agg,
            GError      **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "apps");
-  Node *apps = cli_json_read_array (root, NULL, "apps", error);
+  Path path = JSR_JSON_MEMBER (NULL, "apps");
+  Node *apps = jsr_json_read_array (root, NULL, "apps", error);
 
   if (apps == NULL || !read_u64 (root, NULL, "apps_other", &agg->apps_other, error))
     return FALSE;
   for (guint i = 0; i < apps->length; i++)
     {
-      Path app_path = CLI_JSON_ELEMENT (&path, i);
-      Node *app = cli_json_read_element (apps, &app_path, error);
+      Path app_path = JSR_JSON_ELEMENT (&path, i);
+      Node *app = jsr_json_read_element (apps, &app_path, error);
       g_autofree char *name = NULL;
       guint64 runs, *count;
 
-      if (app == NULL || !cli_json_read_string (app, &app_path, "name", FALSE, &name, error) ||
+      if (app == NULL || !jsr_json_read_string (app, &app_path, "name", FALSE, &name, error) ||
           !read_u64 (app, &app_path, "runs", &runs, error))
         return FALSE;
       count = g_hash_table_lookup (agg->apps, name);
@@ -668,48 +668,48 @@ read_apps (Node         *root,
           count = g_new0 (guint64, 1);
           g_hash_table_insert (agg->apps, g_steal_pointer (&name), count);
         }
-      *count = cli_sat_add_u64 (*count, runs);
+      *count = jsr_sat_add_u64 (*count, runs);
     }
   return TRUE;
 }
 
 static gboolean
 read_groups (Node         *root,
-             CliAggregate *agg,
+             JsrAggregate *agg,
              GError      **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "groups");
-  Path other_path = CLI_JSON_MEMBER (NULL, "groups_other");
-  Path stalls_path = CLI_JSON_MEMBER (NULL, "stalls");
-  Path frame_path = CLI_JSON_MEMBER (NULL, "frame_events");
-  Path by_tier_path = CLI_JSON_MEMBER (&frame_path, "by_tier");
+  Path path = JSR_JSON_MEMBER (NULL, "groups");
+  Path other_path = JSR_JSON_MEMBER (NULL, "groups_other");
+  Path stalls_path = JSR_JSON_MEMBER (NULL, "stalls");
+  Path frame_path = JSR_JSON_MEMBER (NULL, "frame_events");
+  Path by_tier_path = JSR_JSON_MEMBER (&frame_path, "by_tier");
   Node *groups, *other, *stalls, *frame_events, *by_tier;
 
-  if ((stalls = cli_json_read_object (root, NULL, "stalls", error)) == NULL ||
+  if ((stalls = jsr_json_read_object (root, NULL, "stalls", error)) == NULL ||
       !read_stats (stalls, &stalls_path, "blocked_ns", TRUE, &agg->stalls, error) ||
       !read_u64 (stalls, &stalls_path, "filtered_out", &agg->events_filtered_out, error) ||
-      (frame_events = cli_json_read_object (root, NULL, "frame_events", error)) == NULL ||
-      (by_tier = cli_json_read_object (frame_events, &frame_path, "by_tier", error)) == NULL ||
+      (frame_events = jsr_json_read_object (root, NULL, "frame_events", error)) == NULL ||
+      (by_tier = jsr_json_read_object (frame_events, &frame_path, "by_tier", error)) == NULL ||
       !read_u64 (frame_events, &frame_path, "total_ns", &agg->frame_events_ns, error))
     return FALSE;
-  for (CliTier t = 0; t < CLI_N_EVENT_TIERS; t++)
-    if (!read_u64 (by_tier, &by_tier_path, cli_tier_to_string (t), &agg->frame_events_by_tier[t],
+  for (JsrTier t = 0; t < JSR_N_EVENT_TIERS; t++)
+    if (!read_u64 (by_tier, &by_tier_path, jsr_tier_to_string (t), &agg->frame_events_by_tier[t],
                    error))
       return FALSE;
 
-  if ((groups = cli_json_read_array (root, NULL, "groups", error)) == NULL ||
-      (other = cli_json_read_object (root, NULL, "groups_other", error)) == NULL ||
+  if ((groups = jsr_json_read_array (root, NULL, "groups", error)) == NULL ||
+      (other = jsr_json_read_object (root, NULL, "groups_other", error)) == NULL ||
       !read_stats (other, &other_path, "blocked_ns", TRUE, &agg->groups_other, error))
     return FALSE;
   for (guint i = 0; i < groups->length; i++)
     {
-      Path group_path = CLI_JSON_ELEMENT (&path, i);
-      Node *object = cli_json_read_element (groups, &group_path, error);
-      CliAggGroup *group;
+      Path group_path = JSR_JSON_ELEMENT (&path, i);
+      Node *object = jsr_json_read_element (groups, &group_path, error);
+      JsrAggGroup *group;
 
       if (object == NULL)
         return FALSE;
-      group = g_new0 (CliAggGroup, 1);
+      group = g_new0 (JsrAggGroup, 1);
       if (!read_key (object, &group_path, &group->key, error) ||
           !read_stats (object, &group_path, "blocked_ns", TRUE, &group->stats, error) ||
           g_hash_table_contains (agg->groups, &group->key))
@@ -728,7 +728,7 @@ read_groups (Node         *root,
 static void
 free_group (gpointer data)
 {
-  CliAggGroup *group = data;
+  JsrAggGroup *group = data;
 
   clear_key (&group->key);
   g_free (group);
@@ -737,34 +737,34 @@ free_group (gpointer data)
 static gboolean
 read_signature (Node         *object,
                 const Path   *path,
-                CliAggregate *agg,
+                JsrAggregate *agg,
                 GError      **error)
 {
-  Path cells_path = CLI_JSON_MEMBER (path, "cells");
-  Path cells_other_path = CLI_JSON_MEMBER (path, "cells_other");
+  Path cells_path = JSR_JSON_MEMBER (path, "cells");
+  Path cells_other_path = JSR_JSON_MEMBER (path, "cells_other");
   g_autoptr (GError) local_error = NULL;
   g_autofree char *text = NULL, *id = NULL;
-  CliAggSignature *sig;
+  JsrAggSignature *sig;
   Node *cells, *cells_other;
 
-  if (!cli_json_read_string (object, path, "signature", FALSE, &text, error) ||
-      !cli_json_read_string (object, path, "signature_id", FALSE, &id, error))
+  if (!jsr_json_read_string (object, path, "signature", FALSE, &text, error) ||
+      !jsr_json_read_string (object, path, "signature_id", FALSE, &id, error))
     return FALSE;
   if (strlen (id) != 16 || strspn (id, "0123456789abcdef") != 16)
     return fail (error, path, "signature_id", _("must be 16 lowercase hex digits"));
   if (g_hash_table_contains (agg->signatures, text))
     return fail (error, path, "signature", _("is listed twice"));
 
-  sig = g_new0 (CliAggSignature, 1);
+  sig = g_new0 (JsrAggSignature, 1);
   sig->text = g_steal_pointer (&text);
   memcpy (sig->id, id, 17);
-  sig->cells = cli_aggregate_new_group_table ();
+  sig->cells = jsr_aggregate_new_group_table ();
   g_hash_table_insert (agg->signatures, sig->text, sig);
 
   if (!read_stats (object, path, "total_ns", FALSE, &sig->stats, error) ||
-      (cells = cli_json_read_array (object, path, "cells", error)) == NULL)
+      (cells = jsr_json_read_array (object, path, "cells", error)) == NULL)
     return FALSE;
-  cells_other = cli_json_read_optional_object (object, path, "cells_other", &local_error);
+  cells_other = jsr_json_read_optional_object (object, path, "cells_other", &local_error);
   if (local_error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
@@ -772,20 +772,20 @@ read_signature (Node         *object,
     }
   if (cells_other != NULL)
     {
-      sig->cells_other = g_new0 (CliAggGroup, 1);
+      sig->cells_other = g_new0 (JsrAggGroup, 1);
       if (!read_stats (cells_other, &cells_other_path, "total_ns", FALSE, &sig->cells_other->stats,
                        error))
         return FALSE;
     }
   for (guint i = 0; i < cells->length; i++)
     {
-      Path cell_path = CLI_JSON_ELEMENT (&cells_path, i);
-      Node *element = cli_json_read_element (cells, &cell_path, error);
-      CliAggGroup *cell;
+      Path cell_path = JSR_JSON_ELEMENT (&cells_path, i);
+      Node *element = jsr_json_read_element (cells, &cell_path, error);
+      JsrAggGroup *cell;
 
       if (element == NULL)
         return FALSE;
-      cell = g_new0 (CliAggGroup, 1);
+      cell = g_new0 (JsrAggGroup, 1);
       if (!read_key (element, &cell_path, &cell->key, error) ||
           !read_stats (element, &cell_path, "total_ns", FALSE, &cell->stats, error) ||
           g_hash_table_contains (sig->cells, &cell->key))
@@ -802,16 +802,16 @@ read_signature (Node         *object,
 
 static gboolean
 read_signatures (Node         *root,
-                 CliAggregate *agg,
+                 JsrAggregate *agg,
                  GError      **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "signatures");
-  Path other_path = CLI_JSON_MEMBER (NULL, "signatures_other");
-  Node *signatures = cli_json_read_array (root, NULL, "signatures", error);
+  Path path = JSR_JSON_MEMBER (NULL, "signatures");
+  Path other_path = JSR_JSON_MEMBER (NULL, "signatures_other");
+  Node *signatures = jsr_json_read_array (root, NULL, "signatures", error);
   Node *other;
 
   if (signatures == NULL ||
-      (other = cli_json_read_object (root, NULL, "signatures_other", error)) == NULL ||
+      (other = jsr_json_read_object (root, NULL, "signatures_other", error)) == NULL ||
       !read_u64 (other, &other_path, "signatures", &agg->signatures_other_count, error) ||
       !read_stats (other, &other_path, "total_ns", FALSE, &agg->signatures_other, error))
     return FALSE;
@@ -819,8 +819,8 @@ read_signatures (Node         *root,
   agg->max_signatures = MAX (agg->max_signatures, signatures->length);
   for (guint i = 0; i < signatures->length; i++)
     {
-      Path sig_path = CLI_JSON_ELEMENT (&path, i);
-      Node *object = cli_json_read_element (signatures, &sig_path, error);
+      Path sig_path = JSR_JSON_ELEMENT (&path, i);
+      Node *object = jsr_json_read_element (signatures, &sig_path, error);
 
       if (object == NULL || !read_signature (object, &sig_path, agg, error))
         return FALSE;
@@ -830,43 +830,43 @@ read_signatures (Node         *root,
 
 static gboolean
 read_worst (Node         *root,
-            CliAggregate *agg,
+            JsrAggregate *agg,
             GError      **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "worst_events");
-  Node *worst = cli_json_read_array (root, NULL, "worst_events", error);
+  Path path = JSR_JSON_MEMBER (NULL, "worst_events");
+  Node *worst = jsr_json_read_array (root, NULL, "worst_events", error);
 
   if (worst == NULL)
     return FALSE;
   for (guint i = 0; i < worst->length; i++)
     {
-      Path event_path = CLI_JSON_ELEMENT (&path, i);
-      Path run_path = CLI_JSON_MEMBER (&event_path, "run");
-      Node *object = cli_json_read_element (worst, &event_path, error);
-      CliAggEvent *event;
+      Path event_path = JSR_JSON_ELEMENT (&path, i);
+      Path run_path = JSR_JSON_MEMBER (&event_path, "run");
+      Node *object = jsr_json_read_element (worst, &event_path, error);
+      JsrAggEvent *event;
       gint64 value;
       gboolean ok;
 
       if (object == NULL)
         return FALSE;
-      event = g_new0 (CliAggEvent, 1);
+      event = g_new0 (JsrAggEvent, 1);
       g_ptr_array_add (agg->worst, event);
-      ok = (cli_json_object_get (object, "run") != NULL
-              ? read_hex_id (cli_json_object_get (object, "run"), &run_path, &event->run, error)
-              : cli_json_invalid (error, &event_path, "run", _("a string"), NULL)) &&
-           cli_json_read_string (object, &event_path, "app", TRUE, &event->app, error) &&
-           cli_json_read_count (object, &event_path, "pid", &event->pid, error) &&
-           cli_json_read_count (object, &event_path, "id", &event->event_id, error) &&
-           cli_json_read_count (object, &event_path, "start_ns", &event->start_ns, error) &&
-           cli_json_read_count (object, &event_path, "duration_ns", &value, error) &&
+      ok = (jsr_json_object_get (object, "run") != NULL
+              ? read_hex_id (jsr_json_object_get (object, "run"), &run_path, &event->run, error)
+              : jsr_json_invalid (error, &event_path, "run", _("a string"), NULL)) &&
+           jsr_json_read_string (object, &event_path, "app", TRUE, &event->app, error) &&
+           jsr_json_read_count (object, &event_path, "pid", &event->pid, error) &&
+           jsr_json_read_count (object, &event_path, "id", &event->event_id, error) &&
+           jsr_json_read_count (object, &event_path, "start_ns", &event->start_ns, error) &&
+           jsr_json_read_count (object, &event_path, "duration_ns", &value, error) &&
            (event->duration_ns = (guint64) value, TRUE) &&
-           cli_json_read_count (object, &event_path, "attributed_ns", &value, error) &&
+           jsr_json_read_count (object, &event_path, "attributed_ns", &value, error) &&
            (event->attributed_ns = (guint64) value, TRUE) &&
-           cli_json_read_count (object, &event_path, "unattributed_ns", &value, error) &&
+           jsr_json_read_count (object, &event_path, "unattributed_ns", &value, error) &&
            (event->unattributed_ns = (guint64) value, TRUE) &&
            read_key (object, &event_path, &event->key, error) &&
-           cli_json_read_string (object, &event_path, "culprit", TRUE, &event->culprit, error) &&
-           cli_json_read_string (object, &event_path, "signature", TRUE, &event->signature, error);
+           jsr_json_read_string (object, &event_path, "culprit", TRUE, &event->culprit, error) &&
+           jsr_json_read_string (object, &event_path, "signature", TRUE, &event->signature, error);
       if (!ok)
         return FALSE;
       if (event->attributed_ns + event->unattributed_ns != event->duration_ns)
@@ -878,45 +878,45 @@ read_worst (Node         *root,
 }
 
 gboolean
-cli_aggregate_json_is_aggregate (const CliJsonNode *root)
+jsr_aggregate_json_is_aggregate (const JsrJsonNode *root)
 {
-  Node *format = cli_json_object_get (root, "format");
+  Node *format = jsr_json_object_get (root, "format");
 
-  return format != NULL && format->type == CLI_JSON_STRING &&
-         strcmp (format->v.string, CLI_AGGREGATE_FORMAT) == 0;
+  return format != NULL && format->type == JSR_JSON_STRING &&
+         strcmp (format->v.string, JSR_AGGREGATE_FORMAT) == 0;
 }
 
-CliAggregate *
-cli_aggregate_load_from_json (const CliJsonNode *root,
+JsrAggregate *
+jsr_aggregate_load_from_json (const JsrJsonNode *root,
                               GError           **error)
 {
-  g_autoptr (CliAggregate) agg = NULL;
+  g_autoptr (JsrAggregate) agg = NULL;
   Node *version;
   gint64 frames;
   gboolean flag;
 
-  if (!cli_aggregate_json_is_aggregate (root))
+  if (!jsr_aggregate_json_is_aggregate (root))
     {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_FORMAT,
-                   _("not a jankscope aggregate: its “format” is not “%s”"), CLI_AGGREGATE_FORMAT);
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT,
+                   _("not a jankscope aggregate: its “format” is not “%s”"), JSR_AGGREGATE_FORMAT);
       return NULL;
     }
-  version = cli_json_object_get (root, "version");
-  if (version == NULL || version->type != CLI_JSON_INT)
+  version = jsr_json_object_get (root, "version");
+  if (version == NULL || version->type != JSR_JSON_INT)
     {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_VERSION,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
                    _("the aggregate has no valid “version”"));
       return NULL;
     }
-  if (version->v.integer != CLI_AGGREGATE_VERSION)
+  if (version->v.integer != JSR_AGGREGATE_VERSION)
     {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_VERSION,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
                    _("aggregate format version %lld is not supported (this jankscope reads "
                      "version %d)"),
-                   (long long) version->v.integer, CLI_AGGREGATE_VERSION);
+                   (long long) version->v.integer, JSR_AGGREGATE_VERSION);
       return NULL;
     }
-  if (!cli_json_read_count (root, NULL, "signature_frames", &frames, error))
+  if (!jsr_json_read_count (root, NULL, "signature_frames", &frames, error))
     return NULL;
   if (frames < 1 || frames > 64)
     {
@@ -924,12 +924,12 @@ cli_aggregate_load_from_json (const CliJsonNode *root,
       return NULL;
     }
 
-  agg = cli_aggregate_new ((guint) frames, 1);
+  agg = jsr_aggregate_new ((guint) frames, 1);
   if (!read_u64 (root, NULL, "reports", &agg->reports, error) ||
-      !cli_json_read_bool (root, NULL, "overflowed", &agg->overflowed, error) ||
-      !cli_json_read_bool (root, NULL, "saturated", &agg->saturated, error) ||
-      !cli_json_read_bool (root, NULL, "runs_upper_bound", &agg->runs_upper_bound, error) ||
-      !cli_json_read_bool (root, NULL, "exact", &flag, error) ||
+      !jsr_json_read_bool (root, NULL, "overflowed", &agg->overflowed, error) ||
+      !jsr_json_read_bool (root, NULL, "saturated", &agg->saturated, error) ||
+      !jsr_json_read_bool (root, NULL, "runs_upper_bound", &agg->runs_upper_bound, error) ||
+      !jsr_json_read_bool (root, NULL, "exact", &flag, error) ||
       !read_runs (root, agg, error) ||
       !read_installs (root, agg, error) ||
       !read_apps (root, agg, error) ||

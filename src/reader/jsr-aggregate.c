@@ -16,7 +16,7 @@
 #include "jsr-saturate.h"
 
 GQuark
-cli_aggregate_error_quark (void)
+jsr_aggregate_error_quark (void)
 {
   return g_quark_from_static_string ("jankscope-cli-aggregate-error");
 }
@@ -24,21 +24,21 @@ cli_aggregate_error_quark (void)
 /* ---- sums ------------------------------------------------------------------- */
 
 static guint64
-add_sat (CliAggregate *agg,
+add_sat (JsrAggregate *agg,
          guint64       a,
          guint64       b)
 {
   guint64 sum;
 
-  if (!cli_add_u64_checked (&sum, a, b))
+  if (!jsr_add_u64_checked (&sum, a, b))
     agg->saturated = TRUE;
   return sum;
 }
 
 static void
-stats_add (CliAggregate      *agg,
-           CliAggStats       *to,
-           const CliAggStats *from)
+stats_add (JsrAggregate      *agg,
+           JsrAggStats       *to,
+           const JsrAggStats *from)
 {
   to->events = add_sat (agg, to->events, from->events);
   to->samples = add_sat (agg, to->samples, from->samples);
@@ -56,8 +56,8 @@ stats_add (CliAggregate      *agg,
 
 /* Counts the run once per entry it touches. */
 static void
-touch (CliAggregate *agg,
-       CliAggStats  *stats)
+touch (JsrAggregate *agg,
+       JsrAggStats  *stats)
 {
   if (stats->last_run != agg->run_serial)
     {
@@ -77,7 +77,7 @@ str_hash0 (const char *text)
 static guint
 key_hash (gconstpointer data)
 {
-  const CliAggKey *k = data;
+  const JsrAggKey *k = data;
   guint h = str_hash0 (k->tier);
 
   h = h * 31 + str_hash0 (k->klass);
@@ -92,7 +92,7 @@ static gboolean
 key_equal (gconstpointer a,
            gconstpointer b)
 {
-  const CliAggKey *x = a, *y = b;
+  const JsrAggKey *x = a, *y = b;
 
   return g_strcmp0 (x->tier, y->tier) == 0 && g_strcmp0 (x->klass, y->klass) == 0 &&
          g_strcmp0 (x->wait, y->wait) == 0 && g_strcmp0 (x->source, y->source) == 0 &&
@@ -100,8 +100,8 @@ key_equal (gconstpointer a,
 }
 
 int
-cli_agg_key_compare (const CliAggKey *a,
-                     const CliAggKey *b)
+jsr_agg_key_compare (const JsrAggKey *a,
+                     const JsrAggKey *b)
 {
   int c;
 
@@ -114,8 +114,8 @@ cli_agg_key_compare (const CliAggKey *a,
 }
 
 static void
-key_copy (CliAggKey       *to,
-          const CliAggKey *from)
+key_copy (JsrAggKey       *to,
+          const JsrAggKey *from)
 {
   to->tier = g_strdup (from->tier);
   to->klass = g_strdup (from->klass);
@@ -126,7 +126,7 @@ key_copy (CliAggKey       *to,
 }
 
 static void
-key_clear (CliAggKey *key)
+key_clear (JsrAggKey *key)
 {
   g_free (key->tier);
   g_free (key->klass);
@@ -137,29 +137,29 @@ key_clear (CliAggKey *key)
 }
 
 const char *
-cli_agg_class_label (const CliAggKey *key)
+jsr_agg_class_label (const JsrAggKey *key)
 {
   return key->klass != NULL ? key->klass : "unknown";
 }
 
 static void
-group_free (CliAggGroup *group)
+group_free (JsrAggGroup *group)
 {
   key_clear (&group->key);
   g_free (group);
 }
 
-static CliAggGroup *
-group_new (const CliAggKey *key)
+static JsrAggGroup *
+group_new (const JsrAggKey *key)
 {
-  CliAggGroup *group = g_new0 (CliAggGroup, 1);
+  JsrAggGroup *group = g_new0 (JsrAggGroup, 1);
 
   key_copy (&group->key, key);
   return group;
 }
 
 GHashTable *
-cli_aggregate_new_group_table (void)
+jsr_aggregate_new_group_table (void)
 {
   /* The key lives in the group: freed with it. */
   return g_hash_table_new_full (key_hash, key_equal, NULL, (GDestroyNotify) group_free);
@@ -167,12 +167,12 @@ cli_aggregate_new_group_table (void)
 
 /* The group of `key` in `table`, created if the table has room; NULL when
  * it is full. */
-static CliAggGroup *
+static JsrAggGroup *
 lookup_group (GHashTable      *table,
-              const CliAggKey *key,
+              const JsrAggKey *key,
               guint            limit)
 {
-  CliAggGroup *group = g_hash_table_lookup (table, key);
+  JsrAggGroup *group = g_hash_table_lookup (table, key);
 
   if (group == NULL && g_hash_table_size (table) < limit)
     {
@@ -183,7 +183,7 @@ lookup_group (GHashTable      *table,
 }
 
 static void
-signature_free (CliAggSignature *sig)
+signature_free (JsrAggSignature *sig)
 {
   g_free (sig->text);
   g_hash_table_unref (sig->cells);
@@ -191,27 +191,27 @@ signature_free (CliAggSignature *sig)
   g_free (sig);
 }
 
-static CliAggSignature *
-lookup_signature (CliAggregate *agg,
+static JsrAggSignature *
+lookup_signature (JsrAggregate *agg,
                   const char   *text,
                   const char   *id)
 {
-  CliAggSignature *sig = g_hash_table_lookup (agg->signatures, text);
+  JsrAggSignature *sig = g_hash_table_lookup (agg->signatures, text);
 
   if (sig == NULL && g_hash_table_size (agg->signatures) < (guint64) agg->max_signatures * 4)
     {
-      sig = g_new0 (CliAggSignature, 1);
+      sig = g_new0 (JsrAggSignature, 1);
       sig->text = g_strdup (text);
       /* Always the hash of the text (a report's own id could disagree). */
-      cli_agg_signature_id (text, sig->id);
-      sig->cells = cli_aggregate_new_group_table ();
+      jsr_agg_signature_id (text, sig->id);
+      sig->cells = jsr_aggregate_new_group_table ();
       g_hash_table_insert (agg->signatures, sig->text, sig);
     }
   return sig;
 }
 
 static void
-event_free (CliAggEvent *event)
+event_free (JsrAggEvent *event)
 {
   key_clear (&event->key);
   g_free (event->app);
@@ -220,10 +220,10 @@ event_free (CliAggEvent *event)
   g_free (event);
 }
 
-static CliAggEvent *
-event_copy (const CliAggEvent *from)
+static JsrAggEvent *
+event_copy (const JsrAggEvent *from)
 {
-  CliAggEvent *to = g_memdup2 (from, sizeof *from);
+  JsrAggEvent *to = g_memdup2 (from, sizeof *from);
 
   key_copy (&to->key, &from->key);
   to->app = g_strdup (from->app);
@@ -235,8 +235,8 @@ event_copy (const CliAggEvent *from)
 /* Longest first; ties in a fixed order, so that any grouping of a merge
  * keeps the same events. */
 static int
-event_compare (const CliAggEvent *a,
-               const CliAggEvent *b)
+event_compare (const JsrAggEvent *a,
+               const JsrAggEvent *b)
 {
   if (a->duration_ns != b->duration_ns)
     return a->duration_ns > b->duration_ns ? -1 : 1;
@@ -253,17 +253,17 @@ static int
 event_compare_indirect (gconstpointer a,
                         gconstpointer b)
 {
-  return event_compare (*(CliAggEvent *const *) a, *(CliAggEvent *const *) b);
+  return event_compare (*(JsrAggEvent *const *) a, *(JsrAggEvent *const *) b);
 }
 
 /* Offers an event to the worst list; takes `event`. */
 static void
-offer_worst (CliAggregate *agg,
-             CliAggEvent  *event)
+offer_worst (JsrAggregate *agg,
+             JsrAggEvent  *event)
 {
   GPtrArray *worst = agg->worst;
 
-  if (worst->len >= CLI_AGGREGATE_WORST_EVENTS &&
+  if (worst->len >= JSR_AGGREGATE_WORST_EVENTS &&
       event_compare (event, g_ptr_array_index (worst, worst->len - 1)) >= 0)
     {
       event_free (event);
@@ -271,14 +271,14 @@ offer_worst (CliAggregate *agg,
     }
   g_ptr_array_add (worst, event);
   g_ptr_array_sort (worst, event_compare_indirect);
-  if (worst->len > CLI_AGGREGATE_WORST_EVENTS)
-    g_ptr_array_set_size (worst, CLI_AGGREGATE_WORST_EVENTS);
+  if (worst->len > JSR_AGGREGATE_WORST_EVENTS)
+    g_ptr_array_set_size (worst, JSR_AGGREGATE_WORST_EVENTS);
 }
 
 /* ---- life ------------------------------------------------------------------- */
 
 static void
-filter_free (CliAggFilter *filter)
+filter_free (JsrAggFilter *filter)
 {
   g_strfreev (filter->tiers);
   g_strfreev (filter->classes);
@@ -287,18 +287,18 @@ filter_free (CliAggFilter *filter)
   g_free (filter);
 }
 
-CliAggregate *
-cli_aggregate_new (guint signature_frames,
+JsrAggregate *
+jsr_aggregate_new (guint signature_frames,
                    guint max_signatures)
 {
-  CliAggregate *agg = g_new0 (CliAggregate, 1);
+  JsrAggregate *agg = g_new0 (JsrAggregate, 1);
 
   agg->signature_frames = CLAMP (signature_frames, 1, JS_SIGNATURE_MAX_FRAMES);
   agg->max_signatures = CLAMP (max_signatures, 1, 10000000);
   agg->runs = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   agg->installs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   agg->apps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  agg->groups = cli_aggregate_new_group_table ();
+  agg->groups = jsr_aggregate_new_group_table ();
   agg->signatures =
     g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) signature_free);
   agg->worst = g_ptr_array_new_with_free_func ((GDestroyNotify) event_free);
@@ -307,7 +307,7 @@ cli_aggregate_new (guint signature_frames,
 }
 
 void
-cli_aggregate_free (CliAggregate *agg)
+jsr_aggregate_free (JsrAggregate *agg)
 {
   if (agg == NULL)
     return;
@@ -323,14 +323,14 @@ cli_aggregate_free (CliAggregate *agg)
 }
 
 void
-cli_aggregate_set_filter (CliAggregate       *agg,
-                          const CliAggFilter *filter)
+jsr_aggregate_set_filter (JsrAggregate       *agg,
+                          const JsrAggFilter *filter)
 {
   g_clear_pointer (&agg->filter, filter_free);
   if (filter == NULL || (filter->tiers == NULL && filter->classes == NULL &&
                          filter->sources == NULL && filter->scenes == NULL))
     return;
-  agg->filter = g_new0 (CliAggFilter, 1);
+  agg->filter = g_new0 (JsrAggFilter, 1);
   agg->filter->tiers = g_strdupv (filter->tiers);
   agg->filter->classes = g_strdupv (filter->classes);
   agg->filter->sources = g_strdupv (filter->sources);
@@ -338,8 +338,8 @@ cli_aggregate_set_filter (CliAggregate       *agg,
 }
 
 gboolean
-cli_aggregate_filter_matches (const CliAggFilter *filter,
-                              const CliAggKey    *key)
+jsr_aggregate_filter_matches (const JsrAggFilter *filter,
+                              const JsrAggKey    *key)
 {
   gboolean ok;
 
@@ -352,7 +352,7 @@ cli_aggregate_filter_matches (const CliAggFilter *filter,
     {
       ok = FALSE;
       for (guint i = 0; filter->classes[i] != NULL && !ok; i++)
-        ok = strcmp (filter->classes[i], cli_agg_class_label (key)) == 0 ||
+        ok = strcmp (filter->classes[i], jsr_agg_class_label (key)) == 0 ||
              g_strcmp0 (filter->classes[i], key->wait) == 0;
       if (!ok)
         return FALSE;
@@ -380,7 +380,7 @@ cli_aggregate_filter_matches (const CliAggFilter *filter,
 /* ---- signatures ----------------------------------------------------------- */
 
 void
-cli_agg_signature_id (const char *text,
+jsr_agg_signature_id (const char *text,
                       char        id[17])
 {
   guint64 hash = G_GUINT64_CONSTANT (14695981039346656037);
@@ -396,8 +396,8 @@ cli_agg_signature_id (const char *text,
 /* The stack's signature at the aggregate's depth: the report's own when it
  * has one of the default depth, else computed from its frames. */
 static char *
-stack_signature (const CliAggregate   *agg,
-                 const CliReportStack *stack,
+stack_signature (const JsrAggregate   *agg,
+                 const JsrReportStack *stack,
                  char                  id[17])
 {
   g_autofree JsSignatureFrame *frames = NULL;
@@ -405,7 +405,7 @@ stack_signature (const CliAggregate   *agg,
 
   if (stack->signature != NULL && agg->signature_frames == JS_SIGNATURE_DEFAULT_FRAMES)
     {
-      cli_agg_signature_id (stack->signature, id);
+      jsr_agg_signature_id (stack->signature, id);
       return g_strdup (stack->signature);
     }
   if (stack->signature != NULL && n == 0)
@@ -423,14 +423,14 @@ stack_signature (const CliAggregate   *agg,
         }
       text = cut != NULL ? g_strndup (stack->signature, cut - stack->signature)
                          : g_strdup (stack->signature);
-      cli_agg_signature_id (text, id);
+      jsr_agg_signature_id (text, id);
       return text;
     }
 
   frames = g_new0 (JsSignatureFrame, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     {
-      const CliReportFrame *f = g_ptr_array_index (stack->frames, i);
+      const JsrReportFrame *f = g_ptr_array_index (stack->frames, i);
 
       frames[i].function = f->function;
       frames[i].module = f->module;
@@ -475,7 +475,7 @@ run_id (const char *install_id,
 }
 
 static const char *
-app_name (const CliReport *report)
+app_name (const JsrReport *report)
 {
   if (report->name != NULL)
     return report->name;
@@ -489,7 +489,7 @@ app_name (const CliReport *report)
 }
 
 static void
-count_app (CliAggregate *agg,
+count_app (JsrAggregate *agg,
            const char   *name,
            guint64       runs)
 {
@@ -497,7 +497,7 @@ count_app (CliAggregate *agg,
 
   if (count == NULL)
     {
-      if (g_hash_table_size (agg->apps) >= CLI_AGGREGATE_MAX_APPS)
+      if (g_hash_table_size (agg->apps) >= JSR_AGGREGATE_MAX_APPS)
         {
           agg->apps_other = add_sat (agg, agg->apps_other, runs);
           agg->overflowed = TRUE;
@@ -510,7 +510,7 @@ count_app (CliAggregate *agg,
 }
 
 static void
-add_run_id (CliAggregate *agg,
+add_run_id (JsrAggregate *agg,
             guint64       id)
 {
   guint64 *key = g_new (guint64, 1);
@@ -538,7 +538,7 @@ typedef struct
 
 /* A signature that did not fit in the table: counted in "other", once. */
 static void
-note_overflowed (CliAggregate *agg,
+note_overflowed (JsrAggregate *agg,
                  const char   *id)
 {
   guint64 value = g_ascii_strtoull (id, NULL, 16);
@@ -554,15 +554,15 @@ note_overflowed (CliAggregate *agg,
 }
 
 static void
-fold_event (CliAggregate         *agg,
-            const CliReportEvent *event,
+fold_event (JsrAggregate         *agg,
+            const JsrReportEvent *event,
             guint64               run,
             const char           *app,
             gint64                pid)
 {
-  const CliReportEventDetail *detail = event->detail;
-  CliAggKey key = {
-    .tier = (char *) cli_tier_to_string (event->tier),
+  const JsrReportEventDetail *detail = event->detail;
+  JsrAggKey key = {
+    .tier = (char *) jsr_tier_to_string (event->tier),
     .klass = event->klass,
     .wait = event->wait,
     .source = event->source,
@@ -574,9 +574,9 @@ fold_event (CliAggregate         *agg,
   guint64 samples = 0, stack_samples = 0, named = 0, attributed, file_attributed = 0;
   gboolean have_file_attributed = FALSE;
   g_autoptr (GArray) sigs = g_array_new (FALSE, TRUE, sizeof (EventSignature));
-  CliAggStats delta = { 0 };
-  CliAggGroup *group;
-  CliAggEvent *candidate;
+  JsrAggStats delta = { 0 };
+  JsrAggGroup *group;
+  JsrAggEvent *candidate;
   guint best = G_MAXUINT;
 
   if (g_strcmp0 (event->type, "frame") == 0)
@@ -587,7 +587,7 @@ fold_event (CliAggregate         *agg,
       agg->frame_events_ns = add_sat (agg, agg->frame_events_ns, duration);
       return;
     }
-  if (!cli_aggregate_filter_matches (agg->filter, &key))
+  if (!jsr_aggregate_filter_matches (agg->filter, &key))
     {
       agg->events_filtered_out = add_sat (agg, agg->events_filtered_out, 1);
       return;
@@ -599,21 +599,21 @@ fold_event (CliAggregate         *agg,
     {
       for (guint i = 0; i < detail->stacks->len; i++)
         {
-          const CliReportStack *stack = g_ptr_array_index (detail->stacks, i);
+          const JsrReportStack *stack = g_ptr_array_index (detail->stacks, i);
 
           stack_samples = add_sat (agg, stack_samples, (guint64) MAX (stack->count, 0));
         }
-      if (event->samples_total != CLI_UNKNOWN)
+      if (event->samples_total != JSR_UNKNOWN)
         samples = (guint64) event->samples_total;
       else
         for (guint i = 0; i < detail->samples->len; i++)
           {
-            const CliReportSample *sample = &g_array_index (detail->samples, CliReportSample, i);
+            const JsrReportSample *sample = &g_array_index (detail->samples, JsrReportSample, i);
 
             samples = add_sat (agg, samples, (guint64) MAX (sample->count, 0));
           }
       samples = MAX (samples, stack_samples);
-      have_file_attributed = detail->attributed_ns != CLI_UNKNOWN;
+      have_file_attributed = detail->attributed_ns != JSR_UNKNOWN;
       if (have_file_attributed)
         file_attributed = MIN ((guint64) detail->attributed_ns, duration);
     }
@@ -623,14 +623,14 @@ fold_event (CliAggregate         *agg,
     {
       for (guint i = 0; i < detail->stacks->len; i++)
         {
-          const CliReportStack *stack = g_ptr_array_index (detail->stacks, i);
+          const JsrReportStack *stack = g_ptr_array_index (detail->stacks, i);
           guint64 count = (guint64) MAX (stack->count, 0);
           guint64 time;
           EventSignature *sig = NULL;
           char id[17];
           char *text;
 
-          if (stack->time_ns != CLI_UNKNOWN)
+          if (stack->time_ns != JSR_UNKNOWN)
             time = (guint64) stack->time_ns;
           else
             time = mul_div (watched, count, samples);
@@ -667,7 +667,7 @@ fold_event (CliAggregate         *agg,
   delta.attributed_ns = attributed;
   delta.unattributed_ns = duration - attributed;
 
-  group = lookup_group (agg->groups, &key, CLI_AGGREGATE_MAX_GROUPS);
+  group = lookup_group (agg->groups, &key, JSR_AGGREGATE_MAX_GROUPS);
   if (group != NULL)
     {
       stats_add (agg, &group->stats, &delta);
@@ -684,10 +684,10 @@ fold_event (CliAggregate         *agg,
   for (guint k = 0; k < sigs->len; k++)
     {
       EventSignature *es = &g_array_index (sigs, EventSignature, k);
-      CliAggStats part = {
+      JsrAggStats part = {
         .events = 1, .samples = es->samples, .total_ns = es->time_ns, .max_ns = es->time_ns,
       };
-      CliAggSignature *sig = lookup_signature (agg, es->text, es->id);
+      JsrAggSignature *sig = lookup_signature (agg, es->text, es->id);
 
       if (best == G_MAXUINT || es->time_ns > g_array_index (sigs, EventSignature, best).time_ns)
         best = k;
@@ -700,13 +700,13 @@ fold_event (CliAggregate         *agg,
       stats_add (agg, &sig->stats, &part);
       touch (agg, &sig->stats);
       {
-        CliAggGroup *cell = lookup_group (sig->cells, &key, CLI_AGGREGATE_MAX_CELLS);
+        JsrAggGroup *cell = lookup_group (sig->cells, &key, JSR_AGGREGATE_MAX_CELLS);
 
         if (cell == NULL)
           {
             if (sig->cells_other == NULL)
               {
-                CliAggKey other = { 0 };
+                JsrAggKey other = { 0 };
 
                 sig->cells_other = group_new (&other);
               }
@@ -720,22 +720,22 @@ fold_event (CliAggregate         *agg,
   /* Time the report attributes to stacks it left out (stacks_omitted). */
   if (attributed > named)
     {
-      CliAggStats part = { .total_ns = attributed - named };
+      JsrAggStats part = { .total_ns = attributed - named };
 
       stats_add (agg, &agg->signatures_other, &part);
     }
 
   /* The worst events: most events are not among them, copy only those. */
   {
-    CliAggEvent probe = {
+    JsrAggEvent probe = {
       .run = run, .event_id = event->id, .start_ns = event->start_ns, .duration_ns = duration,
     };
 
-    if (agg->worst->len >= CLI_AGGREGATE_WORST_EVENTS &&
+    if (agg->worst->len >= JSR_AGGREGATE_WORST_EVENTS &&
         event_compare (&probe, g_ptr_array_index (agg->worst, agg->worst->len - 1)) >= 0)
       goto done;
   }
-  candidate = g_new0 (CliAggEvent, 1);
+  candidate = g_new0 (JsrAggEvent, 1);
   candidate->run = run;
   candidate->app = g_strdup (app);
   candidate->pid = pid;
@@ -762,23 +762,23 @@ done:
 
 /* Percentiles turned into a histogram, for reports that have none. */
 static void
-add_iteration_busy (CliAggregate    *agg,
-                    const CliReport *report)
+add_iteration_busy (JsrAggregate    *agg,
+                    const JsrReport *report)
 {
   static const double qs[] = { 0.50, 0.95, 0.99 };
   gint64 values[] = { report->iteration_p50_ns, report->iteration_p95_ns,
                       report->iteration_p99_ns };
 
   if (report->iteration_histogram != NULL)
-    cli_histogram_add_report (&agg->iteration_busy, report->iteration_histogram);
-  else if (report->iteration_p95_ns != CLI_UNKNOWN && report->iterations > 0)
-    cli_histogram_add_percentiles (&agg->iteration_busy, (guint64) report->iterations, qs, values,
+    jsr_histogram_add_report (&agg->iteration_busy, report->iteration_histogram);
+  else if (report->iteration_p95_ns != JSR_UNKNOWN && report->iterations > 0)
+    jsr_histogram_add_percentiles (&agg->iteration_busy, (guint64) report->iterations, qs, values,
                                    G_N_ELEMENTS (qs), report->iteration_max_ns);
 }
 
 static void
-add_frame_time (CliAggregate    *agg,
-                const CliReport *report)
+add_frame_time (JsrAggregate    *agg,
+                const JsrReport *report)
 {
   static const double qs[] = { 0.50, 0.90, 0.95, 0.99 };
   gint64 values[] = { report->frame_p50_ns, report->frame_p90_ns, report->frame_p95_ns,
@@ -787,15 +787,15 @@ add_frame_time (CliAggregate    *agg,
   if (report->frames <= 0)
     return;
   if (report->frame_histogram != NULL)
-    cli_histogram_add_report (&agg->frame_time, report->frame_histogram);
+    jsr_histogram_add_report (&agg->frame_time, report->frame_histogram);
   else
-    cli_histogram_add_percentiles (&agg->frame_time, (guint64) report->frames, qs, values,
+    jsr_histogram_add_percentiles (&agg->frame_time, (guint64) report->frames, qs, values,
                                    G_N_ELEMENTS (qs), report->frame_max_ns);
 }
 
 gboolean
-cli_aggregate_add_report (CliAggregate    *agg,
-                          const CliReport *report,
+jsr_aggregate_add_report (JsrAggregate    *agg,
+                          const JsrReport *report,
                           GError         **error)
 {
   const char *app = app_name (report);
@@ -804,9 +804,9 @@ cli_aggregate_add_report (CliAggregate    *agg,
 
   if (g_hash_table_contains (agg->runs, &id))
     {
-      g_autofree char *shown = cli_display (app);
+      g_autofree char *shown = jsr_display (app);
 
-      g_set_error (error, CLI_AGGREGATE_ERROR, CLI_AGGREGATE_ERROR_DUPLICATE,
+      g_set_error (error, JSR_AGGREGATE_ERROR, JSR_AGGREGATE_ERROR_DUPLICATE,
                    _("the run of %s (pid %lld) is already merged: skipped"), shown,
                    (long long) report->pid);
       return FALSE;
@@ -833,7 +833,7 @@ cli_aggregate_add_report (CliAggregate    *agg,
   agg->events_total = add_sat (agg, agg->events_total, (guint64) report->events_total);
   agg->events_dropped = add_sat (agg, agg->events_dropped, (guint64) report->events_dropped);
   agg->records_dropped = add_sat (agg, agg->records_dropped, (guint64) report->records_dropped);
-  for (guint t = 0; t < CLI_N_TIERS; t++)
+  for (guint t = 0; t < JSR_N_TIERS; t++)
     agg->events_by_tier[t] = add_sat (agg, agg->events_by_tier[t],
                                       (guint64) report->events_by_tier[t]);
   agg->frames = add_sat (agg, agg->frames, (guint64) report->frames);
@@ -861,21 +861,21 @@ cli_aggregate_add_report (CliAggregate    *agg,
 /* ---- folding an aggregate -------------------------------------------------------- */
 
 static void
-add_cell (CliAggregate      *agg,
-          CliAggSignature   *sig,
-          const CliAggGroup *cell)
+add_cell (JsrAggregate      *agg,
+          JsrAggSignature   *sig,
+          const JsrAggGroup *cell)
 {
-  CliAggGroup *mine = cell->key.tier != NULL || cell->key.klass != NULL ||
+  JsrAggGroup *mine = cell->key.tier != NULL || cell->key.klass != NULL ||
                           cell->key.source != NULL || cell->key.callback != NULL ||
                           cell->key.wait != NULL || cell->key.scene != NULL
-                        ? lookup_group (sig->cells, &cell->key, CLI_AGGREGATE_MAX_CELLS)
+                        ? lookup_group (sig->cells, &cell->key, JSR_AGGREGATE_MAX_CELLS)
                         : NULL;
 
   if (mine == NULL)
     {
       if (sig->cells_other == NULL)
         {
-          CliAggKey other = { 0 };
+          JsrAggKey other = { 0 };
 
           sig->cells_other = group_new (&other);
         }
@@ -885,18 +885,18 @@ add_cell (CliAggregate      *agg,
 }
 
 gboolean
-cli_aggregate_add_aggregate (CliAggregate       *agg,
-                             const CliAggregate *other,
+jsr_aggregate_add_aggregate (JsrAggregate       *agg,
+                             const JsrAggregate *other,
                              GError            **error)
 {
-  const CliAggFilter *filter = agg->filter;
+  const JsrAggFilter *filter = agg->filter;
   GHashTableIter iter;
   gpointer key, value;
   guint64 overlap = 0;
 
   if (other->signature_frames != agg->signature_frames)
     {
-      g_set_error (error, CLI_AGGREGATE_ERROR, CLI_AGGREGATE_ERROR_MISMATCH,
+      g_set_error (error, JSR_AGGREGATE_ERROR, JSR_AGGREGATE_ERROR_MISMATCH,
                    _("its signatures have %u frames, not %u: merge its reports again with "
                      "--signature-frames=%u"),
                    other->signature_frames, agg->signature_frames, agg->signature_frames);
@@ -908,7 +908,7 @@ cli_aggregate_add_aggregate (CliAggregate       *agg,
       overlap++;
   if (overlap > 0)
     {
-      g_set_error (error, CLI_AGGREGATE_ERROR, CLI_AGGREGATE_ERROR_DUPLICATE,
+      g_set_error (error, JSR_AGGREGATE_ERROR, JSR_AGGREGATE_ERROR_DUPLICATE,
                    g_dngettext (GETTEXT_PACKAGE, "%llu of its runs is already merged",
                                 "%llu of its runs are already merged",
                                 (gulong) MIN (overlap, 1000)),
@@ -935,14 +935,14 @@ cli_aggregate_add_aggregate (CliAggregate       *agg,
   agg->events_total = add_sat (agg, agg->events_total, other->events_total);
   agg->events_dropped = add_sat (agg, agg->events_dropped, other->events_dropped);
   agg->records_dropped = add_sat (agg, agg->records_dropped, other->records_dropped);
-  for (guint t = 0; t < CLI_N_TIERS; t++)
+  for (guint t = 0; t < JSR_N_TIERS; t++)
     agg->events_by_tier[t] = add_sat (agg, agg->events_by_tier[t], other->events_by_tier[t]);
   agg->frames = add_sat (agg, agg->frames, other->frames);
   agg->frames_slow = add_sat (agg, agg->frames_slow, other->frames_slow);
   agg->frames_frozen = add_sat (agg, agg->frames_frozen, other->frames_frozen);
-  cli_histogram_merge (&agg->iteration_busy, &other->iteration_busy);
-  cli_histogram_merge (&agg->frame_time, &other->frame_time);
-  for (guint t = 0; t < CLI_N_EVENT_TIERS; t++)
+  jsr_histogram_merge (&agg->iteration_busy, &other->iteration_busy);
+  jsr_histogram_merge (&agg->frame_time, &other->frame_time);
+  for (guint t = 0; t < JSR_N_EVENT_TIERS; t++)
     agg->frame_events_by_tier[t] = add_sat (agg, agg->frame_events_by_tier[t],
                                             other->frame_events_by_tier[t]);
   agg->frame_events_ns = add_sat (agg, agg->frame_events_ns, other->frame_events_ns);
@@ -955,7 +955,7 @@ cli_aggregate_add_aggregate (CliAggregate       *agg,
    * are then theirs). */
   if (filter == NULL)
     {
-      CliAggStats stalls = other->stalls;
+      JsrAggStats stalls = other->stalls;
 
       stats_add (agg, &agg->stalls, &stalls);
       stats_add (agg, &agg->groups_other, &other->groups_other);
@@ -963,17 +963,17 @@ cli_aggregate_add_aggregate (CliAggregate       *agg,
   g_hash_table_iter_init (&iter, other->groups);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
-      const CliAggGroup *group = value;
-      CliAggGroup *mine;
+      const JsrAggGroup *group = value;
+      JsrAggGroup *mine;
 
-      if (!cli_aggregate_filter_matches (filter, &group->key))
+      if (!jsr_aggregate_filter_matches (filter, &group->key))
         {
           agg->events_filtered_out = add_sat (agg, agg->events_filtered_out, group->stats.events);
           continue;
         }
       if (filter != NULL)
         stats_add (agg, &agg->stalls, &group->stats);
-      mine = lookup_group (agg->groups, &group->key, CLI_AGGREGATE_MAX_GROUPS);
+      mine = lookup_group (agg->groups, &group->key, JSR_AGGREGATE_MAX_GROUPS);
       if (mine != NULL)
         stats_add (agg, &mine->stats, &group->stats);
       else
@@ -994,9 +994,9 @@ cli_aggregate_add_aggregate (CliAggregate       *agg,
   g_hash_table_iter_init (&iter, other->signatures);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
-      const CliAggSignature *theirs = value;
-      CliAggStats matched = { 0 };
-      CliAggSignature *mine;
+      const JsrAggSignature *theirs = value;
+      JsrAggStats matched = { 0 };
+      JsrAggSignature *mine;
       GHashTableIter cells;
       gpointer cell;
 
@@ -1004,8 +1004,8 @@ cli_aggregate_add_aggregate (CliAggregate       *agg,
         {
           g_hash_table_iter_init (&cells, theirs->cells);
           while (g_hash_table_iter_next (&cells, NULL, &cell))
-            if (cli_aggregate_filter_matches (filter, &((CliAggGroup *) cell)->key))
-              stats_add (agg, &matched, &((CliAggGroup *) cell)->stats);
+            if (jsr_aggregate_filter_matches (filter, &((JsrAggGroup *) cell)->key))
+              stats_add (agg, &matched, &((JsrAggGroup *) cell)->stats);
           if (matched.events == 0 && matched.total_ns == 0)
             continue;
         }
@@ -1022,7 +1022,7 @@ cli_aggregate_add_aggregate (CliAggregate       *agg,
       stats_add (agg, &mine->stats, &matched);
       g_hash_table_iter_init (&cells, theirs->cells);
       while (g_hash_table_iter_next (&cells, NULL, &cell))
-        if (cli_aggregate_filter_matches (filter, &((CliAggGroup *) cell)->key))
+        if (jsr_aggregate_filter_matches (filter, &((JsrAggGroup *) cell)->key))
           add_cell (agg, mine, cell);
       if (filter == NULL && theirs->cells_other != NULL)
         add_cell (agg, mine, theirs->cells_other);
@@ -1038,9 +1038,9 @@ cli_aggregate_add_aggregate (CliAggregate       *agg,
 
   for (guint i = 0; i < other->worst->len; i++)
     {
-      const CliAggEvent *event = g_ptr_array_index (other->worst, i);
+      const JsrAggEvent *event = g_ptr_array_index (other->worst, i);
 
-      if (cli_aggregate_filter_matches (filter, &event->key))
+      if (jsr_aggregate_filter_matches (filter, &event->key))
         offer_worst (agg, event_copy (event));
     }
 
@@ -1065,18 +1065,18 @@ values_of (GHashTable *table)
 }
 
 static guint64
-sort_value (const CliAggStats *s,
-            CliAggSort         sort)
+sort_value (const JsrAggStats *s,
+            JsrAggSort         sort)
 {
   switch (sort)
     {
-    case CLI_AGG_SORT_EVENTS:
+    case JSR_AGG_SORT_EVENTS:
       return s->events;
-    case CLI_AGG_SORT_RUNS:
+    case JSR_AGG_SORT_RUNS:
       return s->runs;
-    case CLI_AGG_SORT_SAMPLES:
+    case JSR_AGG_SORT_SAMPLES:
       return s->samples;
-    case CLI_AGG_SORT_TIME:
+    case JSR_AGG_SORT_TIME:
     default:
       return s->total_ns;
     }
@@ -1087,9 +1087,9 @@ signature_compare (gconstpointer a,
                    gconstpointer b,
                    gpointer      data)
 {
-  const CliAggSignature *x = *(CliAggSignature *const *) a;
-  const CliAggSignature *y = *(CliAggSignature *const *) b;
-  CliAggSort sort = GPOINTER_TO_INT (data);
+  const JsrAggSignature *x = *(JsrAggSignature *const *) a;
+  const JsrAggSignature *y = *(JsrAggSignature *const *) b;
+  JsrAggSort sort = GPOINTER_TO_INT (data);
   guint64 vx = sort_value (&x->stats, sort), vy = sort_value (&y->stats, sort);
 
   if (vx != vy)
@@ -1100,8 +1100,8 @@ signature_compare (gconstpointer a,
 }
 
 GPtrArray *
-cli_aggregate_sorted_signatures (const CliAggregate *agg,
-                                 CliAggSort          sort)
+jsr_aggregate_sorted_signatures (const JsrAggregate *agg,
+                                 JsrAggSort          sort)
 {
   GPtrArray *out = values_of (agg->signatures);
 
@@ -1113,12 +1113,12 @@ static int
 group_compare (gconstpointer a,
                gconstpointer b)
 {
-  return cli_agg_key_compare (&(*(CliAggGroup *const *) a)->key,
-                              &(*(CliAggGroup *const *) b)->key);
+  return jsr_agg_key_compare (&(*(JsrAggGroup *const *) a)->key,
+                              &(*(JsrAggGroup *const *) b)->key);
 }
 
 GPtrArray *
-cli_aggregate_sorted_groups (const CliAggregate *agg)
+jsr_aggregate_sorted_groups (const JsrAggregate *agg)
 {
   GPtrArray *out = values_of (agg->groups);
 

@@ -45,7 +45,7 @@ escape_char (gunichar c)
 }
 
 char *
-cli_display_cut (const char *text,
+jsr_display_cut (const char *text,
                  guint       max_chars)
 {
   g_autofree char *valid = NULL;
@@ -79,15 +79,15 @@ cli_display_cut (const char *text,
 }
 
 char *
-cli_display (const char *text)
+jsr_display (const char *text)
 {
-  return cli_display_cut (text, CLI_DISPLAY_MAX_CHARS);
+  return jsr_display_cut (text, JSR_DISPLAY_MAX_CHARS);
 }
 
 char *
-cli_display_filename (const char *path)
+jsr_display_filename (const char *path)
 {
   g_autofree char *name = path != NULL ? g_filename_display_name (path) : NULL;
 
-  return cli_display (name);
+  return jsr_display (name);
 }

@@ -14,10 +14,10 @@
 
 /* Counts saturate at G_MAXINT64, like every sum of the CLI: an aggregate's
  * histogram is written as JSON integers that must read back. */
-#define add_saturated cli_sat_add_u64
+#define add_saturated jsr_sat_add_u64
 
 static void
-note_range (CliHistogram *h,
+note_range (JsrHistogram *h,
             gint64        min_ns,
             gint64        max_ns)
 {
@@ -34,7 +34,7 @@ note_range (CliHistogram *h,
 }
 
 void
-cli_histogram_add_values (CliHistogram *h,
+jsr_histogram_add_values (JsrHistogram *h,
                           gint64        ns,
                           guint64       count)
 {
@@ -50,15 +50,15 @@ cli_histogram_add_values (CliHistogram *h,
 }
 
 void
-cli_histogram_add_report (CliHistogram             *h,
-                          const CliReportHistogram *report)
+jsr_histogram_add_report (JsrHistogram             *h,
+                          const JsrReportHistogram *report)
 {
   if (report == NULL || report->count == 0)
     return;
   note_range (h, report->min_ns, report->max_ns);
   for (guint i = 0; i < report->buckets->len; i++)
     {
-      const CliReportBucket *b = &g_array_index (report->buckets, CliReportBucket, i);
+      const JsrReportBucket *b = &g_array_index (report->buckets, JsrReportBucket, i);
 
       h->buckets[b->index] = add_saturated (h->buckets[b->index], b->count);
     }
@@ -66,7 +66,7 @@ cli_histogram_add_report (CliHistogram             *h,
 }
 
 void
-cli_histogram_add_percentiles (CliHistogram *h,
+jsr_histogram_add_percentiles (JsrHistogram *h,
                                guint64       count,
                                const double *qs,
                                const gint64 *values,
@@ -74,7 +74,7 @@ cli_histogram_add_percentiles (CliHistogram *h,
                                gint64        max_ns)
 {
   guint64 placed = 0;
-  gint64 last = CLI_UNKNOWN;
+  gint64 last = JSR_UNKNOWN;
   gint64 min_ns = G_MAXINT64;
 
   if (count == 0)
@@ -83,11 +83,11 @@ cli_histogram_add_percentiles (CliHistogram *h,
     {
       guint64 upto;
 
-      if (values[i] == CLI_UNKNOWN)
+      if (values[i] == JSR_UNKNOWN)
         continue;
       /* Values up to the rank that reads this percentile (the core reads
        * rank ceil (q * count)) sit at the percentile's own value. */
-      upto = cli_double_to_uint64 (ceil (qs[i] * (double) count));
+      upto = jsr_double_to_uint64 (ceil (qs[i] * (double) count));
       upto = CLAMP (upto, placed, count);
       if (upto > placed)
         {
@@ -100,8 +100,8 @@ cli_histogram_add_percentiles (CliHistogram *h,
           placed = upto;
         }
     }
-  if (max_ns == CLI_UNKNOWN)
-    max_ns = last != CLI_UNKNOWN ? last : 0;
+  if (max_ns == JSR_UNKNOWN)
+    max_ns = last != JSR_UNKNOWN ? last : 0;
   max_ns = MAX (max_ns, MAX (last, 0));
   if (placed < count)
     h->buckets[js_histogram_bucket_of (max_ns)] =
@@ -112,13 +112,13 @@ cli_histogram_add_percentiles (CliHistogram *h,
 }
 
 void
-cli_histogram_merge (CliHistogram       *h,
-                     const CliHistogram *other)
+jsr_histogram_merge (JsrHistogram       *h,
+                     const JsrHistogram *other)
 {
   if (other->count == 0)
     return;
   note_range (h, other->min_ns, other->max_ns);
-  for (guint b = 0; b < CLI_HISTOGRAM_BUCKETS; b++)
+  for (guint b = 0; b < JSR_HISTOGRAM_BUCKETS; b++)
     if (other->buckets[b] != 0)
       h->buckets[b] = add_saturated (h->buckets[b], other->buckets[b]);
   h->count = add_saturated (h->count, other->count);
@@ -126,39 +126,39 @@ cli_histogram_merge (CliHistogram       *h,
 }
 
 guint
-cli_histogram_bucket_of_rank (const CliHistogram *h,
+jsr_histogram_bucket_of_rank (const JsrHistogram *h,
                               guint64             rank)
 {
   guint64 seen = 0;
 
-  for (guint b = 0; b < CLI_HISTOGRAM_BUCKETS; b++)
+  for (guint b = 0; b < JSR_HISTOGRAM_BUCKETS; b++)
     {
       seen = add_saturated (seen, h->buckets[b]);
       if (seen >= rank)
         return b;
     }
-  return CLI_HISTOGRAM_BUCKETS - 1;
+  return JSR_HISTOGRAM_BUCKETS - 1;
 }
 
 gint64
-cli_histogram_percentile (const CliHistogram *h,
+jsr_histogram_percentile (const JsrHistogram *h,
                           double              q)
 {
   guint64 rank;
 
   if (h->count == 0)
     return 0;
-  rank = cli_double_to_uint64 (ceil (CLAMP (q, 0.0, 1.0) * (double) h->count));
+  rank = jsr_double_to_uint64 (ceil (CLAMP (q, 0.0, 1.0) * (double) h->count));
   rank = MAX (rank, 1);
   if (rank >= h->count)
     return h->max_ns;
   if (rank == 1)
     return h->min_ns;
-  return CLAMP (js_histogram_bucket_mid (cli_histogram_bucket_of_rank (h, rank)), h->min_ns, h->max_ns);
+  return CLAMP (js_histogram_bucket_mid (jsr_histogram_bucket_of_rank (h, rank)), h->min_ns, h->max_ns);
 }
 
 double
-cli_histogram_value_at_rank (const CliHistogram *h,
+jsr_histogram_value_at_rank (const JsrHistogram *h,
                              double              rank)
 {
   guint64 seen = 0;
@@ -170,7 +170,7 @@ cli_histogram_value_at_rank (const CliHistogram *h,
     return (double) h->max_ns;
   if (rank <= 1.0)
     return (double) h->min_ns;
-  for (guint b = 0; b < CLI_HISTOGRAM_BUCKETS; b++)
+  for (guint b = 0; b < JSR_HISTOGRAM_BUCKETS; b++)
     {
       guint64 k = h->buckets[b];
 
@@ -181,7 +181,7 @@ cli_histogram_value_at_rank (const CliHistogram *h,
           /* The k values of the bucket are taken as spread evenly over it:
            * the i-th (1..k) at low + (i - 0.5) / k of its width. */
           double low = (double) js_histogram_bucket_low (b);
-          double high = b == CLI_HISTOGRAM_BUCKETS - 1 ? (double) h->max_ns
+          double high = b == JSR_HISTOGRAM_BUCKETS - 1 ? (double) h->max_ns
                                                        : (double) js_histogram_bucket_high (b);
           double position = (rank - (double) seen - 0.5) / (double) k;
           double value = low + CLAMP (position, 0.0, 1.0) * (high - low);
@@ -194,7 +194,7 @@ cli_histogram_value_at_rank (const CliHistogram *h,
 }
 
 void
-cli_report_histogram_free (CliReportHistogram *histogram)
+jsr_report_histogram_free (JsrReportHistogram *histogram)
 {
   g_array_unref (histogram->buckets);
   g_free (histogram);
@@ -203,23 +203,23 @@ cli_report_histogram_free (CliReportHistogram *histogram)
 /* A "histogram" member (report-format.md, "Histograms"): optional; one of
  * another layout is left out (NULL): the percentiles are still there. */
 gboolean
-cli_histogram_read_member (const CliJsonNode   *parent,
-                           const CliJsonPath   *parent_path,
-                           CliReportHistogram **out,
+jsr_histogram_read_member (const JsrJsonNode   *parent,
+                           const JsrJsonPath   *parent_path,
+                           JsrReportHistogram **out,
                            GError             **error)
 {
-  CliJsonPath path = CLI_JSON_MEMBER (parent_path, "histogram");
-  CliJsonPath buckets_path = CLI_JSON_MEMBER (&path, "buckets");
+  JsrJsonPath path = JSR_JSON_MEMBER (parent_path, "histogram");
+  JsrJsonPath buckets_path = JSR_JSON_MEMBER (&path, "buckets");
   g_autoptr (GError) local_error = NULL;
   g_autoptr (GArray) buckets = NULL;
-  const CliJsonNode *object, *array, *layout;
+  const JsrJsonNode *object, *array, *layout;
   gint64 min_ns, max_ns, declared;
   /* "count" is informative: the buckets are the truth (the core's 32-bit
    * buckets could saturate while its count went on). */
   guint64 total = 0;
   gint64 previous = -1;
 
-  object = cli_json_read_optional_object (parent, parent_path, "histogram", &local_error);
+  object = jsr_json_read_optional_object (parent, parent_path, "histogram", &local_error);
   if (local_error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
@@ -229,53 +229,53 @@ cli_histogram_read_member (const CliJsonNode   *parent,
     return TRUE;
 
   /* The layout: "sub_bits": 4 (or "sub_buckets": 16) and "min_exp": 6. */
-  layout = cli_json_object_get (object, "sub_bits");
+  layout = jsr_json_object_get (object, "sub_bits");
   if (layout != NULL
-      && !(layout->type == CLI_JSON_INT && layout->v.integer == CLI_HISTOGRAM_SUB_BITS))
+      && !(layout->type == JSR_JSON_INT && layout->v.integer == JSR_HISTOGRAM_SUB_BITS))
     return TRUE;
-  layout = cli_json_object_get (object, "sub_buckets");
+  layout = jsr_json_object_get (object, "sub_buckets");
   if (layout != NULL
-      && !(layout->type == CLI_JSON_INT && layout->v.integer == 1 << CLI_HISTOGRAM_SUB_BITS))
+      && !(layout->type == JSR_JSON_INT && layout->v.integer == 1 << JSR_HISTOGRAM_SUB_BITS))
     return TRUE;
-  layout = cli_json_object_get (object, "min_exp");
+  layout = jsr_json_object_get (object, "min_exp");
   if (layout != NULL
-      && !(layout->type == CLI_JSON_INT && layout->v.integer == CLI_HISTOGRAM_MIN_EXP))
+      && !(layout->type == JSR_JSON_INT && layout->v.integer == JSR_HISTOGRAM_MIN_EXP))
     return TRUE;
 
-  if (!cli_json_read_optional_count (object, &path, "count", &declared, error) ||
-      !cli_json_read_optional_count (object, &path, "min_ns", &min_ns, error) ||
-      !cli_json_read_optional_count (object, &path, "max_ns", &max_ns, error) ||
-      (array = cli_json_read_array (object, &path, "buckets", error)) == NULL)
+  if (!jsr_json_read_optional_count (object, &path, "count", &declared, error) ||
+      !jsr_json_read_optional_count (object, &path, "min_ns", &min_ns, error) ||
+      !jsr_json_read_optional_count (object, &path, "max_ns", &max_ns, error) ||
+      (array = jsr_json_read_array (object, &path, "buckets", error)) == NULL)
     return FALSE;
-  if (array->length > CLI_HISTOGRAM_BUCKETS)
+  if (array->length > JSR_HISTOGRAM_BUCKETS)
     {
-      g_autofree char *full = cli_json_path_to_string (&path, "buckets");
+      g_autofree char *full = jsr_json_path_to_string (&path, "buckets");
 
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
                    _("%s has %u entries: a histogram has %d buckets"), full, array->length,
-                   CLI_HISTOGRAM_BUCKETS);
+                   JSR_HISTOGRAM_BUCKETS);
       return FALSE;
     }
 
-  buckets = g_array_sized_new (FALSE, FALSE, sizeof (CliReportBucket), array->length);
+  buckets = g_array_sized_new (FALSE, FALSE, sizeof (JsrReportBucket), array->length);
   for (guint i = 0; i < array->length; i++)
     {
-      CliJsonPath element_path = CLI_JSON_ELEMENT (&buckets_path, i);
-      const CliJsonNode *pair = &array->v.elements[i];
-      CliReportBucket bucket;
+      JsrJsonPath element_path = JSR_JSON_ELEMENT (&buckets_path, i);
+      const JsrJsonNode *pair = &array->v.elements[i];
+      JsrReportBucket bucket;
 
-      if (pair->type != CLI_JSON_ARRAY || pair->length != 2 ||
-          pair->v.elements[0].type != CLI_JSON_INT || pair->v.elements[1].type != CLI_JSON_INT ||
+      if (pair->type != JSR_JSON_ARRAY || pair->length != 2 ||
+          pair->v.elements[0].type != JSR_JSON_INT || pair->v.elements[1].type != JSR_JSON_INT ||
           pair->v.elements[0].v.integer <= previous ||
-          pair->v.elements[0].v.integer >= CLI_HISTOGRAM_BUCKETS ||
+          pair->v.elements[0].v.integer >= JSR_HISTOGRAM_BUCKETS ||
           pair->v.elements[1].v.integer < 0)
         {
-          g_autofree char *full = cli_json_path_to_string (&element_path, NULL);
+          g_autofree char *full = jsr_json_path_to_string (&element_path, NULL);
 
-          g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+          g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
                        _("%s must be [index, count] with increasing indexes below %d and a "
                          "count of at least 0"),
-                       full, CLI_HISTOGRAM_BUCKETS);
+                       full, JSR_HISTOGRAM_BUCKETS);
           return FALSE;
         }
       bucket.index = (guint32) pair->v.elements[0].v.integer;
@@ -284,19 +284,19 @@ cli_histogram_read_member (const CliJsonNode   *parent,
       if (bucket.count == 0)
         continue;
       /* Saturated, as the histograms of a merge are. */
-      total = cli_sat_add_u64 (total, bucket.count);
+      total = jsr_sat_add_u64 (total, bucket.count);
       g_array_append_val (buckets, bucket);
     }
 
-  *out = g_new0 (CliReportHistogram, 1);
+  *out = g_new0 (JsrReportHistogram, 1);
   (*out)->count = total;
   (*out)->buckets = g_steal_pointer (&buckets);
   /* Without min and max, the first and last buckets' bounds. */
   if (total > 0)
     {
-      CliReportBucket *first = &g_array_index ((*out)->buckets, CliReportBucket, 0);
-      CliReportBucket *last =
-        &g_array_index ((*out)->buckets, CliReportBucket, (*out)->buckets->len - 1);
+      JsrReportBucket *first = &g_array_index ((*out)->buckets, JsrReportBucket, 0);
+      JsrReportBucket *last =
+        &g_array_index ((*out)->buckets, JsrReportBucket, (*out)->buckets->len - 1);
       gint64 low = js_histogram_bucket_low (first->index);
       gint64 high = js_histogram_bucket_high (last->index);
 
@@ -304,8 +304,8 @@ cli_histogram_read_member (const CliJsonNode   *parent,
       gint64 first_high = js_histogram_bucket_high (first->index);
 
       /* A hostile min or max outside its bucket is brought back into it. */
-      (*out)->min_ns = min_ns != CLI_UNKNOWN ? CLAMP (min_ns, low, first_high - 1) : low;
-      (*out)->max_ns = max_ns != CLI_UNKNOWN ? CLAMP (max_ns, last_low, MAX (last_low, high - 1))
+      (*out)->min_ns = min_ns != JSR_UNKNOWN ? CLAMP (min_ns, low, first_high - 1) : low;
+      (*out)->max_ns = max_ns != JSR_UNKNOWN ? CLAMP (max_ns, last_low, MAX (last_low, high - 1))
                                              : last_low;
       (*out)->max_ns = MAX ((*out)->max_ns, (*out)->min_ns);
     }

@@ -10,7 +10,7 @@
  *
  * Reports without a histogram (older ones) can still be folded in: their
  * percentiles are turned into a histogram that reads back the same
- * percentiles (cli_histogram_add_percentiles), and those values are counted
+ * percentiles (jsr_histogram_add_percentiles), and those values are counted
  * in `approximate` so that every percentile read from it can say so.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -25,10 +25,10 @@
 
 G_BEGIN_DECLS
 
-#define CLI_HISTOGRAM_SUB_BITS JS_HISTOGRAM_SUB_BITS
-#define CLI_HISTOGRAM_MIN_EXP JS_HISTOGRAM_MIN_EXP
-#define CLI_HISTOGRAM_MAX_EXP JS_HISTOGRAM_MAX_EXP
-#define CLI_HISTOGRAM_BUCKETS JS_HISTOGRAM_BUCKETS
+#define JSR_HISTOGRAM_SUB_BITS JS_HISTOGRAM_SUB_BITS
+#define JSR_HISTOGRAM_MIN_EXP JS_HISTOGRAM_MIN_EXP
+#define JSR_HISTOGRAM_MAX_EXP JS_HISTOGRAM_MAX_EXP
+#define JSR_HISTOGRAM_BUCKETS JS_HISTOGRAM_BUCKETS
 
 typedef struct
 {
@@ -36,50 +36,50 @@ typedef struct
   guint64 approximate; /* of them, values made up from percentiles */
   gint64 min_ns;       /* meaningful when count > 0 */
   gint64 max_ns;
-  guint64 buckets[CLI_HISTOGRAM_BUCKETS];
-} CliHistogram;
+  guint64 buckets[JSR_HISTOGRAM_BUCKETS];
+} JsrHistogram;
 
 /* Buckets: js_histogram_bucket_of/_low/_high/_mid (js-histogram-layout.h). */
 
-void     cli_histogram_add_values      (CliHistogram       *h,
+void     jsr_histogram_add_values      (JsrHistogram       *h,
                                         gint64              ns,
                                         guint64             count);
-void     cli_histogram_add_report      (CliHistogram       *h,
-                                        const CliReportHistogram *report);
+void     jsr_histogram_add_report      (JsrHistogram       *h,
+                                        const JsrReportHistogram *report);
 /* `count` values whose percentiles (qs[i], increasing) are values[i]
- * (CLI_UNKNOWN entries skipped); `max_ns` the largest (CLI_UNKNOWN: the
+ * (JSR_UNKNOWN entries skipped); `max_ns` the largest (JSR_UNKNOWN: the
  * last percentile). Counted as approximate. */
-void     cli_histogram_add_percentiles (CliHistogram       *h,
+void     jsr_histogram_add_percentiles (JsrHistogram       *h,
                                         guint64             count,
                                         const double       *qs,
                                         const gint64       *values,
                                         guint               n,
                                         gint64              max_ns);
-void     cli_histogram_merge           (CliHistogram       *h,
-                                        const CliHistogram *other);
+void     jsr_histogram_merge           (JsrHistogram       *h,
+                                        const JsrHistogram *other);
 
 /* The core's reading (js_histogram_percentile): the rank's bucket midpoint,
  * clamped to [min, max]; the smallest and largest values exactly. 0 when
  * empty. Identical to what one report holding all the values would say. */
-gint64   cli_histogram_percentile      (const CliHistogram *h,
+gint64   jsr_histogram_percentile      (const JsrHistogram *h,
                                         double              q);
 /* The bucket holding the value of rank `rank` (1..count). */
-guint    cli_histogram_bucket_of_rank  (const CliHistogram *h,
+guint    jsr_histogram_bucket_of_rank  (const JsrHistogram *h,
                                         guint64             rank);
 /* The value at a (fractional) rank, interpolated linearly inside its bucket
  * and clamped to [min, max]: it follows small shifts of a distribution that
  * the midpoint would hide or exaggerate (jankscope diff). */
-double   cli_histogram_value_at_rank   (const CliHistogram *h,
+double   jsr_histogram_value_at_rank   (const JsrHistogram *h,
                                         double              rank);
 
 /* The member "histogram" of `parent` (a report's summary.iteration_busy or
  * summary.frames, or an aggregate's): *out stays NULL when it is absent or
  * of another layout (the percentiles are still there); FALSE with
- * CLI_REPORT_ERROR_INVALID when it is malformed. */
-gboolean cli_histogram_read_member     (const CliJsonNode   *parent,
-                                        const CliJsonPath   *parent_path,
-                                        CliReportHistogram **out,
+ * JSR_REPORT_ERROR_INVALID when it is malformed. */
+gboolean jsr_histogram_read_member     (const JsrJsonNode   *parent,
+                                        const JsrJsonPath   *parent_path,
+                                        JsrReportHistogram **out,
                                         GError             **error);
-void     cli_report_histogram_free     (CliReportHistogram  *histogram);
+void     jsr_report_histogram_free     (JsrReportHistogram  *histogram);
 
 G_END_DECLS

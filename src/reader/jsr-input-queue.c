@@ -20,16 +20,16 @@
 #define MAX_THREADS 8
 #define PER_THREAD 3 /* inputs loaded ahead per worker */
 
-struct _CliInputQueue
+struct _JsrInputQueue
 {
   const char *const *paths;
   guint n_paths;
-  CliReportLoadFlags flags;
+  JsrReportLoadFlags flags;
 
   GMutex lock;
   GCond ready;  /* a slot was filled */
   GCond space;  /* the caller took one */
-  CliInput **slots;
+  JsrInput **slots;
   guint window;
   guint next_claim; /* next input a worker will load */
   guint next_take;  /* next input the caller takes */
@@ -38,58 +38,58 @@ struct _CliInputQueue
 };
 
 void
-cli_input_free (CliInput *input)
+jsr_input_free (JsrInput *input)
 {
   if (input == NULL)
     return;
-  g_clear_pointer (&input->report, cli_report_free);
-  g_clear_pointer (&input->aggregate, cli_aggregate_free);
+  g_clear_pointer (&input->report, jsr_report_free);
+  g_clear_pointer (&input->aggregate, jsr_aggregate_free);
   g_clear_error (&input->error);
   g_free (input);
 }
 
-CliInput *
-cli_input_load (const char        *path,
-                CliReportLoadFlags flags)
+JsrInput *
+jsr_input_load (const char        *path,
+                JsrReportLoadFlags flags)
 {
-  CliInput *input = g_new0 (CliInput, 1);
+  JsrInput *input = g_new0 (JsrInput, 1);
   g_autofree char *data = NULL;
-  g_autoptr (CliJsonDoc) doc = NULL;
-  const CliJsonNode *root;
+  g_autoptr (JsrJsonDoc) doc = NULL;
+  const JsrJsonNode *root;
   gsize length;
 
   input->path = path;
-  if (!cli_report_read_file (path, &data, &length, &input->error))
+  if (!jsr_report_read_file (path, &data, &length, &input->error))
     return input;
   if (length == 0)
     {
-      g_set_error (&input->error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_EMPTY, _("the file is empty"));
+      g_set_error (&input->error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY, _("the file is empty"));
       return input;
     }
   /* Members the reader will not look at (frames are most of a report) are
    * checked, not built. The text stays until the report is built. */
-  doc = cli_json_doc_parse_lazy (data, length, CLI_REPORT_MAX_JSON_DEPTH,
-                                 cli_report_lazy_members (flags),
+  doc = jsr_json_doc_parse_lazy (data, length, JSR_REPORT_MAX_JSON_DEPTH,
+                                 jsr_report_lazy_members (flags),
                                  &input->error);
   if (doc == NULL)
     return input;
 
-  root = cli_json_doc_get_root (doc);
-  if (cli_aggregate_json_is_aggregate (root))
-    input->aggregate = cli_aggregate_load_from_json (root, &input->error);
+  root = jsr_json_doc_get_root (doc);
+  if (jsr_aggregate_json_is_aggregate (root))
+    input->aggregate = jsr_aggregate_load_from_json (root, &input->error);
   else
     {
-      input->report = cli_report_load_from_json (root, flags | CLI_REPORT_LOAD_FULL, &input->error);
+      input->report = jsr_report_load_from_json (root, flags | JSR_REPORT_LOAD_FULL, &input->error);
       if (input->report != NULL)
         input->report->path = g_strdup (path);
-      else if (g_error_matches (input->error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_FORMAT))
+      else if (g_error_matches (input->error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT))
         {
           /* Either kind would do: say so. */
           g_clear_error (&input->error);
-          g_set_error (&input->error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_FORMAT,
+          g_set_error (&input->error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT,
                        _("not a jankscope report or aggregate (its “format” is neither "
                          "“jankscope-report” nor “%s”)"),
-                       CLI_AGGREGATE_FORMAT);
+                       JSR_AGGREGATE_FORMAT);
         }
     }
   return input;
@@ -98,12 +98,12 @@ cli_input_load (const char        *path,
 static gpointer
 worker (gpointer data)
 {
-  CliInputQueue *queue = data;
+  JsrInputQueue *queue = data;
 
   g_mutex_lock (&queue->lock);
   for (;;)
     {
-      CliInput *input;
+      JsrInput *input;
       guint index;
 
       while (!queue->stop && queue->next_claim < queue->n_paths &&
@@ -114,7 +114,7 @@ worker (gpointer data)
       index = queue->next_claim++;
       g_mutex_unlock (&queue->lock);
 
-      input = cli_input_load (queue->paths[index], queue->flags);
+      input = jsr_input_load (queue->paths[index], queue->flags);
 
       g_mutex_lock (&queue->lock);
       queue->slots[index % queue->window] = input;
@@ -124,13 +124,13 @@ worker (gpointer data)
   return NULL;
 }
 
-CliInputQueue *
-cli_input_queue_new (const char *const *paths,
+JsrInputQueue *
+jsr_input_queue_new (const char *const *paths,
                      guint              n_paths,
                      guint              threads,
-                     CliReportLoadFlags flags)
+                     JsrReportLoadFlags flags)
 {
-  CliInputQueue *queue = g_new0 (CliInputQueue, 1);
+  JsrInputQueue *queue = g_new0 (JsrInputQueue, 1);
 
   if (threads == 0)
     threads = CLAMP (g_get_num_processors (), 1, MAX_THREADS);
@@ -140,7 +140,7 @@ cli_input_queue_new (const char *const *paths,
   queue->n_paths = n_paths;
   queue->flags = flags;
   queue->window = threads * PER_THREAD;
-  queue->slots = g_new0 (CliInput *, queue->window);
+  queue->slots = g_new0 (JsrInput *, queue->window);
   g_mutex_init (&queue->lock);
   g_cond_init (&queue->ready);
   g_cond_init (&queue->space);
@@ -158,16 +158,16 @@ cli_input_queue_new (const char *const *paths,
   return queue;
 }
 
-CliInput *
-cli_input_queue_next (CliInputQueue *queue)
+JsrInput *
+jsr_input_queue_next (JsrInputQueue *queue)
 {
-  CliInput *input;
+  JsrInput *input;
   guint slot;
 
   if (queue->next_take >= queue->n_paths)
     return NULL;
   if (queue->threads->len == 0)
-    return cli_input_load (queue->paths[queue->next_take++], queue->flags);
+    return jsr_input_load (queue->paths[queue->next_take++], queue->flags);
 
   slot = queue->next_take % queue->window;
   g_mutex_lock (&queue->lock);
@@ -181,7 +181,7 @@ cli_input_queue_next (CliInputQueue *queue)
 }
 
 void
-cli_input_queue_free (CliInputQueue *queue)
+jsr_input_queue_free (JsrInputQueue *queue)
 {
   if (queue == NULL)
     return;
@@ -193,7 +193,7 @@ cli_input_queue_free (CliInputQueue *queue)
     g_thread_join (g_ptr_array_index (queue->threads, i));
   g_ptr_array_unref (queue->threads);
   for (guint i = 0; i < queue->window; i++)
-    cli_input_free (queue->slots[i]);
+    jsr_input_free (queue->slots[i]);
   g_free (queue->slots);
   g_mutex_clear (&queue->lock);
   g_cond_clear (&queue->ready);
@@ -209,7 +209,7 @@ compare_paths (gconstpointer a,
 }
 
 GPtrArray *
-cli_input_expand_paths (char   **arguments,
+jsr_input_expand_paths (char   **arguments,
                         GError **error)
 {
   g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);

@@ -21,33 +21,33 @@ G_BEGIN_DECLS
 typedef struct
 {
   const char *path;        /* as given */
-  CliReport *report;       /* a report (loaded in full), or */
-  CliAggregate *aggregate; /* an aggregate, or */
+  JsrReport *report;       /* a report (loaded in full), or */
+  JsrAggregate *aggregate; /* an aggregate, or */
   GError *error;           /* why neither */
-} CliInput;
+} JsrInput;
 
-typedef struct _CliInputQueue CliInputQueue;
+typedef struct _JsrInputQueue JsrInputQueue;
 
 /* `paths` must outlive the queue. threads 0: one per processor (at most 8).
- * Reports are loaded with `flags` (CLI_REPORT_LOAD_FULL at least). */
-CliInputQueue *cli_input_queue_new  (const char *const *paths,
+ * Reports are loaded with `flags` (JSR_REPORT_LOAD_FULL at least). */
+JsrInputQueue *jsr_input_queue_new  (const char *const *paths,
                                      guint              n_paths,
                                      guint              threads,
-                                     CliReportLoadFlags flags);
+                                     JsrReportLoadFlags flags);
 /* The next input in order, NULL after the last. */
-CliInput      *cli_input_queue_next (CliInputQueue     *queue);
-void           cli_input_queue_free (CliInputQueue     *queue);
-void           cli_input_free       (CliInput          *input);
+JsrInput      *jsr_input_queue_next (JsrInputQueue     *queue);
+void           jsr_input_queue_free (JsrInputQueue     *queue);
+void           jsr_input_free       (JsrInput          *input);
 
 /* Loads one file: a report (with `flags`) or an aggregate, by its "format". */
-CliInput      *cli_input_load       (const char        *path,
-                                     CliReportLoadFlags flags);
+JsrInput      *jsr_input_load       (const char        *path,
+                                     JsrReportLoadFlags flags);
 
 /* The arguments, with each folder replaced by its *.json files (sorted). */
-GPtrArray     *cli_input_expand_paths (char           **arguments,
+GPtrArray     *jsr_input_expand_paths (char           **arguments,
                                        GError         **error);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliInputQueue, cli_input_queue_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliInput, cli_input_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrInputQueue, jsr_input_queue_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrInput, jsr_input_free)
 
 G_END_DECLS

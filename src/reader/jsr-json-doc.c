@@ -28,7 +28,7 @@
 #define MIN_CHUNK (64 * 1024)
 #define MAX_FIRST_CHUNK (64 * 1024 * 1024)
 
-struct _CliJsonDoc
+struct _JsrJsonDoc
 {
   GPtrArray *chunks; /* of g_malloc'ed blocks */
   char *pos;         /* free space of the current chunk */
@@ -36,7 +36,7 @@ struct _CliJsonDoc
   const char *text;  /* the document (lazy values are built from it) */
   gsize length;
   guint max_depth;
-  CliJsonNode root;
+  JsrJsonNode root;
 };
 
 typedef struct
@@ -44,8 +44,8 @@ typedef struct
   const char *start;
   const char *p;
   const char *end;
-  CliJsonDoc *doc;
-  CliJsonMember *scratch; /* children of the open containers */
+  JsrJsonDoc *doc;
+  JsrJsonMember *scratch; /* children of the open containers */
   gsize n_scratch;
   gsize scratch_size;
   guint depth;
@@ -58,7 +58,7 @@ typedef struct
 /* A lazy value: where its text is, and what it needs to be built. */
 typedef struct
 {
-  CliJsonDoc *doc;
+  JsrJsonDoc *doc;
   const char *text;
   guint depth;         /* of the value in the document */
   gboolean is_array;
@@ -68,7 +68,7 @@ typedef struct
 /* ---- arena ---------------------------------------------------------------- */
 
 static void
-add_chunk (CliJsonDoc *doc,
+add_chunk (JsrJsonDoc *doc,
            gsize       size)
 {
   char *chunk = g_malloc (size);
@@ -79,7 +79,7 @@ add_chunk (CliJsonDoc *doc,
 }
 
 static void *
-arena_alloc (CliJsonDoc *doc,
+arena_alloc (JsrJsonDoc *doc,
              gsize       size)
 {
   void *block;
@@ -139,7 +139,7 @@ syntax_error (Parser     *ps,
   va_end (args);
   /* Columns count characters; an invalid byte is counted as one. */
   position_of (ps, MIN (at, ps->end), &line, &column);
-  g_set_error (ps->error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_SYNTAX,
+  g_set_error (ps->error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
                _("not valid JSON: line %u, column %u: %s"), line, column, detail);
   return FALSE;
 }
@@ -163,10 +163,10 @@ charge (Parser *ps,
         guint64 cost)
 {
   ps->cost += cost;
-  if (ps->cost > CLI_JSON_GUARD_MAX_TREE_BYTES)
+  if (ps->cost > JSR_JSON_GUARD_MAX_TREE_BYTES)
     {
       if (ps->error != NULL && *ps->error == NULL)
-        cli_json_guard_budget_error (ps->error);
+        jsr_json_guard_budget_error (ps->error);
       return FALSE;
     }
   return TRUE;
@@ -328,7 +328,7 @@ parse_string (Parser      *ps,
   plain = plain_run (p, ps->end);
   if (p + plain < ps->end && p[plain] == '"')
     {
-      if (!charge (ps, CLI_JSON_GUARD_STRING_COST + plain))
+      if (!charge (ps, JSR_JSON_GUARD_STRING_COST + plain))
         return FALSE;
       buffer = arena_alloc (ps->doc, plain + 1);
       memcpy (buffer, p, plain);
@@ -347,7 +347,7 @@ parse_string (Parser      *ps,
   if (run >= ps->end)
     return unexpected (ps, ps->end);
   capacity = (gsize) (run - p) + 1;
-  if (!charge (ps, CLI_JSON_GUARD_STRING_COST + (run - p)))
+  if (!charge (ps, JSR_JSON_GUARD_STRING_COST + (run - p)))
     return FALSE;
   buffer = w = arena_alloc (ps->doc, capacity);
 
@@ -424,7 +424,7 @@ parse_string (Parser      *ps,
 
 static gboolean
 parse_number (Parser      *ps,
-              CliJsonNode *node)
+              JsrJsonNode *node)
 {
   const char *start = ps->p;
   const char *p = start;
@@ -479,7 +479,7 @@ parse_number (Parser      *ps,
       while (p < ps->end && g_ascii_isdigit (*p))
         p++;
     }
-  if (!charge (ps, CLI_JSON_GUARD_SCALAR_COST))
+  if (!charge (ps, JSR_JSON_GUARD_SCALAR_COST))
     return FALSE;
 
   if (fraction)
@@ -493,20 +493,20 @@ parse_number (Parser      *ps,
         text = large = g_malloc (length + 1);
       memcpy (text, start, length);
       text[length] = '\0';
-      node->type = CLI_JSON_DOUBLE;
+      node->type = JSR_JSON_DOUBLE;
       node->v.number = g_ascii_strtod (text, NULL);
     }
   else
     {
       if (overflow || (negative ? value > (guint64) G_MAXINT64 + 1 : value > G_MAXINT64))
         {
-          cli_json_guard_check_integer (start, p - start, line_of (ps, start), ps->error);
+          jsr_json_guard_check_integer (start, p - start, line_of (ps, start), ps->error);
           if (ps->error != NULL && *ps->error == NULL)
-            g_set_error (ps->error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_SYNTAX,
+            g_set_error (ps->error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
                          _("line %u: an integer does not fit in 64 bits"), line_of (ps, start));
           return FALSE;
         }
-      node->type = CLI_JSON_INT;
+      node->type = JSR_JSON_INT;
       node->v.integer = negative ? (gint64) (0 - value) : (gint64) value;
     }
   ps->p = p;
@@ -516,14 +516,14 @@ parse_number (Parser      *ps,
 static gboolean
 parse_word (Parser      *ps,
             const char  *word,
-            CliJsonNode *node)
+            JsrJsonNode *node)
 {
   gsize length = strlen (word);
 
   if ((gsize) (ps->end - ps->p) < length || memcmp (ps->p, word, length) != 0)
     return unexpected (ps, ps->p);
   ps->p += length;
-  return charge (ps, CLI_JSON_GUARD_SCALAR_COST);
+  return charge (ps, JSR_JSON_GUARD_SCALAR_COST);
 }
 
 static gboolean enter (Parser *ps, guint64 cost);
@@ -576,7 +576,7 @@ skip_string (Parser *ps)
         p += n;
       }
     }
-  if (!charge (ps, CLI_JSON_GUARD_STRING_COST + (p - start)))
+  if (!charge (ps, JSR_JSON_GUARD_STRING_COST + (p - start)))
     return FALSE;
   ps->p = p + 1;
   return TRUE;
@@ -587,7 +587,7 @@ static gboolean
 skip_value (Parser  *ps,
             guint32 *elements)
 {
-  CliJsonNode scalar;
+  JsrJsonNode scalar;
   char open, close;
   guint32 n = 0;
 
@@ -614,7 +614,7 @@ skip_value (Parser  *ps,
 
   open = *ps->p;
   close = open == '{' ? '}' : ']';
-  if (!enter (ps, open == '{' ? CLI_JSON_GUARD_OBJECT_COST : CLI_JSON_GUARD_ARRAY_COST))
+  if (!enter (ps, open == '{' ? JSR_JSON_GUARD_OBJECT_COST : JSR_JSON_GUARD_ARRAY_COST))
     return FALSE;
   ps->p++;
   skip_blanks (ps);
@@ -677,7 +677,7 @@ is_lazy_name (const Parser *ps,
 /* A member's value to be built later: checked now. */
 static gboolean
 parse_lazy (Parser      *ps,
-            CliJsonNode *node)
+            JsrJsonNode *node)
 {
   Lazy *lazy = arena_alloc (ps->doc, sizeof (Lazy));
 
@@ -688,15 +688,15 @@ parse_lazy (Parser      *ps,
   lazy->elements = 0;
   if (!skip_value (ps, lazy->is_array ? &lazy->elements : NULL))
     return FALSE;
-  node->type = CLI_JSON_LAZY;
+  node->type = JSR_JSON_LAZY;
   node->length = 0;
-  node->v.elements = (const CliJsonNode *) (gpointer) lazy;
+  node->v.elements = (const JsrJsonNode *) (gpointer) lazy;
   return TRUE;
 }
 
 /* ---- values ---------------------------------------------------------------- */
 
-static gboolean parse_value (Parser *ps, CliJsonNode *node);
+static gboolean parse_value (Parser *ps, JsrJsonNode *node);
 
 
 /* A slot for one more child on the scratch stack; returns its index (the
@@ -707,7 +707,7 @@ push_scratch (Parser *ps)
   if (ps->n_scratch == ps->scratch_size)
     {
       ps->scratch_size = MAX (64, ps->scratch_size * 2);
-      ps->scratch = g_renew (CliJsonMember, ps->scratch, ps->scratch_size);
+      ps->scratch = g_renew (JsrJsonMember, ps->scratch, ps->scratch_size);
     }
   return ps->n_scratch++;
 }
@@ -719,7 +719,7 @@ enter (Parser *ps,
   if (++ps->depth > ps->max_depth)
     {
       if (ps->error != NULL && *ps->error == NULL)
-        cli_json_guard_depth_error (line_of (ps, ps->p), ps->max_depth, ps->error);
+        jsr_json_guard_depth_error (line_of (ps, ps->p), ps->max_depth, ps->error);
       return FALSE;
     }
   return charge (ps, cost);
@@ -727,13 +727,13 @@ enter (Parser *ps,
 
 static gboolean
 parse_array (Parser      *ps,
-             CliJsonNode *node)
+             JsrJsonNode *node)
 {
   gsize base = ps->n_scratch;
-  CliJsonNode *elements;
+  JsrJsonNode *elements;
   gsize n;
 
-  if (!enter (ps, CLI_JSON_GUARD_ARRAY_COST))
+  if (!enter (ps, JSR_JSON_GUARD_ARRAY_COST))
     return FALSE;
   ps->p++;
   skip_blanks (ps);
@@ -743,7 +743,7 @@ parse_array (Parser      *ps,
     for (;;)
       {
         gsize slot = push_scratch (ps);
-        CliJsonNode value;
+        JsrJsonNode value;
 
         if (!parse_value (ps, &value))
           return FALSE;
@@ -766,12 +766,12 @@ parse_array (Parser      *ps,
       }
 
   n = ps->n_scratch - base;
-  elements = n > 0 ? arena_alloc (ps->doc, n * sizeof (CliJsonNode)) : NULL;
+  elements = n > 0 ? arena_alloc (ps->doc, n * sizeof (JsrJsonNode)) : NULL;
   for (gsize i = 0; i < n; i++)
     elements[i] = ps->scratch[base + i].value;
   ps->n_scratch = base;
   ps->depth--;
-  node->type = CLI_JSON_ARRAY;
+  node->type = JSR_JSON_ARRAY;
   node->length = (guint32) n;
   node->v.elements = elements;
   return TRUE;
@@ -779,13 +779,13 @@ parse_array (Parser      *ps,
 
 static gboolean
 parse_object (Parser      *ps,
-              CliJsonNode *node)
+              JsrJsonNode *node)
 {
   gsize base = ps->n_scratch;
-  CliJsonMember *members;
+  JsrJsonMember *members;
   gsize n;
 
-  if (!enter (ps, CLI_JSON_GUARD_OBJECT_COST))
+  if (!enter (ps, JSR_JSON_GUARD_OBJECT_COST))
     return FALSE;
   ps->p++;
   skip_blanks (ps);
@@ -797,7 +797,7 @@ parse_object (Parser      *ps,
         gsize slot;
         const char *name;
         guint32 name_length;
-        CliJsonNode value;
+        JsrJsonNode value;
 
         if (ps->p >= ps->end)
           return unexpected (ps, ps->p);
@@ -840,12 +840,12 @@ parse_object (Parser      *ps,
       }
 
   n = ps->n_scratch - base;
-  members = n > 0 ? arena_alloc (ps->doc, n * sizeof (CliJsonMember)) : NULL;
+  members = n > 0 ? arena_alloc (ps->doc, n * sizeof (JsrJsonMember)) : NULL;
   if (n > 0)
-    memcpy (members, ps->scratch + base, n * sizeof (CliJsonMember));
+    memcpy (members, ps->scratch + base, n * sizeof (JsrJsonMember));
   ps->n_scratch = base;
   ps->depth--;
-  node->type = CLI_JSON_OBJECT;
+  node->type = JSR_JSON_OBJECT;
   node->length = (guint32) n;
   node->v.members = members;
   return TRUE;
@@ -853,7 +853,7 @@ parse_object (Parser      *ps,
 
 static gboolean
 parse_value (Parser      *ps,
-             CliJsonNode *node)
+             JsrJsonNode *node)
 {
   if (ps->p >= ps->end)
     return unexpected (ps, ps->p);
@@ -866,18 +866,18 @@ parse_value (Parser      *ps,
     case '[':
       return parse_array (ps, node);
     case '"':
-      node->type = CLI_JSON_STRING;
+      node->type = JSR_JSON_STRING;
       return parse_string (ps, &node->v.string, &node->length);
     case 't':
-      node->type = CLI_JSON_BOOLEAN;
+      node->type = JSR_JSON_BOOLEAN;
       node->v.boolean = TRUE;
       return parse_word (ps, "true", node);
     case 'f':
-      node->type = CLI_JSON_BOOLEAN;
+      node->type = JSR_JSON_BOOLEAN;
       node->v.boolean = FALSE;
       return parse_word (ps, "false", node);
     case 'n':
-      node->type = CLI_JSON_NULL;
+      node->type = JSR_JSON_NULL;
       node->v.integer = 0;
       return parse_word (ps, "null", node);
     default:
@@ -890,7 +890,7 @@ parse_value (Parser      *ps,
 /* ---- API ------------------------------------------------------------------- */
 
 void
-cli_json_doc_free (CliJsonDoc *doc)
+jsr_json_doc_free (JsrJsonDoc *doc)
 {
   if (doc == NULL)
     return;
@@ -898,14 +898,14 @@ cli_json_doc_free (CliJsonDoc *doc)
   g_free (doc);
 }
 
-CliJsonDoc *
-cli_json_doc_parse_lazy (const char        *data,
+JsrJsonDoc *
+jsr_json_doc_parse_lazy (const char        *data,
                          gsize              length,
                          guint              max_depth,
                          const char *const *lazy,
                          GError           **error)
 {
-  g_autoptr (CliJsonDoc) doc = g_new0 (CliJsonDoc, 1);
+  g_autoptr (JsrJsonDoc) doc = g_new0 (JsrJsonDoc, 1);
   Parser ps = {
     .start = data,
     .p = data,
@@ -931,7 +931,7 @@ cli_json_doc_parse_lazy (const char        *data,
   skip_blanks (&ps);
   if (ps.p >= ps.end)
     {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_SYNTAX,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
                    _("not valid JSON: the file holds no value"));
       return NULL;
     }
@@ -955,20 +955,20 @@ cli_json_doc_parse_lazy (const char        *data,
   return g_steal_pointer (&doc);
 }
 
-CliJsonDoc *
-cli_json_doc_parse (const char *data,
+JsrJsonDoc *
+jsr_json_doc_parse (const char *data,
                     gsize       length,
                     guint       max_depth,
                     GError    **error)
 {
-  return cli_json_doc_parse_lazy (data, length, max_depth, NULL, error);
+  return jsr_json_doc_parse_lazy (data, length, max_depth, NULL, error);
 }
 
 /* Builds a lazy value in place. It was checked with the same rules when the
  * document was parsed, so this cannot fail; if it did anyway, the value
  * reads as null (readers then say what they expected). */
 static void
-expand (CliJsonNode *node)
+expand (JsrJsonNode *node)
 {
   Lazy *lazy = (Lazy *) (gpointer) node->v.elements;
   Parser ps = {
@@ -979,28 +979,28 @@ expand (CliJsonNode *node)
     .depth = lazy->depth,
     .max_depth = lazy->doc->max_depth,
   };
-  CliJsonNode built = { .type = CLI_JSON_NULL };
+  JsrJsonNode built = { .type = JSR_JSON_NULL };
 
   if (!parse_value (&ps, &built))
     {
-      built.type = CLI_JSON_NULL;
+      built.type = JSR_JSON_NULL;
       built.length = 0;
     }
   g_free (ps.scratch);
   *node = built;
 }
 
-const CliJsonNode *
-cli_json_doc_get_root (CliJsonDoc *doc)
+const JsrJsonNode *
+jsr_json_doc_get_root (JsrJsonDoc *doc)
 {
   return &doc->root;
 }
 
-static const CliJsonMember *
-find_member (const CliJsonNode *object,
+static const JsrJsonMember *
+find_member (const JsrJsonNode *object,
              const char        *name)
 {
-  if (object == NULL || object->type != CLI_JSON_OBJECT)
+  if (object == NULL || object->type != JSR_JSON_OBJECT)
     return NULL;
 
   /* Objects are small (at most some 30 members): a linear search, from the
@@ -1018,41 +1018,41 @@ find_member (const CliJsonNode *object,
   return NULL;
 }
 
-const CliJsonNode *
-cli_json_object_get (const CliJsonNode *object,
+const JsrJsonNode *
+jsr_json_object_get (const JsrJsonNode *object,
                      const char        *name)
 {
-  const CliJsonMember *member = find_member (object, name);
+  const JsrJsonMember *member = find_member (object, name);
 
   if (member == NULL)
     return NULL;
   /* The document is the parser's own memory: building in place is fine. */
-  if (member->value.type == CLI_JSON_LAZY)
-    expand ((CliJsonNode *) &member->value);
+  if (member->value.type == JSR_JSON_LAZY)
+    expand ((JsrJsonNode *) &member->value);
   return &member->value;
 }
 
 gint64
-cli_json_object_array_length (const CliJsonNode *object,
+jsr_json_object_array_length (const JsrJsonNode *object,
                               const char        *name)
 {
-  const CliJsonMember *member = find_member (object, name);
+  const JsrJsonMember *member = find_member (object, name);
 
   if (member == NULL)
     return -1;
-  if (member->value.type == CLI_JSON_LAZY)
+  if (member->value.type == JSR_JSON_LAZY)
     {
       const Lazy *lazy = (const Lazy *) (gconstpointer) member->value.v.elements;
 
       return lazy->is_array ? (gint64) lazy->elements : -1;
     }
-  return member->value.type == CLI_JSON_ARRAY ? (gint64) member->value.length : -1;
+  return member->value.type == JSR_JSON_ARRAY ? (gint64) member->value.length : -1;
 }
 
 /* ---- writing ---------------------------------------------------------------- */
 
 void
-cli_json_append_string (GString    *out,
+jsr_json_append_string (GString    *out,
                         const char *text)
 {
   g_autofree char *valid = NULL;

@@ -25,23 +25,23 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  CLI_JSON_NULL,
-  CLI_JSON_BOOLEAN,
-  CLI_JSON_INT,    /* an integer without fraction or exponent, in 64 bits */
-  CLI_JSON_DOUBLE, /* any other number (may be infinite: 1e400) */
-  CLI_JSON_STRING,
-  CLI_JSON_ARRAY,
-  CLI_JSON_OBJECT,
-  CLI_JSON_LAZY,   /* internal: a checked value not built yet (never seen by readers) */
-} CliJsonType;
+  JSR_JSON_NULL,
+  JSR_JSON_BOOLEAN,
+  JSR_JSON_INT,    /* an integer without fraction or exponent, in 64 bits */
+  JSR_JSON_DOUBLE, /* any other number (may be infinite: 1e400) */
+  JSR_JSON_STRING,
+  JSR_JSON_ARRAY,
+  JSR_JSON_OBJECT,
+  JSR_JSON_LAZY,   /* internal: a checked value not built yet (never seen by readers) */
+} JsrJsonType;
 
-typedef struct _CliJsonNode CliJsonNode;
-typedef struct _CliJsonMember CliJsonMember;
-typedef struct _CliJsonDoc CliJsonDoc;
+typedef struct _JsrJsonNode JsrJsonNode;
+typedef struct _JsrJsonMember JsrJsonMember;
+typedef struct _JsrJsonDoc JsrJsonDoc;
 
-struct _CliJsonNode
+struct _JsrJsonNode
 {
-  guint32 type;   /* CliJsonType */
+  guint32 type;   /* JsrJsonType */
   guint32 length; /* string: bytes; array: elements; object: members */
   union
   {
@@ -49,50 +49,50 @@ struct _CliJsonNode
     double number;
     gboolean boolean;
     const char *string;           /* NUL-terminated */
-    const CliJsonNode *elements;  /* [length] */
-    const CliJsonMember *members; /* [length], in file order */
+    const JsrJsonNode *elements;  /* [length] */
+    const JsrJsonMember *members; /* [length], in file order */
   } v;
 };
 
-struct _CliJsonMember
+struct _JsrJsonMember
 {
   const char *name;
-  CliJsonNode value;
+  JsrJsonNode value;
 };
 
 /* Parses `data` (not NUL-terminated; `length` bytes). On error returns NULL
- * and sets a CLI_REPORT_ERROR: SYNTAX ("not valid JSON: line 3, column 7:
+ * and sets a JSR_REPORT_ERROR: SYNTAX ("not valid JSON: line 3, column 7:
  * ...", nesting, integers out of range) or TOO_LARGE (the memory budget). */
-CliJsonDoc        *cli_json_doc_parse      (const char *data,
+JsrJsonDoc        *jsr_json_doc_parse      (const char *data,
                                             gsize       length,
                                             guint       max_depth,
                                             GError    **error);
-/* Like cli_json_doc_parse, but the values of members named in `lazy` (a
+/* Like jsr_json_doc_parse, but the values of members named in `lazy` (a
  * NULL-terminated list) are only checked (the same rules) and built when
- * first read with cli_json_object_get: a reader that never asks for them
+ * first read with jsr_json_object_get: a reader that never asks for them
  * saves most of their cost. `data` must then outlive the document. */
-CliJsonDoc        *cli_json_doc_parse_lazy (const char        *data,
+JsrJsonDoc        *jsr_json_doc_parse_lazy (const char        *data,
                                             gsize              length,
                                             guint              max_depth,
                                             const char *const *lazy,
                                             GError           **error);
-const CliJsonNode *cli_json_doc_get_root   (CliJsonDoc *doc);
-void               cli_json_doc_free       (CliJsonDoc *doc);
+const JsrJsonNode *jsr_json_doc_get_root   (JsrJsonDoc *doc);
+void               jsr_json_doc_free       (JsrJsonDoc *doc);
 
 /* The member `name` of an object (the last one of that name), or NULL when
  * absent or when `object` is not an object. A lazy member is built here. */
-const CliJsonNode *cli_json_object_get     (const CliJsonNode *object,
+const JsrJsonNode *jsr_json_object_get     (const JsrJsonNode *object,
                                             const char        *name);
 /* The number of elements of an array member without building it if it is
  * lazy; -1 when absent or not an array. */
-gint64             cli_json_object_array_length (const CliJsonNode *object,
+gint64             jsr_json_object_array_length (const JsrJsonNode *object,
                                                  const char        *name);
 
 /* Appends `text` as a JSON string ("null" for NULL): quotes, backslashes and
  * control characters escaped, invalid UTF-8 replaced (U+FFFD). */
-void               cli_json_append_string  (GString           *out,
+void               jsr_json_append_string  (GString           *out,
                                             const char        *text);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliJsonDoc, cli_json_doc_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrJsonDoc, jsr_json_doc_free)
 
 G_END_DECLS

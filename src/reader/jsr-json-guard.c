@@ -32,11 +32,11 @@
  * rounded up), and the budget (jsr-json-guard.h). A real report is estimated at
  * 8 to 10 times its size (and takes 7 or so): reports up to some 200 MB pass,
  * a bigger one gets a clear error instead of exhausting the memory. */
-#define OBJECT_COST    CLI_JSON_GUARD_OBJECT_COST
-#define ARRAY_COST     CLI_JSON_GUARD_ARRAY_COST
-#define STRING_COST    CLI_JSON_GUARD_STRING_COST
-#define SCALAR_COST    CLI_JSON_GUARD_SCALAR_COST
-#define MAX_TREE_BYTES CLI_JSON_GUARD_MAX_TREE_BYTES
+#define OBJECT_COST    JSR_JSON_GUARD_OBJECT_COST
+#define ARRAY_COST     JSR_JSON_GUARD_ARRAY_COST
+#define STRING_COST    JSR_JSON_GUARD_STRING_COST
+#define SCALAR_COST    JSR_JSON_GUARD_SCALAR_COST
+#define MAX_TREE_BYTES JSR_JSON_GUARD_MAX_TREE_BYTES
 
 static gboolean
 is_number_char (char c)
@@ -45,7 +45,7 @@ is_number_char (char c)
 }
 
 gboolean
-cli_json_guard_check_integer (const char *token,
+jsr_json_guard_check_integer (const char *token,
                               gsize       length,
                               guint       line,
                               GError    **error)
@@ -70,7 +70,7 @@ cli_json_guard_check_integer (const char *token,
 
       if (digits + sign < length)
         return TRUE; /* not a number: a syntax error for the parser */
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_SYNTAX,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
                    _("line %u: an integer of %zu digits does not fit in 64 bits"),
                    line, digits);
       return FALSE;
@@ -82,7 +82,7 @@ cli_json_guard_check_integer (const char *token,
   if (!g_ascii_string_to_signed (buffer, 10, G_MININT64, G_MAXINT64, &value, &local_error) &&
       g_error_matches (local_error, G_NUMBER_PARSER_ERROR, G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS))
     {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_SYNTAX,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
                    _("line %u: the integer %s does not fit in 64 bits"), line, buffer);
       return FALSE;
     }
@@ -91,25 +91,25 @@ cli_json_guard_check_integer (const char *token,
 }
 
 void
-cli_json_guard_depth_error (guint    line,
+jsr_json_guard_depth_error (guint    line,
                             guint    max_depth,
                             GError **error)
 {
-  g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_SYNTAX,
+  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
                _("line %u: the JSON is nested more than %u levels deep"), line, max_depth);
 }
 
 void
-cli_json_guard_budget_error (GError **error)
+jsr_json_guard_budget_error (GError **error)
 {
-  g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
+  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
                _("the report holds too many values: loading it would take more than "
                  "%u MB of memory"),
                (guint) (MAX_TREE_BYTES >> 20));
 }
 
 gboolean
-cli_json_guard_check (const char *data,
+jsr_json_guard_check (const char *data,
                       gsize       length,
                       guint       max_depth,
                       GError    **error)
@@ -140,7 +140,7 @@ cli_json_guard_check (const char *data,
 
       if (tree_bytes > MAX_TREE_BYTES)
         {
-          cli_json_guard_budget_error (error);
+          jsr_json_guard_budget_error (error);
           return FALSE;
         }
 
@@ -165,7 +165,7 @@ cli_json_guard_check (const char *data,
           tree_bytes += c == '{' ? OBJECT_COST : ARRAY_COST;
           if (++depth > max_depth)
             {
-              cli_json_guard_depth_error (line, max_depth, error);
+              jsr_json_guard_depth_error (line, max_depth, error);
               return FALSE;
             }
           break;
@@ -184,7 +184,7 @@ cli_json_guard_check (const char *data,
               tree_bytes += SCALAR_COST;
               while (i < length && is_number_char (data[i]))
                 i++;
-              if (!cli_json_guard_check_integer (data + start, i - start, line, error))
+              if (!jsr_json_guard_check_integer (data + start, i - start, line, error))
                 return FALSE;
               continue;
             }

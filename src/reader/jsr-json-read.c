@@ -13,7 +13,7 @@
 
 static void
 append_path (GString           *text,
-             const CliJsonPath *path)
+             const JsrJsonPath *path)
 {
   if (path == NULL)
     return;
@@ -29,7 +29,7 @@ append_path (GString           *text,
 }
 
 char *
-cli_json_path_to_string (const CliJsonPath *path,
+jsr_json_path_to_string (const JsrJsonPath *path,
                          const char        *member)
 {
   GString *text = g_string_new (NULL);
@@ -45,23 +45,23 @@ cli_json_path_to_string (const CliJsonPath *path,
 }
 
 const char *
-cli_json_describe (const CliJsonNode *node)
+jsr_json_describe (const JsrJsonNode *node)
 {
-  switch ((CliJsonType) node->type)
+  switch ((JsrJsonType) node->type)
     {
-    case CLI_JSON_OBJECT:
+    case JSR_JSON_OBJECT:
       return _("an object");
-    case CLI_JSON_ARRAY:
+    case JSR_JSON_ARRAY:
       return _("an array");
-    case CLI_JSON_NULL:
+    case JSR_JSON_NULL:
       return _("null");
-    case CLI_JSON_INT:
+    case JSR_JSON_INT:
       return _("an integer");
-    case CLI_JSON_DOUBLE:
+    case JSR_JSON_DOUBLE:
       return _("a number with a fraction or an exponent");
-    case CLI_JSON_BOOLEAN:
+    case JSR_JSON_BOOLEAN:
       return _("a boolean");
-    case CLI_JSON_STRING:
+    case JSR_JSON_STRING:
       return _("a string");
     default:
       return _("a value of unknown type");
@@ -69,53 +69,53 @@ cli_json_describe (const CliJsonNode *node)
 }
 
 gboolean
-cli_json_invalid (GError           **error,
-                  const CliJsonPath *path,
+jsr_json_invalid (GError           **error,
+                  const JsrJsonPath *path,
                   const char        *member,
                   const char        *expected,
-                  const CliJsonNode *found)
+                  const JsrJsonNode *found)
 {
-  g_autofree char *full = cli_json_path_to_string (path, member);
+  g_autofree char *full = jsr_json_path_to_string (path, member);
 
   if (found == NULL)
-    g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID, _("%s is missing"), full);
+    g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _("%s is missing"), full);
   else
-    g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID, _("%s must be %s, not %s"),
-                 full, expected, cli_json_describe (found));
+    g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _("%s must be %s, not %s"),
+                 full, expected, jsr_json_describe (found));
 
   return FALSE;
 }
 
 gboolean
-cli_json_is_absent (const CliJsonNode *node)
+jsr_json_is_absent (const JsrJsonNode *node)
 {
-  return node == NULL || node->type == CLI_JSON_NULL;
+  return node == NULL || node->type == JSR_JSON_NULL;
 }
 
 static gboolean
-holds (const CliJsonNode *node,
-       CliJsonType        type)
+holds (const JsrJsonNode *node,
+       JsrJsonType        type)
 {
   return node != NULL && node->type == type;
 }
 
 gboolean
-cli_json_read_count (const CliJsonNode *object,
-                     const CliJsonPath *path,
+jsr_json_read_count (const JsrJsonNode *object,
+                     const JsrJsonPath *path,
                      const char        *member,
                      gint64            *out,
                      GError           **error)
 {
-  const CliJsonNode *node = cli_json_object_get (object, member);
+  const JsrJsonNode *node = jsr_json_object_get (object, member);
 
-  if (!holds (node, CLI_JSON_INT))
-    return cli_json_invalid (error, path, member, _("an integer"), node);
+  if (!holds (node, JSR_JSON_INT))
+    return jsr_json_invalid (error, path, member, _("an integer"), node);
 
   if (node->v.integer < 0)
     {
-      g_autofree char *full = cli_json_path_to_string (path, member);
+      g_autofree char *full = jsr_json_path_to_string (path, member);
 
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
                    _("%s must not be negative (it is %lld)"), full,
                    (long long) node->v.integer);
       return FALSE;
@@ -126,32 +126,32 @@ cli_json_read_count (const CliJsonNode *object,
 }
 
 gboolean
-cli_json_read_optional_count (const CliJsonNode *object,
-                              const CliJsonPath *path,
+jsr_json_read_optional_count (const JsrJsonNode *object,
+                              const JsrJsonPath *path,
                               const char        *member,
                               gint64            *out,
                               GError           **error)
 {
-  const CliJsonNode *node = cli_json_object_get (object, member);
+  const JsrJsonNode *node = jsr_json_object_get (object, member);
 
-  *out = CLI_UNKNOWN;
-  if (cli_json_is_absent (node))
+  *out = JSR_UNKNOWN;
+  if (jsr_json_is_absent (node))
     return TRUE;
-  if (!holds (node, CLI_JSON_INT))
-    return cli_json_invalid (error, path, member, _("an integer or null"), node);
+  if (!holds (node, JSR_JSON_INT))
+    return jsr_json_invalid (error, path, member, _("an integer or null"), node);
 
-  return cli_json_read_count (object, path, member, out, error);
+  return jsr_json_read_count (object, path, member, out, error);
 }
 
 char *
-cli_json_copy_capped (const char *text)
+jsr_json_copy_capped (const char *text)
 {
   gsize length = strlen (text);
 
-  if (length <= CLI_REPORT_MAX_STRING)
+  if (length <= JSR_REPORT_MAX_STRING)
     return g_strndup (text, length);
 
-  length = CLI_REPORT_MAX_STRING;
+  length = JSR_REPORT_MAX_STRING;
   /* Back off continuation bytes (10xxxxxx) to the start of a character. */
   for (guint i = 0; i < 4 && length > 0 && ((guchar) text[length] & 0xC0) == 0x80; i++)
     length--;
@@ -160,83 +160,83 @@ cli_json_copy_capped (const char *text)
 }
 
 gboolean
-cli_json_read_string (const CliJsonNode *object,
-                      const CliJsonPath *path,
+jsr_json_read_string (const JsrJsonNode *object,
+                      const JsrJsonPath *path,
                       const char        *member,
                       gboolean           nullable,
                       char             **out,
                       GError           **error)
 {
-  const CliJsonNode *node = cli_json_object_get (object, member);
+  const JsrJsonNode *node = jsr_json_object_get (object, member);
 
   g_clear_pointer (out, g_free);
 
-  if (nullable && cli_json_is_absent (node))
+  if (nullable && jsr_json_is_absent (node))
     return TRUE;
 
-  if (!holds (node, CLI_JSON_STRING))
-    return cli_json_invalid (error, path, member,
+  if (!holds (node, JSR_JSON_STRING))
+    return jsr_json_invalid (error, path, member,
                              nullable ? _("a string or null") : _("a string"), node);
 
-  *out = cli_json_copy_capped (node->v.string);
+  *out = jsr_json_copy_capped (node->v.string);
   return TRUE;
 }
 
 gboolean
-cli_json_read_bool (const CliJsonNode *object,
-                    const CliJsonPath *path,
+jsr_json_read_bool (const JsrJsonNode *object,
+                    const JsrJsonPath *path,
                     const char        *member,
                     gboolean          *out,
                     GError           **error)
 {
-  const CliJsonNode *node = cli_json_object_get (object, member);
+  const JsrJsonNode *node = jsr_json_object_get (object, member);
 
-  if (!holds (node, CLI_JSON_BOOLEAN))
-    return cli_json_invalid (error, path, member, _("a boolean"), node);
+  if (!holds (node, JSR_JSON_BOOLEAN))
+    return jsr_json_invalid (error, path, member, _("a boolean"), node);
 
   *out = node->v.boolean;
   return TRUE;
 }
 
 gboolean
-cli_json_read_optional_bool (const CliJsonNode *object,
-                             const CliJsonPath *path,
+jsr_json_read_optional_bool (const JsrJsonNode *object,
+                             const JsrJsonPath *path,
                              const char        *member,
                              gboolean          *out,
                              GError           **error)
 {
   *out = FALSE;
-  if (cli_json_is_absent (cli_json_object_get (object, member)))
+  if (jsr_json_is_absent (jsr_json_object_get (object, member)))
     return TRUE;
 
-  return cli_json_read_bool (object, path, member, out, error);
+  return jsr_json_read_bool (object, path, member, out, error);
 }
 
 gboolean
-cli_json_read_fraction (const CliJsonNode *object,
-                        const CliJsonPath *path,
+jsr_json_read_fraction (const JsrJsonNode *object,
+                        const JsrJsonPath *path,
                         const char        *member,
                         double            *out,
                         GError           **error)
 {
-  const CliJsonNode *node = cli_json_object_get (object, member);
+  const JsrJsonNode *node = jsr_json_object_get (object, member);
   double value;
 
   *out = -1;
-  if (cli_json_is_absent (node))
+  if (jsr_json_is_absent (node))
     return TRUE;
-  if (holds (node, CLI_JSON_DOUBLE))
+  if (holds (node, JSR_JSON_DOUBLE))
     value = node->v.number;
-  else if (holds (node, CLI_JSON_INT))
+  else if (holds (node, JSR_JSON_INT))
     value = (double) node->v.integer;
   else
-    return cli_json_invalid (error, path, member, _("a number or null"), node);
+    return jsr_json_invalid (error, path, member, _("a number or null"), node);
 
   if (!(value >= 0.0 && value <= 1.0))
     {
-      g_autofree char *full = cli_json_path_to_string (path, member);
+      g_autofree char *full = jsr_json_path_to_string (path, member);
 
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
                    _("%s must be from 0 to 1 (it is %g)"), full, value);
       return FALSE;
     }
@@ -245,82 +245,82 @@ cli_json_read_fraction (const CliJsonNode *object,
   return TRUE;
 }
 
-static const CliJsonNode *
-read_container (const CliJsonNode *object,
-                const CliJsonPath *path,
+static const JsrJsonNode *
+read_container (const JsrJsonNode *object,
+                const JsrJsonPath *path,
                 const char        *member,
-                CliJsonType        type,
+                JsrJsonType        type,
                 gboolean           optional,
                 GError           **error)
 {
-  const CliJsonNode *node = cli_json_object_get (object, member);
+  const JsrJsonNode *node = jsr_json_object_get (object, member);
 
-  if (optional && cli_json_is_absent (node))
+  if (optional && jsr_json_is_absent (node))
     return NULL;
   if (!holds (node, type))
     {
       const char *expected;
 
-      if (type == CLI_JSON_OBJECT)
+      if (type == JSR_JSON_OBJECT)
         expected = optional ? _("an object or null") : _("an object");
       else
         expected = optional ? _("an array or null") : _("an array");
-      cli_json_invalid (error, path, member, expected, node);
+      jsr_json_invalid (error, path, member, expected, node);
       return NULL;
     }
 
   return node;
 }
 
-const CliJsonNode *
-cli_json_read_object (const CliJsonNode *object,
-                      const CliJsonPath *path,
+const JsrJsonNode *
+jsr_json_read_object (const JsrJsonNode *object,
+                      const JsrJsonPath *path,
                       const char        *member,
                       GError           **error)
 {
-  return read_container (object, path, member, CLI_JSON_OBJECT, FALSE, error);
+  return read_container (object, path, member, JSR_JSON_OBJECT, FALSE, error);
 }
 
-const CliJsonNode *
-cli_json_read_array (const CliJsonNode *object,
-                     const CliJsonPath *path,
+const JsrJsonNode *
+jsr_json_read_array (const JsrJsonNode *object,
+                     const JsrJsonPath *path,
                      const char        *member,
                      GError           **error)
 {
-  return read_container (object, path, member, CLI_JSON_ARRAY, FALSE, error);
+  return read_container (object, path, member, JSR_JSON_ARRAY, FALSE, error);
 }
 
-const CliJsonNode *
-cli_json_read_optional_object (const CliJsonNode *object,
-                               const CliJsonPath *path,
+const JsrJsonNode *
+jsr_json_read_optional_object (const JsrJsonNode *object,
+                               const JsrJsonPath *path,
                                const char        *member,
                                GError           **error)
 {
-  return read_container (object, path, member, CLI_JSON_OBJECT, TRUE, error);
+  return read_container (object, path, member, JSR_JSON_OBJECT, TRUE, error);
 }
 
-const CliJsonNode *
-cli_json_read_optional_array (const CliJsonNode *object,
-                              const CliJsonPath *path,
+const JsrJsonNode *
+jsr_json_read_optional_array (const JsrJsonNode *object,
+                              const JsrJsonPath *path,
                               const char        *member,
                               GError           **error)
 {
-  return read_container (object, path, member, CLI_JSON_ARRAY, TRUE, error);
+  return read_container (object, path, member, JSR_JSON_ARRAY, TRUE, error);
 }
 
-const CliJsonNode *
-cli_json_read_element (const CliJsonNode *array,
-                       const CliJsonPath *path,
+const JsrJsonNode *
+jsr_json_read_element (const JsrJsonNode *array,
+                       const JsrJsonPath *path,
                        GError           **error)
 {
-  const CliJsonNode *node = &array->v.elements[path->index];
+  const JsrJsonNode *node = &array->v.elements[path->index];
 
-  if (node->type != CLI_JSON_OBJECT)
+  if (node->type != JSR_JSON_OBJECT)
     {
-      g_autofree char *full = cli_json_path_to_string (path, NULL);
+      g_autofree char *full = jsr_json_path_to_string (path, NULL);
 
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID, _("%s must be %s, not %s"),
-                   full, _("an object"), cli_json_describe (node));
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _("%s must be %s, not %s"),
+                   full, _("an object"), jsr_json_describe (node));
       return NULL;
     }
 

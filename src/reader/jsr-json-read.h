@@ -1,7 +1,7 @@
 /* jsr-json-read.h: typed, checked access to the members of an untrusted document
  *
  * Every getter checks presence, type and range and, on a problem, sets a
- * CLI_REPORT_ERROR_INVALID error that names the member by its path
+ * JSR_REPORT_ERROR_INVALID error that names the member by its path
  * ("events[3].stacks[0].count must not be negative (it is -2)"). Paths are
  * chains of stack-allocated links, turned into text only for an error, so
  * that reading a large document allocates nothing per member.
@@ -16,70 +16,70 @@
 
 G_BEGIN_DECLS
 
-typedef struct _CliJsonPath CliJsonPath;
+typedef struct _JsrJsonPath JsrJsonPath;
 
 /* A member (`member` != NULL) or an element (`index`) of `parent`; the
  * document's root is the NULL path. */
-struct _CliJsonPath
+struct _JsrJsonPath
 {
-  const CliJsonPath *parent;
+  const JsrJsonPath *parent;
   const char *member;
   guint index;
 };
 
-#define CLI_JSON_MEMBER(parent_, member_) { (parent_), (member_), 0 }
-#define CLI_JSON_ELEMENT(parent_, index_) { (parent_), NULL, (index_) }
+#define JSR_JSON_MEMBER(parent_, member_) { (parent_), (member_), 0 }
+#define JSR_JSON_ELEMENT(parent_, index_) { (parent_), NULL, (index_) }
 
 /* "events[3].stacks" for path events[3] and member "stacks" (member may be
  * NULL: the path itself). */
-char       *cli_json_path_to_string      (const CliJsonPath *path,
+char       *jsr_json_path_to_string      (const JsrJsonPath *path,
                                           const char        *member);
-const char *cli_json_describe            (const CliJsonNode *node);
+const char *jsr_json_describe            (const JsrJsonNode *node);
 
 /* Sets "PATH.MEMBER is missing" or "PATH.MEMBER must be EXPECTED, not
  * FOUND"; returns FALSE. */
-gboolean    cli_json_invalid             (GError           **error,
-                                          const CliJsonPath *path,
+gboolean    jsr_json_invalid             (GError           **error,
+                                          const JsrJsonPath *path,
                                           const char        *member,
                                           const char        *expected,
-                                          const CliJsonNode *found);
+                                          const JsrJsonNode *found);
 
-gboolean    cli_json_is_absent           (const CliJsonNode *node);
+gboolean    jsr_json_is_absent           (const JsrJsonNode *node);
 
 /* An integer >= 0. */
-gboolean    cli_json_read_count          (const CliJsonNode *object,
-                                          const CliJsonPath *path,
+gboolean    jsr_json_read_count          (const JsrJsonNode *object,
+                                          const JsrJsonPath *path,
                                           const char        *member,
                                           gint64            *out,
                                           GError           **error);
-/* An integer >= 0, or CLI_UNKNOWN when null or missing. */
-gboolean    cli_json_read_optional_count (const CliJsonNode *object,
-                                          const CliJsonPath *path,
+/* An integer >= 0, or JSR_UNKNOWN when null or missing. */
+gboolean    jsr_json_read_optional_count (const JsrJsonNode *object,
+                                          const JsrJsonPath *path,
                                           const char        *member,
                                           gint64            *out,
                                           GError           **error);
-/* A string (a copy of at most CLI_REPORT_MAX_STRING bytes); a nullable one
+/* A string (a copy of at most JSR_REPORT_MAX_STRING bytes); a nullable one
  * may also be null or missing (NULL). */
-gboolean    cli_json_read_string         (const CliJsonNode *object,
-                                          const CliJsonPath *path,
+gboolean    jsr_json_read_string         (const JsrJsonNode *object,
+                                          const JsrJsonPath *path,
                                           const char        *member,
                                           gboolean           nullable,
                                           char             **out,
                                           GError           **error);
-gboolean    cli_json_read_bool           (const CliJsonNode *object,
-                                          const CliJsonPath *path,
+gboolean    jsr_json_read_bool           (const JsrJsonNode *object,
+                                          const JsrJsonPath *path,
                                           const char        *member,
                                           gboolean          *out,
                                           GError           **error);
 /* FALSE when null or missing. */
-gboolean    cli_json_read_optional_bool  (const CliJsonNode *object,
-                                          const CliJsonPath *path,
+gboolean    jsr_json_read_optional_bool  (const JsrJsonNode *object,
+                                          const JsrJsonPath *path,
                                           const char        *member,
                                           gboolean          *out,
                                           GError           **error);
 /* A number from 0 to 1, < 0 when null or missing. */
-gboolean    cli_json_read_fraction       (const CliJsonNode *object,
-                                          const CliJsonPath *path,
+gboolean    jsr_json_read_fraction       (const JsrJsonNode *object,
+                                          const JsrJsonPath *path,
                                           const char        *member,
                                           double            *out,
                                           GError           **error);
@@ -87,29 +87,29 @@ gboolean    cli_json_read_fraction       (const CliJsonNode *object,
 /* Containers: the node, or NULL with the error set. The optional ones
  * return NULL without an error when the member is null or missing: check
  * `*error` (or use a local GError) to tell the two apart. */
-const CliJsonNode *cli_json_read_object          (const CliJsonNode *object,
-                                                  const CliJsonPath *path,
+const JsrJsonNode *jsr_json_read_object          (const JsrJsonNode *object,
+                                                  const JsrJsonPath *path,
                                                   const char        *member,
                                                   GError           **error);
-const CliJsonNode *cli_json_read_array           (const CliJsonNode *object,
-                                                  const CliJsonPath *path,
+const JsrJsonNode *jsr_json_read_array           (const JsrJsonNode *object,
+                                                  const JsrJsonPath *path,
                                                   const char        *member,
                                                   GError           **error);
-const CliJsonNode *cli_json_read_optional_object (const CliJsonNode *object,
-                                                  const CliJsonPath *path,
+const JsrJsonNode *jsr_json_read_optional_object (const JsrJsonNode *object,
+                                                  const JsrJsonPath *path,
                                                   const char        *member,
                                                   GError           **error);
-const CliJsonNode *cli_json_read_optional_array  (const CliJsonNode *object,
-                                                  const CliJsonPath *path,
+const JsrJsonNode *jsr_json_read_optional_array  (const JsrJsonNode *object,
+                                                  const JsrJsonPath *path,
                                                   const char        *member,
                                                   GError           **error);
 /* Element i of an array, which must be an object; `path` is the element's. */
-const CliJsonNode *cli_json_read_element         (const CliJsonNode *array,
-                                                  const CliJsonPath *path,
+const JsrJsonNode *jsr_json_read_element         (const JsrJsonNode *array,
+                                                  const JsrJsonPath *path,
                                                   GError           **error);
 
-/* A copy of at most CLI_REPORT_MAX_STRING bytes, not cut inside a UTF-8
+/* A copy of at most JSR_REPORT_MAX_STRING bytes, not cut inside a UTF-8
  * sequence. */
-char       *cli_json_copy_capped         (const char        *text);
+char       *jsr_json_copy_capped         (const char        *text);
 
 G_END_DECLS

@@ -18,7 +18,7 @@
 #define JOURNAL_SUFFIX ".journal"
 
 char *
-cli_report_journal_read (const char *path, gsize *length)
+jsr_report_journal_read (const char *path, gsize *length)
 {
   g_autofree char *journal_path = g_strconcat (path, JOURNAL_SUFFIX, NULL);
   g_autofree char *buffer = NULL;
@@ -30,7 +30,7 @@ cli_report_journal_read (const char *path, gsize *length)
   fd = open (journal_path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0)
     return NULL;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size > CLI_REPORT_MAX_BYTES)
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size > JSR_REPORT_MAX_BYTES)
     {
       close (fd);
       return NULL;
@@ -54,7 +54,7 @@ cli_report_journal_read (const char *path, gsize *length)
 
 /* --- writing nodes back ---------------------------------------------------- */
 
-static void append_node (GString *out, const CliJsonNode *node);
+static void append_node (GString *out, const JsrJsonNode *node);
 
 static void
 append_double (GString *out, double v)
@@ -73,23 +73,23 @@ append_double (GString *out, double v)
 }
 
 static void
-append_node (GString *out, const CliJsonNode *node)
+append_node (GString *out, const JsrJsonNode *node)
 {
   switch (node->type)
     {
-    case CLI_JSON_BOOLEAN:
+    case JSR_JSON_BOOLEAN:
       g_string_append (out, node->v.boolean ? "true" : "false");
       break;
-    case CLI_JSON_INT:
+    case JSR_JSON_INT:
       g_string_append_printf (out, "%" G_GINT64_FORMAT, node->v.integer);
       break;
-    case CLI_JSON_DOUBLE:
+    case JSR_JSON_DOUBLE:
       append_double (out, node->v.number);
       break;
-    case CLI_JSON_STRING:
-      cli_json_append_string (out, node->v.string);
+    case JSR_JSON_STRING:
+      jsr_json_append_string (out, node->v.string);
       break;
-    case CLI_JSON_ARRAY:
+    case JSR_JSON_ARRAY:
       g_string_append_c (out, '[');
       for (guint32 i = 0; i < node->length; i++)
         {
@@ -99,19 +99,19 @@ append_node (GString *out, const CliJsonNode *node)
         }
       g_string_append_c (out, ']');
       break;
-    case CLI_JSON_OBJECT:
+    case JSR_JSON_OBJECT:
       g_string_append_c (out, '{');
       for (guint32 i = 0; i < node->length; i++)
         {
           if (i > 0)
             g_string_append_c (out, ',');
-          cli_json_append_string (out, node->v.members[i].name);
+          jsr_json_append_string (out, node->v.members[i].name);
           g_string_append_c (out, ':');
           append_node (out, &node->v.members[i].value);
         }
       g_string_append_c (out, '}');
       break;
-    case CLI_JSON_NULL:
+    case JSR_JSON_NULL:
     default:
       g_string_append (out, "null");
       break;
@@ -121,59 +121,59 @@ append_node (GString *out, const CliJsonNode *node)
 /* --- folding --------------------------------------------------------------- */
 
 static gint64
-int_member (const CliJsonNode *object, const char *name, gint64 fallback)
+int_member (const JsrJsonNode *object, const char *name, gint64 fallback)
 {
-  const CliJsonNode *n = cli_json_object_get (object, name);
+  const JsrJsonNode *n = jsr_json_object_get (object, name);
 
-  return n != NULL && n->type == CLI_JSON_INT ? n->v.integer : fallback;
+  return n != NULL && n->type == JSR_JSON_INT ? n->v.integer : fallback;
 }
 
 static gboolean
-is_ongoing (const CliJsonNode *event)
+is_ongoing (const JsrJsonNode *event)
 {
-  const CliJsonNode *n = cli_json_object_get (event, "ongoing");
+  const JsrJsonNode *n = jsr_json_object_get (event, "ongoing");
 
-  return n != NULL && n->type == CLI_JSON_BOOLEAN && n->v.boolean;
+  return n != NULL && n->type == JSR_JSON_BOOLEAN && n->v.boolean;
 }
 
 typedef struct
 {
-  const CliJsonNode *root; /* the report */
-  GHashTable *events;      /* id -> const CliJsonNode* (event object) */
-  const CliJsonNode *hang; /* the hang under way, or NULL */
-  GHashTable *members;     /* name -> const CliJsonNode*: "set" lines, newest wins */
+  const JsrJsonNode *root; /* the report */
+  GHashTable *events;      /* id -> const JsrJsonNode* (event object) */
+  const JsrJsonNode *hang; /* the hang under way, or NULL */
+  GHashTable *members;     /* name -> const JsrJsonNode*: "set" lines, newest wins */
   GPtrArray *member_order; /* names of members not in the report, in order */
   gboolean final;
 } Fold;
 
 static void
-apply_line (Fold *f, const CliJsonNode *line)
+apply_line (Fold *f, const JsrJsonNode *line)
 {
-  const CliJsonNode *n;
+  const JsrJsonNode *n;
 
-  if ((n = cli_json_object_get (line, "event")) != NULL && n->type == CLI_JSON_OBJECT)
+  if ((n = jsr_json_object_get (line, "event")) != NULL && n->type == JSR_JSON_OBJECT)
     g_hash_table_insert (f->events, GSIZE_TO_POINTER ((gsize)int_member (n, "id", 0)), (gpointer)n);
-  else if ((n = cli_json_object_get (line, "hang")) != NULL)
-    f->hang = n->type == CLI_JSON_OBJECT ? n : NULL;
-  else if ((n = cli_json_object_get (line, "set")) != NULL && n->type == CLI_JSON_OBJECT)
+  else if ((n = jsr_json_object_get (line, "hang")) != NULL)
+    f->hang = n->type == JSR_JSON_OBJECT ? n : NULL;
+  else if ((n = jsr_json_object_get (line, "set")) != NULL && n->type == JSR_JSON_OBJECT)
     for (guint32 i = 0; i < n->length; i++)
       {
         const char *name = n->v.members[i].name;
 
         if (!g_hash_table_contains (f->members, name)
-            && cli_json_object_get (f->root, name) == NULL)
+            && jsr_json_object_get (f->root, name) == NULL)
           g_ptr_array_add (f->member_order, (gpointer)name);
         g_hash_table_insert (f->members, (gpointer)name, (gpointer)&n->v.members[i].value);
       }
-  else if ((n = cli_json_object_get (line, "final")) != NULL && n->type == CLI_JSON_BOOLEAN)
+  else if ((n = jsr_json_object_get (line, "final")) != NULL && n->type == JSR_JSON_BOOLEAN)
     f->final = n->v.boolean;
 }
 
 static gint
 by_start (gconstpointer a, gconstpointer b)
 {
-  gint64 x = int_member (*(const CliJsonNode *const *)a, "start_ns", 0);
-  gint64 y = int_member (*(const CliJsonNode *const *)b, "start_ns", 0);
+  gint64 x = int_member (*(const JsrJsonNode *const *)a, "start_ns", 0);
+  gint64 y = int_member (*(const JsrJsonNode *const *)b, "start_ns", 0);
 
   return (x > y) - (x < y);
 }
@@ -209,7 +209,7 @@ append_events (GString *out, Fold *f)
             continue;
           if (n++ > 0)
             g_string_append_c (out, ',');
-          cli_json_append_string (out, f->hang->v.members[i].name);
+          jsr_json_append_string (out, f->hang->v.members[i].name);
           g_string_append_c (out, ':');
           append_node (out, &f->hang->v.members[i].value);
         }
@@ -219,29 +219,29 @@ append_events (GString *out, Fold *f)
 }
 
 char *
-cli_report_journal_fold (const char *report, gsize report_length, const char *journal,
+jsr_report_journal_fold (const char *report, gsize report_length, const char *journal,
                          gsize journal_length, gsize *folded_length)
 {
-  g_autoptr (CliJsonDoc) doc = NULL;
+  g_autoptr (JsrJsonDoc) doc = NULL;
   g_autoptr (GPtrArray) line_docs
-      = g_ptr_array_new_with_free_func ((GDestroyNotify)cli_json_doc_free);
+      = g_ptr_array_new_with_free_func ((GDestroyNotify)jsr_json_doc_free);
   g_autoptr (GHashTable) events = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr (GHashTable) members = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) member_order = g_ptr_array_new ();
-  const CliJsonNode *mark, *run, *list;
+  const JsrJsonNode *mark, *run, *list;
   gint64 seq;
   gboolean applied = FALSE;
   const char *p, *end;
   Fold f = { 0 };
   GString *out;
 
-  doc = cli_json_doc_parse (report, report_length, CLI_REPORT_MAX_JSON_DEPTH, NULL);
+  doc = jsr_json_doc_parse (report, report_length, JSR_REPORT_MAX_JSON_DEPTH, NULL);
   if (doc == NULL)
     return NULL;
-  f.root = cli_json_doc_get_root (doc);
-  mark = cli_json_object_get (f.root, "journal");
-  if (mark == NULL || mark->type != CLI_JSON_OBJECT
-      || (run = cli_json_object_get (mark, "run")) == NULL || run->type != CLI_JSON_STRING)
+  f.root = jsr_json_doc_get_root (doc);
+  mark = jsr_json_object_get (f.root, "journal");
+  if (mark == NULL || mark->type != JSR_JSON_OBJECT
+      || (run = jsr_json_object_get (mark, "run")) == NULL || run->type != JSR_JSON_STRING)
     return NULL;
   seq = int_member (mark, "seq", G_MAXINT64);
   f.events = events;
@@ -249,12 +249,12 @@ cli_report_journal_fold (const char *report, gsize report_length, const char *jo
   f.member_order = member_order;
   f.final = FALSE;
 
-  list = cli_json_object_get (f.root, "events");
-  for (guint32 i = 0; list != NULL && list->type == CLI_JSON_ARRAY && i < list->length; i++)
+  list = jsr_json_object_get (f.root, "events");
+  for (guint32 i = 0; list != NULL && list->type == JSR_JSON_ARRAY && i < list->length; i++)
     {
-      const CliJsonNode *e = &list->v.elements[i];
+      const JsrJsonNode *e = &list->v.elements[i];
 
-      if (e->type != CLI_JSON_OBJECT)
+      if (e->type != JSR_JSON_OBJECT)
         continue;
       if (is_ongoing (e))
         f.hang = e;
@@ -270,22 +270,22 @@ cli_report_journal_fold (const char *report, gsize report_length, const char *jo
   while (p < end)
     {
       const char *nl = memchr (p, '\n', (gsize)(end - p));
-      CliJsonDoc *line_doc;
-      const CliJsonNode *line, *line_run;
+      JsrJsonDoc *line_doc;
+      const JsrJsonNode *line, *line_run;
 
       if (nl == NULL)
         break;
-      line_doc = nl > p ? cli_json_doc_parse (p, (gsize)(nl - p), CLI_REPORT_MAX_JSON_DEPTH, NULL)
+      line_doc = nl > p ? jsr_json_doc_parse (p, (gsize)(nl - p), JSR_REPORT_MAX_JSON_DEPTH, NULL)
                         : NULL;
       p = nl + 1;
       if (line_doc == NULL)
         continue;
-      line = cli_json_doc_get_root (line_doc);
-      line_run = cli_json_object_get (line, "run");
-      if (line_run == NULL || line_run->type != CLI_JSON_STRING
+      line = jsr_json_doc_get_root (line_doc);
+      line_run = jsr_json_object_get (line, "run");
+      if (line_run == NULL || line_run->type != JSR_JSON_STRING
           || strcmp (line_run->v.string, run->v.string) != 0 || int_member (line, "seq", 0) <= seq)
         {
-          cli_json_doc_free (line_doc);
+          jsr_json_doc_free (line_doc);
           continue;
         }
       g_ptr_array_add (line_docs, line_doc);
@@ -299,12 +299,12 @@ cli_report_journal_fold (const char *report, gsize report_length, const char *jo
   g_string_append_c (out, '{');
   for (guint32 i = 0; i < f.root->length; i++)
     {
-      const CliJsonMember *m = &f.root->v.members[i];
-      const CliJsonNode *value = g_hash_table_lookup (members, m->name);
+      const JsrJsonMember *m = &f.root->v.members[i];
+      const JsrJsonNode *value = g_hash_table_lookup (members, m->name);
 
       if (i > 0)
         g_string_append (out, ",\n");
-      cli_json_append_string (out, m->name);
+      jsr_json_append_string (out, m->name);
       g_string_append_c (out, ':');
       if (strcmp (m->name, "events") == 0)
         append_events (out, &f);
@@ -318,7 +318,7 @@ cli_report_journal_fold (const char *report, gsize report_length, const char *jo
       const char *name = g_ptr_array_index (member_order, i);
 
       g_string_append (out, ",\n");
-      cli_json_append_string (out, name);
+      jsr_json_append_string (out, name);
       g_string_append_c (out, ':');
       append_node (out, g_hash_table_lookup (members, name));
     }

@@ -21,13 +21,13 @@ G_BEGIN_DECLS
  * when there is none or it cannot be one (not a regular file, too large).
  * Read it before the report: the app writes a new report before it starts
  * a new journal, so that order never misses a line. */
-char *cli_report_journal_read (const char *path, gsize *length);
+char *jsr_report_journal_read (const char *path, gsize *length);
 
 /* `report` (`report_length` bytes) with the newer lines of `journal`
  * folded in, as a new JSON text; NULL when nothing applies (no "journal"
  * member, no line of its run past its sequence number, or a report that is
  * not valid JSON: its reader says why). */
-char *cli_report_journal_fold (const char *report, gsize report_length, const char *journal,
+char *jsr_report_journal_fold (const char *report, gsize report_length, const char *journal,
                                gsize journal_length, gsize *folded_length);
 
 G_END_DECLS

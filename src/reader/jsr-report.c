@@ -7,9 +7,9 @@
  * Unknown members are ignored, as the format asks of readers.
  *
  * The text is parsed by jsr-json-doc.c, which also keeps jsr-json-guard.c's rules
- * (nesting depth, 64-bit integers, memory budget). cli_report_load reads
- * what the summary needs; cli_report_load_full also reads every event's
- * stacks (all frames), samples and parts, within CLI_REPORT_FULL_MAX_*:
+ * (nesting depth, 64-bit integers, memory budget). jsr_report_load reads
+ * what the summary needs; jsr_report_load_full also reads every event's
+ * stacks (all frames), samples and parts, within JSR_REPORT_FULL_MAX_*:
  * past them it fails rather than truncate silently.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -37,26 +37,26 @@
 #define REPORT_VERSION   1
 
 GQuark
-cli_report_error_quark (void)
+jsr_report_error_quark (void)
 {
   return g_quark_from_static_string ("jankscope-cli-report-error");
 }
 
-static const char *const tier_names[CLI_N_EVENT_TIERS] = {
-  [CLI_TIER_NOTICEABLE] = "noticeable",
-  [CLI_TIER_SEVERE] = "severe",
-  [CLI_TIER_FROZEN] = "frozen",
-  [CLI_TIER_HANG] = "hang",
-  [CLI_TIER_LIGHT] = "light",
+static const char *const tier_names[JSR_N_EVENT_TIERS] = {
+  [JSR_TIER_NOTICEABLE] = "noticeable",
+  [JSR_TIER_SEVERE] = "severe",
+  [JSR_TIER_FROZEN] = "frozen",
+  [JSR_TIER_HANG] = "hang",
+  [JSR_TIER_LIGHT] = "light",
 };
 
-/* The frame phases of CliReportPart.phases, in order (report-format.md). */
+/* The frame phases of JsrReportPart.phases, in order (report-format.md). */
 static const char *const phase_names[6] = {
   "flush-events", "before-paint", "update", "layout", "paint", "after-paint",
 };
 
 const char *const *
-cli_report_lazy_members (CliReportLoadFlags flags)
+jsr_report_lazy_members (JsrReportLoadFlags flags)
 {
   /* Only containers are ever lazy: "samples" of the sampler summary (a
    * number) is read as usual. */
@@ -64,13 +64,13 @@ cli_report_lazy_members (CliReportLoadFlags flags)
     "frames", "samples", "parts", "sources", "watchdog", "windows", NULL,
   };
 
-  return (flags & CLI_REPORT_LOAD_AGGREGATE) ? aggregate : NULL;
+  return (flags & JSR_REPORT_LOAD_AGGREGATE) ? aggregate : NULL;
 }
 
 const char *
-cli_tier_to_string (CliTier tier)
+jsr_tier_to_string (JsrTier tier)
 {
-  g_return_val_if_fail (tier < CLI_N_EVENT_TIERS, NULL);
+  g_return_val_if_fail (tier < JSR_N_EVENT_TIERS, NULL);
 
   return tier_names[tier];
 }
@@ -78,7 +78,7 @@ cli_tier_to_string (CliTier tier)
 /* ---- freeing ---------------------------------------------------------------- */
 
 static void
-source_free (CliReportSource *source)
+source_free (JsrReportSource *source)
 {
   g_free (source->source);
   g_free (source->callback);
@@ -86,7 +86,7 @@ source_free (CliReportSource *source)
 }
 
 static void
-frame_free (CliReportFrame *frame)
+frame_free (JsrReportFrame *frame)
 {
   g_free (frame->function);
   g_free (frame->module);
@@ -97,7 +97,7 @@ frame_free (CliReportFrame *frame)
 }
 
 static void
-culprit_free (CliReportCulprit *culprit)
+culprit_free (JsrReportCulprit *culprit)
 {
   g_free (culprit->function);
   g_free (culprit->module);
@@ -107,7 +107,7 @@ culprit_free (CliReportCulprit *culprit)
 }
 
 static void
-stack_free (CliReportStack *stack)
+stack_free (JsrReportStack *stack)
 {
   g_free (stack->signature);
   g_free (stack->signature_id);
@@ -116,14 +116,14 @@ stack_free (CliReportStack *stack)
 }
 
 static void
-sample_clear (CliReportSample *sample)
+sample_clear (JsrReportSample *sample)
 {
   g_free (sample->state);
   g_free (sample->wait);
 }
 
 static void
-part_free (CliReportPart *part)
+part_free (JsrReportPart *part)
 {
   g_free (part->type);
   g_free (part->tier);
@@ -133,7 +133,7 @@ part_free (CliReportPart *part)
 }
 
 static void
-detail_free (CliReportEventDetail *detail)
+detail_free (JsrReportEventDetail *detail)
 {
   g_clear_pointer (&detail->stacks, g_ptr_array_unref);
   g_clear_pointer (&detail->samples, g_array_unref);
@@ -143,7 +143,7 @@ detail_free (CliReportEventDetail *detail)
 }
 
 static void
-event_free (CliReportEvent *event)
+event_free (JsrReportEvent *event)
 {
   g_free (event->type);
   g_free (event->source);
@@ -157,7 +157,7 @@ event_free (CliReportEvent *event)
 }
 
 static void
-previous_run_free (CliReportPreviousRun *previous)
+previous_run_free (JsrReportPreviousRun *previous)
 {
   g_free (previous->exe);
   g_clear_pointer (&previous->hang, event_free);
@@ -166,7 +166,7 @@ previous_run_free (CliReportPreviousRun *previous)
 
 
 void
-cli_report_free (CliReport *report)
+jsr_report_free (JsrReport *report)
 {
   if (report == NULL)
     return;
@@ -183,20 +183,20 @@ cli_report_free (CliReport *report)
   g_free (report->install_id);
   g_free (report->path);
   g_free (report->exe);
-  g_clear_pointer (&report->iteration_histogram, cli_report_histogram_free);
-  g_clear_pointer (&report->frame_histogram, cli_report_histogram_free);
+  g_clear_pointer (&report->iteration_histogram, jsr_report_histogram_free);
+  g_clear_pointer (&report->frame_histogram, jsr_report_histogram_free);
   g_free (report);
 }
 
 /* The first event of the stall under way, if the report has one. */
-const CliReportEvent *
-cli_report_get_ongoing_hang (const CliReport *report)
+const JsrReportEvent *
+jsr_report_get_ongoing_hang (const JsrReport *report)
 {
   g_return_val_if_fail (report != NULL, NULL);
 
   for (guint i = 0; i < report->events->len; i++)
     {
-      const CliReportEvent *event = g_ptr_array_index (report->events, i);
+      const JsrReportEvent *event = g_ptr_array_index (report->events, i);
 
       if (event->ongoing)
         return event;
@@ -207,30 +207,30 @@ cli_report_get_ongoing_hang (const CliReport *report)
 
 /* ---- shorthands ------------------------------------------------------------- */
 
-typedef const CliJsonNode Node;
-typedef CliJsonPath Path;
+typedef const JsrJsonNode Node;
+typedef JsrJsonPath Path;
 
-#define read_count          cli_json_read_count
-#define read_optional_count cli_json_read_optional_count
-#define read_string         cli_json_read_string
-#define read_bool           cli_json_read_bool
-#define read_optional_bool  cli_json_read_optional_bool
+#define read_count          jsr_json_read_count
+#define read_optional_count jsr_json_read_optional_count
+#define read_string         jsr_json_read_string
+#define read_bool           jsr_json_read_bool
+#define read_optional_bool  jsr_json_read_optional_bool
 
 /* An optional container: FALSE only on a wrong type (*out NULL when absent). */
 static gboolean
 read_optional (Node       *object,
                const Path *path,
                const char *member,
-               CliJsonType type,
+               JsrJsonType type,
                Node      **out,
                GError    **error)
 {
   g_autoptr (GError) local_error = NULL;
 
-  if (type == CLI_JSON_OBJECT)
-    *out = cli_json_read_optional_object (object, path, member, &local_error);
+  if (type == JSR_JSON_OBJECT)
+    *out = jsr_json_read_optional_object (object, path, member, &local_error);
   else
-    *out = cli_json_read_optional_array (object, path, member, &local_error);
+    *out = jsr_json_read_optional_array (object, path, member, &local_error);
   if (local_error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
@@ -246,9 +246,9 @@ too_many (GError    **error,
           guint       found,
           guint       limit)
 {
-  g_autofree char *full = cli_json_path_to_string (path, member);
+  g_autofree char *full = jsr_json_path_to_string (path, member);
 
-  g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
+  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
                _("%s has %u entries: at most %u can be loaded"), full, found, limit);
   return FALSE;
 }
@@ -256,7 +256,7 @@ too_many (GError    **error,
 static gboolean
 read_tier (Node       *object,
            const Path *path,
-           CliTier    *out,
+           JsrTier    *out,
            GError    **error)
 {
   g_autofree char *name = NULL;
@@ -266,16 +266,16 @@ read_tier (Node       *object,
   if (!read_string (object, path, "tier", FALSE, &name, error))
     return FALSE;
 
-  for (CliTier tier = 0; tier < CLI_N_EVENT_TIERS; tier++)
+  for (JsrTier tier = 0; tier < JSR_N_EVENT_TIERS; tier++)
     if (strcmp (name, tier_names[tier]) == 0)
       {
         *out = tier;
         return TRUE;
       }
 
-  full = cli_json_path_to_string (path, NULL);
-  shown = cli_display (name);
-  g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+  full = jsr_json_path_to_string (path, NULL);
+  shown = jsr_display (name);
+  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
                _("%s.tier must be light, noticeable, severe, frozen or hang, not “%s”"), full,
                shown);
   return FALSE;
@@ -285,11 +285,11 @@ read_tier (Node       *object,
 
 static gboolean
 parse_process (Node      *root,
-               CliReport *report,
+               JsrReport *report,
                GError   **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "process");
-  Node *process = cli_json_read_object (root, NULL, "process", error);
+  Path path = JSR_JSON_MEMBER (NULL, "process");
+  Node *process = jsr_json_read_object (root, NULL, "process", error);
 
   if (process == NULL ||
       !read_string (process, &path, "name", TRUE, &report->name, error) ||
@@ -307,22 +307,22 @@ parse_process (Node      *root,
 
 static gboolean
 parse_config (Node      *root,
-              CliReport *report,
+              JsrReport *report,
               GError   **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "config");
-  Node *config = cli_json_read_object (root, NULL, "config", error);
+  Path path = JSR_JSON_MEMBER (NULL, "config");
+  Node *config = jsr_json_read_object (root, NULL, "config", error);
 
   return config != NULL && read_count (config, &path, "threshold_ns", &report->threshold_ns,
                                        error);
 }
 
-static CliReportSource *
+static JsrReportSource *
 parse_source (Node       *object,
               const Path *path,
               GError    **error)
 {
-  CliReportSource *source = g_new0 (CliReportSource, 1);
+  JsrReportSource *source = g_new0 (JsrReportSource, 1);
 
   if (read_string (object, path, "source", TRUE, &source->source, error) &&
       read_string (object, path, "callback", TRUE, &source->callback, error) &&
@@ -339,20 +339,20 @@ parse_source (Node       *object,
 static gboolean
 parse_sources (Node       *summary,
                const Path *summary_path,
-               CliReport  *report,
+               JsrReport  *report,
                GError    **error)
 {
-  Path path = CLI_JSON_MEMBER (summary_path, "sources");
-  Node *sources = cli_json_read_array (summary, summary_path, "sources", error);
+  Path path = JSR_JSON_MEMBER (summary_path, "sources");
+  Node *sources = jsr_json_read_array (summary, summary_path, "sources", error);
 
   if (sources == NULL)
     return FALSE;
 
   for (guint i = 0; i < sources->length; i++)
     {
-      Path element_path = CLI_JSON_ELEMENT (&path, i);
-      Node *object = cli_json_read_element (sources, &element_path, error);
-      CliReportSource *source;
+      Path element_path = JSR_JSON_ELEMENT (&path, i);
+      Node *object = jsr_json_read_element (sources, &element_path, error);
+      JsrReportSource *source;
 
       if (object == NULL || (source = parse_source (object, &element_path, error)) == NULL)
         return FALSE;
@@ -366,15 +366,15 @@ parse_sources (Node       *summary,
 static gboolean
 parse_iteration_busy (Node       *summary,
                       const Path *summary_path,
-                      CliReport  *report,
+                      JsrReport  *report,
                       GError    **error)
 {
-  Path path = CLI_JSON_MEMBER (summary_path, "iteration_busy");
+  Path path = JSR_JSON_MEMBER (summary_path, "iteration_busy");
   Node *busy;
 
-  report->iteration_p50_ns = report->iteration_p95_ns = CLI_UNKNOWN;
-  report->iteration_p99_ns = report->iteration_max_ns = CLI_UNKNOWN;
-  if (!read_optional (summary, summary_path, "iteration_busy", CLI_JSON_OBJECT, &busy, error))
+  report->iteration_p50_ns = report->iteration_p95_ns = JSR_UNKNOWN;
+  report->iteration_p99_ns = report->iteration_max_ns = JSR_UNKNOWN;
+  if (!read_optional (summary, summary_path, "iteration_busy", JSR_JSON_OBJECT, &busy, error))
     return FALSE;
   if (busy == NULL)
     return TRUE;
@@ -383,24 +383,24 @@ parse_iteration_busy (Node       *summary,
          read_optional_count (busy, &path, "p95_ns", &report->iteration_p95_ns, error) &&
          read_optional_count (busy, &path, "p99_ns", &report->iteration_p99_ns, error) &&
          read_optional_count (busy, &path, "max_ns", &report->iteration_max_ns, error) &&
-         cli_histogram_read_member (busy, &path, &report->iteration_histogram, error);
+         jsr_histogram_read_member (busy, &path, &report->iteration_histogram, error);
 }
 
 /* summary.frames is optional: reports of plain GLib programs have no frames. */
 static gboolean
 parse_frames (Node       *summary,
               const Path *summary_path,
-              CliReport  *report,
+              JsrReport  *report,
               GError    **error)
 {
-  Path path = CLI_JSON_MEMBER (summary_path, "frames");
+  Path path = JSR_JSON_MEMBER (summary_path, "frames");
   Node *frames;
   Node *fps;
 
   report->frames_fps = -1;
-  if (cli_json_object_get (summary, "frames") == NULL)
+  if (jsr_json_object_get (summary, "frames") == NULL)
     return TRUE;
-  frames = cli_json_read_object (summary, summary_path, "frames", error);
+  frames = jsr_json_read_object (summary, summary_path, "frames", error);
   if (frames == NULL ||
       !read_count (frames, &path, "frames", &report->frames, error) ||
       !read_count (frames, &path, "slow", &report->frames_slow, error) ||
@@ -410,23 +410,23 @@ parse_frames (Node       *summary,
       !read_count (frames, &path, "p99_ns", &report->frame_p99_ns, error) ||
       !read_optional_count (frames, &path, "p90_ns", &report->frame_p90_ns, error) ||
       !read_optional_count (frames, &path, "max_ns", &report->frame_max_ns, error) ||
-      !cli_histogram_read_member (frames, &path, &report->frame_histogram, error))
+      !jsr_histogram_read_member (frames, &path, &report->frame_histogram, error))
     return FALSE;
-  fps = cli_json_object_get (frames, "fps_animating");
-  if (fps != NULL && fps->type == CLI_JSON_DOUBLE)
+  fps = jsr_json_object_get (frames, "fps_animating");
+  if (fps != NULL && fps->type == JSR_JSON_DOUBLE)
     report->frames_fps = fps->v.number;
   return TRUE;
 }
 
 static gboolean
 parse_summary (Node              *root,
-               CliReport         *report,
-               CliReportLoadFlags flags,
+               JsrReport         *report,
+               JsrReportLoadFlags flags,
                GError           **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "summary");
-  Path tiers_path = CLI_JSON_MEMBER (&path, "events_by_tier");
-  Node *summary = cli_json_read_object (root, NULL, "summary", error);
+  Path path = JSR_JSON_MEMBER (NULL, "summary");
+  Path tiers_path = JSR_JSON_MEMBER (&path, "events_by_tier");
+  Node *summary = jsr_json_read_object (root, NULL, "summary", error);
   Node *tiers;
 
   if (summary == NULL ||
@@ -440,25 +440,25 @@ parse_summary (Node              *root,
       !read_count (summary, &path, "sources_truncated", &report->sources_truncated, error))
     return FALSE;
 
-  tiers = cli_json_read_object (summary, &path, "events_by_tier", error);
+  tiers = jsr_json_read_object (summary, &path, "events_by_tier", error);
   if (tiers == NULL)
     return FALSE;
-  for (CliTier tier = 0; tier < CLI_N_TIERS; tier++)
+  for (JsrTier tier = 0; tier < JSR_N_TIERS; tier++)
     if (!read_count (tiers, &tiers_path, tier_names[tier], &report->events_by_tier[tier], error))
       return FALSE;
 
   return parse_iteration_busy (summary, &path, report, error) &&
          parse_frames (summary, &path, report, error) &&
-         ((flags & CLI_REPORT_LOAD_AGGREGATE) || parse_sources (summary, &path, report, error));
+         ((flags & JSR_REPORT_LOAD_AGGREGATE) || parse_sources (summary, &path, report, error));
 }
 
-static CliReportFrame *
+static JsrReportFrame *
 parse_frame (Node       *object,
              const Path *path,
              gboolean    full,
              GError    **error)
 {
-  CliReportFrame *frame = g_new0 (CliReportFrame, 1);
+  JsrReportFrame *frame = g_new0 (JsrReportFrame, 1);
 
   if (read_string (object, path, "function", TRUE, &frame->function, error) &&
       read_string (object, path, "module", TRUE, &frame->module, error) &&
@@ -474,55 +474,55 @@ parse_frame (Node       *object,
 }
 
 /* Only the top stack (the first: "most samples first") is read, and only its
- * first CLI_REPORT_MAX_FRAMES frames: the rest is counted, not validated
- * (cli_report_load_full reads the others in detail). */
+ * first JSR_REPORT_MAX_FRAMES frames: the rest is counted, not validated
+ * (jsr_report_load_full reads the others in detail). */
 static gboolean
 parse_top_stack (Node              *object,
                  const Path        *path,
-                 CliReportEvent    *event,
-                 CliReportLoadFlags flags,
+                 JsrReportEvent    *event,
+                 JsrReportLoadFlags flags,
                  GError           **error)
 {
-  Path stacks_path = CLI_JSON_MEMBER (path, "stacks");
-  Path stack_path = CLI_JSON_ELEMENT (&stacks_path, 0);
-  Path frames_path = CLI_JSON_MEMBER (&stack_path, "frames");
+  Path stacks_path = JSR_JSON_MEMBER (path, "stacks");
+  Path stack_path = JSR_JSON_ELEMENT (&stacks_path, 0);
+  Path frames_path = JSR_JSON_MEMBER (&stack_path, "frames");
   Node *stacks;
   Node *stack;
   Node *frames;
 
-  event->top_stack_count = CLI_UNKNOWN;
-  if (!read_optional (object, path, "stacks", CLI_JSON_ARRAY, &stacks, error))
+  event->top_stack_count = JSR_UNKNOWN;
+  if (!read_optional (object, path, "stacks", JSR_JSON_ARRAY, &stacks, error))
     return FALSE;
   if (stacks == NULL || stacks->length == 0)
     return TRUE;
   event->n_stacks = stacks->length;
 
-  stack = cli_json_read_element (stacks, &stack_path, error);
+  stack = jsr_json_read_element (stacks, &stack_path, error);
   if (stack == NULL ||
       !read_optional_count (stack, &stack_path, "count", &event->top_stack_count, error) ||
       !read_optional_bool (stack, &stack_path, "truncated", &event->top_stack_truncated, error))
     return FALSE;
 
   /* Aggregating by signatures needs no frames (see the flag). */
-  if ((flags & CLI_REPORT_LOAD_AGGREGATE) &&
-      cli_json_object_get (stack, "signature") != NULL &&
-      cli_json_object_get (stack, "signature")->type == CLI_JSON_STRING)
+  if ((flags & JSR_REPORT_LOAD_AGGREGATE) &&
+      jsr_json_object_get (stack, "signature") != NULL &&
+      jsr_json_object_get (stack, "signature")->type == JSR_JSON_STRING)
     {
       event->top_stack_frames_total =
-        (guint) MAX (cli_json_object_array_length (stack, "frames"), 0);
+        (guint) MAX (jsr_json_object_array_length (stack, "frames"), 0);
       return TRUE;
     }
-  if (!read_optional (stack, &stack_path, "frames", CLI_JSON_ARRAY, &frames, error))
+  if (!read_optional (stack, &stack_path, "frames", JSR_JSON_ARRAY, &frames, error))
     return FALSE;
   if (frames == NULL)
     return TRUE;
 
   event->top_stack_frames_total = frames->length;
-  for (guint i = 0; i < MIN (event->top_stack_frames_total, CLI_REPORT_MAX_FRAMES); i++)
+  for (guint i = 0; i < MIN (event->top_stack_frames_total, JSR_REPORT_MAX_FRAMES); i++)
     {
-      Path frame_path = CLI_JSON_ELEMENT (&frames_path, i);
-      Node *element = cli_json_read_element (frames, &frame_path, error);
-      CliReportFrame *frame;
+      Path frame_path = JSR_JSON_ELEMENT (&frames_path, i);
+      Node *element = jsr_json_read_element (frames, &frame_path, error);
+      JsrReportFrame *frame;
 
       if (element == NULL || (frame = parse_frame (element, &frame_path, FALSE, error)) == NULL)
         return FALSE;
@@ -535,35 +535,35 @@ parse_top_stack (Node              *object,
 static gboolean
 parse_culprit (Node           *object,
                const Path     *path,
-               CliReportEvent *event,
+               JsrReportEvent *event,
                GError        **error)
 {
-  Path culprit_path = CLI_JSON_MEMBER (path, "culprit");
+  Path culprit_path = JSR_JSON_MEMBER (path, "culprit");
   Node *member;
-  CliReportCulprit *culprit;
+  JsrReportCulprit *culprit;
 
-  if (!read_optional (object, path, "culprit", CLI_JSON_OBJECT, &member, error))
+  if (!read_optional (object, path, "culprit", JSR_JSON_OBJECT, &member, error))
     return FALSE;
   if (member == NULL)
     return TRUE;
 
-  culprit = event->culprit = g_new0 (CliReportCulprit, 1);
+  culprit = event->culprit = g_new0 (JsrReportCulprit, 1);
   if (!read_string (member, &culprit_path, "function", TRUE, &culprit->function, error) ||
       !read_string (member, &culprit_path, "module", TRUE, &culprit->module, error) ||
       !read_string (member, &culprit_path, "file", TRUE, &culprit->file, error) ||
       !read_optional_count (member, &culprit_path, "line", &culprit->line, error) ||
-      !cli_json_read_fraction (member, &culprit_path, "confidence", &culprit->confidence, error) ||
+      !jsr_json_read_fraction (member, &culprit_path, "confidence", &culprit->confidence, error) ||
       !read_optional_count (member, &culprit_path, "samples", &culprit->samples, error) ||
       !read_optional_count (member, &culprit_path, "of_samples", &culprit->of_samples, error) ||
       !read_string (member, &culprit_path, "reason", TRUE, &culprit->reason, error))
     return FALSE;
 
-  if (culprit->samples != CLI_UNKNOWN && culprit->of_samples != CLI_UNKNOWN &&
+  if (culprit->samples != JSR_UNKNOWN && culprit->of_samples != JSR_UNKNOWN &&
       culprit->samples > culprit->of_samples)
     {
-      g_autofree char *full = cli_json_path_to_string (&culprit_path, NULL);
+      g_autofree char *full = jsr_json_path_to_string (&culprit_path, NULL);
 
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
                    _("%s.samples (%lld) must not be more than its of_samples (%lld)"),
                    full, (long long) culprit->samples, (long long) culprit->of_samples);
       return FALSE;
@@ -576,8 +576,8 @@ parse_culprit (Node           *object,
 static gboolean
 parse_event_analysis (Node              *object,
                       const Path        *path,
-                      CliReportEvent    *event,
-                      CliReportLoadFlags flags,
+                      JsrReportEvent    *event,
+                      JsrReportLoadFlags flags,
                       GError           **error)
 {
   return read_optional_bool (object, path, "ongoing", &event->ongoing, error) &&
@@ -593,14 +593,14 @@ parse_event_analysis (Node              *object,
 
 /* ---- full loading: the event's detail ---------------------------------------- */
 
-static CliReportStack *
+static JsrReportStack *
 parse_stack (Node              *object,
              const Path        *path,
-             CliReportLoadFlags flags,
+             JsrReportLoadFlags flags,
              GError           **error)
 {
-  Path frames_path = CLI_JSON_MEMBER (path, "frames");
-  CliReportStack *stack = g_new0 (CliReportStack, 1);
+  Path frames_path = JSR_JSON_MEMBER (path, "frames");
+  JsrReportStack *stack = g_new0 (JsrReportStack, 1);
   Node *frames;
 
   stack->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) frame_free);
@@ -611,31 +611,31 @@ parse_stack (Node              *object,
       !read_optional_count (object, path, "time_ns", &stack->time_ns, error))
     goto fail;
   /* A stack without a count was sampled at least once. */
-  if (stack->count == CLI_UNKNOWN)
+  if (stack->count == JSR_UNKNOWN)
     stack->count = 1;
 
-  if ((flags & CLI_REPORT_LOAD_AGGREGATE) && stack->signature != NULL)
+  if ((flags & JSR_REPORT_LOAD_AGGREGATE) && stack->signature != NULL)
     {
       /* Counted, not read (nor built, when the document has them lazy). */
-      stack->frames_total = (guint) MAX (cli_json_object_array_length (object, "frames"), 0);
+      stack->frames_total = (guint) MAX (jsr_json_object_array_length (object, "frames"), 0);
       return stack;
     }
-  if (!read_optional (object, path, "frames", CLI_JSON_ARRAY, &frames, error))
+  if (!read_optional (object, path, "frames", JSR_JSON_ARRAY, &frames, error))
     goto fail;
   stack->frames_total = frames != NULL ? frames->length : 0;
   if (frames != NULL)
     {
-      if (frames->length > CLI_REPORT_FULL_MAX_STACK_FRAMES)
+      if (frames->length > JSR_REPORT_FULL_MAX_STACK_FRAMES)
         {
-          too_many (error, path, "frames", frames->length, CLI_REPORT_FULL_MAX_STACK_FRAMES);
+          too_many (error, path, "frames", frames->length, JSR_REPORT_FULL_MAX_STACK_FRAMES);
           goto fail;
         }
       g_ptr_array_set_size (stack->frames, 0);
       for (guint i = 0; i < frames->length; i++)
         {
-          Path frame_path = CLI_JSON_ELEMENT (&frames_path, i);
-          Node *element = cli_json_read_element (frames, &frame_path, error);
-          CliReportFrame *frame;
+          Path frame_path = JSR_JSON_ELEMENT (&frames_path, i);
+          Node *element = jsr_json_read_element (frames, &frame_path, error);
+          JsrReportFrame *frame;
 
           if (element == NULL || (frame = parse_frame (element, &frame_path, TRUE, error)) == NULL)
             goto fail;
@@ -653,10 +653,10 @@ static gboolean
 parse_sample (Node            *object,
               const Path      *path,
               guint            n_stacks,
-              CliReportSample *sample,
+              JsrReportSample *sample,
               GError         **error)
 {
-  Node *stack = cli_json_object_get (object, "stack");
+  Node *stack = jsr_json_object_get (object, "stack");
 
   if (!read_count (object, path, "t_ns", &sample->t_ns, error) ||
       !read_optional_count (object, path, "last_ns", &sample->last_ns, error) ||
@@ -666,21 +666,21 @@ parse_sample (Node            *object,
     return FALSE;
   /* A last sample before the first makes no sense: taken as the first
    * (docs/exports.md, "Hostile numbers"). */
-  if (sample->last_ns == CLI_UNKNOWN || sample->last_ns < sample->t_ns)
+  if (sample->last_ns == JSR_UNKNOWN || sample->last_ns < sample->t_ns)
     sample->last_ns = sample->t_ns;
-  if (sample->count == CLI_UNKNOWN)
+  if (sample->count == JSR_UNKNOWN)
     sample->count = 1;
 
   sample->stack = -1;
-  if (!cli_json_is_absent (stack))
+  if (!jsr_json_is_absent (stack))
     {
-      if (stack->type != CLI_JSON_INT)
-        return cli_json_invalid (error, path, "stack", _("an integer or null"), stack);
+      if (stack->type != JSR_JSON_INT)
+        return jsr_json_invalid (error, path, "stack", _("an integer or null"), stack);
       if (stack->v.integer < -1 || stack->v.integer >= (gint64) n_stacks)
         {
-          g_autofree char *full = cli_json_path_to_string (path, "stack");
+          g_autofree char *full = jsr_json_path_to_string (path, "stack");
 
-          g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+          g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
                        _("%s must be from -1 to %d (it is %lld)"), full, (int) n_stacks - 1,
                        (long long) stack->v.integer);
           return FALSE;
@@ -690,13 +690,13 @@ parse_sample (Node            *object,
   return TRUE;
 }
 
-static CliReportPart *
+static JsrReportPart *
 parse_part (Node       *object,
             const Path *path,
             GError    **error)
 {
-  Path phases_path = CLI_JSON_MEMBER (path, "phases");
-  CliReportPart *part = g_new0 (CliReportPart, 1);
+  Path phases_path = JSR_JSON_MEMBER (path, "phases");
+  JsrReportPart *part = g_new0 (JsrReportPart, 1);
   Node *phases;
 
   if (!read_string (object, path, "type", FALSE, &part->type, error) ||
@@ -709,14 +709,14 @@ parse_part (Node       *object,
       !read_optional_count (object, path, "window", &part->window, error) ||
       !read_optional_count (object, path, "budget_ns", &part->budget_ns, error) ||
       !read_optional_count (object, path, "work_ns", &part->work_ns, error) ||
-      !read_optional (object, path, "phases", CLI_JSON_OBJECT, &phases, error))
+      !read_optional (object, path, "phases", JSR_JSON_OBJECT, &phases, error))
     goto fail;
 
   /* An end before the start makes no sense: taken as the start. */
   part->end_ns = MAX (part->end_ns, part->start_ns);
   for (guint p = 0; p < G_N_ELEMENTS (phase_names); p++)
     {
-      part->phases[p] = CLI_UNKNOWN;
+      part->phases[p] = JSR_UNKNOWN;
       if (phases != NULL &&
           !read_optional_count (phases, &phases_path, phase_names[p], &part->phases[p], error))
         goto fail;
@@ -728,7 +728,7 @@ fail:
   return NULL;
 }
 
-/* A number >= 0 or null, as an integer × 100 (CLI_UNKNOWN when null or
+/* A number >= 0 or null, as an integer × 100 (JSR_UNKNOWN when null or
  * missing). */
 static gboolean
 read_number_x100 (Node       *object,
@@ -737,23 +737,23 @@ read_number_x100 (Node       *object,
                   gint64     *out,
                   GError    **error)
 {
-  Node *node = cli_json_object_get (object, member);
+  Node *node = jsr_json_object_get (object, member);
   double value;
 
-  *out = CLI_UNKNOWN;
-  if (cli_json_is_absent (node))
+  *out = JSR_UNKNOWN;
+  if (jsr_json_is_absent (node))
     return TRUE;
-  if (node->type == CLI_JSON_INT)
+  if (node->type == JSR_JSON_INT)
     value = (double) node->v.integer;
-  else if (node->type == CLI_JSON_DOUBLE)
+  else if (node->type == JSR_JSON_DOUBLE)
     value = node->v.number;
   else
-    return cli_json_invalid (error, path, member, _("a number or null"), node);
+    return jsr_json_invalid (error, path, member, _("a number or null"), node);
   if (!(value >= 0 && value < 1e15))
     {
-      g_autofree char *full = cli_json_path_to_string (path, member);
+      g_autofree char *full = jsr_json_path_to_string (path, member);
 
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_INVALID,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
                    _("%s must be a number from 0 to 10^15 (it is %g)"), full, value);
       return FALSE;
     }
@@ -766,15 +766,15 @@ read_number_x100 (Node       *object,
 static gboolean
 parse_context (Node                 *event,
                const Path           *path,
-               CliReportEventDetail *detail,
+               JsrReportEventDetail *detail,
                GError              **error)
 {
-  Path context_path = CLI_JSON_MEMBER (path, "context");
+  Path context_path = JSR_JSON_MEMBER (path, "context");
   Node *context;
 
-  detail->process_cpu_pct_x100 = detail->load_avg_x100 = detail->mem_available_kb = CLI_UNKNOWN;
+  detail->process_cpu_pct_x100 = detail->load_avg_x100 = detail->mem_available_kb = JSR_UNKNOWN;
   if (!read_string (event, path, "scene", TRUE, &detail->scene, error) ||
-      !read_optional (event, path, "context", CLI_JSON_OBJECT, &context, error))
+      !read_optional (event, path, "context", JSR_JSON_OBJECT, &context, error))
     return FALSE;
   if (context == NULL)
     return TRUE;
@@ -791,19 +791,19 @@ parse_context (Node                 *event,
 static gboolean
 parse_event_detail (Node              *object,
                     const Path        *path,
-                    CliReportEvent    *event,
-                    CliReportLoadFlags flags,
+                    JsrReportEvent    *event,
+                    JsrReportLoadFlags flags,
                     GError           **error)
 {
-  Path stacks_path = CLI_JSON_MEMBER (path, "stacks");
-  Path samples_path = CLI_JSON_MEMBER (path, "samples");
-  Path parts_path = CLI_JSON_MEMBER (path, "parts");
-  CliReportEventDetail *detail;
+  Path stacks_path = JSR_JSON_MEMBER (path, "stacks");
+  Path samples_path = JSR_JSON_MEMBER (path, "samples");
+  Path parts_path = JSR_JSON_MEMBER (path, "parts");
+  JsrReportEventDetail *detail;
   Node *stacks, *samples, *parts;
 
-  detail = event->detail = g_new0 (CliReportEventDetail, 1);
+  detail = event->detail = g_new0 (JsrReportEventDetail, 1);
   detail->stacks = g_ptr_array_new_with_free_func ((GDestroyNotify) stack_free);
-  detail->samples = g_array_new (FALSE, TRUE, sizeof (CliReportSample));
+  detail->samples = g_array_new (FALSE, TRUE, sizeof (JsrReportSample));
   g_array_set_clear_func (detail->samples, (GDestroyNotify) sample_clear);
   detail->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
 
@@ -812,31 +812,31 @@ parse_event_detail (Node              *object,
       !read_optional_count (object, path, "attributed_ns", &detail->attributed_ns, error) ||
       !read_optional_count (object, path, "unattributed_ns", &detail->unattributed_ns, error))
     return FALSE;
-  if (detail->end_ns == CLI_UNKNOWN)
+  if (detail->end_ns == JSR_UNKNOWN)
     detail->end_ns = event->start_ns + MIN (event->duration_ns, G_MAXINT64 - event->start_ns);
   if (!parse_context (object, path, detail, error))
     return FALSE;
 
   samples = parts = NULL;
-  if (!read_optional (object, path, "stacks", CLI_JSON_ARRAY, &stacks, error))
+  if (!read_optional (object, path, "stacks", JSR_JSON_ARRAY, &stacks, error))
     return FALSE;
   /* Aggregating needs the timeline only to count samples, and no parts. */
-  if (!((flags & CLI_REPORT_LOAD_AGGREGATE) && event->samples_total != CLI_UNKNOWN) &&
-      !read_optional (object, path, "samples", CLI_JSON_ARRAY, &samples, error))
+  if (!((flags & JSR_REPORT_LOAD_AGGREGATE) && event->samples_total != JSR_UNKNOWN) &&
+      !read_optional (object, path, "samples", JSR_JSON_ARRAY, &samples, error))
     return FALSE;
-  if (!(flags & CLI_REPORT_LOAD_AGGREGATE) &&
-      !read_optional (object, path, "parts", CLI_JSON_ARRAY, &parts, error))
+  if (!(flags & JSR_REPORT_LOAD_AGGREGATE) &&
+      !read_optional (object, path, "parts", JSR_JSON_ARRAY, &parts, error))
     return FALSE;
 
   if (stacks != NULL)
     {
-      if (stacks->length > CLI_REPORT_FULL_MAX_STACKS)
-        return too_many (error, path, "stacks", stacks->length, CLI_REPORT_FULL_MAX_STACKS);
+      if (stacks->length > JSR_REPORT_FULL_MAX_STACKS)
+        return too_many (error, path, "stacks", stacks->length, JSR_REPORT_FULL_MAX_STACKS);
       for (guint i = 0; i < stacks->length; i++)
         {
-          Path stack_path = CLI_JSON_ELEMENT (&stacks_path, i);
-          Node *element = cli_json_read_element (stacks, &stack_path, error);
-          CliReportStack *stack;
+          Path stack_path = JSR_JSON_ELEMENT (&stacks_path, i);
+          Node *element = jsr_json_read_element (stacks, &stack_path, error);
+          JsrReportStack *stack;
 
           if (element == NULL ||
               (stack = parse_stack (element, &stack_path, flags, error)) == NULL)
@@ -847,30 +847,30 @@ parse_event_detail (Node              *object,
 
   if (samples != NULL)
     {
-      if (samples->length > CLI_REPORT_FULL_MAX_SAMPLES)
-        return too_many (error, path, "samples", samples->length, CLI_REPORT_FULL_MAX_SAMPLES);
+      if (samples->length > JSR_REPORT_FULL_MAX_SAMPLES)
+        return too_many (error, path, "samples", samples->length, JSR_REPORT_FULL_MAX_SAMPLES);
       g_array_set_size (detail->samples, samples->length);
       for (guint i = 0; i < samples->length; i++)
         {
-          Path sample_path = CLI_JSON_ELEMENT (&samples_path, i);
-          Node *element = cli_json_read_element (samples, &sample_path, error);
+          Path sample_path = JSR_JSON_ELEMENT (&samples_path, i);
+          Node *element = jsr_json_read_element (samples, &sample_path, error);
 
           if (element == NULL ||
               !parse_sample (element, &sample_path, detail->stacks->len,
-                             &g_array_index (detail->samples, CliReportSample, i), error))
+                             &g_array_index (detail->samples, JsrReportSample, i), error))
             return FALSE;
         }
     }
 
   if (parts != NULL)
     {
-      if (parts->length > CLI_REPORT_FULL_MAX_PARTS)
-        return too_many (error, path, "parts", parts->length, CLI_REPORT_FULL_MAX_PARTS);
+      if (parts->length > JSR_REPORT_FULL_MAX_PARTS)
+        return too_many (error, path, "parts", parts->length, JSR_REPORT_FULL_MAX_PARTS);
       for (guint i = 0; i < parts->length; i++)
         {
-          Path part_path = CLI_JSON_ELEMENT (&parts_path, i);
-          Node *element = cli_json_read_element (parts, &part_path, error);
-          CliReportPart *part;
+          Path part_path = JSR_JSON_ELEMENT (&parts_path, i);
+          Node *element = jsr_json_read_element (parts, &part_path, error);
+          JsrReportPart *part;
 
           if (element == NULL || (part = parse_part (element, &part_path, error)) == NULL)
             return FALSE;
@@ -883,13 +883,13 @@ parse_event_detail (Node              *object,
 
 /* ---- events ------------------------------------------------------------------ */
 
-static CliReportEvent *
+static JsrReportEvent *
 parse_event (Node              *object,
              const Path        *path,
-             CliReportLoadFlags flags,
+             JsrReportLoadFlags flags,
              GError           **error)
 {
-  CliReportEvent *event = g_new0 (CliReportEvent, 1);
+  JsrReportEvent *event = g_new0 (JsrReportEvent, 1);
 
   event->top_stack = g_ptr_array_new_with_free_func ((GDestroyNotify) frame_free);
   if (read_count (object, path, "id", &event->id, error) &&
@@ -901,9 +901,9 @@ parse_event (Node              *object,
       read_string (object, path, "source", TRUE, &event->source, error) &&
       read_string (object, path, "callback", TRUE, &event->callback, error) &&
       parse_event_analysis (object, path, event, flags, error) &&
-      (!(flags & CLI_REPORT_LOAD_FULL) || parse_event_detail (object, path, event, flags, error)))
+      (!(flags & JSR_REPORT_LOAD_FULL) || parse_event_detail (object, path, event, flags, error)))
     {
-      if (event->parts_count == CLI_UNKNOWN)
+      if (event->parts_count == JSR_UNKNOWN)
         event->parts_count = 0;
       return event;
     }
@@ -914,21 +914,21 @@ parse_event (Node              *object,
 
 static gboolean
 parse_events (Node              *root,
-              CliReport         *report,
-              CliReportLoadFlags flags,
+              JsrReport         *report,
+              JsrReportLoadFlags flags,
               GError           **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "events");
-  Node *events = cli_json_read_array (root, NULL, "events", error);
+  Path path = JSR_JSON_MEMBER (NULL, "events");
+  Node *events = jsr_json_read_array (root, NULL, "events", error);
 
   if (events == NULL)
     return FALSE;
 
   for (guint i = 0; i < events->length; i++)
     {
-      Path element_path = CLI_JSON_ELEMENT (&path, i);
-      Node *object = cli_json_read_element (events, &element_path, error);
-      CliReportEvent *event;
+      Path element_path = JSR_JSON_ELEMENT (&path, i);
+      Node *object = jsr_json_read_element (events, &element_path, error);
+      JsrReportEvent *event;
 
       if (object == NULL || (event = parse_event (object, &element_path, flags, error)) == NULL)
         return FALSE;
@@ -941,27 +941,27 @@ parse_events (Node              *root,
 /* previous_run: optional; its hang is an event like those of "events". */
 static gboolean
 parse_previous_run (Node              *root,
-                    CliReport         *report,
-                    CliReportLoadFlags flags,
+                    JsrReport         *report,
+                    JsrReportLoadFlags flags,
                     GError           **error)
 {
-  Path path = CLI_JSON_MEMBER (NULL, "previous_run");
-  Path hang_path = CLI_JSON_MEMBER (&path, "hang");
+  Path path = JSR_JSON_MEMBER (NULL, "previous_run");
+  Path hang_path = JSR_JSON_MEMBER (&path, "hang");
   Node *previous;
   Node *hang;
-  CliReportPreviousRun *run;
+  JsrReportPreviousRun *run;
 
-  if (!read_optional (root, NULL, "previous_run", CLI_JSON_OBJECT, &previous, error))
+  if (!read_optional (root, NULL, "previous_run", JSR_JSON_OBJECT, &previous, error))
     return FALSE;
   if (previous == NULL)
     return TRUE;
 
-  run = report->previous_run = g_new0 (CliReportPreviousRun, 1);
+  run = report->previous_run = g_new0 (JsrReportPreviousRun, 1);
   if (!read_optional_count (previous, &path, "pid", &run->pid, error) ||
       !read_string (previous, &path, "exe", TRUE, &run->exe, error))
     return FALSE;
 
-  hang = cli_json_read_object (previous, &path, "hang", error);
+  hang = jsr_json_read_object (previous, &path, "hang", error);
   if (hang == NULL)
     return FALSE;
   run->hang = parse_event (hang, &hang_path, flags, error);
@@ -972,26 +972,26 @@ parse_previous_run (Node              *root,
 /* summary.sampler: null or absent without a watchdog. */
 static gboolean
 parse_sampler (Node      *root,
-               CliReport *report,
+               JsrReport *report,
                GError   **error)
 {
-  Path summary_path = CLI_JSON_MEMBER (NULL, "summary");
-  Path path = CLI_JSON_MEMBER (&summary_path, "sampler");
-  Node *summary = cli_json_object_get (root, "summary");
+  Path summary_path = JSR_JSON_MEMBER (NULL, "summary");
+  Path path = JSR_JSON_MEMBER (&summary_path, "sampler");
+  Node *summary = jsr_json_object_get (root, "summary");
   Node *object;
-  CliReportSampler *sampler;
+  JsrReportSampler *sampler;
   Node *signal;
 
-  if (!read_optional (summary, &summary_path, "sampler", CLI_JSON_OBJECT, &object, error))
+  if (!read_optional (summary, &summary_path, "sampler", JSR_JSON_OBJECT, &object, error))
     return FALSE;
   if (object == NULL)
     return TRUE;
 
-  sampler = report->sampler = g_new0 (CliReportSampler, 1);
-  signal = cli_json_object_get (object, "signal");
-  if (signal != NULL && signal->type != CLI_JSON_NULL && signal->type != CLI_JSON_INT)
-    return cli_json_invalid (error, &path, "signal", _("an integer or null"), signal);
-  sampler->sampling_off = signal != NULL && signal->type == CLI_JSON_NULL;
+  sampler = report->sampler = g_new0 (JsrReportSampler, 1);
+  signal = jsr_json_object_get (object, "signal");
+  if (signal != NULL && signal->type != JSR_JSON_NULL && signal->type != JSR_JSON_INT)
+    return jsr_json_invalid (error, &path, "signal", _("an integer or null"), signal);
+  sampler->sampling_off = signal != NULL && signal->type == JSR_JSON_NULL;
 
   return read_optional_bool (object, &path, "signal_lost", &sampler->signal_lost, error) &&
          read_optional_count (object, &path, "stalls", &sampler->stalls, error) &&
@@ -1006,14 +1006,14 @@ parse_sampler (Node      *root,
 /* The installation's id: top level or in "process"; a string, else unknown. */
 static void
 parse_install_id (Node      *root,
-                  CliReport *report)
+                  JsrReport *report)
 {
-  Node *id = cli_json_object_get (root, "install_id");
+  Node *id = jsr_json_object_get (root, "install_id");
 
   if (id == NULL)
-    id = cli_json_object_get (cli_json_object_get (root, "process"), "install_id");
-  if (id != NULL && id->type == CLI_JSON_STRING && id->length > 0)
-    report->install_id = cli_json_copy_capped (id->v.string);
+    id = jsr_json_object_get (jsr_json_object_get (root, "process"), "install_id");
+  if (id != NULL && id->type == JSR_JSON_STRING && id->length > 0)
+    report->install_id = jsr_json_copy_capped (id->v.string);
 }
 
 /* Is this a report at all, and one of a version we read? Checked before
@@ -1025,33 +1025,33 @@ check_format (Node    *root,
   Node *format;
   Node *version;
 
-  if (root->type != CLI_JSON_OBJECT)
+  if (root->type != JSR_JSON_OBJECT)
     {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_FORMAT,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT,
                    _("not a jankscope report: the document is %s, not an object"),
-                   cli_json_describe (root));
+                   jsr_json_describe (root));
       return FALSE;
     }
 
-  format = cli_json_object_get (root, "format");
-  if (format == NULL || format->type != CLI_JSON_STRING ||
+  format = jsr_json_object_get (root, "format");
+  if (format == NULL || format->type != JSR_JSON_STRING ||
       strcmp (format->v.string, REPORT_FORMAT) != 0)
     {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_FORMAT,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT,
                    _("not a jankscope report: its “format” is not “%s”"), REPORT_FORMAT);
       return FALSE;
     }
 
-  version = cli_json_object_get (root, "version");
-  if (version == NULL || version->type != CLI_JSON_INT)
+  version = jsr_json_object_get (root, "version");
+  if (version == NULL || version->type != JSR_JSON_INT)
     {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_VERSION,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
                    _("the report has no valid “version”"));
       return FALSE;
     }
   if (version->v.integer != REPORT_VERSION)
     {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_VERSION,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
                    _("report format version %lld is not supported (this jankscope reads "
                      "version %d)"),
                    (long long) version->v.integer, REPORT_VERSION);
@@ -1061,20 +1061,20 @@ check_format (Node    *root,
   return TRUE;
 }
 
-CliReport *
-cli_report_load_from_json (const CliJsonNode *root,
-                           CliReportLoadFlags flags,
+JsrReport *
+jsr_report_load_from_json (const JsrJsonNode *root,
+                           JsrReportLoadFlags flags,
                            GError           **error)
 {
-  g_autoptr (CliReport) report = NULL;
+  g_autoptr (JsrReport) report = NULL;
 
   if (!check_format (root, error))
     return NULL;
 
-  report = g_new0 (CliReport, 1);
+  report = g_new0 (JsrReport, 1);
   report->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
   report->events = g_ptr_array_new_with_free_func ((GDestroyNotify) event_free);
-  report->report_ns = CLI_UNKNOWN;
+  report->report_ns = JSR_UNKNOWN;
 
   if (!read_string (root, NULL, "generator", FALSE, &report->generator, error) ||
       !read_bool (root, NULL, "final", &report->final, error) ||
@@ -1090,41 +1090,41 @@ cli_report_load_from_json (const CliJsonNode *root,
   return g_steal_pointer (&report);
 }
 
-static CliReport *
+static JsrReport *
 load_from_data (const char        *data,
                 gsize              length,
-                CliReportLoadFlags flags,
+                JsrReportLoadFlags flags,
                 GError           **error)
 {
-  g_autoptr (CliJsonDoc) doc = NULL;
+  g_autoptr (JsrJsonDoc) doc = NULL;
 
   if (length == 0)
     {
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_EMPTY, _("the file is empty"));
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY, _("the file is empty"));
       return NULL;
     }
 
-  doc = cli_json_doc_parse (data, length, CLI_REPORT_MAX_JSON_DEPTH, error);
+  doc = jsr_json_doc_parse (data, length, JSR_REPORT_MAX_JSON_DEPTH, error);
   if (doc == NULL)
     return NULL;
 
-  return cli_report_load_from_json (cli_json_doc_get_root (doc), flags, error);
+  return jsr_report_load_from_json (jsr_json_doc_get_root (doc), flags, error);
 }
 
-CliReport *
-cli_report_load_from_data (const char *data,
+JsrReport *
+jsr_report_load_from_data (const char *data,
                            gsize       length,
                            GError    **error)
 {
-  return load_from_data (data, length, CLI_REPORT_LOAD_SUMMARY, error);
+  return load_from_data (data, length, JSR_REPORT_LOAD_SUMMARY, error);
 }
 
-CliReport *
-cli_report_load_full_from_data (const char *data,
+JsrReport *
+jsr_report_load_full_from_data (const char *data,
                                 gsize       length,
                                 GError    **error)
 {
-  return load_from_data (data, length, CLI_REPORT_LOAD_FULL, error);
+  return load_from_data (data, length, JSR_REPORT_LOAD_FULL, error);
 }
 
 static gboolean
@@ -1141,7 +1141,7 @@ errno_error (GError **error,
  * without a writer does not wait). A report whose app still runs or was
  * killed comes with its journal folded in (jsr-report-journal.h). */
 gboolean
-cli_report_read_file (const char *path,
+jsr_report_read_file (const char *path,
                       char      **data,
                       gsize      *length,
                       GError    **error)
@@ -1153,8 +1153,8 @@ cli_report_read_file (const char *path,
   gsize size, done = 0;
   int fd;
 
-  /* The journal first: see cli_report_journal_read. */
-  journal = cli_report_journal_read (path, &journal_length);
+  /* The journal first: see jsr_report_journal_read. */
+  journal = jsr_report_journal_read (path, &journal_length);
   fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
   if (fd < 0)
     return errno_error (error, errno);
@@ -1169,17 +1169,17 @@ cli_report_read_file (const char *path,
   if (!S_ISREG (st.st_mode))
     {
       close (fd);
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_NOT_REGULAR, "%s",
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_NOT_REGULAR, "%s",
                    S_ISDIR (st.st_mode) ? _("is a directory") : _("not a regular file"));
       return FALSE;
     }
 
-  if (st.st_size > CLI_REPORT_MAX_BYTES)
+  if (st.st_size > JSR_REPORT_MAX_BYTES)
     {
       close (fd);
-      g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
                    _("the file is too large for a report (%lld bytes, at most %d)"),
-                   (long long) st.st_size, CLI_REPORT_MAX_BYTES);
+                   (long long) st.st_size, JSR_REPORT_MAX_BYTES);
       return FALSE;
     }
 
@@ -1205,14 +1205,14 @@ cli_report_read_file (const char *path,
       if (done == size)
         {
           /* It grew: read on, within the limit. */
-          if (size > CLI_REPORT_MAX_BYTES)
+          if (size > JSR_REPORT_MAX_BYTES)
             {
               close (fd);
-              g_set_error (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_TOO_LARGE,
+              g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
                            _("the file is too large for a report"));
               return FALSE;
             }
-          size = MIN (size * 2, (gsize) CLI_REPORT_MAX_BYTES + 1);
+          size = MIN (size * 2, (gsize) JSR_REPORT_MAX_BYTES + 1);
           buffer = g_realloc (buffer, size + 1);
         }
     }
@@ -1222,7 +1222,7 @@ cli_report_read_file (const char *path,
   if (journal != NULL)
     {
       gsize folded_length;
-      char *folded = cli_report_journal_fold (buffer, done, journal, journal_length,
+      char *folded = jsr_report_journal_fold (buffer, done, journal, journal_length,
                                               &folded_length);
 
       if (folded != NULL)
@@ -1237,16 +1237,16 @@ cli_report_read_file (const char *path,
   return TRUE;
 }
 
-static CliReport *
+static JsrReport *
 load_file (const char        *path,
-           CliReportLoadFlags flags,
+           JsrReportLoadFlags flags,
            GError           **error)
 {
   g_autofree char *data = NULL;
   gsize length;
-  CliReport *report;
+  JsrReport *report;
 
-  if (!cli_report_read_file (path, &data, &length, error))
+  if (!jsr_report_read_file (path, &data, &length, error))
     return NULL;
 
   report = load_from_data (data, length, flags, error);
@@ -1255,16 +1255,16 @@ load_file (const char        *path,
   return report;
 }
 
-CliReport *
-cli_report_load (const char *path,
+JsrReport *
+jsr_report_load (const char *path,
                  GError    **error)
 {
-  return load_file (path, CLI_REPORT_LOAD_SUMMARY, error);
+  return load_file (path, JSR_REPORT_LOAD_SUMMARY, error);
 }
 
-CliReport *
-cli_report_load_full (const char *path,
+JsrReport *
+jsr_report_load_full (const char *path,
                       GError    **error)
 {
-  return load_file (path, CLI_REPORT_LOAD_FULL, error);
+  return load_file (path, JSR_REPORT_LOAD_FULL, error);
 }

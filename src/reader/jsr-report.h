@@ -10,30 +10,30 @@
 
 G_BEGIN_DECLS
 
-#define CLI_REPORT_ERROR (cli_report_error_quark ())
+#define JSR_REPORT_ERROR (jsr_report_error_quark ())
 
 typedef enum
 {
-  CLI_REPORT_ERROR_NOT_REGULAR, /* a directory, a device, ... */
-  CLI_REPORT_ERROR_EMPTY,       /* zero bytes: nothing was written yet */
-  CLI_REPORT_ERROR_TOO_LARGE,
-  CLI_REPORT_ERROR_SYNTAX,      /* not JSON, truncated, too deep, integer out of range */
-  CLI_REPORT_ERROR_FORMAT,      /* JSON, but not a jankscope report */
-  CLI_REPORT_ERROR_VERSION,     /* a jankscope report of a version this CLI cannot read */
-  CLI_REPORT_ERROR_INVALID,     /* a member is missing, has the wrong type or value */
-} CliReportError;
+  JSR_REPORT_ERROR_NOT_REGULAR, /* a directory, a device, ... */
+  JSR_REPORT_ERROR_EMPTY,       /* zero bytes: nothing was written yet */
+  JSR_REPORT_ERROR_TOO_LARGE,
+  JSR_REPORT_ERROR_SYNTAX,      /* not JSON, truncated, too deep, integer out of range */
+  JSR_REPORT_ERROR_FORMAT,      /* JSON, but not a jankscope report */
+  JSR_REPORT_ERROR_VERSION,     /* a jankscope report of a version this CLI cannot read */
+  JSR_REPORT_ERROR_INVALID,     /* a member is missing, has the wrong type or value */
+} JsrReportError;
 
 /* The report's tiers, mildest first. */
 typedef enum
 {
-  CLI_TIER_NOTICEABLE,
-  CLI_TIER_SEVERE,
-  CLI_TIER_FROZEN,
-  CLI_TIER_HANG,
-  CLI_N_TIERS,                    /* the tiers of summary.events_by_tier */
-  CLI_TIER_LIGHT = CLI_N_TIERS,   /* frame events only: 17-50 ms */
-  CLI_N_EVENT_TIERS,
-} CliTier;
+  JSR_TIER_NOTICEABLE,
+  JSR_TIER_SEVERE,
+  JSR_TIER_FROZEN,
+  JSR_TIER_HANG,
+  JSR_N_TIERS,                    /* the tiers of summary.events_by_tier */
+  JSR_TIER_LIGHT = JSR_N_TIERS,   /* frame events only: 17-50 ms */
+  JSR_N_EVENT_TIERS,
+} JsrTier;
 
 /* Strings are as in the file (valid UTF-8, possibly with control characters:
  * sanitize before printing). Integers are checked to be >= 0. */
@@ -45,17 +45,17 @@ typedef struct
   gint64 total_ns;
   gint64 max_ns;
   gint64 p95_ns;
-} CliReportSource;
+} JsrReportSource;
 
 /* Bounds of what the reader keeps of the sampler's members (the file may
  * hold more: the rest is skipped, not validated). */
-#define CLI_REPORT_MAX_FRAMES  8    /* frames of an event's top stack */
-#define CLI_REPORT_MAX_STRING  1024 /* bytes of a string from the new members */
-#define CLI_REPORT_MAX_JSON_DEPTH 64 /* the format nests 7 levels */
-#define CLI_REPORT_MAX_BYTES (256 * 1024 * 1024) /* a report is a few MB at most */
+#define JSR_REPORT_MAX_FRAMES  8    /* frames of an event's top stack */
+#define JSR_REPORT_MAX_STRING  1024 /* bytes of a string from the new members */
+#define JSR_REPORT_MAX_JSON_DEPTH 64 /* the format nests 7 levels */
+#define JSR_REPORT_MAX_BYTES (256 * 1024 * 1024) /* a report is a few MB at most */
 
 /* "Unknown" for the nullable numbers of the stacks and classification. */
-#define CLI_UNKNOWN (-1)
+#define JSR_UNKNOWN (-1)
 
 /* One frame of a sampled stack. */
 typedef struct
@@ -63,35 +63,35 @@ typedef struct
   char *function; /* NULL: no symbol */
   char *module;   /* may be NULL */
   char *file;     /* may be NULL */
-  gint64 line;    /* CLI_UNKNOWN when null */
+  gint64 line;    /* JSR_UNKNOWN when null */
   char *offset;   /* "0x1234", may be NULL */
   gboolean inlined;
-  char *build_id; /* may be NULL (filled by cli_report_load_full only) */
-} CliReportFrame;
+  char *build_id; /* may be NULL (filled by jsr_report_load_full only) */
+} JsrReportFrame;
 
-typedef struct _CliReportEventDetail CliReportEventDetail;
+typedef struct _JsrReportEventDetail JsrReportEventDetail;
 
 typedef struct
 {
   char *function;    /* may be NULL */
   char *module;      /* may be NULL */
   char *file;        /* may be NULL */
-  gint64 line;       /* CLI_UNKNOWN when null */
+  gint64 line;       /* JSR_UNKNOWN when null */
   double confidence; /* 0..1; < 0 when unknown */
-  gint64 samples;    /* CLI_UNKNOWN when absent */
-  gint64 of_samples; /* CLI_UNKNOWN when absent */
+  gint64 samples;    /* JSR_UNKNOWN when absent */
+  gint64 of_samples; /* JSR_UNKNOWN when absent */
   char *reason;      /* "app-code", "library", "leaf" or another; may be NULL */
-} CliReportCulprit;
+} JsrReportCulprit;
 
 /* ---- Full loading (analysis and exports: jankscope report, export,
  * merge, diff). Everything a report holds about an event, bounded
- * (CLI_REPORT_FULL_MAX_* below; past them the loader fails with
- * CLI_REPORT_ERROR_TOO_LARGE rather than truncate silently). */
+ * (JSR_REPORT_FULL_MAX_* below; past them the loader fails with
+ * JSR_REPORT_ERROR_TOO_LARGE rather than truncate silently). */
 
-#define CLI_REPORT_FULL_MAX_STACK_FRAMES 256
-#define CLI_REPORT_FULL_MAX_STACKS 64      /* per event */
-#define CLI_REPORT_FULL_MAX_SAMPLES 4096   /* per event */
-#define CLI_REPORT_FULL_MAX_PARTS 1024     /* per event */
+#define JSR_REPORT_FULL_MAX_STACK_FRAMES 256
+#define JSR_REPORT_FULL_MAX_STACKS 64      /* per event */
+#define JSR_REPORT_FULL_MAX_SAMPLES 4096   /* per event */
+#define JSR_REPORT_FULL_MAX_PARTS 1024     /* per event */
 
 typedef struct
 {
@@ -99,11 +99,11 @@ typedef struct
   char *signature;    /* as in the file; NULL in old reports (recompute with js-signature) */
   char *signature_id; /* may be NULL */
   gboolean truncated;
-  GPtrArray *frames;  /* of CliReportFrame, leaf first (all of them, bounded) */
-  gint64 time_ns;     /* attributed time ("time_ns"), CLI_UNKNOWN when absent */
+  GPtrArray *frames;  /* of JsrReportFrame, leaf first (all of them, bounded) */
+  gint64 time_ns;     /* attributed time ("time_ns"), JSR_UNKNOWN when absent */
   guint frames_total; /* frames in the file (more than `frames` holds only with
-                       * CLI_REPORT_LOAD_AGGREGATE) */
-} CliReportStack;
+                       * JSR_REPORT_LOAD_AGGREGATE) */
+} JsrReportStack;
 
 typedef struct
 {
@@ -113,7 +113,7 @@ typedef struct
   char *state;        /* "running", "waiting", ... */
   char *wait;         /* may be NULL */
   gint stack;         /* index into the event's stacks, -1 none */
-} CliReportSample;
+} JsrReportSample;
 
 typedef struct
 {
@@ -121,29 +121,29 @@ typedef struct
   gint64 start_ns, end_ns, duration_ns;
   char *tier;
   char *source, *callback; /* may be NULL */
-  gint64 window;      /* frame parts; CLI_UNKNOWN otherwise */
-  gint64 budget_ns;   /* frame parts; CLI_UNKNOWN otherwise */
-  gint64 work_ns;     /* frame parts; CLI_UNKNOWN otherwise */
-  /* frame parts: ns per phase, CLI_UNKNOWN for phases that did not run,
+  gint64 window;      /* frame parts; JSR_UNKNOWN otherwise */
+  gint64 budget_ns;   /* frame parts; JSR_UNKNOWN otherwise */
+  gint64 work_ns;     /* frame parts; JSR_UNKNOWN otherwise */
+  /* frame parts: ns per phase, JSR_UNKNOWN for phases that did not run,
    * in the order flush-events, before-paint, update, layout, paint, after-paint */
   gint64 phases[6];
-} CliReportPart;
+} JsrReportPart;
 
-struct _CliReportEventDetail
+struct _JsrReportEventDetail
 {
-  GPtrArray *stacks;  /* of CliReportStack, in the file's order */
-  GArray *samples;    /* of CliReportSample */
-  GPtrArray *parts;   /* of CliReportPart */
-  gint64 runnable_ns; /* CLI_UNKNOWN when null/absent */
+  GPtrArray *stacks;  /* of JsrReportStack, in the file's order */
+  GArray *samples;    /* of JsrReportSample */
+  GPtrArray *parts;   /* of JsrReportPart */
+  gint64 runnable_ns; /* JSR_UNKNOWN when null/absent */
   gint64 end_ns;
-  /* Context (analysis issue; CLI_UNKNOWN / NULL when absent). */
+  /* Context (analysis issue; JSR_UNKNOWN / NULL when absent). */
   char *scene;        /* innermost app scene label */
   gint64 process_cpu_pct_x100; /* process CPU % * 100 over the event */
   gint64 load_avg_x100;        /* system 1-min load * 100 */
   gint64 mem_available_kb;
   gboolean startup;
   /* The event's blocked time spoken for by samples with a stack, and the
-   * rest (they add up to duration_ns); CLI_UNKNOWN when absent. */
+   * rest (they add up to duration_ns); JSR_UNKNOWN when absent. */
   gint64 attributed_ns;
   gint64 unattributed_ns;
 };
@@ -152,7 +152,7 @@ typedef struct
 {
   gint64 id;
   char *type;
-  CliTier tier;
+  JsrTier tier;
   gint64 start_ns;
   gint64 duration_ns;
   gint64 parts_count;
@@ -162,23 +162,23 @@ typedef struct
   /* Stacks and classification: absent in reports written before the
    * sampler (all unknown then). */
   gboolean ongoing;         /* the stall under way (id 0, type "hang") */
-  gint64 watched_ns;        /* CLI_UNKNOWN when absent */
-  gint64 cpu_ns;            /* CLI_UNKNOWN when null */
-  gint64 off_cpu_ns;        /* CLI_UNKNOWN when null */
+  gint64 watched_ns;        /* JSR_UNKNOWN when absent */
+  gint64 cpu_ns;            /* JSR_UNKNOWN when null */
+  gint64 off_cpu_ns;        /* JSR_UNKNOWN when null */
   char *klass;              /* "compute", "wait", "mixed" or another; may be NULL */
   char *wait;               /* "lock", "sleep", ... or another; may be NULL */
-  CliReportCulprit *culprit; /* NULL: none */
-  gint64 samples_total;     /* CLI_UNKNOWN when absent */
+  JsrReportCulprit *culprit; /* NULL: none */
+  gint64 samples_total;     /* JSR_UNKNOWN when absent */
   guint n_stacks;           /* entries of "stacks" */
-  gint64 top_stack_count;   /* samples of the top stack; CLI_UNKNOWN without one */
+  gint64 top_stack_count;   /* samples of the top stack; JSR_UNKNOWN without one */
   gboolean top_stack_truncated;     /* the sampler cut the stack itself */
   guint top_stack_frames_total;     /* frames of the top stack in the file */
-  GPtrArray *top_stack;     /* of CliReportFrame, leaf first, at most
-                             * CLI_REPORT_MAX_FRAMES; empty without stacks */
+  GPtrArray *top_stack;     /* of JsrReportFrame, leaf first, at most
+                             * JSR_REPORT_MAX_FRAMES; empty without stacks */
 
-  /* Filled only by cli_report_load_full () (NULL otherwise). */
-  CliReportEventDetail *detail;
-} CliReportEvent;
+  /* Filled only by jsr_report_load_full () (NULL otherwise). */
+  JsrReportEventDetail *detail;
+} JsrReportEvent;
 
 /* A log-linear histogram of the report (summary.iteration_busy.histogram,
  * summary.frames.histogram; docs/report-format.md, "Histograms"): its
@@ -189,17 +189,17 @@ typedef struct
 {
   guint32 index;
   guint64 count;
-} CliReportBucket;
+} JsrReportBucket;
 
 typedef struct
 {
   guint64 count;   /* the sum of the buckets' counts */
   gint64 min_ns;
   gint64 max_ns;
-  GArray *buckets; /* of CliReportBucket */
-} CliReportHistogram;
+  GArray *buckets; /* of JsrReportBucket */
+} JsrReportHistogram;
 
-/* summary.sampler: counters are CLI_UNKNOWN when absent. */
+/* summary.sampler: counters are JSR_UNKNOWN when absent. */
 typedef struct
 {
   gboolean sampling_off;    /* "signal": null */
@@ -209,15 +209,15 @@ typedef struct
   gint64 signals_sent;
   gint64 signal_timeouts;
   gint64 syscalls_interrupted; /* reports of jankscope before the blocking-call guard only */
-} CliReportSampler;
+} JsrReportSampler;
 
 /* previous_run: a run killed during a hang, found in the report path. */
 typedef struct
 {
-  gint64 pid;           /* CLI_UNKNOWN when absent */
+  gint64 pid;           /* JSR_UNKNOWN when absent */
   char *exe;            /* may be NULL */
-  CliReportEvent *hang;
-} CliReportPreviousRun;
+  JsrReportEvent *hang;
+} JsrReportPreviousRun;
 
 typedef struct
 {
@@ -240,12 +240,12 @@ typedef struct
   gint64 dispatches;
   gint64 busy_ns;
   gint64 monitored_ns;
-  gint64 events_by_tier[CLI_N_TIERS];
+  gint64 events_by_tier[JSR_N_TIERS];
   gint64 events_total;
   gint64 events_dropped;
   gint64 records_dropped;
   gint64 sources_truncated;
-  GPtrArray *sources; /* of CliReportSource, in file order */
+  GPtrArray *sources; /* of JsrReportSource, in file order */
 
   /* summary.frames (absent in reports of plain GLib programs: frames == 0) */
   gint64 frames;
@@ -256,17 +256,17 @@ typedef struct
   gint64 frame_p99_ns;
   double frames_fps;  /* while animating; < 0 when unknown */
 
-  CliReportSampler *sampler; /* NULL: null or absent */
+  JsrReportSampler *sampler; /* NULL: null or absent */
 
-  GPtrArray *events;  /* of CliReportEvent, in file order, ongoing ones included */
+  GPtrArray *events;  /* of JsrReportEvent, in file order, ongoing ones included */
 
-  CliReportPreviousRun *previous_run; /* NULL: none */
+  JsrReportPreviousRun *previous_run; /* NULL: none */
 
-  /* Filled by cli_report_load_full () when present (analysis issue). */
+  /* Filled by jsr_report_load_full () when present (analysis issue). */
   char *install_id;   /* stable anonymous id of the installation, may be NULL */
   char *path;         /* the file it was loaded from (for messages), may be NULL */
 
-  /* Read by both loaders (analysis issue); CLI_UNKNOWN / NULL when absent. */
+  /* Read by both loaders (analysis issue); JSR_UNKNOWN / NULL when absent. */
   char *exe;                    /* process.exe */
   gint64 report_ns;             /* process.report_ns */
   gint64 iteration_p50_ns;      /* summary.iteration_busy */
@@ -275,33 +275,33 @@ typedef struct
   gint64 iteration_max_ns;
   gint64 frame_p90_ns;          /* summary.frames (0 without frames, like the others) */
   gint64 frame_max_ns;
-  CliReportHistogram *iteration_histogram; /* NULL: absent (older reports) */
-  CliReportHistogram *frame_histogram;     /* NULL: absent, or no frames */
-} CliReport;
+  JsrReportHistogram *iteration_histogram; /* NULL: absent (older reports) */
+  JsrReportHistogram *frame_histogram;     /* NULL: absent, or no frames */
+} JsrReport;
 
-GQuark      cli_report_error_quark    (void);
-const char *cli_tier_to_string        (CliTier     tier);
+GQuark      jsr_report_error_quark    (void);
+const char *jsr_tier_to_string        (JsrTier     tier);
 
-CliReport  *cli_report_load           (const char *path,
+JsrReport  *jsr_report_load           (const char *path,
                                        GError    **error);
-CliReport  *cli_report_load_from_data (const char *data,
+JsrReport  *jsr_report_load_from_data (const char *data,
                                        gsize       length,
                                        GError    **error);
-void        cli_report_free           (CliReport  *report);
+void        jsr_report_free           (JsrReport  *report);
 
-/* Like cli_report_load, plus every event's CliReportEventDetail, and the
+/* Like jsr_report_load, plus every event's JsrReportEventDetail, and the
  * report-level members the analysis needs (install_id, ...). Same checks,
  * same untrusted-input rules. */
-CliReport  *cli_report_load_full      (const char *path,
+JsrReport  *jsr_report_load_full      (const char *path,
                                        GError    **error);
-CliReport  *cli_report_load_full_from_data (const char *data,
+JsrReport  *jsr_report_load_full_from_data (const char *data,
                                             gsize       length,
                                             GError    **error);
 
 typedef enum
 {
-  CLI_REPORT_LOAD_SUMMARY = 0,        /* what cli_report_load reads */
-  CLI_REPORT_LOAD_FULL = 1 << 0,      /* and every event's detail (cli_report_load_full) */
+  JSR_REPORT_LOAD_SUMMARY = 0,        /* what jsr_report_load reads */
+  JSR_REPORT_LOAD_FULL = 1 << 0,      /* and every event's detail (jsr_report_load_full) */
   /* With FULL: only what aggregating by the reports' own signatures needs
    * (jsr-aggregate.c), at a fraction of the cost: the frames of stacks that carry
    * a signature (their `frames` is empty, `frames_total` counts them) and of
@@ -309,27 +309,27 @@ typedef enum
    * events' parts and their samples (read only when samples_total is
    * absent). What is left out is not checked as a report (it is still
    * checked as JSON). */
-  CLI_REPORT_LOAD_AGGREGATE = 1 << 1,
-} CliReportLoadFlags;
+  JSR_REPORT_LOAD_AGGREGATE = 1 << 1,
+} JsrReportLoadFlags;
 
 /* For readers of several kinds of documents (jankscope report, merge, diff):
  * a report from a parsed document, the same checks (root is the document's
  * root; the caller keeps the document alive during the call only). */
-CliReport  *cli_report_load_from_json (const CliJsonNode *root,
-                                       CliReportLoadFlags flags,
+JsrReport  *jsr_report_load_from_json (const JsrJsonNode *root,
+                                       JsrReportLoadFlags flags,
                                        GError           **error);
 /* Members a document parsed for these flags may leave lazy
- * (cli_json_doc_parse_lazy): those the reader does not read. */
-const char *const *cli_report_lazy_members (CliReportLoadFlags flags);
+ * (jsr_json_doc_parse_lazy): those the reader does not read. */
+const char *const *jsr_report_lazy_members (JsrReportLoadFlags flags);
 
 /* The file's bytes with the loaders' checks (regular file, size limit). */
-gboolean    cli_report_read_file      (const char        *path,
+gboolean    jsr_report_read_file      (const char        *path,
                                        char             **data,
                                        gsize             *length,
                                        GError           **error);
 
-const CliReportEvent *cli_report_get_ongoing_hang (const CliReport *report);
+const JsrReportEvent *jsr_report_get_ongoing_hang (const JsrReport *report);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CliReport, cli_report_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrReport, jsr_report_free)
 
 G_END_DECLS

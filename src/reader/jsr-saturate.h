@@ -29,7 +29,7 @@
 G_BEGIN_DECLS
 
 static inline gint64
-cli_sat_add (gint64 a,
+jsr_sat_add (gint64 a,
              gint64 b)
 {
   gint64 sum;
@@ -40,7 +40,7 @@ cli_sat_add (gint64 a,
 }
 
 static inline gint64
-cli_sat_sub (gint64 a,
+jsr_sat_sub (gint64 a,
              gint64 b)
 {
   gint64 difference;
@@ -52,16 +52,16 @@ cli_sat_sub (gint64 a,
 
 /* end - start, 0 when the end comes first, G_MAXINT64 at most. */
 static inline gint64
-cli_span (gint64 start,
+jsr_span (gint64 start,
           gint64 end)
 {
-  return end > start ? cli_sat_sub (end, start) : 0;
+  return end > start ? jsr_sat_sub (end, start) : 0;
 }
 
 /* *sum = a + b for the guint64 statistics, which stay at or below
  * G_MAXINT64; FALSE when it saturated there. */
 static inline gboolean
-cli_add_u64_checked (guint64 *sum,
+jsr_add_u64_checked (guint64 *sum,
                      guint64  a,
                      guint64  b)
 {
@@ -74,19 +74,19 @@ cli_add_u64_checked (guint64 *sum,
 }
 
 static inline guint64
-cli_sat_add_u64 (guint64 a,
+jsr_sat_add_u64 (guint64 a,
                  guint64 b)
 {
   guint64 sum;
 
-  cli_add_u64_checked (&sum, a, b);
+  jsr_add_u64_checked (&sum, a, b);
   return sum;
 }
 
 /* Clamped to [0, G_MAXUINT64]; NaN is 0. 2^64 is the first double past
  * G_MAXUINT64 (which has no double of its own). */
 static inline guint64
-cli_double_to_uint64 (double value)
+jsr_double_to_uint64 (double value)
 {
   if (!(value > 0))
     return 0;
