@@ -17,7 +17,7 @@ G_BEGIN_DECLS
 char         *jsr_aggregate_to_json          (const JsrAggregate *aggregate);
 
 /* An aggregate from a parsed document whose "format" is the aggregate's;
- * every member checked (JSR_REPORT_ERROR, naming the member). */
+ * every member checked (JSR_REPORT_ERROR or JSR_JSON_ERROR, naming the member). */
 JsrAggregate *jsr_aggregate_load_from_json   (const JsrJsonNode  *root,
                                               GError            **error);
 

@@ -18,7 +18,7 @@
 GQuark
 jsr_aggregate_error_quark (void)
 {
-  return g_quark_from_static_string ("jankscope-cli-aggregate-error");
+  return g_quark_from_static_string ("jankscope-reader-aggregate-error");
 }
 
 /* ---- sums ------------------------------------------------------------------- */

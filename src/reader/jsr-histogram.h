@@ -75,7 +75,7 @@ double   jsr_histogram_value_at_rank   (const JsrHistogram *h,
 /* The member "histogram" of `parent` (a report's summary.iteration_busy or
  * summary.frames, or an aggregate's): *out stays NULL when it is absent or
  * of another layout (the percentiles are still there); FALSE with
- * JSR_REPORT_ERROR_INVALID when it is malformed. */
+ * JSR_REPORT_ERROR_INVALID or JSR_JSON_ERROR_INVALID when it is malformed. */
 gboolean jsr_histogram_read_member     (const JsrJsonNode   *parent,
                                         const JsrJsonPath   *parent_path,
                                         JsrReportHistogram **out,

@@ -23,10 +23,15 @@
 
 #include "jsr-json-doc.h"
 #include "jsr-json-guard.h"
-#include "jsr-report.h"
 
 #define MIN_CHUNK (64 * 1024)
 #define MAX_FIRST_CHUNK (64 * 1024 * 1024)
+
+GQuark
+jsr_json_error_quark (void)
+{
+  return g_quark_from_static_string ("jankscope-reader-json-error");
+}
 
 struct _JsrJsonDoc
 {
@@ -139,7 +144,7 @@ syntax_error (Parser     *ps,
   va_end (args);
   /* Columns count characters; an invalid byte is counted as one. */
   position_of (ps, MIN (at, ps->end), &line, &column);
-  g_set_error (ps->error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
+  g_set_error (ps->error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
                _("not valid JSON: line %u, column %u: %s"), line, column, detail);
   return FALSE;
 }
@@ -502,7 +507,7 @@ parse_number (Parser      *ps,
         {
           jsr_json_guard_check_integer (start, p - start, line_of (ps, start), ps->error);
           if (ps->error != NULL && *ps->error == NULL)
-            g_set_error (ps->error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
+            g_set_error (ps->error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
                          _("line %u: an integer does not fit in 64 bits"), line_of (ps, start));
           return FALSE;
         }
@@ -931,7 +936,7 @@ jsr_json_doc_parse_lazy (const char        *data,
   skip_blanks (&ps);
   if (ps.p >= ps.end)
     {
-      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
+      g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
                    _("not valid JSON: the file holds no value"));
       return NULL;
     }

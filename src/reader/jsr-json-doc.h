@@ -23,6 +23,20 @@
 
 G_BEGIN_DECLS
 
+/* The JSON layer's errors (this parser, jsr-json-guard.h's rules and
+ * jsr-json-read.h's getters); what a document means is its reader's (a
+ * report's: JSR_REPORT_ERROR). */
+#define JSR_JSON_ERROR (jsr_json_error_quark ())
+
+typedef enum
+{
+  JSR_JSON_ERROR_SYNTAX,    /* not JSON, truncated, too deep, an integer out of range */
+  JSR_JSON_ERROR_TOO_LARGE, /* past the memory budget */
+  JSR_JSON_ERROR_INVALID,   /* a member is missing, or has the wrong type or value */
+} JsrJsonError;
+
+GQuark jsr_json_error_quark (void);
+
 typedef enum
 {
   JSR_JSON_NULL,
@@ -61,7 +75,7 @@ struct _JsrJsonMember
 };
 
 /* Parses `data` (not NUL-terminated; `length` bytes). On error returns NULL
- * and sets a JSR_REPORT_ERROR: SYNTAX ("not valid JSON: line 3, column 7:
+ * and sets a JSR_JSON_ERROR: SYNTAX ("not valid JSON: line 3, column 7:
  * ...", nesting, integers out of range) or TOO_LARGE (the memory budget). */
 JsrJsonDoc        *jsr_json_doc_parse      (const char *data,
                                             gsize       length,

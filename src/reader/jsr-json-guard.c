@@ -21,8 +21,8 @@
 
 #include <glib/gi18n.h>
 
+#include "jsr-json-doc.h"
 #include "jsr-json-guard.h"
-#include "jsr-report.h"
 
 /* Longer number tokens are out of range if they are plain digits, and left
  * to the parser otherwise. */
@@ -70,7 +70,7 @@ jsr_json_guard_check_integer (const char *token,
 
       if (digits + sign < length)
         return TRUE; /* not a number: a syntax error for the parser */
-      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
+      g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
                    _("line %u: an integer of %zu digits does not fit in 64 bits"),
                    line, digits);
       return FALSE;
@@ -82,7 +82,7 @@ jsr_json_guard_check_integer (const char *token,
   if (!g_ascii_string_to_signed (buffer, 10, G_MININT64, G_MAXINT64, &value, &local_error) &&
       g_error_matches (local_error, G_NUMBER_PARSER_ERROR, G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS))
     {
-      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
+      g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
                    _("line %u: the integer %s does not fit in 64 bits"), line, buffer);
       return FALSE;
     }
@@ -95,14 +95,14 @@ jsr_json_guard_depth_error (guint    line,
                             guint    max_depth,
                             GError **error)
 {
-  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_SYNTAX,
+  g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
                _("line %u: the JSON is nested more than %u levels deep"), line, max_depth);
 }
 
 void
 jsr_json_guard_budget_error (GError **error)
 {
-  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
+  g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_TOO_LARGE,
                _("the report holds too many values: loading it would take more than "
                  "%u MB of memory"),
                (guint) (MAX_TREE_BYTES >> 20));

@@ -9,7 +9,6 @@
 #include <glib/gi18n.h>
 
 #include "jsr-json-read.h"
-#include "jsr-report.h"
 
 static void
 append_path (GString           *text,
@@ -78,9 +77,9 @@ jsr_json_invalid (GError           **error,
   g_autofree char *full = jsr_json_path_to_string (path, member);
 
   if (found == NULL)
-    g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _("%s is missing"), full);
+    g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID, _("%s is missing"), full);
   else
-    g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _("%s must be %s, not %s"),
+    g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID, _("%s must be %s, not %s"),
                  full, expected, jsr_json_describe (found));
 
   return FALSE;
@@ -115,7 +114,7 @@ jsr_json_read_count (const JsrJsonNode *object,
     {
       g_autofree char *full = jsr_json_path_to_string (path, member);
 
-      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
+      g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID,
                    _("%s must not be negative (it is %lld)"), full,
                    (long long) node->v.integer);
       return FALSE;
@@ -148,10 +147,10 @@ jsr_json_copy_capped (const char *text)
 {
   gsize length = strlen (text);
 
-  if (length <= JSR_REPORT_MAX_STRING)
+  if (length <= JSR_JSON_MAX_STRING)
     return g_strndup (text, length);
 
-  length = JSR_REPORT_MAX_STRING;
+  length = JSR_JSON_MAX_STRING;
   /* Back off continuation bytes (10xxxxxx) to the start of a character. */
   for (guint i = 0; i < 4 && length > 0 && ((guchar) text[length] & 0xC0) == 0x80; i++)
     length--;
@@ -236,7 +235,7 @@ jsr_json_read_fraction (const JsrJsonNode *object,
     {
       g_autofree char *full = jsr_json_path_to_string (path, member);
 
-      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
+      g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID,
                    _("%s must be from 0 to 1 (it is %g)"), full, value);
       return FALSE;
     }
@@ -319,7 +318,7 @@ jsr_json_read_element (const JsrJsonNode *array,
     {
       g_autofree char *full = jsr_json_path_to_string (path, NULL);
 
-      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _("%s must be %s, not %s"),
+      g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID, _("%s must be %s, not %s"),
                    full, _("an object"), jsr_json_describe (node));
       return NULL;
     }

@@ -1,7 +1,7 @@
 /* jsr-json-read.h: typed, checked access to the members of an untrusted document
  *
  * Every getter checks presence, type and range and, on a problem, sets a
- * JSR_REPORT_ERROR_INVALID error that names the member by its path
+ * JSR_JSON_ERROR_INVALID error that names the member by its path
  * ("events[3].stacks[0].count must not be negative (it is -2)"). Paths are
  * chains of stack-allocated links, turned into text only for an error, so
  * that reading a large document allocates nothing per member.
@@ -15,6 +15,11 @@
 #include "jsr-json-doc.h"
 
 G_BEGIN_DECLS
+
+/* What an optional number reads when it is null or missing ("unknown"). */
+#define JSR_UNKNOWN (-1)
+/* The longest string the getters copy, in bytes. */
+#define JSR_JSON_MAX_STRING 1024
 
 typedef struct _JsrJsonPath JsrJsonPath;
 
@@ -58,7 +63,7 @@ gboolean    jsr_json_read_optional_count (const JsrJsonNode *object,
                                           const char        *member,
                                           gint64            *out,
                                           GError           **error);
-/* A string (a copy of at most JSR_REPORT_MAX_STRING bytes); a nullable one
+/* A string (a copy of at most JSR_JSON_MAX_STRING bytes); a nullable one
  * may also be null or missing (NULL). */
 gboolean    jsr_json_read_string         (const JsrJsonNode *object,
                                           const JsrJsonPath *path,
@@ -108,7 +113,7 @@ const JsrJsonNode *jsr_json_read_element         (const JsrJsonNode *array,
                                                   const JsrJsonPath *path,
                                                   GError           **error);
 
-/* A copy of at most JSR_REPORT_MAX_STRING bytes, not cut inside a UTF-8
+/* A copy of at most JSR_JSON_MAX_STRING bytes, not cut inside a UTF-8
  * sequence. */
 char       *jsr_json_copy_capped         (const char        *text);
 

@@ -39,7 +39,7 @@
 GQuark
 jsr_report_error_quark (void)
 {
-  return g_quark_from_static_string ("jankscope-cli-report-error");
+  return g_quark_from_static_string ("jankscope-reader-report-error");
 }
 
 static const char *const tier_names[JSR_N_EVENT_TIERS] = {

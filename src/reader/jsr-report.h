@@ -7,17 +7,21 @@
 #include <glib.h>
 
 #include "jsr-json-doc.h"
+#include "jsr-json-read.h" /* JSR_UNKNOWN, JSR_JSON_MAX_STRING */
 
 G_BEGIN_DECLS
 
+/* The loaders fail with a JSR_REPORT_ERROR (the file, or what the document
+ * means), or with the JSON layer's JSR_JSON_ERROR (not JSON, too large to
+ * parse, a member missing or of the wrong type or value), or with a
+ * G_FILE_ERROR. */
 #define JSR_REPORT_ERROR (jsr_report_error_quark ())
 
 typedef enum
 {
   JSR_REPORT_ERROR_NOT_REGULAR, /* a directory, a device, ... */
   JSR_REPORT_ERROR_EMPTY,       /* zero bytes: nothing was written yet */
-  JSR_REPORT_ERROR_TOO_LARGE,
-  JSR_REPORT_ERROR_SYNTAX,      /* not JSON, truncated, too deep, integer out of range */
+  JSR_REPORT_ERROR_TOO_LARGE,   /* the file, or more of a member than the loader keeps */
   JSR_REPORT_ERROR_FORMAT,      /* JSON, but not a jankscope report */
   JSR_REPORT_ERROR_VERSION,     /* a jankscope report of a version this CLI cannot read */
   JSR_REPORT_ERROR_INVALID,     /* a member is missing, has the wrong type or value */
@@ -50,12 +54,12 @@ typedef struct
 /* Bounds of what the reader keeps of the sampler's members (the file may
  * hold more: the rest is skipped, not validated). */
 #define JSR_REPORT_MAX_FRAMES  8    /* frames of an event's top stack */
-#define JSR_REPORT_MAX_STRING  1024 /* bytes of a string from the new members */
+#define JSR_REPORT_MAX_STRING  JSR_JSON_MAX_STRING /* bytes of a string from the new members */
 #define JSR_REPORT_MAX_JSON_DEPTH 64 /* the format nests 7 levels */
 #define JSR_REPORT_MAX_BYTES (256 * 1024 * 1024) /* a report is a few MB at most */
 
-/* "Unknown" for the nullable numbers of the stacks and classification. */
-#define JSR_UNKNOWN (-1)
+/* "Unknown" for the nullable numbers of the stacks and classification:
+ * JSR_UNKNOWN (jsr-json-read.h). */
 
 /* One frame of a sampled stack. */
 typedef struct
