@@ -65,7 +65,7 @@ typedef struct
 
 typedef struct
 {
-  ExportContext *ctx;
+  JseContext *ctx;
   GString *out;
   gboolean events_started; /* a comma goes before the next event */
   guint next_tid;
@@ -75,7 +75,7 @@ typedef struct
   guint n_frames;
 
   /* Of the process being written. */
-  const ExportProcess *process;
+  const JseProcess *process;
   GHashTable *tracks;    /* name -> Track */
 } Chrome;
 
@@ -338,12 +338,12 @@ culprit_args (Chrome               *c,
     return;
   text = g_string_new (or_else (culprit->function, "?"));
   if (culprit->file != NULL && culprit->line != JSR_UNKNOWN)
-    g_string_append_printf (text, " (%s:%" G_GINT64_FORMAT ")", export_text (c->ctx, culprit->file),
+    g_string_append_printf (text, " (%s:%" G_GINT64_FORMAT ")", jse_text (c->ctx, culprit->file),
                             culprit->line);
   else if (culprit->file != NULL)
-    g_string_append_printf (text, " (%s)", export_text (c->ctx, culprit->file));
+    g_string_append_printf (text, " (%s)", jse_text (c->ctx, culprit->file));
   if (culprit->module != NULL)
-    g_string_append_printf (text, " [%s]", export_text (c->ctx, culprit->module));
+    g_string_append_printf (text, " [%s]", jse_text (c->ctx, culprit->module));
   arg_str (c->out, first, "culprit", text->str);
   arg_str (c->out, first, "culprit_reason", culprit->reason);
   if (culprit->confidence >= 0)
@@ -548,21 +548,21 @@ slice_order (gconstpointer a,
 
 static void
 add_slice (GArray               *slices,
-           const ExportProcess  *process,
+           const JseProcess     *process,
            SliceKind             kind,
            const JsrReportEvent *event,
            const JsrReportPart  *part,
            gint64                start_ns,
            gint64                end_ns)
 {
-  Slice s = { kind, export_time (process, start_ns), export_time (process, MAX (end_ns, start_ns)),
+  Slice s = { kind, jse_time (process, start_ns), jse_time (process, MAX (end_ns, start_ns)),
               event, part };
 
   g_array_append_val (slices, s);
 }
 
 static GArray *
-collect_slices (const ExportProcess *process)
+collect_slices (const JseProcess *process)
 {
   GArray *slices = g_array_new (FALSE, TRUE, sizeof (Slice));
 
@@ -572,7 +572,7 @@ collect_slices (const ExportProcess *process)
       gboolean frame_event = g_strcmp0 (e->type, "frame") == 0;
 
       add_slice (slices, process, frame_event ? SLICE_FRAME_EVENT : SLICE_EVENT, e, NULL,
-                 e->start_ns, export_event_end (e));
+                 e->start_ns, jse_event_end (e));
       if (e->detail == NULL)
         continue;
       for (guint k = 0; k < e->detail->parts->len; k++)
@@ -679,12 +679,12 @@ stack_id (Chrome               *c,
   guint id = 0;
 
   if (stack == NULL || stack->frames->len == 0)
-    return frame_id (c, 0, EXPORT_NO_STACK, NULL);
+    return frame_id (c, 0, JSE_NO_STACK, NULL);
   for (guint i = stack->frames->len; i-- > 0;)
     {
       const JsrReportFrame *frame = g_ptr_array_index (stack->frames, i);
 
-      id = frame_id (c, id, export_frame_name (c->ctx, frame), export_text (c->ctx, frame->module));
+      id = frame_id (c, id, jse_frame_name (c->ctx, frame), jse_text (c->ctx, frame->module));
     }
 
   return id;
@@ -697,19 +697,19 @@ stack_text (Chrome               *c,
 {
   if (stack == NULL)
     {
-      g_string_append (out, EXPORT_NO_STACK);
+      g_string_append (out, JSE_NO_STACK);
       return;
     }
   for (guint i = 0; i < stack->frames->len; i++)
     {
       const JsrReportFrame *frame = g_ptr_array_index (stack->frames, i);
 
-      g_string_append_printf (out, "%s%s", i > 0 ? "\n" : "", export_frame_name (c->ctx, frame));
+      g_string_append_printf (out, "%s%s", i > 0 ? "\n" : "", jse_frame_name (c->ctx, frame));
       if (frame->file != NULL && frame->line != JSR_UNKNOWN)
         g_string_append_printf (out, " (%s:%" G_GINT64_FORMAT ")",
-                                export_text (c->ctx, frame->file), frame->line);
+                                jse_text (c->ctx, frame->file), frame->line);
       if (frame->module != NULL)
-        g_string_append_printf (out, " [%s]", export_text (c->ctx, frame->module));
+        g_string_append_printf (out, " [%s]", jse_text (c->ctx, frame->module));
       if (frame->inlined)
         g_string_append (out, " (inlined)");
     }
@@ -723,7 +723,7 @@ write_sample_instants (Chrome *c,
 
   for (guint i = 0; i < timeline->len; i++)
     {
-      const ExportTimedSample *t = &g_array_index (timeline, ExportTimedSample, i);
+      const JseTimedSample *t = &g_array_index (timeline, JseTimedSample, i);
       const JsrReportSample *s = t->sample;
       g_autoptr (GString) text = g_string_new (NULL);
       g_autofree char *name = NULL;
@@ -734,7 +734,7 @@ write_sample_instants (Chrome *c,
         tid = new_thread (c, "samples", 20);
       name = s->wait != NULL ? g_strdup_printf ("sample: %s (%s)", or_else (s->state, "?"), s->wait)
                              : g_strdup_printf ("sample: %s", or_else (s->state, "?"));
-      begin_event (c, "i", tid, export_time (c->process, s->t_ns));
+      begin_event (c, "i", tid, jse_time (c->process, s->t_ns));
       add_name_cat (c, name, "sample");
       g_string_append_printf (c->out, ",\"s\":\"t\",\"sf\":\"%u\",\"args\":{", sf);
       arg_int (c->out, &first, "count", s->count);
@@ -749,7 +749,7 @@ write_sample_instants (Chrome *c,
 
       g_string_append_printf (c->samples, "%s\n{\"pid\":%d,\"tid\":%u,\"ts\":",
                               c->samples->len > 0 ? "," : "", c->process->pid, tid);
-      append_fixed (c->samples, jsr_sat_sub (export_time (c->process, s->t_ns), c->ctx->origin_ns),
+      append_fixed (c->samples, jsr_sat_sub (jse_time (c->process, s->t_ns), c->ctx->origin_ns),
                     1000, 3);
       g_string_append_printf (c->samples, ",\"name\":\"jankscope sample\",\"sf\":\"%u\","
                               "\"weight\":%" G_GINT64_FORMAT "}", sf, MAX (s->count, 1));
@@ -759,7 +759,7 @@ write_sample_instants (Chrome *c,
 typedef struct
 {
   const char *name;
-  const JsrReportFrame *frame; /* NULL for EXPORT_NO_STACK */
+  const JsrReportFrame *frame; /* NULL for JSE_NO_STACK */
   gint64 start_ns;
   gint64 end_ns;               /* once closed */
   guint depth;                 /* 0: the root */
@@ -812,8 +812,8 @@ write_stack_slices (Chrome *c,
       g_string_append (c->out, ",\"args\":{");
       if (f->frame != NULL)
         {
-          arg_str (c->out, &first, "module", export_text (c->ctx, f->frame->module));
-          arg_str (c->out, &first, "file", export_text (c->ctx, f->frame->file));
+          arg_str (c->out, &first, "module", jse_text (c->ctx, f->frame->module));
+          arg_str (c->out, &first, "file", jse_text (c->ctx, f->frame->file));
           arg_int (c->out, &first, "line", f->frame->line);
           arg_str (c->out, &first, "offset", f->frame->offset);
         }
@@ -836,20 +836,20 @@ write_sampled_stacks (Chrome *c,
 
   for (guint i = 0; i < timeline->len; i++)
     {
-      const ExportTimedSample *t = &g_array_index (timeline, ExportTimedSample, i);
-      const ExportTimedSample *next = i + 1 < timeline->len
-                                        ? &g_array_index (timeline, ExportTimedSample, i + 1)
+      const JseTimedSample *t = &g_array_index (timeline, JseTimedSample, i);
+      const JseTimedSample *next = i + 1 < timeline->len
+                                        ? &g_array_index (timeline, JseTimedSample, i + 1)
                                         : NULL;
       const JsrReportSample *s = t->sample;
-      gint64 start = export_time (c->process, s->t_ns);
-      gint64 last = export_time (c->process, MAX (s->last_ns, s->t_ns));
+      gint64 start = jse_time (c->process, s->t_ns);
+      gint64 last = jse_time (c->process, MAX (s->last_ns, s->t_ns));
       gint64 end;
       guint depth = t->stack != NULL && t->stack->frames->len > 0 ? t->stack->frames->len : 1;
       guint common = 0;
 
       if (next != NULL &&
-          jsr_sat_sub (export_time (c->process, next->sample->t_ns), last) <= SAMPLE_GAP_NS)
-        end = MAX (export_time (c->process, next->sample->t_ns), last);
+          jsr_sat_sub (jse_time (c->process, next->sample->t_ns), last) <= SAMPLE_GAP_NS)
+        end = MAX (jse_time (c->process, next->sample->t_ns), last);
       else
         end = jsr_sat_add (last, SAMPLE_ALONE_NS);
       if (end <= start)
@@ -862,9 +862,9 @@ write_sampled_stacks (Chrome *c,
         {
           const StackSlice *f = &g_array_index (open, StackSlice, common);
           const char *name = depth == 1 && (t->stack == NULL || t->stack->frames->len == 0)
-                               ? EXPORT_NO_STACK
-                               : export_frame_name (c->ctx, g_ptr_array_index (t->stack->frames,
-                                                                               depth - 1 - common));
+                               ? JSE_NO_STACK
+                               : jse_frame_name (c->ctx, g_ptr_array_index (t->stack->frames,
+                                                                            depth - 1 - common));
 
           if (strcmp (f->name, name) != 0)
             break;
@@ -872,12 +872,12 @@ write_sampled_stacks (Chrome *c,
       close_frames (open, closed, common, start);
       for (guint k = common; k < depth; k++)
         {
-          StackSlice f = { EXPORT_NO_STACK, NULL, start, start, k };
+          StackSlice f = { JSE_NO_STACK, NULL, start, start, k };
 
           if (t->stack != NULL && t->stack->frames->len > 0)
             {
               f.frame = g_ptr_array_index (t->stack->frames, depth - 1 - k);
-              f.name = export_frame_name (c->ctx, f.frame);
+              f.name = jse_frame_name (c->ctx, f.frame);
             }
           g_array_append_val (open, f);
         }
@@ -891,13 +891,13 @@ write_sampled_stacks (Chrome *c,
 /* --- the document ---------------------------------------------------------------- */
 
 static void
-write_process (Chrome              *c,
-               const ExportProcess *process,
-               guint                index)
+write_process (Chrome           *c,
+               const JseProcess *process,
+               guint             index)
 {
   const JsrReport *report = process->report;
-  const ExportInput *input = g_ptr_array_index (c->ctx->inputs, process->input);
-  g_autoptr (GArray) timeline = export_timeline (process);
+  const JseInput *input = g_ptr_array_index (c->ctx->inputs, process->input);
+  g_autoptr (GArray) timeline = jse_timeline (process);
 
   c->process = process;
   c->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) track_free);
@@ -910,7 +910,7 @@ write_process (Chrome              *c,
     {
       gboolean first = TRUE;
       guint tid = new_thread (c, "jankscope", 0);
-      gint64 start = export_time (process, report->start_ns);
+      gint64 start = jse_time (process, report->start_ns);
 
       begin_event (c, "X", tid, start);
       add_dur (c, start, jsr_sat_add (start, MAX (report->monitored_ns, 0)));
@@ -938,8 +938,8 @@ write_process (Chrome              *c,
 }
 
 GBytes *
-export_chrome (ExportContext *ctx,
-               GError       **error)
+jse_format_chrome (JseContext *ctx,
+                   GError    **error)
 {
   Chrome c = { 0 };
   GString *out = g_string_new (NULL);
@@ -953,13 +953,13 @@ export_chrome (ExportContext *ctx,
 
   g_string_append (out, "{\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"jankscope "
                         JANKSCOPE_VERSION "\",\"clock\":");
-  jsr_json_append_string (out, ctx->align == EXPORT_ALIGN_START ? "process start" : "CLOCK_MONOTONIC");
+  jsr_json_append_string (out, ctx->align == JSE_ALIGN_START ? "process start" : "CLOCK_MONOTONIC");
   g_string_append (out, ",\"origin_ns\":");
   g_string_append_printf (out, "%" G_GINT64_FORMAT, ctx->origin_ns);
   g_string_append (out, ",\"inputs\":[");
   for (guint i = 0; i < ctx->inputs->len; i++)
     {
-      const ExportInput *input = g_ptr_array_index (ctx->inputs, i);
+      const JseInput *input = g_ptr_array_index (ctx->inputs, i);
 
       g_string_append (out, i > 0 ? "," : "");
       jsr_json_append_string (out, input->display_name);

@@ -10,11 +10,11 @@
 #include "jsr-display.h"
 #include "jsr-saturate.h"
 
-ExportContext *
-export_context_new (gboolean    scrub,
-                    ExportAlign align)
+JseContext *
+jse_context_new (gboolean scrub,
+                 JseAlign align)
 {
-  ExportContext *ctx = g_new0 (ExportContext, 1);
+  JseContext *ctx = g_new0 (JseContext, 1);
 
   ctx->inputs = g_ptr_array_new_with_free_func (g_free);
   ctx->reports = g_ptr_array_new_with_free_func ((GDestroyNotify) jsr_report_free);
@@ -23,20 +23,20 @@ export_context_new (gboolean    scrub,
   ctx->strings = g_string_chunk_new (4096);
   ctx->align = align;
   if (scrub)
-    ctx->scrubber = export_scrubber_new ();
+    ctx->scrubber = jse_scrubber_new ();
 
   return ctx;
 }
 
 static void
-process_free (ExportProcess *process)
+process_free (JseProcess *process)
 {
   g_ptr_array_unref (process->events);
   g_free (process);
 }
 
 void
-export_context_free (ExportContext *ctx)
+jse_context_free (JseContext *ctx)
 {
   if (ctx == NULL)
     return;
@@ -46,15 +46,15 @@ export_context_free (ExportContext *ctx)
   g_hash_table_unref (ctx->pids);
   g_ptr_array_unref (ctx->inputs);
   g_ptr_array_unref (ctx->reports);
-  export_scrubber_free (ctx->scrubber);
+  jse_scrubber_free (ctx->scrubber);
   g_string_chunk_free (ctx->strings);
   g_free (ctx->folded_prefix);
   g_free (ctx);
 }
 
 const char *
-export_text (ExportContext *ctx,
-             const char    *text)
+jse_text (JseContext *ctx,
+          const char *text)
 {
   g_autofree char *scrubbed = NULL;
 
@@ -62,12 +62,12 @@ export_text (ExportContext *ctx,
     return NULL;
   if (ctx->scrubber == NULL)
     return g_string_chunk_insert_const (ctx->strings, text);
-  scrubbed = export_scrubber_apply (ctx->scrubber, text);
+  scrubbed = jse_scrubber_apply (ctx->scrubber, text);
   return g_string_chunk_insert_const (ctx->strings, scrubbed);
 }
 
 gint64
-export_event_end (const JsrReportEvent *event)
+jse_event_end (const JsrReportEvent *event)
 {
   gint64 end = jsr_sat_add (event->start_ns, event->duration_ns);
 
@@ -79,24 +79,24 @@ export_event_end (const JsrReportEvent *event)
 /* --- loading ------------------------------------------------------------ */
 
 static void
-learn_frames (ExportScrubber *scrubber,
-              GPtrArray      *frames)
+learn_frames (JseScrubber *scrubber,
+              GPtrArray   *frames)
 {
   for (guint i = 0; frames != NULL && i < frames->len; i++)
     {
       const JsrReportFrame *frame = g_ptr_array_index (frames, i);
 
-      export_scrubber_learn (scrubber, frame->file);
-      export_scrubber_learn (scrubber, frame->module);
+      jse_scrubber_learn (scrubber, frame->file);
+      jse_scrubber_learn (scrubber, frame->module);
     }
 }
 
 static void
-learn_event (ExportScrubber       *scrubber,
+learn_event (JseScrubber          *scrubber,
              const JsrReportEvent *event)
 {
   if (event->culprit != NULL)
-    export_scrubber_learn (scrubber, event->culprit->file);
+    jse_scrubber_learn (scrubber, event->culprit->file);
   learn_frames (scrubber, event->top_stack);
   if (event->detail == NULL)
     return;
@@ -109,49 +109,49 @@ learn_event (ExportScrubber       *scrubber,
 }
 
 static void
-learn_report (ExportScrubber  *scrubber,
+learn_report (JseScrubber     *scrubber,
               const JsrReport *report,
               const char      *path)
 {
-  export_scrubber_learn (scrubber, path);
+  jse_scrubber_learn (scrubber, path);
   for (guint i = 0; i < report->events->len; i++)
     learn_event (scrubber, g_ptr_array_index (report->events, i));
   if (report->previous_run != NULL)
     {
-      export_scrubber_learn (scrubber, report->previous_run->exe);
+      jse_scrubber_learn (scrubber, report->previous_run->exe);
       if (report->previous_run->hang != NULL)
         learn_event (scrubber, report->previous_run->hang);
     }
 }
 
 static gboolean
-pid_taken (ExportContext *ctx,
-           gint64         pid)
+pid_taken (JseContext *ctx,
+           gint64      pid)
 {
   return g_hash_table_contains (ctx->pids, GINT_TO_POINTER ((gint32) pid));
 }
 
-static ExportProcess *
-add_process (ExportContext   *ctx,
+static JseProcess *
+add_process (JseContext      *ctx,
              guint            input,
              const JsrReport *report,
              gint64           real_pid,
              const char      *name,
              gboolean         previous_run)
 {
-  ExportProcess *process = g_new0 (ExportProcess, 1);
+  JseProcess *process = g_new0 (JseProcess, 1);
 
   process->report = report;
   process->input = input;
   process->previous_run = previous_run;
   process->real_pid = real_pid > 0 ? real_pid : JSR_UNKNOWN;
-  if (real_pid > 0 && real_pid < EXPORT_SYNTHETIC_PID && !pid_taken (ctx, real_pid))
+  if (real_pid > 0 && real_pid < JSE_SYNTHETIC_PID && !pid_taken (ctx, real_pid))
     process->pid = (gint32) real_pid;
   else
     do
-      process->pid = EXPORT_SYNTHETIC_PID + ctx->synthetic_pids++;
+      process->pid = JSE_SYNTHETIC_PID + ctx->synthetic_pids++;
     while (pid_taken (ctx, process->pid));
-  process->name = export_text (ctx, name != NULL && name[0] != '\0' ? name : "process");
+  process->name = jse_text (ctx, name != NULL && name[0] != '\0' ? name : "process");
   if (process->real_pid == JSR_UNKNOWN)
     {
       g_autofree char *label =
@@ -203,17 +203,17 @@ hang_exported (GHashTable                 *hangs,
 }
 
 static void
-widen (ExportContext       *ctx,
-       const ExportProcess *process,
-       gint64               start_ns,
-       gint64               end_ns)
+widen (JseContext       *ctx,
+       const JseProcess *process,
+       gint64            start_ns,
+       gint64            end_ns)
 {
-  ctx->origin_ns = MIN (ctx->origin_ns, export_time (process, start_ns));
-  ctx->end_ns = MAX (ctx->end_ns, export_time (process, end_ns));
+  ctx->origin_ns = MIN (ctx->origin_ns, jse_time (process, start_ns));
+  ctx->end_ns = MAX (ctx->end_ns, jse_time (process, end_ns));
 }
 
 static void
-build_processes (ExportContext *ctx)
+build_processes (JseContext *ctx)
 {
   g_autoptr (GHashTable) hangs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gint64 first_start = G_MAXINT64;
@@ -235,10 +235,10 @@ build_processes (ExportContext *ctx)
   for (guint i = 0; i < ctx->reports->len; i++)
     {
       const JsrReport *report = g_ptr_array_index (ctx->reports, i);
-      gint64 shift = ctx->align == EXPORT_ALIGN_START ? jsr_sat_sub (first_start, report->start_ns)
+      gint64 shift = ctx->align == JSE_ALIGN_START ? jsr_sat_sub (first_start, report->start_ns)
                                                       : 0;
       const JsrReportPreviousRun *previous = report->previous_run;
-      ExportProcess *process = add_process (ctx, i, report, report->pid, report->name, FALSE);
+      JseProcess *process = add_process (ctx, i, report, report->pid, report->name, FALSE);
 
       process->shift_ns = shift;
       for (guint k = 0; k < report->events->len; k++)
@@ -259,7 +259,7 @@ build_processes (ExportContext *ctx)
   ctx->end_ns = G_MININT64;
   for (guint i = 0; i < ctx->processes->len; i++)
     {
-      const ExportProcess *process = g_ptr_array_index (ctx->processes, i);
+      const JseProcess *process = g_ptr_array_index (ctx->processes, i);
 
       if (!process->previous_run)
         widen (ctx, process, process->report->start_ns,
@@ -268,7 +268,7 @@ build_processes (ExportContext *ctx)
         {
           const JsrReportEvent *event = g_ptr_array_index (process->events, k);
 
-          widen (ctx, process, event->start_ns, export_event_end (event));
+          widen (ctx, process, event->start_ns, jse_event_end (event));
         }
     }
   if (ctx->origin_ns > ctx->end_ns)
@@ -276,16 +276,16 @@ build_processes (ExportContext *ctx)
 }
 
 gboolean
-export_context_load (ExportContext  *ctx,
-                     char          **paths,
-                     GError        **error)
+jse_context_load (JseContext  *ctx,
+                  char       **paths,
+                  GError     **error)
 {
   for (guint i = 0; paths[i] != NULL; i++)
     {
       g_autofree char *display_name = g_filename_display_name (paths[i]);
       g_autoptr (GError) local_error = NULL;
       JsrReport *report = jsr_report_load_full (paths[i], &local_error);
-      ExportInput *input;
+      JseInput *input;
 
       if (report == NULL)
         {
@@ -296,7 +296,7 @@ export_context_load (ExportContext  *ctx,
           return FALSE;
         }
       g_ptr_array_add (ctx->reports, report);
-      input = g_new0 (ExportInput, 1);
+      input = g_new0 (JseInput, 1);
       input->report = report;
       input->path = g_string_chunk_insert (ctx->strings, paths[i]);
       g_ptr_array_add (ctx->inputs, input);
@@ -307,10 +307,10 @@ export_context_load (ExportContext  *ctx,
   /* Names are known only now: scrub after all inputs were learned. */
   for (guint i = 0; i < ctx->inputs->len; i++)
     {
-      ExportInput *input = g_ptr_array_index (ctx->inputs, i);
+      JseInput *input = g_ptr_array_index (ctx->inputs, i);
       g_autofree char *display_name = g_filename_display_name (input->path);
 
-      input->display_name = export_text (ctx, display_name);
+      input->display_name = jse_text (ctx, display_name);
     }
 
   build_processes (ctx);
@@ -320,8 +320,8 @@ export_context_load (ExportContext  *ctx,
 /* --- frames ------------------------------------------------------------- */
 
 const char *
-export_frame_name (ExportContext        *ctx,
-                   const JsrReportFrame *frame)
+jse_frame_name (JseContext           *ctx,
+                const JsrReportFrame *frame)
 {
   g_autofree char *name = NULL;
 
@@ -336,7 +336,7 @@ export_frame_name (ExportContext        *ctx,
   else
     return "[unknown]";
 
-  return export_text (ctx, name);
+  return jse_text (ctx, name);
 }
 
 /* --- samples, each counted once ------------------------------------------ */
@@ -361,7 +361,7 @@ sample_stack (const JsrReportEvent  *event,
 /* The times of the samples of the process's main-loop events (dispatch,
  * iteration, hang): keys point into the reports' sample arrays. */
 static GHashTable *
-main_loop_sample_times (const ExportProcess *process)
+main_loop_sample_times (const JseProcess *process)
 {
   GHashTable *times = g_hash_table_new (g_int64_hash, g_int64_equal);
 
@@ -385,11 +385,11 @@ main_loop_sample_times (const ExportProcess *process)
 /* Appends the counts of one event, and their share of its watched time:
  * rounded on the running sum, so the shares add up to watched_ns. */
 static void
-add_event_counts (GArray              *out,
-                  const ExportProcess *process,
+add_event_counts (GArray               *out,
+                  const JseProcess     *process,
                   const JsrReportEvent *event,
-                  GArray              *counts, /* of ExportStackCount, stack and count set */
-                  gint64               total)
+                  GArray               *counts, /* of JseStackCount, stack and count set */
+                  gint64                total)
 {
   gint64 watched = MAX (event->watched_ns, 0);
   gint64 sum = 0;
@@ -397,7 +397,7 @@ add_event_counts (GArray              *out,
 
   for (guint i = 0; i < counts->len; i++)
     {
-      ExportStackCount *c = &g_array_index (counts, ExportStackCount, i);
+      JseStackCount *c = &g_array_index (counts, JseStackCount, i);
       gint64 share;
 
       if (c->count <= 0)
@@ -413,19 +413,19 @@ add_event_counts (GArray              *out,
 }
 
 GArray *
-export_stack_counts (ExportContext *ctx)
+jse_stack_counts (JseContext *ctx)
 {
-  GArray *out = g_array_new (FALSE, TRUE, sizeof (ExportStackCount));
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (JseStackCount));
 
   for (guint p = 0; p < ctx->processes->len; p++)
     {
-      const ExportProcess *process = g_ptr_array_index (ctx->processes, p);
+      const JseProcess *process = g_ptr_array_index (ctx->processes, p);
       g_autoptr (GHashTable) seen = main_loop_sample_times (process);
 
       for (guint i = 0; i < process->events->len; i++)
         {
           const JsrReportEvent *event = g_ptr_array_index (process->events, i);
-          g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (ExportStackCount));
+          g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (JseStackCount));
           GPtrArray *stacks;
           gint64 sum = 0;
           gint64 total;
@@ -440,7 +440,7 @@ export_stack_counts (ExportContext *ctx)
               for (guint k = 0; k < stacks->len; k++)
                 {
                   const JsrReportStack *stack = g_ptr_array_index (stacks, k);
-                  ExportStackCount c = { .stack = stack, .count = MAX (stack->count, 0) };
+                  JseStackCount c = { .stack = stack, .count = MAX (stack->count, 0) };
 
                   sum = jsr_sat_add (sum, c.count);
                   g_array_append_val (counts, c);
@@ -448,7 +448,7 @@ export_stack_counts (ExportContext *ctx)
               total = event->samples_total > sum ? event->samples_total : sum;
               if (total > sum)
                 {
-                  ExportStackCount c = { .stack = NULL, .count = total - sum };
+                  JseStackCount c = { .stack = NULL, .count = total - sum };
 
                   g_array_append_val (counts, c);
                 }
@@ -463,7 +463,7 @@ export_stack_counts (ExportContext *ctx)
               JsrReportSample *sample = &g_array_index (event->detail->samples, JsrReportSample, k);
               const JsrReportStack *stack = sample_stack (event, sample);
               guint slot = stack != NULL ? (guint) sample->stack : stacks->len;
-              ExportStackCount *c = &g_array_index (counts, ExportStackCount, slot);
+              JseStackCount *c = &g_array_index (counts, JseStackCount, slot);
 
               sum = jsr_sat_add (sum, MAX (sample->count, 0));
               if (g_hash_table_contains (seen, &sample->t_ns))
@@ -484,15 +484,15 @@ static gint
 by_time (gconstpointer a,
          gconstpointer b)
 {
-  const ExportTimedSample *x = a, *y = b;
+  const JseTimedSample *x = a, *y = b;
 
   return (x->sample->t_ns > y->sample->t_ns) - (x->sample->t_ns < y->sample->t_ns);
 }
 
 GArray *
-export_timeline (const ExportProcess *process)
+jse_timeline (const JseProcess *process)
 {
-  GArray *out = g_array_new (FALSE, TRUE, sizeof (ExportTimedSample));
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (JseTimedSample));
   g_autoptr (GHashTable) seen = main_loop_sample_times (process);
 
   for (guint i = 0; i < process->events->len; i++)
@@ -505,7 +505,7 @@ export_timeline (const ExportProcess *process)
       for (guint k = 0; k < event->detail->samples->len; k++)
         {
           JsrReportSample *sample = &g_array_index (event->detail->samples, JsrReportSample, k);
-          ExportTimedSample timed = { event, sample, sample_stack (event, sample) };
+          JseTimedSample timed = { event, sample, sample_stack (event, sample) };
 
           if (frame)
             {

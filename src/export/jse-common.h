@@ -17,81 +17,81 @@ G_BEGIN_DECLS
 
 /* Pids at or above this are made up by the export (two inputs had the same
  * pid); Linux pids stay below 2^22 (PID_MAX_LIMIT). */
-#define EXPORT_SYNTHETIC_PID (1 << 23)
+#define JSE_SYNTHETIC_PID (1 << 23)
 
 typedef enum
 {
-  EXPORT_ALIGN_CLOCK, /* the reports' own CLOCK_MONOTONIC: runs on one machine line up */
-  EXPORT_ALIGN_START, /* every process starts at the earliest start of all */
-} ExportAlign;
+  JSE_ALIGN_CLOCK, /* the reports' own CLOCK_MONOTONIC: runs on one machine line up */
+  JSE_ALIGN_START, /* every process starts at the earliest start of all */
+} JseAlign;
 
 /* A process of the export: one per input report, plus one for the hang of a
  * run that was killed during it (the report's previous_run). */
 typedef struct
 {
   const JsrReport *report;  /* the report it comes from */
-  guint input;              /* index of that report in ExportContext.inputs */
+  guint input;              /* index of that report in JseContext.inputs */
   gboolean previous_run;    /* the hang of the run before, killed during it */
-  gint32 pid;               /* in the export: the real pid unless taken (EXPORT_SYNTHETIC_PID) */
+  gint32 pid;               /* in the export: the real pid unless taken (JSE_SYNTHETIC_PID) */
   gint64 real_pid;          /* JSR_UNKNOWN when unknown */
   const char *name;         /* process name (scrubbed), never NULL */
   const char *label;        /* "name (pid N)", "name (pid N, previous run, killed)" */
   gint64 shift_ns;          /* added to every time of this process (--align) */
   GPtrArray *events;        /* of const JsrReportEvent *, in file order */
-} ExportProcess;
+} JseProcess;
 
 typedef struct
 {
   const JsrReport *report;
   const char *path;         /* as given */
   const char *display_name; /* UTF-8, for messages and labels (scrubbed) */
-} ExportInput;
+} JseInput;
 
 typedef struct
 {
-  GPtrArray *inputs;        /* of ExportInput */
+  GPtrArray *inputs;        /* of JseInput */
   GPtrArray *reports;       /* of JsrReport, owned */
-  GPtrArray *processes;     /* of ExportProcess */
+  GPtrArray *processes;     /* of JseProcess */
   GHashTable *pids;         /* the processes' export pids */
-  ExportScrubber *scrubber; /* NULL without --scrub */
-  ExportAlign align;
+  JseScrubber *scrubber;    /* NULL without --scrub */
+  JseAlign align;
   gint64 origin_ns;         /* earliest (shifted) time of any process */
   gint64 end_ns;            /* latest (shifted) time of any process */
   GStringChunk *strings;    /* scrubbed and made-up strings */
   char *folded_prefix;      /* --folded-prefix, as given (NULL: none) */
   gint32 synthetic_pids;    /* pids made up so far */
-} ExportContext;
+} JseContext;
 
-ExportContext *export_context_new   (gboolean        scrub,
-                                     ExportAlign     align);
+JseContext *jse_context_new   (gboolean     scrub,
+                               JseAlign     align);
 /* Loads every file (jsr_report_load_full); on the first bad one returns
  * FALSE with an error that names it. Then builds the processes. */
-gboolean       export_context_load  (ExportContext  *ctx,
-                                     char          **paths,
-                                     GError        **error);
-void           export_context_free  (ExportContext  *ctx);
+gboolean    jse_context_load  (JseContext  *ctx,
+                               char       **paths,
+                               GError     **error);
+void        jse_context_free  (JseContext  *ctx);
 
 /* @text scrubbed (when --scrub), owned by @ctx; NULL stays NULL. */
-const char    *export_text          (ExportContext  *ctx,
-                                     const char     *text);
+const char *jse_text          (JseContext  *ctx,
+                               const char  *text);
 
 /* Time on the export's clock: the process's shift applied (saturated, like
  * every sum of the export: jsr-saturate.h). */
 static inline gint64
-export_time (const ExportProcess *process,
-             gint64               t_ns)
+jse_time (const JseProcess *process,
+          gint64            t_ns)
 {
   return jsr_sat_add (t_ns, process->shift_ns);
 }
 
 /* The end of an event: detail->end_ns, else start + duration. */
-gint64         export_event_end     (const JsrReportEvent *event);
+gint64      jse_event_end     (const JsrReportEvent *event);
 
 /* A frame's name in every format: its function, else "module+0xOFFSET",
  * else "[unknown]"; owned by @ctx. */
-const char    *export_frame_name    (ExportContext        *ctx,
-                                     const JsrReportFrame *frame);
-#define EXPORT_NO_STACK "[no stack]"
+const char *jse_frame_name    (JseContext           *ctx,
+                               const JsrReportFrame *frame);
+#define JSE_NO_STACK "[no stack]"
 
 /* Every sampled stack once per event, with its count, across processes:
  * what the profile formats (folded, pprof) add up. Frame events see the same
@@ -100,14 +100,14 @@ const char    *export_frame_name    (ExportContext        *ctx,
  * sample at the same time (docs/exports.md, "Counting samples"). */
 typedef struct
 {
-  const ExportProcess *process;
+  const JseProcess *process;
   const JsrReportEvent *event;
   const JsrReportStack *stack; /* NULL: samples without a recorded stack */
   gint64 count;                /* samples */
   gint64 stall_ns;             /* their share of the event's watched time */
-} ExportStackCount;
+} JseStackCount;
 
-GArray        *export_stack_counts  (ExportContext  *ctx); /* of ExportStackCount */
+GArray     *jse_stack_counts  (JseContext  *ctx); /* of JseStackCount */
 
 /* The samples of one process in time order, each moment once (the same rule
  * as above): what the time-line formats (chrome, sysprof) draw. */
@@ -116,8 +116,8 @@ typedef struct
   const JsrReportEvent *event;
   const JsrReportSample *sample;
   const JsrReportStack *stack; /* NULL: none recorded */
-} ExportTimedSample;
+} JseTimedSample;
 
-GArray        *export_timeline      (const ExportProcess *process); /* of ExportTimedSample */
+GArray     *jse_timeline      (const JseProcess *process); /* of JseTimedSample */
 
 G_END_DECLS

@@ -3,7 +3,7 @@
  *
  * One line per distinct stack, root first: "root;caller;leaf COUNT", counts
  * summed over events and inputs, lines sorted. Frames are named as in every
- * format (export_frame_name); inline frames are frames of their own. A ';'
+ * format (jse_frame_name); inline frames are frames of their own. A ';'
  * in a name would split it: it becomes ':'. --folded-prefix puts the
  * process name, the event's class or the stack's signature in front as
  * root frames.
@@ -23,8 +23,8 @@
 static const char *const prefix_kinds[] = { "process", "class", "signature" };
 
 gboolean
-export_folded_check_prefix (const char *prefix,
-                            GError    **error)
+jse_folded_check_prefix (const char *prefix,
+                         GError    **error)
 {
   g_auto (GStrv) parts = NULL;
 
@@ -55,10 +55,10 @@ append_frame (GString    *line,
 }
 
 static void
-append_prefix (ExportContext          *ctx,
-               GString                *line,
-               const char             *kind,
-               const ExportStackCount *count)
+append_prefix (JseContext          *ctx,
+               GString             *line,
+               const char          *kind,
+               const JseStackCount *count)
 {
   const JsrReportEvent *event = count->event;
 
@@ -90,10 +90,10 @@ compare_lines (const void *a,
 }
 
 GBytes *
-export_folded (ExportContext *ctx,
-               GError       **error)
+jse_format_folded (JseContext *ctx,
+                   GError    **error)
 {
-  g_autoptr (GArray) counts = export_stack_counts (ctx);
+  g_autoptr (GArray) counts = jse_stack_counts (ctx);
   g_autoptr (GHashTable) lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_auto (GStrv) prefixes = NULL;
   g_autofree gpointer *keys = NULL;
@@ -105,17 +105,17 @@ export_folded (ExportContext *ctx,
 
   for (guint i = 0; i < counts->len; i++)
     {
-      const ExportStackCount *count = &g_array_index (counts, ExportStackCount, i);
+      const JseStackCount *count = &g_array_index (counts, JseStackCount, i);
       g_autoptr (GString) line = g_string_new (NULL);
       gint64 *sum;
 
       for (guint k = 0; prefixes != NULL && prefixes[k] != NULL; k++)
         append_prefix (ctx, line, prefixes[k], count);
       if (count->stack == NULL || count->stack->frames->len == 0)
-        append_frame (line, EXPORT_NO_STACK);
+        append_frame (line, JSE_NO_STACK);
       else
         for (guint k = count->stack->frames->len; k-- > 0;)
-          append_frame (line, export_frame_name (ctx, g_ptr_array_index (count->stack->frames, k)));
+          append_frame (line, jse_frame_name (ctx, g_ptr_array_index (count->stack->frames, k)));
 
       sum = g_hash_table_lookup (lines, line->str);
       if (sum == NULL)

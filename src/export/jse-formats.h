@@ -12,24 +12,24 @@
 
 G_BEGIN_DECLS
 
-GBytes *export_chrome  (ExportContext *ctx,
-                        GError       **error);
-GBytes *export_folded  (ExportContext *ctx,
-                        GError       **error);
-GBytes *export_json    (ExportContext *ctx,
-                        GError       **error);
+GBytes *jse_format_chrome  (JseContext *ctx,
+                            GError    **error);
+GBytes *jse_format_folded  (JseContext *ctx,
+                            GError    **error);
+GBytes *jse_format_json    (JseContext *ctx,
+                            GError    **error);
 #ifdef JANKSCOPE_HAVE_PPROF
-GBytes *export_pprof   (ExportContext *ctx,
-                        GError       **error);
+GBytes *jse_format_pprof   (JseContext *ctx,
+                            GError    **error);
 #endif
 #ifdef JANKSCOPE_HAVE_SYSPROF
-GBytes *export_sysprof (ExportContext *ctx,
-                        GError       **error);
+GBytes *jse_format_sysprof (JseContext *ctx,
+                            GError    **error);
 #endif
 
 /* --folded-prefix: checks a comma-separated list of process, class,
  * signature (or none). */
-gboolean export_folded_check_prefix (const char *prefix,
-                                     GError    **error);
+gboolean jse_folded_check_prefix (const char *prefix,
+                                  GError    **error);
 
 G_END_DECLS

@@ -57,14 +57,14 @@ static void
 learn_string (JsonNode *node,
               gpointer  data)
 {
-  export_scrubber_learn (data, json_node_get_string (node));
+  jse_scrubber_learn (data, json_node_get_string (node));
 }
 
 static void
 scrub_string (JsonNode *node,
               gpointer  data)
 {
-  g_autofree char *scrubbed = export_scrubber_apply (data, json_node_get_string (node));
+  g_autofree char *scrubbed = jse_scrubber_apply (data, json_node_get_string (node));
 
   json_node_set_string (node, scrubbed);
 }
@@ -100,8 +100,8 @@ drop_titles (JsonNode *node)
  * the path may be something else by now: read with the loaders' own checks,
  * a regular file of a bounded size), then parsed as plain JSON. */
 static JsonNode *
-read_report (const ExportInput *input,
-             GError           **error)
+read_report (const JseInput *input,
+             GError        **error)
 {
   g_autofree char *data = NULL;
   gsize length;
@@ -124,8 +124,8 @@ read_report (const ExportInput *input,
 }
 
 GBytes *
-export_json (ExportContext *ctx,
-             GError       **error)
+jse_format_json (JseContext *ctx,
+                 GError    **error)
 {
   g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
   g_autoptr (JsonArray) reports = json_array_new ();

@@ -2,7 +2,7 @@
  * (src/export/pprof/profile.proto, encoded by protobuf-c) for pprof and
  * continuous-profiling services
  *
- * One Sample per distinct stack of each event (export_stack_counts), with two
+ * One Sample per distinct stack of each event (jse_stack_counts), with two
  * values: samples/count, and stall/nanoseconds (the samples' share of the
  * event's watched time; the default). Labels say which event, process, tier,
  * class and wait kind. A Location is a (module, offset) with the functions
@@ -32,7 +32,7 @@ typedef struct
 
 typedef struct
 {
-  ExportContext *ctx;
+  JseContext *ctx;
   GPtrArray *garbage;       /* everything allocated for the message */
   GHashTable *string_index; /* string -> index + 1 */
   GPtrArray *strings;       /* the string table */
@@ -90,7 +90,7 @@ get_mapping (Pprof                *p,
       mapping->message = init;
       mapping->message.id = p->mapping_list->len + 1;
       mapping->message.memory_start = MAPPING_SPAN * mapping->message.id;
-      mapping->message.filename = string_id (p, export_text (p->ctx, frame->module));
+      mapping->message.filename = string_id (p, jse_text (p->ctx, frame->module));
       mapping->message.build_id = string_id (p, frame->build_id);
       g_ptr_array_add (p->mapping_list, mapping);
       g_hash_table_insert (p->mappings, g_steal_pointer (&key), mapping);
@@ -104,7 +104,7 @@ get_function (Pprof                *p,
               const char           *name,
               const JsrReportFrame *frame)
 {
-  const char *file = frame != NULL ? export_text (p->ctx, frame->file) : NULL;
+  const char *file = frame != NULL ? jse_text (p->ctx, frame->file) : NULL;
   g_autofree char *key = g_strdup_printf ("%s\x1f%s", name, file ? file : "");
   Perftools__Profiles__Function *function = g_hash_table_lookup (p->functions, key);
 
@@ -155,11 +155,11 @@ get_location (Pprof     *p,
     {
       const JsrReportFrame *frame = g_ptr_array_index (frames, i);
 
-      g_string_append_printf (key, "\x1f%s:%" G_GINT64_FORMAT, export_frame_name (p->ctx, frame),
+      g_string_append_printf (key, "\x1f%s:%" G_GINT64_FORMAT, jse_frame_name (p->ctx, frame),
                               frame->line);
     }
   if (frames == NULL)
-    g_string_append (key, "\x1f" EXPORT_NO_STACK);
+    g_string_append (key, "\x1f" JSE_NO_STACK);
 
   location = g_hash_table_lookup (p->locations, key->str);
   if (location != NULL)
@@ -194,11 +194,11 @@ get_location (Pprof     *p,
       *line = line_init;
       if (frame != NULL)
         {
-          line->function_id = get_function (p, export_frame_name (p->ctx, frame), frame);
+          line->function_id = get_function (p, jse_frame_name (p->ctx, frame), frame);
           line->line = frame->line != JSR_UNKNOWN ? frame->line : 0;
         }
       else
-        line->function_id = get_function (p, EXPORT_NO_STACK, NULL);
+        line->function_id = get_function (p, JSE_NO_STACK, NULL);
       location->line[i] = line;
     }
   g_ptr_array_add (p->location_list, location);
@@ -230,8 +230,8 @@ add_label (Pprof      *p,
 }
 
 static void
-add_sample (Pprof                  *p,
-            const ExportStackCount *count)
+add_sample (Pprof               *p,
+            const JseStackCount *count)
 {
   Perftools__Profiles__Sample init = PERFTOOLS__PROFILES__SAMPLE__INIT;
   Perftools__Profiles__Sample *sample = keep (p, g_new0 (Perftools__Profiles__Sample, 1));
@@ -323,7 +323,7 @@ gzip (const guint8 *data,
 static void
 main_binary_first (Pprof *p)
 {
-  const ExportProcess *first = p->ctx->processes->len > 0 ? g_ptr_array_index (p->ctx->processes, 0)
+  const JseProcess *first = p->ctx->processes->len > 0 ? g_ptr_array_index (p->ctx->processes, 0)
                                                            : NULL;
 
   for (guint i = 1; first != NULL && i < p->mapping_list->len; i++)
@@ -340,12 +340,12 @@ main_binary_first (Pprof *p)
 }
 
 GBytes *
-export_pprof (ExportContext *ctx,
-              GError       **error)
+jse_format_pprof (JseContext *ctx,
+                  GError    **error)
 {
   Pprof p = { 0 };
   Perftools__Profiles__Profile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
-  g_autoptr (GArray) counts = export_stack_counts (ctx);
+  g_autoptr (GArray) counts = jse_stack_counts (ctx);
   g_autoptr (GArray) comments = g_array_new (FALSE, FALSE, sizeof (int64_t));
   g_autofree guint8 *packed = NULL;
   g_autofree char *summary = NULL;
@@ -373,7 +373,7 @@ export_pprof (ExportContext *ctx,
   profile.default_sample_type = string_id (&p, "stall");
 
   for (guint i = 0; i < counts->len; i++)
-    add_sample (&p, &g_array_index (counts, ExportStackCount, i));
+    add_sample (&p, &g_array_index (counts, JseStackCount, i));
 
   for (guint i = 0; i < p.mapping_list->len; i++)
     {
@@ -387,7 +387,7 @@ export_pprof (ExportContext *ctx,
    * a share of it. */
   for (guint i = 0; i < ctx->processes->len; i++)
     {
-      const ExportProcess *process = g_ptr_array_index (ctx->processes, i);
+      const JseProcess *process = g_ptr_array_index (ctx->processes, i);
 
       if (!process->previous_run)
         duration = jsr_sat_add (duration, MAX (process->report->monitored_ns, 0));
@@ -403,8 +403,8 @@ export_pprof (ExportContext *ctx,
   }
   for (guint i = 0; i < ctx->processes->len; i++)
     {
-      const ExportProcess *process = g_ptr_array_index (ctx->processes, i);
-      const ExportInput *input = g_ptr_array_index (ctx->inputs, process->input);
+      const JseProcess *process = g_ptr_array_index (ctx->processes, i);
+      const JseInput *input = g_ptr_array_index (ctx->inputs, process->input);
       g_autofree char *text = g_strdup_printf ("%s: %s", input->display_name, process->label);
       int64_t id = string_id (&p, text);
 

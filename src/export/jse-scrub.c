@@ -16,7 +16,7 @@
 
 #include "jse-scrub.h"
 
-struct _ExportScrubber
+struct _JseScrubber
 {
   GPtrArray *homes; /* exact home folders: "/home/alice", "/root", $HOME */
   GPtrArray *names; /* user names */
@@ -36,8 +36,8 @@ contains (GPtrArray  *array,
 }
 
 static void
-add_name (ExportScrubber *scrubber,
-          const char     *name)
+add_name (JseScrubber *scrubber,
+          const char  *name)
 {
   /* "root" names a folder of every system: nothing personal. */
   if (name == NULL || name[0] == '\0' || strcmp (name, "root") == 0 ||
@@ -47,8 +47,8 @@ add_name (ExportScrubber *scrubber,
 }
 
 static void
-add_home (ExportScrubber *scrubber,
-          const char     *home)
+add_home (JseScrubber *scrubber,
+          const char  *home)
 {
   /* "/" or "/home" as a home would scrub everything. */
   if (home == NULL || strlen (home) < 2 || strcmp (home, "/home") == 0 ||
@@ -57,10 +57,10 @@ add_home (ExportScrubber *scrubber,
   g_ptr_array_add (scrubber->homes, g_strdup (home));
 }
 
-ExportScrubber *
-export_scrubber_new (void)
+JseScrubber *
+jse_scrubber_new (void)
 {
-  ExportScrubber *scrubber = g_new0 (ExportScrubber, 1);
+  JseScrubber *scrubber = g_new0 (JseScrubber, 1);
   g_autofree char *home = g_canonicalize_filename (g_get_home_dir (), "/");
 
   scrubber->homes = g_ptr_array_new_with_free_func (g_free);
@@ -68,13 +68,13 @@ export_scrubber_new (void)
   add_home (scrubber, home);
   add_home (scrubber, "/root");
   add_name (scrubber, g_get_user_name ());
-  export_scrubber_learn (scrubber, home);
+  jse_scrubber_learn (scrubber, home);
 
   return scrubber;
 }
 
 void
-export_scrubber_free (ExportScrubber *scrubber)
+jse_scrubber_free (JseScrubber *scrubber)
 {
   if (scrubber == NULL)
     return;
@@ -137,8 +137,8 @@ user_home_at (const char  *at,
 }
 
 void
-export_scrubber_learn (ExportScrubber *scrubber,
-                       const char     *text)
+jse_scrubber_learn (JseScrubber *scrubber,
+                    const char  *text)
 {
   if (text == NULL || strchr (text, '/') == NULL)
     return;
@@ -162,8 +162,8 @@ export_scrubber_learn (ExportScrubber *scrubber,
 }
 
 static gsize
-known_home_at (const ExportScrubber *scrubber,
-               const char           *at)
+known_home_at (const JseScrubber *scrubber,
+               const char        *at)
 {
   gsize best = 0;
 
@@ -180,8 +180,8 @@ known_home_at (const ExportScrubber *scrubber,
 }
 
 static char *
-scrub_homes (const ExportScrubber *scrubber,
-             const char           *text)
+scrub_homes (const JseScrubber *scrubber,
+             const char        *text)
 {
   GString *out = g_string_sized_new (strlen (text));
 
@@ -200,7 +200,7 @@ scrub_homes (const ExportScrubber *scrubber,
         }
       if (length > 0)
         {
-          g_string_append (out, EXPORT_SCRUB_HOME);
+          g_string_append (out, JSE_SCRUB_HOME);
           at += length;
         }
       else
@@ -211,8 +211,8 @@ scrub_homes (const ExportScrubber *scrubber,
 }
 
 static char *
-scrub_names (const ExportScrubber *scrubber,
-             char                 *text)
+scrub_names (const JseScrubber *scrubber,
+             char              *text)
 {
   for (guint i = 0; i < scrubber->names->len; i++)
     {
@@ -230,7 +230,7 @@ scrub_names (const ExportScrubber *scrubber,
           if (at < copied || (at > text && is_word_char (at[-1])) || is_word_char (at[length]))
             continue;
           g_string_append_len (out, copied, at - copied);
-          g_string_append (out, EXPORT_SCRUB_USER);
+          g_string_append (out, JSE_SCRUB_USER);
           copied = at + length;
         }
       g_string_append (out, copied);
@@ -242,8 +242,8 @@ scrub_names (const ExportScrubber *scrubber,
 }
 
 char *
-export_scrubber_apply (const ExportScrubber *scrubber,
-                       const char           *text)
+jse_scrubber_apply (const JseScrubber *scrubber,
+                    const char        *text)
 {
   if (text == NULL)
     return NULL;

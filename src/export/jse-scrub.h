@@ -9,26 +9,26 @@
 
 G_BEGIN_DECLS
 
-#define EXPORT_SCRUB_HOME "~"
-#define EXPORT_SCRUB_USER "<user>"
+#define JSE_SCRUB_HOME "~"
+#define JSE_SCRUB_USER "<user>"
 
-typedef struct _ExportScrubber ExportScrubber;
+typedef struct _JseScrubber JseScrubber;
 
 /* Knows the current user's name and home folder from the start. */
-ExportScrubber *export_scrubber_new   (void);
-void            export_scrubber_free  (ExportScrubber       *scrubber);
+JseScrubber *jse_scrubber_new   (void);
+void         jse_scrubber_free  (JseScrubber       *scrubber);
 
 /* Learns the user names of the home folders in @text (/home/NAME,
  * /var/home/NAME), so that NAME is scrubbed everywhere else too: learn from
  * every string first, then scrub. */
-void            export_scrubber_learn (ExportScrubber       *scrubber,
-                                       const char           *text);
+void         jse_scrubber_learn (JseScrubber       *scrubber,
+                                 const char        *text);
 
 /* A new string: in a text with a '/' (a path), home folders become "~" and
  * user names (whole words) "<user>"; other text is returned as is. */
-char           *export_scrubber_apply (const ExportScrubber *scrubber,
-                                       const char           *text);
+char        *jse_scrubber_apply (const JseScrubber *scrubber,
+                                 const char        *text);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExportScrubber, export_scrubber_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JseScrubber, jse_scrubber_free)
 
 G_END_DECLS

@@ -44,7 +44,7 @@ static const char *const phase_names[6] = {
 
 typedef struct
 {
-  ExportContext *ctx;
+  JseContext *ctx;
   SysprofCaptureWriter *writer;
   GHashTable *addresses; /* frame name -> SysprofCaptureAddress */
   gboolean failed;       /* a write failed (errno) */
@@ -64,13 +64,13 @@ check (Sysprof *s,
 }
 
 static void
-mark (Sysprof             *s,
-      const ExportProcess *process,
-      gint64               start_ns,
-      gint64               end_ns,
-      const char          *group,
-      const char          *name,
-      GString             *message)
+mark (Sysprof          *s,
+      const JseProcess *process,
+      gint64            start_ns,
+      gint64            end_ns,
+      const char       *group,
+      const char       *name,
+      GString          *message)
 {
   if (message->len > MAX_MESSAGE)
     {
@@ -81,7 +81,7 @@ mark (Sysprof             *s,
         end--;
       g_string_truncate (message, end - message->str);
     }
-  check (s, sysprof_capture_writer_add_mark (s->writer, export_time (process, start_ns), -1,
+  check (s, sysprof_capture_writer_add_mark (s->writer, jse_time (process, start_ns), -1,
                                              process->pid, jsr_span (start_ns, end_ns), group, name,
                                              message->str));
 }
@@ -109,7 +109,7 @@ append_text (GString    *out,
 
 static void
 event_mark (Sysprof              *s,
-            const ExportProcess  *process,
+            const JseProcess     *process,
             const JsrReportEvent *e)
 {
   g_autoptr (GString) message = g_string_new (NULL);
@@ -136,12 +136,12 @@ event_mark (Sysprof              *s,
   append_ms (message, "off-CPU", e->off_cpu_ns);
   if (process->previous_run)
     g_string_append (message, ", in the previous run, killed during this hang");
-  mark (s, process, e->start_ns, export_event_end (e), "jank", name, message);
+  mark (s, process, e->start_ns, jse_event_end (e), "jank", name, message);
 }
 
 static void
 frame_marks (Sysprof              *s,
-             const ExportProcess  *process,
+             const JseProcess     *process,
              const JsrReportEvent *e,
              const JsrReportPart  *p)
 {
@@ -179,7 +179,7 @@ frame_marks (Sysprof              *s,
 
 static void
 part_mark (Sysprof              *s,
-           const ExportProcess  *process,
+           const JseProcess     *process,
            const JsrReportEvent *e,
            const JsrReportPart  *p)
 {
@@ -211,15 +211,15 @@ address (Sysprof    *s,
 }
 
 static void
-write_samples (Sysprof             *s,
-               const ExportProcess *process)
+write_samples (Sysprof          *s,
+               const JseProcess *process)
 {
-  g_autoptr (GArray) timeline = export_timeline (process);
+  g_autoptr (GArray) timeline = jse_timeline (process);
   g_autoptr (GArray) addresses = g_array_new (FALSE, FALSE, sizeof (SysprofCaptureAddress));
 
   for (guint i = 0; i < timeline->len; i++)
     {
-      const ExportTimedSample *t = &g_array_index (timeline, ExportTimedSample, i);
+      const JseTimedSample *t = &g_array_index (timeline, JseTimedSample, i);
       const JsrReportSample *sample = t->sample;
       gint64 span = jsr_span (sample->t_ns, sample->last_ns);
       gint64 count = MIN (MAX (sample->count, 1), span / MIN_SAMPLE_INTERVAL_NS + 1);
@@ -228,7 +228,7 @@ write_samples (Sysprof             *s,
       g_array_set_size (addresses, 0);
       if (t->stack == NULL || t->stack->frames->len == 0)
         {
-          SysprofCaptureAddress a = address (s, EXPORT_NO_STACK);
+          SysprofCaptureAddress a = address (s, JSE_NO_STACK);
 
           g_array_append_val (addresses, a);
         }
@@ -236,7 +236,7 @@ write_samples (Sysprof             *s,
         for (guint k = 0; k < t->stack->frames->len; k++)
           {
             SysprofCaptureAddress a =
-              address (s, export_frame_name (s->ctx, g_ptr_array_index (t->stack->frames, k)));
+              address (s, jse_frame_name (s->ctx, g_ptr_array_index (t->stack->frames, k)));
 
             g_array_append_val (addresses, a);
           }
@@ -249,7 +249,7 @@ write_samples (Sysprof             *s,
           gint64 at = sample->t_ns + (count > 1 ? (gint64) ((__int128) span * k / (count - 1)) : 0);
           const SysprofCaptureAddress *addrs = (const SysprofCaptureAddress *) addresses->data;
 
-          check (s, sysprof_capture_writer_add_sample (s->writer, export_time (process, at), -1,
+          check (s, sysprof_capture_writer_add_sample (s->writer, jse_time (process, at), -1,
                                                        process->pid, process->pid, addrs,
                                                        addresses->len));
         }
@@ -257,8 +257,8 @@ write_samples (Sysprof             *s,
 }
 
 static void
-write_process (Sysprof             *s,
-               const ExportProcess *process)
+write_process (Sysprof          *s,
+               const JseProcess *process)
 {
   const JsrReport *report = process->report;
   gint64 first = G_MAXINT64;
@@ -269,13 +269,13 @@ write_process (Sysprof             *s,
     first = MIN (first, report->start_ns);
   if (first == G_MAXINT64)
     first = report->start_ns;
-  check (s, sysprof_capture_writer_add_process (s->writer, export_time (process, first), -1,
+  check (s, sysprof_capture_writer_add_process (s->writer, jse_time (process, first), -1,
                                                 process->pid, process->label));
 
   if (!process->previous_run)
     {
       g_autoptr (GString) message = g_string_new (NULL);
-      const ExportInput *input = g_ptr_array_index (s->ctx->inputs, process->input);
+      const JseInput *input = g_ptr_array_index (s->ctx->inputs, process->input);
 
       append_text (message, "report", input->display_name);
       append_text (message, "toolkit", report->toolkit);
@@ -372,8 +372,8 @@ set_time_range (GByteArray *capture,
 }
 
 GBytes *
-export_sysprof (ExportContext *ctx,
-                GError       **error)
+jse_format_sysprof (JseContext *ctx,
+                    GError    **error)
 {
   Sysprof s = { 0 };
   g_autofree char *path = NULL;

@@ -74,7 +74,7 @@ with_cli_exporter (GBytes *document, JsuiExportFormat format, GError **error)
 {
   g_autofree char *tmp_path = NULL;
   g_autoptr (GError) local_error = NULL;
-  ExportContext *ctx;
+  JseContext *ctx;
   GBytes *out = NULL;
   gsize length;
   const char *data = g_bytes_get_data (document, &length);
@@ -89,12 +89,12 @@ with_cli_exporter (GBytes *document, JsuiExportFormat format, GError **error)
       g_unlink (tmp_path);
       return NULL;
     }
-  ctx = export_context_new (FALSE, EXPORT_ALIGN_CLOCK);
+  ctx = jse_context_new (FALSE, JSE_ALIGN_CLOCK);
   paths[0] = tmp_path;
-  if (export_context_load (ctx, paths, &local_error))
-    out = format == JSUI_EXPORT_CHROME ? export_chrome (ctx, &local_error)
-                                       : export_folded (ctx, &local_error);
-  export_context_free (ctx);
+  if (jse_context_load (ctx, paths, &local_error))
+    out = format == JSUI_EXPORT_CHROME ? jse_format_chrome (ctx, &local_error)
+                                       : jse_format_folded (ctx, &local_error);
+  jse_context_free (ctx);
   g_unlink (tmp_path);
   if (out == NULL)
     g_propagate_error (error, g_steal_pointer (&local_error));
