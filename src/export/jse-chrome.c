@@ -18,8 +18,8 @@
 
 #include <string.h>
 
-
 #include "jse-formats.h"
+#include "jsr-json-writer.h"
 
 #define FIRST_TID (1 << 24)
 #define NS_PER_MS G_GINT64_CONSTANT (1000000)
@@ -63,16 +63,32 @@ typedef struct
   GPtrArray *lanes; /* of Lane */
 } Track;
 
+/* An entry of "stackFrames" (its id is its index + 1). */
+typedef struct
+{
+  const char *name;   /* owned by the context */
+  const char *module; /* owned by the context, NULL: none */
+  guint parent;       /* 0: a root */
+} StackFrame;
+
+/* An entry of "samples". */
+typedef struct
+{
+  gint32 pid;
+  guint tid;
+  gint64 ts_ns;       /* since the export's origin */
+  guint sf;
+  gint64 weight;
+} SampleEntry;
+
 typedef struct
 {
   JseContext *ctx;
-  GString *out;
-  gboolean events_started; /* a comma goes before the next event */
+  JsrJsonWriter *w;      /* the document; "traceEvents" while processes are written */
   guint next_tid;
   GHashTable *frame_ids; /* "parent\x1fname\x1fmodule" -> id */
-  GString *stack_frames; /* body of "stackFrames" */
-  GString *samples;      /* body of "samples" */
-  guint n_frames;
+  GArray *stack_frames;  /* of StackFrame, written after the events */
+  GArray *samples;       /* of SampleEntry, written after the events */
 
   /* Of the process being written. */
   const JseProcess *process;
@@ -81,89 +97,72 @@ typedef struct
 
 /* --- JSON pieces ----------------------------------------------------------- */
 
-/* A fixed-point number with @digits decimals (no locale, no binary noise).
- * The magnitude is unsigned: -G_MININT64 has no gint64. */
+/* Microseconds since the export's origin, to the nanosecond. */
 static void
-append_fixed (GString *out,
-              gint64   value,
-              guint64  scale,
-              int      digits)
+write_ts (Chrome *c,
+          gint64  t_ns)
 {
-  guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
-
-  if (value < 0)
-    g_string_append_c (out, '-');
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT ".%0*" G_GUINT64_FORMAT, magnitude / scale,
-                          digits, magnitude % scale);
-}
-
-/* Microseconds since the export's origin. */
-static void
-append_ts (Chrome *c,
-           gint64  t_ns)
-{
-  append_fixed (c->out, jsr_sat_sub (t_ns, c->ctx->origin_ns), 1000, 3);
+  jsr_json_writer_fixed (c->w, jsr_sat_sub (t_ns, c->ctx->origin_ns), 1000, 3);
 }
 
 static void
-append_ms (GString *out,
-           gint64   ns)
-{
-  append_fixed (out, ns, NS_PER_MS, 6);
-}
-
-static void
-arg_key (GString    *out,
-         gboolean   *first,
-         const char *key)
-{
-  g_string_append (out, *first ? "" : ",");
-  *first = FALSE;
-  jsr_json_append_string (out, key);
-  g_string_append_c (out, ':');
-}
-
-static void
-arg_str (GString    *out,
-         gboolean   *first,
+arg_str (Chrome     *c,
          const char *key,
          const char *value)
 {
   if (value == NULL)
     return;
-  arg_key (out, first, key);
-  jsr_json_append_string (out, value);
+  jsr_json_writer_member (c->w, key);
+  jsr_json_writer_string (c->w, value);
 }
 
 static void
-arg_int (GString    *out,
-         gboolean   *first,
+arg_int (Chrome     *c,
          const char *key,
          gint64      value)
 {
   if (value == JSR_UNKNOWN)
     return;
-  arg_key (out, first, key);
-  g_string_append_printf (out, "%" G_GINT64_FORMAT, value);
+  jsr_json_writer_member (c->w, key);
+  jsr_json_writer_int (c->w, value);
 }
 
 static void
-arg_ms (GString    *out,
-        gboolean   *first,
+arg_ms (Chrome     *c,
         const char *key,
         gint64      ns)
 {
   if (ns == JSR_UNKNOWN)
     return;
-  arg_key (out, first, key);
-  append_ms (out, ns);
+  jsr_json_writer_member (c->w, key);
+  jsr_json_writer_fixed (c->w, ns, NS_PER_MS, 6);
 }
 
 static void
+arg_true (Chrome     *c,
+          const char *key)
+{
+  jsr_json_writer_member (c->w, key);
+  jsr_json_writer_bool (c->w, TRUE);
+}
+
+/* A stackFrames id, as the format spells it: a string. */
+static void
+write_id (JsrJsonWriter *w,
+          guint          id)
+{
+  char text[16];
+
+  g_snprintf (text, sizeof text, "%u", id);
+  jsr_json_writer_string (w, text);
+}
+
+/* Each event on a line of its own. */
+static void
 next_event (Chrome *c)
 {
-  g_string_append (c->out, c->events_started ? ",\n" : "\n");
-  c->events_started = TRUE;
+  jsr_json_writer_newline (c->w, 0);
+  jsr_json_writer_begin_object (c->w);
 }
 
 /* Starts an event: {"ph":..,"pid":..,"tid":..,"ts":.. */
@@ -174,11 +173,17 @@ begin_event (Chrome     *c,
              gint64      t_ns)
 {
   next_event (c);
-  g_string_append_printf (c->out, "{\"ph\":\"%s\",\"pid\":%d", ph, c->process->pid);
+  jsr_json_writer_member (c->w, "ph");
+  jsr_json_writer_string (c->w, ph);
+  jsr_json_writer_member (c->w, "pid");
+  jsr_json_writer_int (c->w, c->process->pid);
   if (tid != 0)
-    g_string_append_printf (c->out, ",\"tid\":%u", tid);
-  g_string_append (c->out, ",\"ts\":");
-  append_ts (c, t_ns);
+    {
+      jsr_json_writer_member (c->w, "tid");
+      jsr_json_writer_uint (c->w, tid);
+    }
+  jsr_json_writer_member (c->w, "ts");
+  write_ts (c, t_ns);
 }
 
 static void
@@ -186,10 +191,10 @@ add_name_cat (Chrome     *c,
               const char *name,
               const char *cat)
 {
-  g_string_append (c->out, ",\"name\":");
-  jsr_json_append_string (c->out, name);
-  g_string_append (c->out, ",\"cat\":");
-  jsr_json_append_string (c->out, cat);
+  jsr_json_writer_member (c->w, "name");
+  jsr_json_writer_string (c->w, name);
+  jsr_json_writer_member (c->w, "cat");
+  jsr_json_writer_string (c->w, cat);
 }
 
 static void
@@ -197,8 +202,23 @@ add_dur (Chrome *c,
          gint64  start_ns,
          gint64  end_ns)
 {
-  g_string_append (c->out, ",\"dur\":");
-  append_fixed (c->out, jsr_span (start_ns, end_ns), 1000, 3);
+  jsr_json_writer_member (c->w, "dur");
+  jsr_json_writer_fixed (c->w, jsr_span (start_ns, end_ns), 1000, 3);
+}
+
+static void
+begin_args (Chrome *c)
+{
+  jsr_json_writer_member (c->w, "args");
+  jsr_json_writer_begin_object (c->w);
+}
+
+/* The args and the event. */
+static void
+end_event (Chrome *c)
+{
+  jsr_json_writer_end_object (c->w);
+  jsr_json_writer_end_object (c->w);
 }
 
 static void
@@ -210,19 +230,24 @@ metadata (Chrome     *c,
           gint64      number)
 {
   next_event (c);
-  g_string_append_printf (c->out, "{\"ph\":\"M\",\"pid\":%d", c->process->pid);
+  jsr_json_writer_member (c->w, "ph");
+  jsr_json_writer_string (c->w, "M");
+  jsr_json_writer_member (c->w, "pid");
+  jsr_json_writer_int (c->w, c->process->pid);
   if (tid != 0)
-    g_string_append_printf (c->out, ",\"tid\":%u", tid);
-  g_string_append (c->out, ",\"name\":");
-  jsr_json_append_string (c->out, name);
-  g_string_append (c->out, ",\"args\":{");
-  jsr_json_append_string (c->out, key);
-  g_string_append_c (c->out, ':');
+    {
+      jsr_json_writer_member (c->w, "tid");
+      jsr_json_writer_uint (c->w, tid);
+    }
+  jsr_json_writer_member (c->w, "name");
+  jsr_json_writer_string (c->w, name);
+  begin_args (c);
+  jsr_json_writer_member (c->w, key);
   if (value != NULL)
-    jsr_json_append_string (c->out, value);
+    jsr_json_writer_string (c->w, value);
   else
-    g_string_append_printf (c->out, "%" G_GINT64_FORMAT, number);
-  g_string_append (c->out, "}}");
+    jsr_json_writer_int (c->w, number);
+  end_event (c);
 }
 
 /* --- tracks and lanes ------------------------------------------------------ */
@@ -328,7 +353,6 @@ or_else (const char *a,
 
 static void
 culprit_args (Chrome               *c,
-              gboolean             *first,
               const JsrReportEvent *event)
 {
   const JsrReportCulprit *culprit = event->culprit;
@@ -344,15 +368,15 @@ culprit_args (Chrome               *c,
     g_string_append_printf (text, " (%s)", jse_text (c->ctx, culprit->file));
   if (culprit->module != NULL)
     g_string_append_printf (text, " [%s]", jse_text (c->ctx, culprit->module));
-  arg_str (c->out, first, "culprit", text->str);
-  arg_str (c->out, first, "culprit_reason", culprit->reason);
+  arg_str (c, "culprit", text->str);
+  arg_str (c, "culprit_reason", culprit->reason);
   if (culprit->confidence >= 0)
     {
       char buffer[G_ASCII_DTOSTR_BUF_SIZE];
 
-      arg_key (c->out, first, "confidence");
-      g_string_append (c->out,
-                       g_ascii_formatd (buffer, sizeof buffer, "%.3f", culprit->confidence));
+      jsr_json_writer_member (c->w, "confidence");
+      jsr_json_writer_number (c->w,
+                              g_ascii_formatd (buffer, sizeof buffer, "%.3f", culprit->confidence));
     }
 }
 
@@ -365,7 +389,6 @@ write_event_slice (Chrome      *c,
   const JsrReportEventDetail *d = e->detail;
   g_autofree char *name = NULL;
   const char *what = or_else (e->callback, e->source);
-  gboolean first = TRUE;
 
   /* "severe dispatch: on_click", "HANG (ongoing): on_click" */
   if (e->ongoing)
@@ -376,55 +399,45 @@ write_event_slice (Chrome      *c,
   begin_event (c, "X", tid, s->start_ns);
   add_dur (c, s->start_ns, s->end_ns);
   add_name_cat (c, name, s->kind == SLICE_FRAME_EVENT ? "frame-jank" : "jank");
-  g_string_append (c->out, ",\"args\":{");
-  arg_int (c->out, &first, "id", e->id);
-  arg_str (c->out, &first, "type", e->type);
-  arg_str (c->out, &first, "tier", jsr_tier_to_string (e->tier));
-  arg_str (c->out, &first, "source", e->source);
-  arg_str (c->out, &first, "callback", e->callback);
-  arg_ms (c->out, &first, "blocked_ms", e->duration_ns);
-  arg_int (c->out, &first, "parts",
-           MAX (e->parts_count, d != NULL ? (gint64) d->parts->len : 0));
-  arg_str (c->out, &first, "class", e->klass);
-  arg_str (c->out, &first, "wait", e->wait);
-  culprit_args (c, &first, e);
-  arg_ms (c->out, &first, "watched_ms", e->watched_ns);
-  arg_ms (c->out, &first, "cpu_ms", e->cpu_ns);
-  arg_ms (c->out, &first, "off_cpu_ms", e->off_cpu_ns);
+  begin_args (c);
+  arg_int (c, "id", e->id);
+  arg_str (c, "type", e->type);
+  arg_str (c, "tier", jsr_tier_to_string (e->tier));
+  arg_str (c, "source", e->source);
+  arg_str (c, "callback", e->callback);
+  arg_ms (c, "blocked_ms", e->duration_ns);
+  arg_int (c, "parts", MAX (e->parts_count, d != NULL ? (gint64) d->parts->len : 0));
+  arg_str (c, "class", e->klass);
+  arg_str (c, "wait", e->wait);
+  culprit_args (c, e);
+  arg_ms (c, "watched_ms", e->watched_ns);
+  arg_ms (c, "cpu_ms", e->cpu_ns);
+  arg_ms (c, "off_cpu_ms", e->off_cpu_ns);
   if (d != NULL)
     {
-      arg_ms (c->out, &first, "runnable_ms", d->runnable_ns);
-      arg_str (c->out, &first, "scene", d->scene);
+      arg_ms (c, "runnable_ms", d->runnable_ns);
+      arg_str (c, "scene", d->scene);
       /* The machine at the time: busy, or the app slow? */
       if (d->process_cpu_pct_x100 != JSR_UNKNOWN)
         {
-          arg_key (c->out, &first, "process_cpu_pct");
-          append_fixed (c->out, d->process_cpu_pct_x100, 100, 2);
+          jsr_json_writer_member (c->w, "process_cpu_pct");
+          jsr_json_writer_fixed (c->w, d->process_cpu_pct_x100, 100, 2);
         }
       if (d->load_avg_x100 != JSR_UNKNOWN)
         {
-          arg_key (c->out, &first, "load_avg_1m");
-          append_fixed (c->out, d->load_avg_x100, 100, 2);
+          jsr_json_writer_member (c->w, "load_avg_1m");
+          jsr_json_writer_fixed (c->w, d->load_avg_x100, 100, 2);
         }
-      arg_int (c->out, &first, "mem_available_kb", d->mem_available_kb);
+      arg_int (c, "mem_available_kb", d->mem_available_kb);
       if (d->startup)
-        {
-          arg_key (c->out, &first, "startup");
-          g_string_append (c->out, "true");
-        }
+        arg_true (c, "startup");
     }
-  arg_int (c->out, &first, "samples", e->samples_total);
+  arg_int (c, "samples", e->samples_total);
   if (e->ongoing)
-    {
-      arg_key (c->out, &first, "ongoing");
-      g_string_append (c->out, "true");
-    }
+    arg_true (c, "ongoing");
   if (c->process->previous_run)
-    {
-      arg_key (c->out, &first, "previous_run");
-      g_string_append (c->out, "true");
-    }
-  g_string_append (c->out, "}}");
+    arg_true (c, "previous_run");
+  end_event (c);
 
   if (e->ongoing)
     {
@@ -434,7 +447,9 @@ write_event_slice (Chrome      *c,
                          ? "hang under way when the process was killed"
                          : "hang still under way when the report was written",
                     "jank");
-      g_string_append (c->out, ",\"s\":\"p\"}");
+      jsr_json_writer_member (c->w, "s");
+      jsr_json_writer_string (c->w, "p");
+      jsr_json_writer_end_object (c->w);
     }
 }
 
@@ -444,7 +459,6 @@ write_part_slice (Chrome      *c,
                   guint        tid)
 {
   const JsrReportPart *p = s->part;
-  gboolean first = TRUE;
   g_autofree char *name = NULL;
 
   /* A dispatch by its callback; an iteration by the source that took most
@@ -459,14 +473,14 @@ write_part_slice (Chrome      *c,
   begin_event (c, "X", tid, s->start_ns);
   add_dur (c, s->start_ns, s->end_ns);
   add_name_cat (c, name, s->kind == SLICE_DISPATCH ? "dispatch" : "iteration");
-  g_string_append (c->out, ",\"args\":{");
-  arg_str (c->out, &first, "source", p->source);
-  arg_str (c->out, &first, "callback", p->callback);
-  arg_str (c->out, &first, "tier", p->tier);
-  arg_ms (c->out, &first, "own_ms", p->duration_ns);
-  arg_ms (c->out, &first, "wall_ms", jsr_span (p->start_ns, p->end_ns));
-  arg_int (c->out, &first, "event", s->event->id);
-  g_string_append (c->out, "}}");
+  begin_args (c);
+  arg_str (c, "source", p->source);
+  arg_str (c, "callback", p->callback);
+  arg_str (c, "tier", p->tier);
+  arg_ms (c, "own_ms", p->duration_ns);
+  arg_ms (c, "wall_ms", jsr_span (p->start_ns, p->end_ns));
+  arg_int (c, "event", s->event->id);
+  end_event (c);
 }
 
 /* A frame, its work (before-paint or flush-events to the end of
@@ -478,7 +492,6 @@ write_frame_slice (Chrome      *c,
                    guint        tid)
 {
   const JsrReportPart *p = s->part;
-  gboolean first = TRUE;
   gint64 phases_ns = 0;
   gint64 work_start;
   gint64 at;
@@ -487,16 +500,16 @@ write_frame_slice (Chrome      *c,
   begin_event (c, "X", tid, s->start_ns);
   add_dur (c, s->start_ns, s->end_ns);
   add_name_cat (c, name, "frame");
-  g_string_append (c->out, ",\"args\":{");
-  arg_int (c->out, &first, "window", p->window);
-  arg_str (c->out, &first, "tier", p->tier);
-  arg_ms (c->out, &first, "frame_ms", p->duration_ns);
-  arg_ms (c->out, &first, "budget_ms", p->budget_ns);
-  arg_ms (c->out, &first, "work_ms", p->work_ns);
-  arg_str (c->out, &first, "source", p->source);
-  arg_str (c->out, &first, "callback", p->callback);
-  arg_int (c->out, &first, "event", s->event->id);
-  g_string_append (c->out, "}}");
+  begin_args (c);
+  arg_int (c, "window", p->window);
+  arg_str (c, "tier", p->tier);
+  arg_ms (c, "frame_ms", p->duration_ns);
+  arg_ms (c, "budget_ms", p->budget_ns);
+  arg_ms (c, "work_ms", p->work_ns);
+  arg_str (c, "source", p->source);
+  arg_str (c, "callback", p->callback);
+  arg_int (c, "event", s->event->id);
+  end_event (c);
 
   for (guint i = 0; i < G_N_ELEMENTS (phase_names); i++)
     if (p->phases[i] > 0)
@@ -505,13 +518,12 @@ write_frame_slice (Chrome      *c,
   work_start = MAX (work_start, s->start_ns);
   if (p->work_ns > 0)
     {
-      first = TRUE;
       begin_event (c, "X", tid, work_start);
       add_dur (c, work_start, s->end_ns);
       add_name_cat (c, "work", "frame");
-      g_string_append (c->out, ",\"args\":{");
-      arg_ms (c->out, &first, "work_ms", p->work_ns);
-      g_string_append (c->out, "}}");
+      begin_args (c);
+      arg_ms (c, "work_ms", p->work_ns);
+      end_event (c);
     }
 
   at = work_start;
@@ -522,13 +534,12 @@ write_frame_slice (Chrome      *c,
       if (p->phases[i] <= 0) /* did not run, or too short to show */
         continue;
       end = MIN (jsr_sat_add (at, p->phases[i]), s->end_ns);
-      first = TRUE;
       begin_event (c, "X", tid, at);
       add_dur (c, at, end);
       add_name_cat (c, phase_names[i], "frame-phase");
-      g_string_append (c->out, ",\"args\":{");
-      arg_ms (c->out, &first, "phase_ms", p->phases[i]);
-      g_string_append (c->out, "}}");
+      begin_args (c);
+      arg_ms (c, "phase_ms", p->phases[i]);
+      end_event (c);
       at = end;
     }
 }
@@ -648,26 +659,20 @@ frame_id (Chrome     *c,
           const char *module)
 {
   g_autofree char *key = g_strdup_printf ("%u\x1f%s\x1f%s", parent, name, module ? module : "");
+  StackFrame frame;
   gpointer id;
 
   if (g_hash_table_lookup_extended (c->frame_ids, key, NULL, &id))
     return GPOINTER_TO_UINT (id);
 
-  c->n_frames++;
-  g_string_append_printf (c->stack_frames, "%s\n\"%u\":{\"name\":", c->n_frames > 1 ? "," : "",
-                          c->n_frames);
-  jsr_json_append_string (c->stack_frames, name);
-  if (module != NULL)
-    {
-      g_string_append (c->stack_frames, ",\"category\":");
-      jsr_json_append_string (c->stack_frames, module);
-    }
-  if (parent != 0)
-    g_string_append_printf (c->stack_frames, ",\"parent\":\"%u\"", parent);
-  g_string_append_c (c->stack_frames, '}');
-  g_hash_table_insert (c->frame_ids, g_steal_pointer (&key), GUINT_TO_POINTER (c->n_frames));
+  frame.name = name;
+  frame.module = module;
+  frame.parent = parent;
+  g_array_append_val (c->stack_frames, frame);
+  g_hash_table_insert (c->frame_ids, g_steal_pointer (&key),
+                       GUINT_TO_POINTER (c->stack_frames->len));
 
-  return c->n_frames;
+  return c->stack_frames->len;
 }
 
 /* The leaf's stackFrames id of a stack, linked from the root (the report
@@ -727,8 +732,8 @@ write_sample_instants (Chrome *c,
       const JsrReportSample *s = t->sample;
       g_autoptr (GString) text = g_string_new (NULL);
       g_autofree char *name = NULL;
-      gboolean first = TRUE;
       guint sf = stack_id (c, t->stack);
+      SampleEntry entry;
 
       if (tid == 0)
         tid = new_thread (c, "samples", 20);
@@ -736,23 +741,27 @@ write_sample_instants (Chrome *c,
                              : g_strdup_printf ("sample: %s", or_else (s->state, "?"));
       begin_event (c, "i", tid, jse_time (c->process, s->t_ns));
       add_name_cat (c, name, "sample");
-      g_string_append_printf (c->out, ",\"s\":\"t\",\"sf\":\"%u\",\"args\":{", sf);
-      arg_int (c->out, &first, "count", s->count);
+      jsr_json_writer_member (c->w, "s");
+      jsr_json_writer_string (c->w, "t");
+      jsr_json_writer_member (c->w, "sf");
+      write_id (c->w, sf);
+      begin_args (c);
+      arg_int (c, "count", s->count);
       if (s->count > 1)
-        arg_ms (c->out, &first, "last_after_ms", jsr_span (s->t_ns, s->last_ns));
-      arg_str (c->out, &first, "state", s->state);
-      arg_str (c->out, &first, "wait", s->wait);
-      arg_int (c->out, &first, "event", t->event->id);
+        arg_ms (c, "last_after_ms", jsr_span (s->t_ns, s->last_ns));
+      arg_str (c, "state", s->state);
+      arg_str (c, "wait", s->wait);
+      arg_int (c, "event", t->event->id);
       stack_text (c, text, t->stack);
-      arg_str (c->out, &first, "stack", text->str);
-      g_string_append (c->out, "}}");
+      arg_str (c, "stack", text->str);
+      end_event (c);
 
-      g_string_append_printf (c->samples, "%s\n{\"pid\":%d,\"tid\":%u,\"ts\":",
-                              c->samples->len > 0 ? "," : "", c->process->pid, tid);
-      append_fixed (c->samples, jsr_sat_sub (jse_time (c->process, s->t_ns), c->ctx->origin_ns),
-                    1000, 3);
-      g_string_append_printf (c->samples, ",\"name\":\"jankscope sample\",\"sf\":\"%u\","
-                              "\"weight\":%" G_GINT64_FORMAT "}", sf, MAX (s->count, 1));
+      entry.pid = c->process->pid;
+      entry.tid = tid;
+      entry.ts_ns = jsr_sat_sub (jse_time (c->process, s->t_ns), c->ctx->origin_ns);
+      entry.sf = sf;
+      entry.weight = MAX (s->count, 1);
+      g_array_append_val (c->samples, entry);
     }
 }
 
@@ -804,20 +813,19 @@ write_stack_slices (Chrome *c,
   for (guint i = 0; i < closed->len; i++)
     {
       const StackSlice *f = &g_array_index (closed, StackSlice, i);
-      gboolean first = TRUE;
 
       begin_event (c, "X", tid, f->start_ns);
       add_dur (c, f->start_ns, f->end_ns);
       add_name_cat (c, f->name, "stack");
-      g_string_append (c->out, ",\"args\":{");
+      begin_args (c);
       if (f->frame != NULL)
         {
-          arg_str (c->out, &first, "module", jse_text (c->ctx, f->frame->module));
-          arg_str (c->out, &first, "file", jse_text (c->ctx, f->frame->file));
-          arg_int (c->out, &first, "line", f->frame->line);
-          arg_str (c->out, &first, "offset", f->frame->offset);
+          arg_str (c, "module", jse_text (c->ctx, f->frame->module));
+          arg_str (c, "file", jse_text (c->ctx, f->frame->file));
+          arg_int (c, "line", f->frame->line);
+          arg_str (c, "offset", f->frame->offset);
         }
-      g_string_append (c->out, "}}");
+      end_event (c);
     }
 }
 
@@ -908,7 +916,6 @@ write_process (Chrome           *c,
 
   if (!process->previous_run)
     {
-      gboolean first = TRUE;
       guint tid = new_thread (c, "jankscope", 0);
       gint64 start = jse_time (process, report->start_ns);
 
@@ -916,18 +923,18 @@ write_process (Chrome           *c,
       add_dur (c, start, jsr_sat_add (start, MAX (report->monitored_ns, 0)));
       add_name_cat (c, report->final ? "monitored" : "monitored (report written during the run)",
                     "jankscope");
-      g_string_append (c->out, ",\"args\":{");
-      arg_str (c->out, &first, "file", input->display_name);
-      arg_str (c->out, &first, "toolkit", report->toolkit);
-      arg_str (c->out, &first, "gtk_version", report->gtk_version);
-      arg_str (c->out, &first, "mode", report->mode);
-      arg_int (c->out, &first, "iterations", report->iterations);
-      arg_int (c->out, &first, "dispatches", report->dispatches);
-      arg_ms (c->out, &first, "busy_ms", report->busy_ns);
-      arg_int (c->out, &first, "events_total", report->events_total);
-      arg_int (c->out, &first, "events_dropped", report->events_dropped);
-      arg_ms (c->out, &first, "threshold_ms", report->threshold_ns);
-      g_string_append (c->out, "}}");
+      begin_args (c);
+      arg_str (c, "file", input->display_name);
+      arg_str (c, "toolkit", report->toolkit);
+      arg_str (c, "gtk_version", report->gtk_version);
+      arg_str (c, "mode", report->mode);
+      arg_int (c, "iterations", report->iterations);
+      arg_int (c, "dispatches", report->dispatches);
+      arg_ms (c, "busy_ms", report->busy_ns);
+      arg_int (c, "events_total", report->events_total);
+      arg_int (c, "events_dropped", report->events_dropped);
+      arg_ms (c, "threshold_ms", report->threshold_ns);
+      end_event (c);
     }
 
   write_slices (c);
@@ -937,47 +944,126 @@ write_process (Chrome           *c,
   g_clear_pointer (&c->tracks, g_hash_table_unref);
 }
 
+/* The samples' stacks as a tree of frames: "ID": {"name", "category" (the
+ * module), "parent"}. */
+static void
+write_stack_frames (Chrome *c)
+{
+  jsr_json_writer_begin_object (c->w);
+  for (guint i = 0; i < c->stack_frames->len; i++)
+    {
+      const StackFrame *f = &g_array_index (c->stack_frames, StackFrame, i);
+      char id[16];
+
+      g_snprintf (id, sizeof id, "%u", i + 1);
+      jsr_json_writer_newline (c->w, 0);
+      jsr_json_writer_member (c->w, id);
+      jsr_json_writer_begin_object (c->w);
+      jsr_json_writer_member (c->w, "name");
+      jsr_json_writer_string (c->w, f->name);
+      if (f->module != NULL)
+        {
+          jsr_json_writer_member (c->w, "category");
+          jsr_json_writer_string (c->w, f->module);
+        }
+      if (f->parent != 0)
+        {
+          jsr_json_writer_member (c->w, "parent");
+          write_id (c->w, f->parent);
+        }
+      jsr_json_writer_end_object (c->w);
+    }
+  jsr_json_writer_newline (c->w, 0);
+  jsr_json_writer_end_object (c->w);
+}
+
+static void
+write_samples (Chrome *c)
+{
+  jsr_json_writer_begin_array (c->w);
+  for (guint i = 0; i < c->samples->len; i++)
+    {
+      const SampleEntry *e = &g_array_index (c->samples, SampleEntry, i);
+
+      jsr_json_writer_newline (c->w, 0);
+      jsr_json_writer_begin_object (c->w);
+      jsr_json_writer_member (c->w, "pid");
+      jsr_json_writer_int (c->w, e->pid);
+      jsr_json_writer_member (c->w, "tid");
+      jsr_json_writer_uint (c->w, e->tid);
+      jsr_json_writer_member (c->w, "ts");
+      jsr_json_writer_fixed (c->w, e->ts_ns, 1000, 3);
+      jsr_json_writer_member (c->w, "name");
+      jsr_json_writer_string (c->w, "jankscope sample");
+      jsr_json_writer_member (c->w, "sf");
+      write_id (c->w, e->sf);
+      jsr_json_writer_member (c->w, "weight");
+      jsr_json_writer_int (c->w, e->weight);
+      jsr_json_writer_end_object (c->w);
+    }
+  jsr_json_writer_newline (c->w, 0);
+  jsr_json_writer_end_array (c->w);
+}
+
 GBytes *
 jse_format_chrome (JseContext *ctx,
                    GError    **error)
 {
   Chrome c = { 0 };
   GString *out = g_string_new (NULL);
+  JsrJsonWriter writer;
 
+  jsr_json_writer_init (&writer, out, JSR_JSON_WRITER_COMPACT);
   c.ctx = ctx;
-  c.out = out;
+  c.w = &writer;
   c.next_tid = FIRST_TID;
   c.frame_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  c.stack_frames = g_string_new (NULL);
-  c.samples = g_string_new (NULL);
+  c.stack_frames = g_array_new (FALSE, FALSE, sizeof (StackFrame));
+  c.samples = g_array_new (FALSE, FALSE, sizeof (SampleEntry));
 
-  g_string_append (out, "{\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"jankscope "
-                        JANKSCOPE_VERSION "\",\"clock\":");
-  jsr_json_append_string (out, ctx->align == JSE_ALIGN_START ? "process start" : "CLOCK_MONOTONIC");
-  g_string_append (out, ",\"origin_ns\":");
-  g_string_append_printf (out, "%" G_GINT64_FORMAT, ctx->origin_ns);
-  g_string_append (out, ",\"inputs\":[");
+  jsr_json_writer_begin_object (c.w);
+  jsr_json_writer_member (c.w, "displayTimeUnit");
+  jsr_json_writer_string (c.w, "ms");
+  jsr_json_writer_newline (c.w, 0);
+  jsr_json_writer_member (c.w, "otherData");
+  jsr_json_writer_begin_object (c.w);
+  jsr_json_writer_member (c.w, "generator");
+  jsr_json_writer_string (c.w, "jankscope " JANKSCOPE_VERSION);
+  jsr_json_writer_member (c.w, "clock");
+  jsr_json_writer_string (c.w, ctx->align == JSE_ALIGN_START ? "process start" : "CLOCK_MONOTONIC");
+  jsr_json_writer_member (c.w, "origin_ns");
+  jsr_json_writer_int (c.w, ctx->origin_ns);
+  jsr_json_writer_member (c.w, "inputs");
+  jsr_json_writer_begin_array (c.w);
   for (guint i = 0; i < ctx->inputs->len; i++)
     {
       const JseInput *input = g_ptr_array_index (ctx->inputs, i);
 
-      g_string_append (out, i > 0 ? "," : "");
-      jsr_json_append_string (out, input->display_name);
+      jsr_json_writer_string (c.w, input->display_name);
     }
-  g_string_append (out, "]},\n\"traceEvents\":[");
+  jsr_json_writer_end_array (c.w);
+  jsr_json_writer_end_object (c.w);
 
+  jsr_json_writer_newline (c.w, 0);
+  jsr_json_writer_member (c.w, "traceEvents");
+  jsr_json_writer_begin_array (c.w);
   for (guint i = 0; i < ctx->processes->len; i++)
     write_process (&c, g_ptr_array_index (ctx->processes, i), i);
+  jsr_json_writer_newline (c.w, 0);
+  jsr_json_writer_end_array (c.w);
 
-  g_string_append (out, "\n],\n\"stackFrames\":{");
-  g_string_append_len (out, c.stack_frames->str, c.stack_frames->len);
-  g_string_append (out, "\n},\n\"samples\":[");
-  g_string_append_len (out, c.samples->str, c.samples->len);
-  g_string_append (out, "\n]}\n");
+  jsr_json_writer_newline (c.w, 0);
+  jsr_json_writer_member (c.w, "stackFrames");
+  write_stack_frames (&c);
+  jsr_json_writer_newline (c.w, 0);
+  jsr_json_writer_member (c.w, "samples");
+  write_samples (&c);
+  jsr_json_writer_end_object (c.w);
+  g_string_append_c (out, '\n');
 
   g_hash_table_unref (c.frame_ids);
-  g_string_free (c.stack_frames, TRUE);
-  g_string_free (c.samples, TRUE);
+  g_array_unref (c.stack_frames);
+  g_array_unref (c.samples);
 
   return g_string_free_to_bytes (out);
 }

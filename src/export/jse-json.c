@@ -3,7 +3,11 @@
  * CLI does not know included), in the order given; --scrub applies to every
  * string of them, and drops the focused window's title ("window_title": a
  * title may name a document or a person), as JANKSCOPE_SCRUB=1 does in the
- * app.
+ * app. Parsed with jsr-json-doc.c and written with jsr-json-writer.c in
+ * json-glib's pretty printing, as when both were json-glib's: the same bytes,
+ * but where json-glib wrote what is not JSON (jsr-json-writer.h) or read a
+ * string otherwise ("\u0000" cut it, a lone surrogate became invalid UTF-8;
+ * the reader reads U+FFFD for both).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -11,87 +15,135 @@
 
 #include <string.h>
 
-#include <json-glib/json-glib.h>
-
 #include "jse-formats.h"
 #include "jsr-display.h"
+#include "jsr-json-writer.h"
 
-typedef void (*StringFunc) (JsonNode *node, gpointer data);
+/* Objects up to this many members are checked for repeated names pair by
+ * pair, larger ones through a hash table. */
+#define SMALL_OBJECT 16
 
-static void
-walk_strings (JsonNode  *node,
-              StringFunc func,
-              gpointer   data)
+/* The members of an object as json-glib 1.6 kept them when this export was
+ * written with it, and as the readers see them: a name once, at the place of
+ * its first occurrence, with the value of its last. NULL when no name
+ * repeats (the members as they are). */
+static GArray *
+unique_members (const JsrJsonNode *object)
 {
-  switch (json_node_get_node_type (node))
+  g_autoptr (GHashTable) seen = NULL;
+  GArray *members = NULL;
+  gboolean repeated = FALSE;
+
+  if (object->length <= SMALL_OBJECT)
     {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObjectIter iter;
-        JsonNode *member;
+      for (guint32 i = 1; i < object->length && !repeated; i++)
+        for (guint32 j = 0; j < i && !repeated; j++)
+          repeated = strcmp (object->v.members[i].name, object->v.members[j].name) == 0;
+      if (!repeated)
+        return NULL;
+    }
 
-        json_object_iter_init (&iter, json_node_get_object (node));
-        while (json_object_iter_next (&iter, NULL, &member))
-          walk_strings (member, func, data);
+  /* name -> index in `members` + 1 */
+  seen = g_hash_table_new (g_str_hash, g_str_equal);
+  members = g_array_sized_new (FALSE, FALSE, sizeof (JsrJsonMember), object->length);
+  for (guint32 i = 0; i < object->length; i++)
+    {
+      const JsrJsonMember *m = &object->v.members[i];
+      guint at = GPOINTER_TO_UINT (g_hash_table_lookup (seen, m->name));
+
+      if (at > 0)
+        {
+          repeated = TRUE;
+          g_array_index (members, JsrJsonMember, at - 1).value = m->value;
+          continue;
+        }
+      g_array_append_val (members, *m);
+      g_hash_table_insert (seen, (gpointer) m->name, GUINT_TO_POINTER (members->len));
+    }
+  if (!repeated)
+    g_clear_pointer (&members, g_array_unref);
+
+  return members;
+}
+
+/* The string values, in document order. */
+static void
+learn_strings (JseScrubber       *scrubber,
+               const JsrJsonNode *node)
+{
+  switch (node->type)
+    {
+    case JSR_JSON_STRING:
+      jse_scrubber_learn (scrubber, node->v.string);
+      break;
+    case JSR_JSON_ARRAY:
+      for (guint32 i = 0; i < node->length; i++)
+        learn_strings (scrubber, &node->v.elements[i]);
+      break;
+    case JSR_JSON_OBJECT:
+      {
+        g_autoptr (GArray) unique = unique_members (node);
+        const JsrJsonMember *members = unique != NULL ? (const JsrJsonMember *) unique->data
+                                                      : node->v.members;
+        guint length = unique != NULL ? unique->len : node->length;
+
+        for (guint i = 0; i < length; i++)
+          learn_strings (scrubber, &members[i].value);
       }
       break;
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-
-        for (guint i = 0; i < json_array_get_length (array); i++)
-          walk_strings (json_array_get_element (array, i), func, data);
-      }
-      break;
-    case JSON_NODE_VALUE:
-      if (json_node_get_value_type (node) == G_TYPE_STRING)
-        func (node, data);
-      break;
-    case JSON_NODE_NULL:
     default:
       break;
     }
 }
 
+/* A value as it was read, every string scrubbed with --scrub, and then the
+ * members that are user data in themselves, not paths, null: the focused
+ * window's title ("window_title": a title may name a document or a person). */
 static void
-learn_string (JsonNode *node,
-              gpointer  data)
+write_value (JsrJsonWriter     *w,
+             const JsrJsonNode *node,
+             const JseScrubber *scrubber)
 {
-  jse_scrubber_learn (data, json_node_get_string (node));
-}
-
-static void
-scrub_string (JsonNode *node,
-              gpointer  data)
-{
-  g_autofree char *scrubbed = jse_scrubber_apply (data, json_node_get_string (node));
-
-  json_node_set_string (node, scrubbed);
-}
-
-/* Members that are user data in themselves, not paths. */
-static void
-drop_titles (JsonNode *node)
-{
-  if (JSON_NODE_HOLDS_OBJECT (node))
+  switch (node->type)
     {
-      JsonObjectIter iter;
-      const char *name;
-      JsonNode *member;
+    case JSR_JSON_STRING:
+      if (scrubber != NULL)
+        {
+          g_autofree char *scrubbed = jse_scrubber_apply (scrubber, node->v.string);
 
-      json_object_iter_init (&iter, json_node_get_object (node));
-      while (json_object_iter_next (&iter, &name, &member))
-        if (strcmp (name, "window_title") == 0)
-          json_node_init_null (member);
-        else
-          drop_titles (member);
-    }
-  else if (JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
+          jsr_json_writer_string (w, scrubbed);
+        }
+      else
+        jsr_json_writer_string (w, node->v.string);
+      break;
+    case JSR_JSON_ARRAY:
+      jsr_json_writer_begin_array (w);
+      for (guint32 i = 0; i < node->length; i++)
+        write_value (w, &node->v.elements[i], scrubber);
+      jsr_json_writer_end_array (w);
+      break;
+    case JSR_JSON_OBJECT:
+      {
+        g_autoptr (GArray) unique = unique_members (node);
+        const JsrJsonMember *members = unique != NULL ? (const JsrJsonMember *) unique->data
+                                                      : node->v.members;
+        guint length = unique != NULL ? unique->len : node->length;
 
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        drop_titles (json_array_get_element (array, i));
+        jsr_json_writer_begin_object (w);
+        for (guint i = 0; i < length; i++)
+          {
+            jsr_json_writer_member (w, members[i].name);
+            if (scrubber != NULL && strcmp (members[i].name, "window_title") == 0)
+              jsr_json_writer_null (w);
+            else
+              write_value (w, &members[i].value, scrubber);
+          }
+        jsr_json_writer_end_object (w);
+      }
+      break;
+    default:
+      jsr_json_writer_node (w, node);
+      break;
     }
 }
 
@@ -99,19 +151,19 @@ drop_titles (JsonNode *node)
  * changed since it was loaded: a running app keeps its report current, and
  * the path may be something else by now: read with the loaders' own checks,
  * a regular file of a bounded size), then parsed as plain JSON. */
-static JsonNode *
+static JsrJsonDoc *
 read_report (const JseInput *input,
              GError        **error)
 {
   g_autofree char *data = NULL;
   gsize length;
   g_autoptr (JsrReport) check = NULL;
-  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) local_error = NULL;
+  JsrJsonDoc *doc = NULL;
 
   if (!jsr_report_read_file (input->path, &data, &length, &local_error) ||
       (check = jsr_report_load_full_from_data (data, length, &local_error)) == NULL ||
-      !json_parser_load_from_data (parser, data, length, &local_error))
+      (doc = jsr_json_doc_parse (data, length, JSR_REPORT_MAX_JSON_DEPTH, &local_error)) == NULL)
     {
       g_autofree char *name = jsr_display_filename (input->path);
 
@@ -120,43 +172,38 @@ read_report (const JseInput *input,
       return NULL;
     }
 
-  return json_parser_steal_root (parser);
+  return doc;
 }
 
+/* The reports in json-glib 1.6's pretty printing (jsr-json-writer.h), as
+ * this export wrote them when it used json-glib. */
 GBytes *
 jse_format_json (JseContext *ctx,
                  GError    **error)
 {
-  g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
-  g_autoptr (JsonArray) reports = json_array_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  gsize length;
-  char *text;
+  g_autoptr (GPtrArray) docs = g_ptr_array_new_with_free_func ((GDestroyNotify) jsr_json_doc_free);
+  g_autoptr (GString) out = g_string_new (NULL);
+  JsrJsonWriter w;
 
+  /* Every report is read (and checked) before anything is written; with
+   * --scrub the names of every report are learned before any is scrubbed. */
   for (guint i = 0; i < ctx->inputs->len; i++)
     {
-      JsonNode *report = read_report (g_ptr_array_index (ctx->inputs, i), error);
+      JsrJsonDoc *doc = read_report (g_ptr_array_index (ctx->inputs, i), error);
 
-      if (report == NULL)
+      if (doc == NULL)
         return NULL;
-      json_array_add_element (reports, report);
+      g_ptr_array_add (docs, doc);
+      if (ctx->scrubber != NULL)
+        learn_strings (ctx->scrubber, jsr_json_doc_get_root (doc));
     }
 
-  json_node_set_array (root, reports);
-  if (ctx->scrubber != NULL)
-    {
-      walk_strings (root, learn_string, ctx->scrubber);
-      walk_strings (root, scrub_string, ctx->scrubber);
-      drop_titles (root);
-    }
+  jsr_json_writer_init (&w, out, JSR_JSON_WRITER_PRETTY);
+  jsr_json_writer_begin_array (&w);
+  for (guint i = 0; i < docs->len; i++)
+    write_value (&w, jsr_json_doc_get_root (g_ptr_array_index (docs, i)), ctx->scrubber);
+  jsr_json_writer_end_array (&w);
+  g_string_append_c (out, '\n');
 
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  json_generator_set_root (generator, root);
-  text = json_generator_to_data (generator, &length);
-  text = g_realloc (text, length + 2);
-  text[length++] = '\n';
-  text[length] = '\0';
-
-  return g_bytes_new_take (text, length);
+  return g_string_free_to_bytes (g_steal_pointer (&out));
 }

@@ -1,9 +1,9 @@
 /* jsr-aggregate-io.c: the aggregate document (docs/aggregate-format.md)
  *
- * Written by hand into a GString (an aggregate of a fleet holds many
+ * Written with jsr-json-writer.c (an aggregate of a fleet holds many
  * thousands of entries; json-glib's builder would triple the time), in a
- * fixed order, so that equal aggregates are equal files. Read back with
- * jsr-json-doc.c and checked like a report.
+ * fixed order and layout, so that equal aggregates are equal files. Read
+ * back with jsr-json-doc.c and checked like a report.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -15,122 +15,136 @@
 
 #include "jsr-aggregate-io.h"
 #include "jsr-json-read.h"
+#include "jsr-json-writer.h"
 #include "jsr-saturate.h"
 
 /* ---- writing ------------------------------------------------------------------ */
 
+/* The layout: one top-level member per line, indented by two; a container
+ * that holds many entries (apps, groups, signatures, cells, worst events)
+ * has one per line, two further in than the line that opens it, and a long
+ * entry goes on over lines indented one past its brace. */
+#define TOP 2
+
+/* A count of the aggregate's own members: at most G_MAXINT64, an integer
+ * every reader takes. */
 static void
-member (GString    *out,
-        const char *indent,
-        const char *name)
+write_count (JsrJsonWriter *w,
+             guint64        value)
 {
-  g_string_append (out, indent);
-  jsr_json_append_string (out, name);
-  g_string_append (out, ": ");
+  jsr_json_writer_uint (w, MIN (value, (guint64) G_MAXINT64));
 }
 
 static void
-member_int (GString    *out,
-            const char *indent,
-            const char *name,
-            guint64     value,
-            gboolean    last)
+member_string (JsrJsonWriter *w,
+               const char    *name,
+               const char    *value)
 {
-  member (out, indent, name);
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT "%s\n", MIN (value, (guint64) G_MAXINT64),
-                          last ? "" : ",");
+  jsr_json_writer_member (w, name);
+  jsr_json_writer_string (w, value);
 }
 
 static void
-member_string (GString    *out,
-               const char *indent,
-               const char *name,
-               const char *value,
-               gboolean    last)
+member_bool (JsrJsonWriter *w,
+             const char    *name,
+             gboolean       value)
 {
-  member (out, indent, name);
-  jsr_json_append_string (out, value);
-  g_string_append (out, last ? "\n" : ",\n");
+  jsr_json_writer_member (w, name);
+  jsr_json_writer_bool (w, value);
 }
 
+/* A top-level member (or one of a block at `indent`) on a line of its own. */
 static void
-member_bool (GString    *out,
-             const char *indent,
-             const char *name,
-             gboolean    value,
-             gboolean    last)
+line_member (JsrJsonWriter *w,
+             guint          indent,
+             const char    *name)
 {
-  member (out, indent, name);
-  g_string_append_printf (out, "%s%s\n", value ? "true" : "false", last ? "" : ",");
+  jsr_json_writer_newline (w, indent);
+  jsr_json_writer_member (w, name);
 }
 
-/* The members of a JsrAggStats, on one line: {"events": 1, ...}. */
+/* The members of a JsrAggStats: "events": 1, ... */
 static void
-append_stats (GString           *out,
-              const JsrAggStats *s,
-              const char        *total_name,
-              gboolean           with_attribution)
+write_stats (JsrJsonWriter     *w,
+             const JsrAggStats *s,
+             const char        *total_name,
+             gboolean           with_attribution)
 {
-  g_string_append_printf (out,
-                          "\"events\": %" G_GUINT64_FORMAT ", \"samples\": %" G_GUINT64_FORMAT
-                          ", \"runs\": %" G_GUINT64_FORMAT ", \"%s\": %" G_GUINT64_FORMAT
-                          ", \"max_ns\": %" G_GUINT64_FORMAT,
-                          s->events, s->samples, s->runs, total_name, s->total_ns, s->max_ns);
+  jsr_json_writer_member (w, "events");
+  jsr_json_writer_uint (w, s->events);
+  jsr_json_writer_member (w, "samples");
+  jsr_json_writer_uint (w, s->samples);
+  jsr_json_writer_member (w, "runs");
+  jsr_json_writer_uint (w, s->runs);
+  jsr_json_writer_member (w, total_name);
+  jsr_json_writer_uint (w, s->total_ns);
+  jsr_json_writer_member (w, "max_ns");
+  jsr_json_writer_uint (w, s->max_ns);
   if (with_attribution)
-    g_string_append_printf (out,
-                            ", \"attributed_ns\": %" G_GUINT64_FORMAT
-                            ", \"unattributed_ns\": %" G_GUINT64_FORMAT,
-                            s->attributed_ns, s->unattributed_ns);
+    {
+      jsr_json_writer_member (w, "attributed_ns");
+      jsr_json_writer_uint (w, s->attributed_ns);
+      jsr_json_writer_member (w, "unattributed_ns");
+      jsr_json_writer_uint (w, s->unattributed_ns);
+    }
 }
 
 static void
-append_key (GString         *out,
-            const JsrAggKey *key)
+write_key (JsrJsonWriter   *w,
+           const JsrAggKey *key)
 {
-  g_string_append (out, "\"tier\": ");
-  jsr_json_append_string (out, key->tier);
-  g_string_append (out, ", \"class\": ");
-  jsr_json_append_string (out, key->klass);
-  g_string_append (out, ", \"wait\": ");
-  jsr_json_append_string (out, key->wait);
-  g_string_append (out, ", \"source\": ");
-  jsr_json_append_string (out, key->source);
-  g_string_append (out, ", \"callback\": ");
-  jsr_json_append_string (out, key->callback);
-  g_string_append (out, ", \"scene\": ");
-  jsr_json_append_string (out, key->scene);
+  member_string (w, "tier", key->tier);
+  member_string (w, "class", key->klass);
+  member_string (w, "wait", key->wait);
+  member_string (w, "source", key->source);
+  member_string (w, "callback", key->callback);
+  member_string (w, "scene", key->scene);
 }
 
+/* The members of a percentile block at `indent`, its histogram last. */
 static void
-append_histogram (GString            *out,
-                  const char         *indent,
-                  const JsrHistogram *h,
-                  const double       *qs,
-                  const char *const  *names,
-                  guint               n)
+write_histogram (JsrJsonWriter      *w,
+                 guint               indent,
+                 const JsrHistogram *h,
+                 const double       *qs,
+                 const char *const  *names,
+                 guint               n)
 {
-  gboolean first = TRUE;
-
-  member_int (out, indent, "count", h->count, FALSE);
-  member_int (out, indent, "approximate", h->approximate, FALSE);
+  line_member (w, indent, "count");
+  write_count (w, h->count);
+  line_member (w, indent, "approximate");
+  write_count (w, h->approximate);
   for (guint i = 0; i < n; i++)
-    member_int (out, indent, names[i], (guint64) jsr_histogram_percentile (h, qs[i]), FALSE);
-  member_int (out, indent, "max_ns", h->count > 0 ? (guint64) h->max_ns : 0, FALSE);
-  member (out, indent, "histogram");
-  g_string_append_printf (out,
-                          "{\"sub_bits\": %d, \"min_exp\": %d, \"count\": %" G_GUINT64_FORMAT
-                          ", \"min_ns\": %" G_GINT64_FORMAT ", \"max_ns\": %" G_GINT64_FORMAT
-                          ", \"buckets\": [",
-                          JSR_HISTOGRAM_SUB_BITS, JSR_HISTOGRAM_MIN_EXP, h->count,
-                          h->count > 0 ? h->min_ns : 0, h->count > 0 ? h->max_ns : 0);
+    {
+      line_member (w, indent, names[i]);
+      write_count (w, (guint64) jsr_histogram_percentile (h, qs[i]));
+    }
+  line_member (w, indent, "max_ns");
+  write_count (w, h->count > 0 ? (guint64) h->max_ns : 0);
+  line_member (w, indent, "histogram");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "sub_bits");
+  jsr_json_writer_int (w, JSR_HISTOGRAM_SUB_BITS);
+  jsr_json_writer_member (w, "min_exp");
+  jsr_json_writer_int (w, JSR_HISTOGRAM_MIN_EXP);
+  jsr_json_writer_member (w, "count");
+  jsr_json_writer_uint (w, h->count);
+  jsr_json_writer_member (w, "min_ns");
+  jsr_json_writer_int (w, h->count > 0 ? h->min_ns : 0);
+  jsr_json_writer_member (w, "max_ns");
+  jsr_json_writer_int (w, h->count > 0 ? h->max_ns : 0);
+  jsr_json_writer_member (w, "buckets");
+  jsr_json_writer_begin_array (w);
   for (guint b = 0; b < JSR_HISTOGRAM_BUCKETS; b++)
     if (h->buckets[b] != 0)
       {
-        g_string_append_printf (out, "%s[%u, %" G_GUINT64_FORMAT "]", first ? "" : ", ", b,
-                                MIN (h->buckets[b], (guint64) G_MAXINT64));
-        first = FALSE;
+        jsr_json_writer_begin_array (w);
+        jsr_json_writer_uint (w, b);
+        jsr_json_writer_uint (w, MIN (h->buckets[b], (guint64) G_MAXINT64));
+        jsr_json_writer_end_array (w);
       }
-  g_string_append (out, "]}\n");
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_end_object (w);
 }
 
 static int
@@ -149,9 +163,20 @@ compare_strings (gconstpointer a,
   return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
+/* A run id as the documents spell it: 16 hexadecimal digits. */
 static void
-append_runs (GString            *out,
-             const JsrAggregate *agg)
+write_run_id (JsrJsonWriter *w,
+              guint64        run)
+{
+  char id[17];
+
+  g_snprintf (id, sizeof id, "%016" G_GINT64_MODIFIER "x", run);
+  jsr_json_writer_string (w, id);
+}
+
+static void
+write_runs (JsrJsonWriter      *w,
+            const JsrAggregate *agg)
 {
   g_autoptr (GArray) ids = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
                                               g_hash_table_size (agg->runs));
@@ -162,16 +187,21 @@ append_runs (GString            *out,
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_array_append_val (ids, *(guint64 *) key);
   g_array_sort (ids, compare_u64);
-  g_string_append_printf (out, "  \"runs\": {\"count\": %u, \"ids\": [", ids->len);
+  line_member (w, TOP, "runs");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "count");
+  jsr_json_writer_uint (w, ids->len);
+  jsr_json_writer_member (w, "ids");
+  jsr_json_writer_begin_array (w);
   for (guint i = 0; i < ids->len; i++)
-    g_string_append_printf (out, "%s\"%016" G_GINT64_MODIFIER "x\"", i > 0 ? ", " : "",
-                            g_array_index (ids, guint64, i));
-  g_string_append (out, "]},\n");
+    write_run_id (w, g_array_index (ids, guint64, i));
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_end_object (w);
 }
 
 static void
-append_installs (GString            *out,
-                 const JsrAggregate *agg)
+write_installs (JsrJsonWriter      *w,
+                const JsrAggregate *agg)
 {
   g_autoptr (GPtrArray) ids = g_ptr_array_new ();
   GHashTableIter iter;
@@ -181,19 +211,21 @@ append_installs (GString            *out,
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_ptr_array_add (ids, key);
   g_ptr_array_sort (ids, compare_strings);
-  g_string_append_printf (out, "  \"installs\": {\"count\": %u, \"ids\": [", ids->len);
+  line_member (w, TOP, "installs");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "count");
+  jsr_json_writer_uint (w, ids->len);
+  jsr_json_writer_member (w, "ids");
+  jsr_json_writer_begin_array (w);
   for (guint i = 0; i < ids->len; i++)
-    {
-      if (i > 0)
-        g_string_append (out, ", ");
-      jsr_json_append_string (out, g_ptr_array_index (ids, i));
-    }
-  g_string_append (out, "]},\n");
+    jsr_json_writer_string (w, g_ptr_array_index (ids, i));
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_end_object (w);
 }
 
 static void
-append_apps (GString            *out,
-             const JsrAggregate *agg)
+write_apps (JsrJsonWriter      *w,
+            const JsrAggregate *agg)
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   GHashTableIter iter;
@@ -203,54 +235,79 @@ append_apps (GString            *out,
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_ptr_array_add (names, key);
   g_ptr_array_sort (names, compare_strings);
-  g_string_append (out, "  \"apps\": [");
+  line_member (w, TOP, "apps");
+  jsr_json_writer_begin_array (w);
   for (guint i = 0; i < names->len; i++)
     {
       const char *name = g_ptr_array_index (names, i);
 
-      g_string_append (out, i > 0 ? ",\n    {\"name\": " : "\n    {\"name\": ");
-      jsr_json_append_string (out, name);
-      g_string_append_printf (out, ", \"runs\": %" G_GUINT64_FORMAT "}",
-                              *(guint64 *) g_hash_table_lookup (agg->apps, name));
+      jsr_json_writer_newline (w, TOP + 2);
+      jsr_json_writer_begin_object (w);
+      member_string (w, "name", name);
+      jsr_json_writer_member (w, "runs");
+      jsr_json_writer_uint (w, *(guint64 *) g_hash_table_lookup (agg->apps, name));
+      jsr_json_writer_end_object (w);
     }
-  g_string_append (out, names->len > 0 ? "\n  ],\n" : "],\n");
-  member_int (out, "  ", "apps_other", agg->apps_other, FALSE);
+  if (names->len > 0)
+    jsr_json_writer_newline (w, TOP);
+  jsr_json_writer_end_array (w);
+  line_member (w, TOP, "apps_other");
+  write_count (w, agg->apps_other);
 }
 
 static void
-append_summary (GString            *out,
-                const JsrAggregate *agg)
+write_summary (JsrJsonWriter      *w,
+               const JsrAggregate *agg)
 {
   static const double busy_qs[] = { 0.50, 0.95, 0.99 };
   static const char *const busy_names[] = { "p50_ns", "p95_ns", "p99_ns" };
   static const double frame_qs[] = { 0.50, 0.90, 0.95, 0.99 };
   static const char *const frame_names[] = { "p50_ns", "p90_ns", "p95_ns", "p99_ns" };
-  const char *in = "    ";
+  const struct
+  {
+    const char *name;
+    guint64 value;
+  } counts[] = {
+    { "monitored_ns", agg->monitored_ns },     { "busy_ns", agg->busy_ns },
+    { "iterations", agg->iterations },         { "dispatches", agg->dispatches },
+    { "events_total", agg->events_total },     { "events_dropped", agg->events_dropped },
+    { "records_dropped", agg->records_dropped },
+  };
+  const guint in = TOP + 2;
 
-  g_string_append (out, "  \"summary\": {\n");
-  member_int (out, in, "monitored_ns", agg->monitored_ns, FALSE);
-  member_int (out, in, "busy_ns", agg->busy_ns, FALSE);
-  member_int (out, in, "iterations", agg->iterations, FALSE);
-  member_int (out, in, "dispatches", agg->dispatches, FALSE);
-  member_int (out, in, "events_total", agg->events_total, FALSE);
-  member_int (out, in, "events_dropped", agg->events_dropped, FALSE);
-  member_int (out, in, "records_dropped", agg->records_dropped, FALSE);
-  member (out, in, "events_by_tier");
-  g_string_append (out, "{");
+  line_member (w, TOP, "summary");
+  jsr_json_writer_begin_object (w);
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      line_member (w, in, counts[i].name);
+      write_count (w, counts[i].value);
+    }
+  line_member (w, in, "events_by_tier");
+  jsr_json_writer_begin_object (w);
   for (JsrTier t = 0; t < JSR_N_TIERS; t++)
-    g_string_append_printf (out, "%s\"%s\": %" G_GUINT64_FORMAT, t > 0 ? ", " : "",
-                            jsr_tier_to_string (t), agg->events_by_tier[t]);
-  g_string_append (out, "},\n");
-  g_string_append (out, "    \"iteration_busy\": {\n");
-  append_histogram (out, "      ", &agg->iteration_busy, busy_qs, busy_names,
-                    G_N_ELEMENTS (busy_qs));
-  g_string_append (out, "    },\n    \"frames\": {\n");
-  member_int (out, "      ", "frames", agg->frames, FALSE);
-  member_int (out, "      ", "slow", agg->frames_slow, FALSE);
-  member_int (out, "      ", "frozen", agg->frames_frozen, FALSE);
-  append_histogram (out, "      ", &agg->frame_time, frame_qs, frame_names,
-                    G_N_ELEMENTS (frame_qs));
-  g_string_append (out, "    }\n  },\n");
+    {
+      jsr_json_writer_member (w, jsr_tier_to_string (t));
+      jsr_json_writer_uint (w, agg->events_by_tier[t]);
+    }
+  jsr_json_writer_end_object (w);
+  line_member (w, in, "iteration_busy");
+  jsr_json_writer_begin_object (w);
+  write_histogram (w, in + 2, &agg->iteration_busy, busy_qs, busy_names, G_N_ELEMENTS (busy_qs));
+  jsr_json_writer_newline (w, in);
+  jsr_json_writer_end_object (w);
+  line_member (w, in, "frames");
+  jsr_json_writer_begin_object (w);
+  line_member (w, in + 2, "frames");
+  write_count (w, agg->frames);
+  line_member (w, in + 2, "slow");
+  write_count (w, agg->frames_slow);
+  line_member (w, in + 2, "frozen");
+  write_count (w, agg->frames_frozen);
+  write_histogram (w, in + 2, &agg->frame_time, frame_qs, frame_names, G_N_ELEMENTS (frame_qs));
+  jsr_json_writer_newline (w, in);
+  jsr_json_writer_end_object (w);
+  jsr_json_writer_newline (w, TOP);
+  jsr_json_writer_end_object (w);
 }
 
 static int
@@ -261,19 +318,23 @@ compare_groups (gconstpointer a,
                               &(*(JsrAggGroup *const *) b)->key);
 }
 
+/* An entry of the signatures (at TOP + 2), its cells one per line under it. */
 static void
-append_signature (GString               *out,
-                  const JsrAggSignature *sig)
+write_signature (JsrJsonWriter         *w,
+                 const JsrAggSignature *sig)
 {
   g_autoptr (GPtrArray) cells = g_ptr_array_new ();
+  const guint in = TOP + 3; /* past the entry's brace */
   GHashTableIter iter;
   gpointer value;
 
-  g_string_append (out, "    {\"signature\": ");
-  jsr_json_append_string (out, sig->text);
-  g_string_append_printf (out, ", \"signature_id\": \"%s\", ", sig->id);
-  append_stats (out, &sig->stats, "total_ns", FALSE);
-  g_string_append (out, ",\n     \"cells\": [");
+  jsr_json_writer_newline (w, TOP + 2);
+  jsr_json_writer_begin_object (w);
+  member_string (w, "signature", sig->text);
+  member_string (w, "signature_id", sig->id);
+  write_stats (w, &sig->stats, "total_ns", FALSE);
+  line_member (w, in, "cells");
+  jsr_json_writer_begin_array (w);
   g_hash_table_iter_init (&iter, sig->cells);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_ptr_array_add (cells, value);
@@ -282,44 +343,67 @@ append_signature (GString               *out,
     {
       const JsrAggGroup *cell = g_ptr_array_index (cells, i);
 
-      g_string_append (out, i > 0 ? ",\n       {" : "\n       {");
-      append_key (out, &cell->key);
-      g_string_append (out, ", ");
-      append_stats (out, &cell->stats, "total_ns", FALSE);
-      g_string_append (out, "}");
+      jsr_json_writer_newline (w, in + 2);
+      jsr_json_writer_begin_object (w);
+      write_key (w, &cell->key);
+      write_stats (w, &cell->stats, "total_ns", FALSE);
+      jsr_json_writer_end_object (w);
     }
-  g_string_append (out, cells->len > 0 ? "\n     ]" : "]");
-  g_string_append (out, ",\n     \"cells_other\": ");
+  if (cells->len > 0)
+    jsr_json_writer_newline (w, in);
+  jsr_json_writer_end_array (w);
+  line_member (w, in, "cells_other");
   if (sig->cells_other != NULL)
     {
-      g_string_append (out, "{");
-      append_stats (out, &sig->cells_other->stats, "total_ns", FALSE);
-      g_string_append (out, "}}");
+      jsr_json_writer_begin_object (w);
+      write_stats (w, &sig->cells_other->stats, "total_ns", FALSE);
+      jsr_json_writer_end_object (w);
     }
   else
-    g_string_append (out, "null}");
+    jsr_json_writer_null (w);
+  jsr_json_writer_end_object (w);
 }
 
 static void
-append_worst (GString           *out,
-              const JsrAggEvent *e)
+write_worst (JsrJsonWriter     *w,
+             const JsrAggEvent *e)
 {
-  g_string_append_printf (out, "    {\"run\": \"%016" G_GINT64_MODIFIER "x\", \"app\": ", e->run);
-  jsr_json_append_string (out, e->app);
-  g_string_append_printf (out,
-                          ", \"pid\": %" G_GINT64_FORMAT ", \"id\": %" G_GINT64_FORMAT
-                          ", \"start_ns\": %" G_GINT64_FORMAT
-                          ", \"duration_ns\": %" G_GUINT64_FORMAT
-                          ", \"attributed_ns\": %" G_GUINT64_FORMAT
-                          ", \"unattributed_ns\": %" G_GUINT64_FORMAT ",\n     ",
-                          e->pid, e->event_id, e->start_ns, e->duration_ns, e->attributed_ns,
-                          e->unattributed_ns);
-  append_key (out, &e->key);
-  g_string_append (out, ",\n     \"culprit\": ");
-  jsr_json_append_string (out, e->culprit);
-  g_string_append (out, ", \"signature\": ");
-  jsr_json_append_string (out, e->signature);
-  g_string_append (out, "}");
+  const guint in = TOP + 3; /* past the entry's brace */
+
+  jsr_json_writer_newline (w, TOP + 2);
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "run");
+  write_run_id (w, e->run);
+  member_string (w, "app", e->app);
+  jsr_json_writer_member (w, "pid");
+  jsr_json_writer_int (w, e->pid);
+  jsr_json_writer_member (w, "id");
+  jsr_json_writer_int (w, e->event_id);
+  jsr_json_writer_member (w, "start_ns");
+  jsr_json_writer_int (w, e->start_ns);
+  jsr_json_writer_member (w, "duration_ns");
+  jsr_json_writer_uint (w, e->duration_ns);
+  jsr_json_writer_member (w, "attributed_ns");
+  jsr_json_writer_uint (w, e->attributed_ns);
+  jsr_json_writer_member (w, "unattributed_ns");
+  jsr_json_writer_uint (w, e->unattributed_ns);
+  jsr_json_writer_newline (w, in);
+  write_key (w, &e->key);
+  line_member (w, in, "culprit");
+  jsr_json_writer_string (w, e->culprit);
+  member_string (w, "signature", e->signature);
+  jsr_json_writer_end_object (w);
+}
+
+/* The blocks of many entries: one per line, the closing bracket on a line of
+ * its own unless there are none. */
+static void
+end_block (JsrJsonWriter *w,
+           guint          entries)
+{
+  if (entries > 0)
+    jsr_json_writer_newline (w, TOP);
+  jsr_json_writer_end_array (w);
 }
 
 char *
@@ -333,6 +417,8 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
                                          g_hash_table_size (agg->signatures_overflowed));
   guint kept = MIN (signatures->len, agg->max_signatures);
   gboolean overflowed = agg->overflowed || kept < signatures->len;
+  JsrJsonWriter writer;
+  JsrJsonWriter *w = &writer;
 
   /* Signatures past the bound go to "other", exactly. */
   for (guint i = kept; i < signatures->len; i++)
@@ -346,66 +432,90 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
       other_count = jsr_sat_add_u64 (other_count, 1);
     }
 
-  g_string_append (out, "{\n");
-  member_string (out, "  ", "format", JSR_AGGREGATE_FORMAT, FALSE);
-  member_int (out, "  ", "version", JSR_AGGREGATE_VERSION, FALSE);
-  member_string (out, "  ", "generator", "jankscope " JANKSCOPE_VERSION, FALSE);
-  member_int (out, "  ", "signature_frames", agg->signature_frames, FALSE);
-  member_bool (out, "  ", "exact", !overflowed && !agg->saturated, FALSE);
-  member_bool (out, "  ", "overflowed", overflowed, FALSE);
-  member_bool (out, "  ", "saturated", agg->saturated, FALSE);
-  member_bool (out, "  ", "runs_upper_bound", agg->runs_upper_bound, FALSE);
-  member_int (out, "  ", "reports", agg->reports, FALSE);
-  append_runs (out, agg);
-  append_installs (out, agg);
-  append_apps (out, agg);
-  append_summary (out, agg);
+  jsr_json_writer_init (w, out, JSR_JSON_WRITER_SPACED);
+  jsr_json_writer_begin_object (w);
+  line_member (w, TOP, "format");
+  jsr_json_writer_string (w, JSR_AGGREGATE_FORMAT);
+  line_member (w, TOP, "version");
+  write_count (w, JSR_AGGREGATE_VERSION);
+  line_member (w, TOP, "generator");
+  jsr_json_writer_string (w, "jankscope " JANKSCOPE_VERSION);
+  line_member (w, TOP, "signature_frames");
+  write_count (w, agg->signature_frames);
+  jsr_json_writer_newline (w, TOP);
+  member_bool (w, "exact", !overflowed && !agg->saturated);
+  jsr_json_writer_newline (w, TOP);
+  member_bool (w, "overflowed", overflowed);
+  jsr_json_writer_newline (w, TOP);
+  member_bool (w, "saturated", agg->saturated);
+  jsr_json_writer_newline (w, TOP);
+  member_bool (w, "runs_upper_bound", agg->runs_upper_bound);
+  line_member (w, TOP, "reports");
+  write_count (w, agg->reports);
+  write_runs (w, agg);
+  write_installs (w, agg);
+  write_apps (w, agg);
+  write_summary (w, agg);
 
-  g_string_append (out, "  \"stalls\": {");
-  append_stats (out, &agg->stalls, "blocked_ns", TRUE);
-  g_string_append_printf (out, ", \"filtered_out\": %" G_GUINT64_FORMAT "},\n",
-                          agg->events_filtered_out);
-  g_string_append (out, "  \"frame_events\": {\"by_tier\": {");
+  line_member (w, TOP, "stalls");
+  jsr_json_writer_begin_object (w);
+  write_stats (w, &agg->stalls, "blocked_ns", TRUE);
+  jsr_json_writer_member (w, "filtered_out");
+  jsr_json_writer_uint (w, agg->events_filtered_out);
+  jsr_json_writer_end_object (w);
+  line_member (w, TOP, "frame_events");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "by_tier");
+  jsr_json_writer_begin_object (w);
   for (JsrTier t = 0; t < JSR_N_EVENT_TIERS; t++)
-    g_string_append_printf (out, "%s\"%s\": %" G_GUINT64_FORMAT, t > 0 ? ", " : "",
-                            jsr_tier_to_string (t), agg->frame_events_by_tier[t]);
-  g_string_append_printf (out, "}, \"total_ns\": %" G_GUINT64_FORMAT "},\n", agg->frame_events_ns);
+    {
+      jsr_json_writer_member (w, jsr_tier_to_string (t));
+      jsr_json_writer_uint (w, agg->frame_events_by_tier[t]);
+    }
+  jsr_json_writer_end_object (w);
+  jsr_json_writer_member (w, "total_ns");
+  jsr_json_writer_uint (w, agg->frame_events_ns);
+  jsr_json_writer_end_object (w);
 
-  g_string_append (out, "  \"groups\": [");
+  line_member (w, TOP, "groups");
+  jsr_json_writer_begin_array (w);
   for (guint i = 0; i < groups->len; i++)
     {
       const JsrAggGroup *group = g_ptr_array_index (groups, i);
 
-      g_string_append (out, i > 0 ? ",\n    {" : "\n    {");
-      append_key (out, &group->key);
-      g_string_append (out, ",\n     ");
-      append_stats (out, &group->stats, "blocked_ns", TRUE);
-      g_string_append (out, "}");
+      jsr_json_writer_newline (w, TOP + 2);
+      jsr_json_writer_begin_object (w);
+      write_key (w, &group->key);
+      jsr_json_writer_newline (w, TOP + 3);
+      write_stats (w, &group->stats, "blocked_ns", TRUE);
+      jsr_json_writer_end_object (w);
     }
-  g_string_append (out, groups->len > 0 ? "\n  ],\n" : "],\n");
-  g_string_append (out, "  \"groups_other\": {");
-  append_stats (out, &agg->groups_other, "blocked_ns", TRUE);
-  g_string_append (out, "},\n");
+  end_block (w, groups->len);
+  line_member (w, TOP, "groups_other");
+  jsr_json_writer_begin_object (w);
+  write_stats (w, &agg->groups_other, "blocked_ns", TRUE);
+  jsr_json_writer_end_object (w);
 
-  g_string_append (out, "  \"signatures\": [");
+  line_member (w, TOP, "signatures");
+  jsr_json_writer_begin_array (w);
   for (guint i = 0; i < kept; i++)
-    {
-      g_string_append (out, i > 0 ? ",\n" : "\n");
-      append_signature (out, g_ptr_array_index (signatures, i));
-    }
-  g_string_append (out, kept > 0 ? "\n  ],\n" : "],\n");
-  g_string_append_printf (out, "  \"signatures_other\": {\"signatures\": %" G_GUINT64_FORMAT ", ",
-                          other_count);
-  append_stats (out, &other, "total_ns", FALSE);
-  g_string_append (out, "},\n");
+    write_signature (w, g_ptr_array_index (signatures, i));
+  end_block (w, kept);
+  line_member (w, TOP, "signatures_other");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "signatures");
+  jsr_json_writer_uint (w, other_count);
+  write_stats (w, &other, "total_ns", FALSE);
+  jsr_json_writer_end_object (w);
 
-  g_string_append (out, "  \"worst_events\": [");
+  line_member (w, TOP, "worst_events");
+  jsr_json_writer_begin_array (w);
   for (guint i = 0; i < agg->worst->len; i++)
-    {
-      g_string_append (out, i > 0 ? ",\n" : "\n");
-      append_worst (out, g_ptr_array_index (agg->worst, i));
-    }
-  g_string_append (out, agg->worst->len > 0 ? "\n  ]\n}\n" : "]\n}\n");
+    write_worst (w, g_ptr_array_index (agg->worst, i));
+  end_block (w, agg->worst->len);
+  jsr_json_writer_newline (w, 0);
+  jsr_json_writer_end_object (w);
+  g_string_append_c (out, '\n');
 
   return g_string_free (out, FALSE);
 }

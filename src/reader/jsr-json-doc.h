@@ -102,11 +102,6 @@ const JsrJsonNode *jsr_json_object_get     (const JsrJsonNode *object,
 gint64             jsr_json_object_array_length (const JsrJsonNode *object,
                                                  const char        *name);
 
-/* Appends `text` as a JSON string ("null" for NULL): quotes, backslashes and
- * control characters escaped, invalid UTF-8 replaced (U+FFFD). */
-void               jsr_json_append_string  (GString           *out,
-                                            const char        *text);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrJsonDoc, jsr_json_doc_free)
 
 G_END_DECLS

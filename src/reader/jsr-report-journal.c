@@ -6,12 +6,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "jsr-json-doc.h"
+#include "jsr-json-writer.h"
 #include "jsr-report-journal.h"
 #include "jsr-report.h"
 
@@ -50,72 +50,6 @@ jsr_report_journal_read (const char *path, gsize *length)
   buffer[done] = '\0';
   *length = done;
   return g_steal_pointer (&buffer);
-}
-
-/* --- writing nodes back ---------------------------------------------------- */
-
-static void append_node (GString *out, const JsrJsonNode *node);
-
-static void
-append_double (GString *out, double v)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  /* JSON has no infinity (the parser reads 1e400 as one): the largest
-   * double stands for it. */
-  if (!isfinite (v))
-    v = isnan (v) ? 0.0 : (v > 0 ? G_MAXDOUBLE : -G_MAXDOUBLE);
-  g_ascii_dtostr (buf, sizeof buf, v);
-  g_string_append (out, buf);
-  /* Still a double when read again ("3" would be an integer). */
-  if (strpbrk (buf, ".eE") == NULL)
-    g_string_append (out, ".0");
-}
-
-static void
-append_node (GString *out, const JsrJsonNode *node)
-{
-  switch (node->type)
-    {
-    case JSR_JSON_BOOLEAN:
-      g_string_append (out, node->v.boolean ? "true" : "false");
-      break;
-    case JSR_JSON_INT:
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, node->v.integer);
-      break;
-    case JSR_JSON_DOUBLE:
-      append_double (out, node->v.number);
-      break;
-    case JSR_JSON_STRING:
-      jsr_json_append_string (out, node->v.string);
-      break;
-    case JSR_JSON_ARRAY:
-      g_string_append_c (out, '[');
-      for (guint32 i = 0; i < node->length; i++)
-        {
-          if (i > 0)
-            g_string_append_c (out, ',');
-          append_node (out, &node->v.elements[i]);
-        }
-      g_string_append_c (out, ']');
-      break;
-    case JSR_JSON_OBJECT:
-      g_string_append_c (out, '{');
-      for (guint32 i = 0; i < node->length; i++)
-        {
-          if (i > 0)
-            g_string_append_c (out, ',');
-          jsr_json_append_string (out, node->v.members[i].name);
-          g_string_append_c (out, ':');
-          append_node (out, &node->v.members[i].value);
-        }
-      g_string_append_c (out, '}');
-      break;
-    case JSR_JSON_NULL:
-    default:
-      g_string_append (out, "null");
-      break;
-    }
 }
 
 /* --- folding --------------------------------------------------------------- */
@@ -178,8 +112,9 @@ by_start (gconstpointer a, gconstpointer b)
   return (x > y) - (x < y);
 }
 
+/* The events by start, the hang under way last, one per line. */
 static void
-append_events (GString *out, Fold *f)
+write_events (JsrJsonWriter *w, Fold *f)
 {
   g_autoptr (GPtrArray) events = g_ptr_array_new ();
   GHashTableIter iter;
@@ -189,33 +124,30 @@ append_events (GString *out, Fold *f)
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_ptr_array_add (events, value);
   g_ptr_array_sort (events, by_start);
-  g_string_append_c (out, '[');
+  jsr_json_writer_begin_array (w);
   for (guint i = 0; i < events->len; i++)
     {
       if (i > 0)
-        g_string_append (out, ",\n");
-      append_node (out, g_ptr_array_index (events, i));
+        jsr_json_writer_newline (w, 0);
+      jsr_json_writer_node (w, g_ptr_array_index (events, i));
     }
   if (f->hang != NULL)
     {
       if (events->len > 0)
-        g_string_append (out, ",\n");
+        jsr_json_writer_newline (w, 0);
       /* The journal's hang says whose it was ("process"): not a member of
        * the report's events. */
-      g_string_append_c (out, '{');
-      for (guint32 i = 0, n = 0; i < f->hang->length; i++)
+      jsr_json_writer_begin_object (w);
+      for (guint32 i = 0; i < f->hang->length; i++)
         {
           if (strcmp (f->hang->v.members[i].name, "process") == 0)
             continue;
-          if (n++ > 0)
-            g_string_append_c (out, ',');
-          jsr_json_append_string (out, f->hang->v.members[i].name);
-          g_string_append_c (out, ':');
-          append_node (out, &f->hang->v.members[i].value);
+          jsr_json_writer_member (w, f->hang->v.members[i].name);
+          jsr_json_writer_node (w, &f->hang->v.members[i].value);
         }
-      g_string_append_c (out, '}');
+      jsr_json_writer_end_object (w);
     }
-  g_string_append_c (out, ']');
+  jsr_json_writer_end_array (w);
 }
 
 char *
@@ -233,6 +165,7 @@ jsr_report_journal_fold (const char *report, gsize report_length, const char *jo
   gboolean applied = FALSE;
   const char *p, *end;
   Fold f = { 0 };
+  JsrJsonWriter w;
   GString *out;
 
   doc = jsr_json_doc_parse (report, report_length, JSR_REPORT_MAX_JSON_DEPTH, NULL);
@@ -295,34 +228,35 @@ jsr_report_journal_fold (const char *report, gsize report_length, const char *jo
   if (!applied)
     return NULL;
 
+  /* Compact, one top-level member and one event per line. */
   out = g_string_sized_new (report_length + journal_length);
-  g_string_append_c (out, '{');
+  jsr_json_writer_init (&w, out, JSR_JSON_WRITER_COMPACT);
+  jsr_json_writer_begin_object (&w);
   for (guint32 i = 0; i < f.root->length; i++)
     {
       const JsrJsonMember *m = &f.root->v.members[i];
       const JsrJsonNode *value = g_hash_table_lookup (members, m->name);
 
       if (i > 0)
-        g_string_append (out, ",\n");
-      jsr_json_append_string (out, m->name);
-      g_string_append_c (out, ':');
+        jsr_json_writer_newline (&w, 0);
+      jsr_json_writer_member (&w, m->name);
       if (strcmp (m->name, "events") == 0)
-        append_events (out, &f);
+        write_events (&w, &f);
       else if (strcmp (m->name, "final") == 0)
-        g_string_append (out, f.final ? "true" : "false");
+        jsr_json_writer_bool (&w, f.final);
       else
-        append_node (out, value != NULL ? value : &m->value);
+        jsr_json_writer_node (&w, value != NULL ? value : &m->value);
     }
   for (guint i = 0; i < member_order->len; i++)
     {
       const char *name = g_ptr_array_index (member_order, i);
 
-      g_string_append (out, ",\n");
-      jsr_json_append_string (out, name);
-      g_string_append_c (out, ':');
-      append_node (out, g_hash_table_lookup (members, name));
+      jsr_json_writer_newline (&w, 0);
+      jsr_json_writer_member (&w, name);
+      jsr_json_writer_node (&w, g_hash_table_lookup (members, name));
     }
-  g_string_append (out, "}\n");
+  jsr_json_writer_end_object (&w);
+  g_string_append_c (out, '\n');
   *folded_length = out->len;
   return g_string_free (out, FALSE);
 }
