@@ -554,132 +554,192 @@ note_overflowed (JsrAggregate *agg,
 }
 
 static void
-fold_event (JsrAggregate         *agg,
-            const JsrReportEvent *event,
-            guint64               run,
-            const char           *app,
-            gint64                pid)
+event_signature_clear (gpointer data)
+{
+  g_free (((EventSignature *) data)->text);
+}
+
+/* Frame events describe the same time as the dispatches and iterations
+ * they overlap: counted apart, never in groups or signatures. */
+static void
+count_frame_event (JsrAggregate         *agg,
+                   const JsrReportEvent *event,
+                   guint64               duration)
+{
+  guint64 *count = &agg->frame_events_by_tier[event->tier];
+
+  *count = add_sat (agg, *count, 1);
+  agg->frame_events_ns = add_sat (agg, agg->frame_events_ns, duration);
+}
+
+/* The event's samples: samples_total, else the timeline's, never fewer than
+ * the stacks' own counts. */
+static guint64
+event_samples (JsrAggregate         *agg,
+               const JsrReportEvent *event)
 {
   const JsrReportEventDetail *detail = event->detail;
-  JsrAggKey key = {
-    .tier = (char *) jsr_tier_to_string (event->tier),
-    .klass = event->klass,
-    .wait = event->wait,
-    .source = event->source,
-    .callback = event->callback,
-    .scene = event->detail != NULL ? event->detail->scene : NULL,
-  };
-  guint64 duration = (guint64) MAX (event->duration_ns, 0);
+  guint64 samples = 0, stack_samples = 0;
+
+  if (detail == NULL)
+    return 0;
+  for (guint i = 0; i < detail->stacks->len; i++)
+    {
+      const JsrReportStack *stack = g_ptr_array_index (detail->stacks, i);
+
+      stack_samples = add_sat (agg, stack_samples, (guint64) MAX (stack->count, 0));
+    }
+  if (event->samples_total != JSR_UNKNOWN)
+    samples = (guint64) event->samples_total;
+  else
+    for (guint i = 0; i < detail->samples->len; i++)
+      {
+        const JsrReportSample *sample = &g_array_index (detail->samples, JsrReportSample, i);
+
+        samples = add_sat (agg, samples, (guint64) MAX (sample->count, 0));
+      }
+
+  return MAX (samples, stack_samples);
+}
+
+/* The entry of `text` in the event's signatures, made when new (it takes
+ * `text`). */
+static EventSignature *
+event_signature (GArray     *sigs,
+                 char       *text,
+                 const char *id)
+{
+  EventSignature fresh = { .text = text };
+
+  for (guint k = 0; k < sigs->len; k++)
+    {
+      EventSignature *sig = &g_array_index (sigs, EventSignature, k);
+
+      if (strcmp (sig->text, text) == 0)
+        {
+          g_free (text);
+          return sig;
+        }
+    }
+  memcpy (fresh.id, id, 17);
+  g_array_append_val (sigs, fresh);
+  return &g_array_index (sigs, EventSignature, sigs->len - 1);
+}
+
+/* Each listed stack's attributed time (its time_ns, else its share of the
+ * watched time), grouped by signature into `sigs` (of EventSignature).
+ * Returns the time the stacks speak for in all, at most `duration`. */
+static guint64
+attribute_stacks (JsrAggregate         *agg,
+                  const JsrReportEvent *event,
+                  guint64               duration,
+                  guint64               samples,
+                  GArray               *sigs)
+{
+  const JsrReportEventDetail *detail = event->detail;
   guint64 watched = event->watched_ns > 0 ? MIN ((guint64) event->watched_ns, duration) : 0;
-  guint64 samples = 0, stack_samples = 0, named = 0, attributed, file_attributed = 0;
-  gboolean have_file_attributed = FALSE;
-  g_autoptr (GArray) sigs = g_array_new (FALSE, TRUE, sizeof (EventSignature));
-  JsrAggStats delta = { 0 };
-  JsrAggGroup *group;
-  JsrAggEvent *candidate;
-  guint best = G_MAXUINT;
+  guint64 named = 0;
 
-  if (g_strcmp0 (event->type, "frame") == 0)
+  if (detail == NULL || samples == 0)
+    return 0;
+  for (guint i = 0; i < detail->stacks->len; i++)
     {
-      guint64 *count = &agg->frame_events_by_tier[event->tier];
+      const JsrReportStack *stack = g_ptr_array_index (detail->stacks, i);
+      guint64 count = (guint64) MAX (stack->count, 0);
+      guint64 time;
+      EventSignature *sig;
+      char id[17];
+      char *text;
 
-      *count = add_sat (agg, *count, 1);
-      agg->frame_events_ns = add_sat (agg, agg->frame_events_ns, duration);
-      return;
-    }
-  if (!jsr_aggregate_filter_matches (agg->filter, &key))
-    {
-      agg->events_filtered_out = add_sat (agg, agg->events_filtered_out, 1);
-      return;
-    }
-
-  /* The samples: samples_total, else the timeline's, never fewer than the
-   * stacks' own counts. */
-  if (detail != NULL)
-    {
-      for (guint i = 0; i < detail->stacks->len; i++)
-        {
-          const JsrReportStack *stack = g_ptr_array_index (detail->stacks, i);
-
-          stack_samples = add_sat (agg, stack_samples, (guint64) MAX (stack->count, 0));
-        }
-      if (event->samples_total != JSR_UNKNOWN)
-        samples = (guint64) event->samples_total;
+      if (stack->time_ns != JSR_UNKNOWN)
+        time = (guint64) stack->time_ns;
       else
-        for (guint i = 0; i < detail->samples->len; i++)
-          {
-            const JsrReportSample *sample = &g_array_index (detail->samples, JsrReportSample, i);
+        time = mul_div (watched, count, samples);
+      /* Never more than the event's blocked time in all. */
+      time = MIN (time, duration - named);
+      named += time;
 
-            samples = add_sat (agg, samples, (guint64) MAX (sample->count, 0));
-          }
-      samples = MAX (samples, stack_samples);
-      have_file_attributed = detail->attributed_ns != JSR_UNKNOWN;
-      if (have_file_attributed)
-        file_attributed = MIN ((guint64) detail->attributed_ns, duration);
+      text = stack_signature (agg, stack, id);
+      sig = event_signature (sigs, text, id);
+      sig->samples = add_sat (agg, sig->samples, count);
+      sig->time_ns = add_sat (agg, sig->time_ns, time);
     }
 
-  /* Each stack's attributed time, grouped by signature. */
-  if (detail != NULL && samples > 0)
-    {
-      for (guint i = 0; i < detail->stacks->len; i++)
-        {
-          const JsrReportStack *stack = g_ptr_array_index (detail->stacks, i);
-          guint64 count = (guint64) MAX (stack->count, 0);
-          guint64 time;
-          EventSignature *sig = NULL;
-          char id[17];
-          char *text;
+  return named;
+}
 
-          if (stack->time_ns != JSR_UNKNOWN)
-            time = (guint64) stack->time_ns;
-          else
-            time = mul_div (watched, count, samples);
-          /* Never more than the event's blocked time in all. */
-          time = MIN (time, duration - named);
-          named += time;
+/* The event's attributed time: the report's attributed_ns when it has it
+ * (which may include stacks the report left out), never less than what the
+ * listed stacks speak for, at most the blocked time. */
+static guint64
+event_attributed (const JsrReportEvent *event,
+                  guint64               duration,
+                  guint64               named)
+{
+  const JsrReportEventDetail *detail = event->detail;
+  guint64 attributed = named;
 
-          text = stack_signature (agg, stack, id);
-          for (guint k = 0; k < sigs->len && sig == NULL; k++)
-            if (strcmp (g_array_index (sigs, EventSignature, k).text, text) == 0)
-              sig = &g_array_index (sigs, EventSignature, k);
-          if (sig == NULL)
-            {
-              EventSignature fresh = { .text = text };
+  if (detail != NULL && detail->attributed_ns != JSR_UNKNOWN)
+    attributed = MAX (MIN ((guint64) detail->attributed_ns, duration), named);
 
-              memcpy (fresh.id, id, 17);
-              g_array_append_val (sigs, fresh);
-              sig = &g_array_index (sigs, EventSignature, sigs->len - 1);
-            }
-          else
-            g_free (text);
-          sig->samples = add_sat (agg, sig->samples, count);
-          sig->time_ns = add_sat (agg, sig->time_ns, time);
-        }
-    }
+  return MIN (attributed, duration);
+}
 
-  attributed = have_file_attributed ? MAX (file_attributed, named) : named;
-  attributed = MIN (attributed, duration);
+/* The event in its group (or the groups' "other") and in the stall totals. */
+static void
+add_to_groups (JsrAggregate      *agg,
+               const JsrAggKey   *key,
+               const JsrAggStats *delta)
+{
+  JsrAggGroup *group = lookup_group (agg->groups, key, JSR_AGGREGATE_MAX_GROUPS);
 
-  delta.events = 1;
-  delta.samples = samples;
-  delta.total_ns = duration;
-  delta.max_ns = duration;
-  delta.attributed_ns = attributed;
-  delta.unattributed_ns = duration - attributed;
-
-  group = lookup_group (agg->groups, &key, JSR_AGGREGATE_MAX_GROUPS);
   if (group != NULL)
     {
-      stats_add (agg, &group->stats, &delta);
+      stats_add (agg, &group->stats, delta);
       touch (agg, &group->stats);
     }
   else
     {
-      stats_add (agg, &agg->groups_other, &delta);
+      stats_add (agg, &agg->groups_other, delta);
       agg->overflowed = TRUE;
     }
-  stats_add (agg, &agg->stalls, &delta);
+  stats_add (agg, &agg->stalls, delta);
   touch (agg, &agg->stalls);
+}
+
+/* A signature's part of the event in the signature's cell of the event's
+ * key (or its "other" cell). */
+static void
+add_to_cell (JsrAggregate      *agg,
+             JsrAggSignature   *sig,
+             const JsrAggKey   *key,
+             const JsrAggStats *part)
+{
+  JsrAggGroup *cell = lookup_group (sig->cells, key, JSR_AGGREGATE_MAX_CELLS);
+
+  if (cell == NULL)
+    {
+      if (sig->cells_other == NULL)
+        {
+          JsrAggKey other = { 0 };
+
+          sig->cells_other = group_new (&other);
+        }
+      cell = sig->cells_other;
+      agg->overflowed = TRUE;
+    }
+  stats_add (agg, &cell->stats, part);
+  touch (agg, &cell->stats);
+}
+
+/* The event's signatures in the table (or its "other") and their cells.
+ * Returns the index of the one with most time, G_MAXUINT without any. */
+static guint
+add_to_signatures (JsrAggregate    *agg,
+                   const JsrAggKey *key,
+                   GArray          *sigs)
+{
+  guint best = G_MAXUINT;
 
   for (guint k = 0; k < sigs->len; k++)
     {
@@ -699,42 +759,34 @@ fold_event (JsrAggregate         *agg,
         }
       stats_add (agg, &sig->stats, &part);
       touch (agg, &sig->stats);
-      {
-        JsrAggGroup *cell = lookup_group (sig->cells, &key, JSR_AGGREGATE_MAX_CELLS);
-
-        if (cell == NULL)
-          {
-            if (sig->cells_other == NULL)
-              {
-                JsrAggKey other = { 0 };
-
-                sig->cells_other = group_new (&other);
-              }
-            cell = sig->cells_other;
-            agg->overflowed = TRUE;
-          }
-        stats_add (agg, &cell->stats, &part);
-        touch (agg, &cell->stats);
-      }
-    }
-  /* Time the report attributes to stacks it left out (stacks_omitted). */
-  if (attributed > named)
-    {
-      JsrAggStats part = { .total_ns = attributed - named };
-
-      stats_add (agg, &agg->signatures_other, &part);
+      add_to_cell (agg, sig, key, &part);
     }
 
-  /* The worst events: most events are not among them, copy only those. */
-  {
-    JsrAggEvent probe = {
-      .run = run, .event_id = event->id, .start_ns = event->start_ns, .duration_ns = duration,
-    };
+  return best;
+}
 
-    if (agg->worst->len >= JSR_AGGREGATE_WORST_EVENTS &&
-        event_compare (&probe, g_ptr_array_index (agg->worst, agg->worst->len - 1)) >= 0)
-      goto done;
-  }
+/* The event among the worst ones, if it is one: most events are not, so
+ * only those are copied. */
+static void
+offer_worst_event (JsrAggregate         *agg,
+                   const JsrReportEvent *event,
+                   const JsrAggKey      *key,
+                   guint64               run,
+                   const char           *app,
+                   gint64                pid,
+                   guint64               duration,
+                   guint64               attributed,
+                   const char           *signature)
+{
+  JsrAggEvent probe = {
+    .run = run, .event_id = event->id, .start_ns = event->start_ns, .duration_ns = duration,
+  };
+  JsrAggEvent *candidate;
+
+  if (agg->worst->len >= JSR_AGGREGATE_WORST_EVENTS &&
+      event_compare (&probe, g_ptr_array_index (agg->worst, agg->worst->len - 1)) >= 0)
+    return;
+
   candidate = g_new0 (JsrAggEvent, 1);
   candidate->run = run;
   candidate->app = g_strdup (app);
@@ -744,20 +796,74 @@ fold_event (JsrAggregate         *agg,
   candidate->duration_ns = duration;
   candidate->attributed_ns = attributed;
   candidate->unattributed_ns = duration - attributed;
-  key_copy (&candidate->key, &key);
+  key_copy (&candidate->key, key);
   if (event->culprit != NULL)
     candidate->culprit = event->culprit->function != NULL
                            ? g_strdup (event->culprit->function)
                            : event->culprit->module != NULL
                                ? g_strdup_printf ("%s!?", event->culprit->module)
                                : NULL;
-  if (best != G_MAXUINT)
-    candidate->signature = g_strdup (g_array_index (sigs, EventSignature, best).text);
+  candidate->signature = g_strdup (signature);
   offer_worst (agg, candidate);
+}
 
-done:
-  for (guint k = 0; k < sigs->len; k++)
-    g_free (g_array_index (sigs, EventSignature, k).text);
+static void
+fold_event (JsrAggregate         *agg,
+            const JsrReportEvent *event,
+            guint64               run,
+            const char           *app,
+            gint64                pid)
+{
+  JsrAggKey key = {
+    .tier = (char *) jsr_tier_to_string (event->tier),
+    .klass = event->klass,
+    .wait = event->wait,
+    .source = event->source,
+    .callback = event->callback,
+    .scene = event->detail != NULL ? event->detail->scene : NULL,
+  };
+  guint64 duration = (guint64) MAX (event->duration_ns, 0);
+  g_autoptr (GArray) sigs = NULL;
+  guint64 samples, named, attributed;
+  JsrAggStats delta = { 0 };
+  guint best;
+
+  if (g_strcmp0 (event->type, "frame") == 0)
+    {
+      count_frame_event (agg, event, duration);
+      return;
+    }
+  if (!jsr_aggregate_filter_matches (agg->filter, &key))
+    {
+      agg->events_filtered_out = add_sat (agg, agg->events_filtered_out, 1);
+      return;
+    }
+
+  sigs = g_array_new (FALSE, TRUE, sizeof (EventSignature));
+  g_array_set_clear_func (sigs, event_signature_clear);
+  samples = event_samples (agg, event);
+  named = attribute_stacks (agg, event, duration, samples, sigs);
+  attributed = event_attributed (event, duration, named);
+
+  delta.events = 1;
+  delta.samples = samples;
+  delta.total_ns = duration;
+  delta.max_ns = duration;
+  delta.attributed_ns = attributed;
+  delta.unattributed_ns = duration - attributed;
+  add_to_groups (agg, &key, &delta);
+
+  best = add_to_signatures (agg, &key, sigs);
+  /* Time the report attributes to stacks it left out (stacks_omitted). */
+  if (attributed > named)
+    {
+      JsrAggStats part = { .total_ns = attributed - named };
+
+      stats_add (agg, &agg->signatures_other, &part);
+    }
+
+  offer_worst_event (agg, event, &key, run, app, pid, duration, attributed,
+                     best != G_MAXUINT ? g_array_index (sigs, EventSignature, best).text : NULL);
 }
 
 /* Percentiles turned into a histogram, for reports that have none. */
@@ -884,14 +990,15 @@ add_cell (JsrAggregate      *agg,
   stats_add (agg, &mine->stats, &cell->stats);
 }
 
-gboolean
-jsr_aggregate_add_aggregate (JsrAggregate       *agg,
-                             const JsrAggregate *other,
-                             GError            **error)
+/* Only an aggregate of the same signature depth and of other runs can be
+ * folded in (runs are disjoint across inputs: "runs affected" is a sum). */
+static gboolean
+check_mergeable (const JsrAggregate *agg,
+                 const JsrAggregate *other,
+                 GError            **error)
 {
-  const JsrAggFilter *filter = agg->filter;
   GHashTableIter iter;
-  gpointer key, value;
+  gpointer key;
   guint64 overlap = 0;
 
   if (other->signature_frames != agg->signature_frames)
@@ -916,6 +1023,17 @@ jsr_aggregate_add_aggregate (JsrAggregate       *agg,
       return FALSE;
     }
 
+  return TRUE;
+}
+
+/* Its runs, installations and apps. */
+static void
+add_inputs (JsrAggregate       *agg,
+            const JsrAggregate *other)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
   g_hash_table_iter_init (&iter, other->runs);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     add_run_id (agg, *(guint64 *) key);
@@ -926,7 +1044,13 @@ jsr_aggregate_add_aggregate (JsrAggregate       *agg,
   while (g_hash_table_iter_next (&iter, &key, &value))
     count_app (agg, key, *(guint64 *) value);
   agg->apps_other = add_sat (agg, agg->apps_other, other->apps_other);
+}
 
+/* The reports' summaries (never filtered), frame events and the flags. */
+static void
+add_summaries (JsrAggregate       *agg,
+               const JsrAggregate *other)
+{
   agg->reports = add_sat (agg, agg->reports, other->reports);
   agg->monitored_ns = add_sat (agg, agg->monitored_ns, other->monitored_ns);
   agg->busy_ns = add_sat (agg, agg->busy_ns, other->busy_ns);
@@ -950,9 +1074,18 @@ jsr_aggregate_add_aggregate (JsrAggregate       *agg,
   agg->overflowed = agg->overflowed || other->overflowed;
   agg->saturated = agg->saturated || other->saturated;
   agg->runs_upper_bound = agg->runs_upper_bound || other->runs_upper_bound;
+}
 
-  /* Groups: all of them, or those that match the filter (the stall totals
-   * are then theirs). */
+/* Groups: all of them, or those that match the filter (the stall totals
+ * are then theirs). */
+static void
+add_groups (JsrAggregate       *agg,
+            const JsrAggregate *other)
+{
+  const JsrAggFilter *filter = agg->filter;
+  GHashTableIter iter;
+  gpointer value;
+
   if (filter == NULL)
     {
       JsrAggStats stalls = other->stalls;
@@ -989,29 +1122,52 @@ jsr_aggregate_add_aggregate (JsrAggregate       *agg,
       agg->events_filtered_out = add_sat (agg, agg->events_filtered_out,
                                           other->groups_other.events);
     }
+}
 
-  /* Signatures: whole, or rebuilt from their matching cells. */
+/* What of a signature of the other aggregate passes the filter: all of it,
+ * or the sum of its matching cells. FALSE when nothing does. */
+static gboolean
+matched_stats (JsrAggregate          *agg,
+               const JsrAggSignature *theirs,
+               JsrAggStats           *matched)
+{
+  GHashTableIter cells;
+  gpointer cell;
+
+  if (agg->filter == NULL)
+    {
+      *matched = theirs->stats;
+      return TRUE;
+    }
+  memset (matched, 0, sizeof *matched);
+  g_hash_table_iter_init (&cells, theirs->cells);
+  while (g_hash_table_iter_next (&cells, NULL, &cell))
+    if (jsr_aggregate_filter_matches (agg->filter, &((JsrAggGroup *) cell)->key))
+      stats_add (agg, matched, &((JsrAggGroup *) cell)->stats);
+
+  return matched->events != 0 || matched->total_ns != 0;
+}
+
+/* Signatures: whole, or rebuilt from their matching cells. */
+static void
+add_signatures (JsrAggregate       *agg,
+                const JsrAggregate *other)
+{
+  const JsrAggFilter *filter = agg->filter;
+  GHashTableIter iter;
+  gpointer value;
+
   g_hash_table_iter_init (&iter, other->signatures);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       const JsrAggSignature *theirs = value;
-      JsrAggStats matched = { 0 };
+      JsrAggStats matched;
       JsrAggSignature *mine;
       GHashTableIter cells;
       gpointer cell;
 
-      if (filter != NULL)
-        {
-          g_hash_table_iter_init (&cells, theirs->cells);
-          while (g_hash_table_iter_next (&cells, NULL, &cell))
-            if (jsr_aggregate_filter_matches (filter, &((JsrAggGroup *) cell)->key))
-              stats_add (agg, &matched, &((JsrAggGroup *) cell)->stats);
-          if (matched.events == 0 && matched.total_ns == 0)
-            continue;
-        }
-      else
-        matched = theirs->stats;
-
+      if (!matched_stats (agg, theirs, &matched))
+        continue;
       mine = lookup_signature (agg, theirs->text, theirs->id);
       if (mine == NULL)
         {
@@ -1035,12 +1191,25 @@ jsr_aggregate_add_aggregate (JsrAggregate       *agg,
                  add_sat (agg, other->signatures_other_count,
                           g_hash_table_size (other->signatures_overflowed)));
     }
+}
 
+gboolean
+jsr_aggregate_add_aggregate (JsrAggregate       *agg,
+                             const JsrAggregate *other,
+                             GError            **error)
+{
+  if (!check_mergeable (agg, other, error))
+    return FALSE;
+
+  add_inputs (agg, other);
+  add_summaries (agg, other);
+  add_groups (agg, other);
+  add_signatures (agg, other);
   for (guint i = 0; i < other->worst->len; i++)
     {
       const JsrAggEvent *event = g_ptr_array_index (other->worst, i);
 
-      if (jsr_aggregate_filter_matches (filter, &event->key))
+      if (jsr_aggregate_filter_matches (agg->filter, &event->key))
         offer_worst (agg, event_copy (event));
     }
 
