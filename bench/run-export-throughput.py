@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Measures the writers of the reading side: `jankscope export` of many
-reports into one file (chrome, folded and json formats) and `jankscope
-merge` of one large aggregate into another (read, then written again), with
-wall time, output size and peak memory.
+"""Measures the reading side, its readers and its writers: `jankscope export`
+of many reports into one file (chrome, folded and json formats), `jankscope
+merge` of the reports into an aggregate and of that aggregate into another
+(read, then written again), and `jankscope report` of the reports (read and
+folded, a few tables printed), with wall time, output size and peak memory.
 
     run-export-throughput.py --exe build/src/cli/jankscope [--exe OTHER ...]
                              [--gen bench/merge-gen-reports.py] [--corpus DIR]
@@ -32,6 +33,9 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import benchlib  # noqa: E402
 
 FORMATS = ("chrome", "folded", "json")
+# Besides the exports: the reports into an aggregate (read, fold, write), the
+# aggregate into another (read, write) and the reports ranked (read, fold).
+CASES = FORMATS + ("merge-reports", "merge-aggregate", "report")
 
 
 def parse_args():
@@ -57,13 +61,15 @@ def parse_args():
     return args
 
 
-def run_once(args_list):
-    """Runs one command; returns (wall seconds, peak RSS in MB)."""
-    with tempfile.TemporaryFile() as err:
+def run_once(args_list, stdout_path=None):
+    """Runs one command (its standard output into stdout_path, or nowhere);
+    returns (wall seconds, peak RSS in MB)."""
+    with tempfile.TemporaryFile() as err, \
+            open(stdout_path or os.devnull, "wb") as out:
         start = time.perf_counter()
         # A preexec_fn makes subprocess fork rather than vfork: ru_maxrss is
         # then the command's own peak.
-        proc = subprocess.Popen(args_list, stdout=subprocess.DEVNULL, stderr=err,
+        proc = subprocess.Popen(args_list, stdout=out, stderr=err,
                                 preexec_fn=lambda: None)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
@@ -92,10 +98,14 @@ def main():
         aggregate = os.path.join(tmp, "aggregate.json")
         run_once([args.exes[0][1], "merge", folder, "-o", aggregate])
 
-        def command(case, exe, out):
+        def run_case(case, exe, out):
+            if case == "merge-reports":
+                return run_once([exe, "merge", "-o", out] + files)
             if case == "merge-aggregate":
-                return [exe, "merge", aggregate, "-o", out]
-            return [exe, "export", "--format=" + case, "-o", out] + files
+                return run_once([exe, "merge", aggregate, "-o", out])
+            if case == "report":
+                return run_once([exe, "report"] + files, stdout_path=out)
+            return run_once([exe, "export", "--format=" + case, "-o", out] + files)
 
         print("export-throughput: %d reports, %d samples, %.1f MB of JSON; aggregate %.1f MB; "
               "%d processors; %d runs per CLI" % (len(files), args.samples, size / 1e6,
@@ -103,15 +113,15 @@ def main():
                                                    os.cpu_count(), args.runs))
         print("  %-16s %-10s %4s %9s %10s %10s" % ("case", "cli", "run", "wall", "output",
                                                    "peak RSS"))
-        for case in FORMATS + ("merge-aggregate",):
+        for case in CASES:
             outs = {name: os.path.join(tmp, "out-%s-%s" % (case, name)) for name, _ in args.exes}
             for name, exe in args.exes:  # warm-up
-                run_once(command(case, exe, outs[name]))
+                run_case(case, exe, outs[name])
             walls = {name: [] for name, _ in args.exes}
             peaks = {name: [] for name, _ in args.exes}
             for run in range(args.runs):
                 for name, exe in args.exes:
-                    wall, peak = run_once(command(case, exe, outs[name]))
+                    wall, peak = run_case(case, exe, outs[name])
                     walls[name].append(wall)
                     peaks[name].append(peak)
                     print("  %-16s %-10s %4d %7.3f s %7.1f MB %7.1f MB"
