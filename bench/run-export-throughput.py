@@ -13,8 +13,9 @@ from 2,000 causes) is written to a temporary folder, or reused from --corpus
 DIR. The aggregate is the merge of the corpus by the first --exe. Each case
 runs once to warm the page cache, then --runs times per CLI; with several
 --exe (NAME=PATH, or a path) the runs alternate between them, so that they
-share the machine's state, and the median of each is the result. Outputs of
-the CLIs are compared byte for byte (printed, not judged).
+share the machine's state, and the median of each is the result: wall time
+and CPU time (user + system, which other jobs on a shared machine inflate
+less). Outputs of the CLIs are compared byte for byte (printed, not judged).
 
 BENCH_QUICK=1: 20 reports, 20,000 samples, 3 runs (default 5 runs).
 """
@@ -63,7 +64,7 @@ def parse_args():
 
 def run_once(args_list, stdout_path=None):
     """Runs one command (its standard output into stdout_path, or nowhere);
-    returns (wall seconds, peak RSS in MB)."""
+    returns (wall seconds, CPU seconds (user + system), peak RSS in MB)."""
     with tempfile.TemporaryFile() as err, \
             open(stdout_path or os.devnull, "wb") as out:
         start = time.perf_counter()
@@ -79,7 +80,7 @@ def run_once(args_list, stdout_path=None):
             raise benchlib.RunFailed("%s exited with %d: %s"
                                      % (" ".join(args_list[:3]), code,
                                         err.read().decode("utf-8", "replace")))
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main():
@@ -111,24 +112,28 @@ def main():
               "%d processors; %d runs per CLI" % (len(files), args.samples, size / 1e6,
                                                    os.path.getsize(aggregate) / 1e6,
                                                    os.cpu_count(), args.runs))
-        print("  %-16s %-10s %4s %9s %10s %10s" % ("case", "cli", "run", "wall", "output",
-                                                   "peak RSS"))
+        print("  %-16s %-10s %4s %9s %9s %10s %10s" % ("case", "cli", "run", "wall", "CPU",
+                                                        "output", "peak RSS"))
         for case in CASES:
             outs = {name: os.path.join(tmp, "out-%s-%s" % (case, name)) for name, _ in args.exes}
             for name, exe in args.exes:  # warm-up
                 run_case(case, exe, outs[name])
             walls = {name: [] for name, _ in args.exes}
+            cpus = {name: [] for name, _ in args.exes}
             peaks = {name: [] for name, _ in args.exes}
             for run in range(args.runs):
                 for name, exe in args.exes:
-                    wall, peak = run_case(case, exe, outs[name])
+                    wall, cpu, peak = run_case(case, exe, outs[name])
                     walls[name].append(wall)
+                    cpus[name].append(cpu)
                     peaks[name].append(peak)
-                    print("  %-16s %-10s %4d %7.3f s %7.1f MB %7.1f MB"
-                          % (case, name, run + 1, wall, os.path.getsize(outs[name]) / 1e6, peak))
+                    print("  %-16s %-10s %4d %7.3f s %7.3f s %7.1f MB %7.1f MB"
+                          % (case, name, run + 1, wall, cpu, os.path.getsize(outs[name]) / 1e6,
+                             peak))
             for name, _ in args.exes:
-                print("RESULT case=%s cli=%s wall_s=%.3f output_bytes=%d peak_rss_mb=%.1f"
-                      % (case, name, statistics.median(walls[name]),
+                print("RESULT case=%s cli=%s wall_s=%.3f cpu_s=%.3f output_bytes=%d "
+                      "peak_rss_mb=%.1f"
+                      % (case, name, statistics.median(walls[name]), statistics.median(cpus[name]),
                          os.path.getsize(outs[name]), max(peaks[name])))
             first = args.exes[0][0]
             for name, _ in args.exes[1:]:
