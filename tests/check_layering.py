@@ -14,12 +14,15 @@ Fails (exit 1, one line per problem) when
    and the viewer);
  - a header is not found in any folder (a new folder must be given its
    place here);
- - a src/FOLDER/meson.build names a file of another folder (each folder
-   builds its own files into its own artifacts and links the others'
-   libraries), but for the bridge, whose code is compiled into the loaders
-   by design;
+ - a src/FOLDER/meson.build names a file of another folder, by a path
+   ('../reader/jsr-report.c') or by its name in a path joined with "/"
+   (... / 'reader' / 'jsr-report.c'), or uses another folder's list of
+   sources (reader_sources): each folder builds its own files into its own
+   artifacts and links the others' libraries, but for the bridge, whose
+   code is compiled into the loaders by design;
  - a tests/ meson.build names a source file of the reading side or of the
-   window (the tests link their libraries).
+   window, or uses their lists of sources (the tests link their
+   libraries).
 Run by meson (suite "unit").
 """
 
@@ -78,6 +81,8 @@ SHARED_SOURCES = {"bridge"}
 LIBRARY_FOLDERS = ("reader", "export", "cli", "gtk4-ui", "viewer")
 
 QUOTED = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# A list of sources: NAME = files(... or NAME += files(...
+SOURCE_LIST = re.compile(r"^\s*(\w+)\s*\+?=\s*files\s*\(", re.M)
 ANGLED = re.compile(r'^\s*#\s*include\s+<([^>]+)>', re.M)
 STRING = re.compile(r"'([^'\n]*)'")
 
@@ -100,12 +105,22 @@ def source_files(folder_path):
                 yield os.path.join(root, name)
 
 
-def check_includes(src, problems):
-    folders = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
+def folders_of(src):
+    return sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
+
+
+def owners(src):
+    """File name -> the folders of src/ that hold a .c or .h of that name."""
     owner = {}
-    for folder in folders:
+    for folder in folders_of(src):
         for path in source_files(os.path.join(src, folder)):
             owner.setdefault(os.path.basename(path), set()).add(folder)
+    return owner
+
+
+def check_includes(src, problems):
+    folders = folders_of(src)
+    owner = owners(src)
     for folder in folders:
         if folder not in USES:
             problems.append("src/%s/: a folder without a place in check_layering.py's USES"
@@ -143,38 +158,74 @@ def meson_files(top):
             yield os.path.join(root, "meson.build")
 
 
-def strings_of(path):
+def code_of(path):
+    """The text of a meson.build without its comments."""
     with open(path, encoding="utf-8") as f:
-        text = "\n".join(line.split("#", 1)[0] for line in f)
-    return STRING.findall(text)
+        return "\n".join(line.split("#", 1)[0] for line in f)
+
+
+def identifiers_of(text):
+    return set(re.findall(r"\b\w+\b", STRING.sub("''", text)))
 
 
 def check_meson(root, problems):
     src = os.path.join(root, "src")
+    owner = owners(src)
+    # The lists of sources each folder's meson.build makes.
+    lists = {}
+    for folder in sorted(USES):
+        path = os.path.join(src, folder, "meson.build")
+        if os.path.exists(path):
+            for name in SOURCE_LIST.findall(code_of(path)):
+                lists.setdefault(name, folder)
+
+    def foreign_file(value, folder):
+        """The folder whose source file `value` names, when not `folder`."""
+        homes = owner.get(os.path.basename(value), set())
+        if not value.endswith((".c", ".h")) or not homes or folder in homes:
+            return None
+        return sorted(homes)[0]
+
     for folder in sorted(USES):
         path = os.path.join(src, folder, "meson.build")
         if not os.path.exists(path):
             continue
         base = os.path.dirname(path)
-        for value in strings_of(path):
-            if "/" not in value:
-                continue
-            target = os.path.normpath(os.path.join(base, value))
-            rel = os.path.relpath(target, src)
-            if rel.startswith(".."):
-                continue  # outside src/: data/, the build tree
-            other = rel.split(os.sep, 1)[0]
-            if other != folder and other in USES and other not in SHARED_SOURCES:
+        code = code_of(path)
+        for value in STRING.findall(code):
+            other = None
+            if "/" in value:
+                target = os.path.normpath(os.path.join(base, value))
+                rel = os.path.relpath(target, src)
+                if not rel.startswith(".."):  # outside src/: data/, the build tree
+                    other = rel.split(os.sep, 1)[0]
+            if other is None or other == folder:
+                other = foreign_file(value, folder)
+            if other is not None and other != folder and other in USES and \
+               other not in SHARED_SOURCES:
                 problems.append("src/%s/meson.build: names '%s', a file of src/%s/"
                                 % (folder, value, other))
+        for name in sorted(identifiers_of(code)):
+            other = lists.get(name)
+            if other is not None and other != folder and other not in SHARED_SOURCES:
+                problems.append("src/%s/meson.build: uses %s, the sources of src/%s/"
+                                % (folder, name, other))
     tests = os.path.join(root, "tests")
     for path in meson_files(tests):
-        for value in strings_of(path):
+        code = code_of(path)
+        rel_path = os.path.relpath(path, root)
+        for value in STRING.findall(code):
+            homes = owner.get(os.path.basename(value), set()) if value.endswith(".c") else set()
             for folder in LIBRARY_FOLDERS:
-                if re.search(r"(^|/)src/%s/[^']*\.c$" % re.escape(folder), value) or \
+                if folder in homes or \
+                   re.search(r"(^|/)src/%s/[^']*\.c$" % re.escape(folder), value) or \
                    re.search(r"\.\./(\.\./)*src/%s/[^']*\.c$" % re.escape(folder), value):
                     problems.append("%s: names '%s': link the library of src/%s/"
-                                    % (os.path.relpath(path, root), value, folder))
+                                    % (rel_path, value, folder))
+        for name in sorted(identifiers_of(code)):
+            if lists.get(name) in LIBRARY_FOLDERS:
+                problems.append("%s: uses %s: link the library of src/%s/"
+                                % (rel_path, name, lists[name]))
 
 
 def check(root):
@@ -200,7 +251,8 @@ def self_test():
     base = {
         "src/common/js-signature.h": "#include <glib.h>\n",
         "src/reader/jsr-report.h": '#include "js-signature.h"\n',
-        "src/reader/meson.build": "files('jsr-report.c')\n",
+        "src/reader/meson.build": "reader_sources = files('jsr-report.c')\n",
+        "src/reader/jsr-report.c": '#include "jsr-report.h"\n',
         "src/export/jse-common.h": '#include "jsr-report.h"\n#include "jankscope-config.h"\n',
         "src/cli/cli-common.h": '#include "jse-common.h"\n#include "js-signature.h"\n',
         "src/core/js-live.h": "",
@@ -231,9 +283,23 @@ def self_test():
         ("a folder compiles another's file",
          {"src/gtk4-ui/meson.build": "files('../reader/jsr-report.c')\n"},
          "names '../reader/jsr-report.c'"),
+        ("a folder compiles another's file by a joined path",
+         {"src/cli/meson.build":
+          "files(meson.project_source_root() / 'src' / 'reader' / 'jsr-report.c')\n"},
+         "names 'jsr-report.c', a file of src/reader/"),
+        ("a folder compiles another's list of sources",
+         {"src/cli/meson.build": "executable('jankscope', 'cli.c', reader_sources)\n"},
+         "uses reader_sources, the sources of src/reader/"),
         ("a test compiles the reader",
          {"tests/cli/meson.build": "executable('t', 'src/reader/jsr-report.c')\n"},
          "link the library of src/reader/"),
+        ("a test compiles the reader by a joined path",
+         {"tests/cli/meson.build":
+          "executable('t', meson.project_source_root() / 'src' / 'reader' / 'jsr-report.c')\n"},
+         "names 'jsr-report.c': link the library of src/reader/"),
+        ("a test compiles the reader's list of sources",
+         {"tests/cli/meson.build": "executable('t', 't.c', reader_sources)\n"},
+         "uses reader_sources: link the library of src/reader/"),
     ]
     for name, extra, expected in cases:
         root = tree({**base, **extra})
