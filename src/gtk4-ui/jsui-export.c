@@ -67,10 +67,10 @@ report_only (GBytes *document, GError **error)
   return g_bytes_new_take (text, length);
 }
 
-/* The CLI's exporters read files: the document goes through a private
- * temporary one. */
+/* The exporters (src/export/) read files: the document goes through a
+ * private temporary one. */
 static GBytes *
-with_cli_exporter (GBytes *document, JsuiExportFormat format, GError **error)
+with_exporter (GBytes *document, JsuiExportFormat format, GError **error)
 {
   g_autofree char *tmp_path = NULL;
   g_autoptr (GError) local_error = NULL;
@@ -108,7 +108,7 @@ jsui_export_convert (GBytes *document, JsuiExportFormat format, GError **error)
 
   if (format == JSUI_EXPORT_REPORT)
     return report_only (document, error);
-  return with_cli_exporter (document, format, error);
+  return with_exporter (document, format, error);
 }
 
 typedef struct

@@ -1,9 +1,9 @@
 /* jsui-snapshot.c
  *
- * The report members go through the CLI's reader (the same checks as for a
- * file: a snapshot is untrusted input like any report); `live` is read here
- * from the same parsed document (src/reader/jsr-json-doc.h), bounded, every member
- * optional.
+ * The report members go through the reader (src/reader/: the same checks as
+ * for a file: a snapshot is untrusted input like any report); `live` is read
+ * here from the same parsed document (src/reader/jsr-json-doc.h), bounded,
+ * every member optional.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -320,7 +320,7 @@ jsui_snapshot_parse (const char *data, gsize length, GError **error)
 
   g_return_val_if_fail (data != NULL, NULL);
 
-  /* Parsed once: the report members through the CLI's reader, `live` from
+  /* Parsed once: the report members through the reader, `live` from
    * the same tree (the reader only reads the document during the call). */
   if (length == 0)
     {
