@@ -252,7 +252,10 @@ end (JsrJsonWriter *w,
 {
   gboolean started = w->depth > JSR_JSON_WRITER_MAX_DEPTH || w->started[w->depth];
 
-  g_return_if_fail (w->depth > 0);
+  /* A bracket no container is open for: the caller's mistake, ignored
+   * without a critical (the GTK 4 window writes here, inside the app). */
+  if (G_UNLIKELY (w->depth == 0))
+    return;
   w->depth--;
   if (w->style == JSR_JSON_WRITER_PRETTY)
     {

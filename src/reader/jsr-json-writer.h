@@ -52,6 +52,7 @@ void jsr_json_writer_init         (JsrJsonWriter      *writer,
                                    GString            *out,
                                    JsrJsonWriterStyle  style);
 
+/* Containers; an end with no container open writes nothing. */
 void jsr_json_writer_begin_object (JsrJsonWriter      *writer);
 void jsr_json_writer_end_object   (JsrJsonWriter      *writer);
 void jsr_json_writer_begin_array  (JsrJsonWriter      *writer);

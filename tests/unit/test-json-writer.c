@@ -187,6 +187,23 @@ test_round_trip (void)
   g_assert_cmpstr (out2->str, ==, out->str);
 }
 
+/* An end with no container open writes nothing, and no critical (the
+ * writer runs inside the app in the GTK 4 window, under fatal criticals). */
+static void
+test_unbalanced (void)
+{
+  g_autoptr (GString) out = NULL;
+  JsrJsonWriter w;
+
+  out = start (&w, JSR_JSON_WRITER_COMPACT);
+  jsr_json_writer_end_array (&w);
+  jsr_json_writer_begin_array (&w);
+  jsr_json_writer_int (&w, 1);
+  jsr_json_writer_end_array (&w);
+  jsr_json_writer_end_object (&w);
+  g_assert_cmpstr (out->str, ==, "[1]");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -196,5 +213,6 @@ main (int argc, char **argv)
   g_test_add_func ("/json-writer/strings", test_strings);
   g_test_add_func ("/json-writer/numbers", test_numbers);
   g_test_add_func ("/json-writer/round-trip", test_round_trip);
+  g_test_add_func ("/json-writer/unbalanced", test_unbalanced);
   return g_test_run ();
 }
