@@ -1,17 +1,21 @@
-/* jsr-json-guard.c: checks on raw JSON text that json-glib 1.6 does not make
+/* jsr-json-guard.c: the limits on untrusted JSON, and their errors
  *
- * A report is untrusted input. json-glib 1.6 (Debian 12) has two failure
- * modes on hostile text, both measured:
- *  - its parser recurses once per nesting level: 100000 '[' overflow the
- *    stack (SIGSEGV);
- *  - integers beyond 64 bits wrap silently: 99999999999999999999999 reads
- *    as -1 and -9223372036854775809 as G_MAXINT64.
- * And its document tree takes far more memory than the text: some 290 bytes
- * per empty object, 120 per array, 80 per scalar (measured), so that 256 MB
- * of "{}," would need 25 GB. The pass estimates the tree's size and refuses
- * a file over a budget, which bounds the CLI's memory.
- * This lexical pass runs before the parser and rejects all three. It is not
- * a JSON validator: everything else is left to json-glib.
+ * A report is untrusted input. The limits come from json-glib 1.6 (Debian
+ * 12), which the reading side parsed with before jsr-json-doc.c, and whose
+ * failure modes on hostile text were measured:
+ *  - its parser recursed once per nesting level: 100000 '[' overflowed the
+ *    stack (SIGSEGV). jsr-json-doc.c refuses a document nested deeper than
+ *    its caller's max_depth (jsr_json_guard_depth_error);
+ *  - integers beyond 64 bits wrapped silently: 99999999999999999999999 read
+ *    as -1 and -9223372036854775809 as G_MAXINT64. They are refused
+ *    (jsr_json_guard_check_integer);
+ *  - its document tree took far more memory than the text: some 290 bytes
+ *    per empty object, 120 per array, 80 per scalar, so that 256 MB of
+ *    "{}," would have needed 25 GB. jsr-json-doc.c keeps the estimate of
+ *    that tree while it parses (the costs in jsr-json-guard.h) and refuses a
+ *    file over the budget (jsr_json_guard_budget_error), so that every
+ *    reader accepts and refuses the same files as when they were
+ *    json-glib's, and the readers' memory stays bounded.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -28,21 +32,10 @@
  * to the parser otherwise. */
 #define MAX_NUMBER_TOKEN 64
 
-/* Estimated bytes of json-glib 1.6's tree per token (measured on x86-64,
- * rounded up), and the budget (jsr-json-guard.h). A real report is estimated at
- * 8 to 10 times its size (and takes 7 or so): reports up to some 200 MB pass,
- * a bigger one gets a clear error instead of exhausting the memory. */
-#define OBJECT_COST    JSR_JSON_GUARD_OBJECT_COST
-#define ARRAY_COST     JSR_JSON_GUARD_ARRAY_COST
-#define STRING_COST    JSR_JSON_GUARD_STRING_COST
-#define SCALAR_COST    JSR_JSON_GUARD_SCALAR_COST
+/* A real report is estimated at 8 to 10 times its size (and json-glib took
+ * 7 or so): reports up to some 200 MB pass, a bigger one gets a clear error
+ * instead of exhausting the memory. */
 #define MAX_TREE_BYTES JSR_JSON_GUARD_MAX_TREE_BYTES
-
-static gboolean
-is_number_char (char c)
-{
-  return g_ascii_isdigit (c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
-}
 
 gboolean
 jsr_json_guard_check_integer (const char *token,
@@ -54,7 +47,7 @@ jsr_json_guard_check_integer (const char *token,
   g_autoptr (GError) local_error = NULL;
   gint64 value;
 
-  /* A fraction or an exponent makes a double, which json-glib reads fine. */
+  /* A fraction or an exponent makes a double, which has no such limit. */
   for (gsize i = 0; i < length; i++)
     if (token[i] == '.' || token[i] == 'e' || token[i] == 'E')
       return TRUE;
@@ -106,93 +99,4 @@ jsr_json_guard_budget_error (GError **error)
                _("the report holds too many values: loading it would take more than "
                  "%u MB of memory"),
                (guint) (MAX_TREE_BYTES >> 20));
-}
-
-gboolean
-jsr_json_guard_check (const char *data,
-                      gsize       length,
-                      guint       max_depth,
-                      GError    **error)
-{
-  gboolean in_string = FALSE;
-  guint64 tree_bytes = 0;
-  guint depth = 0;
-  guint line = 1;
-  gsize i = 0;
-
-  while (i < length)
-    {
-      char c = data[i];
-
-      if (c == '\n')
-        line++;
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++; /* skip the escaped character, a quote in particular */
-          else if (c == '"')
-            in_string = FALSE;
-          i++;
-          tree_bytes++;
-          continue;
-        }
-
-      if (tree_bytes > MAX_TREE_BYTES)
-        {
-          jsr_json_guard_budget_error (error);
-          return FALSE;
-        }
-
-      switch (c)
-        {
-        case '"':
-          in_string = TRUE;
-          tree_bytes += STRING_COST;
-          break;
-
-        case 't':
-        case 'f':
-        case 'n':
-          /* true, false, null: skip the rest of the word */
-          tree_bytes += SCALAR_COST;
-          while (i + 1 < length && g_ascii_isalpha (data[i + 1]))
-            i++;
-          break;
-
-        case '[':
-        case '{':
-          tree_bytes += c == '{' ? OBJECT_COST : ARRAY_COST;
-          if (++depth > max_depth)
-            {
-              jsr_json_guard_depth_error (line, max_depth, error);
-              return FALSE;
-            }
-          break;
-
-        case ']':
-        case '}':
-          if (depth > 0)
-            depth--;
-          break;
-
-        default:
-          if (c == '-' || g_ascii_isdigit (c))
-            {
-              gsize start = i;
-
-              tree_bytes += SCALAR_COST;
-              while (i < length && is_number_char (data[i]))
-                i++;
-              if (!jsr_json_guard_check_integer (data + start, i - start, line, error))
-                return FALSE;
-              continue;
-            }
-          break;
-        }
-
-      i++;
-    }
-
-  return TRUE;
 }
