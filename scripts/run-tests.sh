@@ -15,24 +15,5 @@ status=0
 xvfb-run -a env GSK_RENDERER=cairo GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 \
     meson test -C "$BUILD_DIR" --print-errorlogs </dev/null || status=$?
 
-python3 - "$BUILD_DIR/meson-logs/testlog.json" <<'PY'
-import json, sys
-
-counts = {"passed": 0, "failed": 0, "skipped": 0}
-try:
-    with open(sys.argv[1], encoding="utf-8") as log:
-        for line in log:
-            if not line.strip():
-                continue
-            result = json.loads(line).get("result", "")
-            if result in ("OK", "EXPECTEDFAIL"):
-                counts["passed"] += 1
-            elif result == "SKIP":
-                counts["skipped"] += 1
-            else:  # FAIL, UNEXPECTEDPASS, TIMEOUT, ERROR, INTERRUPT, ...
-                counts["failed"] += 1
-except FileNotFoundError:
-    pass
-print("%(passed)d passed, %(failed)d failed, %(skipped)d skipped" % counts)
-PY
+print_counts "$BUILD_DIR/meson-logs/testlog.json"
 exit "$status"

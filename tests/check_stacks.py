@@ -19,9 +19,9 @@ import tempfile
 import time
 
 from jankscope_test import (
-    MS, CheckFailed, app, check, check_equal, check_ran_fine, clean_env,
-    env_path, fact, is_int, main, preload_path, read_report, run_app, stalls, summarize,
-    validate_report, validate_run_report)
+    MS, SANITIZED, CheckFailed, app, check, check_equal, check_ran_fine, clean_env,
+    env_path, fact, is_int, main, preload_path, read_report, run_app, skip_if_sanitized, stalls,
+    summarize, validate_report, validate_run_report)
 
 APP = "stacks-app"
 APP_NAME = "stacks-app"  # the executable's file name: `module` of its frames
@@ -33,6 +33,13 @@ MAX_TIMELINE = 256
 
 def run_stacks(scenario, *args, extra_env=None, timeout=60, **kwargs):
     return run_app([app(APP), scenario, *args], extra_env=extra_env, timeout=timeout, **kwargs)
+
+
+# Under ASan the stacks libunwind takes inside the sanitized preload's sleep
+# wrappers (usleep, nanosleep: src/preload/preload-blocking.c) end at the
+# wrapper; a normal preload in a sanitized app does not cut them. The checks
+# of what a sleeping thread's stack holds are skipped there, after the rest.
+SLEEP_STACKS_CUT = "stacks end in the sanitized preload's sleep wrapper: no app frame to check"
 
 
 def info(message):
@@ -242,13 +249,15 @@ def check_culprit(e, function, reason="app-code", module=APP_NAME, min_confidenc
 
 
 def check_wait_event(e, kind, function):
+    """@function: the expected culprit (None: not checked)."""
     check_equal(e["class"], "wait", f"event {e['id']}: class of a thread blocked 300 ms")
     check_equal(e["wait"], kind, f"event {e['id']}: wait kind")
     check(e["samples_waiting"] > 0, f"event {e['id']}: no waiting sample")
     waiting = [s for s in e["samples"] if s["state"] == "waiting"]
     check(all(s["wait"] == kind for s in waiting),
           f"event {e['id']}: waiting samples' kinds {[s['wait'] for s in waiting]}")
-    check_culprit(e, function)
+    if function is not None:
+        check_culprit(e, function)
 
 
 def waiting_stacks(e):
@@ -349,15 +358,17 @@ def test_usleep():
          f"{[(st['count'], stack_text(st)) for st in e['stacks']]}")
     check(with_stack, f"no waiting sample has a stack (copy of the blocked thread's stack): "
                       f"{pairs}")
-    for s, st in with_stack:
-        check("js_test_sleeper" in functions(st),
-              f"the stack of the waiting sample at {s['t_ns']} lacks js_test_sleeper: "
-              f"{stack_text(st)}")
-    check_culprit(e, "js_test_sleeper")
+    if not SANITIZED:
+        for s, st in with_stack:
+            check("js_test_sleeper" in functions(st),
+                  f"the stack of the waiting sample at {s['t_ns']} lacks js_test_sleeper: "
+                  f"{stack_text(st)}")
+        check_culprit(e, "js_test_sleeper")
     sampler = report["summary"]["sampler"]
     info(f"signals_withheld {sampler['signals_withheld']}, signals_sent "
          f"{sampler['signals_sent']}")
     check_equal(sampler["blocking_calls_eintr"], 0, "summary.sampler.blocking_calls_eintr")
+    skip_if_sanitized(SLEEP_STACKS_CUT)
 
 
 def check_no_eintr(run, count_key):
@@ -466,7 +477,13 @@ def test_ipc():
     run = run_stacks("ipc")
     check_ran_fine(run)
     report = stacks_report(run)
-    check_wait_event(stall_event(run, report), "ipc", "js_test_read_socket")
+    e = stall_event(run, report)
+    if SANITIZED:
+        # The stacks libunwind takes in ASan's read () interceptor
+        # (libasan.so.8) end there: the app's frame is never sampled.
+        check_wait_event(e, "ipc", None)
+        skip_if_sanitized("stacks end in ASan's read () interceptor: no culprit in the app")
+    check_wait_event(e, "ipc", "js_test_read_socket")
 
 
 def test_malloc():
@@ -523,6 +540,7 @@ def check_hang(mode):
     tmpdir = tempfile.mkdtemp(prefix="jankscope-test-")
     report_path = os.path.join(tmpdir, "report.json")
     proc = start_app([exe, "hang", mode], report_path)
+    stacks_cut = SANITIZED and mode == "sleep"  # SLEEP_STACKS_CUT
     try:
         started = None
         lines = []
@@ -565,10 +583,11 @@ def check_hang(mode):
         # what is on disk after a kill is never more than 1 s old.
         age_ms = (killed_ns - hang["end_ns"]) / MS
         check(age_ms <= 1000, f"the hang on disk ends {age_ms:.0f} ms before the kill (> 1 s)")
-        check(any("js_test_hang" in functions(s) for s in hang["stacks"]),
-              f"no stack of the hang holds js_test_hang: "
-              f"{[stack_text(s) for s in hang['stacks']]}")
-        check_culprit(hang, "js_test_hang")
+        if not stacks_cut:
+            check(any("js_test_hang" in functions(s) for s in hang["stacks"]),
+                  f"no stack of the hang holds js_test_hang: "
+                  f"{[stack_text(s) for s in hang['stacks']]}")
+            check_culprit(hang, "js_test_hang")
         expected_class = "compute" if mode == "cpu" else "wait"
         check_equal(hang["class"], expected_class, f"class of a {mode} hang")
         if mode == "sleep":
@@ -595,10 +614,13 @@ def check_hang(mode):
         check_equal(previous["hang"]["type"], "hang", "previous_run.hang.type")
         check_equal(previous["hang"]["duration_ns"], hang["duration_ns"],
                     "previous_run.hang.duration_ns (vs the killed run's report)")
-        check(any("js_test_hang" in functions(s) for s in previous["hang"]["stacks"]),
+        check(stacks_cut or any("js_test_hang" in functions(s)
+                                for s in previous["hang"]["stacks"]),
               "previous_run.hang has no stack with js_test_hang")
         check(all(not e.get("ongoing") for e in report2["events"]),
               "the next run's final report has an ongoing event")
+        if stacks_cut:
+            skip_if_sanitized(SLEEP_STACKS_CUT)
     except CheckFailed:
         if os.path.exists(report_path):
             with open(report_path, encoding="utf-8") as f:

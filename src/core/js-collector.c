@@ -38,8 +38,10 @@
  * evidence is never older than this plus a tick (750 ms). */
 #define JOURNAL_PERIOD_NS (500 * JS_NS_PER_MS)
 /* The summary (counts, histograms, sources) is journaled this often when it
- * changed. */
+ * changed; every second while events change, so that its event counts keep
+ * up with the events on disk. */
 #define MEMBERS_PERIOD_NS (10000 * JS_NS_PER_MS)
+#define MEMBERS_EVENTS_PERIOD_NS (1000 * JS_NS_PER_MS)
 #define POLL_CHECK_PERIOD_NS (1000 * JS_NS_PER_MS)
 /* A closed event is serialized for good this long after it closed: by then
  * its stalls have been attached (they wait 1.5 s for their event) and its
@@ -84,6 +86,7 @@ struct _JsCollector
   gboolean snapshot_written;   /* the first whole report is on disk */
   guint64 members_records;     /* records_seen when the summary was last journaled */
   gint64 members_ns;
+  gboolean members_events_pending; /* events were journaled since the summary was */
   guint64 hang_generation;     /* stalls.generation when the hang was last journaled */
   gint64 hang_ns;
   gboolean hang_journaled;     /* the journal's last hang line is a hang, not its end */
@@ -251,6 +254,7 @@ write_snapshot (JsCollector *c, gint64 now, gboolean final)
   mark_store_journaled (&c->frames.frame_store, now);
   c->members_records = c->records_seen;
   c->members_ns = now;
+  c->members_events_pending = FALSE;
   /* The next run on this path looks for a hang in the journal only: a hang
    * under way starts the new journal. */
   report_input (c, now, final, FALSE, &in);
@@ -300,6 +304,8 @@ static void
 persist (JsCollector *c, gint64 now, gboolean final)
 {
   JsReportInput in;
+  guint64 lines_before;
+  gboolean events_changed;
 
   if (c->writer == NULL)
     return;
@@ -310,8 +316,12 @@ persist (JsCollector *c, gint64 now, gboolean final)
         return;
     }
   report_input (c, now, FALSE, FALSE, &in);
+  lines_before = js_report_writer_seq (c->writer);
   journal_events (c, &in, &c->store, now, final);
   journal_events (c, &in, &c->frames.frame_store, now, final);
+  events_changed = js_report_writer_seq (c->writer) != lines_before;
+  if (events_changed)
+    c->members_events_pending = TRUE;
   if (js_report_has_ongoing_hang (&in))
     {
       if (!c->hang_journaled
@@ -324,7 +334,8 @@ persist (JsCollector *c, gint64 now, gboolean final)
       c->hang_journaled = FALSE;
     }
   if (final
-      || (c->records_seen != c->members_records && now - c->members_ns >= MEMBERS_PERIOD_NS))
+      || (c->records_seen != c->members_records && now - c->members_ns >= MEMBERS_PERIOD_NS)
+      || (c->members_events_pending && now - c->members_ns >= MEMBERS_EVENTS_PERIOD_NS))
     {
       gsize length;
       g_autofree char *json = js_report_members_json (&in, &length);
@@ -332,6 +343,7 @@ persist (JsCollector *c, gint64 now, gboolean final)
       js_report_writer_add_members (c->writer, json, length);
       c->members_records = c->records_seen;
       c->members_ns = now;
+      c->members_events_pending = FALSE;
     }
   if (final)
     js_report_writer_add_final (c->writer);

@@ -157,8 +157,9 @@ event_int (JsonObject *e, const char *name)
 }
 
 /* The ended hang's event in a snapshot: the dispatch or iteration event
- * (else frame event) that overlaps it most, once it can no longer grow
- * (merge gap passed) and its stalls are attached. NULL: not yet. */
+ * (else frame event) that overlaps it most, once it can no longer change
+ * (the collector froze it: merge gap passed, stalls attached, CPU readings
+ * in). NULL: not yet. */
 static JsonNode *
 find_hang_event (GBytes *snapshot, gint64 since_ns, gint64 end_ns, gint64 merge_gap_ns)
 {
@@ -206,7 +207,8 @@ find_hang_event (GBytes *snapshot, gint64 since_ns, gint64 end_ns, gint64 merge_
           best_is_frame = is_frame;
         }
     }
-  if (best == NULL || best_overlap * 2 < end_ns - since_ns)
+  if (best == NULL || best_overlap * 2 < end_ns - since_ns
+      || json_object_get_boolean_member_with_default (best, "settling", FALSE))
     return NULL;
   return json_node_init_object (json_node_alloc (), best);
 }

@@ -327,6 +327,14 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
   json_builder_end_array (b);
   if (in->context != NULL)
     js_report_add_event_context (b, in->context, e);
+  /* Only events still open to change are built here in a live snapshot
+   * (a frozen one is copied): late stalls, CPU readings and frames may
+   * still alter them. */
+  if (in->live)
+    {
+      json_builder_set_member_name (b, "settling");
+      json_builder_add_boolean_value (b, TRUE);
+    }
   json_builder_end_object (b);
 }
 

@@ -12,6 +12,7 @@
 #include "jsui-items.h"
 
 #define SCREENSHOT_STUCK_NS (2500 * G_GINT64_CONSTANT (1000000))
+#define SCREENSHOT_TRIES 120
 
 typedef struct
 {
@@ -29,8 +30,9 @@ state_name (JsvLiveState state)
   return state == JSV_LIVE_CONNECTED ? "connected" : state == JSV_LIVE_GONE ? "gone" : "connecting";
 }
 
-static void
-take_screenshot (Hooks *h)
+/* FALSE (and why in @why) when there is no picture yet: nothing drawn. */
+static gboolean
+take_screenshot (Hooks *h, const char **why)
 {
   GtkWidget *w = GTK_WIDGET (h->window);
   int width = gtk_widget_get_width (w), height = gtk_widget_get_height (w);
@@ -38,31 +40,53 @@ take_screenshot (Hooks *h)
   g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
   g_autoptr (GskRenderNode) node = NULL;
   g_autoptr (GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (w));
 
+  if (width <= 0 || height <= 0 || renderer == NULL)
+    {
+      *why = "the window has no size or renderer";
+      return FALSE;
+    }
   gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   if (node == NULL)
-    return;
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (w)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (gdk_texture_save_to_png (texture, h->screenshot))
     {
-      printf ("screenshot=%s\n", h->screenshot);
-      fflush (stdout);
-      h->taken = TRUE;
+      *why = "nothing drawn";
+      return FALSE;
     }
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (!gdk_texture_save_to_png (texture, h->screenshot))
+    {
+      *why = "the PNG could not be saved";
+      return FALSE;
+    }
+  printf ("screenshot=%s\n", h->screenshot);
+  fflush (stdout);
+  h->taken = TRUE;
+  return TRUE;
 }
 
-/* Two frames after the condition: the new banner text is laid out. */
+/* Six frames after the condition: the new banner text is laid out. Tried
+ * on each later frame until there is a picture (a loaded machine may not
+ * have drawn yet), for at most SCREENSHOT_TRIES frames; then why not. */
 static gboolean
 tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
   Hooks *h = data;
+  const char *why = NULL;
 
   if (++h->frames_waited < 6)
     return G_SOURCE_CONTINUE;
+  if (take_screenshot (h, &why))
+    {
+      h->pending = FALSE;
+      return G_SOURCE_REMOVE;
+    }
+  if (h->frames_waited < SCREENSHOT_TRIES)
+    return G_SOURCE_CONTINUE;
+  printf ("screenshot-error=%s\n", why);
+  fflush (stdout);
   h->pending = FALSE;
-  take_screenshot (h);
   return G_SOURCE_REMOVE;
 }
 

@@ -568,13 +568,13 @@ class MergeTest(AnalysisTestCase):
         with open(self.path("stdout"), "w+b") as out, open(self.path("stderr"), "w+b") as err:
             proc = subprocess.Popen([base.CLI, "merge", folder, "-o", self.path("m.json")],
                                     env=base.base_env(), stdout=out, stderr=err,
-                                    preexec_fn=base.limit_memory)
+                                    preexec_fn=base.memory_limit_fn())
             _, status, usage = os.wait4(proc.pid, 0)
             proc.returncode = os.waitstatus_to_exitcode(status)
         self.assertEqual(proc.returncode, 0)
         with open(self.path("m.json")) as f:
             self.assertEqual(json.load(f)["runs"]["count"], 1500)
-        self.assertLess(usage.ru_maxrss / 1024, 80)
+        self.assertPeakBelow(usage.ru_maxrss / 1024, 80)
 
 
 # ---- the report command ---------------------------------------------------------------
