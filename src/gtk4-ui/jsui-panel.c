@@ -148,7 +148,7 @@ duration_text (GtkListItem *list_item, const JsrReportEvent *ev)
 static JsuiTier
 tier_of (const JsrReportEvent *ev)
 {
-  return jsui_tier_from_name (jsr_tier_to_string (ev->tier));
+  return jsui_tier_from_name (js_tier_name (ev->tier));
 }
 
 static char *
@@ -589,7 +589,7 @@ update_metrics (JsuiPanel *self)
         {
           g_autoptr (JsuiEvent) item = g_list_model_get_item (G_LIST_MODEL (self->events), i);
 
-          n_hangs += jsui_event_get_event (item)->tier == JSR_TIER_HANG
+          n_hangs += jsui_event_get_event (item)->tier == JS_TIER_HANG
                      || jsui_event_get_event (item)->ongoing;
         }
       hangs = g_strdup_printf ("%" G_GINT64_FORMAT, n_hangs);
@@ -603,7 +603,7 @@ update_metrics (JsuiPanel *self)
       set_rate (self->frozen_value, frames ? r->frames_frozen : 0, frames ? r->frames : 0);
       if (r != NULL)
         hangs = g_strdup_printf ("%" G_GINT64_FORMAT,
-                                 r->events_by_tier[JSR_TIER_HANG]
+                                 r->events_by_tier[JS_TIER_HANG]
                                      + (jsr_report_get_ongoing_hang (r) != NULL ? 1 : 0));
     }
   gtk_label_set_text (self->hangs_value, hangs != NULL ? hangs : "–");
