@@ -596,7 +596,13 @@ def check_dispatch_part(part, source, callback, low_ms, high_ms, priority=0, dep
     check_equal(part["priority"], priority, f"{what}: priority")
     check_equal(part["depth"], depth, f"{what}: depth")
     check_equal(part["nested_ns"], 0, f"{what}: nested_ns")
-    check_ms(part["duration_ns"], low_ms, high_ms, f"{what}: duration")
+    if SANITIZED:
+        # The upper bound is a matter of time: under ASan on a loaded machine
+        # a dispatch ran 30-35 ms past the app's busy-wait (90.5 ms for 55,
+        # 230.1 for 200). The lower bound and the app's window still hold.
+        check_ms(part["duration_ns"], low_ms, float("inf"), f"{what}: duration")
+    else:
+        check_ms(part["duration_ns"], low_ms, high_ms, f"{what}: duration")
     if stall is not None:
         check_covers(part, stall, what)
 
