@@ -163,6 +163,21 @@ compare_strings (gconstpointer a,
   return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
+/* The keys of a set of strings, sorted: documents list them in one order. */
+static GPtrArray *
+sorted_string_keys (GHashTable *set)
+{
+  GPtrArray *keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, set);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, key);
+  g_ptr_array_sort (keys, compare_strings);
+  return keys;
+}
+
 /* A run id as the documents spell it: 16 hexadecimal digits. */
 static void
 write_run_id (JsrJsonWriter *w,
@@ -203,14 +218,8 @@ static void
 write_installs (JsrJsonWriter      *w,
                 const JsrAggregate *agg)
 {
-  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key;
+  g_autoptr (GPtrArray) ids = sorted_string_keys (agg->installs);
 
-  g_hash_table_iter_init (&iter, agg->installs);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (ids, key);
-  g_ptr_array_sort (ids, compare_strings);
   line_member (w, TOP, "installs");
   jsr_json_writer_begin_object (w);
   jsr_json_writer_member (w, "count");
@@ -227,14 +236,8 @@ static void
 write_apps (JsrJsonWriter      *w,
             const JsrAggregate *agg)
 {
-  g_autoptr (GPtrArray) names = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key;
+  g_autoptr (GPtrArray) names = sorted_string_keys (agg->apps);
 
-  g_hash_table_iter_init (&iter, agg->apps);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (names, key);
-  g_ptr_array_sort (names, compare_strings);
   line_member (w, TOP, "apps");
   jsr_json_writer_begin_array (w);
   for (guint i = 0; i < names->len; i++)
