@@ -405,7 +405,15 @@ def test_gtk4_title():
           f"startup.end_ns {first_frame} (the first frame) is not after the start-up stall "
           f"{windows['startup'][1]}")
     check_equal(startup["context"]["startup"], True, "event before the first frame: startup")
-    check_equal(inbox["context"]["startup"], False, "event after the first frame: startup")
+    # An event is in start-up when it opened before the first frame. On a
+    # loaded machine slow first frames can chain the start-up stall and the
+    # inbox stall into one event (parts closer than the merge gap); the
+    # settings stall, further on, opens an event of its own.
+    for name, e in (("inbox", inbox), ("settings", settings)):
+        check_equal(e["context"]["startup"], e["start_ns"] < first_frame,
+                    f"event {name} (opened at {e['start_ns']}, first frame {first_frame}): startup")
+    check(settings["id"] != startup["id"], "the settings stall merged into the start-up event")
+    check_equal(settings["context"]["startup"], False, "event after the first frame: startup")
     check_equal(startup["scene"], "inbox", "event startup: scene")
     check_equal(inbox["scene"], "inbox", "event inbox: scene")
     check_equal(settings["scene"], "settings", "event settings: scene")
