@@ -123,6 +123,8 @@ js_collector_set_watchdog (JsCollector *c, JsWatchdog *watchdog, JsModules *modu
   js_stall_store_init (&c->stalls, modules, c->config->debuginfod);
   js_symbolizer_set_debug_dirs (c->stalls.symbolizer,
                                 (const char *const *) c->config->debug_dirs);
+  /* Callbacks are named by the same symbolizer as stack frames. */
+  js_symbols_set_symbolizer (c->symbols, c->stalls.symbolizer, modules);
   c->have_stalls = TRUE;
   c->stall_headers = g_array_new (FALSE, FALSE, sizeof (JsStallHeader));
   c->stall_samples = g_ptr_array_new ();
