@@ -14,6 +14,7 @@
 #include "js-collector.h"
 #include "js-config.h"
 #include "js-focus.h"
+#include "js-gdk-threads.h"
 #include "js-install-id.h"
 #include "js-live-server.h"
 #include "js-log.h"
@@ -144,6 +145,8 @@ jankscope_core_start (JsBridge *bridge)
                                 mode, start_ns);
   js_ring_set_wake (ring, js_collector_wake, collector);
   js_mainloop_start (ring, bridge, set_poll, get_poll);
+  /* Before the first dispatch of a gdk_threads_add_* source is timed. */
+  js_gdk_threads_probe ();
   js_scenes_start (ring);
   js_focus_init (ring, !config.scrub);
   modules = js_modules_new ();
