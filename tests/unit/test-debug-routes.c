@@ -241,6 +241,33 @@ test_precedence (void)
   check_named (path, dirs, TRUE);
 }
 
+/* Past the deadline (the app's exit, whose wait is bounded) no
+ * MiniDebugInfo is decompressed; .dynsym is still read. */
+static void
+test_minidebuginfo_deadline (void)
+{
+  g_autofree char *mini = variant ("minidebuginfo/" MODULE_NAME);
+  g_autofree char *stripped = variant ("stripped/" MODULE_NAME);
+  guint64 exported = symbol_offset (DEBUGINFO_MODULE_PATH, "js_test_debuginfo_callback");
+  JsSymbolizerStats stats;
+  Lookup l;
+
+  lookup_init (&l, mini, NULL, FALSE);
+  js_symbolizer_set_deadline (l.symbolizer, js_now_ns ());
+  g_assert_null (frame_at (&l, spin_offset + 4)->function);
+  js_symbolizer_get_stats (l.symbolizer, &stats);
+  g_assert_cmpuint (stats.deadline_skips, >=, 1);
+  /* Not cached: without the deadline it is named. */
+  js_symbolizer_set_deadline (l.symbolizer, 0);
+  g_assert_cmpstr (frame_at (&l, spin_offset + 4)->function, ==, "debuginfo_static_spin");
+  lookup_clear (&l);
+
+  lookup_init (&l, stripped, NULL, FALSE);
+  js_symbolizer_set_deadline (l.symbolizer, js_now_ns ());
+  g_assert_cmpstr (frame_at (&l, exported)->function, ==, "js_test_debuginfo_callback");
+  lookup_clear (&l);
+}
+
 /* A root made for one test, removed after it. */
 static char *
 make_root (void)
@@ -535,6 +562,7 @@ main (int argc, char **argv)
   g_test_add_func ("/DebugRoutes/debuglink-root", test_debuglink_root);
   g_test_add_func ("/DebugRoutes/minidebuginfo", test_minidebuginfo);
   g_test_add_func ("/DebugRoutes/precedence", test_precedence);
+  g_test_add_func ("/DebugRoutes/minidebuginfo-deadline", test_minidebuginfo_deadline);
   g_test_add_func ("/DebugRoutes/not-regular", test_not_regular);
   g_test_add_func ("/DebugRoutes/wrong-build-id", test_wrong_build_id);
   g_test_add_func ("/DebugRoutes/file-gone", test_file_gone);
