@@ -220,6 +220,19 @@ load_watchdog (JsConfig *config, const char *(*get_env) (const char *name))
   config->sample_signal = (int) env_int (get_env, "JANKSCOPE_SAMPLE_SIGNAL", -1, 28, -1,
                                          "(offset from SIGRTMIN, -1 = automatic)");
   config->debuginfod = env_bool (get_env, "JANKSCOPE_DEBUGINFOD", FALSE);
+  if (config->debuginfod)
+    {
+      /* Read here, on the main thread at start-up, and never by a thread of
+       * ours later (libdebuginfod reads the rest of its settings itself). */
+      const char *urls = get_env ("DEBUGINFOD_URLS");
+
+      if (urls == NULL || urls[0] == '\0')
+        {
+          js_log_warning ("JANKSCOPE_DEBUGINFOD=1 but DEBUGINFOD_URLS is empty: no server to ask; "
+                          "using 0");
+          config->debuginfod = FALSE;
+        }
+    }
   config->debug_dirs = env_dirs (get_env, "JANKSCOPE_DEBUG_DIRS", JS_MAX_DEBUG_DIRS);
   config->inspector = env_bool (get_env, "JANKSCOPE_INSPECTOR", FALSE);
   config->ui = env_bool (get_env, "JANKSCOPE_UI", TRUE);

@@ -312,19 +312,11 @@ fetch_thread (gpointer data)
 static gboolean
 ensure_thread (JsDebuginfod *d)
 {
-  const char *urls;
   GThread *thread;
 
   if (d->thread_started)
     return !d->unavailable;
   d->thread_started = TRUE;
-  urls = g_getenv ("DEBUGINFOD_URLS");
-  if (urls == NULL || urls[0] == '\0')
-    {
-      js_log_warning ("JANKSCOPE_DEBUGINFOD=1 but DEBUGINFOD_URLS is empty: no server to ask");
-      d->unavailable = TRUE;
-      return FALSE;
-    }
   g_atomic_int_inc (&d->ref);
   thread = g_thread_try_new ("jankscope-fetch", fetch_thread, d, NULL);
   if (thread == NULL)

@@ -2,9 +2,10 @@
  * thread of their own (JANKSCOPE_DEBUGINFOD=1 only).
  *
  * libdebuginfod (elfutils), loaded with dlopen () the first time a file is
- * asked for, on the `jankscope-fetch` thread: its servers (DEBUGINFOD_URLS),
- * its cache (DEBUGINFOD_CACHE_PATH, else ~/.cache/debuginfod_client) and its
- * other settings are the client's own. A lookup never waits: it says the
+ * asked for, on the `jankscope-fetch` thread: its servers (DEBUGINFOD_URLS,
+ * which the caller checked is set), its cache (DEBUGINFOD_CACHE_PATH, else
+ * ~/.cache/debuginfod_client) and its other settings are the client's own,
+ * read from the environment by the client on that thread. A lookup never waits: it says the
  * file is there, missing, or pending (asked for, or queued); callers use
  * what they have meanwhile and look again later (js_debuginfod_completed
  * says when something new is known). One download at a time, each given up
