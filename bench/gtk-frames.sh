@@ -8,7 +8,7 @@
 # LD_PRELOAD on BOTH sides, so its own cost cancels out); jankscope is added
 # to LD_PRELOAD on the "with" side only.  Then, if valgrind is installed,
 # jankscope's per-frame hook cost (instructions of phase_hook and
-# after_paint_done, src/core/js-frames.c) under callgrind, converted to µs
+# after_paint_done, src/core/js-frame-hooks.c) under callgrind, converted to µs
 # with this machine's measured instructions per second.
 #
 #   bench/gtk-frames.sh --probe build/bench/libframe-probe.so [PRELOAD]
@@ -241,8 +241,8 @@ callgrind_part() {
     fi
     local calls
     calls=$(callgrind_annotate --inclusive=yes "$cg" 2>/dev/null |
-        awk '/js-frames\.c:(phase_hook|after_paint_done) \[/ { line = $0; ir = $1;
-            sub(/ \[.*/, "", line); sub(/.*js-frames\.c:/, "", line);
+        awk '/js-frame-hooks\.c:(phase_hook|after_paint_done) \[/ { line = $0; ir = $1;
+            sub(/ \[.*/, "", line); sub(/.*js-frame-hooks\.c:/, "", line);
             printf "%s%s %s", sep, line, ir; sep = ", " }' || true)
     echo "  frames (probe, after-paint): $frames;  instructions: $ir"
     [[ -n $calls ]] && echo "  per function (inclusive Ir): $calls"

@@ -228,9 +228,12 @@ def validate(run, toolkit, scenario):
     report = run.report
     events = report["events"]
     ids = [e["id"] for e in events]
-    check(ids == sorted(ids) and len(set(ids)) == len(ids), f"event ids not increasing: {ids}")
+    # Ids follow the order events are opened, the list the order of start:
+    # a slow frame's event is opened when the frame ends, after the event of
+    # a dispatch that ran inside it, yet starts before it.
+    check(len(set(ids)) == len(ids), f"event ids not unique: {ids}")
     if report["summary"]["events_dropped"] == 0:
-        check_equal(ids, list(range(1, len(events) + 1)), "event ids")
+        check_equal(sorted(ids), list(range(1, len(events) + 1)), "event ids")
     starts = [e["start_ns"] for e in events]
     check(starts == sorted(starts), f"events are not oldest first (by start_ns): "
           f"{[(e['id'], e['type'], e['start_ns']) for e in events]}")
@@ -328,12 +331,21 @@ def check_stall(toolkit, scenario, phase):
           f"{ms(part['work_ns'])} ms plus {ms(part['duration_ns'] - part['work_ns'])} ms of "
           f"lateness, but the frame clock's dispatch was at most {ms(late)} ms late "
           f"(the app measured it)")
-    check_ms(part["duration_ns"], STALL_MS, STALL_MS + 30, f"{what}: duration_ns")
+    # Upper bounds from what the app measured around the same frame (its
+    # ::before-paint to ::after-paint), not from the clock: a loaded machine
+    # stretches both alike. The slack covers the frame's work outside the
+    # app's two handlers (flush-events, the other handlers of the signals).
+    app_frame = mine[0][1] - mine[0][0]
+    check(STALL_MS * MS <= part["duration_ns"] <= late + app_frame + 10 * MS,
+          f"{what}: duration_ns {ms(part['duration_ns'])} ms, not within {STALL_MS} ms and the "
+          f"app's frame {ms(app_frame)} ms plus its lateness {ms(late)} ms (+10 ms)")
     check_equal(part["tier"], "noticeable", f"{what}: tier")
     phases = part["phases"]
     check(phase in phases, f"{what}: no {phase} phase: {phases}")
     # The app busy-waits until its µs clock says 150 ms: allow 10 µs of rounding.
-    check_ms(phases[phase], STALL_MS - 0.01, STALL_MS + 30, f"{what}: phases.{phase}")
+    check(STALL_MS * MS - 10_000 <= phases[phase] <= app_frame + 10 * MS,
+          f"{what}: phases.{phase} {ms(phases[phase])} ms, not within {STALL_MS} ms and the "
+          f"app's frame {ms(app_frame)} ms (+10 ms)")
     for other, ns in phases.items():
         if other != phase:
             check(ns < 20 * MS, f"{what}: phase {other} took {ms(ns)} ms, the stall was in {phase}")

@@ -10,22 +10,22 @@
 
 #include "analysis.h"
 #include "cli-common.h"
-#include "input-queue.h"
 #include "js-signature.h"
+#include "jsr-input-queue.h"
 #include "summary-printer.h"
 
 gboolean
-cli_fold_files (CliAggregate         *agg,
+cli_fold_files (JsrAggregate         *agg,
                 char                **arguments,
                 const CliFoldOptions *options,
                 guint                *n_folded,
                 guint                *n_skipped)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) paths = cli_input_expand_paths (arguments, &error);
-  g_autoptr (CliInputQueue) queue = NULL;
+  g_autoptr (GPtrArray) paths = jsr_input_expand_paths (arguments, &error);
+  g_autoptr (JsrInputQueue) queue = NULL;
   guint folded = 0, skipped = 0;
-  CliInput *input;
+  JsrInput *input;
 
   if (n_folded != NULL)
     *n_folded = 0;
@@ -46,14 +46,14 @@ cli_fold_files (CliAggregate         *agg,
 
   /* At the default depth the reports' own signatures are used: their
    * frames need not be loaded. */
-  queue = cli_input_queue_new ((const char *const *) paths->pdata, paths->len, options->threads,
+  queue = jsr_input_queue_new ((const char *const *) paths->pdata, paths->len, options->threads,
                                agg->signature_frames == JS_SIGNATURE_DEFAULT_FRAMES
-                                 ? CLI_REPORT_LOAD_FULL | CLI_REPORT_LOAD_AGGREGATE
-                                 : CLI_REPORT_LOAD_FULL);
-  while ((input = cli_input_queue_next (queue)) != NULL)
+                                 ? JSR_REPORT_LOAD_FULL | JSR_REPORT_LOAD_AGGREGATE
+                                 : JSR_REPORT_LOAD_FULL);
+  while ((input = jsr_input_queue_next (queue)) != NULL)
     {
-      g_autoptr (CliInput) owned = input;
-      g_autofree char *name = cli_display_filename (input->path);
+      g_autoptr (JsrInput) owned = input;
+      g_autofree char *name = jsr_display_filename (input->path);
       g_autoptr (GError) fold_error = NULL;
       gboolean ok;
 
@@ -69,8 +69,8 @@ cli_fold_files (CliAggregate         *agg,
           continue;
         }
 
-      ok = input->report != NULL ? cli_aggregate_add_report (agg, input->report, &fold_error)
-                                 : cli_aggregate_add_aggregate (agg, input->aggregate, &fold_error);
+      ok = input->report != NULL ? jsr_aggregate_add_report (agg, input->report, &fold_error)
+                                 : jsr_aggregate_add_aggregate (agg, input->aggregate, &fold_error);
       if (ok)
         {
           folded++;
@@ -78,7 +78,7 @@ cli_fold_files (CliAggregate         *agg,
         }
       /* A run seen twice (the same file given twice, a copy): skipped. */
       if (input->report != NULL &&
-          g_error_matches (fold_error, CLI_AGGREGATE_ERROR, CLI_AGGREGATE_ERROR_DUPLICATE))
+          g_error_matches (fold_error, JSR_AGGREGATE_ERROR, JSR_AGGREGATE_ERROR_DUPLICATE))
         {
           cli_warning ("%s: %s", name, fold_error->message);
           skipped++;
@@ -133,7 +133,7 @@ cli_format_share (guint64 part,
 }
 
 char *
-cli_format_class (const CliAggKey *key)
+cli_format_class (const JsrAggKey *key)
 {
   if (key->klass == NULL)
     return g_strdup (_("unknown"));

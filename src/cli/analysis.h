@@ -6,7 +6,7 @@
 
 #include <glib.h>
 
-#include "aggregate.h"
+#include "jsr-aggregate.h"
 
 G_BEGIN_DECLS
 
@@ -21,7 +21,7 @@ typedef struct
  * ("jankscope: FILE: ..."). A run already folded in is skipped with a
  * warning. Returns FALSE on the first unreadable input unless keep_going;
  * *n_skipped counts the inputs left out (may be NULL). */
-gboolean cli_fold_files (CliAggregate         *aggregate,
+gboolean cli_fold_files (JsrAggregate         *aggregate,
                          char                **arguments,
                          const CliFoldOptions *options,
                          guint                *n_folded,
@@ -36,7 +36,7 @@ gboolean cli_parse_count (const char *text,
 char    *cli_format_duration (guint64 ns);  /* "3.2 s", "12.5 ms", "0.08 ms" */
 char    *cli_format_share    (guint64 part,
                               guint64 whole); /* "65%", "-" when whole is 0 */
-char    *cli_format_class    (const CliAggKey *key); /* "compute", "wait (lock)", "unknown" */
+char    *cli_format_class    (const JsrAggKey *key); /* "compute", "wait (lock)", "unknown" */
 const char *cli_format_signature (const char *text);
 
 G_END_DECLS

@@ -68,8 +68,8 @@ cli_ld_preload_append (const char *existing,
       entry_base = g_path_get_basename (*entry);
       if (strcmp (entry_base, basename) == 0)
         {
-          g_autofree char *held = cli_display_filename (*entry);
-          g_autofree char *ours = cli_display_filename (preload);
+          g_autofree char *held = jsr_display_filename (*entry);
+          g_autofree char *ours = jsr_display_filename (preload);
 
           cli_warning (_("LD_PRELOAD already holds %s: using it instead of %s"), held, ours);
           return g_strdup (existing);

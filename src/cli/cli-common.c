@@ -14,7 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "cli-common.h"
-#include "cli-display.h"
+#include "jsr-display.h"
 
 /* The longest message: a backstop for the values that GLib's own messages
  * carry (an unknown option, a file name in a GFileError). */
@@ -32,7 +32,7 @@ print_message (const char *line_format,
                va_list     args)
 {
   g_autofree char *message = g_strdup_vprintf (format, args);
-  g_autofree char *clean = cli_display_cut (message, MESSAGE_MAX_CHARS);
+  g_autofree char *clean = jsr_display_cut (message, MESSAGE_MAX_CHARS);
 
   g_printerr (line_format, clean);
 }
@@ -74,7 +74,7 @@ cli_usage_error (GOptionContext *context,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  clean = cli_display_cut (message, MESSAGE_MAX_CHARS);
+  clean = jsr_display_cut (message, MESSAGE_MAX_CHARS);
 
   help = g_option_context_get_help (context, TRUE, NULL);
   g_printerr ("jankscope: %s\n\n%s", clean, help);

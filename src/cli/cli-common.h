@@ -7,7 +7,7 @@
 
 #include <glib.h>
 
-#include "cli-display.h"
+#include "jsr-display.h"
 
 G_BEGIN_DECLS
 
@@ -23,8 +23,8 @@ enum
 };
 
 /* Messages on stderr, one line each: "jankscope: ..." and "jankscope:
- * warning: ...". The values they quote go through cli_display
- * (cli-display.h); the whole message goes through cli_display_cut too (at
+ * warning: ...". The values they quote go through jsr_display
+ * (jsr-display.h); the whole message goes through jsr_display_cut too (at
  * 1000 characters), so that a value GLib put in it (an unknown option, a
  * file name) cannot reach the terminal raw either. */
 void            cli_error              (const char     *format,

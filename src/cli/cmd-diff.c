@@ -18,7 +18,7 @@
  *    at the upper end, in another histogram bucket; for a rate, a one-sided
  *    test at 95% (events as Poisson counts, slow frames as proportions).
  * Percentiles come from the histograms, read by interpolation inside the
- * bucket (histogram.h), so a small shift reads as a small change.
+ * bucket (jsr-histogram.h), so a small shift reads as a small change.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -33,8 +33,8 @@
 #include "analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
-#include "cli-saturate.h"
 #include "js-signature.h"
+#include "jsr-saturate.h"
 #include "text-table.h"
 
 #define INDENT "  "
@@ -103,7 +103,7 @@ format_value (Unit   unit,
       return g_strdup_printf ("%.2f%%", 100 * value);
     case UNIT_NS:
     default:
-      return cli_format_duration (cli_double_to_uint64 (round (value)));
+      return cli_format_duration (jsr_double_to_uint64 (round (value)));
     }
 }
 
@@ -131,8 +131,8 @@ static void
 compare_percentile (Metric             *m,
                     const char         *name,
                     const char         *values_name,
-                    const CliHistogram *a,
-                    const CliHistogram *b,
+                    const JsrHistogram *a,
+                    const JsrHistogram *b,
                     double              q,
                     double              threshold)
 {
@@ -148,8 +148,8 @@ compare_percentile (Metric             *m,
       m->verdict = VERDICT_NONE;
       return;
     }
-  m->base = cli_histogram_value_at_rank (a, q * (double) a->count);
-  m->new = cli_histogram_value_at_rank (b, q * (double) b->count);
+  m->base = jsr_histogram_value_at_rank (a, q * (double) a->count);
+  m->new = jsr_histogram_value_at_rank (b, q * (double) b->count);
   m->change = relative_change (m->base, m->new);
   if (a->count < needed || b->count < needed)
     {
@@ -167,10 +167,10 @@ compare_percentile (Metric             *m,
    * approximation) do not overlap, and the values are in other buckets. */
   sigma_a = sqrt ((double) a->count * q * (1 - q));
   sigma_b = sqrt ((double) b->count * q * (1 - q));
-  base_high = cli_histogram_value_at_rank (a, q * (double) a->count + Z_ONE_SIDED_95 * sigma_a);
-  new_low = cli_histogram_value_at_rank (b, q * (double) b->count - Z_ONE_SIDED_95 * sigma_b);
-  bucket_a = cli_histogram_bucket_of_rank (a, cli_double_to_uint64 (ceil (q * (double) a->count)));
-  bucket_b = cli_histogram_bucket_of_rank (b, cli_double_to_uint64 (ceil (q * (double) b->count)));
+  base_high = jsr_histogram_value_at_rank (a, q * (double) a->count + Z_ONE_SIDED_95 * sigma_a);
+  new_low = jsr_histogram_value_at_rank (b, q * (double) b->count - Z_ONE_SIDED_95 * sigma_b);
+  bucket_a = jsr_histogram_bucket_of_rank (a, jsr_double_to_uint64 (ceil (q * (double) a->count)));
+  bucket_b = jsr_histogram_bucket_of_rank (b, jsr_double_to_uint64 (ceil (q * (double) b->count)));
   if (!(new_low > base_high) || bucket_a == bucket_b)
     {
       g_autofree char *low = format_value (UNIT_NS, new_low);
@@ -201,8 +201,8 @@ poisson_z (double k_a,
 
 static void
 compare_jank_rate (Metric             *m,
-                   const CliAggregate *a,
-                   const CliAggregate *b,
+                   const JsrAggregate *a,
+                   const JsrAggregate *b,
                    double              threshold)
 {
   double k_a = (double) a->events_total, k_b = (double) b->events_total;
@@ -220,8 +220,8 @@ compare_jank_rate (Metric             *m,
   m->change = relative_change (m->base, m->new);
   if (t_a < MIN_MONITORED_NS || t_b < MIN_MONITORED_NS)
     {
-      g_autofree char *base = cli_format_duration (cli_double_to_uint64 (t_a));
-      g_autofree char *new = cli_format_duration (cli_double_to_uint64 (t_b));
+      g_autofree char *base = cli_format_duration (jsr_double_to_uint64 (t_a));
+      g_autofree char *new = cli_format_duration (jsr_double_to_uint64 (t_b));
 
       m->verdict = VERDICT_TOO_FEW;
       m->why = g_strdup_printf (_("too little monitored time to judge (%s base, %s new; 10 s "
@@ -249,8 +249,8 @@ compare_jank_rate (Metric             *m,
 
 static void
 compare_slow_frames (Metric             *m,
-                     const CliAggregate *a,
-                     const CliAggregate *b,
+                     const JsrAggregate *a,
+                     const JsrAggregate *b,
                      double              threshold)
 {
   double f_a = (double) a->frames, f_b = (double) b->frames;
@@ -326,7 +326,7 @@ parse_threshold (const char *text,
 }
 
 static gboolean
-fold_side (CliAggregate         *agg,
+fold_side (JsrAggregate         *agg,
            const char           *path,
            const CliFoldOptions *options)
 {
@@ -337,7 +337,7 @@ fold_side (CliAggregate         *agg,
     return FALSE;
   if (folded == 0)
     {
-      g_autofree char *name = cli_display_filename (path);
+      g_autofree char *name = jsr_display_filename (path);
 
       cli_error (_("%s: no report could be read"), name);
       return FALSE;
@@ -351,8 +351,8 @@ cli_cmd_diff (int    argc,
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (CliAggregate) base = NULL;
-  g_autoptr (CliAggregate) new = NULL;
+  g_autoptr (JsrAggregate) base = NULL;
+  g_autoptr (JsrAggregate) new = NULL;
   g_autoptr (CliTable) table = NULL;
   g_autoptr (GString) out = NULL;
   g_auto (GStrv) files = NULL;
@@ -387,7 +387,7 @@ cli_cmd_diff (int    argc,
     return cli_usage_error (context, _("only two files can be compared: BASE and NEW"));
   if (threshold_text != NULL && !parse_threshold (threshold_text, &threshold))
     {
-      g_autofree char *value = cli_display (threshold_text);
+      g_autofree char *value = jsr_display (threshold_text);
 
       return cli_usage_error (context,
                               _("--threshold must be a percentage above 0 and at most 1000, like "
@@ -395,8 +395,8 @@ cli_cmd_diff (int    argc,
                               value);
     }
 
-  base = cli_aggregate_new (JS_SIGNATURE_DEFAULT_FRAMES, CLI_AGGREGATE_DEFAULT_MAX_SIGNATURES);
-  new = cli_aggregate_new (JS_SIGNATURE_DEFAULT_FRAMES, CLI_AGGREGATE_DEFAULT_MAX_SIGNATURES);
+  base = jsr_aggregate_new (JS_SIGNATURE_DEFAULT_FRAMES, JSR_AGGREGATE_DEFAULT_MAX_SIGNATURES);
+  new = jsr_aggregate_new (JS_SIGNATURE_DEFAULT_FRAMES, JSR_AGGREGATE_DEFAULT_MAX_SIGNATURES);
   if (!fold_side (base, files[0], &options) || !fold_side (new, files[1], &options))
     return CLI_EXIT_USAGE;
 

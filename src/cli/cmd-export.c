@@ -11,8 +11,8 @@
 
 #include "cli-commands.h"
 #include "cli-common.h"
-#include "export-common.h"
-#include "export-formats.h"
+#include "jse-common.h"
+#include "jse-formats.h"
 #include "output-file.h"
 
 typedef struct
@@ -20,25 +20,25 @@ typedef struct
   const char *name;
   const char *description;  /* N_() */
   gboolean binary;          /* never to a terminal */
-  GBytes *(*export) (ExportContext *ctx, GError **error);
+  GBytes *(*export) (JseContext *ctx, GError **error);
   const char *missing;      /* N_(): why this build has no such format; NULL when it has */
 } ExportFormat;
 
 static const ExportFormat formats[] = {
   { "chrome", N_("Trace Event Format JSON for Perfetto UI and chrome://tracing"), FALSE,
-    export_chrome, NULL },
-  { "folded", N_("folded stacks for flamegraph.pl and speedscope"), FALSE, export_folded, NULL },
+    jse_format_chrome, NULL },
+  { "folded", N_("folded stacks for flamegraph.pl and speedscope"), FALSE, jse_format_folded, NULL },
 #ifdef JANKSCOPE_HAVE_PPROF
   { "pprof", N_("gzipped profile.proto for pprof and continuous-profiling services"), TRUE,
-    export_pprof, NULL },
+    jse_format_pprof, NULL },
 #else
   { "pprof", N_("gzipped profile.proto for pprof and continuous-profiling services"), TRUE, NULL,
     N_("this jankscope was built without the pprof format: it needs protobuf-c "
        "(libprotobuf-c-dev and protobuf-c-compiler) when it is built (meson option -Dpprof)") },
 #endif
-  { "json", N_("the reports as one JSON array"), FALSE, export_json, NULL },
+  { "json", N_("the reports as one JSON array"), FALSE, jse_format_json, NULL },
 #ifdef JANKSCOPE_HAVE_SYSPROF
-  { "sysprof", N_("a Sysprof capture"), TRUE, export_sysprof, NULL },
+  { "sysprof", N_("a Sysprof capture"), TRUE, jse_format_sysprof, NULL },
 #else
   { "sysprof", N_("a Sysprof capture"), TRUE, NULL,
     N_("this jankscope was built without the sysprof format: it needs libsysprof-capture "
@@ -86,7 +86,7 @@ cli_cmd_export (int    argc,
   g_autoptr (GBytes) bytes = NULL;
   gboolean scrub = FALSE;
   const ExportFormat *format;
-  ExportContext *ctx;
+  JseContext *ctx;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
       N_("Output format: chrome, folded, pprof, json or sysprof"), N_("FORMAT") },
@@ -121,7 +121,7 @@ cli_cmd_export (int    argc,
   format = find_format (format_name);
   if (format == NULL)
     {
-      g_autofree char *name = cli_display (format_name);
+      g_autofree char *name = jsr_display (format_name);
 
       return cli_usage_error (context, _("unknown format “%s”"), name);
     }
@@ -131,11 +131,11 @@ cli_cmd_export (int    argc,
     return cli_usage_error (context, _("--output: empty file name"));
   if (align != NULL && strcmp (align, "clock") != 0 && strcmp (align, "start") != 0)
     {
-      g_autofree char *value = cli_display (align);
+      g_autofree char *value = jsr_display (align);
 
       return cli_usage_error (context, _("--align: “%s” is not clock or start"), value);
     }
-  if (!export_folded_check_prefix (folded_prefix, &error))
+  if (!jse_folded_check_prefix (folded_prefix, &error))
     return cli_usage_error (context, "%s", error->message);
   if (folded_prefix != NULL && strcmp (format->name, "folded") != 0)
     return cli_usage_error (context, _("--folded-prefix is for --format=folded"));
@@ -145,22 +145,22 @@ cli_cmd_export (int    argc,
       return CLI_EXIT_USAGE;
     }
 
-  ctx = export_context_new (scrub, align != NULL && strcmp (align, "start") == 0
-                                     ? EXPORT_ALIGN_START
-                                     : EXPORT_ALIGN_CLOCK);
+  ctx = jse_context_new (scrub, align != NULL && strcmp (align, "start") == 0
+                                  ? JSE_ALIGN_START
+                                  : JSE_ALIGN_CLOCK);
   ctx->folded_prefix = g_steal_pointer (&folded_prefix);
 
   /* Every input is loaded and checked before anything is written: a bad one
    * leaves no output behind. */
-  if (!export_context_load (ctx, files, &error) || (bytes = format->export (ctx, &error)) == NULL ||
+  if (!jse_context_load (ctx, files, &error) || (bytes = format->export (ctx, &error)) == NULL ||
       !cli_output_write (output != NULL ? output : "-", g_bytes_get_data (bytes, NULL),
                          g_bytes_get_size (bytes), format->binary, &error))
     {
       cli_error ("%s", error->message);
-      export_context_free (ctx);
+      jse_context_free (ctx);
       return CLI_EXIT_FAILURE;
     }
 
-  export_context_free (ctx);
+  jse_context_free (ctx);
   return CLI_EXIT_OK;
 }

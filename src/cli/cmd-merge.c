@@ -2,7 +2,7 @@
  *
  * Reports and aggregates of many runs and machines become one aggregate
  * document (docs/aggregate-format.md). Inputs are streamed (load, fold in,
- * free) by input-queue.c's worker threads, so 10,000 reports take the
+ * free) by jsr-input-queue.c's worker threads, so 10,000 reports take the
  * memory of a few. Counts and sums are exact and merging is associative.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -13,11 +13,11 @@
 
 #include <glib/gi18n.h>
 
-#include "aggregate-io.h"
 #include "analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "js-signature.h"
+#include "jsr-aggregate-io.h"
 #include "output-file.h"
 
 int
@@ -26,14 +26,14 @@ cli_cmd_merge (int    argc,
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (CliAggregate) agg = NULL;
+  g_autoptr (JsrAggregate) agg = NULL;
   g_auto (GStrv) files = NULL;
   g_autofree char *output = NULL, *frames_text = NULL, *max_text = NULL, *jobs_text = NULL;
   g_autofree char *json = NULL;
   g_autofree char *display_output = NULL;
   CliFoldOptions options = { 0 };
   guint signature_frames = JS_SIGNATURE_DEFAULT_FRAMES;
-  guint max_signatures = CLI_AGGREGATE_DEFAULT_MAX_SIGNATURES;
+  guint max_signatures = JSR_AGGREGATE_DEFAULT_MAX_SIGNATURES;
   guint folded, skipped;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
@@ -70,7 +70,7 @@ cli_cmd_merge (int    argc,
   if (frames_text != NULL &&
       !cli_parse_count (frames_text, 1, JS_SIGNATURE_MAX_FRAMES, &signature_frames))
     {
-      g_autofree char *value = cli_display (frames_text);
+      g_autofree char *value = jsr_display (frames_text);
 
       return cli_usage_error (context,
                               _("--signature-frames must be a number from 1 to %d, not “%s”"),
@@ -78,7 +78,7 @@ cli_cmd_merge (int    argc,
     }
   if (max_text != NULL && !cli_parse_count (max_text, 1, 1000000, &max_signatures))
     {
-      g_autofree char *value = cli_display (max_text);
+      g_autofree char *value = jsr_display (max_text);
 
       return cli_usage_error (context,
                               _("--max-signatures must be a number from 1 to 1000000, not “%s”"),
@@ -86,12 +86,12 @@ cli_cmd_merge (int    argc,
     }
   if (jobs_text != NULL && !cli_parse_count (jobs_text, 1, 64, &options.threads))
     {
-      g_autofree char *value = cli_display (jobs_text);
+      g_autofree char *value = jsr_display (jobs_text);
 
       return cli_usage_error (context, _("--jobs must be a number from 1 to 64, not “%s”"), value);
     }
 
-  agg = cli_aggregate_new (signature_frames, max_signatures);
+  agg = jsr_aggregate_new (signature_frames, max_signatures);
   if (!cli_fold_files (agg, files, &options, &folded, &skipped))
     return CLI_EXIT_FAILURE;
   if (folded == 0)
@@ -100,8 +100,8 @@ cli_cmd_merge (int    argc,
       return CLI_EXIT_FAILURE;
     }
 
-  json = cli_aggregate_to_json (agg);
-  display_output = cli_display_filename (output);
+  json = jsr_aggregate_to_json (agg);
+  display_output = jsr_display_filename (output);
   if (!cli_output_write (output, json, strlen (json), FALSE, &error))
     {
       cli_error ("%s", error->message);

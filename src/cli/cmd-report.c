@@ -1,7 +1,7 @@
 /* cmd-report.c: "jankscope report FILE...", jank of many runs by stack signature
  *
  * Reads reports and aggregates (jankscope merge), folds them into one
- * aggregate (aggregate.h) and prints: an overview, the top signatures (by
+ * aggregate (jsr-aggregate.h) and prints: an overview, the top signatures (by
  * attributed stall time, events or runs affected), stall time per tier,
  * class and source, and the worst events with their culprit and their
  * attributed and unattributed time.
@@ -17,8 +17,8 @@
 #include "analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
-#include "cli-saturate.h"
 #include "js-signature.h"
+#include "jsr-saturate.h"
 #include "text-table.h"
 
 #define INDENT "  "
@@ -33,8 +33,8 @@ static const char *const tier_order[] = {
 
 typedef struct
 {
-  const CliAggregate *agg;
-  CliAggSort sort;
+  const JsrAggregate *agg;
+  JsrAggSort sort;
   guint top;
   GString *out;
 } Printer;
@@ -54,7 +54,7 @@ mean_text (guint64 total,
 }
 
 static char *
-runs_text (const CliAggregate *agg,
+runs_text (const JsrAggregate *agg,
            guint64             runs)
 {
   /* Filtered aggregates: a run with several kinds of matching events was
@@ -65,17 +65,17 @@ runs_text (const CliAggregate *agg,
 }
 
 static const char *
-sort_heading (CliAggSort sort)
+sort_heading (JsrAggSort sort)
 {
   switch (sort)
     {
-    case CLI_AGG_SORT_EVENTS:
+    case JSR_AGG_SORT_EVENTS:
       return _("Top signatures by events");
-    case CLI_AGG_SORT_RUNS:
+    case JSR_AGG_SORT_RUNS:
       return _("Top signatures by runs affected");
-    case CLI_AGG_SORT_SAMPLES:
+    case JSR_AGG_SORT_SAMPLES:
       return _("Top signatures by samples");
-    case CLI_AGG_SORT_TIME:
+    case JSR_AGG_SORT_TIME:
     default:
       return _("Top signatures by stall time");
     }
@@ -84,7 +84,7 @@ sort_heading (CliAggSort sort)
 /* ---- overview ------------------------------------------------------------------ */
 
 static char *
-describe_apps (const CliAggregate *agg)
+describe_apps (const JsrAggregate *agg)
 {
   guint n = g_hash_table_size (agg->apps);
   GHashTableIter iter;
@@ -104,17 +104,17 @@ static char *
 describe_tiers (const Printer *p)
 {
   guint64 by_tier[G_N_ELEMENTS (tier_order)] = { 0 };
-  g_autoptr (GPtrArray) groups = cli_aggregate_sorted_groups (p->agg);
+  g_autoptr (GPtrArray) groups = jsr_aggregate_sorted_groups (p->agg);
   g_autofree char *blocked = cli_format_duration (p->agg->stalls.total_ns);
   GString *text = g_string_new (NULL);
 
   for (guint i = 0; i < groups->len; i++)
     {
-      const CliAggGroup *group = g_ptr_array_index (groups, i);
+      const JsrAggGroup *group = g_ptr_array_index (groups, i);
 
       for (guint t = 0; t < G_N_ELEMENTS (tier_order); t++)
         if (g_strcmp0 (group->key.tier, tier_order[t]) == 0)
-          by_tier[t] = cli_sat_add_u64 (by_tier[t], group->stats.events);
+          by_tier[t] = jsr_sat_add_u64 (by_tier[t], group->stats.events);
     }
   for (guint t = 1; t < G_N_ELEMENTS (tier_order); t++)
     g_string_append_printf (text, "%s%s %" G_GUINT64_FORMAT, t > 1 ? _(", ") : "",
@@ -130,12 +130,12 @@ describe_tiers (const Printer *p)
 }
 
 static char *
-describe_percentiles (const CliHistogram *h,
+describe_percentiles (const JsrHistogram *h,
                       const char         *unit_count)
 {
-  g_autofree char *p50 = cli_format_duration ((guint64) cli_histogram_percentile (h, 0.50));
-  g_autofree char *p95 = cli_format_duration ((guint64) cli_histogram_percentile (h, 0.95));
-  g_autofree char *p99 = cli_format_duration ((guint64) cli_histogram_percentile (h, 0.99));
+  g_autofree char *p50 = cli_format_duration ((guint64) jsr_histogram_percentile (h, 0.50));
+  g_autofree char *p95 = cli_format_duration ((guint64) jsr_histogram_percentile (h, 0.95));
+  g_autofree char *p99 = cli_format_duration ((guint64) jsr_histogram_percentile (h, 0.99));
 
   return g_strdup_printf (_("P50 %s, P95 %s, P99 %s (%llu %s%s)"), p50, p95, p99,
                           (unsigned long long) h->count, unit_count,
@@ -153,7 +153,7 @@ join_filter (char **values)
 static void
 format_overview (const Printer *p)
 {
-  const CliAggregate *agg = p->agg;
+  const JsrAggregate *agg = p->agg;
   g_autoptr (CliTable) table = cli_table_new (2);
   g_autofree char *apps = describe_apps (agg);
   g_autofree char *monitored = cli_format_duration (agg->monitored_ns);
@@ -222,8 +222,8 @@ format_overview (const Printer *p)
       attributed, share, named_text, n_signatures, unattributed);
     cli_table_add_row (table, _("Attributed"), attribution, NULL);
   }
-  for (guint t = 0; t < CLI_N_EVENT_TIERS; t++)
-    frame_events = cli_sat_add_u64 (frame_events, agg->frame_events_by_tier[t]);
+  for (guint t = 0; t < JSR_N_EVENT_TIERS; t++)
+    frame_events = jsr_sat_add_u64 (frame_events, agg->frame_events_by_tier[t]);
   if (frame_events > 0)
     {
       g_autofree char *line = g_strdup_printf (
@@ -260,12 +260,12 @@ format_overview (const Printer *p)
 static void
 format_signatures (const Printer *p)
 {
-  const CliAggregate *agg = p->agg;
-  g_autoptr (GPtrArray) sorted = cli_aggregate_sorted_signatures (agg, p->sort);
+  const JsrAggregate *agg = p->agg;
+  g_autoptr (GPtrArray) sorted = jsr_aggregate_sorted_signatures (agg, p->sort);
   g_autoptr (CliTable) table = cli_table_new (8);
   guint shown = MIN (sorted->len, p->top);
-  CliAggStats rest = agg->signatures_other;
-  guint64 rest_count = cli_sat_add_u64 (agg->signatures_other_count,
+  JsrAggStats rest = agg->signatures_other;
+  guint64 rest_count = jsr_sat_add_u64 (agg->signatures_other_count,
                                         g_hash_table_size (agg->signatures_overflowed));
 
   for (guint c = 0; c < 7; c++)
@@ -275,15 +275,15 @@ format_signatures (const Printer *p)
                      _("RUNS"), _("SIGNATURE"), NULL);
   for (guint i = 0; i < sorted->len; i++)
     {
-      const CliAggSignature *sig = g_ptr_array_index (sorted, i);
+      const JsrAggSignature *sig = g_ptr_array_index (sorted, i);
 
       if (i >= shown)
         {
-          rest.events = cli_sat_add_u64 (rest.events, sig->stats.events);
-          rest.samples = cli_sat_add_u64 (rest.samples, sig->stats.samples);
-          rest.total_ns = cli_sat_add_u64 (rest.total_ns, sig->stats.total_ns);
+          rest.events = jsr_sat_add_u64 (rest.events, sig->stats.events);
+          rest.samples = jsr_sat_add_u64 (rest.samples, sig->stats.samples);
+          rest.total_ns = jsr_sat_add_u64 (rest.total_ns, sig->stats.total_ns);
           rest.max_ns = MAX (rest.max_ns, sig->stats.max_ns);
-          rest_count = cli_sat_add_u64 (rest_count, 1);
+          rest_count = jsr_sat_add_u64 (rest_count, 1);
           continue;
         }
       {
@@ -332,7 +332,7 @@ typedef struct
 {
   char *label;
   char *callback;
-  CliAggStats stats;
+  JsrAggStats stats;
 } Row;
 
 static void
@@ -347,7 +347,7 @@ static void
 row_add (GPtrArray         *rows,
          const char        *label,
          const char        *callback,
-         const CliAggStats *stats)
+         const JsrAggStats *stats)
 {
   Row *row = NULL;
 
@@ -365,11 +365,11 @@ row_add (GPtrArray         *rows,
       row->callback = g_strdup (callback);
       g_ptr_array_add (rows, row);
     }
-  row->stats.events = cli_sat_add_u64 (row->stats.events, stats->events);
-  row->stats.total_ns = cli_sat_add_u64 (row->stats.total_ns, stats->total_ns);
+  row->stats.events = jsr_sat_add_u64 (row->stats.events, stats->events);
+  row->stats.total_ns = jsr_sat_add_u64 (row->stats.total_ns, stats->total_ns);
   row->stats.max_ns = MAX (row->stats.max_ns, stats->max_ns);
-  row->stats.attributed_ns = cli_sat_add_u64 (row->stats.attributed_ns, stats->attributed_ns);
-  row->stats.unattributed_ns = cli_sat_add_u64 (row->stats.unattributed_ns, stats->unattributed_ns);
+  row->stats.attributed_ns = jsr_sat_add_u64 (row->stats.attributed_ns, stats->attributed_ns);
+  row->stats.unattributed_ns = jsr_sat_add_u64 (row->stats.unattributed_ns, stats->unattributed_ns);
 }
 
 static int
@@ -432,7 +432,7 @@ format_rows (const Printer *p,
 static void
 format_groups (const Printer *p)
 {
-  g_autoptr (GPtrArray) groups = cli_aggregate_sorted_groups (p->agg);
+  g_autoptr (GPtrArray) groups = jsr_aggregate_sorted_groups (p->agg);
   g_autoptr (GPtrArray) tiers = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
   g_autoptr (GPtrArray) classes = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
   g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
@@ -442,7 +442,7 @@ format_groups (const Printer *p)
 
   for (guint i = 0; i < groups->len; i++)
     {
-      const CliAggGroup *group = g_ptr_array_index (groups, i);
+      const JsrAggGroup *group = g_ptr_array_index (groups, i);
       g_autofree char *klass = cli_format_class (&group->key);
 
       row_add (tiers, group->key.tier != NULL ? group->key.tier : "?", NULL, &group->stats);
@@ -481,7 +481,7 @@ format_groups (const Printer *p)
 static void
 format_worst (const Printer *p)
 {
-  const CliAggregate *agg = p->agg;
+  const JsrAggregate *agg = p->agg;
   g_autoptr (CliTable) table = cli_table_new (8);
   guint shown = MIN (agg->worst->len, p->top);
 
@@ -497,7 +497,7 @@ format_worst (const Printer *p)
                      _("CULPRIT"), _("ATTRIBUTED"), _("UNATTRIBUTED"), NULL);
   for (guint i = 0; i < shown; i++)
     {
-      const CliAggEvent *e = g_ptr_array_index (agg->worst, i);
+      const JsrAggEvent *e = g_ptr_array_index (agg->worst, i);
       g_autofree char *app = g_strdup_printf ("%s (%" G_GINT64_FORMAT ")",
                                               e->app != NULL ? e->app : "?", e->pid);
       g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, e->event_id);
@@ -537,18 +537,18 @@ split_list (const char *text)
 
 static gboolean
 parse_sort (const char *text,
-            CliAggSort *out)
+            JsrAggSort *out)
 {
   static const struct
   {
     const char *name;
-    CliAggSort sort;
+    JsrAggSort sort;
   } sorts[] = {
-    { "time", CLI_AGG_SORT_TIME },
-    { "count", CLI_AGG_SORT_EVENTS },
-    { "events", CLI_AGG_SORT_EVENTS },
-    { "runs", CLI_AGG_SORT_RUNS },
-    { "samples", CLI_AGG_SORT_SAMPLES },
+    { "time", JSR_AGG_SORT_TIME },
+    { "count", JSR_AGG_SORT_EVENTS },
+    { "events", JSR_AGG_SORT_EVENTS },
+    { "runs", JSR_AGG_SORT_RUNS },
+    { "samples", JSR_AGG_SORT_SAMPLES },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (sorts); i++)
@@ -585,15 +585,15 @@ cli_cmd_report (int    argc,
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (CliAggregate) agg = NULL;
+  g_autoptr (JsrAggregate) agg = NULL;
   g_autoptr (GString) out = NULL;
   g_auto (GStrv) files = NULL;
   g_autofree char *sort_text = NULL, *top_text = NULL, *frames_text = NULL, *jobs_text = NULL;
   g_autofree char *tier_text = NULL, *class_text = NULL, *source_text = NULL;
   g_autofree char *scene_text = NULL;
-  CliAggFilter filter = { 0 };
+  JsrAggFilter filter = { 0 };
   CliFoldOptions options = { 0 };
-  Printer printer = { .sort = CLI_AGG_SORT_TIME, .top = DEFAULT_TOP };
+  Printer printer = { .sort = JSR_AGG_SORT_TIME, .top = DEFAULT_TOP };
   guint signature_frames = JS_SIGNATURE_DEFAULT_FRAMES;
   guint folded;
   char *bad = NULL;
@@ -640,13 +640,13 @@ cli_cmd_report (int    argc,
     return cli_usage_error (context, _("no report file given"));
   if (sort_text != NULL && !parse_sort (sort_text, &printer.sort))
     {
-      g_autofree char *value = cli_display (sort_text);
+      g_autofree char *value = jsr_display (sort_text);
 
       return cli_usage_error (context, _("--sort must be time, count or runs, not “%s”"), value);
     }
   if (top_text != NULL && !cli_parse_count (top_text, 1, 100000, &printer.top))
     {
-      g_autofree char *value = cli_display (top_text);
+      g_autofree char *value = jsr_display (top_text);
 
       return cli_usage_error (context, _("--top must be a number from 1 to 100000, not “%s”"),
                               value);
@@ -654,7 +654,7 @@ cli_cmd_report (int    argc,
   if (frames_text != NULL &&
       !cli_parse_count (frames_text, 1, JS_SIGNATURE_MAX_FRAMES, &signature_frames))
     {
-      g_autofree char *value = cli_display (frames_text);
+      g_autofree char *value = jsr_display (frames_text);
 
       return cli_usage_error (context,
                               _("--signature-frames must be a number from 1 to %d, not “%s”"),
@@ -662,7 +662,7 @@ cli_cmd_report (int    argc,
     }
   if (jobs_text != NULL && !cli_parse_count (jobs_text, 1, 64, &options.threads))
     {
-      g_autofree char *value = cli_display (jobs_text);
+      g_autofree char *value = jsr_display (jobs_text);
 
       return cli_usage_error (context, _("--jobs must be a number from 1 to 64, not “%s”"), value);
     }
@@ -673,7 +673,7 @@ cli_cmd_report (int    argc,
   filter.scenes = split_list (scene_text);
   if (!check_tiers (filter.tiers, &bad))
     {
-      g_autofree char *value = cli_display (bad);
+      g_autofree char *value = jsr_display (bad);
       int status = cli_usage_error (context,
                                     _("--tier must be noticeable, severe, frozen or hang, not "
                                       "“%s”"),
@@ -686,8 +686,8 @@ cli_cmd_report (int    argc,
       return status;
     }
 
-  agg = cli_aggregate_new (signature_frames, CLI_AGGREGATE_DEFAULT_MAX_SIGNATURES);
-  cli_aggregate_set_filter (agg, &filter);
+  agg = jsr_aggregate_new (signature_frames, JSR_AGGREGATE_DEFAULT_MAX_SIGNATURES);
+  jsr_aggregate_set_filter (agg, &filter);
   g_strfreev (filter.tiers);
   g_strfreev (filter.classes);
   g_strfreev (filter.sources);

@@ -22,8 +22,8 @@
 #include "child-launcher.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "jsr-report.h"
 #include "preload-locator.h"
-#include "report-reader.h"
 #include "summary-printer.h"
 #include "viewer-locator.h"
 
@@ -128,14 +128,14 @@ report_target_ok (const char *path,
 
 /* Loads the report this run wrote. NULL with *problem set (a message for
  * the user) when there is none or it cannot be read. */
-static CliReport *
+static JsrReport *
 load_run_report (const char        *path,
                  const struct stat *before_run,
                  const char        *app,
                  char             **problem)
 {
-  g_autofree char *display_path = cli_display_filename (path);
-  g_autoptr (CliReport) report = NULL;
+  g_autofree char *display_path = jsr_display_filename (path);
+  g_autoptr (JsrReport) report = NULL;
   g_autoptr (GError) error = NULL;
   struct stat after_run;
 
@@ -149,11 +149,11 @@ load_run_report (const char        *path,
       return NULL;
     }
 
-  report = cli_report_load (path, &error);
+  report = jsr_report_load (path, &error);
   if (report == NULL)
     {
       if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
-          g_error_matches (error, CLI_REPORT_ERROR, CLI_REPORT_ERROR_EMPTY))
+          g_error_matches (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY))
         *problem = g_strdup_printf (_("no report was written. Is “%s” a GLib program? It may "
                                       "also have ended before jankscope could write a report."),
                                     app);
@@ -192,9 +192,9 @@ ended_by_signal (int  wait_status,
 static void
 print_outcome (const char      *app_name,
                int              wait_status,
-               const CliReport *report)
+               const JsrReport *report)
 {
-  const CliReportEvent *hang = report != NULL ? cli_report_get_ongoing_hang (report) : NULL;
+  const JsrReportEvent *hang = report != NULL ? jsr_report_get_ongoing_hang (report) : NULL;
   g_autofree char *outcome = cli_describe_wait_status (wait_status);
   g_autofree char *stuck = NULL;
   int signal_number = 0;
@@ -225,85 +225,78 @@ print_outcome (const char      *app_name,
                app_name, outcome, stuck);
 }
 
-int
-cli_cmd_run (int    argc,
-             char **argv)
+/* The command line, and what is made of it before the app starts. */
+typedef struct
 {
-  g_autoptr (GOptionContext) context = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *report_arg = NULL;
-  g_autofree char *threshold_arg = NULL;
-  g_autofree char *threshold_ms = NULL;
-  gboolean inspector = FALSE;
-  gboolean view = FALSE;
-  g_auto (GStrv) app_argv = NULL;
-  g_autofree char *preload = NULL;
-  g_autofree char *report_template = NULL;
-  g_autofree char *report_path = NULL;
-  g_autofree char *private_dir = NULL;
-  g_autofree char *app_name = NULL;
-  g_autofree char *problem = NULL;
-  g_autoptr (CliReport) report = NULL;
-  g_auto (GStrv) envp = NULL;
+  char *report_arg;
+  char *threshold_arg;
+  gboolean inspector;
+  gboolean view;
+  GStrv app_argv;
+
+  char *threshold_ms;    /* canonical ("007" -> "7"), NULL: the app's default */
+  char *report_template; /* absolute, %p and %e unexpanded */
+  char *private_dir;     /* without --report: the run's own folder, removed after it */
+  gboolean had_report;   /* a report was already at the path: before_run is its identity */
   struct stat before_run;
-  gboolean had_report = FALSE;
-  int wait_status;
-  pid_t pid;
-  const GOptionEntry entries[] = {
-    { "report", 'r', 0, G_OPTION_ARG_FILENAME, &report_arg,
-      /* xgettext:no-c-format */
-      N_("Keep the JSON report in FILE (%p: the pid, %e: the executable's name)"), N_("FILE") },
-    { "threshold", 't', 0, G_OPTION_ARG_STRING, &threshold_arg,
-      N_("A dispatch or iteration this long is jank (1 to 60000, default 50)"), N_("MS") },
-    { "inspector", 'i', 0, G_OPTION_ARG_NONE, &inspector,
-      N_("Open the jankscope window in the app (GTK 4 apps)"), NULL },
-    { "view", 'v', 0, G_OPTION_ARG_NONE, &view,
-      N_("Serve the live view and open it in jankscope view (GTK 3, GTK 4 and GLib apps)"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &app_argv, NULL, NULL },
-    G_OPTION_ENTRY_NULL
-  };
+} RunOptions;
 
-  context = cli_option_context_new ("run", _("[--] APP [ARGS…]"),
-                                    _("Runs APP with jankscope loaded, then prints a summary of "
-                                      "its jank on stderr and exits with APP's exit code."));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+static void
+run_options_clear (RunOptions *o)
+{
+  g_free (o->report_arg);
+  g_free (o->threshold_arg);
+  g_strfreev (o->app_argv);
+  g_free (o->threshold_ms);
+  g_free (o->report_template);
+  g_free (o->private_dir);
+}
 
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return cli_usage_error (context, "%s", error->message);
-  if (app_argv == NULL || app_argv[0] == NULL)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunOptions, run_options_clear)
+
+/* --threshold and --report, checked before anything starts; CLI_EXIT_OK or
+ * the exit code of the usage error printed. */
+static int
+check_options (GOptionContext *context,
+               RunOptions     *o)
+{
+  g_autofree char *problem = NULL;
+
+  if (o->app_argv == NULL || o->app_argv[0] == NULL)
     return cli_usage_error (context, _("no application given"));
-  if (threshold_arg != NULL)
+  if (o->threshold_arg != NULL)
     {
       guint64 ms;
 
-      if (!g_ascii_string_to_unsigned (threshold_arg, 10, MIN_THRESHOLD_MS, MAX_THRESHOLD_MS, &ms,
-                                       NULL))
+      if (!g_ascii_string_to_unsigned (o->threshold_arg, 10, MIN_THRESHOLD_MS, MAX_THRESHOLD_MS,
+                                       &ms, NULL))
         return cli_usage_error (context,
                                 _("--threshold must be a whole number of milliseconds from %d to "
                                   "%d, not “%s”"),
-                                MIN_THRESHOLD_MS, MAX_THRESHOLD_MS, threshold_arg);
+                                MIN_THRESHOLD_MS, MAX_THRESHOLD_MS, o->threshold_arg);
       /* Handed on in canonical form: "007" becomes "7". */
-      threshold_ms = g_strdup_printf ("%" G_GUINT64_FORMAT, ms);
+      o->threshold_ms = g_strdup_printf ("%" G_GUINT64_FORMAT, ms);
     }
-  if (report_arg != NULL && report_arg[0] == '\0')
+  if (o->report_arg != NULL && o->report_arg[0] == '\0')
     return cli_usage_error (context, _("--report needs a file name"));
-  if (report_arg != NULL)
+  if (o->report_arg != NULL)
     {
       g_autofree char *dir = NULL;
 
-      report_template = g_canonicalize_filename (report_arg, NULL);
-      dir = g_path_get_dirname (report_template);
+      o->report_template = g_canonicalize_filename (o->report_arg, NULL);
+      dir = g_path_get_dirname (o->report_template);
       /* The app could not say why its report is missing: check here. */
       if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
         {
-          g_autofree char *display_dir = cli_display_filename (dir);
+          g_autofree char *display_dir = jsr_display_filename (dir);
 
           return cli_usage_error (context, _("--report: the folder %s does not exist"),
                                   display_dir);
         }
-      if (strchr (report_template, '%') == NULL && !report_target_ok (report_template, &problem))
+      if (strchr (o->report_template, '%') == NULL &&
+          !report_target_ok (o->report_template, &problem))
         {
-          g_autofree char *display_path = cli_display_filename (report_template);
+          g_autofree char *display_path = jsr_display_filename (o->report_template);
 
           return cli_usage_error (context,
                                   _("--report: %s is %s; a report is written only to a regular "
@@ -312,79 +305,82 @@ cli_cmd_run (int    argc,
         }
     }
 
-  preload = cli_preload_find (&error);
-  if (preload == NULL)
-    {
-      cli_error ("%s", error->message);
-      return CLI_EXIT_USAGE;
-    }
+  return CLI_EXIT_OK;
+}
 
-  if (report_arg != NULL)
+/* Where the app writes its report: the --report file (and the identity of
+ * one already there, which must not pass for this run's), or a private
+ * folder. FALSE after printing why not. */
+static gboolean
+choose_report_path (RunOptions *o)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (o->report_arg != NULL)
     {
       /* A report left there by an earlier run must not pass for this one. */
-      had_report = strchr (report_template, '%') == NULL &&
-                   g_stat (report_template, &before_run) == 0;
+      o->had_report = strchr (o->report_template, '%') == NULL &&
+                      g_stat (o->report_template, &o->before_run) == 0;
+      return TRUE;
     }
-  else
+
+  /* A private folder, not a file made in advance: the app would find an
+   * empty file there where it looks for a previous run's report. */
+  o->private_dir = g_dir_make_tmp ("jankscope-run-XXXXXX", &error);
+  if (o->private_dir == NULL)
     {
-      /* A private folder, not a file made in advance: the app would find
-       * an empty file there where it looks for a previous run's report. */
-      private_dir = g_dir_make_tmp ("jankscope-run-XXXXXX", &error);
-      if (private_dir == NULL)
-        {
-          cli_error (_("cannot create a temporary folder for the report: %s"), error->message);
-          return CLI_EXIT_FAILURE;
-        }
-      report_template = g_build_filename (private_dir, "report.json", NULL);
+      cli_error (_("cannot create a temporary folder for the report: %s"), error->message);
+      return FALSE;
     }
+  o->report_template = g_build_filename (o->private_dir, "report.json", NULL);
+  return TRUE;
+}
 
-  envp = cli_child_env_new (preload, report_template, threshold_ms);
-  if (inspector)
-    envp = g_environ_setenv (envp, "JANKSCOPE_INSPECTOR", "1", TRUE);
-  if (view)
-    {
-      /* The app serves its live stream; the viewer (started first, not
-       * waited for) follows the first monitored child of this process: the
-       * app, once it has started. */
-      g_autofree char *viewer = cli_viewer_find (&error);
-      g_autofree char *parent = g_strdup_printf ("--child-of=%d", (int) getpid ());
-      char *viewer_argv[] = { viewer, parent, NULL };
+/* The app serves its live stream (JANKSCOPE_LIVE=1 in its environment);
+ * the viewer, started first and not waited for, follows the first monitored
+ * child of this process: the app, once it has started. */
+static void
+start_live_view (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *viewer = cli_viewer_find (&error);
+  g_autofree char *parent = g_strdup_printf ("--child-of=%d", (int) getpid ());
+  char *viewer_argv[] = { viewer, parent, NULL };
 
-      envp = g_environ_setenv (envp, "JANKSCOPE_LIVE", "1", TRUE);
-      if (viewer == NULL || !g_spawn_async (NULL, viewer_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                                            NULL, &error))
-        {
-          cli_warning (_("no live view: %s"), error->message);
-          g_clear_error (&error);
-        }
-    }
+  if (viewer == NULL ||
+      !g_spawn_async (NULL, viewer_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &error))
+    cli_warning (_("no live view: %s"), error->message);
+}
 
-  if (!cli_child_run (app_argv, envp, &pid, &wait_status, &error))
-    {
-      if (private_dir != NULL)
-        remove_private_dir (private_dir);
-      cli_error ("%s", error->message);
-      if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        return CLI_EXIT_NOT_FOUND;
-      return error->domain == G_FILE_ERROR ? CLI_EXIT_CANNOT_EXEC : CLI_EXIT_FAILURE;
-    }
+/* The exit code when the app could not be started: 127 not found, 126 not
+ * executable (as a shell says). */
+static int
+launch_failed (const RunOptions *o,
+               const GError     *error)
+{
+  if (o->private_dir != NULL)
+    remove_private_dir (o->private_dir);
+  cli_error ("%s", error->message);
+  if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    return CLI_EXIT_NOT_FOUND;
+  return error->domain == G_FILE_ERROR ? CLI_EXIT_CANNOT_EXEC : CLI_EXIT_FAILURE;
+}
 
-  /* From here on stderr may be a closed pipe (`jankscope run app 2>&1 | head`):
-   * a write error must not kill the CLI before it passes the exit code on.
-   * Only now: the app would have inherited SIG_IGN. */
-  signal (SIGPIPE, SIG_IGN);
+/* After the app: how it ended, then the summary of its report (whose first
+ * block is the stall it was killed in, if any), and where the report is. */
+static void
+report_run (const RunOptions *o,
+            pid_t             pid,
+            int               wait_status)
+{
+  g_autofree char *base = g_path_get_basename (o->app_argv[0]);
+  g_autofree char *app_name = jsr_display_filename (base); /* for messages only */
+  g_autofree char *report_path = expand_report_path (o->report_template, pid, o->app_argv[0]);
+  g_autofree char *problem = NULL;
+  g_autoptr (JsrReport) report = load_run_report (report_path,
+                                                  o->had_report ? &o->before_run : NULL,
+                                                  app_name, &problem);
 
-  {
-    g_autofree char *base = g_path_get_basename (app_argv[0]);
-
-    /* For messages only. */
-    app_name = cli_display_filename (base);
-  }
-  report_path = expand_report_path (report_template, pid, app_argv[0]);
-  report = load_run_report (report_path, had_report ? &before_run : NULL, app_name, &problem);
-
-  /* The outcome first, then the summary, whose first block is the stall the
-   * app was killed in, if any. */
   print_outcome (app_name, wait_status, report);
   if (report != NULL)
     {
@@ -396,15 +392,80 @@ cli_cmd_run (int    argc,
   else
     cli_error ("%s", problem);
 
-  if (private_dir != NULL)
-    remove_private_dir (private_dir);
+  if (o->private_dir != NULL)
+    remove_private_dir (o->private_dir);
   else
     {
-      g_autofree char *display_path = cli_display_filename (report_path);
+      g_autofree char *display_path = jsr_display_filename (report_path);
 
       g_printerr ("\n");
       g_printerr (_("Report: %s\n"), display_path);
     }
+}
+
+int
+cli_cmd_run (int    argc,
+             char **argv)
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (RunOptions) o = { 0 };
+  g_autofree char *preload = NULL;
+  g_auto (GStrv) envp = NULL;
+  int wait_status;
+  int status;
+  pid_t pid;
+  const GOptionEntry entries[] = {
+    { "report", 'r', 0, G_OPTION_ARG_FILENAME, &o.report_arg,
+      /* xgettext:no-c-format */
+      N_("Keep the JSON report in FILE (%p: the pid, %e: the executable's name)"), N_("FILE") },
+    { "threshold", 't', 0, G_OPTION_ARG_STRING, &o.threshold_arg,
+      N_("A dispatch or iteration this long is jank (1 to 60000, default 50)"), N_("MS") },
+    { "inspector", 'i', 0, G_OPTION_ARG_NONE, &o.inspector,
+      N_("Open the jankscope window in the app (GTK 4 apps)"), NULL },
+    { "view", 'v', 0, G_OPTION_ARG_NONE, &o.view,
+      N_("Serve the live view and open it in jankscope view (GTK 3, GTK 4 and GLib apps)"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.app_argv, NULL, NULL },
+    G_OPTION_ENTRY_NULL
+  };
+
+  context = cli_option_context_new ("run", _("[--] APP [ARGS…]"),
+                                    _("Runs APP with jankscope loaded, then prints a summary of "
+                                      "its jank on stderr and exits with APP's exit code."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return cli_usage_error (context, "%s", error->message);
+  if ((status = check_options (context, &o)) != CLI_EXIT_OK)
+    return status;
+
+  preload = cli_preload_find (&error);
+  if (preload == NULL)
+    {
+      cli_error ("%s", error->message);
+      return CLI_EXIT_USAGE;
+    }
+  if (!choose_report_path (&o))
+    return CLI_EXIT_FAILURE;
+
+  envp = cli_child_env_new (preload, o.report_template, o.threshold_ms);
+  if (o.inspector)
+    envp = g_environ_setenv (envp, "JANKSCOPE_INSPECTOR", "1", TRUE);
+  if (o.view)
+    {
+      envp = g_environ_setenv (envp, "JANKSCOPE_LIVE", "1", TRUE);
+      start_live_view ();
+    }
+
+  if (!cli_child_run (o.app_argv, envp, &pid, &wait_status, &error))
+    return launch_failed (&o, error);
+
+  /* From here on stderr may be a closed pipe (`jankscope run app 2>&1 | head`):
+   * a write error must not kill the CLI before it passes the exit code on.
+   * Only now: the app would have inherited SIG_IGN. */
+  signal (SIGPIPE, SIG_IGN);
+
+  report_run (&o, pid, wait_status);
 
   return cli_exit_code_for_status (wait_status);
 }

@@ -8,7 +8,7 @@
 
 #include "cli-commands.h"
 #include "cli-common.h"
-#include "report-reader.h"
+#include "jsr-report.h"
 #include "summary-printer.h"
 
 int
@@ -17,7 +17,7 @@ cli_cmd_summary (int    argc,
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (CliReport) report = NULL;
+  g_autoptr (JsrReport) report = NULL;
   g_autoptr (GString) out = NULL;
   g_autofree char *display_name = NULL;
   g_auto (GStrv) files = NULL;
@@ -39,8 +39,8 @@ cli_cmd_summary (int    argc,
   if (files[1] != NULL)
     return cli_usage_error (context, _("only one report file can be given"));
 
-  display_name = cli_display_filename (files[0]);
-  report = cli_report_load (files[0], &error);
+  display_name = jsr_display_filename (files[0]);
+  report = jsr_report_load (files[0], &error);
   if (report == NULL)
     {
       cli_error ("%s: %s", display_name, error->message);

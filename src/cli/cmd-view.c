@@ -49,7 +49,7 @@ cli_cmd_view (int    argc,
         return cli_usage_error (context, _("one process id at most"));
       if (!g_ascii_string_to_unsigned (rest[0], 10, 1, G_MAXINT, &pid, NULL))
         {
-          g_autofree char *value = cli_display (rest[0]);
+          g_autofree char *value = jsr_display (rest[0]);
 
           return cli_usage_error (context, _("“%s” is not a process id"), value);
         }

@@ -78,7 +78,7 @@ run_help (GOptionContext *context,
   command = find_command (argv[1]);
   if (command == NULL)
     {
-      g_autofree char *name = cli_display (argv[1]);
+      g_autofree char *name = jsr_display (argv[1]);
 
       return cli_usage_error (context, _("unknown command “%s”"), name);
     }
@@ -139,7 +139,7 @@ main (int    argc,
   command = find_command (argv[1]);
   if (command == NULL)
     {
-      g_autofree char *name = cli_display (argv[1]);
+      g_autofree char *name = jsr_display (argv[1]);
 
       return cli_usage_error (context, _("unknown command “%s”"), name);
     }

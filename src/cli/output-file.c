@@ -41,7 +41,7 @@ errno_error (GError    **error,
              const char *path,
              gboolean    beside)
 {
-  g_autofree char *name = cli_display_filename (path);
+  g_autofree char *name = jsr_display_filename (path);
 
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
                beside ? _("cannot create a file beside %s: %s") : _("cannot write %s: %s"), name,
@@ -83,7 +83,7 @@ check_target (const char  *path,
     what = _("a socket");
   else
     what = _("not a regular file");
-  name = cli_display_filename (path);
+  name = jsr_display_filename (path);
   /* Translators: the file, then what it is ("a device", "a FIFO"...). */
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
                _("%s is %s: only a regular file is replaced (nothing written)"), name, what);

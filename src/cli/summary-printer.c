@@ -24,12 +24,12 @@
 #define MAX_RULE_COLUMNS    120
 #define STACKS_SHOWN        3     /* events whose top stack is printed */
 
-static const char *const tier_labels[CLI_N_EVENT_TIERS] = {
-  [CLI_TIER_NOTICEABLE] = N_("noticeable"),
-  [CLI_TIER_SEVERE] = N_("severe"),
-  [CLI_TIER_FROZEN] = N_("frozen"),
-  [CLI_TIER_HANG] = N_("hang"),
-  [CLI_TIER_LIGHT] = N_("light"),
+static const char *const tier_labels[JSR_N_EVENT_TIERS] = {
+  [JSR_TIER_NOTICEABLE] = N_("noticeable"),
+  [JSR_TIER_SEVERE] = N_("severe"),
+  [JSR_TIER_FROZEN] = N_("frozen"),
+  [JSR_TIER_HANG] = N_("hang"),
+  [JSR_TIER_LIGHT] = N_("light"),
 };
 
 static char *
@@ -79,7 +79,7 @@ or_dash (const char *text)
 /* ---- overview ------------------------------------------------------------ */
 
 static char *
-describe_toolkit (const CliReport *report)
+describe_toolkit (const JsrReport *report)
 {
   const char *toolkit = report->toolkit != NULL ? report->toolkit : "?";
   const char *mode = report->mode != NULL ? report->mode : "?";
@@ -91,13 +91,13 @@ describe_toolkit (const CliReport *report)
 }
 
 static char *
-describe_events (const CliReport *report)
+describe_events (const JsrReport *report)
 {
   g_autofree char *threshold = format_ms (report->threshold_ns);
   g_autofree char *total = g_strdup_printf ("%" G_GINT64_FORMAT, report->events_total);
   g_autoptr (GString) tiers = g_string_new (NULL);
 
-  for (CliTier tier = 0; tier < CLI_N_TIERS; tier++)
+  for (JsrTier tier = 0; tier < JSR_N_TIERS; tier++)
     g_string_append_printf (tiers, "%s%s %" G_GINT64_FORMAT, tier > 0 ? _(", ") : "",
                             _(tier_labels[tier]), report->events_by_tier[tier]);
   /* Translators: events in all, then by tier ("light 2, noticeable 1, …"),
@@ -106,7 +106,7 @@ describe_events (const CliReport *report)
 }
 
 static char *
-describe_frames (const CliReport *report)
+describe_frames (const JsrReport *report)
 {
   g_autofree char *p50 = format_ms (report->frame_p50_ns);
   g_autofree char *p95 = format_ms (report->frame_p95_ns);
@@ -131,7 +131,7 @@ append_item (GString    *text,
 }
 
 static char *
-describe_sampler (const CliReportSampler *sampler)
+describe_sampler (const JsrReportSampler *sampler)
 {
   GString *text = g_string_new (NULL);
 
@@ -185,7 +185,7 @@ describe_sampler (const CliReportSampler *sampler)
 }
 
 static void
-format_overview (const CliReport *report,
+format_overview (const JsrReport *report,
                  GString         *out)
 {
   g_autoptr (CliTable) table = cli_table_new (2);
@@ -259,8 +259,8 @@ static int
 compare_sources_by_total (gconstpointer a,
                           gconstpointer b)
 {
-  const CliReportSource *sa = *(CliReportSource *const *) a;
-  const CliReportSource *sb = *(CliReportSource *const *) b;
+  const JsrReportSource *sa = *(JsrReportSource *const *) a;
+  const JsrReportSource *sb = *(JsrReportSource *const *) b;
 
   if (sa->total_ns != sb->total_ns)
     return sa->total_ns < sb->total_ns ? 1 : -1;
@@ -273,8 +273,8 @@ static int
 compare_sources_by_max (gconstpointer a,
                         gconstpointer b)
 {
-  const CliReportSource *sa = *(CliReportSource *const *) a;
-  const CliReportSource *sb = *(CliReportSource *const *) b;
+  const JsrReportSource *sa = *(JsrReportSource *const *) a;
+  const JsrReportSource *sb = *(JsrReportSource *const *) b;
 
   if (sa->max_ns != sb->max_ns)
     return sa->max_ns < sb->max_ns ? 1 : -1;
@@ -294,7 +294,7 @@ borrow_array (GPtrArray *array)
 }
 
 static void
-format_sources (const CliReport *report,
+format_sources (const JsrReport *report,
                 const char      *heading,
                 GCompareFunc     compare,
                 GString         *out)
@@ -314,7 +314,7 @@ format_sources (const CliReport *report,
                      _("P95"), NULL);
   for (guint i = 0; i < MIN (sorted->len, CLI_SUMMARY_TOP_N); i++)
     {
-      const CliReportSource *source = g_ptr_array_index (sorted, i);
+      const JsrReportSource *source = g_ptr_array_index (sorted, i);
       g_autofree char *count = format_count (source->count);
       g_autofree char *total = format_ms (source->total_ns);
       g_autofree char *max = format_ms (source->max_ns);
@@ -358,7 +358,7 @@ describe_location (const char *function,
 
 /* "function (file:line) [module]", or "module+0xOFFSET" without a symbol. */
 static char *
-describe_frame (const CliReportFrame *frame)
+describe_frame (const JsrReportFrame *frame)
 {
   g_autofree char *location = describe_location (frame->function, frame->file, frame->line);
   g_autofree char *text = NULL;
@@ -380,7 +380,7 @@ describe_frame (const CliReportFrame *frame)
 }
 
 static char *
-describe_culprit_name (const CliReportCulprit *culprit)
+describe_culprit_name (const JsrReportCulprit *culprit)
 {
   char *location = describe_location (culprit->function, culprit->file, culprit->line);
 
@@ -395,7 +395,7 @@ describe_culprit_name (const CliReportCulprit *culprit)
 /* The culprit cell of the events table: the name, cut so that the
  * confidence stays visible. */
 static char *
-describe_culprit_cell (const CliReportCulprit *culprit)
+describe_culprit_cell (const JsrReportCulprit *culprit)
 {
   g_autofree char *name = NULL;
   g_autofree char *cut = NULL;
@@ -428,7 +428,7 @@ reason_label (const char *reason)
 
 /* "wait_for_lock (app.c:42), 85% confidence, 17 of 20 samples, in the app's own code" */
 static char *
-describe_culprit (const CliReportCulprit *culprit)
+describe_culprit (const JsrReportCulprit *culprit)
 {
   g_autofree char *name = describe_culprit_name (culprit);
   GString *text = g_string_new (name);
@@ -497,7 +497,7 @@ wait_label (const char *wait)
 
 /* "compute", "wait: sleep", "mixed: lock"; NULL when unknown. */
 static char *
-describe_class (const CliReportEvent *event)
+describe_class (const JsrReportEvent *event)
 {
   if (event->klass == NULL)
     return NULL;
@@ -511,7 +511,7 @@ describe_class (const CliReportEvent *event)
 
 /* The class with the on- and off-CPU times when known. */
 static char *
-describe_class_with_times (const CliReportEvent *event)
+describe_class_with_times (const JsrReportEvent *event)
 {
   g_autofree char *klass = describe_class (event);
 
@@ -529,7 +529,7 @@ describe_class_with_times (const CliReportEvent *event)
 }
 
 static gboolean
-has_stack (const CliReportEvent *event)
+has_stack (const JsrReportEvent *event)
 {
   return event->top_stack->len > 0;
 }
@@ -537,7 +537,7 @@ has_stack (const CliReportEvent *event)
 /* "12 of 15 samples" (the top stack's share), "12 samples", or NULL when
  * unknown. */
 static char *
-describe_stack_share (const CliReportEvent *event)
+describe_stack_share (const JsrReportEvent *event)
 {
   if (event->top_stack_count >= 0 && event->samples_total >= 0)
     return g_strdup_printf (ngettext ("%lld of %lld sample", "%lld of %lld samples",
@@ -554,7 +554,7 @@ describe_stack_share (const CliReportEvent *event)
 
 /* The top stack, leaf first, one frame a line. */
 static void
-format_stack (const CliReportEvent *event,
+format_stack (const JsrReportEvent *event,
               GString              *out)
 {
   g_autoptr (CliTable) table = cli_table_new (2);
@@ -587,7 +587,7 @@ format_stack (const CliReportEvent *event,
 static void
 format_stall_block (const char           *heading,
                     gboolean              rule,
-                    const CliReportEvent *event,
+                    const JsrReportEvent *event,
                     const char           *program,
                     GString              *out)
 {
@@ -641,7 +641,7 @@ format_stall_block (const char           *heading,
 }
 
 static void
-format_ongoing_hang (const CliReportEvent *hang,
+format_ongoing_hang (const JsrReportEvent *hang,
                      GString              *out)
 {
   g_autofree char *duration = cli_summary_format_duration (hang->duration_ns);
@@ -655,7 +655,7 @@ format_ongoing_hang (const CliReportEvent *hang,
 }
 
 static void
-format_previous_run (const CliReportPreviousRun *previous,
+format_previous_run (const JsrReportPreviousRun *previous,
                      GString                    *out)
 {
   g_autofree char *duration = cli_summary_format_duration (previous->hang->duration_ns);
@@ -679,8 +679,8 @@ static int
 compare_events_by_duration (gconstpointer a,
                             gconstpointer b)
 {
-  const CliReportEvent *ea = *(CliReportEvent *const *) a;
-  const CliReportEvent *eb = *(CliReportEvent *const *) b;
+  const JsrReportEvent *ea = *(JsrReportEvent *const *) a;
+  const JsrReportEvent *eb = *(JsrReportEvent *const *) b;
 
   if (ea->duration_ns != eb->duration_ns)
     return ea->duration_ns < eb->duration_ns ? 1 : -1;
@@ -696,7 +696,7 @@ format_event_stacks (GPtrArray *sorted,
 
   for (guint i = 0; i < sorted->len && printed < STACKS_SHOWN; i++)
     {
-      const CliReportEvent *event = g_ptr_array_index (sorted, i);
+      const JsrReportEvent *event = g_ptr_array_index (sorted, i);
       g_autofree char *duration = NULL;
       g_autofree char *share = NULL;
       g_autofree char *heading = NULL;
@@ -720,7 +720,7 @@ format_event_stacks (GPtrArray *sorted,
 }
 
 static void
-format_events (const CliReport *report,
+format_events (const JsrReport *report,
                GString         *out)
 {
   g_autoptr (GPtrArray) sorted = g_ptr_array_new ();
@@ -730,7 +730,7 @@ format_events (const CliReport *report,
   /* The stall under way has a block of its own. */
   for (guint i = 0; i < report->events->len; i++)
     {
-      CliReportEvent *event = g_ptr_array_index (report->events, i);
+      JsrReportEvent *event = g_ptr_array_index (report->events, i);
 
       if (!event->ongoing)
         g_ptr_array_add (sorted, event);
@@ -755,7 +755,7 @@ format_events (const CliReport *report,
                      _("CALLBACK"), _("CLASS"), _("CULPRIT"), NULL);
   for (guint i = 0; i < shown; i++)
     {
-      const CliReportEvent *event = g_ptr_array_index (sorted, i);
+      const JsrReportEvent *event = g_ptr_array_index (sorted, i);
       g_autofree char *id = format_count (event->id);
       g_autofree char *start = NULL;
       g_autofree char *duration = format_ms (event->duration_ns);
@@ -783,16 +783,16 @@ format_events (const CliReport *report,
 }
 
 void
-cli_summary_format (const CliReport *report,
+cli_summary_format (const JsrReport *report,
                     GString         *out)
 {
-  const CliReportEvent *hang;
+  const JsrReportEvent *hang;
 
   g_return_if_fail (report != NULL);
   g_return_if_fail (out != NULL);
 
   /* A stall under way comes first: it is why the app was killed. */
-  hang = cli_report_get_ongoing_hang (report);
+  hang = jsr_report_get_ongoing_hang (report);
   if (hang != NULL)
     format_ongoing_hang (hang, out);
 

@@ -6,14 +6,14 @@
 
 #include <glib.h>
 
-#include "report-reader.h"
+#include "jsr-report.h"
 
 G_BEGIN_DECLS
 
 /* How many rows each "top" table shows. */
 #define CLI_SUMMARY_TOP_N 5
 
-void  cli_summary_format          (const CliReport *report,
+void  cli_summary_format          (const JsrReport *report,
                                   GString         *out);
 char *cli_summary_format_duration (gint64           ns);
 

@@ -2,7 +2,7 @@
  *
  * One layout for the core (which fills histograms inside the app,
  * js-histogram.c) and for the readers (the CLI and the window, which merge and
- * query them, src/cli/histogram.c): bucket 0 holds values below 2^MIN_EXP ns;
+ * query them, src/reader/jsr-histogram.c): bucket 0 holds values below 2^MIN_EXP ns;
  * then each power of two up to 2^MAX_EXP ns (about 2.4 hours) is cut into
  * 2^SUB_BITS equal buckets (a relative error of at most 1/16); the last bucket
  * holds everything above. Reports carry sub_bits and min_exp so that a reader

@@ -3,15 +3,17 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-collector.h"
+#include "js-callback-names.h"
 #include "js-clock.h"
 #include "js-context.h"
-#include "js-detector.h"
 #include "js-event-store.h"
-#include "js-frame-detector.h"
+#include "js-frame-metrics.h"
 #include "js-live.h"
 #include "js-live-hang.h"
 #include "js-log.h"
+#include "js-loop-stats.h"
 #include "js-mainloop.h"
+#include "js-part-detector.h"
 #include "js-process-info.h"
 #include "js-futex.h"
 #include "js-report.h"
@@ -19,9 +21,7 @@
 #include "js-report-writer.h"
 #include "js-scrub.h"
 #include "js-source-swap.h"
-#include "js-stalls.h"
-#include "js-stats.h"
-#include "js-symbols.h"
+#include "js-stall-store.h"
 #include "js-watchdog.h"
 
 #include <json-glib/json-glib.h>
@@ -66,11 +66,11 @@ struct _JsCollector
   int quit;
   int done;      /* futex: set once the final report is written */
 
-  JsStats stats;
+  JsLoopStats loop_stats;
   JsEventStore store;
-  JsDetector detector;
-  JsFrameDetector frames;
-  JsSymbols *symbols;
+  JsPartDetector part_detector;
+  JsFrameMetrics frames;
+  JsCallbackNames *callback_names;
   JsProcessInfo process;
   JsContext context;      /* scenes, marks, focused window, CPU/load/memory */
   JsScrub *scrub;         /* JANKSCOPE_SCRUB: made on this thread (it reads passwd) */
@@ -107,11 +107,11 @@ js_collector_new (const JsConfig *config, JsRing *ring, const char *report_templ
   c->mode = mode;
   c->start_ns = start_ns;
   g_snprintf (c->run_id, sizeof c->run_id, "%d-%" G_GINT64_FORMAT, (int) getpid (), start_ns);
-  js_stats_init (&c->stats);
+  js_loop_stats_init (&c->loop_stats);
   js_event_store_init (&c->store, config);
-  js_detector_init (&c->detector, config, &c->stats, &c->store);
-  js_frame_detector_init (&c->frames, config, &c->store);
-  c->symbols = js_symbols_new ();
+  js_part_detector_init (&c->part_detector, config, &c->loop_stats, &c->store);
+  js_frame_metrics_init (&c->frames, config, &c->store);
+  c->callback_names = js_callback_names_new ();
   js_context_init (&c->context, config, start_ns);
   return c;
 }
@@ -124,7 +124,7 @@ js_collector_set_watchdog (JsCollector *c, JsWatchdog *watchdog, JsModules *modu
   js_symbolizer_set_debug_dirs (c->stalls.symbolizer,
                                 (const char *const *) c->config->debug_dirs);
   /* Callbacks are named by the same symbolizer as stack frames. */
-  js_symbols_set_symbolizer (c->symbols, c->stalls.symbolizer, modules);
+  js_callback_names_set_symbolizer (c->callback_names, c->stalls.symbolizer, modules);
   c->have_stalls = TRUE;
   c->stall_headers = g_array_new (FALSE, FALSE, sizeof (JsStallHeader));
   c->stall_samples = g_ptr_array_new ();
@@ -151,8 +151,8 @@ drain (JsCollector *c)
     {
       for (guint i = 0; i < n; i++)
         {
-          js_detector_feed (&c->detector, &batch[i]);
-          js_frame_detector_feed (&c->frames, &batch[i]);
+          js_part_detector_feed (&c->part_detector, &batch[i]);
+          js_frame_metrics_feed (&c->frames, &batch[i]);
           js_context_feed (&c->context, &batch[i]);
         }
       total += n;
@@ -172,10 +172,10 @@ report_input (JsCollector *c, gint64 now, gboolean final, gboolean live, JsRepor
     .start_ns = c->start_ns,
     .now_ns = now,
     .final = final,
-    .stats = &c->stats,
+    .loop_stats = &c->loop_stats,
     .store = &c->store,
     .frames = &c->frames,
-    .symbols = c->symbols,
+    .callback_names = c->callback_names,
     .records_dropped = js_ring_dropped (c->ring),
     .poll_reinstalls = js_mainloop_poll_reinstalls (),
     .sources_not_timed = js_source_swap_refused (),

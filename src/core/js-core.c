@@ -14,6 +14,7 @@
 #include "js-collector.h"
 #include "js-config.h"
 #include "js-focus.h"
+#include "js-frame-hooks.h"
 #include "js-gdk-threads.h"
 #include "js-install-id.h"
 #include "js-live-server.h"
@@ -52,6 +53,7 @@ at_fork_child (void)
    * not there. */
   forked_child = TRUE;
   js_mainloop_disable ();
+  js_frame_hooks_disable ();
   js_scenes_disable ();
   js_focus_disable ();
   /* No watchdog thread here: the sampling signal goes back to its default. */
@@ -72,6 +74,7 @@ at_exit (void)
   deadline = js_now_ns () + config.exit_wait_ns;
   js_mainloop_close_open_dispatches ();
   js_mainloop_disable ();
+  js_frame_hooks_disable ();
   js_scenes_disable ();
   js_focus_disable ();
   /* The watchdog first: its last stall reaches the final report. */
@@ -147,12 +150,18 @@ jankscope_core_start (JsBridge *bridge)
   js_mainloop_start (ring, bridge, set_poll, get_poll);
   /* Before the first dispatch of a gdk_threads_add_* source is timed. */
   js_gdk_threads_probe ();
+  /* What runs from the poll function besides its own work: poll observers,
+   * called in the order they are added here. */
+  js_frame_hooks_init (ring);
+  js_mainloop_add_poll_observer (js_frame_hooks_poll);
   js_scenes_start (ring);
   js_focus_init (ring, !config.scrub);
+  js_mainloop_add_poll_observer (js_focus_poll);
   modules = js_modules_new ();
   watchdog = js_watchdog_new (&config, modules, config.sampling);
   js_collector_set_watchdog (collector, watchdog, modules);
   js_ui_loader_init (config.ui, config.inspector);
+  js_mainloop_add_poll_observer (js_ui_loader_poll);
   js_collector_start (collector);
   js_watchdog_start (watchdog);
   if (config.live)

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-event-store.h"
-#include "js-frame-detector.h"
-#include "js-stalls.h"
+#include "js-frame-metrics.h"
+#include "js-stall-store.h"
 
 #include <string.h>
 

@@ -19,7 +19,7 @@
 
 G_BEGIN_DECLS
 
-typedef struct _JsFrameInfo JsFrameInfo; /* js-frame-detector.h */
+typedef struct _JsFrameInfo JsFrameInfo; /* js-frame-metrics.h */
 typedef struct _JsEventContext JsEventContext; /* js-context.h */
 
 typedef struct
@@ -51,7 +51,7 @@ typedef struct
   JsPart longest;
   GArray *parts;      /* JsPart, at most max_parts */
   JsFrameInfo *longest_frame; /* copy of longest.frame (frame events) */
-  GPtrArray *stalls;  /* watchdog stalls it overlaps (js-stalls.h), NULL if none */
+  GPtrArray *stalls;  /* watchdog stalls it overlaps (js-stall-store.h), NULL if none */
   guint stalls_dropped;
   JsEventContext *context; /* scene, marks, system state: set once closed (js-context.h) */
 

@@ -6,6 +6,7 @@
 #include "js-focus.h"
 #include "js-clock.h"
 #include "js-log.h"
+#include "js-mainloop.h"
 
 #include <dlfcn.h>
 #include <glib-object.h>
@@ -20,7 +21,6 @@ static gboolean enabled;
 static JsLabels titles;
 
 /* Main thread only. */
-static gint64 last_scan_ns;
 static gboolean gtk_ready;
 static GQuark seen_quark;
 static gpointer focused;               /* compared, never dereferenced */
@@ -79,17 +79,16 @@ gtk_is_ready (void)
   return TRUE;
 }
 
-void
+gint64
 js_focus_poll (gint64 now_ns)
 {
   gpointer active = NULL;
   GList *windows;
 
-  if (G_LIKELY (!enabled) || now_ns - last_scan_ns < SCAN_PERIOD_NS)
-    return;
-  last_scan_ns = now_ns;
+  if (!enabled)
+    return JS_POLL_OBSERVER_DONE;
   if (!gtk_ready && !(gtk_ready = gtk_is_ready ()))
-    return;
+    return enabled ? now_ns + SCAN_PERIOD_NS : JS_POLL_OBSERVER_DONE;
   /* The list does not reference its entries: only read them. */
   windows = list_toplevels ();
   for (GList *l = windows; l != NULL; l = l->next)
@@ -105,6 +104,7 @@ js_focus_poll (gint64 now_ns)
     }
   g_list_free (windows);
   record (active);
+  return now_ns + SCAN_PERIOD_NS;
 }
 
 void

@@ -27,8 +27,9 @@ G_BEGIN_DECLS
 /* Start-up, on the main thread. Nothing happens unless `enabled`. */
 void js_focus_init (JsRing *ring, gboolean enabled);
 
-/* Called from the poll function, on the main thread. */
-void js_focus_poll (gint64 now_ns);
+/* A poll observer (js-mainloop.h): scans every 250 ms; done once titles are
+ * not tracked (off, GTK without the functions it needs, disabled). */
+gint64 js_focus_poll (gint64 now_ns);
 
 /* Exit, fork child. */
 void js_focus_disable (void);

@@ -4,6 +4,7 @@
  */
 #include "js-live-hang.h"
 #include "js-live.h"
+#include "js-stall-analysis.h"
 #include "js-json.h"
 
 #include <json-glib/json-glib.h>
@@ -68,12 +69,12 @@ build (JsStallStore *store, JsStall *s, gint64 now_ns)
   g_autoptr (GPtrArray) stalls = g_ptr_array_new ();
   g_autoptr (JsonNode) root = NULL;
   gint64 end = MAX (s->h.last_seen_ns, s->h.start_ns);
-  JsEventAnalysis a;
+  JsStallAnalysis a;
   gsize length = 0;
   char *json;
 
   g_ptr_array_add (stalls, s);
-  js_stalls_analyze (store, stalls, s->h.start_ns, end, end - s->h.start_ns, &a);
+  js_stall_analysis_compute (store, stalls, s->h.start_ns, end, end - s->h.start_ns, &a);
 
   json_builder_begin_object (b);
   js_json_member_int (b, "stall_id", s->h.id);
@@ -107,7 +108,7 @@ build (JsStallStore *store, JsStall *s, gint64 now_ns)
     json_builder_add_null_value (b);
   add_newest_stack (b, store, s);
   json_builder_end_object (b);
-  js_event_analysis_clear (&a);
+  js_stall_analysis_clear (&a);
 
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);

@@ -16,7 +16,7 @@
 
 #include <glib.h>
 #include "js-config.h"
-#include "js-stalls.h"
+#include "js-stall-store.h"
 
 G_BEGIN_DECLS
 

@@ -23,9 +23,6 @@
 #include "js-mainloop.h"
 #include "js-builtin-patch.h"
 #include "js-clock.h"
-#include "js-focus.h"
-#include "js-frames.h"
-#include "js-ui-loader.h"
 #include "js-futex.h"
 #include "js-gdk-threads.h"
 #include "js-log.h"
@@ -77,6 +74,21 @@ static gint64 last_poll_return;
 static guint32 iteration_dispatches;
 static guint seen_reinstalls;
 
+/* The poll observers (js_mainloop_add_poll_observer). Added and called on
+ * the main thread only: plain loads and stores, no lock, no atomics; a fixed
+ * array: no allocation. Each one's throttle lives here, as the time it asked
+ * to be called next, and the earliest of those is kept apart: a poll that
+ * finds none due pays one compare. */
+typedef struct
+{
+  JsPollObserver func;
+  gint64 due_ns; /* JS_POLL_OBSERVER_DONE: never again */
+} PollObserver;
+
+static PollObserver poll_observers[JS_MAINLOOP_MAX_POLL_OBSERVERS];
+static guint n_poll_observers;
+static gint64 poll_observers_due_ns = JS_POLL_OBSERVER_DONE; /* the earliest due_ns */
+
 static inline gboolean
 on_watched_thread (void)
 {
@@ -110,6 +122,27 @@ guarded_poll (GPollFunc next, GPollFD *fds, guint n_fds, gint timeout)
   return ret;
 }
 
+static void
+notify_poll_observers (gint64 now_ns)
+{
+  gint64 earliest = JS_POLL_OBSERVER_DONE;
+
+  for (guint i = 0; i < n_poll_observers; i++)
+    {
+      PollObserver *o = &poll_observers[i];
+
+      if (o->due_ns <= now_ns)
+        {
+          /* Not due while it runs: were it to run a nested loop, the poll
+           * function would not call it again from there. */
+          o->due_ns = JS_POLL_OBSERVER_DONE;
+          o->due_ns = o->func (now_ns);
+        }
+      earliest = MIN (earliest, o->due_ns);
+    }
+  poll_observers_due_ns = earliest;
+}
+
 static gint
 js_poll (GPollFD *fds, guint n_fds, gint timeout)
 {
@@ -125,9 +158,8 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   __atomic_store_n (&last_poll_enter, enter, __ATOMIC_RELAXED);
   if (depth == 0)
     __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
-  js_frames_poll (enter);
-  js_focus_poll (enter);
-  js_ui_loader_poll (enter);
+  if (G_UNLIKELY (enter >= poll_observers_due_ns))
+    notify_poll_observers (enter);
   if (G_UNLIKELY (__atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE) != seen_reinstalls))
     {
       /* Our poll function was away (replaced behind our back) and is back:
@@ -288,7 +320,6 @@ js_mainloop_start (JsRing *the_ring, JsBridge *bridge,
   real_set_poll (context, js_poll);
 
   js_source_swap_init (js_dispatch, context);
-  js_frames_init (ring);
   /* Release stores: the preload starts calling a hook only once it sees it. */
   __atomic_store_n (&bridge->set_poll_func, hook_set_poll_func, __ATOMIC_RELEASE);
   __atomic_store_n (&bridge->get_poll_func, hook_get_poll_func, __ATOMIC_RELEASE);
@@ -309,7 +340,6 @@ void
 js_mainloop_disable (void)
 {
   __atomic_store_n (&active, FALSE, __ATOMIC_RELEASE);
-  js_frames_disable ();
 }
 
 void
@@ -352,6 +382,26 @@ pthread_t
 js_mainloop_thread (void)
 {
   return main_thread;
+}
+
+gboolean
+js_mainloop_add_poll_observer (JsPollObserver observer)
+{
+  if (!pthread_equal (pthread_self (), main_thread))
+    {
+      js_log_warning ("internal: a poll observer added off the main thread was ignored");
+      return FALSE;
+    }
+  if (n_poll_observers == JS_MAINLOOP_MAX_POLL_OBSERVERS)
+    {
+      js_log_warning ("internal: more than %u poll observers; one was ignored",
+                      JS_MAINLOOP_MAX_POLL_OBSERVERS);
+      return FALSE;
+    }
+  /* Due at once: called at the next poll. */
+  poll_observers[n_poll_observers++] = (PollObserver) { observer, G_MININT64 };
+  poll_observers_due_ns = G_MININT64;
+  return TRUE;
 }
 
 gint64

@@ -1,5 +1,9 @@
 /* js-mainloop.h: the main-thread hooks: poll function and dispatch timing.
  *
+ * It knows nothing of the features that also run from the poll function
+ * (frame-clock hooks, focus, the UI loader): they are poll observers, added
+ * at start-up (js-core.c).
+ *
  * Thread contract: js_mainloop_start () runs on the thread to watch (the
  * main thread); the dispatch and poll hooks run on any thread but record only
  * on that one, for the default GMainContext; the rest may be called from the
@@ -57,5 +61,22 @@ gint64 js_mainloop_last_poll_enter (void);
 void js_mainloop_set_park_word (int *word);
 
 pthread_t js_mainloop_thread (void);
+
+/* Work that must run on the main thread between iterations and waits for
+ * something it checks for itself (GTK loaded, initialised). The poll
+ * function calls it, before its poll, with the time the main thread entered
+ * it (CLOCK_MONOTONIC ns), once that time reaches the one the observer asked
+ * for: its first call at the first poll, then it returns when it wants the
+ * next (now_ns + its period), or JS_POLL_OBSERVER_DONE once it has nothing
+ * left to do. */
+typedef gint64 (*JsPollObserver) (gint64 now_ns);
+
+#define JS_POLL_OBSERVER_DONE G_MAXINT64
+#define JS_MAINLOOP_MAX_POLL_OBSERVERS 8
+
+/* Main thread, after js_mainloop_start (): `observer` is called after those
+ * added before it. FALSE (and one line on stderr) when the list is full or
+ * on another thread: nothing is added. */
+gboolean js_mainloop_add_poll_observer (JsPollObserver observer);
 
 G_END_DECLS

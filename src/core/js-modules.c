@@ -353,6 +353,15 @@ js_modules_add (JsModules *modules, const char *path, const char *build_id, guin
   return m->id;
 }
 
+guint64
+js_modules_unloads (void)
+{
+  unsigned long long counters[2] = { 0, 0 };
+
+  dl_iterate_phdr (peek_counters, counters);
+  return counters[1];
+}
+
 guint
 js_modules_resolve (JsModules *modules, guint64 address)
 {

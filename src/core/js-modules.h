@@ -51,6 +51,12 @@ JsModules *js_modules_new_offline (void);
 guint js_modules_add (JsModules *modules, const char *path, const char *build_id, guint64 base,
                       guint64 size);
 
+/* The loader's count of unloads so far (dl_iterate_phdr's dlpi_subs; 0 if
+ * the C library does not tell). A sample's frames resolved while it did
+ * not move belong to the modules loaded when the sample was taken: with it
+ * moved, a module loaded since may sit where the sampled one was. */
+guint64 js_modules_unloads (void);
+
 /* Borrowed; valid as long as `modules` (entries are never freed). */
 const JsModule *js_modules_get (JsModules *modules, guint id);
 

@@ -15,7 +15,7 @@ typedef enum
 {
   JS_RECORD_DISPATCH = 1,
   JS_RECORD_ITERATION,
-  JS_RECORD_FRAME,       /* a GdkFrameClock frame (js-frames.c) */
+  JS_RECORD_FRAME,       /* a GdkFrameClock frame (js-frame-hooks.c) */
   JS_RECORD_CLOCK_GONE,  /* a frame clock was finalized: `count` is its window id */
   /* The app's annotations (js-scenes.c) and the focused window (js-focus.c),
    * all at `start_ns`; each is self-contained, so a dropped one only blurs

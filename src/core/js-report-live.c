@@ -33,7 +33,8 @@ string_index (StringTable *t, const char *s)
 }
 
 static void
-add_dispatches (JsonBuilder *b, const JsRecentFrame *f, JsSymbols *symbols, StringTable *strings)
+add_dispatches (JsonBuilder *b, const JsRecentFrame *f, JsCallbackNames *callback_names,
+                StringTable *strings)
 {
   gboolean slow = (f->flags & JS_RECENT_FRAME_SLOW) != 0;
   guint n = 0;
@@ -49,7 +50,8 @@ add_dispatches (JsonBuilder *b, const JsRecentFrame *f, JsSymbols *symbols, Stri
 
       json_builder_begin_array (b);
       json_builder_add_int_value (b, string_index (strings, js_names_get (x->name_id)));
-      json_builder_add_int_value (b, string_index (strings, js_symbols_lookup (symbols, x->code)));
+      json_builder_add_int_value (
+          b, string_index (strings, js_callback_names_lookup (callback_names, x->code)));
       json_builder_add_int_value (b, x->duration_us);
       json_builder_add_int_value (b, x->offset_us);
       json_builder_end_array (b);
@@ -58,7 +60,7 @@ add_dispatches (JsonBuilder *b, const JsRecentFrame *f, JsSymbols *symbols, Stri
 }
 
 void
-js_report_add_live (JsonBuilder *b, const JsFrameDetector *frames, JsSymbols *symbols,
+js_report_add_live (JsonBuilder *b, const JsFrameMetrics *frames, JsCallbackNames *callback_names,
                     JsWatchdog *watchdog, gint64 now_ns, gint64 start_ns, gint64 collector_cpu_ns)
 {
   g_autoptr (GArray) recent = g_array_new (FALSE, FALSE, sizeof (JsRecentFrame));
@@ -68,7 +70,7 @@ js_report_add_live (JsonBuilder *b, const JsFrameDetector *frames, JsSymbols *sy
     g_ptr_array_new (),
   };
 
-  js_frame_detector_recent (frames, now_ns - JS_REPORT_LIVE_FRAMES_NS, recent);
+  js_frame_metrics_recent (frames, now_ns - JS_REPORT_LIVE_FRAMES_NS, recent);
   json_builder_set_member_name (b, "live");
   json_builder_begin_object (b);
   js_json_member_int (b, "now_ns", now_ns);
@@ -96,12 +98,12 @@ js_report_add_live (JsonBuilder *b, const JsFrameDetector *frames, JsSymbols *sy
       for (guint p = 0; p < JS_N_PHASES; p++)
         json_builder_add_int_value (b, f->phase_us[p]);
       json_builder_end_array (b);
-      add_dispatches (b, f, symbols, &strings);
+      add_dispatches (b, f, callback_names, &strings);
       json_builder_end_array (b);
     }
   json_builder_end_array (b);
 
-  /* Names and symbols are interned for the run (js-names.c, js-symbols.c):
+  /* Names and symbols are interned for the run (js-names.c, js-callback-names.c):
    * the borrowed strings outlive this call. */
   json_builder_set_member_name (b, "strings");
   json_builder_begin_array (b);

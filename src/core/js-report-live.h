@@ -8,8 +8,8 @@
 #pragma once
 
 #include <json-glib/json-glib.h>
-#include "js-frame-detector.h"
-#include "js-symbols.h"
+#include "js-callback-names.h"
+#include "js-frame-metrics.h"
 #include "js-watchdog.h"
 
 G_BEGIN_DECLS
@@ -20,8 +20,8 @@ G_BEGIN_DECLS
  * slow frame all): most frames on time only show their paint. */
 #define JS_REPORT_LIVE_MIN_DISPATCH_US 1000
 
-void js_report_add_live (JsonBuilder *b, const JsFrameDetector *frames, JsSymbols *symbols,
-                         JsWatchdog *watchdog, gint64 now_ns, gint64 start_ns,
-                         gint64 collector_cpu_ns);
+void js_report_add_live (JsonBuilder *b, const JsFrameMetrics *frames,
+                         JsCallbackNames *callback_names, JsWatchdog *watchdog, gint64 now_ns,
+                         gint64 start_ns, gint64 collector_cpu_ns);
 
 G_END_DECLS

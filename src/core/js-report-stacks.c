@@ -4,6 +4,7 @@
  */
 #include "js-report-stacks.h"
 #include "js-sampler.h"
+#include "js-stall-analysis.h"
 #include "js-signature.h"
 #include "js-json.h"
 
@@ -78,7 +79,7 @@ state_name (guint8 state)
 }
 
 static void
-add_watchdog (JsonBuilder *b, const JsConfig *config, const JsEventAnalysis *a)
+add_watchdog (JsonBuilder *b, const JsConfig *config, const JsStallAnalysis *a)
 {
   json_builder_set_member_name (b, "watchdog");
   if (a->n_stalls == 0)
@@ -110,7 +111,7 @@ add_watchdog (JsonBuilder *b, const JsConfig *config, const JsEventAnalysis *a)
 }
 
 static void
-add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const JsEventAnalysis *a,
+add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const JsStallAnalysis *a,
               gint64 duration_ns)
 {
   guint n_stacks = MIN (a->stacks->len, JS_REPORT_MAX_STACKS);
@@ -223,13 +224,13 @@ void
 js_report_add_event_stacks (JsonBuilder *b, const JsConfig *config, JsStallStore *store,
                             GPtrArray *stalls, gint64 start_ns, gint64 end_ns, gint64 duration_ns)
 {
-  JsEventAnalysis a;
+  JsStallAnalysis a;
 
   if (store == NULL)
     stalls = NULL;
-  js_stalls_analyze (store, stalls, start_ns, end_ns, duration_ns, &a);
+  js_stall_analysis_compute (store, stalls, start_ns, end_ns, duration_ns, &a);
   add_analysis (b, config, store, &a, duration_ns);
-  js_event_analysis_clear (&a);
+  js_stall_analysis_clear (&a);
 }
 
 void

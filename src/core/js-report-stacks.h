@@ -11,7 +11,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "js-config.h"
-#include "js-stalls.h"
+#include "js-stall-store.h"
 #include "js-watchdog.h"
 
 G_BEGIN_DECLS

@@ -6,7 +6,7 @@
 #include "js-report-live.h"
 #include "js-report-stacks.h"
 #include "js-report-context.h"
-#include "js-frames.h"
+#include "js-frame-hooks.h"
 #include "js-names.h"
 #include "jankscope-config.h"
 #include "js-json.h"
@@ -56,7 +56,7 @@ add_config (JsonBuilder *b, const JsConfig *c)
 static void
 add_callback (JsonBuilder *b, const JsReportInput *in, const void *code)
 {
-  const JsCallbackName *n = js_symbols_describe (in->symbols, code);
+  const JsCallbackName *n = js_callback_names_describe (in->callback_names, code);
 
   js_json_member_string (b, "callback", n != NULL ? n->name : NULL);
   json_builder_set_member_name (b, "callback_frame");
@@ -143,7 +143,7 @@ add_frame_metrics (JsonBuilder *b, const JsFrameWindow *w)
 }
 
 static void
-add_frames_summary (JsonBuilder *b, const JsFrameDetector *f)
+add_frames_summary (JsonBuilder *b, const JsFrameMetrics *f)
 {
   json_builder_set_member_name (b, "frames");
   json_builder_begin_object (b);
@@ -169,8 +169,8 @@ add_frames_summary (JsonBuilder *b, const JsFrameDetector *f)
 static void
 add_summary (JsonBuilder *b, const JsReportInput *in)
 {
-  JsStats *st = in->stats;
-  g_autoptr (GPtrArray) sources = js_stats_sorted_sources (st);
+  JsLoopStats *st = in->loop_stats;
+  g_autoptr (GPtrArray) sources = js_loop_stats_sorted_sources (st);
   guint64 by_tier[JS_N_TIERS], dropped, total = 0;
 
   js_event_store_count (in->store, by_tier, &dropped);
@@ -264,7 +264,8 @@ add_frame_members (JsonBuilder *b, const JsReportInput *in, const JsFrameInfo *f
     {
       json_builder_begin_object (b);
       js_json_member_string (b, "source", js_names_get (f->dispatches[i].name_id));
-      js_json_member_string (b, "callback", js_symbols_lookup (in->symbols, f->dispatches[i].code));
+      js_json_member_string (b, "callback",
+                             js_callback_names_lookup (in->callback_names, f->dispatches[i].code));
       js_json_member_int (b, "overlap_ns", f->dispatches[i].overlap_ns);
       json_builder_end_object (b);
     }
@@ -283,7 +284,7 @@ add_part_members (JsonBuilder *b, const JsReportInput *in, const JsPart *p)
   json_builder_set_member_name (b, "tier");
   json_builder_add_string_value (b, part_tier_name (p));
   js_json_member_string (b, "source", js_names_get (p->name_id));
-  js_json_member_string (b, "callback", js_symbols_lookup (in->symbols, p->code));
+  js_json_member_string (b, "callback", js_callback_names_lookup (in->callback_names, p->code));
   if (p->type == JS_RECORD_DISPATCH)
     {
       js_json_member_int (b, "priority", p->priority);
@@ -443,7 +444,7 @@ build_head (const JsReportInput *in)
       json_builder_add_value (b, json_node_copy (in->previous_run));
     }
   if (in->live)
-    js_report_add_live (b, in->frames, in->symbols, in->watchdog, in->now_ns, in->start_ns,
+    js_report_add_live (b, in->frames, in->callback_names, in->watchdog, in->now_ns, in->start_ns,
                         in->collector_cpu_ns);
   json_builder_end_object (b);
   return json_builder_get_root (b);

@@ -5,15 +5,15 @@
 #pragma once
 
 #include <glib.h>
+#include "js-callback-names.h"
 #include "js-config.h"
 #include "js-context.h"
 #include "js-event-store.h"
-#include "js-frame-detector.h"
+#include "js-frame-metrics.h"
+#include "js-loop-stats.h"
 #include "js-process-info.h"
 #include "js-scrub.h"
-#include "js-stalls.h"
-#include "js-stats.h"
-#include "js-symbols.h"
+#include "js-stall-store.h"
 #include "js-watchdog.h"
 #include "js-report-writer.h"
 #include <json-glib/json-glib.h>
@@ -32,10 +32,10 @@ typedef struct
   gint64 start_ns;
   gint64 now_ns;
   gboolean final;
-  JsStats *stats;
+  JsLoopStats *loop_stats;
   const JsEventStore *store;
-  const JsFrameDetector *frames;
-  JsSymbols *symbols;
+  const JsFrameMetrics *frames;
+  JsCallbackNames *callback_names;
   guint64 records_dropped;
   guint poll_reinstalls;
   guint sources_not_timed;  /* js_source_swap_refused () */

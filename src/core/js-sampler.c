@@ -7,7 +7,7 @@
 #include "js-clock.h"
 #include "js-futex.h"
 #include "js-log.h"
-#include "js-sample.h"
+#include "js-stack-sample.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -40,7 +40,7 @@ typedef struct
   guint16 n;
   guint16 truncated;
   gint64 cost_ns;
-  void *frames[JS_SAMPLE_MAX_FRAMES + EXTRA_FRAMES];
+  void *frames[JS_STACK_SAMPLE_MAX_FRAMES + EXTRA_FRAMES];
 } Slot;
 
 typedef int (*BacktraceFunc) (void **buffer, int size);
@@ -138,8 +138,8 @@ on_signal (int sig, siginfo_t *info, void *context)
     else if (first < 0)
       first = 0;
     memmove (slot->frames, slot->frames + first, (gsize) (n - first) * sizeof (void *));
-    slot->n = (guint16) MIN (n - first, JS_SAMPLE_MAX_FRAMES);
-    slot->truncated |= (n - first) > JS_SAMPLE_MAX_FRAMES;
+    slot->n = (guint16) MIN (n - first, JS_STACK_SAMPLE_MAX_FRAMES);
+    slot->truncated |= (n - first) > JS_STACK_SAMPLE_MAX_FRAMES;
   }
   slot->cost_ns = js_now_ns () - start;
   __atomic_store_n (&slot->state, SLOT_DONE, __ATOMIC_RELEASE);

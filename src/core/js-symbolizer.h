@@ -24,7 +24,7 @@
 #include <glib.h>
 #include "js-debuginfod.h"
 #include "js-modules.h"
-#include "js-sample.h"
+#include "js-stack-sample.h"
 
 G_BEGIN_DECLS
 

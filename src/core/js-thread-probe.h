@@ -16,7 +16,7 @@
 #include <glib.h>
 #include <pthread.h>
 #include <sys/types.h>
-#include "js-sample.h"
+#include "js-stack-sample.h"
 
 G_BEGIN_DECLS
 

@@ -6,6 +6,7 @@
 #include "js-ui-loader.h"
 #include "js-clock.h"
 #include "js-log.h"
+#include "js-mainloop.h"
 
 #include <dlfcn.h>
 
@@ -21,7 +22,6 @@ typedef enum
 
 static State state = STATE_OFF;
 static gboolean open_window;
-static gint64 last_check_ns;
 static void (*attach_entry) (int open);
 static gboolean (*gtk_initialized) (void);
 
@@ -100,18 +100,17 @@ attach_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-void
+gint64
 js_ui_loader_poll (gint64 now_ns)
 {
   GSource *idle;
 
-  if (G_LIKELY (state == STATE_OFF) || now_ns - last_check_ns < CHECK_PERIOD_NS)
-    return;
-  last_check_ns = now_ns;
+  if (state == STATE_OFF)
+    return JS_POLL_OBSERVER_DONE;
   if (state == STATE_WAIT_GTK)
     try_load ();
   if (state != STATE_ARMED || !gtk_initialized ())
-    return;
+    return state != STATE_OFF ? now_ns + CHECK_PERIOD_NS : JS_POLL_OBSERVER_DONE;
   state = STATE_OFF;
   idle = g_idle_source_new ();
   g_source_set_static_name (idle, "[jankscope] ui-start");
@@ -124,4 +123,5 @@ js_ui_loader_poll (gint64 now_ns)
   g_source_set_callback (idle, attach_cb, NULL, NULL);
   g_source_attach (idle, g_main_context_default ());
   g_source_unref (idle);
+  return JS_POLL_OBSERVER_DONE;
 }

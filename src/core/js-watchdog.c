@@ -47,7 +47,7 @@ typedef struct
 {
   gboolean active;
   JsStallHeader h;
-  JsSample last;        /* the previous sample (frames, state) for folding */
+  JsStackSample last;   /* the previous sample (frames, state) for folding */
   gboolean have_last;
   guint64 last_nvcsw;   /* context switches at the last sample (blocked) */
   JsStallSample *open;  /* the sample identical ones fold into, still in our hands */
@@ -190,10 +190,10 @@ js_watchdog_take (JsWatchdog *wd, GArray *headers, GPtrArray *samples)
 /* --- sampling ---------------------------------------------------------- */
 
 static gboolean
-same_stack (const JsSample *a, const JsSample *b)
+same_stack (const JsStackSample *a, const JsStackSample *b)
 {
   return a->state == b->state && a->n_frames == b->n_frames && a->syscall == b->syscall
-         && (a->flags & JS_SAMPLE_NO_STACK) == (b->flags & JS_SAMPLE_NO_STACK)
+         && (a->flags & JS_STACK_SAMPLE_NO_STACK) == (b->flags & JS_STACK_SAMPLE_NO_STACK)
          && memcmp (a->frames, b->frames, a->n_frames * sizeof a->frames[0]) == 0;
 }
 
@@ -213,7 +213,7 @@ stage_interval (const JsWatchdog *wd, gint64 age)
  * `snap` is read again when the thread turns out to be entering a blocking
  * call. */
 static gboolean
-take_sample (JsWatchdog *wd, JsSample *s, JsThreadSnapshot *snap)
+take_sample (JsWatchdog *wd, JsStackSample *s, JsThreadSnapshot *snap)
 {
   for (guint attempt = 0;; attempt++)
     {
@@ -243,9 +243,9 @@ take_sample (JsWatchdog *wd, JsSample *s, JsThreadSnapshot *snap)
               wd->stats.copies_inconsistent++;
             }
           if (s->copy == NULL)
-            s->flags |= JS_SAMPLE_NO_STACK;
+            s->flags |= JS_STACK_SAMPLE_NO_STACK;
           else
-            s->flags |= JS_SAMPLE_FROM_COPY;
+            s->flags |= JS_STACK_SAMPLE_FROM_COPY;
           return TRUE;
         }
 
@@ -254,7 +254,7 @@ take_sample (JsWatchdog *wd, JsSample *s, JsThreadSnapshot *snap)
       s->syscall = -1;
       if (!wd->sampling)
         {
-          s->flags |= JS_SAMPLE_NO_STACK;
+          s->flags |= JS_STACK_SAMPLE_NO_STACK;
           return TRUE;
         }
       if (snap->sig_blocked & (G_GUINT64_CONSTANT (1) << (js_sampler_signal () - 1)))
@@ -262,11 +262,11 @@ take_sample (JsWatchdog *wd, JsSample *s, JsThreadSnapshot *snap)
           /* A signal the thread blocks would stay queued and arrive later, maybe
            * in the middle of a sleep: never send it. */
           wd->stats.signal_blocked++;
-          s->flags |= JS_SAMPLE_NO_STACK;
+          s->flags |= JS_STACK_SAMPLE_NO_STACK;
           return TRUE;
         }
-      status = js_sampler_take (s->frames, JS_SAMPLE_MAX_FRAMES, &n, &truncated, SAMPLE_TIMEOUT_NS,
-                                &cost);
+      status = js_sampler_take (s->frames, JS_STACK_SAMPLE_MAX_FRAMES, &n, &truncated,
+                                SAMPLE_TIMEOUT_NS, &cost);
       if (status == JS_SAMPLER_IN_CALL)
         {
           /* It was running a moment ago and is now inside poll, nanosleep &
@@ -281,7 +281,7 @@ take_sample (JsWatchdog *wd, JsSample *s, JsThreadSnapshot *snap)
               if (js_thread_probe_read (&wd->probe, snap))
                 continue;
             }
-          s->flags |= JS_SAMPLE_NO_STACK;
+          s->flags |= JS_STACK_SAMPLE_NO_STACK;
           return TRUE;
         }
       if (status != JS_SAMPLER_OK)
@@ -292,7 +292,7 @@ take_sample (JsWatchdog *wd, JsSample *s, JsThreadSnapshot *snap)
         }
       s->n_frames = (guint16) n;
       if (truncated)
-        s->flags |= JS_SAMPLE_TRUNCATED;
+        s->flags |= JS_STACK_SAMPLE_TRUNCATED;
       wd->stats.handler_ns_total += cost;
       wd->stats.handler_ns_max = MAX (wd->stats.handler_ns_max, cost);
       return TRUE;
@@ -303,7 +303,7 @@ static void
 sample_step (JsWatchdog *wd, Stall *st, gint64 now)
 {
   JsThreadSnapshot snap;
-  JsSample *s;
+  JsStackSample *s;
   gint64 cpu, runnable;
   gboolean folded = FALSE;
 
@@ -346,6 +346,7 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
       s->time_ns = s->last_ns = now;
       s->count = 1;
       s->cpu_ns = cpu;
+      s->unloads = js_modules_unloads ();
       if (!take_sample (wd, s, &snap))
         {
           st->h.samples_failed++;
@@ -354,10 +355,20 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
           return;
         }
       /* Know each frame's module while it is loaded: it may be dlclosed
-       * before the collector symbolizes the sample. */
-      for (guint i = 0; i < s->n_frames && !(s->flags & JS_SAMPLE_FROM_COPY); i++)
+       * before the collector symbolizes the sample. If a module was
+       * unloaded since the sample was taken (this thread can be late on a
+       * loaded machine), another may now sit where it was: the frames
+       * cannot be told apart, and the sample counts as failed. */
+      for (guint i = 0; i < s->n_frames && !(s->flags & JS_STACK_SAMPLE_FROM_COPY); i++)
         s->modules[i] = (guint16) js_modules_resolve (wd->modules,
                                                       i > 0 ? s->frames[i] - 1 : s->frames[i]);
+      if (!(s->flags & JS_STACK_SAMPLE_FROM_COPY) && js_modules_unloads () != s->unloads)
+        {
+          st->h.samples_failed++;
+          wd->stats.samples_failed++;
+          js_stall_sample_free (fresh);
+          return;
+        }
       if (s->state == JS_THREAD_WAITING)
         wd->stats.samples_waiting++;
       else

@@ -27,7 +27,7 @@
 #include <sys/types.h>
 #include "js-config.h"
 #include "js-modules.h"
-#include "js-sample.h"
+#include "js-stack-sample.h"
 
 G_BEGIN_DECLS
 
@@ -47,7 +47,7 @@ typedef struct
   gint64 cpu_last_ns, cpu_last_at_ns;
   gint64 runnable_first_ns, runnable_last_ns; /* schedstat run delay then (-1: unknown) */
   guint32 samples;        /* samples taken (folded ones included) */
-  guint32 samples_failed; /* timeouts, signal lost, unreadable /proc */
+  guint32 samples_failed; /* timeouts, signal lost, unreadable /proc, a module unloaded meanwhile */
   guint32 samples_dropped;/* past the per-stall or outbox bound */
 } JsStallHeader;
 
@@ -55,7 +55,7 @@ typedef struct
 typedef struct
 {
   guint32 stall_id;
-  JsSample sample;
+  JsStackSample sample;
 } JsStallSample;
 
 typedef struct _JsWatchdog JsWatchdog;

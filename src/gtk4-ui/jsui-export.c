@@ -8,8 +8,8 @@
 #include <unistd.h>
 #include <json-glib/json-glib.h>
 
-#include "export-common.h"
-#include "export-formats.h"
+#include "jse-common.h"
+#include "jse-formats.h"
 #include "jsui-export.h"
 
 gboolean
@@ -67,14 +67,14 @@ report_only (GBytes *document, GError **error)
   return g_bytes_new_take (text, length);
 }
 
-/* The CLI's exporters read files: the document goes through a private
- * temporary one. */
+/* The exporters (src/export/) read files: the document goes through a
+ * private temporary one. */
 static GBytes *
-with_cli_exporter (GBytes *document, JsuiExportFormat format, GError **error)
+with_exporter (GBytes *document, JsuiExportFormat format, GError **error)
 {
   g_autofree char *tmp_path = NULL;
   g_autoptr (GError) local_error = NULL;
-  ExportContext *ctx;
+  JseContext *ctx;
   GBytes *out = NULL;
   gsize length;
   const char *data = g_bytes_get_data (document, &length);
@@ -89,12 +89,12 @@ with_cli_exporter (GBytes *document, JsuiExportFormat format, GError **error)
       g_unlink (tmp_path);
       return NULL;
     }
-  ctx = export_context_new (FALSE, EXPORT_ALIGN_CLOCK);
+  ctx = jse_context_new (FALSE, JSE_ALIGN_CLOCK);
   paths[0] = tmp_path;
-  if (export_context_load (ctx, paths, &local_error))
-    out = format == JSUI_EXPORT_CHROME ? export_chrome (ctx, &local_error)
-                                       : export_folded (ctx, &local_error);
-  export_context_free (ctx);
+  if (jse_context_load (ctx, paths, &local_error))
+    out = format == JSUI_EXPORT_CHROME ? jse_format_chrome (ctx, &local_error)
+                                       : jse_format_folded (ctx, &local_error);
+  jse_context_free (ctx);
   g_unlink (tmp_path);
   if (out == NULL)
     g_propagate_error (error, g_steal_pointer (&local_error));
@@ -108,7 +108,7 @@ jsui_export_convert (GBytes *document, JsuiExportFormat format, GError **error)
 
   if (format == JSUI_EXPORT_REPORT)
     return report_only (document, error);
-  return with_cli_exporter (document, format, error);
+  return with_exporter (document, format, error);
 }
 
 typedef struct

@@ -2,8 +2,8 @@
  * (the report plus `live`, as the refresher received it) written as the
  * report alone (JSON, `live` left out), a Chrome trace or folded stacks.
  *
- * The formats are the CLI's own (`jankscope export`, src/cli/export-*.c,
- * compiled into this module like the report reader): the same bytes as
+ * The formats are `jankscope export`'s own exporters (src/export/, linked
+ * into this module like the reader, src/reader/): the same bytes as
  * `jankscope export --format chrome|folded REPORT`.
  *
  * Converting and writing happen in a GTask worker thread, never on the

@@ -495,7 +495,7 @@ fill_stacks (JsuiFrameDetails *self, JsuiSnapshot *snap, GArray *frames, guint f
   for (guint e = 0; e < n_merged; e++)
     {
       gint64 id = g_array_index (self->events, gint64, e);
-      const CliReportEvent *ev = jsui_snapshot_find_event (snap, id);
+      const JsrReportEvent *ev = jsui_snapshot_find_event (snap, id);
       JsuiStackTree *tree = ev != NULL ? jsui_snapshot_get_tree (snap, ev, FALSE) : NULL;
       JsuiStackTree *up = ev != NULL ? jsui_snapshot_get_tree (snap, ev, TRUE) : NULL;
 

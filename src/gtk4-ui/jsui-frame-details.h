@@ -1,6 +1,6 @@
 /* jsui-frame-details.h: the "Frames" page: what is behind the frames
  * selected in the timeline (one, or a range): their phases, the dispatches
- * that ran inside their frame time (live.frames, js-frame-detector.c), and
+ * that ran inside their frame time (live.frames, js-frame-metrics.c), and
  * the sampled stacks of the jank events they belong to.
  *
  * Main thread only; it aggregates a few thousand numbers at most (the

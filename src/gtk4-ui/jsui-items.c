@@ -12,7 +12,7 @@ struct _JsuiEvent
 {
   GObject parent_instance;
   JsuiSnapshot *snapshot;
-  const CliReportEvent *event; /* owned by snapshot */
+  const JsrReportEvent *event; /* owned by snapshot */
 };
 
 G_DEFINE_FINAL_TYPE (JsuiEvent, jsui_event, G_TYPE_OBJECT)
@@ -52,7 +52,7 @@ jsui_event_init (JsuiEvent *self)
 }
 
 JsuiEvent *
-jsui_event_new (JsuiSnapshot *snapshot, const CliReportEvent *event)
+jsui_event_new (JsuiSnapshot *snapshot, const JsrReportEvent *event)
 {
   JsuiEvent *self = g_object_new (JSUI_TYPE_EVENT, NULL);
 
@@ -62,7 +62,7 @@ jsui_event_new (JsuiSnapshot *snapshot, const CliReportEvent *event)
 }
 
 void
-jsui_event_rebase (JsuiEvent *self, JsuiSnapshot *snapshot, const CliReportEvent *event)
+jsui_event_rebase (JsuiEvent *self, JsuiSnapshot *snapshot, const JsrReportEvent *event)
 {
   g_return_if_fail (JSUI_IS_EVENT (self));
   g_return_if_fail (snapshot != NULL && event != NULL);
@@ -74,13 +74,13 @@ jsui_event_rebase (JsuiEvent *self, JsuiSnapshot *snapshot, const CliReportEvent
 }
 
 void
-jsui_event_update (JsuiEvent *self, JsuiSnapshot *snapshot, const CliReportEvent *event)
+jsui_event_update (JsuiEvent *self, JsuiSnapshot *snapshot, const JsrReportEvent *event)
 {
   jsui_event_rebase (self, snapshot, event);
   g_object_notify_by_pspec (G_OBJECT (self), event_pspec);
 }
 
-const CliReportEvent *
+const JsrReportEvent *
 jsui_event_get_event (JsuiEvent *self)
 {
   g_return_val_if_fail (JSUI_IS_EVENT (self), NULL);
@@ -178,7 +178,7 @@ jsui_stack_item_children (JsuiStackItem *self)
 struct _JsuiSource
 {
   GObject parent_instance;
-  CliReportSource source; /* strings owned */
+  JsrReportSource source; /* strings owned */
   char *label;
 };
 
@@ -274,7 +274,7 @@ jsui_source_init (JsuiSource *self)
 }
 
 JsuiSource *
-jsui_source_new (const CliReportSource *source)
+jsui_source_new (const JsrReportSource *source)
 {
   JsuiSource *self = g_object_new (JSUI_TYPE_SOURCE, NULL);
   const char *name = source->source != NULL ? source->source : _ ("(unnamed)");
@@ -288,9 +288,9 @@ jsui_source_new (const CliReportSource *source)
 }
 
 gboolean
-jsui_source_update (JsuiSource *self, const CliReportSource *source)
+jsui_source_update (JsuiSource *self, const JsrReportSource *source)
 {
-  CliReportSource *s;
+  JsrReportSource *s;
   gboolean count, total, p95, max;
 
   g_return_val_if_fail (JSUI_IS_SOURCE (self), FALSE);
@@ -321,7 +321,7 @@ jsui_source_update (JsuiSource *self, const CliReportSource *source)
   return TRUE;
 }
 
-const CliReportSource *
+const JsrReportSource *
 jsui_source_get_source (JsuiSource *self)
 {
   g_return_val_if_fail (JSUI_IS_SOURCE (self), NULL);

@@ -21,15 +21,15 @@ G_BEGIN_DECLS
 #define JSUI_TYPE_EVENT (jsui_event_get_type ())
 G_DECLARE_FINAL_TYPE (JsuiEvent, jsui_event, JSUI, EVENT, GObject)
 
-JsuiEvent *jsui_event_new (JsuiSnapshot *snapshot, const CliReportEvent *event);
+JsuiEvent *jsui_event_new (JsuiSnapshot *snapshot, const JsrReportEvent *event);
 /* Points the item at the same event in a newer snapshot (what its row shows
  * is unchanged: no notification), so that it keeps no older one alive. */
-void jsui_event_rebase (JsuiEvent *self, JsuiSnapshot *snapshot, const CliReportEvent *event);
+void jsui_event_rebase (JsuiEvent *self, JsuiSnapshot *snapshot, const JsrReportEvent *event);
 /* The same, for an event that changed (an ongoing one grew): notifies
- * "event" (a pointer to the CliReportEvent), which the jank list's cells
+ * "event" (a pointer to the JsrReportEvent), which the jank list's cells
  * follow: the row is updated in place, not rebuilt. */
-void jsui_event_update (JsuiEvent *self, JsuiSnapshot *snapshot, const CliReportEvent *event);
-const CliReportEvent *jsui_event_get_event (JsuiEvent *self);
+void jsui_event_update (JsuiEvent *self, JsuiSnapshot *snapshot, const JsrReportEvent *event);
+const JsrReportEvent *jsui_event_get_event (JsuiEvent *self);
 JsuiSnapshot *jsui_event_get_snapshot (JsuiEvent *self);
 gint64 jsui_event_get_id (JsuiEvent *self);
 
@@ -50,11 +50,11 @@ G_DECLARE_FINAL_TYPE (JsuiSource, jsui_source, JSUI, SOURCE, GObject)
 /* Properties (read-only): "name" (the source name, or "(unnamed)"),
  * "callback", "label" (name and callback, what the list shows and sorts
  * by), "count", "total-ns", "mean-ns", "p95-ns", "max-ns" (gint64). */
-JsuiSource *jsui_source_new (const CliReportSource *source);
+JsuiSource *jsui_source_new (const JsrReportSource *source);
 /* Takes the numbers of `source` (the same source and callback, a newer
  * snapshot), notifying the properties that changed; FALSE if none did. */
-gboolean jsui_source_update (JsuiSource *self, const CliReportSource *source);
-const CliReportSource *jsui_source_get_source (JsuiSource *self);
+gboolean jsui_source_update (JsuiSource *self, const JsrReportSource *source);
+const JsrReportSource *jsui_source_get_source (JsuiSource *self);
 const char *jsui_source_get_label (JsuiSource *self);
 gint64 jsui_source_get_mean_ns (JsuiSource *self);
 

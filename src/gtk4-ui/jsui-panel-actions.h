@@ -7,7 +7,7 @@
  *                     before it are left out, the header counts frames after it
  *   panel.show-all    no baseline
  *   panel.save-report the shown snapshot's report document (JSON), to a file
- *   panel.export("chrome"|"folded")  the CLI's exports of it, to a file
+ *   panel.export("chrome"|"folded")  `jankscope export`'s formats of it, to a file
  *
  * Files are picked with GtkFileChooserNative and written by jsui-export.c in
  * a worker thread; the result is shown in the action bar.

@@ -129,7 +129,7 @@ cell_setup (GtkListItem *list_item, GCallback text)
 }
 
 static char *
-time_text (GtkListItem *list_item, const CliReportEvent *ev)
+time_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
   JsuiEvent *item = gtk_list_item_get_item (list_item);
   gint64 start = item != NULL ? jsui_event_get_snapshot (item)->report->start_ns : 0;
@@ -140,25 +140,25 @@ time_text (GtkListItem *list_item, const CliReportEvent *ev)
 }
 
 static char *
-duration_text (GtkListItem *list_item, const CliReportEvent *ev)
+duration_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
   return jsui_format_duration (ev->duration_ns);
 }
 
 static JsuiTier
-tier_of (const CliReportEvent *ev)
+tier_of (const JsrReportEvent *ev)
 {
-  return jsui_tier_from_name (cli_tier_to_string (ev->tier));
+  return jsui_tier_from_name (jsr_tier_to_string (ev->tier));
 }
 
 static char *
-tier_text (GtkListItem *list_item, const CliReportEvent *ev)
+tier_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
   return cell_text (jsui_tier_label (tier_of (ev)));
 }
 
 static GStrv
-tier_classes (GtkListItem *list_item, const CliReportEvent *ev)
+tier_classes (GtkListItem *list_item, const JsrReportEvent *ev)
 {
   const char *classes[] = { "tier", jsui_tier_css_name (tier_of (ev)), NULL };
 
@@ -166,13 +166,13 @@ tier_classes (GtkListItem *list_item, const CliReportEvent *ev)
 }
 
 static char *
-type_text (GtkListItem *list_item, const CliReportEvent *ev)
+type_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
   return cell_text (ev->ongoing ? _ ("stall under way") : jsui_event_type_label (ev->type));
 }
 
 static char *
-class_text (GtkListItem *list_item, const CliReportEvent *ev)
+class_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
   if (ev->klass != NULL && ev->wait != NULL)
     return g_strdup_printf ("%s / %s", jsui_event_class_label (ev->klass),
@@ -181,7 +181,7 @@ class_text (GtkListItem *list_item, const CliReportEvent *ev)
 }
 
 static char *
-source_text (GtkListItem *list_item, const CliReportEvent *ev)
+source_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
   if (ev->source != NULL && ev->callback != NULL)
     return g_strdup_printf ("%s (%s)", ev->source, ev->callback);
@@ -189,9 +189,9 @@ source_text (GtkListItem *list_item, const CliReportEvent *ev)
 }
 
 static char *
-culprit_text (GtkListItem *list_item, const CliReportEvent *ev)
+culprit_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
-  const CliReportCulprit *c = ev->culprit;
+  const JsrReportCulprit *c = ev->culprit;
 
   if (c != NULL && c->function != NULL && c->file != NULL && c->line >= 0)
     return g_strdup_printf ("%s (%s:%" G_GINT64_FORMAT ")", c->function, c->file, c->line);
@@ -199,9 +199,9 @@ culprit_text (GtkListItem *list_item, const CliReportEvent *ev)
 }
 
 static char *
-confidence_text (GtkListItem *list_item, const CliReportEvent *ev)
+confidence_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
-  const CliReportCulprit *c = ev->culprit;
+  const JsrReportCulprit *c = ev->culprit;
 
   return c != NULL && c->confidence >= 0 ? jsui_format_percent (c->confidence) : cell_text (NULL);
 }
@@ -262,7 +262,7 @@ confidence_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, 
 static void
 show_stacks (JsuiPanel *self, JsuiEvent *item)
 {
-  const CliReportEvent *ev = item != NULL ? jsui_event_get_event (item) : NULL;
+  const JsrReportEvent *ev = item != NULL ? jsui_event_get_event (item) : NULL;
   gint64 samples = ev != NULL ? ev->samples_total : 0;
   guint stacks = ev != NULL && ev->detail != NULL ? ev->detail->stacks->len : 0;
 
@@ -560,7 +560,7 @@ static void
 update_metrics (JsuiPanel *self)
 {
   JsuiSnapshot *snap = self->snapshot;
-  const CliReport *r = snap != NULL ? snap->report : NULL;
+  const JsrReport *r = snap != NULL ? snap->report : NULL;
   gboolean frames = r != NULL && r->frames > 0;
   gint64 budget = 16667000;
   g_autofree char *hangs = NULL;
@@ -589,7 +589,7 @@ update_metrics (JsuiPanel *self)
         {
           g_autoptr (JsuiEvent) item = g_list_model_get_item (G_LIST_MODEL (self->events), i);
 
-          n_hangs += jsui_event_get_event (item)->tier == CLI_TIER_HANG
+          n_hangs += jsui_event_get_event (item)->tier == JSR_TIER_HANG
                      || jsui_event_get_event (item)->ongoing;
         }
       hangs = g_strdup_printf ("%" G_GINT64_FORMAT, n_hangs);
@@ -603,8 +603,8 @@ update_metrics (JsuiPanel *self)
       set_rate (self->frozen_value, frames ? r->frames_frozen : 0, frames ? r->frames : 0);
       if (r != NULL)
         hangs = g_strdup_printf ("%" G_GINT64_FORMAT,
-                                 r->events_by_tier[CLI_TIER_HANG]
-                                     + (cli_report_get_ongoing_hang (r) != NULL ? 1 : 0));
+                                 r->events_by_tier[JSR_TIER_HANG]
+                                     + (jsr_report_get_ongoing_hang (r) != NULL ? 1 : 0));
     }
   gtk_label_set_text (self->hangs_value, hangs != NULL ? hangs : "–");
 
@@ -658,14 +658,14 @@ update_metrics (JsuiPanel *self)
 }
 
 static const char *
-culprit_function (const CliReportEvent *ev)
+culprit_function (const JsrReportEvent *ev)
 {
   return ev->culprit != NULL ? ev->culprit->function : NULL;
 }
 
 /* Does the row show this event as it is now? */
 static gboolean
-same_event (const CliReportEvent *a, const CliReportEvent *b)
+same_event (const JsrReportEvent *a, const JsrReportEvent *b)
 {
   return a->id == b->id && a->duration_ns == b->duration_ns && a->ongoing == b->ongoing
          && a->samples_total == b->samples_total && a->tier == b->tier
@@ -683,7 +683,7 @@ static gboolean
 keep_item (GListModel *shown, guint i, JsuiEvent *item)
 {
   g_autoptr (JsuiEvent) old_item = g_list_model_get_item (shown, i);
-  const CliReportEvent *ev = jsui_event_get_event (item);
+  const JsrReportEvent *ev = jsui_event_get_event (item);
 
   if (jsui_event_get_id (old_item) != ev->id)
     return FALSE;
@@ -735,7 +735,7 @@ jsui_panel_set_snapshot (JsuiPanel *self, JsuiSnapshot *snapshot)
 
   for (guint i = 0; snapshot != NULL && i < snapshot->report->events->len; i++)
     {
-      const CliReportEvent *ev = g_ptr_array_index (snapshot->report->events, i);
+      const JsrReportEvent *ev = g_ptr_array_index (snapshot->report->events, i);
 
       /* Clear: what ended before the baseline is left out. */
       if (self->baseline_ns > 0 && !ev->ongoing

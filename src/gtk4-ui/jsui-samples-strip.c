@@ -11,14 +11,14 @@
 #include "jsui-samples-strip.h"
 
 static gint64
-event_end (const CliReportEvent *ev)
+event_end (const JsrReportEvent *ev)
 {
   return ev->detail != NULL && ev->detail->end_ns > ev->start_ns ? ev->detail->end_ns
                                                                  : ev->start_ns + ev->duration_ns;
 }
 
 GArray *
-jsui_samples_layout (const CliReportEvent *event)
+jsui_samples_layout (const JsrReportEvent *event)
 {
   GArray *spans = g_array_new (FALSE, FALSE, sizeof (JsuiSampleSpan));
   GArray *samples = event != NULL && event->detail != NULL ? event->detail->samples : NULL;
@@ -39,14 +39,14 @@ jsui_samples_layout (const CliReportEvent *event)
   /* Between two samples, the midpoint of the gap. */
   for (gint64 i = 0; i < n; i++)
     {
-      const CliReportSample *s = &g_array_index (samples, CliReportSample, i);
+      const JsrReportSample *s = &g_array_index (samples, JsrReportSample, i);
       gint64 last = MAX (s->last_ns, s->t_ns);
 
       from[i] = s->t_ns;
       to[i] = last;
       if (i > 0)
         {
-          const CliReportSample *p = &g_array_index (samples, CliReportSample, i - 1);
+          const JsrReportSample *p = &g_array_index (samples, JsrReportSample, i - 1);
           gint64 prev_last = MAX (p->last_ns, p->t_ns);
 
           if (s->t_ns > prev_last)
@@ -56,8 +56,8 @@ jsui_samples_layout (const CliReportEvent *event)
   /* The outer ends reach out as far as their inner side did. */
   if (n > 1)
     {
-      const CliReportSample *first = &g_array_index (samples, CliReportSample, 0);
-      const CliReportSample *last = &g_array_index (samples, CliReportSample, n - 1);
+      const JsrReportSample *first = &g_array_index (samples, JsrReportSample, 0);
+      const JsrReportSample *last = &g_array_index (samples, JsrReportSample, n - 1);
 
       from[0] -= to[0] - MAX (first->last_ns, first->t_ns);
       to[n - 1] += last->t_ns - from[n - 1];
@@ -65,7 +65,7 @@ jsui_samples_layout (const CliReportEvent *event)
 
   for (gint64 i = 0; i < n; i++)
     {
-      const CliReportSample *s = &g_array_index (samples, CliReportSample, i);
+      const JsrReportSample *s = &g_array_index (samples, JsrReportSample, i);
       gint64 a = CLAMP (from[i], start, end), b = CLAMP (to[i], start, end);
       JsuiSampleSpan span = {
         .x = (double)(a - start) / (double)(end - start),
@@ -109,7 +109,7 @@ struct _JsuiSamplesStrip
 {
   GtkWidget parent_instance;
   JsuiSnapshot *snapshot;
-  const CliReportEvent *event; /* owned by snapshot */
+  const JsrReportEvent *event; /* owned by snapshot */
   GArray *spans;
   GArray *colors; /* GdkRGBA per stack of the event (alpha 0: unnamed), made in set_event */
 };
@@ -123,7 +123,7 @@ enum
 };
 static guint signals[N_SIGNALS];
 
-static const CliReportStack *
+static const JsrReportStack *
 stack_of (JsuiSamplesStrip *self, int i)
 {
   GPtrArray *stacks
@@ -134,11 +134,11 @@ stack_of (JsuiSamplesStrip *self, int i)
 
 /* The innermost frame that is not jankscope's own: what names a stack. */
 static char *
-stack_name (const CliReportStack *stack)
+stack_name (const JsrReportStack *stack)
 {
   for (guint i = 0; stack != NULL && i < stack->frames->len; i++)
     {
-      const CliReportFrame *f = g_ptr_array_index (stack->frames, i);
+      const JsrReportFrame *f = g_ptr_array_index (stack->frames, i);
 
       if (!jsui_frame_is_own (f))
         return jsui_frame_name (f);
@@ -244,7 +244,7 @@ jsui_samples_strip_describe_at (JsuiSamplesStrip *self, double x)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   const JsuiSampleSpan *s;
-  const CliReportSample *sample;
+  const JsrReportSample *sample;
   g_autofree char *name = NULL;
   g_autofree char *at = NULL;
 
@@ -252,7 +252,7 @@ jsui_samples_strip_describe_at (JsuiSamplesStrip *self, double x)
 
   if (width <= 0 || (s = jsui_samples_hit (self->spans, x / width)) == NULL)
     return NULL;
-  sample = &g_array_index (self->event->detail->samples, CliReportSample, s->sample);
+  sample = &g_array_index (self->event->detail->samples, JsrReportSample, s->sample);
   name = stack_name (stack_of (self, s->stack));
   at = jsui_format_duration (MAX (0, sample->t_ns - self->event->start_ns));
   if (sample->wait != NULL)
@@ -352,7 +352,7 @@ jsui_samples_strip_new (void)
 
 void
 jsui_samples_strip_set_event (JsuiSamplesStrip *self, JsuiSnapshot *snapshot,
-                              const CliReportEvent *event)
+                              const JsrReportEvent *event)
 {
   g_autofree char *description = NULL;
   guint n;

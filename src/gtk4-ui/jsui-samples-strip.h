@@ -29,7 +29,7 @@ typedef struct
  * folded sample from its first to its last time); the first and the last
  * reach out as far on their outer side, within the event. Spans are in
  * time order and do not overlap. An event without samples: empty. */
-GArray *jsui_samples_layout (const CliReportEvent *event);
+GArray *jsui_samples_layout (const JsrReportEvent *event);
 /* The span at x (0..1), NULL if none. */
 const JsuiSampleSpan *jsui_samples_hit (GArray *spans, double x);
 
@@ -41,7 +41,7 @@ G_DECLARE_FINAL_TYPE (JsuiSamplesStrip, jsui_samples_strip, JSUI, SAMPLES_STRIP,
 GtkWidget *jsui_samples_strip_new (void);
 /* The samples of `event` (of `snapshot`: a reference is kept); NULL: none. */
 void jsui_samples_strip_set_event (JsuiSamplesStrip *self, JsuiSnapshot *snapshot,
-                                   const CliReportEvent *event);
+                                   const JsrReportEvent *event);
 /* The spans of the last layout, never NULL. */
 GArray *jsui_samples_strip_get_spans (JsuiSamplesStrip *self);
 /* What a click at x (widget coordinates) does: emits ::stack-activated with

@@ -1,15 +1,15 @@
 /* jsui-snapshot.c
  *
- * The report members go through the CLI's reader (the same checks as for a
- * file: a snapshot is untrusted input like any report); `live` is read here
- * from the same parsed document (src/cli/json-doc.h), bounded, every member
- * optional.
+ * The report members go through the reader (src/reader/: the same checks as
+ * for a file: a snapshot is untrusted input like any report); `live` is read
+ * here from the same parsed document (src/reader/jsr-json-doc.h), bounded,
+ * every member optional.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "jankscope-config.h"
 
-#include "json-doc.h"
+#include "jsr-json-doc.h"
 #include <string.h>
 
 #include "jsui-format.h"
@@ -22,15 +22,15 @@
 #define JSUI_MAX_STRING 1024
 
 static gint64
-member_int (const CliJsonNode *o, const char *name, gint64 fallback)
+member_int (const JsrJsonNode *o, const char *name, gint64 fallback)
 {
-  const CliJsonNode *n = cli_json_object_get (o, name);
+  const JsrJsonNode *n = jsr_json_object_get (o, name);
 
   if (n == NULL)
     return fallback;
-  if (n->type == CLI_JSON_INT)
+  if (n->type == JSR_JSON_INT)
     return n->v.integer;
-  if (n->type == CLI_JSON_DOUBLE)
+  if (n->type == JSR_JSON_DOUBLE)
     {
       double d = n->v.number;
 
@@ -63,12 +63,12 @@ clamp_time (gint64 t)
 
 /* The report's numbers the views compute with, clamped the same way. */
 static void
-clamp_report (CliReport *report)
+clamp_report (JsrReport *report)
 {
   report->start_ns = clamp_time (report->start_ns);
   for (guint i = 0; report->sources != NULL && i < report->sources->len; i++)
     {
-      CliReportSource *src = g_ptr_array_index (report->sources, i);
+      JsrReportSource *src = g_ptr_array_index (report->sources, i);
 
       src->count = CLAMP (src->count, 0, G_MAXINT32);
       src->total_ns = CLAMP (src->total_ns, 0, JSUI_MAX_NS);
@@ -77,8 +77,8 @@ clamp_report (CliReport *report)
     }
   for (guint i = 0; report->events != NULL && i < report->events->len; i++)
     {
-      CliReportEvent *ev = g_ptr_array_index (report->events, i);
-      CliReportEventDetail *d = ev->detail;
+      JsrReportEvent *ev = g_ptr_array_index (report->events, i);
+      JsrReportEventDetail *d = ev->detail;
 
       ev->start_ns = clamp_time (ev->start_ns);
       ev->duration_ns = CLAMP (ev->duration_ns, 0, JSUI_MAX_NS);
@@ -87,13 +87,13 @@ clamp_report (CliReport *report)
       d->end_ns = d->end_ns > 0 ? clamp_time (d->end_ns) : d->end_ns;
       for (guint s = 0; d->stacks != NULL && s < d->stacks->len; s++)
         {
-          CliReportStack *st = g_ptr_array_index (d->stacks, s);
+          JsrReportStack *st = g_ptr_array_index (d->stacks, s);
 
           st->count = CLAMP (st->count, 0, G_MAXINT32);
         }
       for (guint s = 0; d->samples != NULL && s < d->samples->len; s++)
         {
-          CliReportSample *sm = &g_array_index (d->samples, CliReportSample, s);
+          JsrReportSample *sm = &g_array_index (d->samples, JsrReportSample, s);
 
           sm->t_ns = clamp_time (sm->t_ns);
           sm->last_ns = clamp_time (sm->last_ns);
@@ -102,26 +102,26 @@ clamp_report (CliReport *report)
     }
 }
 
-static const CliJsonNode *
-member_of_type (const CliJsonNode *o, const char *name, CliJsonType type)
+static const JsrJsonNode *
+member_of_type (const JsrJsonNode *o, const char *name, JsrJsonType type)
 {
-  const CliJsonNode *n = o != NULL ? cli_json_object_get (o, name) : NULL;
+  const JsrJsonNode *n = o != NULL ? jsr_json_object_get (o, name) : NULL;
 
   return n != NULL && n->type == type ? n : NULL;
 }
 
-static const CliJsonNode *
-element_of_type (const CliJsonNode *a, guint i, CliJsonType type)
+static const JsrJsonNode *
+element_of_type (const JsrJsonNode *a, guint i, JsrJsonType type)
 {
-  const CliJsonNode *n = a != NULL && i < a->length ? &a->v.elements[i] : NULL;
+  const JsrJsonNode *n = a != NULL && i < a->length ? &a->v.elements[i] : NULL;
 
   return n != NULL && n->type == type ? n : NULL;
 }
 
 static gint64
-element_int (const CliJsonNode *a, guint i)
+element_int (const JsrJsonNode *a, guint i)
 {
-  const CliJsonNode *n = element_of_type (a, i, CLI_JSON_INT);
+  const JsrJsonNode *n = element_of_type (a, i, JSR_JSON_INT);
 
   return n != NULL ? n->v.integer : -1;
 }
@@ -141,7 +141,7 @@ link_frames_to_events (JsuiSnapshot *snap)
         continue;
       for (guint e = 0; e < events->len; e++)
         {
-          const CliReportEvent *ev = g_ptr_array_index (events, e);
+          const JsrReportEvent *ev = g_ptr_array_index (events, e);
           gint64 ev_end = ev->detail != NULL && ev->detail->end_ns > 0
                               ? ev->detail->end_ns
                               : ev->start_ns + ev->duration_ns;
@@ -162,13 +162,13 @@ string_at (JsuiSnapshot *snap, gint64 i)
 }
 
 static void
-read_strings (JsuiSnapshot *snap, const CliJsonNode *live)
+read_strings (JsuiSnapshot *snap, const JsrJsonNode *live)
 {
-  const CliJsonNode *a = member_of_type (live, "strings", CLI_JSON_ARRAY);
+  const JsrJsonNode *a = member_of_type (live, "strings", JSR_JSON_ARRAY);
 
   for (guint i = 0; a != NULL && i < MIN (a->length, JSUI_MAX_STRINGS); i++)
     {
-      const CliJsonNode *e = element_of_type (a, i, CLI_JSON_STRING);
+      const JsrJsonNode *e = element_of_type (a, i, JSR_JSON_STRING);
 
       /* Untrusted: bounded (a bad one reads as null); the parser let only
        * valid UTF-8 through. */
@@ -181,13 +181,13 @@ read_strings (JsuiSnapshot *snap, const CliJsonNode *live)
 
 /* [[source, callback, own_us, offset_us], ...] */
 static void
-read_frame_dispatches (JsuiSnapshot *snap, JsuiFrame *f, const CliJsonNode *fa)
+read_frame_dispatches (JsuiSnapshot *snap, JsuiFrame *f, const JsrJsonNode *fa)
 {
-  const CliJsonNode *a = element_of_type (fa, 6, CLI_JSON_ARRAY);
+  const JsrJsonNode *a = element_of_type (fa, 6, JSR_JSON_ARRAY);
 
   for (guint i = 0; a != NULL && i < a->length && f->n_dispatches < JSUI_FRAME_MAX_DISPATCHES; i++)
     {
-      const CliJsonNode *da = element_of_type (a, i, CLI_JSON_ARRAY);
+      const JsrJsonNode *da = element_of_type (a, i, JSR_JSON_ARRAY);
       gint64 own_us, offset_us;
       JsuiFrameDispatch *d;
 
@@ -207,9 +207,9 @@ read_frame_dispatches (JsuiSnapshot *snap, JsuiFrame *f, const CliJsonNode *fa)
 }
 
 static void
-read_frame_phases (JsuiFrame *f, const CliJsonNode *fa)
+read_frame_phases (JsuiFrame *f, const JsrJsonNode *fa)
 {
-  const CliJsonNode *a = element_of_type (fa, 5, CLI_JSON_ARRAY);
+  const JsrJsonNode *a = element_of_type (fa, 5, JSR_JSON_ARRAY);
 
   if (a == NULL)
     return;
@@ -226,10 +226,10 @@ read_frame_phases (JsuiFrame *f, const CliJsonNode *fa)
  * oldest first; strings name the dispatches; overhead holds jankscope's CPU
  * time (collector, watchdog, signal handler) over monitored_ns. */
 static void
-read_live (JsuiSnapshot *snap, const CliJsonNode *live)
+read_live (JsuiSnapshot *snap, const JsrJsonNode *live)
 {
-  const CliJsonNode *a = member_of_type (live, "frames", CLI_JSON_ARRAY);
-  const CliJsonNode *overhead = member_of_type (live, "overhead", CLI_JSON_OBJECT);
+  const JsrJsonNode *a = member_of_type (live, "frames", JSR_JSON_ARRAY);
+  const JsrJsonNode *overhead = member_of_type (live, "overhead", JSR_JSON_OBJECT);
 
   snap->has_live = TRUE;
   read_strings (snap, live);
@@ -255,7 +255,7 @@ read_live (JsuiSnapshot *snap, const CliJsonNode *live)
 
       for (guint i = first; i < n; i++)
         {
-          const CliJsonNode *fa = element_of_type (a, i, CLI_JSON_ARRAY);
+          const JsrJsonNode *fa = element_of_type (a, i, JSR_JSON_ARRAY);
           JsuiFrame f = { 0 };
           gint64 budget_us;
 
@@ -287,7 +287,7 @@ build_trees (JsuiSnapshot *snap)
 
   for (guint i = 0; i < events->len; i++)
     {
-      const CliReportEvent *ev = g_ptr_array_index (events, i);
+      const JsrReportEvent *ev = g_ptr_array_index (events, i);
       JsuiStackTree *tree = NULL;
 
       if (ev->detail != NULL && ev->detail->stacks->len > 0)
@@ -303,7 +303,7 @@ snapshot_clear (gpointer data)
 {
   JsuiSnapshot *snap = data;
 
-  g_clear_pointer (&snap->report, cli_report_free);
+  g_clear_pointer (&snap->report, jsr_report_free);
   g_clear_pointer (&snap->frames, g_array_unref);
   g_clear_pointer (&snap->strings, g_ptr_array_unref);
   g_clear_pointer (&snap->trees_top_down, g_ptr_array_unref);
@@ -313,26 +313,26 @@ snapshot_clear (gpointer data)
 JsuiSnapshot *
 jsui_snapshot_parse (const char *data, gsize length, GError **error)
 {
-  g_autoptr (CliJsonDoc) doc = NULL;
-  g_autoptr (CliReport) report = NULL;
-  const CliJsonNode *root, *live;
+  g_autoptr (JsrJsonDoc) doc = NULL;
+  g_autoptr (JsrReport) report = NULL;
+  const JsrJsonNode *root, *live;
   JsuiSnapshot *snap;
 
   g_return_val_if_fail (data != NULL, NULL);
 
-  /* Parsed once: the report members through the CLI's reader, `live` from
+  /* Parsed once: the report members through the reader, `live` from
    * the same tree (the reader only reads the document during the call). */
   if (length == 0)
     {
       /* the reader's own error for an empty document */
-      report = cli_report_load_full_from_data (data, length, error);
+      report = jsr_report_load_full_from_data (data, length, error);
       return NULL;
     }
-  doc = cli_json_doc_parse (data, length, CLI_REPORT_MAX_JSON_DEPTH, error);
+  doc = jsr_json_doc_parse (data, length, JSR_REPORT_MAX_JSON_DEPTH, error);
   if (doc == NULL)
     return NULL;
-  root = cli_json_doc_get_root (doc);
-  report = cli_report_load_from_json (root, CLI_REPORT_LOAD_FULL, error);
+  root = jsr_json_doc_get_root (doc);
+  report = jsr_report_load_from_json (root, JSR_REPORT_LOAD_FULL, error);
   if (report == NULL)
     return NULL;
 
@@ -346,7 +346,7 @@ jsui_snapshot_parse (const char *data, gsize length, GError **error)
   snap->overhead_cpu_pct = -1;
   snap->overhead_cpu_ns = -1;
 
-  live = member_of_type (root, "live", CLI_JSON_OBJECT);
+  live = member_of_type (root, "live", JSR_JSON_OBJECT);
   if (live != NULL)
     read_live (snap, live);
   build_trees (snap);
@@ -365,12 +365,12 @@ jsui_snapshot_unref (JsuiSnapshot *snapshot)
   g_atomic_rc_box_release_full (snapshot, snapshot_clear);
 }
 
-const CliReportEvent *
+const JsrReportEvent *
 jsui_snapshot_find_event (const JsuiSnapshot *snapshot, gint64 id)
 {
   for (guint i = 0; i < snapshot->report->events->len; i++)
     {
-      const CliReportEvent *ev = g_ptr_array_index (snapshot->report->events, i);
+      const JsrReportEvent *ev = g_ptr_array_index (snapshot->report->events, i);
 
       if (ev->id == id)
         return ev;
@@ -388,7 +388,7 @@ jsui_phase_name (JsuiPhase phase)
 }
 
 JsuiStackTree *
-jsui_snapshot_get_tree (const JsuiSnapshot *snapshot, const CliReportEvent *event,
+jsui_snapshot_get_tree (const JsuiSnapshot *snapshot, const JsrReportEvent *event,
                         gboolean bottom_up)
 {
   GPtrArray *trees = bottom_up ? snapshot->trees_bottom_up : snapshot->trees_top_down;

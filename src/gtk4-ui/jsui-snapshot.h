@@ -1,5 +1,5 @@
 /* jsui-snapshot.h: one parsed live snapshot (src/core/js-live.h): the report
- * document (src/cli/report-reader.h) plus its `live` member.
+ * document (src/reader/jsr-report.h) plus its `live` member.
  *
  * Parsed off the main thread (jsui_snapshot_parse may run in any thread);
  * immutable afterwards and shared by reference between the models.
@@ -10,8 +10,8 @@
 
 #include <glib.h>
 
+#include "jsr-report.h"
 #include "jsui-stack-tree.h"
-#include "report-reader.h"
 
 G_BEGIN_DECLS
 
@@ -62,7 +62,7 @@ typedef struct
 
 typedef struct
 {
-  CliReport *report; /* the report members, with every event's detail */
+  JsrReport *report; /* the report members, with every event's detail */
   GArray *frames;    /* of JsuiFrame, oldest first (empty without `live`) */
   gboolean has_live;
   gint64 now_ns; /* live.now_ns, 0: unknown */
@@ -94,7 +94,7 @@ const char *jsui_phase_name (JsuiPhase phase);
 
 /* The aggregated stacks of an event of this snapshot (top-down, or
  * bottom-up: callers), NULL without stacks. Borrowed. */
-JsuiStackTree *jsui_snapshot_get_tree (const JsuiSnapshot *snapshot, const CliReportEvent *event,
+JsuiStackTree *jsui_snapshot_get_tree (const JsuiSnapshot *snapshot, const JsrReportEvent *event,
                                        gboolean bottom_up);
 
 /* The frames whose frame time ends within [from_ns, to_ns]: their indices,
@@ -103,7 +103,7 @@ gboolean jsui_snapshot_frames_between (const JsuiSnapshot *snapshot, gint64 from
                                        guint *first, guint *last);
 
 /* The event with this id, NULL if none. */
-const CliReportEvent *jsui_snapshot_find_event (const JsuiSnapshot *snapshot, gint64 id);
+const JsrReportEvent *jsui_snapshot_find_event (const JsuiSnapshot *snapshot, gint64 id);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsuiSnapshot, jsui_snapshot_unref)
 

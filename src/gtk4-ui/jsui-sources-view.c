@@ -209,7 +209,7 @@ jsui_sources_view_new (void)
 }
 
 static char *
-source_key (const CliReportSource *source)
+source_key (const JsrReportSource *source)
 {
   return g_strdup_printf ("%c%s\x1f%c%s", source->source != NULL ? 's' : '-',
                           source->source != NULL ? source->source : "",
@@ -291,7 +291,7 @@ apply (JsuiSourcesView *self, JsuiSnapshot *snapshot)
 
   for (guint i = 0; i < n; i++)
     {
-      const CliReportSource *src = g_ptr_array_index (sources, i);
+      const JsrReportSource *src = g_ptr_array_index (sources, i);
       char *key = source_key (src);
       JsuiSource *item = NULL;
       gpointer old_key;

@@ -163,7 +163,7 @@ jsui_stack_tree_sort (JsuiStackTree *tree)
 }
 
 char *
-jsui_frame_name (const CliReportFrame *frame)
+jsui_frame_name (const JsrReportFrame *frame)
 {
   if (frame->function != NULL)
     return g_strdup (frame->function);
@@ -173,20 +173,20 @@ jsui_frame_name (const CliReportFrame *frame)
 }
 
 gboolean
-jsui_frame_is_own (const CliReportFrame *frame)
+jsui_frame_is_own (const JsrReportFrame *frame)
 {
   return frame->module != NULL && g_str_has_prefix (frame->module, "libjankscope");
 }
 
 JsuiStackTree *
-jsui_stack_tree_from_event (const CliReportEvent *event)
+jsui_stack_tree_from_event (const JsrReportEvent *event)
 {
   JsuiStackTree *tree = jsui_stack_tree_new (_ ("All samples"));
   GPtrArray *stacks = event->detail != NULL ? event->detail->stacks : NULL;
 
   for (guint s = 0; stacks != NULL && s < stacks->len; s++)
     {
-      const CliReportStack *stack = g_ptr_array_index (stacks, s);
+      const JsrReportStack *stack = g_ptr_array_index (stacks, s);
       guint n = stack->frames->len;
       g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
       g_autofree const char **modules = g_new0 (const char *, n + 1);
@@ -197,7 +197,7 @@ jsui_stack_tree_from_event (const CliReportEvent *event)
        * jankscope's own frames (its dispatch wrapper) are left out. */
       for (guint i = 0; i < n; i++)
         {
-          const CliReportFrame *f = g_ptr_array_index (stack->frames, n - 1 - i);
+          const JsrReportFrame *f = g_ptr_array_index (stack->frames, n - 1 - i);
 
           if (jsui_frame_is_own (f))
             continue;

@@ -7,7 +7,7 @@
 
 #include <glib.h>
 
-#include "report-reader.h"
+#include "jsr-report.h"
 
 G_BEGIN_DECLS
 
@@ -55,13 +55,13 @@ void jsui_stack_tree_merge (JsuiStackTree *dst, const JsuiStackTree *src);
 /* The tree of an event's sampled stacks (detail->stacks, weighted by their
  * sample counts, jankscope's own frames left out); the root is "all
  * samples". */
-JsuiStackTree *jsui_stack_tree_from_event (const CliReportEvent *event);
+JsuiStackTree *jsui_stack_tree_from_event (const JsrReportEvent *event);
 
 /* A frame of jankscope's own libraries (its dispatch wrapper). */
-gboolean jsui_frame_is_own (const CliReportFrame *frame);
+gboolean jsui_frame_is_own (const JsrReportFrame *frame);
 
 /* The name shown for a frame of a report. */
-char *jsui_frame_name (const CliReportFrame *frame);
+char *jsui_frame_name (const JsrReportFrame *frame);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsuiStackTree, jsui_stack_tree_unref)
 

@@ -31,7 +31,7 @@ struct _JsuiStacksView
   /* What is shown: both directions of one tree, and the event whose
    * samples the strip shows (NULL for several events). */
   JsuiSnapshot *snapshot;
-  const CliReportEvent *event; /* owned by snapshot */
+  const JsrReportEvent *event; /* owned by snapshot */
   JsuiStackTree *top_down;
   JsuiStackTree *bottom_up;
   gboolean show_bottom_up;
@@ -311,7 +311,7 @@ jsui_stacks_view_set_trees (JsuiStacksView *self, JsuiStackTree *top_down, JsuiS
 
 void
 jsui_stacks_view_set_event (JsuiStacksView *self, JsuiSnapshot *snapshot,
-                            const CliReportEvent *event)
+                            const JsrReportEvent *event)
 {
   g_autoptr (JsuiStackTree) built = NULL;
   JsuiStackTree *top_down = NULL, *bottom_up = NULL;
@@ -413,7 +413,7 @@ open_path (JsuiStacksView *self, GPtrArray *names, GPtrArray *modules)
 gboolean
 jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index)
 {
-  const CliReportStack *stack;
+  const JsrReportStack *stack;
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) modules = g_ptr_array_new ();
   g_autoptr (GtkTreeListRow) row = NULL;
@@ -429,7 +429,7 @@ jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index)
   for (guint i = 0; i < stack->frames->len; i++)
     {
       guint k = self->show_bottom_up ? i : stack->frames->len - 1 - i;
-      const CliReportFrame *f = g_ptr_array_index (stack->frames, k);
+      const JsrReportFrame *f = g_ptr_array_index (stack->frames, k);
 
       if (!jsui_frame_is_own (f))
         {

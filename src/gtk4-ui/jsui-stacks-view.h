@@ -22,7 +22,7 @@ GtkWidget *jsui_stacks_view_new (void);
 /* Shows the stacks of `event` (of `snapshot`), with its samples over time;
  * NULL: none selected. */
 void jsui_stacks_view_set_event (JsuiStacksView *self, JsuiSnapshot *snapshot,
-                                 const CliReportEvent *event);
+                                 const JsrReportEvent *event);
 /* Shows a tree (references are kept) without a samples strip, e.g. the
  * stacks of several events merged; bottom_up NULL: derived. top_down NULL
  * (or without samples): the empty page with `empty_message`. */

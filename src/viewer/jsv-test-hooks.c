@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "jsr-report.h"
 #include "jsui-items.h"
-#include "report-reader.h"
 
 #define SCREENSHOT_STUCK_NS (2500 * G_GINT64_CONSTANT (1000000))
 #define SCREENSHOT_TRIES 120
@@ -107,7 +107,7 @@ maybe_screenshot (Hooks *h)
   for (guint i = g_list_model_get_n_items (events); i-- > 0;)
     {
       g_autoptr (JsuiEvent) e = g_list_model_get_item (events, i);
-      const CliReportEvent *ev = jsui_event_get_event (e);
+      const JsrReportEvent *ev = jsui_event_get_event (e);
 
       if (ev->id > 0 && g_strcmp0 (ev->type, "dispatch") == 0)
         {
@@ -141,7 +141,7 @@ events_changed_cb (GListModel *model, guint position, guint removed, guint added
   for (guint i = 0; i < n; i++)
     {
       g_autoptr (JsuiEvent) e = g_list_model_get_item (model, i);
-      const CliReportEvent *ev = jsui_event_get_event (e);
+      const JsrReportEvent *ev = jsui_event_get_event (e);
       const char *name = ev->culprit != NULL && ev->culprit->function != NULL
                              ? ev->culprit->function
                          : ev->callback != NULL ? ev->callback

@@ -20,6 +20,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static GMainLoop *loop;
@@ -30,11 +31,21 @@ step (const char *what)
   printf ("step=%s\n", what);
 }
 
+static gint64
+thread_cpu_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static void
 stall (const char *name, guint ms, gboolean sleep)
 {
   gint64 start = g_get_monotonic_time ();
   gint64 end = start + (gint64) ms * 1000;
+  gint64 cpu_start = thread_cpu_ns ();
   gint64 now;
 
   if (sleep)
@@ -44,6 +55,8 @@ stall (const char *name, guint ms, gboolean sleep)
       ;
   now = g_get_monotonic_time ();
   printf ("stall.%s=%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n", name, start * 1000, now * 1000);
+  /* What the machine gave this thread meanwhile (a loaded one gives less). */
+  printf ("stall_cpu.%s=%" G_GINT64_FORMAT "\n", name, thread_cpu_ns () - cpu_start);
 }
 
 static gpointer

@@ -12,25 +12,25 @@
 
 #include <string.h>
 
-#include "aggregate-io.h"
-#include "aggregate.h"
-#include "json-doc.h"
-#include "report-reader.h"
+#include "jsr-aggregate-io.h"
+#include "jsr-aggregate.h"
+#include "jsr-json-doc.h"
+#include "jsr-report.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
 static void
-round_trip (CliAggregate *agg)
+round_trip (JsrAggregate *agg)
 {
-  g_autofree char *json = cli_aggregate_to_json (agg);
-  g_autoptr (CliJsonDoc) doc = cli_json_doc_parse (json, strlen (json), 64, NULL);
-  CliAggregate *again;
+  g_autofree char *json = jsr_aggregate_to_json (agg);
+  g_autoptr (JsrJsonDoc) doc = jsr_json_doc_parse (json, strlen (json), 64, NULL);
+  JsrAggregate *again;
 
   /* What the CLI writes, it must read back, saturated sums included. */
   g_assert_nonnull (doc);
-  again = cli_aggregate_load_from_json (cli_json_doc_get_root (doc), NULL);
+  again = jsr_aggregate_load_from_json (jsr_json_doc_get_root (doc), NULL);
   g_assert_nonnull (again);
-  cli_aggregate_free (again);
+  jsr_aggregate_free (again);
 }
 
 int
@@ -38,45 +38,45 @@ LLVMFuzzerTestOneInput (const guint8 *data,
                         size_t        size)
 {
   const char *text = (const char *) data;
-  CliReportLoadFlags lazy_flags = CLI_REPORT_LOAD_FULL | CLI_REPORT_LOAD_AGGREGATE;
-  g_autoptr (CliAggregate) agg = cli_aggregate_new (5, 10);
-  g_autoptr (CliAggregate) deep = cli_aggregate_new (2, 10);
-  g_autoptr (CliJsonDoc) doc = NULL;
-  CliReport *report;
+  JsrReportLoadFlags lazy_flags = JSR_REPORT_LOAD_FULL | JSR_REPORT_LOAD_AGGREGATE;
+  g_autoptr (JsrAggregate) agg = jsr_aggregate_new (5, 10);
+  g_autoptr (JsrAggregate) deep = jsr_aggregate_new (2, 10);
+  g_autoptr (JsrJsonDoc) doc = NULL;
+  JsrReport *report;
 
   if (size > 1 << 20)
     return 0;
 
-  report = cli_report_load_from_data (text, size, NULL);
-  cli_report_free (report);
+  report = jsr_report_load_from_data (text, size, NULL);
+  jsr_report_free (report);
 
-  report = cli_report_load_full_from_data (text, size, NULL);
+  report = jsr_report_load_full_from_data (text, size, NULL);
   if (report != NULL)
     {
-      cli_aggregate_add_report (deep, report, NULL);
+      jsr_aggregate_add_report (deep, report, NULL);
       round_trip (deep);
     }
-  cli_report_free (report);
+  jsr_report_free (report);
 
-  doc = cli_json_doc_parse_lazy (text, size, 64, cli_report_lazy_members (lazy_flags), NULL);
+  doc = jsr_json_doc_parse_lazy (text, size, 64, jsr_report_lazy_members (lazy_flags), NULL);
   if (doc == NULL)
     return 0;
-  if (cli_aggregate_json_is_aggregate (cli_json_doc_get_root (doc)))
+  if (jsr_aggregate_json_is_aggregate (jsr_json_doc_get_root (doc)))
     {
-      CliAggregate *loaded = cli_aggregate_load_from_json (cli_json_doc_get_root (doc), NULL);
+      JsrAggregate *loaded = jsr_aggregate_load_from_json (jsr_json_doc_get_root (doc), NULL);
 
       if (loaded != NULL)
         {
-          cli_aggregate_add_aggregate (agg, loaded, NULL);
-          cli_aggregate_free (loaded);
+          jsr_aggregate_add_aggregate (agg, loaded, NULL);
+          jsr_aggregate_free (loaded);
         }
     }
   else
     {
-      report = cli_report_load_from_json (cli_json_doc_get_root (doc), lazy_flags, NULL);
+      report = jsr_report_load_from_json (jsr_json_doc_get_root (doc), lazy_flags, NULL);
       if (report != NULL)
-        cli_aggregate_add_report (agg, report, NULL);
-      cli_report_free (report);
+        jsr_aggregate_add_report (agg, report, NULL);
+      jsr_report_free (report);
     }
   round_trip (agg);
   return 0;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds fuzz-reader.c with clang's libFuzzer, ASan and UBSan, and runs it.
+# Builds fuzz-reader.c and the reader (src/reader/*.c) with clang's libFuzzer,
+# ASan and UBSan, and runs it.
 #
 #   tests/cli/fuzz-reader.sh BUILD_DIR [SECONDS] [-- LIBFUZZER_OPTIONS...]
 #
@@ -15,16 +16,13 @@ shift $(( $# < 2 ? $# : 2 ))
 [ "${1:-}" = "--" ] && shift
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
-cli="$src/src/cli"
+reader="$src/src/reader"
 out="$build/fuzz-reader"
 corpus="$build/fuzz-reader-corpus"
 
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -I"$build" -I"$cli" -I"$src/src/common" \
-  "$src/tests/cli/fuzz-reader.c" \
-  "$cli/json-doc.c" "$cli/json-read.c" "$cli/json-guard.c" "$cli/report-journal.c" "$cli/report-reader.c" \
-  "$cli/histogram.c" "$cli/aggregate.c" "$cli/aggregate-io.c" "$cli/cli-display.c" \
-  "$src/src/common/js-signature.c" \
+  -I"$build" -I"$reader" -I"$src/src/common" \
+  "$src/tests/cli/fuzz-reader.c" "$reader"/*.c "$src/src/common/js-signature.c" \
   $(pkg-config --cflags --libs glib-2.0) -lm -o "$out"
 
 mkdir -p "$corpus"

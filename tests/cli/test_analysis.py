@@ -527,7 +527,7 @@ class MergeTest(AnalysisTestCase):
         # Two aggregates read by two loader threads at once, many times: each
         # merge equals the single-threaded one, byte for byte. (GLib 2.74's
         # g_ascii_string_to_unsigned failed now and then when two threads made
-        # the process's first conversion together: input-queue.c.)
+        # the process's first conversion together: jsr-input-queue.c.)
         _, paths = self.corpus(7, seed=5)
         self.merge(*paths[:4], out="p1.json", args=["--jobs", "1"])
         self.merge(*paths[4:], out="p2.json", args=["--jobs", "1"])

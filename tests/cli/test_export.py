@@ -7,7 +7,7 @@ pprof (after gunzip), and libsysprof-capture's own SysprofCaptureReader
 (tests/cli/sysprof-dump.c) for sysprof.
 
 Run by meson (tests/cli/meson.build), which passes in the environment:
-JANKSCOPE_CLI, EXPORT_TEST_PROTO_DIR (src/cli/pprof), EXPORT_TEST_SYSPROF_DUMP
+JANKSCOPE_CLI, EXPORT_TEST_PROTO_DIR (src/export/pprof), EXPORT_TEST_SYSPROF_DUMP
 (when the sysprof format is built), JANKSCOPE_TEST_STACKS_APP and
 JANKSCOPE_TEST_PRELOAD (for the round trips with a real program).
 
@@ -732,6 +732,19 @@ class SyntheticTest(ExportTestCase):
         inputs = self.inputs("A", "B", "C")
         doc = json.loads(self.export("json", *inputs))
         self.assertEqual(doc, [report_a(), report_b(), report_c()])
+
+    def test_json_is_json(self):
+        """Whatever a report holds, the export is JSON that reads back the
+        values the CLI read (json-glib, which wrote it once, wrote 1e+20.0,
+        inf.0, a raw U+001F, and cut a string at \\u0000)."""
+        r = report_a()
+        r["process"]["name"] = "a\x1fb\x00c\b\f\x7f\ud800d"
+        r["extra"] = {"big": 1e20, "small": -1e-7, "huge": "HUGE", "zero": -0.0}
+        text = json.dumps(r).replace('"HUGE"', "1e400")
+        doc = json.loads(self.export("json", self.write("r.json", text)))
+        r["process"]["name"] = "a\x1fb\ufffdc\b\f\x7f\ufffdd"
+        r["extra"]["huge"] = sys.float_info.max
+        self.assertEqual(doc, [r])
 
     # --- sysprof
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The CLI against hostile inputs and outputs (src/cli/cli-saturate.h,
+"""The CLI against hostile inputs and outputs (src/reader/jsr-saturate.h,
 src/cli/output-file.c, src/cli/cli-common.c; docs/exports.md, "Hostile
 numbers" and "Options").
 

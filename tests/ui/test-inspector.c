@@ -609,14 +609,14 @@ test_export (void)
   g_assert_null (strstr (report_text, "\"live\""));
   g_assert_nonnull (strstr (report_text, "\"events\""));
   {
-    g_autoptr (CliReport) r = NULL;
+    g_autoptr (JsrReport) r = NULL;
     g_autofree char *path = NULL;
     int fd = g_file_open_tmp ("jsui-test-XXXXXX.json", &path, &error);
 
     g_assert_no_error (error);
     close (fd);
     g_assert_true (g_file_set_contents (path, report_text, -1, &error));
-    r = cli_report_load_full (path, &error);
+    r = jsr_report_load_full (path, &error);
     g_assert_no_error (error);
     g_assert_cmpuint (r->events->len, ==, 3);
     g_unlink (path);
@@ -657,7 +657,7 @@ test_actions (void)
   g_autoptr (GBytes) doc = ui_test_snapshot_bytes ();
   JsuiWindow *window = jsui_window_new ();
   JsuiPanel *panel = jsui_window_get_panel (window);
-  const CliReportEvent *ev2 = jsui_snapshot_find_event (snap, 2);
+  const JsrReportEvent *ev2 = jsui_snapshot_find_event (snap, 2);
   g_autofree char *dir = g_dir_make_tmp ("jsui-test-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "saved.json", NULL);
   g_autoptr (GFile) dest = g_file_new_for_path (path);
@@ -737,7 +737,7 @@ test_refresh_pause_clear (void)
   JsuiPanel *panel = g_object_ref_sink (jsui_panel_new ());
   JsuiRefresher *refresher;
   g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
-  const CliReportEvent *ev2 = jsui_snapshot_find_event (snap, 2);
+  const JsrReportEvent *ev2 = jsui_snapshot_find_event (snap, 2);
   JsuiFrameStats fs;
   gint64 deadline;
   guint calls;

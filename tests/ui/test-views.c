@@ -375,7 +375,7 @@ test_snapshot_hostile (void)
 {
   g_autoptr (JsuiSnapshot) snap = load_edited_root (make_hostile, NULL);
   const JsuiFrame *f;
-  const CliReportEvent *ev;
+  const JsrReportEvent *ev;
   JsuiStackTree *tree;
 
   g_assert_cmpint (snap->now_ns, ==, 0); /* 1e300: not a number we can hold */
@@ -403,7 +403,7 @@ test_snapshot_hostile (void)
   g_assert_cmpint (jsui_frame_tier (JSUI_MAX_NS, 1), ==, JSUI_TIER_HANG);
   for (guint i = 0; i < snap->report->sources->len; i++)
     {
-      const CliReportSource *src = g_ptr_array_index (snap->report->sources, i);
+      const JsrReportSource *src = g_ptr_array_index (snap->report->sources, i);
 
       g_assert_cmpint (src->count, <=, G_MAXINT32);
       g_assert_cmpint (src->total_ns, <=, JSUI_MAX_NS);

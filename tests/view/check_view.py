@@ -448,6 +448,34 @@ class Lines:
         return None
 
 
+def runqueue_waits(viewer_pid, app_pid):
+    """{thread: ns it spent ready to run but waiting for a CPU so far}
+    (schedstat's second field) for the viewer's main thread and the app's
+    threads but its main one (the hung one)."""
+    def wait(path):
+        try:
+            with open(path) as f:
+                return int(f.read().split()[1])
+        except (OSError, IndexError, ValueError):
+            return 0
+    waits = {"viewer": wait(f"/proc/{viewer_pid}/schedstat")}
+    try:
+        tids = [t for t in os.listdir(f"/proc/{app_pid}/task") if t != str(app_pid)]
+    except OSError:
+        tids = []
+    for tid in tids:
+        waits[tid] = wait(f"/proc/{app_pid}/task/{tid}/schedstat")
+    return waits
+
+
+def load_taken_ms(before, after):
+    """The viewer's wait plus the largest of the app's threads' waits
+    between two runqueue_waits readings, in ms."""
+    deltas = {k: after[k] - before.get(k, 0) for k in after}
+    app = max((v for k, v in deltas.items() if k != "viewer"), default=0)
+    return (deltas.get("viewer", 0) + app) / MS
+
+
 def check_viewer_gtk3():
     """jankscope-viewer attached to a GTK3 app under Xvfb: the app's stalls in
     the panel's jank list, the live hang banner during a 4 s hang (updated at
@@ -488,6 +516,7 @@ def check_viewer_gtk3():
                          and "view_gtk3_stall" in l, 15)
         check(got is not None, f"the viewer lists the GTK3 app's stalls: {lines.all[-5:]}")
 
+        waits_before = runqueue_waits(viewer.pid, app.pid)
         app.stdin.write("hang 4000\n")
         app.stdin.flush()
         banners = []
@@ -500,6 +529,10 @@ def check_viewer_gtk3():
                 return hung == "0" and float(text.split(" for ")[1].split(" ")[0]) >= 3.5
             return False
         check(lines.wait(banner, 20) is not None, f"the banner shows the hang and its end: {banners}")
+        # What a loaded machine took from the viewer's main thread and from
+        # the app's jankscope threads (time ready to run, waiting for a CPU)
+        # while the hang went on: added to the bound on gaps, not the viewer's.
+        load_ms = load_taken_ms(waits_before, runqueue_waits(viewer.pid, app.pid))
         hung = []
         for b in reversed(banners[:-1]):
             if not b[1]:
@@ -534,7 +567,9 @@ def check_viewer_gtk3():
         check(viewer.poll() is None, "and stays open")
         skip_if_sanitized(f"the gaps between banner updates are a matter of time (largest "
                           f"{largest_gap:.0f} ms, bound 300 ms)")
-        check(largest_gap <= 300, f"no gap over 300 ms between updates ({largest_gap:.0f} ms)")
+        check(largest_gap <= 300 + load_ms,
+              f"no gap over 300 ms between updates ({largest_gap:.0f} ms; the machine's load "
+              f"took {load_ms:.0f} ms from the viewer and the app's server)")
     finally:
         for p in (viewer, app):
             if p is not None and p.poll() is None:

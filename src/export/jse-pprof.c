@@ -1,0 +1,447 @@
+/* jse-pprof.c: "jankscope export --format=pprof", a gzipped profile.proto
+ * (src/export/pprof/profile.proto, encoded by protobuf-c) for pprof and
+ * continuous-profiling services
+ *
+ * One Sample per distinct stack of each event (jse_stack_counts), with two
+ * values: samples/count, and stall/nanoseconds (the samples' share of the
+ * event's watched time; the default). Labels say which event, process, tier,
+ * class and wait kind. A Location is a (module, offset) with the functions
+ * inlined there; a Mapping is a module (file name and build-id) at a
+ * made-up address range, 1 TiB per module: addresses are module + offset,
+ * so a symbolizer given the build-id finds the same code. Functions are
+ * already named, so pprof has nothing to symbolize (has_functions).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+
+#include <string.h>
+
+#include <gio/gio.h>
+
+#include "jse-formats.h"
+#include "profile.pb-c.h"
+
+#define MAPPING_SPAN (G_GUINT64_CONSTANT (1) << 40)
+
+typedef struct
+{
+  Perftools__Profiles__Mapping message;
+  guint64 max_offset;
+} Mapping;
+
+typedef struct
+{
+  JseContext *ctx;
+  GPtrArray *garbage;       /* everything allocated for the message */
+  GHashTable *string_index; /* string -> index + 1 */
+  GPtrArray *strings;       /* the string table */
+  GHashTable *mappings;     /* "module\x1fbuild_id" -> Mapping */
+  GPtrArray *mapping_list;
+  GHashTable *functions;    /* "name\x1ffile" -> Function */
+  GPtrArray *function_list;
+  GHashTable *locations;    /* key -> Location */
+  GPtrArray *location_list;
+  GPtrArray *samples;
+} Pprof;
+
+static gpointer
+keep (Pprof   *p,
+      gpointer memory)
+{
+  g_ptr_array_add (p->garbage, memory);
+  return memory;
+}
+
+static gint64
+string_id (Pprof      *p,
+           const char *text)
+{
+  gpointer index;
+
+  if (text == NULL)
+    return 0;
+  if (g_hash_table_lookup_extended (p->string_index, text, NULL, &index))
+    return GPOINTER_TO_SIZE (index) - 1;
+
+  index = GSIZE_TO_POINTER (p->strings->len + 1);
+  text = keep (p, g_strdup (text));
+  g_ptr_array_add (p->strings, (gpointer) text);
+  g_hash_table_insert (p->string_index, (gpointer) text, index);
+  return p->strings->len - 1;
+}
+
+static Mapping *
+get_mapping (Pprof                *p,
+             const JsrReportFrame *frame)
+{
+  g_autofree char *key = NULL;
+  Mapping *mapping;
+
+  if (frame->module == NULL)
+    return NULL;
+  key = g_strdup_printf ("%s\x1f%s", frame->module, frame->build_id ? frame->build_id : "");
+  mapping = g_hash_table_lookup (p->mappings, key);
+  if (mapping == NULL)
+    {
+      Perftools__Profiles__Mapping init = PERFTOOLS__PROFILES__MAPPING__INIT;
+
+      mapping = keep (p, g_new0 (Mapping, 1));
+      mapping->message = init;
+      mapping->message.id = p->mapping_list->len + 1;
+      mapping->message.memory_start = MAPPING_SPAN * mapping->message.id;
+      mapping->message.filename = string_id (p, jse_text (p->ctx, frame->module));
+      mapping->message.build_id = string_id (p, frame->build_id);
+      g_ptr_array_add (p->mapping_list, mapping);
+      g_hash_table_insert (p->mappings, g_steal_pointer (&key), mapping);
+    }
+
+  return mapping;
+}
+
+static guint64
+get_function (Pprof                *p,
+              const char           *name,
+              const JsrReportFrame *frame)
+{
+  const char *file = frame != NULL ? jse_text (p->ctx, frame->file) : NULL;
+  g_autofree char *key = g_strdup_printf ("%s\x1f%s", name, file ? file : "");
+  Perftools__Profiles__Function *function = g_hash_table_lookup (p->functions, key);
+
+  if (function == NULL)
+    {
+      Perftools__Profiles__Function init = PERFTOOLS__PROFILES__FUNCTION__INIT;
+
+      function = keep (p, g_new0 (Perftools__Profiles__Function, 1));
+      *function = init;
+      function->id = p->function_list->len + 1;
+      function->name = string_id (p, name);
+      function->system_name = function->name;
+      function->filename = string_id (p, file);
+      g_ptr_array_add (p->function_list, function);
+      g_hash_table_insert (p->functions, g_steal_pointer (&key), function);
+    }
+
+  return function->id;
+}
+
+static guint64
+parse_offset (const char *offset)
+{
+  if (offset == NULL || !g_str_has_prefix (offset, "0x"))
+    return 0;
+  return g_ascii_strtoull (offset + 2, NULL, 16);
+}
+
+/* The location of frames[first..last]: frames first..last-1 were inlined
+ * into frames[last], all at one address. */
+static guint64
+get_location (Pprof     *p,
+              GPtrArray *frames,
+              guint      first,
+              guint      last)
+{
+  const JsrReportFrame *physical = frames != NULL ? g_ptr_array_index (frames, last) : NULL;
+  Mapping *mapping = physical != NULL ? get_mapping (p, physical) : NULL;
+  guint64 offset = physical != NULL ? parse_offset (physical->offset) : 0;
+  g_autoptr (GString) key = g_string_new (NULL);
+  Perftools__Profiles__Location *location;
+  Perftools__Profiles__Location init = PERFTOOLS__PROFILES__LOCATION__INIT;
+
+  offset = MIN (offset, MAPPING_SPAN - 1);
+  g_string_append_printf (key, "%" G_GUINT64_FORMAT "\x1f%" G_GUINT64_FORMAT,
+                          mapping != NULL ? mapping->message.id : 0, offset);
+  for (guint i = first; frames != NULL && i <= last; i++)
+    {
+      const JsrReportFrame *frame = g_ptr_array_index (frames, i);
+
+      g_string_append_printf (key, "\x1f%s:%" G_GINT64_FORMAT, jse_frame_name (p->ctx, frame),
+                              frame->line);
+    }
+  if (frames == NULL)
+    g_string_append (key, "\x1f" JSE_NO_STACK);
+
+  location = g_hash_table_lookup (p->locations, key->str);
+  if (location != NULL)
+    return location->id;
+
+  location = keep (p, g_new0 (Perftools__Profiles__Location, 1));
+  *location = init;
+  location->id = p->location_list->len + 1;
+  if (mapping != NULL)
+    {
+      location->mapping_id = mapping->message.id;
+      location->address = mapping->message.memory_start + offset;
+      mapping->max_offset = MAX (mapping->max_offset, offset);
+    }
+  for (guint i = first; mapping != NULL && i <= last; i++)
+    {
+      const JsrReportFrame *frame = g_ptr_array_index (frames, i);
+
+      mapping->message.has_functions |= frame->function != NULL;
+      mapping->message.has_filenames |= frame->file != NULL;
+      mapping->message.has_line_numbers |= frame->line != JSR_UNKNOWN;
+      mapping->message.has_inline_frames |= frame->inlined;
+    }
+  location->n_line = frames != NULL ? last - first + 1 : 1;
+  location->line = keep (p, g_new0 (Perftools__Profiles__Line *, location->n_line));
+  for (guint i = 0; i < location->n_line; i++)
+    {
+      Perftools__Profiles__Line line_init = PERFTOOLS__PROFILES__LINE__INIT;
+      Perftools__Profiles__Line *line = keep (p, g_new0 (Perftools__Profiles__Line, 1));
+      const JsrReportFrame *frame = frames != NULL ? g_ptr_array_index (frames, first + i) : NULL;
+
+      *line = line_init;
+      if (frame != NULL)
+        {
+          line->function_id = get_function (p, jse_frame_name (p->ctx, frame), frame);
+          line->line = frame->line != JSR_UNKNOWN ? frame->line : 0;
+        }
+      else
+        line->function_id = get_function (p, JSE_NO_STACK, NULL);
+      location->line[i] = line;
+    }
+  g_ptr_array_add (p->location_list, location);
+  g_hash_table_insert (p->locations, g_strdup (key->str), location);
+
+  return location->id;
+}
+
+static void
+add_label (Pprof      *p,
+           GPtrArray  *labels,
+           const char *key,
+           const char *str,
+           gint64      num)
+{
+  Perftools__Profiles__Label init = PERFTOOLS__PROFILES__LABEL__INIT;
+  Perftools__Profiles__Label *label;
+
+  if (str == NULL && num == JSR_UNKNOWN)
+    return;
+  label = keep (p, g_new0 (Perftools__Profiles__Label, 1));
+  *label = init;
+  label->key = string_id (p, key);
+  if (str != NULL)
+    label->str = string_id (p, str);
+  else
+    label->num = num;
+  g_ptr_array_add (labels, label);
+}
+
+static void
+add_sample (Pprof               *p,
+            const JseStackCount *count)
+{
+  Perftools__Profiles__Sample init = PERFTOOLS__PROFILES__SAMPLE__INIT;
+  Perftools__Profiles__Sample *sample = keep (p, g_new0 (Perftools__Profiles__Sample, 1));
+  const JsrReportEvent *event = count->event;
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  GPtrArray *frames = count->stack != NULL && count->stack->frames->len > 0
+                        ? count->stack->frames
+                        : NULL;
+
+  *sample = init;
+  if (frames == NULL)
+    {
+      guint64 id = get_location (p, NULL, 0, 0);
+
+      g_array_append_val (ids, id);
+    }
+  else
+    for (guint first = 0; first < frames->len;)
+      {
+        guint last = first;
+        guint64 id;
+
+        while (last + 1 < frames->len &&
+               ((JsrReportFrame *) g_ptr_array_index (frames, last))->inlined)
+          last++;
+        id = get_location (p, frames, first, last);
+        g_array_append_val (ids, id);
+        first = last + 1;
+      }
+  sample->n_location_id = ids->len;
+  sample->location_id = keep (p, g_array_steal (ids, NULL));
+
+  sample->n_value = 2;
+  sample->value = keep (p, g_new (int64_t, 2));
+  sample->value[0] = count->count;
+  sample->value[1] = count->stall_ns;
+
+  add_label (p, labels, "process", count->process->name, JSR_UNKNOWN);
+  add_label (p, labels, "pid", NULL, count->process->real_pid);
+  add_label (p, labels, "event", NULL, event->id);
+  add_label (p, labels, "event_type", event->type, JSR_UNKNOWN);
+  add_label (p, labels, "tier", jsr_tier_to_string (event->tier), JSR_UNKNOWN);
+  add_label (p, labels, "class", event->klass, JSR_UNKNOWN);
+  add_label (p, labels, "wait", event->wait, JSR_UNKNOWN);
+  if (event->ongoing)
+    add_label (p, labels, "ongoing", "true", JSR_UNKNOWN);
+  if (count->process->previous_run)
+    add_label (p, labels, "previous_run", "true", JSR_UNKNOWN);
+  sample->n_label = labels->len;
+  sample->label = keep (p, g_ptr_array_steal (labels, NULL));
+
+  g_ptr_array_add (p->samples, sample);
+}
+
+static Perftools__Profiles__ValueType *
+value_type (Pprof      *p,
+            const char *type,
+            const char *unit)
+{
+  Perftools__Profiles__ValueType init = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+  Perftools__Profiles__ValueType *value = keep (p, g_new0 (Perftools__Profiles__ValueType, 1));
+
+  *value = init;
+  value->type = string_id (p, type);
+  value->unit = string_id (p, unit);
+  return value;
+}
+
+static GBytes *
+gzip (const guint8 *data,
+      gsize         length,
+      GError      **error)
+{
+  g_autoptr (GZlibCompressor) compressor =
+    g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
+  g_autoptr (GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  g_autoptr (GOutputStream) stream =
+    g_converter_output_stream_new (memory, G_CONVERTER (compressor));
+
+  if (!g_output_stream_write_all (stream, data, length, NULL, NULL, error) ||
+      !g_output_stream_close (stream, NULL, error))
+    return NULL;
+
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (memory));
+}
+
+/* mapping[0] is the main binary: the module named like the first process. */
+static void
+main_binary_first (Pprof *p)
+{
+  const JseProcess *first = p->ctx->processes->len > 0 ? g_ptr_array_index (p->ctx->processes, 0)
+                                                           : NULL;
+
+  for (guint i = 1; first != NULL && i < p->mapping_list->len; i++)
+    {
+      Mapping *mapping = g_ptr_array_index (p->mapping_list, i);
+
+      if (strcmp (g_ptr_array_index (p->strings, mapping->message.filename), first->name) == 0)
+        {
+          p->mapping_list->pdata[i] = p->mapping_list->pdata[0];
+          p->mapping_list->pdata[0] = mapping;
+          return;
+        }
+    }
+}
+
+GBytes *
+jse_format_pprof (JseContext *ctx,
+                  GError    **error)
+{
+  Pprof p = { 0 };
+  Perftools__Profiles__Profile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
+  g_autoptr (GArray) counts = jse_stack_counts (ctx);
+  g_autoptr (GArray) comments = g_array_new (FALSE, FALSE, sizeof (int64_t));
+  g_autofree guint8 *packed = NULL;
+  g_autofree char *summary = NULL;
+  gsize length;
+  GBytes *bytes;
+  gint64 duration = 0;
+
+  p.ctx = ctx;
+  p.garbage = g_ptr_array_new_with_free_func (g_free);
+  p.string_index = g_hash_table_new (g_str_hash, g_str_equal);
+  p.strings = g_ptr_array_new ();
+  p.mappings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p.mapping_list = g_ptr_array_new ();
+  p.functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p.function_list = g_ptr_array_new ();
+  p.locations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  p.location_list = g_ptr_array_new ();
+  p.samples = g_ptr_array_new ();
+
+  string_id (&p, ""); /* string_table[0] */
+  profile.n_sample_type = 2;
+  profile.sample_type = keep (&p, g_new (Perftools__Profiles__ValueType *, 2));
+  profile.sample_type[0] = value_type (&p, "samples", "count");
+  profile.sample_type[1] = value_type (&p, "stall", "nanoseconds");
+  profile.default_sample_type = string_id (&p, "stall");
+
+  for (guint i = 0; i < counts->len; i++)
+    add_sample (&p, &g_array_index (counts, JseStackCount, i));
+
+  for (guint i = 0; i < p.mapping_list->len; i++)
+    {
+      Mapping *mapping = g_ptr_array_index (p.mapping_list, i);
+
+      mapping->message.memory_limit = mapping->message.memory_start + mapping->max_offset + 1;
+    }
+  main_binary_first (&p);
+
+  /* The time monitored, over all processes: pprof shows the stall time as
+   * a share of it. */
+  for (guint i = 0; i < ctx->processes->len; i++)
+    {
+      const JseProcess *process = g_ptr_array_index (ctx->processes, i);
+
+      if (!process->previous_run)
+        duration = jsr_sat_add (duration, MAX (process->report->monitored_ns, 0));
+    }
+  profile.duration_nanos = duration;
+  summary = g_strdup_printf ("jankscope " JANKSCOPE_VERSION ": %u reports; stall = each sample's "
+                             "share of its jank event's watched time",
+                             ctx->inputs->len);
+  {
+    int64_t id = string_id (&p, summary);
+
+    g_array_append_val (comments, id);
+  }
+  for (guint i = 0; i < ctx->processes->len; i++)
+    {
+      const JseProcess *process = g_ptr_array_index (ctx->processes, i);
+      const JseInput *input = g_ptr_array_index (ctx->inputs, process->input);
+      g_autofree char *text = g_strdup_printf ("%s: %s", input->display_name, process->label);
+      int64_t id = string_id (&p, text);
+
+      g_array_append_val (comments, id);
+    }
+  profile.n_comment = comments->len;
+  profile.comment = (int64_t *) comments->data;
+
+  /* Built after every string is known: the table may grow until here. */
+  profile.n_sample = p.samples->len;
+  profile.sample = (Perftools__Profiles__Sample **) p.samples->pdata;
+  profile.n_mapping = p.mapping_list->len;
+  profile.mapping = keep (&p, g_new (Perftools__Profiles__Mapping *, MAX (p.mapping_list->len, 1)));
+  for (guint i = 0; i < p.mapping_list->len; i++)
+    profile.mapping[i] = &((Mapping *) g_ptr_array_index (p.mapping_list, i))->message;
+  profile.n_location = p.location_list->len;
+  profile.location = (Perftools__Profiles__Location **) p.location_list->pdata;
+  profile.n_function = p.function_list->len;
+  profile.function = (Perftools__Profiles__Function **) p.function_list->pdata;
+  profile.n_string_table = p.strings->len;
+  profile.string_table = (char **) p.strings->pdata;
+
+  length = perftools__profiles__profile__get_packed_size (&profile);
+  packed = g_malloc (MAX (length, 1));
+  perftools__profiles__profile__pack (&profile, packed);
+  bytes = gzip (packed, length, error);
+
+  g_ptr_array_unref (p.samples);
+  g_ptr_array_unref (p.location_list);
+  g_hash_table_unref (p.locations);
+  g_ptr_array_unref (p.function_list);
+  g_hash_table_unref (p.functions);
+  g_ptr_array_unref (p.mapping_list);
+  g_hash_table_unref (p.mappings);
+  g_ptr_array_unref (p.strings);
+  g_hash_table_unref (p.string_index);
+  g_ptr_array_unref (p.garbage);
+
+  return bytes;
+}

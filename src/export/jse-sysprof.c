@@ -1,0 +1,430 @@
+/* jse-sysprof.c: "jankscope export --format=sysprof", a Sysprof capture
+ * written with libsysprof-capture's SysprofCaptureWriter
+ *
+ * Every process of the export is a process of the capture (its name as the
+ * command line), with marks for its jank events, slow dispatches and
+ * iterations, slow frames and their phases, and its samples with their
+ * stacks. The report has no addresses of the monitored process (only module
+ * + offset, already symbolized), so stack frames are JIT-map entries: each
+ * distinct frame name gets a made-up address that the capture's JITMAP
+ * frames name, which Sysprof resolves without looking for the binaries. The
+ * samples of a folded entry ("count" identical samples from t_ns to
+ * last_ns) are spread evenly over that span. See docs/exports.md.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <sysprof-capture.h>
+
+#include "jse-formats.h"
+
+#define NS_PER_MS G_GINT64_CONSTANT (1000000)
+#define MAX_MESSAGE 1024 /* bytes of a mark's message: a frame holds at most 64 KiB */
+/* A folded sample entry is `count` samples from t_ns to last_ns: the sampler
+ * takes one per millisecond at most (JANKSCOPE_SAMPLE_MS is 1 or more), so a
+ * real entry has at most span / 1 ms + 1 of them. A hostile count (up to
+ * 2^63) would write for ever: an entry gives at most that many samples, and
+ * the samples beyond the first of each entry at most MAX_EXTRA_SAMPLES in
+ * the whole capture (17 minutes of stalls sampled every millisecond, a day
+ * at the default intervals). */
+#define MIN_SAMPLE_INTERVAL_NS NS_PER_MS
+#define MAX_EXTRA_SAMPLES (G_GINT64_CONSTANT (1) << 20)
+
+static const char *const phase_names[6] = {
+  "flush-events", "before-paint", "update", "layout", "paint", "after-paint",
+};
+
+typedef struct
+{
+  JseContext *ctx;
+  SysprofCaptureWriter *writer;
+  GHashTable *addresses; /* frame name -> SysprofCaptureAddress */
+  gboolean failed;       /* a write failed (errno) */
+  int saved_errno;
+  gint64 extra_samples;  /* left of MAX_EXTRA_SAMPLES */
+} Sysprof;
+
+static void
+check (Sysprof *s,
+       bool     ok)
+{
+  if (!ok && !s->failed)
+    {
+      s->failed = TRUE;
+      s->saved_errno = errno;
+    }
+}
+
+static void
+mark (Sysprof          *s,
+      const JseProcess *process,
+      gint64            start_ns,
+      gint64            end_ns,
+      const char       *group,
+      const char       *name,
+      GString          *message)
+{
+  if (message->len > MAX_MESSAGE)
+    {
+      const char *end = message->str + MAX_MESSAGE;
+
+      /* Never cut a UTF-8 sequence. */
+      while (end > message->str && (*end & 0xc0) == 0x80)
+        end--;
+      g_string_truncate (message, end - message->str);
+    }
+  check (s, sysprof_capture_writer_add_mark (s->writer, jse_time (process, start_ns), -1,
+                                             process->pid, jsr_span (start_ns, end_ns), group, name,
+                                             message->str));
+}
+
+static void
+append_ms (GString    *out,
+           const char *label,
+           gint64      ns)
+{
+  if (ns == JSR_UNKNOWN)
+    return;
+  g_string_append_printf (out, "%s%s %" G_GINT64_FORMAT ".%03" G_GINT64_FORMAT " ms",
+                          out->len > 0 ? ", " : "", label, ns / NS_PER_MS,
+                          (ns % NS_PER_MS) / 1000);
+}
+
+static void
+append_text (GString    *out,
+             const char *label,
+             const char *text)
+{
+  if (text != NULL)
+    g_string_append_printf (out, "%s%s %s", out->len > 0 ? ", " : "", label, text);
+}
+
+static void
+event_mark (Sysprof              *s,
+            const JseProcess     *process,
+            const JsrReportEvent *e)
+{
+  g_autoptr (GString) message = g_string_new (NULL);
+  g_autofree char *name = NULL;
+
+  if (e->ongoing)
+    name = g_strdup ("hang (ongoing)");
+  else
+    name = g_strdup_printf ("%s %s", jsr_tier_to_string (e->tier), e->type);
+  g_string_append_printf (message, "event %" G_GINT64_FORMAT, e->id);
+  append_text (message, "source", e->source);
+  append_text (message, "callback", e->callback);
+  append_ms (message, "blocked", e->duration_ns);
+  append_text (message, "class", e->klass);
+  append_text (message, "wait", e->wait);
+  if (e->culprit != NULL)
+    {
+      append_text (message, "culprit", e->culprit->function != NULL ? e->culprit->function : "?");
+      if (e->culprit->confidence >= 0)
+        g_string_append_printf (message, " (confidence %d%%)",
+                                (int) (e->culprit->confidence * 100 + 0.5));
+    }
+  append_ms (message, "on-CPU", e->cpu_ns);
+  append_ms (message, "off-CPU", e->off_cpu_ns);
+  if (process->previous_run)
+    g_string_append (message, ", in the previous run, killed during this hang");
+  mark (s, process, e->start_ns, jse_event_end (e), "jank", name, message);
+}
+
+static void
+frame_marks (Sysprof              *s,
+             const JseProcess     *process,
+             const JsrReportEvent *e,
+             const JsrReportPart  *p)
+{
+  g_autoptr (GString) message = g_string_new (NULL);
+  gint64 start = jsr_sat_sub (p->end_ns, MAX (p->duration_ns, 0));
+  gint64 phases_ns = 0;
+  gint64 at;
+
+  if (p->window != JSR_UNKNOWN)
+    g_string_append_printf (message, "window %" G_GINT64_FORMAT, p->window);
+  append_text (message, "tier", p->tier);
+  append_ms (message, "budget", p->budget_ns);
+  append_ms (message, "work", p->work_ns);
+  g_string_append_printf (message, ", event %" G_GINT64_FORMAT, e->id);
+  mark (s, process, start, p->end_ns, "frames", "slow frame", message);
+
+  /* Phases in their order, ending at the frame's end: the report has their
+   * times, not their starts. */
+  for (guint i = 0; i < G_N_ELEMENTS (phase_names); i++)
+    phases_ns = jsr_sat_add (phases_ns, MAX (p->phases[i], 0));
+  at = MAX (jsr_sat_sub (p->end_ns, MAX (p->work_ns, phases_ns)), start);
+  for (guint i = 0; i < G_N_ELEMENTS (phase_names); i++)
+    {
+      g_autoptr (GString) text = g_string_new (NULL);
+      gint64 end;
+
+      if (p->phases[i] < 0)
+        continue;
+      append_ms (text, phase_names[i], p->phases[i]);
+      end = MIN (jsr_sat_add (at, p->phases[i]), p->end_ns);
+      mark (s, process, at, end, "frame phases", phase_names[i], text);
+      at = end;
+    }
+}
+
+static void
+part_mark (Sysprof              *s,
+           const JseProcess     *process,
+           const JsrReportEvent *e,
+           const JsrReportPart  *p)
+{
+  g_autoptr (GString) message = g_string_new (NULL);
+
+  append_text (message, "source", p->source);
+  append_text (message, "callback", p->callback);
+  append_ms (message, "own", p->duration_ns);
+  append_text (message, "tier", p->tier);
+  g_string_append_printf (message, ", event %" G_GINT64_FORMAT, e->id);
+  mark (s, process, p->start_ns, p->end_ns, "main loop", p->type, message);
+}
+
+static SysprofCaptureAddress
+address (Sysprof    *s,
+         const char *name)
+{
+  gpointer value;
+  SysprofCaptureAddress address;
+
+  if (g_hash_table_lookup_extended (s->addresses, name, NULL, &value))
+    return *(SysprofCaptureAddress *) value;
+
+  address = sysprof_capture_writer_add_jitmap (s->writer, name);
+  check (s, address != 0);
+  value = g_memdup2 (&address, sizeof address);
+  g_hash_table_insert (s->addresses, g_strdup (name), value);
+  return address;
+}
+
+static void
+write_samples (Sysprof          *s,
+               const JseProcess *process)
+{
+  g_autoptr (GArray) timeline = jse_timeline (process);
+  g_autoptr (GArray) addresses = g_array_new (FALSE, FALSE, sizeof (SysprofCaptureAddress));
+
+  for (guint i = 0; i < timeline->len; i++)
+    {
+      const JseTimedSample *t = &g_array_index (timeline, JseTimedSample, i);
+      const JsrReportSample *sample = t->sample;
+      gint64 span = jsr_span (sample->t_ns, sample->last_ns);
+      gint64 count = MIN (MAX (sample->count, 1), span / MIN_SAMPLE_INTERVAL_NS + 1);
+
+      /* Leaf first, as the report and Sysprof both list them. */
+      g_array_set_size (addresses, 0);
+      if (t->stack == NULL || t->stack->frames->len == 0)
+        {
+          SysprofCaptureAddress a = address (s, JSE_NO_STACK);
+
+          g_array_append_val (addresses, a);
+        }
+      else
+        for (guint k = 0; k < t->stack->frames->len; k++)
+          {
+            SysprofCaptureAddress a =
+              address (s, jse_frame_name (s->ctx, g_ptr_array_index (t->stack->frames, k)));
+
+            g_array_append_val (addresses, a);
+          }
+
+      count = 1 + MIN (count - 1, s->extra_samples);
+      s->extra_samples -= count - 1;
+      for (gint64 k = 0; k < count; k++)
+        {
+          /* At most t_ns + span = last_ns: no overflow. */
+          gint64 at = sample->t_ns + (count > 1 ? (gint64) ((__int128) span * k / (count - 1)) : 0);
+          const SysprofCaptureAddress *addrs = (const SysprofCaptureAddress *) addresses->data;
+
+          check (s, sysprof_capture_writer_add_sample (s->writer, jse_time (process, at), -1,
+                                                       process->pid, process->pid, addrs,
+                                                       addresses->len));
+        }
+    }
+}
+
+static void
+write_process (Sysprof          *s,
+               const JseProcess *process)
+{
+  const JsrReport *report = process->report;
+  gint64 first = G_MAXINT64;
+
+  for (guint i = 0; i < process->events->len; i++)
+    first = MIN (first, ((JsrReportEvent *) g_ptr_array_index (process->events, i))->start_ns);
+  if (!process->previous_run)
+    first = MIN (first, report->start_ns);
+  if (first == G_MAXINT64)
+    first = report->start_ns;
+  check (s, sysprof_capture_writer_add_process (s->writer, jse_time (process, first), -1,
+                                                process->pid, process->label));
+
+  if (!process->previous_run)
+    {
+      g_autoptr (GString) message = g_string_new (NULL);
+      const JseInput *input = g_ptr_array_index (s->ctx->inputs, process->input);
+
+      append_text (message, "report", input->display_name);
+      append_text (message, "toolkit", report->toolkit);
+      if (report->events_total != JSR_UNKNOWN)
+        g_string_append_printf (message, ", %" G_GINT64_FORMAT " jank events",
+                                report->events_total);
+      mark (s, process, report->start_ns,
+            jsr_sat_add (report->start_ns, MAX (report->monitored_ns, 0)), "jankscope",
+            "monitored", message);
+    }
+
+  for (guint i = 0; i < process->events->len; i++)
+    {
+      const JsrReportEvent *e = g_ptr_array_index (process->events, i);
+
+      event_mark (s, process, e);
+      if (e->detail == NULL)
+        continue;
+      for (guint k = 0; k < e->detail->parts->len; k++)
+        {
+          const JsrReportPart *p = g_ptr_array_index (e->detail->parts, k);
+
+          if (g_strcmp0 (p->type, "frame") == 0)
+            frame_marks (s, process, e, p);
+          else if (p->type != NULL)
+            part_mark (s, process, e, p);
+        }
+    }
+
+  write_samples (s, process);
+}
+
+static GByteArray *
+read_all (int      fd,
+          GError **error)
+{
+  g_autoptr (GByteArray) data = g_byte_array_new ();
+  guint8 buffer[65536];
+  off_t at = 0;
+
+  for (;;)
+    {
+      ssize_t n = pread (fd, buffer, sizeof buffer, at);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                       _("cannot read the capture back: %s"), g_strerror (saved_errno));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      g_byte_array_append (data, buffer, n);
+      at += n;
+    }
+
+  return g_steal_pointer (&data);
+}
+
+/* The capture's times are the reports', but the writer stamps its header
+ * (start at creation, end at each flush) and its JITMAP frames with the time
+ * it ran: a reader takes the latest frame time as the end, and Sysprof would
+ * show an empty stretch up to the export. Both are set to the reports' time
+ * range, in the bytes the writer left (native byte order, frames one after
+ * the other, each starting with its length). */
+static void
+set_time_range (GByteArray *capture,
+                gint64      start_ns,
+                gint64      end_ns)
+{
+  gsize at = sizeof (SysprofCaptureFileHeader);
+
+  if (capture->len < sizeof (SysprofCaptureFileHeader))
+    return;
+  memcpy (capture->data + offsetof (SysprofCaptureFileHeader, time), &start_ns, sizeof start_ns);
+  memcpy (capture->data + offsetof (SysprofCaptureFileHeader, end_time), &end_ns, sizeof end_ns);
+
+  while (at + sizeof (SysprofCaptureFrame) <= capture->len)
+    {
+      SysprofCaptureFrame frame;
+
+      memcpy (&frame, capture->data + at, sizeof frame);
+      if (frame.len < sizeof frame || at + frame.len > capture->len)
+        break;
+      if (frame.type == SYSPROF_CAPTURE_FRAME_JITMAP)
+        memcpy (capture->data + at + offsetof (SysprofCaptureFrame, time), &start_ns,
+                sizeof start_ns);
+      at += frame.len;
+    }
+}
+
+GBytes *
+jse_format_sysprof (JseContext *ctx,
+                    GError    **error)
+{
+  Sysprof s = { 0 };
+  g_autofree char *path = NULL;
+  GBytes *bytes = NULL;
+  GByteArray *capture;
+  int fd;
+  int own_fd;
+
+  /* The writer needs a file; an unlinked one leaves nothing behind. */
+  fd = g_file_open_tmp ("jankscope-export-XXXXXX.syscap", &path, error);
+  if (fd < 0)
+    return NULL;
+  g_unlink (path);
+  own_fd = dup (fd);
+  if (own_fd < 0)
+    {
+      int saved_errno = errno;
+
+      close (fd);
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), "%s",
+                   g_strerror (saved_errno));
+      return NULL;
+    }
+
+  s.ctx = ctx;
+  s.extra_samples = MAX_EXTRA_SAMPLES;
+  s.writer = sysprof_capture_writer_new_from_fd (fd, 0); /* owns fd */
+  s.addresses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (s.writer == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot start a Sysprof capture"));
+      close (own_fd);
+      g_hash_table_unref (s.addresses);
+      return NULL;
+    }
+
+  for (guint i = 0; i < ctx->processes->len; i++)
+    write_process (&s, g_ptr_array_index (ctx->processes, i));
+  check (&s, sysprof_capture_writer_flush (s.writer));
+  sysprof_capture_writer_unref (s.writer); /* flushes again, closes fd */
+  g_hash_table_unref (s.addresses);
+
+  if (s.failed)
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (s.saved_errno),
+                 _("cannot write the Sysprof capture: %s"), g_strerror (s.saved_errno));
+  else if ((capture = read_all (own_fd, error)) != NULL)
+    {
+      set_time_range (capture, ctx->origin_ns, ctx->end_ns);
+      bytes = g_byte_array_free_to_bytes (capture);
+    }
+  close (own_fd);
+
+  return bytes;
+}

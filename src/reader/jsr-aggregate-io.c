@@ -1,0 +1,1053 @@
+/* jsr-aggregate-io.c: the aggregate document (docs/aggregate-format.md)
+ *
+ * Written with jsr-json-writer.c (an aggregate of a fleet holds many
+ * thousands of entries; json-glib's builder would triple the time), in a
+ * fixed order and layout, so that equal aggregates are equal files. Read
+ * back with jsr-json-doc.c and checked like a report.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "jsr-aggregate-io.h"
+#include "jsr-json-read.h"
+#include "jsr-json-writer.h"
+#include "jsr-saturate.h"
+
+/* ---- writing ------------------------------------------------------------------ */
+
+/* The layout: one top-level member per line, indented by two; a container
+ * that holds many entries (apps, groups, signatures, cells, worst events)
+ * has one per line, two further in than the line that opens it, and a long
+ * entry goes on over lines indented one past its brace. */
+#define TOP 2
+
+/* A count of the aggregate's own members: at most G_MAXINT64, an integer
+ * every reader takes. */
+static void
+write_count (JsrJsonWriter *w,
+             guint64        value)
+{
+  jsr_json_writer_uint (w, MIN (value, (guint64) G_MAXINT64));
+}
+
+static void
+member_string (JsrJsonWriter *w,
+               const char    *name,
+               const char    *value)
+{
+  jsr_json_writer_member (w, name);
+  jsr_json_writer_string (w, value);
+}
+
+static void
+member_bool (JsrJsonWriter *w,
+             const char    *name,
+             gboolean       value)
+{
+  jsr_json_writer_member (w, name);
+  jsr_json_writer_bool (w, value);
+}
+
+/* A top-level member (or one of a block at `indent`) on a line of its own. */
+static void
+line_member (JsrJsonWriter *w,
+             guint          indent,
+             const char    *name)
+{
+  jsr_json_writer_newline (w, indent);
+  jsr_json_writer_member (w, name);
+}
+
+/* The members of a JsrAggStats: "events": 1, ... */
+static void
+write_stats (JsrJsonWriter     *w,
+             const JsrAggStats *s,
+             const char        *total_name,
+             gboolean           with_attribution)
+{
+  jsr_json_writer_member (w, "events");
+  jsr_json_writer_uint (w, s->events);
+  jsr_json_writer_member (w, "samples");
+  jsr_json_writer_uint (w, s->samples);
+  jsr_json_writer_member (w, "runs");
+  jsr_json_writer_uint (w, s->runs);
+  jsr_json_writer_member (w, total_name);
+  jsr_json_writer_uint (w, s->total_ns);
+  jsr_json_writer_member (w, "max_ns");
+  jsr_json_writer_uint (w, s->max_ns);
+  if (with_attribution)
+    {
+      jsr_json_writer_member (w, "attributed_ns");
+      jsr_json_writer_uint (w, s->attributed_ns);
+      jsr_json_writer_member (w, "unattributed_ns");
+      jsr_json_writer_uint (w, s->unattributed_ns);
+    }
+}
+
+static void
+write_key (JsrJsonWriter   *w,
+           const JsrAggKey *key)
+{
+  member_string (w, "tier", key->tier);
+  member_string (w, "class", key->klass);
+  member_string (w, "wait", key->wait);
+  member_string (w, "source", key->source);
+  member_string (w, "callback", key->callback);
+  member_string (w, "scene", key->scene);
+}
+
+/* The members of a percentile block at `indent`, its histogram last. */
+static void
+write_histogram (JsrJsonWriter      *w,
+                 guint               indent,
+                 const JsrHistogram *h,
+                 const double       *qs,
+                 const char *const  *names,
+                 guint               n)
+{
+  line_member (w, indent, "count");
+  write_count (w, h->count);
+  line_member (w, indent, "approximate");
+  write_count (w, h->approximate);
+  for (guint i = 0; i < n; i++)
+    {
+      line_member (w, indent, names[i]);
+      write_count (w, (guint64) jsr_histogram_percentile (h, qs[i]));
+    }
+  line_member (w, indent, "max_ns");
+  write_count (w, h->count > 0 ? (guint64) h->max_ns : 0);
+  line_member (w, indent, "histogram");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "sub_bits");
+  jsr_json_writer_int (w, JSR_HISTOGRAM_SUB_BITS);
+  jsr_json_writer_member (w, "min_exp");
+  jsr_json_writer_int (w, JSR_HISTOGRAM_MIN_EXP);
+  jsr_json_writer_member (w, "count");
+  jsr_json_writer_uint (w, h->count);
+  jsr_json_writer_member (w, "min_ns");
+  jsr_json_writer_int (w, h->count > 0 ? h->min_ns : 0);
+  jsr_json_writer_member (w, "max_ns");
+  jsr_json_writer_int (w, h->count > 0 ? h->max_ns : 0);
+  jsr_json_writer_member (w, "buckets");
+  jsr_json_writer_begin_array (w);
+  for (guint b = 0; b < JSR_HISTOGRAM_BUCKETS; b++)
+    if (h->buckets[b] != 0)
+      {
+        jsr_json_writer_begin_array (w);
+        jsr_json_writer_uint (w, b);
+        jsr_json_writer_uint (w, MIN (h->buckets[b], (guint64) G_MAXINT64));
+        jsr_json_writer_end_array (w);
+      }
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_end_object (w);
+}
+
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* A run id as the documents spell it: 16 hexadecimal digits. */
+static void
+write_run_id (JsrJsonWriter *w,
+              guint64        run)
+{
+  char id[17];
+
+  g_snprintf (id, sizeof id, "%016" G_GINT64_MODIFIER "x", run);
+  jsr_json_writer_string (w, id);
+}
+
+static void
+write_runs (JsrJsonWriter      *w,
+            const JsrAggregate *agg)
+{
+  g_autoptr (GArray) ids = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
+                                              g_hash_table_size (agg->runs));
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, agg->runs);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_array_append_val (ids, *(guint64 *) key);
+  g_array_sort (ids, compare_u64);
+  line_member (w, TOP, "runs");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "count");
+  jsr_json_writer_uint (w, ids->len);
+  jsr_json_writer_member (w, "ids");
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; i < ids->len; i++)
+    write_run_id (w, g_array_index (ids, guint64, i));
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_end_object (w);
+}
+
+static void
+write_installs (JsrJsonWriter      *w,
+                const JsrAggregate *agg)
+{
+  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, agg->installs);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (ids, key);
+  g_ptr_array_sort (ids, compare_strings);
+  line_member (w, TOP, "installs");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "count");
+  jsr_json_writer_uint (w, ids->len);
+  jsr_json_writer_member (w, "ids");
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; i < ids->len; i++)
+    jsr_json_writer_string (w, g_ptr_array_index (ids, i));
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_end_object (w);
+}
+
+static void
+write_apps (JsrJsonWriter      *w,
+            const JsrAggregate *agg)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, agg->apps);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, key);
+  g_ptr_array_sort (names, compare_strings);
+  line_member (w, TOP, "apps");
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+
+      jsr_json_writer_newline (w, TOP + 2);
+      jsr_json_writer_begin_object (w);
+      member_string (w, "name", name);
+      jsr_json_writer_member (w, "runs");
+      jsr_json_writer_uint (w, *(guint64 *) g_hash_table_lookup (agg->apps, name));
+      jsr_json_writer_end_object (w);
+    }
+  if (names->len > 0)
+    jsr_json_writer_newline (w, TOP);
+  jsr_json_writer_end_array (w);
+  line_member (w, TOP, "apps_other");
+  write_count (w, agg->apps_other);
+}
+
+static void
+write_summary (JsrJsonWriter      *w,
+               const JsrAggregate *agg)
+{
+  static const double busy_qs[] = { 0.50, 0.95, 0.99 };
+  static const char *const busy_names[] = { "p50_ns", "p95_ns", "p99_ns" };
+  static const double frame_qs[] = { 0.50, 0.90, 0.95, 0.99 };
+  static const char *const frame_names[] = { "p50_ns", "p90_ns", "p95_ns", "p99_ns" };
+  const struct
+  {
+    const char *name;
+    guint64 value;
+  } counts[] = {
+    { "monitored_ns", agg->monitored_ns },     { "busy_ns", agg->busy_ns },
+    { "iterations", agg->iterations },         { "dispatches", agg->dispatches },
+    { "events_total", agg->events_total },     { "events_dropped", agg->events_dropped },
+    { "records_dropped", agg->records_dropped },
+  };
+  const guint in = TOP + 2;
+
+  line_member (w, TOP, "summary");
+  jsr_json_writer_begin_object (w);
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      line_member (w, in, counts[i].name);
+      write_count (w, counts[i].value);
+    }
+  line_member (w, in, "events_by_tier");
+  jsr_json_writer_begin_object (w);
+  for (JsrTier t = 0; t < JSR_N_TIERS; t++)
+    {
+      jsr_json_writer_member (w, jsr_tier_to_string (t));
+      jsr_json_writer_uint (w, agg->events_by_tier[t]);
+    }
+  jsr_json_writer_end_object (w);
+  line_member (w, in, "iteration_busy");
+  jsr_json_writer_begin_object (w);
+  write_histogram (w, in + 2, &agg->iteration_busy, busy_qs, busy_names, G_N_ELEMENTS (busy_qs));
+  jsr_json_writer_newline (w, in);
+  jsr_json_writer_end_object (w);
+  line_member (w, in, "frames");
+  jsr_json_writer_begin_object (w);
+  line_member (w, in + 2, "frames");
+  write_count (w, agg->frames);
+  line_member (w, in + 2, "slow");
+  write_count (w, agg->frames_slow);
+  line_member (w, in + 2, "frozen");
+  write_count (w, agg->frames_frozen);
+  write_histogram (w, in + 2, &agg->frame_time, frame_qs, frame_names, G_N_ELEMENTS (frame_qs));
+  jsr_json_writer_newline (w, in);
+  jsr_json_writer_end_object (w);
+  jsr_json_writer_newline (w, TOP);
+  jsr_json_writer_end_object (w);
+}
+
+static int
+compare_groups (gconstpointer a,
+                gconstpointer b)
+{
+  return jsr_agg_key_compare (&(*(JsrAggGroup *const *) a)->key,
+                              &(*(JsrAggGroup *const *) b)->key);
+}
+
+/* An entry of the signatures (at TOP + 2), its cells one per line under it. */
+static void
+write_signature (JsrJsonWriter         *w,
+                 const JsrAggSignature *sig)
+{
+  g_autoptr (GPtrArray) cells = g_ptr_array_new ();
+  const guint in = TOP + 3; /* past the entry's brace */
+  GHashTableIter iter;
+  gpointer value;
+
+  jsr_json_writer_newline (w, TOP + 2);
+  jsr_json_writer_begin_object (w);
+  member_string (w, "signature", sig->text);
+  member_string (w, "signature_id", sig->id);
+  write_stats (w, &sig->stats, "total_ns", FALSE);
+  line_member (w, in, "cells");
+  jsr_json_writer_begin_array (w);
+  g_hash_table_iter_init (&iter, sig->cells);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (cells, value);
+  g_ptr_array_sort (cells, compare_groups);
+  for (guint i = 0; i < cells->len; i++)
+    {
+      const JsrAggGroup *cell = g_ptr_array_index (cells, i);
+
+      jsr_json_writer_newline (w, in + 2);
+      jsr_json_writer_begin_object (w);
+      write_key (w, &cell->key);
+      write_stats (w, &cell->stats, "total_ns", FALSE);
+      jsr_json_writer_end_object (w);
+    }
+  if (cells->len > 0)
+    jsr_json_writer_newline (w, in);
+  jsr_json_writer_end_array (w);
+  line_member (w, in, "cells_other");
+  if (sig->cells_other != NULL)
+    {
+      jsr_json_writer_begin_object (w);
+      write_stats (w, &sig->cells_other->stats, "total_ns", FALSE);
+      jsr_json_writer_end_object (w);
+    }
+  else
+    jsr_json_writer_null (w);
+  jsr_json_writer_end_object (w);
+}
+
+static void
+write_worst (JsrJsonWriter     *w,
+             const JsrAggEvent *e)
+{
+  const guint in = TOP + 3; /* past the entry's brace */
+
+  jsr_json_writer_newline (w, TOP + 2);
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "run");
+  write_run_id (w, e->run);
+  member_string (w, "app", e->app);
+  jsr_json_writer_member (w, "pid");
+  jsr_json_writer_int (w, e->pid);
+  jsr_json_writer_member (w, "id");
+  jsr_json_writer_int (w, e->event_id);
+  jsr_json_writer_member (w, "start_ns");
+  jsr_json_writer_int (w, e->start_ns);
+  jsr_json_writer_member (w, "duration_ns");
+  jsr_json_writer_uint (w, e->duration_ns);
+  jsr_json_writer_member (w, "attributed_ns");
+  jsr_json_writer_uint (w, e->attributed_ns);
+  jsr_json_writer_member (w, "unattributed_ns");
+  jsr_json_writer_uint (w, e->unattributed_ns);
+  jsr_json_writer_newline (w, in);
+  write_key (w, &e->key);
+  line_member (w, in, "culprit");
+  jsr_json_writer_string (w, e->culprit);
+  member_string (w, "signature", e->signature);
+  jsr_json_writer_end_object (w);
+}
+
+/* The blocks of many entries: one per line, the closing bracket on a line of
+ * its own unless there are none. */
+static void
+end_block (JsrJsonWriter *w,
+           guint          entries)
+{
+  if (entries > 0)
+    jsr_json_writer_newline (w, TOP);
+  jsr_json_writer_end_array (w);
+}
+
+char *
+jsr_aggregate_to_json (const JsrAggregate *agg)
+{
+  GString *out = g_string_sized_new (64 * 1024);
+  g_autoptr (GPtrArray) signatures = jsr_aggregate_sorted_signatures (agg, JSR_AGG_SORT_TIME);
+  g_autoptr (GPtrArray) groups = jsr_aggregate_sorted_groups (agg);
+  JsrAggStats other = agg->signatures_other;
+  guint64 other_count = jsr_sat_add_u64 (agg->signatures_other_count,
+                                         g_hash_table_size (agg->signatures_overflowed));
+  guint kept = MIN (signatures->len, agg->max_signatures);
+  gboolean overflowed = agg->overflowed || kept < signatures->len;
+  JsrJsonWriter writer;
+  JsrJsonWriter *w = &writer;
+
+  /* Signatures past the bound go to "other", exactly. */
+  for (guint i = kept; i < signatures->len; i++)
+    {
+      const JsrAggSignature *sig = g_ptr_array_index (signatures, i);
+
+      other.events = jsr_sat_add_u64 (other.events, sig->stats.events);
+      other.samples = jsr_sat_add_u64 (other.samples, sig->stats.samples);
+      other.total_ns = jsr_sat_add_u64 (other.total_ns, sig->stats.total_ns);
+      other.max_ns = MAX (other.max_ns, sig->stats.max_ns);
+      other_count = jsr_sat_add_u64 (other_count, 1);
+    }
+
+  jsr_json_writer_init (w, out, JSR_JSON_WRITER_SPACED);
+  jsr_json_writer_begin_object (w);
+  line_member (w, TOP, "format");
+  jsr_json_writer_string (w, JSR_AGGREGATE_FORMAT);
+  line_member (w, TOP, "version");
+  write_count (w, JSR_AGGREGATE_VERSION);
+  line_member (w, TOP, "generator");
+  jsr_json_writer_string (w, "jankscope " JANKSCOPE_VERSION);
+  line_member (w, TOP, "signature_frames");
+  write_count (w, agg->signature_frames);
+  jsr_json_writer_newline (w, TOP);
+  member_bool (w, "exact", !overflowed && !agg->saturated);
+  jsr_json_writer_newline (w, TOP);
+  member_bool (w, "overflowed", overflowed);
+  jsr_json_writer_newline (w, TOP);
+  member_bool (w, "saturated", agg->saturated);
+  jsr_json_writer_newline (w, TOP);
+  member_bool (w, "runs_upper_bound", agg->runs_upper_bound);
+  line_member (w, TOP, "reports");
+  write_count (w, agg->reports);
+  write_runs (w, agg);
+  write_installs (w, agg);
+  write_apps (w, agg);
+  write_summary (w, agg);
+
+  line_member (w, TOP, "stalls");
+  jsr_json_writer_begin_object (w);
+  write_stats (w, &agg->stalls, "blocked_ns", TRUE);
+  jsr_json_writer_member (w, "filtered_out");
+  jsr_json_writer_uint (w, agg->events_filtered_out);
+  jsr_json_writer_end_object (w);
+  line_member (w, TOP, "frame_events");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "by_tier");
+  jsr_json_writer_begin_object (w);
+  for (JsrTier t = 0; t < JSR_N_EVENT_TIERS; t++)
+    {
+      jsr_json_writer_member (w, jsr_tier_to_string (t));
+      jsr_json_writer_uint (w, agg->frame_events_by_tier[t]);
+    }
+  jsr_json_writer_end_object (w);
+  jsr_json_writer_member (w, "total_ns");
+  jsr_json_writer_uint (w, agg->frame_events_ns);
+  jsr_json_writer_end_object (w);
+
+  line_member (w, TOP, "groups");
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      const JsrAggGroup *group = g_ptr_array_index (groups, i);
+
+      jsr_json_writer_newline (w, TOP + 2);
+      jsr_json_writer_begin_object (w);
+      write_key (w, &group->key);
+      jsr_json_writer_newline (w, TOP + 3);
+      write_stats (w, &group->stats, "blocked_ns", TRUE);
+      jsr_json_writer_end_object (w);
+    }
+  end_block (w, groups->len);
+  line_member (w, TOP, "groups_other");
+  jsr_json_writer_begin_object (w);
+  write_stats (w, &agg->groups_other, "blocked_ns", TRUE);
+  jsr_json_writer_end_object (w);
+
+  line_member (w, TOP, "signatures");
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; i < kept; i++)
+    write_signature (w, g_ptr_array_index (signatures, i));
+  end_block (w, kept);
+  line_member (w, TOP, "signatures_other");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "signatures");
+  jsr_json_writer_uint (w, other_count);
+  write_stats (w, &other, "total_ns", FALSE);
+  jsr_json_writer_end_object (w);
+
+  line_member (w, TOP, "worst_events");
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; i < agg->worst->len; i++)
+    write_worst (w, g_ptr_array_index (agg->worst, i));
+  end_block (w, agg->worst->len);
+  jsr_json_writer_newline (w, 0);
+  jsr_json_writer_end_object (w);
+  g_string_append_c (out, '\n');
+
+  return g_string_free (out, FALSE);
+}
+
+/* ---- reading ------------------------------------------------------------------ */
+
+typedef const JsrJsonNode Node;
+typedef JsrJsonPath Path;
+
+static gboolean
+fail (GError    **error,
+      const Path *path,
+      const char *member,
+      const char *problem)
+{
+  g_autofree char *full = jsr_json_path_to_string (path, member);
+
+  /* Translators: a member of the aggregate, then what is wrong with it. */
+  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _("%s %s"), full, problem);
+  return FALSE;
+}
+
+static gboolean
+read_u64 (Node       *object,
+          const Path *path,
+          const char *member,
+          guint64    *out,
+          GError    **error)
+{
+  gint64 value;
+
+  if (!jsr_json_read_count (object, path, member, &value, error))
+    return FALSE;
+  *out = (guint64) value;
+  return TRUE;
+}
+
+static gboolean
+read_stats (Node        *object,
+            const Path  *path,
+            const char  *total_name,
+            gboolean     with_attribution,
+            JsrAggStats *stats,
+            GError     **error)
+{
+  if (!read_u64 (object, path, "events", &stats->events, error) ||
+      !read_u64 (object, path, "samples", &stats->samples, error) ||
+      !read_u64 (object, path, "runs", &stats->runs, error) ||
+      !read_u64 (object, path, total_name, &stats->total_ns, error) ||
+      !read_u64 (object, path, "max_ns", &stats->max_ns, error))
+    return FALSE;
+  if (with_attribution)
+    {
+      if (!read_u64 (object, path, "attributed_ns", &stats->attributed_ns, error) ||
+          !read_u64 (object, path, "unattributed_ns", &stats->unattributed_ns, error))
+        return FALSE;
+      /* Both below 2^63: no overflow. */
+      if (stats->attributed_ns + stats->unattributed_ns != stats->total_ns)
+        return fail (error, path, NULL,
+                     _("does not add up: attributed_ns + unattributed_ns must equal its "
+                       "blocked_ns"));
+    }
+  if (stats->max_ns > stats->total_ns && stats->events > 0 && stats->total_ns > 0)
+    return fail (error, path, "max_ns", _("must not be more than the total"));
+  return TRUE;
+}
+
+static gboolean
+read_key (Node       *object,
+          const Path *path,
+          JsrAggKey  *key,
+          GError    **error)
+{
+  return jsr_json_read_string (object, path, "tier", TRUE, &key->tier, error) &&
+         jsr_json_read_string (object, path, "class", TRUE, &key->klass, error) &&
+         jsr_json_read_string (object, path, "wait", TRUE, &key->wait, error) &&
+         jsr_json_read_string (object, path, "source", TRUE, &key->source, error) &&
+         jsr_json_read_string (object, path, "callback", TRUE, &key->callback, error) &&
+         jsr_json_read_string (object, path, "scene", TRUE, &key->scene, error);
+}
+
+static void
+clear_key (JsrAggKey *key)
+{
+  g_free (key->tier);
+  g_free (key->klass);
+  g_free (key->wait);
+  g_free (key->source);
+  g_free (key->callback);
+  g_free (key->scene);
+  memset (key, 0, sizeof *key);
+}
+
+static gboolean
+read_hex_id (Node       *node,
+             const Path *path,
+             guint64    *out,
+             GError    **error)
+{
+  guint64 value = 0;
+
+  if (node->type != JSR_JSON_STRING || node->length != 16 ||
+      strspn (node->v.string, "0123456789abcdef") != 16)
+    return fail (error, path, NULL, _("must be 16 lowercase hex digits"));
+  for (guint i = 0; i < 16; i++)
+    {
+      char c = node->v.string[i];
+
+      value = value << 4 | (guint64) (c <= '9' ? c - '0' : c - 'a' + 10);
+    }
+  *out = value;
+  return TRUE;
+}
+
+static gboolean
+read_histogram (Node         *object,
+                const Path   *path,
+                JsrHistogram *h,
+                GError      **error)
+{
+  g_autoptr (GError) local_error = NULL;
+  JsrReportHistogram *histogram = NULL;
+  gint64 approximate;
+
+  if (!jsr_histogram_read_member (object, path, &histogram, error) ||
+      !jsr_json_read_count (object, path, "approximate", &approximate, error))
+    {
+      g_clear_pointer (&histogram, jsr_report_histogram_free);
+      return FALSE;
+    }
+  if (histogram == NULL)
+    return fail (error, path, "histogram",
+                 _("is missing or not of the layout sub_bits 4, min_exp 6"));
+  jsr_histogram_add_report (h, histogram);
+  jsr_report_histogram_free (histogram);
+  if ((guint64) approximate > h->count)
+    return fail (error, path, "approximate", _("must not be more than the histogram's count"));
+  h->approximate = (guint64) approximate;
+  return TRUE;
+}
+
+static gboolean
+read_summary (Node         *root,
+              JsrAggregate *agg,
+              GError      **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "summary");
+  Path tiers_path = JSR_JSON_MEMBER (&path, "events_by_tier");
+  Path busy_path = JSR_JSON_MEMBER (&path, "iteration_busy");
+  Path frames_path = JSR_JSON_MEMBER (&path, "frames");
+  Node *summary = jsr_json_read_object (root, NULL, "summary", error);
+  Node *tiers, *busy, *frames;
+
+  if (summary == NULL ||
+      !read_u64 (summary, &path, "monitored_ns", &agg->monitored_ns, error) ||
+      !read_u64 (summary, &path, "busy_ns", &agg->busy_ns, error) ||
+      !read_u64 (summary, &path, "iterations", &agg->iterations, error) ||
+      !read_u64 (summary, &path, "dispatches", &agg->dispatches, error) ||
+      !read_u64 (summary, &path, "events_total", &agg->events_total, error) ||
+      !read_u64 (summary, &path, "events_dropped", &agg->events_dropped, error) ||
+      !read_u64 (summary, &path, "records_dropped", &agg->records_dropped, error) ||
+      (tiers = jsr_json_read_object (summary, &path, "events_by_tier", error)) == NULL)
+    return FALSE;
+  for (JsrTier t = 0; t < JSR_N_TIERS; t++)
+    if (!read_u64 (tiers, &tiers_path, jsr_tier_to_string (t), &agg->events_by_tier[t], error))
+      return FALSE;
+  if ((busy = jsr_json_read_object (summary, &path, "iteration_busy", error)) == NULL ||
+      !read_histogram (busy, &busy_path, &agg->iteration_busy, error) ||
+      (frames = jsr_json_read_object (summary, &path, "frames", error)) == NULL ||
+      !read_u64 (frames, &frames_path, "frames", &agg->frames, error) ||
+      !read_u64 (frames, &frames_path, "slow", &agg->frames_slow, error) ||
+      !read_u64 (frames, &frames_path, "frozen", &agg->frames_frozen, error) ||
+      !read_histogram (frames, &frames_path, &agg->frame_time, error))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+read_runs (Node         *root,
+           JsrAggregate *agg,
+           GError      **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "runs");
+  Path ids_path = JSR_JSON_MEMBER (&path, "ids");
+  Node *runs = jsr_json_read_object (root, NULL, "runs", error);
+  Node *ids;
+  gint64 count;
+
+  if (runs == NULL || !jsr_json_read_count (runs, &path, "count", &count, error) ||
+      (ids = jsr_json_read_array (runs, &path, "ids", error)) == NULL)
+    return FALSE;
+  if ((guint64) count != ids->length)
+    return fail (error, &path, "count", _("must be the number of its ids"));
+  for (guint i = 0; i < ids->length; i++)
+    {
+      Path id_path = JSR_JSON_ELEMENT (&ids_path, i);
+      guint64 id, *key;
+
+      if (!read_hex_id (&ids->v.elements[i], &id_path, &id, error))
+        return FALSE;
+      if (g_hash_table_contains (agg->runs, &id))
+        return fail (error, &id_path, NULL, _("is listed twice"));
+      key = g_new (guint64, 1);
+      *key = id;
+      g_hash_table_add (agg->runs, key);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_installs (Node         *root,
+               JsrAggregate *agg,
+               GError      **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "installs");
+  Path ids_path = JSR_JSON_MEMBER (&path, "ids");
+  Node *installs = jsr_json_read_object (root, NULL, "installs", error);
+  Node *ids;
+  gint64 count;
+
+  if (installs == NULL || !jsr_json_read_count (installs, &path, "count", &count, error) ||
+      (ids = jsr_json_read_array (installs, &path, "ids", error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < ids->length; i++)
+    {
+      Path id_path = JSR_JSON_ELEMENT (&ids_path, i);
+
+      if (ids->v.elements[i].type != JSR_JSON_STRING)
+        return jsr_json_invalid (error, &id_path, NULL, _("a string"), &ids->v.elements[i]);
+      g_hash_table_add (agg->installs, jsr_json_copy_capped (ids->v.elements[i].v.string));
+    }
+  if ((guint64) count != g_hash_table_size (agg->installs))
+    return fail (error, &path, "count", _("must be the number of its distinct ids"));
+  return TRUE;
+}
+
+static gboolean
+read_apps (Node         *root,
+           JsrAggregate *agg,
+           GError      **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "apps");
+  Node *apps = jsr_json_read_array (root, NULL, "apps", error);
+
+  if (apps == NULL || !read_u64 (root, NULL, "apps_other", &agg->apps_other, error))
+    return FALSE;
+  for (guint i = 0; i < apps->length; i++)
+    {
+      Path app_path = JSR_JSON_ELEMENT (&path, i);
+      Node *app = jsr_json_read_element (apps, &app_path, error);
+      g_autofree char *name = NULL;
+      guint64 runs, *count;
+
+      if (app == NULL || !jsr_json_read_string (app, &app_path, "name", FALSE, &name, error) ||
+          !read_u64 (app, &app_path, "runs", &runs, error))
+        return FALSE;
+      count = g_hash_table_lookup (agg->apps, name);
+      if (count == NULL)
+        {
+          count = g_new0 (guint64, 1);
+          g_hash_table_insert (agg->apps, g_steal_pointer (&name), count);
+        }
+      *count = jsr_sat_add_u64 (*count, runs);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_groups (Node         *root,
+             JsrAggregate *agg,
+             GError      **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "groups");
+  Path other_path = JSR_JSON_MEMBER (NULL, "groups_other");
+  Path stalls_path = JSR_JSON_MEMBER (NULL, "stalls");
+  Path frame_path = JSR_JSON_MEMBER (NULL, "frame_events");
+  Path by_tier_path = JSR_JSON_MEMBER (&frame_path, "by_tier");
+  Node *groups, *other, *stalls, *frame_events, *by_tier;
+
+  if ((stalls = jsr_json_read_object (root, NULL, "stalls", error)) == NULL ||
+      !read_stats (stalls, &stalls_path, "blocked_ns", TRUE, &agg->stalls, error) ||
+      !read_u64 (stalls, &stalls_path, "filtered_out", &agg->events_filtered_out, error) ||
+      (frame_events = jsr_json_read_object (root, NULL, "frame_events", error)) == NULL ||
+      (by_tier = jsr_json_read_object (frame_events, &frame_path, "by_tier", error)) == NULL ||
+      !read_u64 (frame_events, &frame_path, "total_ns", &agg->frame_events_ns, error))
+    return FALSE;
+  for (JsrTier t = 0; t < JSR_N_EVENT_TIERS; t++)
+    if (!read_u64 (by_tier, &by_tier_path, jsr_tier_to_string (t), &agg->frame_events_by_tier[t],
+                   error))
+      return FALSE;
+
+  if ((groups = jsr_json_read_array (root, NULL, "groups", error)) == NULL ||
+      (other = jsr_json_read_object (root, NULL, "groups_other", error)) == NULL ||
+      !read_stats (other, &other_path, "blocked_ns", TRUE, &agg->groups_other, error))
+    return FALSE;
+  for (guint i = 0; i < groups->length; i++)
+    {
+      Path group_path = JSR_JSON_ELEMENT (&path, i);
+      Node *object = jsr_json_read_element (groups, &group_path, error);
+      JsrAggGroup *group;
+
+      if (object == NULL)
+        return FALSE;
+      group = g_new0 (JsrAggGroup, 1);
+      if (!read_key (object, &group_path, &group->key, error) ||
+          !read_stats (object, &group_path, "blocked_ns", TRUE, &group->stats, error) ||
+          g_hash_table_contains (agg->groups, &group->key))
+        {
+          gboolean twice = error == NULL || *error == NULL;
+
+          clear_key (&group->key);
+          g_free (group);
+          return twice ? fail (error, &group_path, NULL, _("is listed twice")) : FALSE;
+        }
+      g_hash_table_insert (agg->groups, &group->key, group);
+    }
+  return TRUE;
+}
+
+static void
+free_group (gpointer data)
+{
+  JsrAggGroup *group = data;
+
+  clear_key (&group->key);
+  g_free (group);
+}
+
+static gboolean
+read_signature (Node         *object,
+                const Path   *path,
+                JsrAggregate *agg,
+                GError      **error)
+{
+  Path cells_path = JSR_JSON_MEMBER (path, "cells");
+  Path cells_other_path = JSR_JSON_MEMBER (path, "cells_other");
+  g_autoptr (GError) local_error = NULL;
+  g_autofree char *text = NULL, *id = NULL;
+  JsrAggSignature *sig;
+  Node *cells, *cells_other;
+
+  if (!jsr_json_read_string (object, path, "signature", FALSE, &text, error) ||
+      !jsr_json_read_string (object, path, "signature_id", FALSE, &id, error))
+    return FALSE;
+  if (strlen (id) != 16 || strspn (id, "0123456789abcdef") != 16)
+    return fail (error, path, "signature_id", _("must be 16 lowercase hex digits"));
+  if (g_hash_table_contains (agg->signatures, text))
+    return fail (error, path, "signature", _("is listed twice"));
+
+  sig = g_new0 (JsrAggSignature, 1);
+  sig->text = g_steal_pointer (&text);
+  memcpy (sig->id, id, 17);
+  sig->cells = jsr_aggregate_new_group_table ();
+  g_hash_table_insert (agg->signatures, sig->text, sig);
+
+  if (!read_stats (object, path, "total_ns", FALSE, &sig->stats, error) ||
+      (cells = jsr_json_read_array (object, path, "cells", error)) == NULL)
+    return FALSE;
+  cells_other = jsr_json_read_optional_object (object, path, "cells_other", &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (cells_other != NULL)
+    {
+      sig->cells_other = g_new0 (JsrAggGroup, 1);
+      if (!read_stats (cells_other, &cells_other_path, "total_ns", FALSE, &sig->cells_other->stats,
+                       error))
+        return FALSE;
+    }
+  for (guint i = 0; i < cells->length; i++)
+    {
+      Path cell_path = JSR_JSON_ELEMENT (&cells_path, i);
+      Node *element = jsr_json_read_element (cells, &cell_path, error);
+      JsrAggGroup *cell;
+
+      if (element == NULL)
+        return FALSE;
+      cell = g_new0 (JsrAggGroup, 1);
+      if (!read_key (element, &cell_path, &cell->key, error) ||
+          !read_stats (element, &cell_path, "total_ns", FALSE, &cell->stats, error) ||
+          g_hash_table_contains (sig->cells, &cell->key))
+        {
+          gboolean twice = error == NULL || *error == NULL;
+
+          free_group (cell);
+          return twice ? fail (error, &cell_path, NULL, _("is listed twice")) : FALSE;
+        }
+      g_hash_table_insert (sig->cells, &cell->key, cell);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_signatures (Node         *root,
+                 JsrAggregate *agg,
+                 GError      **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "signatures");
+  Path other_path = JSR_JSON_MEMBER (NULL, "signatures_other");
+  Node *signatures = jsr_json_read_array (root, NULL, "signatures", error);
+  Node *other;
+
+  if (signatures == NULL ||
+      (other = jsr_json_read_object (root, NULL, "signatures_other", error)) == NULL ||
+      !read_u64 (other, &other_path, "signatures", &agg->signatures_other_count, error) ||
+      !read_stats (other, &other_path, "total_ns", FALSE, &agg->signatures_other, error))
+    return FALSE;
+  /* Every signature of the file is kept (the target applies its bound). */
+  agg->max_signatures = MAX (agg->max_signatures, signatures->length);
+  for (guint i = 0; i < signatures->length; i++)
+    {
+      Path sig_path = JSR_JSON_ELEMENT (&path, i);
+      Node *object = jsr_json_read_element (signatures, &sig_path, error);
+
+      if (object == NULL || !read_signature (object, &sig_path, agg, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_worst (Node         *root,
+            JsrAggregate *agg,
+            GError      **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "worst_events");
+  Node *worst = jsr_json_read_array (root, NULL, "worst_events", error);
+
+  if (worst == NULL)
+    return FALSE;
+  for (guint i = 0; i < worst->length; i++)
+    {
+      Path event_path = JSR_JSON_ELEMENT (&path, i);
+      Path run_path = JSR_JSON_MEMBER (&event_path, "run");
+      Node *object = jsr_json_read_element (worst, &event_path, error);
+      JsrAggEvent *event;
+      gint64 value;
+      gboolean ok;
+
+      if (object == NULL)
+        return FALSE;
+      event = g_new0 (JsrAggEvent, 1);
+      g_ptr_array_add (agg->worst, event);
+      ok = (jsr_json_object_get (object, "run") != NULL
+              ? read_hex_id (jsr_json_object_get (object, "run"), &run_path, &event->run, error)
+              : jsr_json_invalid (error, &event_path, "run", _("a string"), NULL)) &&
+           jsr_json_read_string (object, &event_path, "app", TRUE, &event->app, error) &&
+           jsr_json_read_count (object, &event_path, "pid", &event->pid, error) &&
+           jsr_json_read_count (object, &event_path, "id", &event->event_id, error) &&
+           jsr_json_read_count (object, &event_path, "start_ns", &event->start_ns, error) &&
+           jsr_json_read_count (object, &event_path, "duration_ns", &value, error) &&
+           (event->duration_ns = (guint64) value, TRUE) &&
+           jsr_json_read_count (object, &event_path, "attributed_ns", &value, error) &&
+           (event->attributed_ns = (guint64) value, TRUE) &&
+           jsr_json_read_count (object, &event_path, "unattributed_ns", &value, error) &&
+           (event->unattributed_ns = (guint64) value, TRUE) &&
+           read_key (object, &event_path, &event->key, error) &&
+           jsr_json_read_string (object, &event_path, "culprit", TRUE, &event->culprit, error) &&
+           jsr_json_read_string (object, &event_path, "signature", TRUE, &event->signature, error);
+      if (!ok)
+        return FALSE;
+      if (event->attributed_ns + event->unattributed_ns != event->duration_ns)
+        return fail (error, &event_path, NULL,
+                     _("does not add up: attributed_ns + unattributed_ns must equal its "
+                       "duration_ns"));
+    }
+  return TRUE;
+}
+
+gboolean
+jsr_aggregate_json_is_aggregate (const JsrJsonNode *root)
+{
+  Node *format = jsr_json_object_get (root, "format");
+
+  return format != NULL && format->type == JSR_JSON_STRING &&
+         strcmp (format->v.string, JSR_AGGREGATE_FORMAT) == 0;
+}
+
+JsrAggregate *
+jsr_aggregate_load_from_json (const JsrJsonNode *root,
+                              GError           **error)
+{
+  g_autoptr (JsrAggregate) agg = NULL;
+  Node *version;
+  gint64 frames;
+  gboolean flag;
+
+  if (!jsr_aggregate_json_is_aggregate (root))
+    {
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT,
+                   _("not a jankscope aggregate: its “format” is not “%s”"), JSR_AGGREGATE_FORMAT);
+      return NULL;
+    }
+  version = jsr_json_object_get (root, "version");
+  if (version == NULL || version->type != JSR_JSON_INT)
+    {
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
+                   _("the aggregate has no valid “version”"));
+      return NULL;
+    }
+  if (version->v.integer != JSR_AGGREGATE_VERSION)
+    {
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
+                   _("aggregate format version %lld is not supported (this jankscope reads "
+                     "version %d)"),
+                   (long long) version->v.integer, JSR_AGGREGATE_VERSION);
+      return NULL;
+    }
+  if (!jsr_json_read_count (root, NULL, "signature_frames", &frames, error))
+    return NULL;
+  if (frames < 1 || frames > 64)
+    {
+      fail (error, NULL, "signature_frames", _("must be from 1 to 64"));
+      return NULL;
+    }
+
+  agg = jsr_aggregate_new ((guint) frames, 1);
+  if (!read_u64 (root, NULL, "reports", &agg->reports, error) ||
+      !jsr_json_read_bool (root, NULL, "overflowed", &agg->overflowed, error) ||
+      !jsr_json_read_bool (root, NULL, "saturated", &agg->saturated, error) ||
+      !jsr_json_read_bool (root, NULL, "runs_upper_bound", &agg->runs_upper_bound, error) ||
+      !jsr_json_read_bool (root, NULL, "exact", &flag, error) ||
+      !read_runs (root, agg, error) ||
+      !read_installs (root, agg, error) ||
+      !read_apps (root, agg, error) ||
+      !read_summary (root, agg, error) ||
+      !read_groups (root, agg, error) ||
+      !read_signatures (root, agg, error) ||
+      !read_worst (root, agg, error))
+    return NULL;
+
+  return g_steal_pointer (&agg);
+}

@@ -1,0 +1,1270 @@
+/* jsr-report.c: loads and validates a jankscope report (docs/report-format.md)
+ *
+ * The file is untrusted: it may be truncated, hand-written, of another
+ * version or not a report at all. Every member that the CLI uses is checked
+ * for presence, type and range; a problem gives a GError that names the
+ * member ("summary.sources[3].count must be an integer, not a string").
+ * Unknown members are ignored, as the format asks of readers.
+ *
+ * The text is parsed by jsr-json-doc.c, which also keeps jsr-json-guard.c's rules
+ * (nesting depth, 64-bit integers, memory budget). jsr_report_load reads
+ * what the summary needs; jsr_report_load_full also reads every event's
+ * stacks (all frames), samples and parts, within JSR_REPORT_FULL_MAX_*:
+ * past them it fails rather than truncate silently.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "jsr-display.h"
+#include "jsr-histogram.h"
+#include "jsr-json-doc.h"
+#include "jsr-json-read.h"
+#include "jsr-report-journal.h"
+#include "jsr-report.h"
+
+#define REPORT_FORMAT    "jankscope-report"
+#define REPORT_VERSION   1
+
+GQuark
+jsr_report_error_quark (void)
+{
+  return g_quark_from_static_string ("jankscope-reader-report-error");
+}
+
+static const char *const tier_names[JSR_N_EVENT_TIERS] = {
+  [JSR_TIER_NOTICEABLE] = "noticeable",
+  [JSR_TIER_SEVERE] = "severe",
+  [JSR_TIER_FROZEN] = "frozen",
+  [JSR_TIER_HANG] = "hang",
+  [JSR_TIER_LIGHT] = "light",
+};
+
+/* The frame phases of JsrReportPart.phases, in order (report-format.md). */
+static const char *const phase_names[6] = {
+  "flush-events", "before-paint", "update", "layout", "paint", "after-paint",
+};
+
+const char *const *
+jsr_report_lazy_members (JsrReportLoadFlags flags)
+{
+  /* Only containers are ever lazy: "samples" of the sampler summary (a
+   * number) is read as usual. */
+  static const char *const aggregate[] = {
+    "frames", "samples", "parts", "sources", "watchdog", "windows", NULL,
+  };
+
+  return (flags & JSR_REPORT_LOAD_AGGREGATE) ? aggregate : NULL;
+}
+
+const char *
+jsr_tier_to_string (JsrTier tier)
+{
+  g_return_val_if_fail (tier < JSR_N_EVENT_TIERS, NULL);
+
+  return tier_names[tier];
+}
+
+/* ---- freeing ---------------------------------------------------------------- */
+
+static void
+source_free (JsrReportSource *source)
+{
+  g_free (source->source);
+  g_free (source->callback);
+  g_free (source);
+}
+
+static void
+frame_free (JsrReportFrame *frame)
+{
+  g_free (frame->function);
+  g_free (frame->module);
+  g_free (frame->file);
+  g_free (frame->offset);
+  g_free (frame->build_id);
+  g_free (frame);
+}
+
+static void
+culprit_free (JsrReportCulprit *culprit)
+{
+  g_free (culprit->function);
+  g_free (culprit->module);
+  g_free (culprit->file);
+  g_free (culprit->reason);
+  g_free (culprit);
+}
+
+static void
+stack_free (JsrReportStack *stack)
+{
+  g_free (stack->signature);
+  g_free (stack->signature_id);
+  g_clear_pointer (&stack->frames, g_ptr_array_unref);
+  g_free (stack);
+}
+
+static void
+sample_clear (JsrReportSample *sample)
+{
+  g_free (sample->state);
+  g_free (sample->wait);
+}
+
+static void
+part_free (JsrReportPart *part)
+{
+  g_free (part->type);
+  g_free (part->tier);
+  g_free (part->source);
+  g_free (part->callback);
+  g_free (part);
+}
+
+static void
+detail_free (JsrReportEventDetail *detail)
+{
+  g_clear_pointer (&detail->stacks, g_ptr_array_unref);
+  g_clear_pointer (&detail->samples, g_array_unref);
+  g_clear_pointer (&detail->parts, g_ptr_array_unref);
+  g_free (detail->scene);
+  g_free (detail);
+}
+
+static void
+event_free (JsrReportEvent *event)
+{
+  g_free (event->type);
+  g_free (event->source);
+  g_free (event->callback);
+  g_free (event->klass);
+  g_free (event->wait);
+  g_clear_pointer (&event->culprit, culprit_free);
+  g_clear_pointer (&event->top_stack, g_ptr_array_unref);
+  g_clear_pointer (&event->detail, detail_free);
+  g_free (event);
+}
+
+static void
+previous_run_free (JsrReportPreviousRun *previous)
+{
+  g_free (previous->exe);
+  g_clear_pointer (&previous->hang, event_free);
+  g_free (previous);
+}
+
+
+void
+jsr_report_free (JsrReport *report)
+{
+  if (report == NULL)
+    return;
+
+  g_free (report->generator);
+  g_free (report->name);
+  g_free (report->toolkit);
+  g_free (report->gtk_version);
+  g_free (report->mode);
+  g_clear_pointer (&report->sources, g_ptr_array_unref);
+  g_clear_pointer (&report->events, g_ptr_array_unref);
+  g_clear_pointer (&report->sampler, g_free);
+  g_clear_pointer (&report->previous_run, previous_run_free);
+  g_free (report->install_id);
+  g_free (report->path);
+  g_free (report->exe);
+  g_clear_pointer (&report->iteration_histogram, jsr_report_histogram_free);
+  g_clear_pointer (&report->frame_histogram, jsr_report_histogram_free);
+  g_free (report);
+}
+
+/* The first event of the stall under way, if the report has one. */
+const JsrReportEvent *
+jsr_report_get_ongoing_hang (const JsrReport *report)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+
+  for (guint i = 0; i < report->events->len; i++)
+    {
+      const JsrReportEvent *event = g_ptr_array_index (report->events, i);
+
+      if (event->ongoing)
+        return event;
+    }
+
+  return NULL;
+}
+
+/* ---- shorthands ------------------------------------------------------------- */
+
+typedef const JsrJsonNode Node;
+typedef JsrJsonPath Path;
+
+#define read_count          jsr_json_read_count
+#define read_optional_count jsr_json_read_optional_count
+#define read_string         jsr_json_read_string
+#define read_bool           jsr_json_read_bool
+#define read_optional_bool  jsr_json_read_optional_bool
+
+/* An optional container: FALSE only on a wrong type (*out NULL when absent). */
+static gboolean
+read_optional (Node       *object,
+               const Path *path,
+               const char *member,
+               JsrJsonType type,
+               Node      **out,
+               GError    **error)
+{
+  g_autoptr (GError) local_error = NULL;
+
+  if (type == JSR_JSON_OBJECT)
+    *out = jsr_json_read_optional_object (object, path, member, &local_error);
+  else
+    *out = jsr_json_read_optional_array (object, path, member, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+too_many (GError    **error,
+          const Path *path,
+          const char *member,
+          guint       found,
+          guint       limit)
+{
+  g_autofree char *full = jsr_json_path_to_string (path, member);
+
+  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
+               _("%s has %u entries: at most %u can be loaded"), full, found, limit);
+  return FALSE;
+}
+
+static gboolean
+read_tier (Node       *object,
+           const Path *path,
+           JsrTier    *out,
+           GError    **error)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *full = NULL;
+  g_autofree char *shown = NULL;
+
+  if (!read_string (object, path, "tier", FALSE, &name, error))
+    return FALSE;
+
+  for (JsrTier tier = 0; tier < JSR_N_EVENT_TIERS; tier++)
+    if (strcmp (name, tier_names[tier]) == 0)
+      {
+        *out = tier;
+        return TRUE;
+      }
+
+  full = jsr_json_path_to_string (path, NULL);
+  shown = jsr_display (name);
+  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
+               _("%s.tier must be light, noticeable, severe, frozen or hang, not “%s”"), full,
+               shown);
+  return FALSE;
+}
+
+/* ---- the sections of a report ------------------------------------------- */
+
+static gboolean
+parse_process (Node      *root,
+               JsrReport *report,
+               GError   **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "process");
+  Node *process = jsr_json_read_object (root, NULL, "process", error);
+
+  if (process == NULL ||
+      !read_string (process, &path, "name", TRUE, &report->name, error) ||
+      !read_count (process, &path, "pid", &report->pid, error) ||
+      !read_string (process, &path, "toolkit", TRUE, &report->toolkit, error) ||
+      !read_string (process, &path, "gtk_version", TRUE, &report->gtk_version, error) ||
+      !read_string (process, &path, "mode", TRUE, &report->mode, error) ||
+      !read_count (process, &path, "start_ns", &report->start_ns, error) ||
+      !read_string (process, &path, "exe", TRUE, &report->exe, error) ||
+      !read_optional_count (process, &path, "report_ns", &report->report_ns, error))
+    return FALSE;
+
+  return TRUE;
+}
+
+static gboolean
+parse_config (Node      *root,
+              JsrReport *report,
+              GError   **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "config");
+  Node *config = jsr_json_read_object (root, NULL, "config", error);
+
+  return config != NULL && read_count (config, &path, "threshold_ns", &report->threshold_ns,
+                                       error);
+}
+
+static JsrReportSource *
+parse_source (Node       *object,
+              const Path *path,
+              GError    **error)
+{
+  JsrReportSource *source = g_new0 (JsrReportSource, 1);
+
+  if (read_string (object, path, "source", TRUE, &source->source, error) &&
+      read_string (object, path, "callback", TRUE, &source->callback, error) &&
+      read_count (object, path, "count", &source->count, error) &&
+      read_count (object, path, "total_ns", &source->total_ns, error) &&
+      read_count (object, path, "max_ns", &source->max_ns, error) &&
+      read_count (object, path, "p95_ns", &source->p95_ns, error))
+    return source;
+
+  source_free (source);
+  return NULL;
+}
+
+static gboolean
+parse_sources (Node       *summary,
+               const Path *summary_path,
+               JsrReport  *report,
+               GError    **error)
+{
+  Path path = JSR_JSON_MEMBER (summary_path, "sources");
+  Node *sources = jsr_json_read_array (summary, summary_path, "sources", error);
+
+  if (sources == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < sources->length; i++)
+    {
+      Path element_path = JSR_JSON_ELEMENT (&path, i);
+      Node *object = jsr_json_read_element (sources, &element_path, error);
+      JsrReportSource *source;
+
+      if (object == NULL || (source = parse_source (object, &element_path, error)) == NULL)
+        return FALSE;
+      g_ptr_array_add (report->sources, source);
+    }
+
+  return TRUE;
+}
+
+/* summary.iteration_busy: optional (its percentiles and histogram). */
+static gboolean
+parse_iteration_busy (Node       *summary,
+                      const Path *summary_path,
+                      JsrReport  *report,
+                      GError    **error)
+{
+  Path path = JSR_JSON_MEMBER (summary_path, "iteration_busy");
+  Node *busy;
+
+  report->iteration_p50_ns = report->iteration_p95_ns = JSR_UNKNOWN;
+  report->iteration_p99_ns = report->iteration_max_ns = JSR_UNKNOWN;
+  if (!read_optional (summary, summary_path, "iteration_busy", JSR_JSON_OBJECT, &busy, error))
+    return FALSE;
+  if (busy == NULL)
+    return TRUE;
+
+  return read_optional_count (busy, &path, "p50_ns", &report->iteration_p50_ns, error) &&
+         read_optional_count (busy, &path, "p95_ns", &report->iteration_p95_ns, error) &&
+         read_optional_count (busy, &path, "p99_ns", &report->iteration_p99_ns, error) &&
+         read_optional_count (busy, &path, "max_ns", &report->iteration_max_ns, error) &&
+         jsr_histogram_read_member (busy, &path, &report->iteration_histogram, error);
+}
+
+/* summary.frames is optional: reports of plain GLib programs have no frames. */
+static gboolean
+parse_frames (Node       *summary,
+              const Path *summary_path,
+              JsrReport  *report,
+              GError    **error)
+{
+  Path path = JSR_JSON_MEMBER (summary_path, "frames");
+  Node *frames;
+  Node *fps;
+
+  report->frames_fps = -1;
+  if (jsr_json_object_get (summary, "frames") == NULL)
+    return TRUE;
+  frames = jsr_json_read_object (summary, summary_path, "frames", error);
+  if (frames == NULL ||
+      !read_count (frames, &path, "frames", &report->frames, error) ||
+      !read_count (frames, &path, "slow", &report->frames_slow, error) ||
+      !read_count (frames, &path, "frozen", &report->frames_frozen, error) ||
+      !read_count (frames, &path, "p50_ns", &report->frame_p50_ns, error) ||
+      !read_count (frames, &path, "p95_ns", &report->frame_p95_ns, error) ||
+      !read_count (frames, &path, "p99_ns", &report->frame_p99_ns, error) ||
+      !read_optional_count (frames, &path, "p90_ns", &report->frame_p90_ns, error) ||
+      !read_optional_count (frames, &path, "max_ns", &report->frame_max_ns, error) ||
+      !jsr_histogram_read_member (frames, &path, &report->frame_histogram, error))
+    return FALSE;
+  fps = jsr_json_object_get (frames, "fps_animating");
+  if (fps != NULL && fps->type == JSR_JSON_DOUBLE)
+    report->frames_fps = fps->v.number;
+  return TRUE;
+}
+
+static gboolean
+parse_summary (Node              *root,
+               JsrReport         *report,
+               JsrReportLoadFlags flags,
+               GError           **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "summary");
+  Path tiers_path = JSR_JSON_MEMBER (&path, "events_by_tier");
+  Node *summary = jsr_json_read_object (root, NULL, "summary", error);
+  Node *tiers;
+
+  if (summary == NULL ||
+      !read_count (summary, &path, "iterations", &report->iterations, error) ||
+      !read_count (summary, &path, "dispatches", &report->dispatches, error) ||
+      !read_count (summary, &path, "busy_ns", &report->busy_ns, error) ||
+      !read_count (summary, &path, "monitored_ns", &report->monitored_ns, error) ||
+      !read_count (summary, &path, "events_total", &report->events_total, error) ||
+      !read_count (summary, &path, "events_dropped", &report->events_dropped, error) ||
+      !read_count (summary, &path, "records_dropped", &report->records_dropped, error) ||
+      !read_count (summary, &path, "sources_truncated", &report->sources_truncated, error))
+    return FALSE;
+
+  tiers = jsr_json_read_object (summary, &path, "events_by_tier", error);
+  if (tiers == NULL)
+    return FALSE;
+  for (JsrTier tier = 0; tier < JSR_N_TIERS; tier++)
+    if (!read_count (tiers, &tiers_path, tier_names[tier], &report->events_by_tier[tier], error))
+      return FALSE;
+
+  return parse_iteration_busy (summary, &path, report, error) &&
+         parse_frames (summary, &path, report, error) &&
+         ((flags & JSR_REPORT_LOAD_AGGREGATE) || parse_sources (summary, &path, report, error));
+}
+
+static JsrReportFrame *
+parse_frame (Node       *object,
+             const Path *path,
+             gboolean    full,
+             GError    **error)
+{
+  JsrReportFrame *frame = g_new0 (JsrReportFrame, 1);
+
+  if (read_string (object, path, "function", TRUE, &frame->function, error) &&
+      read_string (object, path, "module", TRUE, &frame->module, error) &&
+      read_string (object, path, "file", TRUE, &frame->file, error) &&
+      read_optional_count (object, path, "line", &frame->line, error) &&
+      read_string (object, path, "offset", TRUE, &frame->offset, error) &&
+      read_optional_bool (object, path, "inlined", &frame->inlined, error) &&
+      (!full || read_string (object, path, "build_id", TRUE, &frame->build_id, error)))
+    return frame;
+
+  frame_free (frame);
+  return NULL;
+}
+
+/* Only the top stack (the first: "most samples first") is read, and only its
+ * first JSR_REPORT_MAX_FRAMES frames: the rest is counted, not validated
+ * (jsr_report_load_full reads the others in detail). */
+static gboolean
+parse_top_stack (Node              *object,
+                 const Path        *path,
+                 JsrReportEvent    *event,
+                 JsrReportLoadFlags flags,
+                 GError           **error)
+{
+  Path stacks_path = JSR_JSON_MEMBER (path, "stacks");
+  Path stack_path = JSR_JSON_ELEMENT (&stacks_path, 0);
+  Path frames_path = JSR_JSON_MEMBER (&stack_path, "frames");
+  Node *stacks;
+  Node *stack;
+  Node *frames;
+
+  event->top_stack_count = JSR_UNKNOWN;
+  if (!read_optional (object, path, "stacks", JSR_JSON_ARRAY, &stacks, error))
+    return FALSE;
+  if (stacks == NULL || stacks->length == 0)
+    return TRUE;
+  event->n_stacks = stacks->length;
+
+  stack = jsr_json_read_element (stacks, &stack_path, error);
+  if (stack == NULL ||
+      !read_optional_count (stack, &stack_path, "count", &event->top_stack_count, error) ||
+      !read_optional_bool (stack, &stack_path, "truncated", &event->top_stack_truncated, error))
+    return FALSE;
+
+  /* Aggregating by signatures needs no frames (see the flag). */
+  if ((flags & JSR_REPORT_LOAD_AGGREGATE) &&
+      jsr_json_object_get (stack, "signature") != NULL &&
+      jsr_json_object_get (stack, "signature")->type == JSR_JSON_STRING)
+    {
+      event->top_stack_frames_total =
+        (guint) MAX (jsr_json_object_array_length (stack, "frames"), 0);
+      return TRUE;
+    }
+  if (!read_optional (stack, &stack_path, "frames", JSR_JSON_ARRAY, &frames, error))
+    return FALSE;
+  if (frames == NULL)
+    return TRUE;
+
+  event->top_stack_frames_total = frames->length;
+  for (guint i = 0; i < MIN (event->top_stack_frames_total, JSR_REPORT_MAX_FRAMES); i++)
+    {
+      Path frame_path = JSR_JSON_ELEMENT (&frames_path, i);
+      Node *element = jsr_json_read_element (frames, &frame_path, error);
+      JsrReportFrame *frame;
+
+      if (element == NULL || (frame = parse_frame (element, &frame_path, FALSE, error)) == NULL)
+        return FALSE;
+      g_ptr_array_add (event->top_stack, frame);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+parse_culprit (Node           *object,
+               const Path     *path,
+               JsrReportEvent *event,
+               GError        **error)
+{
+  Path culprit_path = JSR_JSON_MEMBER (path, "culprit");
+  Node *member;
+  JsrReportCulprit *culprit;
+
+  if (!read_optional (object, path, "culprit", JSR_JSON_OBJECT, &member, error))
+    return FALSE;
+  if (member == NULL)
+    return TRUE;
+
+  culprit = event->culprit = g_new0 (JsrReportCulprit, 1);
+  if (!read_string (member, &culprit_path, "function", TRUE, &culprit->function, error) ||
+      !read_string (member, &culprit_path, "module", TRUE, &culprit->module, error) ||
+      !read_string (member, &culprit_path, "file", TRUE, &culprit->file, error) ||
+      !read_optional_count (member, &culprit_path, "line", &culprit->line, error) ||
+      !jsr_json_read_fraction (member, &culprit_path, "confidence", &culprit->confidence, error) ||
+      !read_optional_count (member, &culprit_path, "samples", &culprit->samples, error) ||
+      !read_optional_count (member, &culprit_path, "of_samples", &culprit->of_samples, error) ||
+      !read_string (member, &culprit_path, "reason", TRUE, &culprit->reason, error))
+    return FALSE;
+
+  if (culprit->samples != JSR_UNKNOWN && culprit->of_samples != JSR_UNKNOWN &&
+      culprit->samples > culprit->of_samples)
+    {
+      g_autofree char *full = jsr_json_path_to_string (&culprit_path, NULL);
+
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
+                   _("%s.samples (%lld) must not be more than its of_samples (%lld)"),
+                   full, (long long) culprit->samples, (long long) culprit->of_samples);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The members of "Stacks and classification": all optional. */
+static gboolean
+parse_event_analysis (Node              *object,
+                      const Path        *path,
+                      JsrReportEvent    *event,
+                      JsrReportLoadFlags flags,
+                      GError           **error)
+{
+  return read_optional_bool (object, path, "ongoing", &event->ongoing, error) &&
+         read_optional_count (object, path, "watched_ns", &event->watched_ns, error) &&
+         read_optional_count (object, path, "cpu_ns", &event->cpu_ns, error) &&
+         read_optional_count (object, path, "off_cpu_ns", &event->off_cpu_ns, error) &&
+         read_string (object, path, "class", TRUE, &event->klass, error) &&
+         read_string (object, path, "wait", TRUE, &event->wait, error) &&
+         read_optional_count (object, path, "samples_total", &event->samples_total, error) &&
+         parse_culprit (object, path, event, error) &&
+         parse_top_stack (object, path, event, flags, error);
+}
+
+/* ---- full loading: the event's detail ---------------------------------------- */
+
+static JsrReportStack *
+parse_stack (Node              *object,
+             const Path        *path,
+             JsrReportLoadFlags flags,
+             GError           **error)
+{
+  Path frames_path = JSR_JSON_MEMBER (path, "frames");
+  JsrReportStack *stack = g_new0 (JsrReportStack, 1);
+  Node *frames;
+
+  stack->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) frame_free);
+  if (!read_optional_count (object, path, "count", &stack->count, error) ||
+      !read_string (object, path, "signature", TRUE, &stack->signature, error) ||
+      !read_string (object, path, "signature_id", TRUE, &stack->signature_id, error) ||
+      !read_optional_bool (object, path, "truncated", &stack->truncated, error) ||
+      !read_optional_count (object, path, "time_ns", &stack->time_ns, error))
+    goto fail;
+  /* A stack without a count was sampled at least once. */
+  if (stack->count == JSR_UNKNOWN)
+    stack->count = 1;
+
+  if ((flags & JSR_REPORT_LOAD_AGGREGATE) && stack->signature != NULL)
+    {
+      /* Counted, not read (nor built, when the document has them lazy). */
+      stack->frames_total = (guint) MAX (jsr_json_object_array_length (object, "frames"), 0);
+      return stack;
+    }
+  if (!read_optional (object, path, "frames", JSR_JSON_ARRAY, &frames, error))
+    goto fail;
+  stack->frames_total = frames != NULL ? frames->length : 0;
+  if (frames != NULL)
+    {
+      if (frames->length > JSR_REPORT_FULL_MAX_STACK_FRAMES)
+        {
+          too_many (error, path, "frames", frames->length, JSR_REPORT_FULL_MAX_STACK_FRAMES);
+          goto fail;
+        }
+      g_ptr_array_set_size (stack->frames, 0);
+      for (guint i = 0; i < frames->length; i++)
+        {
+          Path frame_path = JSR_JSON_ELEMENT (&frames_path, i);
+          Node *element = jsr_json_read_element (frames, &frame_path, error);
+          JsrReportFrame *frame;
+
+          if (element == NULL || (frame = parse_frame (element, &frame_path, TRUE, error)) == NULL)
+            goto fail;
+          g_ptr_array_add (stack->frames, frame);
+        }
+    }
+  return stack;
+
+fail:
+  stack_free (stack);
+  return NULL;
+}
+
+static gboolean
+parse_sample (Node            *object,
+              const Path      *path,
+              guint            n_stacks,
+              JsrReportSample *sample,
+              GError         **error)
+{
+  Node *stack = jsr_json_object_get (object, "stack");
+
+  if (!read_count (object, path, "t_ns", &sample->t_ns, error) ||
+      !read_optional_count (object, path, "last_ns", &sample->last_ns, error) ||
+      !read_optional_count (object, path, "count", &sample->count, error) ||
+      !read_string (object, path, "state", TRUE, &sample->state, error) ||
+      !read_string (object, path, "wait", TRUE, &sample->wait, error))
+    return FALSE;
+  /* A last sample before the first makes no sense: taken as the first
+   * (docs/exports.md, "Hostile numbers"). */
+  if (sample->last_ns == JSR_UNKNOWN || sample->last_ns < sample->t_ns)
+    sample->last_ns = sample->t_ns;
+  if (sample->count == JSR_UNKNOWN)
+    sample->count = 1;
+
+  sample->stack = -1;
+  if (!jsr_json_is_absent (stack))
+    {
+      if (stack->type != JSR_JSON_INT)
+        return jsr_json_invalid (error, path, "stack", _("an integer or null"), stack);
+      if (stack->v.integer < -1 || stack->v.integer >= (gint64) n_stacks)
+        {
+          g_autofree char *full = jsr_json_path_to_string (path, "stack");
+
+          g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
+                       _("%s must be from -1 to %d (it is %lld)"), full, (int) n_stacks - 1,
+                       (long long) stack->v.integer);
+          return FALSE;
+        }
+      sample->stack = (gint) stack->v.integer;
+    }
+  return TRUE;
+}
+
+static JsrReportPart *
+parse_part (Node       *object,
+            const Path *path,
+            GError    **error)
+{
+  Path phases_path = JSR_JSON_MEMBER (path, "phases");
+  JsrReportPart *part = g_new0 (JsrReportPart, 1);
+  Node *phases;
+
+  if (!read_string (object, path, "type", FALSE, &part->type, error) ||
+      !read_count (object, path, "start_ns", &part->start_ns, error) ||
+      !read_count (object, path, "end_ns", &part->end_ns, error) ||
+      !read_count (object, path, "duration_ns", &part->duration_ns, error) ||
+      !read_string (object, path, "tier", TRUE, &part->tier, error) ||
+      !read_string (object, path, "source", TRUE, &part->source, error) ||
+      !read_string (object, path, "callback", TRUE, &part->callback, error) ||
+      !read_optional_count (object, path, "window", &part->window, error) ||
+      !read_optional_count (object, path, "budget_ns", &part->budget_ns, error) ||
+      !read_optional_count (object, path, "work_ns", &part->work_ns, error) ||
+      !read_optional (object, path, "phases", JSR_JSON_OBJECT, &phases, error))
+    goto fail;
+
+  /* An end before the start makes no sense: taken as the start. */
+  part->end_ns = MAX (part->end_ns, part->start_ns);
+  for (guint p = 0; p < G_N_ELEMENTS (phase_names); p++)
+    {
+      part->phases[p] = JSR_UNKNOWN;
+      if (phases != NULL &&
+          !read_optional_count (phases, &phases_path, phase_names[p], &part->phases[p], error))
+        goto fail;
+    }
+  return part;
+
+fail:
+  part_free (part);
+  return NULL;
+}
+
+/* A number >= 0 or null, as an integer × 100 (JSR_UNKNOWN when null or
+ * missing). */
+static gboolean
+read_number_x100 (Node       *object,
+                  const Path *path,
+                  const char *member,
+                  gint64     *out,
+                  GError    **error)
+{
+  Node *node = jsr_json_object_get (object, member);
+  double value;
+
+  *out = JSR_UNKNOWN;
+  if (jsr_json_is_absent (node))
+    return TRUE;
+  if (node->type == JSR_JSON_INT)
+    value = (double) node->v.integer;
+  else if (node->type == JSR_JSON_DOUBLE)
+    value = node->v.number;
+  else
+    return jsr_json_invalid (error, path, member, _("a number or null"), node);
+  if (!(value >= 0 && value < 1e15))
+    {
+      g_autofree char *full = jsr_json_path_to_string (path, member);
+
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
+                   _("%s must be a number from 0 to 10^15 (it is %g)"), full, value);
+      return FALSE;
+    }
+  *out = (gint64) llround (value * 100);
+  return TRUE;
+}
+
+/* The event's scene and context (report-format.md, "Scenes and marks",
+ * "Context"): all optional; unknown values are null. */
+static gboolean
+parse_context (Node                 *event,
+               const Path           *path,
+               JsrReportEventDetail *detail,
+               GError              **error)
+{
+  Path context_path = JSR_JSON_MEMBER (path, "context");
+  Node *context;
+
+  detail->process_cpu_pct_x100 = detail->load_avg_x100 = detail->mem_available_kb = JSR_UNKNOWN;
+  if (!read_string (event, path, "scene", TRUE, &detail->scene, error) ||
+      !read_optional (event, path, "context", JSR_JSON_OBJECT, &context, error))
+    return FALSE;
+  if (context == NULL)
+    return TRUE;
+
+  return read_number_x100 (context, &context_path, "process_cpu_pct",
+                           &detail->process_cpu_pct_x100, error) &&
+         read_number_x100 (context, &context_path, "load_avg_1m", &detail->load_avg_x100,
+                           error) &&
+         read_optional_count (context, &context_path, "mem_available_kb",
+                              &detail->mem_available_kb, error) &&
+         read_optional_bool (context, &context_path, "startup", &detail->startup, error);
+}
+
+static gboolean
+parse_event_detail (Node              *object,
+                    const Path        *path,
+                    JsrReportEvent    *event,
+                    JsrReportLoadFlags flags,
+                    GError           **error)
+{
+  Path stacks_path = JSR_JSON_MEMBER (path, "stacks");
+  Path samples_path = JSR_JSON_MEMBER (path, "samples");
+  Path parts_path = JSR_JSON_MEMBER (path, "parts");
+  JsrReportEventDetail *detail;
+  Node *stacks, *samples, *parts;
+
+  detail = event->detail = g_new0 (JsrReportEventDetail, 1);
+  detail->stacks = g_ptr_array_new_with_free_func ((GDestroyNotify) stack_free);
+  detail->samples = g_array_new (FALSE, TRUE, sizeof (JsrReportSample));
+  g_array_set_clear_func (detail->samples, (GDestroyNotify) sample_clear);
+  detail->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
+
+  if (!read_optional_count (object, path, "runnable_ns", &detail->runnable_ns, error) ||
+      !read_optional_count (object, path, "end_ns", &detail->end_ns, error) ||
+      !read_optional_count (object, path, "attributed_ns", &detail->attributed_ns, error) ||
+      !read_optional_count (object, path, "unattributed_ns", &detail->unattributed_ns, error))
+    return FALSE;
+  if (detail->end_ns == JSR_UNKNOWN)
+    detail->end_ns = event->start_ns + MIN (event->duration_ns, G_MAXINT64 - event->start_ns);
+  if (!parse_context (object, path, detail, error))
+    return FALSE;
+
+  samples = parts = NULL;
+  if (!read_optional (object, path, "stacks", JSR_JSON_ARRAY, &stacks, error))
+    return FALSE;
+  /* Aggregating needs the timeline only to count samples, and no parts. */
+  if (!((flags & JSR_REPORT_LOAD_AGGREGATE) && event->samples_total != JSR_UNKNOWN) &&
+      !read_optional (object, path, "samples", JSR_JSON_ARRAY, &samples, error))
+    return FALSE;
+  if (!(flags & JSR_REPORT_LOAD_AGGREGATE) &&
+      !read_optional (object, path, "parts", JSR_JSON_ARRAY, &parts, error))
+    return FALSE;
+
+  if (stacks != NULL)
+    {
+      if (stacks->length > JSR_REPORT_FULL_MAX_STACKS)
+        return too_many (error, path, "stacks", stacks->length, JSR_REPORT_FULL_MAX_STACKS);
+      for (guint i = 0; i < stacks->length; i++)
+        {
+          Path stack_path = JSR_JSON_ELEMENT (&stacks_path, i);
+          Node *element = jsr_json_read_element (stacks, &stack_path, error);
+          JsrReportStack *stack;
+
+          if (element == NULL ||
+              (stack = parse_stack (element, &stack_path, flags, error)) == NULL)
+            return FALSE;
+          g_ptr_array_add (detail->stacks, stack);
+        }
+    }
+
+  if (samples != NULL)
+    {
+      if (samples->length > JSR_REPORT_FULL_MAX_SAMPLES)
+        return too_many (error, path, "samples", samples->length, JSR_REPORT_FULL_MAX_SAMPLES);
+      g_array_set_size (detail->samples, samples->length);
+      for (guint i = 0; i < samples->length; i++)
+        {
+          Path sample_path = JSR_JSON_ELEMENT (&samples_path, i);
+          Node *element = jsr_json_read_element (samples, &sample_path, error);
+
+          if (element == NULL ||
+              !parse_sample (element, &sample_path, detail->stacks->len,
+                             &g_array_index (detail->samples, JsrReportSample, i), error))
+            return FALSE;
+        }
+    }
+
+  if (parts != NULL)
+    {
+      if (parts->length > JSR_REPORT_FULL_MAX_PARTS)
+        return too_many (error, path, "parts", parts->length, JSR_REPORT_FULL_MAX_PARTS);
+      for (guint i = 0; i < parts->length; i++)
+        {
+          Path part_path = JSR_JSON_ELEMENT (&parts_path, i);
+          Node *element = jsr_json_read_element (parts, &part_path, error);
+          JsrReportPart *part;
+
+          if (element == NULL || (part = parse_part (element, &part_path, error)) == NULL)
+            return FALSE;
+          g_ptr_array_add (detail->parts, part);
+        }
+    }
+
+  return TRUE;
+}
+
+/* ---- events ------------------------------------------------------------------ */
+
+static JsrReportEvent *
+parse_event (Node              *object,
+             const Path        *path,
+             JsrReportLoadFlags flags,
+             GError           **error)
+{
+  JsrReportEvent *event = g_new0 (JsrReportEvent, 1);
+
+  event->top_stack = g_ptr_array_new_with_free_func ((GDestroyNotify) frame_free);
+  if (read_count (object, path, "id", &event->id, error) &&
+      read_string (object, path, "type", FALSE, &event->type, error) &&
+      read_tier (object, path, &event->tier, error) &&
+      read_count (object, path, "start_ns", &event->start_ns, error) &&
+      read_count (object, path, "duration_ns", &event->duration_ns, error) &&
+      read_optional_count (object, path, "parts_count", &event->parts_count, error) &&
+      read_string (object, path, "source", TRUE, &event->source, error) &&
+      read_string (object, path, "callback", TRUE, &event->callback, error) &&
+      parse_event_analysis (object, path, event, flags, error) &&
+      (!(flags & JSR_REPORT_LOAD_FULL) || parse_event_detail (object, path, event, flags, error)))
+    {
+      if (event->parts_count == JSR_UNKNOWN)
+        event->parts_count = 0;
+      return event;
+    }
+
+  event_free (event);
+  return NULL;
+}
+
+static gboolean
+parse_events (Node              *root,
+              JsrReport         *report,
+              JsrReportLoadFlags flags,
+              GError           **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "events");
+  Node *events = jsr_json_read_array (root, NULL, "events", error);
+
+  if (events == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < events->length; i++)
+    {
+      Path element_path = JSR_JSON_ELEMENT (&path, i);
+      Node *object = jsr_json_read_element (events, &element_path, error);
+      JsrReportEvent *event;
+
+      if (object == NULL || (event = parse_event (object, &element_path, flags, error)) == NULL)
+        return FALSE;
+      g_ptr_array_add (report->events, event);
+    }
+
+  return TRUE;
+}
+
+/* previous_run: optional; its hang is an event like those of "events". */
+static gboolean
+parse_previous_run (Node              *root,
+                    JsrReport         *report,
+                    JsrReportLoadFlags flags,
+                    GError           **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "previous_run");
+  Path hang_path = JSR_JSON_MEMBER (&path, "hang");
+  Node *previous;
+  Node *hang;
+  JsrReportPreviousRun *run;
+
+  if (!read_optional (root, NULL, "previous_run", JSR_JSON_OBJECT, &previous, error))
+    return FALSE;
+  if (previous == NULL)
+    return TRUE;
+
+  run = report->previous_run = g_new0 (JsrReportPreviousRun, 1);
+  if (!read_optional_count (previous, &path, "pid", &run->pid, error) ||
+      !read_string (previous, &path, "exe", TRUE, &run->exe, error))
+    return FALSE;
+
+  hang = jsr_json_read_object (previous, &path, "hang", error);
+  if (hang == NULL)
+    return FALSE;
+  run->hang = parse_event (hang, &hang_path, flags, error);
+
+  return run->hang != NULL;
+}
+
+/* summary.sampler: null or absent without a watchdog. */
+static gboolean
+parse_sampler (Node      *root,
+               JsrReport *report,
+               GError   **error)
+{
+  Path summary_path = JSR_JSON_MEMBER (NULL, "summary");
+  Path path = JSR_JSON_MEMBER (&summary_path, "sampler");
+  Node *summary = jsr_json_object_get (root, "summary");
+  Node *object;
+  JsrReportSampler *sampler;
+  Node *signal;
+
+  if (!read_optional (summary, &summary_path, "sampler", JSR_JSON_OBJECT, &object, error))
+    return FALSE;
+  if (object == NULL)
+    return TRUE;
+
+  sampler = report->sampler = g_new0 (JsrReportSampler, 1);
+  signal = jsr_json_object_get (object, "signal");
+  if (signal != NULL && signal->type != JSR_JSON_NULL && signal->type != JSR_JSON_INT)
+    return jsr_json_invalid (error, &path, "signal", _("an integer or null"), signal);
+  sampler->sampling_off = signal != NULL && signal->type == JSR_JSON_NULL;
+
+  return read_optional_bool (object, &path, "signal_lost", &sampler->signal_lost, error) &&
+         read_optional_count (object, &path, "stalls", &sampler->stalls, error) &&
+         read_optional_count (object, &path, "samples", &sampler->samples, error) &&
+         read_optional_count (object, &path, "signals_sent", &sampler->signals_sent, error) &&
+         read_optional_count (object, &path, "signal_timeouts", &sampler->signal_timeouts,
+                              error) &&
+         read_optional_count (object, &path, "syscalls_interrupted",
+                              &sampler->syscalls_interrupted, error);
+}
+
+/* The installation's id: top level or in "process"; a string, else unknown. */
+static void
+parse_install_id (Node      *root,
+                  JsrReport *report)
+{
+  Node *id = jsr_json_object_get (root, "install_id");
+
+  if (id == NULL)
+    id = jsr_json_object_get (jsr_json_object_get (root, "process"), "install_id");
+  if (id != NULL && id->type == JSR_JSON_STRING && id->length > 0)
+    report->install_id = jsr_json_copy_capped (id->v.string);
+}
+
+/* Is this a report at all, and one of a version we read? Checked before
+ * anything else so that a wrong file gets a plain "not a report" error. */
+static gboolean
+check_format (Node    *root,
+              GError **error)
+{
+  Node *format;
+  Node *version;
+
+  if (root->type != JSR_JSON_OBJECT)
+    {
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT,
+                   _("not a jankscope report: the document is %s, not an object"),
+                   jsr_json_describe (root));
+      return FALSE;
+    }
+
+  format = jsr_json_object_get (root, "format");
+  if (format == NULL || format->type != JSR_JSON_STRING ||
+      strcmp (format->v.string, REPORT_FORMAT) != 0)
+    {
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT,
+                   _("not a jankscope report: its “format” is not “%s”"), REPORT_FORMAT);
+      return FALSE;
+    }
+
+  version = jsr_json_object_get (root, "version");
+  if (version == NULL || version->type != JSR_JSON_INT)
+    {
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
+                   _("the report has no valid “version”"));
+      return FALSE;
+    }
+  if (version->v.integer != REPORT_VERSION)
+    {
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
+                   _("report format version %lld is not supported (this jankscope reads "
+                     "version %d)"),
+                   (long long) version->v.integer, REPORT_VERSION);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+JsrReport *
+jsr_report_load_from_json (const JsrJsonNode *root,
+                           JsrReportLoadFlags flags,
+                           GError           **error)
+{
+  g_autoptr (JsrReport) report = NULL;
+
+  if (!check_format (root, error))
+    return NULL;
+
+  report = g_new0 (JsrReport, 1);
+  report->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
+  report->events = g_ptr_array_new_with_free_func ((GDestroyNotify) event_free);
+  report->report_ns = JSR_UNKNOWN;
+
+  if (!read_string (root, NULL, "generator", FALSE, &report->generator, error) ||
+      !read_bool (root, NULL, "final", &report->final, error) ||
+      !parse_process (root, report, error) ||
+      !parse_config (root, report, error) ||
+      !parse_summary (root, report, flags, error) ||
+      !parse_sampler (root, report, error) ||
+      !parse_events (root, report, flags, error) ||
+      !parse_previous_run (root, report, flags, error))
+    return NULL;
+  parse_install_id (root, report);
+
+  return g_steal_pointer (&report);
+}
+
+static JsrReport *
+load_from_data (const char        *data,
+                gsize              length,
+                JsrReportLoadFlags flags,
+                GError           **error)
+{
+  g_autoptr (JsrJsonDoc) doc = NULL;
+
+  if (length == 0)
+    {
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY, _("the file is empty"));
+      return NULL;
+    }
+
+  doc = jsr_json_doc_parse (data, length, JSR_REPORT_MAX_JSON_DEPTH, error);
+  if (doc == NULL)
+    return NULL;
+
+  return jsr_report_load_from_json (jsr_json_doc_get_root (doc), flags, error);
+}
+
+JsrReport *
+jsr_report_load_from_data (const char *data,
+                           gsize       length,
+                           GError    **error)
+{
+  return load_from_data (data, length, JSR_REPORT_LOAD_SUMMARY, error);
+}
+
+JsrReport *
+jsr_report_load_full_from_data (const char *data,
+                                gsize       length,
+                                GError    **error)
+{
+  return load_from_data (data, length, JSR_REPORT_LOAD_FULL, error);
+}
+
+static gboolean
+errno_error (GError **error,
+             int      saved_errno)
+{
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), "%s",
+               g_strerror (saved_errno));
+  return FALSE;
+}
+
+/* open, fstat, read: one path lookup per file (a merge reads thousands). A
+ * FIFO or a device is refused before any read (O_NONBLOCK: opening a FIFO
+ * without a writer does not wait). A report whose app still runs or was
+ * killed comes with its journal folded in (jsr-report-journal.h). */
+gboolean
+jsr_report_read_file (const char *path,
+                      char      **data,
+                      gsize      *length,
+                      GError    **error)
+{
+  g_autofree char *buffer = NULL;
+  g_autofree char *journal = NULL;
+  gsize journal_length = 0;
+  struct stat st;
+  gsize size, done = 0;
+  int fd;
+
+  /* The journal first: see jsr_report_journal_read. */
+  journal = jsr_report_journal_read (path, &journal_length);
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
+  if (fd < 0)
+    return errno_error (error, errno);
+  if (fstat (fd, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      close (fd);
+      return errno_error (error, saved_errno);
+    }
+
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_NOT_REGULAR, "%s",
+                   S_ISDIR (st.st_mode) ? _("is a directory") : _("not a regular file"));
+      return FALSE;
+    }
+
+  if (st.st_size > JSR_REPORT_MAX_BYTES)
+    {
+      close (fd);
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
+                   _("the file is too large for a report (%lld bytes, at most %d)"),
+                   (long long) st.st_size, JSR_REPORT_MAX_BYTES);
+      return FALSE;
+    }
+
+  /* One byte more than the size: a file that grew since the fstat shows. */
+  size = (gsize) st.st_size + 1;
+  buffer = g_malloc (size + 1);
+  for (;;)
+    {
+      gssize n = read (fd, buffer + done, size - done);
+
+      if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          close (fd);
+          return errno_error (error, saved_errno);
+        }
+      if (n == 0)
+        break;
+      done += (gsize) n;
+      if (done == size)
+        {
+          /* It grew: read on, within the limit. */
+          if (size > JSR_REPORT_MAX_BYTES)
+            {
+              close (fd);
+              g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
+                           _("the file is too large for a report"));
+              return FALSE;
+            }
+          size = MIN (size * 2, (gsize) JSR_REPORT_MAX_BYTES + 1);
+          buffer = g_realloc (buffer, size + 1);
+        }
+    }
+  close (fd);
+
+  buffer[done] = '\0';
+  if (journal != NULL)
+    {
+      gsize folded_length;
+      char *folded = jsr_report_journal_fold (buffer, done, journal, journal_length,
+                                              &folded_length);
+
+      if (folded != NULL)
+        {
+          g_free (buffer);
+          buffer = folded;
+          done = folded_length;
+        }
+    }
+  *data = g_steal_pointer (&buffer);
+  *length = done;
+  return TRUE;
+}
+
+static JsrReport *
+load_file (const char        *path,
+           JsrReportLoadFlags flags,
+           GError           **error)
+{
+  g_autofree char *data = NULL;
+  gsize length;
+  JsrReport *report;
+
+  if (!jsr_report_read_file (path, &data, &length, error))
+    return NULL;
+
+  report = load_from_data (data, length, flags, error);
+  if (report != NULL)
+    report->path = g_strdup (path);
+  return report;
+}
+
+JsrReport *
+jsr_report_load (const char *path,
+                 GError    **error)
+{
+  return load_file (path, JSR_REPORT_LOAD_SUMMARY, error);
+}
+
+JsrReport *
+jsr_report_load_full (const char *path,
+                      GError    **error)
+{
+  return load_file (path, JSR_REPORT_LOAD_FULL, error);
+}

@@ -1,0 +1,339 @@
+/* jsr-report.h: loads and validates a jankscope report (docs/report-format.md)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "jsr-json-doc.h"
+#include "jsr-json-read.h" /* JSR_UNKNOWN, JSR_JSON_MAX_STRING */
+
+G_BEGIN_DECLS
+
+/* The loaders fail with a JSR_REPORT_ERROR (the file, or what the document
+ * means), or with the JSON layer's JSR_JSON_ERROR (not JSON, too large to
+ * parse, a member missing or of the wrong type or value), or with a
+ * G_FILE_ERROR. */
+#define JSR_REPORT_ERROR (jsr_report_error_quark ())
+
+typedef enum
+{
+  JSR_REPORT_ERROR_NOT_REGULAR, /* a directory, a device, ... */
+  JSR_REPORT_ERROR_EMPTY,       /* zero bytes: nothing was written yet */
+  JSR_REPORT_ERROR_TOO_LARGE,   /* the file, or more of a member than the loader keeps */
+  JSR_REPORT_ERROR_FORMAT,      /* JSON, but not a jankscope report */
+  JSR_REPORT_ERROR_VERSION,     /* a jankscope report of a version this CLI cannot read */
+  JSR_REPORT_ERROR_INVALID,     /* a member is missing, has the wrong type or value */
+} JsrReportError;
+
+/* The report's tiers, mildest first. */
+typedef enum
+{
+  JSR_TIER_NOTICEABLE,
+  JSR_TIER_SEVERE,
+  JSR_TIER_FROZEN,
+  JSR_TIER_HANG,
+  JSR_N_TIERS,                    /* the tiers of summary.events_by_tier */
+  JSR_TIER_LIGHT = JSR_N_TIERS,   /* frame events only: 17-50 ms */
+  JSR_N_EVENT_TIERS,
+} JsrTier;
+
+/* Strings are as in the file (valid UTF-8, possibly with control characters:
+ * sanitize before printing). Integers are checked to be >= 0. */
+typedef struct
+{
+  char *source;   /* NULL: unnamed source */
+  char *callback; /* may be NULL */
+  gint64 count;
+  gint64 total_ns;
+  gint64 max_ns;
+  gint64 p95_ns;
+} JsrReportSource;
+
+/* Bounds of what the reader keeps of the sampler's members (the file may
+ * hold more: the rest is skipped, not validated). */
+#define JSR_REPORT_MAX_FRAMES  8    /* frames of an event's top stack */
+#define JSR_REPORT_MAX_STRING  JSR_JSON_MAX_STRING /* bytes of a string from the new members */
+#define JSR_REPORT_MAX_JSON_DEPTH 64 /* the format nests 7 levels */
+#define JSR_REPORT_MAX_BYTES (256 * 1024 * 1024) /* a report is a few MB at most */
+
+/* "Unknown" for the nullable numbers of the stacks and classification:
+ * JSR_UNKNOWN (jsr-json-read.h). */
+
+/* One frame of a sampled stack. */
+typedef struct
+{
+  char *function; /* NULL: no symbol */
+  char *module;   /* may be NULL */
+  char *file;     /* may be NULL */
+  gint64 line;    /* JSR_UNKNOWN when null */
+  char *offset;   /* "0x1234", may be NULL */
+  gboolean inlined;
+  char *build_id; /* may be NULL (filled by jsr_report_load_full only) */
+} JsrReportFrame;
+
+typedef struct _JsrReportEventDetail JsrReportEventDetail;
+
+typedef struct
+{
+  char *function;    /* may be NULL */
+  char *module;      /* may be NULL */
+  char *file;        /* may be NULL */
+  gint64 line;       /* JSR_UNKNOWN when null */
+  double confidence; /* 0..1; < 0 when unknown */
+  gint64 samples;    /* JSR_UNKNOWN when absent */
+  gint64 of_samples; /* JSR_UNKNOWN when absent */
+  char *reason;      /* "app-code", "library", "leaf" or another; may be NULL */
+} JsrReportCulprit;
+
+/* ---- Full loading (analysis and exports: jankscope report, export,
+ * merge, diff). Everything a report holds about an event, bounded
+ * (JSR_REPORT_FULL_MAX_* below; past them the loader fails with
+ * JSR_REPORT_ERROR_TOO_LARGE rather than truncate silently). */
+
+#define JSR_REPORT_FULL_MAX_STACK_FRAMES 256
+#define JSR_REPORT_FULL_MAX_STACKS 64      /* per event */
+#define JSR_REPORT_FULL_MAX_SAMPLES 4096   /* per event */
+#define JSR_REPORT_FULL_MAX_PARTS 1024     /* per event */
+
+typedef struct
+{
+  gint64 count;
+  char *signature;    /* as in the file; NULL in old reports (recompute with js-signature) */
+  char *signature_id; /* may be NULL */
+  gboolean truncated;
+  GPtrArray *frames;  /* of JsrReportFrame, leaf first (all of them, bounded) */
+  gint64 time_ns;     /* attributed time ("time_ns"), JSR_UNKNOWN when absent */
+  guint frames_total; /* frames in the file (more than `frames` holds only with
+                       * JSR_REPORT_LOAD_AGGREGATE) */
+} JsrReportStack;
+
+typedef struct
+{
+  gint64 t_ns;
+  gint64 last_ns;     /* == t_ns unless folded */
+  gint64 count;
+  char *state;        /* "running", "waiting", ... */
+  char *wait;         /* may be NULL */
+  gint stack;         /* index into the event's stacks, -1 none */
+} JsrReportSample;
+
+typedef struct
+{
+  char *type;         /* "dispatch", "iteration", "frame" */
+  gint64 start_ns, end_ns, duration_ns;
+  char *tier;
+  char *source, *callback; /* may be NULL */
+  gint64 window;      /* frame parts; JSR_UNKNOWN otherwise */
+  gint64 budget_ns;   /* frame parts; JSR_UNKNOWN otherwise */
+  gint64 work_ns;     /* frame parts; JSR_UNKNOWN otherwise */
+  /* frame parts: ns per phase, JSR_UNKNOWN for phases that did not run,
+   * in the order flush-events, before-paint, update, layout, paint, after-paint */
+  gint64 phases[6];
+} JsrReportPart;
+
+struct _JsrReportEventDetail
+{
+  GPtrArray *stacks;  /* of JsrReportStack, in the file's order */
+  GArray *samples;    /* of JsrReportSample */
+  GPtrArray *parts;   /* of JsrReportPart */
+  gint64 runnable_ns; /* JSR_UNKNOWN when null/absent */
+  gint64 end_ns;
+  /* Context (analysis issue; JSR_UNKNOWN / NULL when absent). */
+  char *scene;        /* innermost app scene label */
+  gint64 process_cpu_pct_x100; /* process CPU % * 100 over the event */
+  gint64 load_avg_x100;        /* system 1-min load * 100 */
+  gint64 mem_available_kb;
+  gboolean startup;
+  /* The event's blocked time spoken for by samples with a stack, and the
+   * rest (they add up to duration_ns); JSR_UNKNOWN when absent. */
+  gint64 attributed_ns;
+  gint64 unattributed_ns;
+};
+
+typedef struct
+{
+  gint64 id;
+  char *type;
+  JsrTier tier;
+  gint64 start_ns;
+  gint64 duration_ns;
+  gint64 parts_count;
+  char *source;   /* may be NULL */
+  char *callback; /* may be NULL */
+
+  /* Stacks and classification: absent in reports written before the
+   * sampler (all unknown then). */
+  gboolean ongoing;         /* the stall under way (id 0, type "hang") */
+  gint64 watched_ns;        /* JSR_UNKNOWN when absent */
+  gint64 cpu_ns;            /* JSR_UNKNOWN when null */
+  gint64 off_cpu_ns;        /* JSR_UNKNOWN when null */
+  char *klass;              /* "compute", "wait", "mixed" or another; may be NULL */
+  char *wait;               /* "lock", "sleep", ... or another; may be NULL */
+  JsrReportCulprit *culprit; /* NULL: none */
+  gint64 samples_total;     /* JSR_UNKNOWN when absent */
+  guint n_stacks;           /* entries of "stacks" */
+  gint64 top_stack_count;   /* samples of the top stack; JSR_UNKNOWN without one */
+  gboolean top_stack_truncated;     /* the sampler cut the stack itself */
+  guint top_stack_frames_total;     /* frames of the top stack in the file */
+  GPtrArray *top_stack;     /* of JsrReportFrame, leaf first, at most
+                             * JSR_REPORT_MAX_FRAMES; empty without stacks */
+
+  /* Filled only by jsr_report_load_full () (NULL otherwise). */
+  JsrReportEventDetail *detail;
+} JsrReportEvent;
+
+/* A log-linear histogram of the report (summary.iteration_busy.histogram,
+ * summary.frames.histogram; docs/report-format.md, "Histograms"): its
+ * non-empty buckets, increasing index. The layout is jsr-histogram.h's (16
+ * sub-buckets per power of two from 64 ns); one of another layout is not
+ * loaded (NULL). */
+typedef struct
+{
+  guint32 index;
+  guint64 count;
+} JsrReportBucket;
+
+typedef struct
+{
+  guint64 count;   /* the sum of the buckets' counts */
+  gint64 min_ns;
+  gint64 max_ns;
+  GArray *buckets; /* of JsrReportBucket */
+} JsrReportHistogram;
+
+/* summary.sampler: counters are JSR_UNKNOWN when absent. */
+typedef struct
+{
+  gboolean sampling_off;    /* "signal": null */
+  gboolean signal_lost;
+  gint64 stalls;
+  gint64 samples;
+  gint64 signals_sent;
+  gint64 signal_timeouts;
+  gint64 syscalls_interrupted; /* reports of jankscope before the blocking-call guard only */
+} JsrReportSampler;
+
+/* previous_run: a run killed during a hang, found in the report path. */
+typedef struct
+{
+  gint64 pid;           /* JSR_UNKNOWN when absent */
+  char *exe;            /* may be NULL */
+  JsrReportEvent *hang;
+} JsrReportPreviousRun;
+
+typedef struct
+{
+  char *generator;
+  gboolean final;
+
+  /* process: the strings may be NULL (unknown) */
+  char *name;
+  gint64 pid;
+  char *toolkit;
+  char *gtk_version;
+  char *mode;
+  gint64 start_ns;
+
+  /* config */
+  gint64 threshold_ns;
+
+  /* summary */
+  gint64 iterations;
+  gint64 dispatches;
+  gint64 busy_ns;
+  gint64 monitored_ns;
+  gint64 events_by_tier[JSR_N_TIERS];
+  gint64 events_total;
+  gint64 events_dropped;
+  gint64 records_dropped;
+  gint64 sources_truncated;
+  GPtrArray *sources; /* of JsrReportSource, in file order */
+
+  /* summary.frames (absent in reports of plain GLib programs: frames == 0) */
+  gint64 frames;
+  gint64 frames_slow;
+  gint64 frames_frozen;
+  gint64 frame_p50_ns;
+  gint64 frame_p95_ns;
+  gint64 frame_p99_ns;
+  double frames_fps;  /* while animating; < 0 when unknown */
+
+  JsrReportSampler *sampler; /* NULL: null or absent */
+
+  GPtrArray *events;  /* of JsrReportEvent, in file order, ongoing ones included */
+
+  JsrReportPreviousRun *previous_run; /* NULL: none */
+
+  /* Filled by jsr_report_load_full () when present (analysis issue). */
+  char *install_id;   /* stable anonymous id of the installation, may be NULL */
+  char *path;         /* the file it was loaded from (for messages), may be NULL */
+
+  /* Read by both loaders (analysis issue); JSR_UNKNOWN / NULL when absent. */
+  char *exe;                    /* process.exe */
+  gint64 report_ns;             /* process.report_ns */
+  gint64 iteration_p50_ns;      /* summary.iteration_busy */
+  gint64 iteration_p95_ns;
+  gint64 iteration_p99_ns;
+  gint64 iteration_max_ns;
+  gint64 frame_p90_ns;          /* summary.frames (0 without frames, like the others) */
+  gint64 frame_max_ns;
+  JsrReportHistogram *iteration_histogram; /* NULL: absent (older reports) */
+  JsrReportHistogram *frame_histogram;     /* NULL: absent, or no frames */
+} JsrReport;
+
+GQuark      jsr_report_error_quark    (void);
+const char *jsr_tier_to_string        (JsrTier     tier);
+
+JsrReport  *jsr_report_load           (const char *path,
+                                       GError    **error);
+JsrReport  *jsr_report_load_from_data (const char *data,
+                                       gsize       length,
+                                       GError    **error);
+void        jsr_report_free           (JsrReport  *report);
+
+/* Like jsr_report_load, plus every event's JsrReportEventDetail, and the
+ * report-level members the analysis needs (install_id, ...). Same checks,
+ * same untrusted-input rules. */
+JsrReport  *jsr_report_load_full      (const char *path,
+                                       GError    **error);
+JsrReport  *jsr_report_load_full_from_data (const char *data,
+                                            gsize       length,
+                                            GError    **error);
+
+typedef enum
+{
+  JSR_REPORT_LOAD_SUMMARY = 0,        /* what jsr_report_load reads */
+  JSR_REPORT_LOAD_FULL = 1 << 0,      /* and every event's detail (jsr_report_load_full) */
+  /* With FULL: only what aggregating by the reports' own signatures needs
+   * (jsr-aggregate.c), at a fraction of the cost: the frames of stacks that carry
+   * a signature (their `frames` is empty, `frames_total` counts them) and of
+   * the events' top_stack are left out, and so are summary.sources, the
+   * events' parts and their samples (read only when samples_total is
+   * absent). What is left out is not checked as a report (it is still
+   * checked as JSON). */
+  JSR_REPORT_LOAD_AGGREGATE = 1 << 1,
+} JsrReportLoadFlags;
+
+/* For readers of several kinds of documents (jankscope report, merge, diff):
+ * a report from a parsed document, the same checks (root is the document's
+ * root; the caller keeps the document alive during the call only). */
+JsrReport  *jsr_report_load_from_json (const JsrJsonNode *root,
+                                       JsrReportLoadFlags flags,
+                                       GError           **error);
+/* Members a document parsed for these flags may leave lazy
+ * (jsr_json_doc_parse_lazy): those the reader does not read. */
+const char *const *jsr_report_lazy_members (JsrReportLoadFlags flags);
+
+/* The file's bytes with the loaders' checks (regular file, size limit). */
+gboolean    jsr_report_read_file      (const char        *path,
+                                       char             **data,
+                                       gsize             *length,
+                                       GError           **error);
+
+const JsrReportEvent *jsr_report_get_ongoing_hang (const JsrReport *report);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrReport, jsr_report_free)
+
+G_END_DECLS

@@ -1,0 +1,218 @@
+/* Unit tests of the reading side's JSON writer (src/reader/jsr-json-writer.c):
+ * each style's separators and line breaks, json-glib's pretty printing,
+ * strings, numbers, and that what it writes reads back the same. */
+#include <math.h>
+#include <string.h>
+
+#include "jsr-json-doc.h"
+#include "jsr-json-writer.h"
+
+static GString *
+start (JsrJsonWriter      *w,
+       JsrJsonWriterStyle  style)
+{
+  GString *out = g_string_new (NULL);
+
+  jsr_json_writer_init (w, out, style);
+  return out;
+}
+
+static void
+write_sample (JsrJsonWriter *w)
+{
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "a");
+  jsr_json_writer_int (w, -3);
+  jsr_json_writer_member (w, "b");
+  jsr_json_writer_begin_array (w);
+  jsr_json_writer_uint (w, G_MAXUINT64);
+  jsr_json_writer_string (w, NULL);
+  jsr_json_writer_bool (w, FALSE);
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_end_object (w);
+  jsr_json_writer_begin_array (w);
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_end_object (w);
+}
+
+static void
+test_styles (void)
+{
+  JsrJsonWriter w;
+  g_autoptr (GString) compact = start (&w, JSR_JSON_WRITER_COMPACT);
+  g_autoptr (GString) spaced = NULL;
+  g_autoptr (GString) pretty = NULL;
+
+  write_sample (&w);
+  g_assert_cmpstr (compact->str, ==, "{\"a\":-3,\"b\":[18446744073709551615,null,false,{},[]]}");
+
+  spaced = start (&w, JSR_JSON_WRITER_SPACED);
+  write_sample (&w);
+  g_assert_cmpstr (spaced->str, ==,
+                   "{\"a\": -3, \"b\": [18446744073709551615, null, false, {}, []]}");
+
+  /* json-glib 1.6's generator (pretty, indent 2), an empty object included. */
+  pretty = start (&w, JSR_JSON_WRITER_PRETTY);
+  write_sample (&w);
+  g_assert_cmpstr (pretty->str, ==,
+                   "{\n"
+                   "  \"a\" : -3,\n"
+                   "  \"b\" : [\n"
+                   "    18446744073709551615,\n"
+                   "    null,\n"
+                   "    false,\n"
+                   "    {    },\n"
+                   "    []\n"
+                   "  ]\n"
+                   "}");
+}
+
+/* Line breaks where the caller asks, commas at the end of the line before;
+ * before a closing bracket too. */
+static void
+test_newlines (void)
+{
+  JsrJsonWriter w;
+  g_autoptr (GString) out = start (&w, JSR_JSON_WRITER_SPACED);
+
+  jsr_json_writer_begin_object (&w);
+  jsr_json_writer_newline (&w, 2);
+  jsr_json_writer_member (&w, "list");
+  jsr_json_writer_begin_array (&w);
+  for (int i = 0; i < 2; i++)
+    {
+      jsr_json_writer_newline (&w, 4);
+      jsr_json_writer_begin_object (&w);
+      jsr_json_writer_member (&w, "x");
+      jsr_json_writer_int (&w, i);
+      jsr_json_writer_newline (&w, 5);
+      jsr_json_writer_member (&w, "y");
+      jsr_json_writer_null (&w);
+      jsr_json_writer_end_object (&w);
+    }
+  jsr_json_writer_newline (&w, 2);
+  jsr_json_writer_end_array (&w);
+  jsr_json_writer_newline (&w, 0);
+  jsr_json_writer_end_object (&w);
+  g_assert_cmpstr (out->str, ==,
+                   "{\n"
+                   "  \"list\": [\n"
+                   "    {\"x\": 0,\n"
+                   "     \"y\": null},\n"
+                   "    {\"x\": 1,\n"
+                   "     \"y\": null}\n"
+                   "  ]\n"
+                   "}");
+}
+
+static void
+test_strings (void)
+{
+  JsrJsonWriter w;
+  g_autoptr (GString) out = start (&w, JSR_JSON_WRITER_COMPACT);
+  g_autoptr (GString) pretty = NULL;
+  const char *text = "q\"b\\n\nt\tr\rb\bf\f\x01\x1f\x7f é \xe2\x80\xae";
+
+  jsr_json_writer_string (&w, text);
+  g_assert_cmpstr (out->str, ==,
+                   "\"q\\\"b\\\\n\\nt\\tr\\rb\\u0008f\\u000c\\u0001\\u001f\\u007f "
+                   "é \xe2\x80\xae\"");
+
+  /* json-glib's short forms for \b and \f; U+001F escaped (json-glib wrote
+   * it raw, which is not JSON). */
+  pretty = start (&w, JSR_JSON_WRITER_PRETTY);
+  jsr_json_writer_string (&w, "b\bf\f\x1f");
+  g_assert_cmpstr (pretty->str, ==, "\"b\\bf\\f\\u001f\"");
+
+  /* Invalid UTF-8 is replaced, wherever it starts. */
+  g_string_truncate (out, 0);
+  jsr_json_writer_init (&w, out, JSR_JSON_WRITER_COMPACT);
+  jsr_json_writer_string (&w, "ab\"\xff\xfe" "c\xc3");
+  g_assert_cmpstr (out->str, ==, "\"ab\\\"\xef\xbf\xbd\xef\xbf\xbd" "c\xef\xbf\xbd\"");
+}
+
+static void
+test_numbers (void)
+{
+  JsrJsonWriter w;
+  g_autoptr (GString) out = start (&w, JSR_JSON_WRITER_COMPACT);
+
+  jsr_json_writer_begin_array (&w);
+  jsr_json_writer_int (&w, G_MININT64);
+  jsr_json_writer_int (&w, 0);
+  jsr_json_writer_fixed (&w, 1234567, 1000, 3);
+  jsr_json_writer_fixed (&w, -5, 1000, 3);
+  jsr_json_writer_fixed (&w, G_MININT64, 1000000, 6);
+  jsr_json_writer_fixed (&w, 7, 100, 2);
+  jsr_json_writer_double (&w, 0.1);
+  jsr_json_writer_double (&w, 3);
+  jsr_json_writer_double (&w, 1e20);
+  jsr_json_writer_double (&w, INFINITY);
+  jsr_json_writer_double (&w, -INFINITY);
+  jsr_json_writer_double (&w, NAN);
+  jsr_json_writer_number (&w, "0.500");
+  jsr_json_writer_end_array (&w);
+  g_assert_cmpstr (out->str, ==,
+                   "[-9223372036854775808,0,1234.567,-0.005,-9223372036854.775808,0.07,"
+                   "0.10000000000000001,3.0,1e+20,1.7976931348623157e+308,"
+                   "-1.7976931348623157e+308,0.0,0.500]");
+}
+
+/* A parsed document written back (compact) is the same document. */
+static void
+test_round_trip (void)
+{
+  static const char text[] =
+    "{\"s\":\"a\\u0000b\\ud800\",\"n\":[1,-2.5,1e300,true,null,{\"k\":{}}],\"s\":\"last\"}";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsrJsonDoc) doc = jsr_json_doc_parse (text, strlen (text), 64, &error);
+  g_autoptr (JsrJsonDoc) again = NULL;
+  g_autoptr (GString) out = NULL;
+  g_autoptr (GString) out2 = NULL;
+  JsrJsonWriter w;
+
+  g_assert_no_error (error);
+  out = start (&w, JSR_JSON_WRITER_COMPACT);
+  jsr_json_writer_node (&w, jsr_json_doc_get_root (doc));
+  /* Every member as parsed (the readers take the last "s"); \u0000 and the
+   * lone surrogate were read as U+FFFD. */
+  g_assert_cmpstr (out->str, ==,
+                   "{\"s\":\"a\xef\xbf\xbd" "b\xef\xbf\xbd\",\"n\":[1,-2.5,"
+                   "1.0000000000000001e+300,true,null,{\"k\":{}}],\"s\":\"last\"}");
+  again = jsr_json_doc_parse (out->str, out->len, 64, &error);
+  g_assert_no_error (error);
+  out2 = start (&w, JSR_JSON_WRITER_COMPACT);
+  jsr_json_writer_node (&w, jsr_json_doc_get_root (again));
+  g_assert_cmpstr (out2->str, ==, out->str);
+}
+
+/* An end with no container open writes nothing, and no critical (the
+ * writer runs inside the app in the GTK 4 window, under fatal criticals). */
+static void
+test_unbalanced (void)
+{
+  g_autoptr (GString) out = NULL;
+  JsrJsonWriter w;
+
+  out = start (&w, JSR_JSON_WRITER_COMPACT);
+  jsr_json_writer_end_array (&w);
+  jsr_json_writer_begin_array (&w);
+  jsr_json_writer_int (&w, 1);
+  jsr_json_writer_end_array (&w);
+  jsr_json_writer_end_object (&w);
+  g_assert_cmpstr (out->str, ==, "[1]");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/json-writer/styles", test_styles);
+  g_test_add_func ("/json-writer/newlines", test_newlines);
+  g_test_add_func ("/json-writer/strings", test_strings);
+  g_test_add_func ("/json-writer/numbers", test_numbers);
+  g_test_add_func ("/json-writer/round-trip", test_round_trip);
+  g_test_add_func ("/json-writer/unbalanced", test_unbalanced);
+  return g_test_run ();
+}
