@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The jankscope window (src/gtk4-ui/, issue 6): runs one path of
+"""The jankscope window (src/gtk4-ui/): runs one path of
 tests/ui/test-inspector.c (GTest) with the synthetic snapshot
 tests/ui/snapshot.json. The window's checks need a display: run under
 xvfb-run (skipped when DISPLAY is unset); flame-layout and snapshot-parse

@@ -20,7 +20,7 @@ import traceback
 
 MS = 1_000_000  # ns
 
-# Default settings (docs/report-format.md, the shared brief).
+# Default settings (docs/report-format.md, README "Settings").
 DEFAULT_THRESHOLD_NS = 50 * MS
 DEFAULT_MERGE_NS = 500 * MS
 DEFAULT_TIERS_NS = {"severe": 200 * MS, "frozen": 700 * MS, "hang": 3000 * MS}

@@ -5,7 +5,8 @@
  * spent dispatching: every dispatch of an iteration plus its overhead) and
  * of frame time, the jank rate (stall events per minute of monitored time)
  * and the slow-frame rate. Exit status: 1 when a metric regressed by more
- * than the threshold (seed 000 §8.3: 5%), 0 otherwise, 2 on bad input.
+ * than the threshold (5%: docs/background.md, "The regression gate"), 0
+ * otherwise, 2 on bad input.
  *
  * Not failing on noise (docs/aggregate-format.md, "jankscope diff"):
  *  - a percentile is judged only with enough values on both sides (P95:

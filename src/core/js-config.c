@@ -1,9 +1,9 @@
 /* js-config.c: JANKSCOPE_* environment variables.
  *
- * Defaults come from the seeds (000 §1.3): 50 ms is the first noticeable
- * stall, 200 ms severe, 700 ms frozen; 3 s is where a hang starts (003 §6.4,
- * the ANR-risk capture point). Jank windows closer than 500 ms are one
- * episode for the user (003 §5.2).
+ * Defaults (docs/background.md, "Tiers"): 50 ms is a long task (W3C Long
+ * Tasks API), 200 ms ends a "good" Interaction to Next Paint, 700 ms is
+ * Android's frozen frame; 3 s (hang) and the 500 ms within which jank windows
+ * are one episode for the user are this project's choices, explained there.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -22,12 +22,12 @@
 #define DEFAULT_MAX_EVENTS 1000
 #define DEFAULT_MAX_PARTS 64
 #define DEFAULT_EXIT_MS 100
-#define DEFAULT_SLOW_FRAME_PCT 150 /* seed 002: slow = over 1.5 frame budgets */
+#define DEFAULT_SLOW_FRAME_PCT 150 /* slow: over 1.5 budgets (background.md) */
 #define DEFAULT_PRETRIGGER_MS 16   /* one frame at 60 Hz */
-/* Seed 000 §5.5: short intervals while the stall is young, longer ones for
- * long stalls and hangs (5/50/100 ms). */
+/* Short intervals while the stall is young, longer ones for long stalls and
+ * hangs (5/50/100 ms; why: docs/background.md, "The schedule"). */
 static const gint64 default_sample_ms[JS_N_SAMPLE_STAGES] = { 5, 50, 100 };
-/* Watchdog tiers: hang start, then the seeds' 1 s / 3 s / 5 s (ANR) marks. */
+/* Watchdog tiers: hang start (250 ms), 1 s, 3 s, 5 s (ANR): background.md. */
 static const gint64 default_watchdog_ms[JS_MAX_WATCHDOG_TIERS] = { 250, 1000, 3000, 5000 };
 
 static gboolean

@@ -15,8 +15,8 @@
  * the frozen tier (700 ms). Each slow frame lists the dispatches that overlap
  * its frame time, largest first, and is "fully blocking" when one of them
  * covers at least 90% of its delay (frame time minus budget), "partially
- * blocking" when many shorter ones add up (Sentry's frames-delay idea, seed
- * 002).
+ * blocking" when many shorter ones add up (Sentry's frames delay and app hang
+ * types: docs/background.md).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

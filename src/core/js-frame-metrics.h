@@ -57,8 +57,8 @@ typedef struct
 _Static_assert (sizeof (JsRecentDispatch) == 24, "JsRecentDispatch layout");
 _Static_assert (sizeof (JsRecentFrame) == 128, "JsRecentFrame layout");
 
-/* Frame tiers (seed 000 §1.3): 17-50 ms light, 50-200 noticeable,
- * 200-700 severe, over 700 frozen. */
+/* Frame tiers (docs/background.md, "Tiers"): 17-50 ms light, 50-200
+ * noticeable, 200-700 severe, over 700 frozen. */
 typedef enum
 {
   JS_FRAME_TIER_LIGHT,

@@ -127,7 +127,7 @@ add_frame_metrics (JsonBuilder *b, const JsFrameWindow *w)
   js_json_member_int (b, "frozen", (gint64) w->frozen);
   add_double_or_null (b, "slow_rate", w->frames > 0, w->slow / MAX (n, 1));
   add_double_or_null (b, "frozen_rate", w->frames > 0, w->frozen / MAX (n, 1));
-  /* Big jank (seed 000): frames over the frozen bound among all frames. */
+  /* Big jank: frames over the frozen bound among all frames (background.md). */
   add_double_or_null (b, "big_jank_rate", w->frames > 0, w->frozen / MAX (n, 1));
   js_json_member_int (b, "p50_ns", js_histogram_percentile (&w->hist, 0.50));
   js_json_member_int (b, "p90_ns", js_histogram_percentile (&w->hist, 0.90));

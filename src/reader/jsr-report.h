@@ -140,7 +140,7 @@ struct _JsrReportEventDetail
   GPtrArray *parts;   /* of JsrReportPart */
   gint64 runnable_ns; /* JSR_UNKNOWN when null/absent */
   gint64 end_ns;
-  /* Context (analysis issue; JSR_UNKNOWN / NULL when absent). */
+  /* Context (for report, merge and diff; JSR_UNKNOWN / NULL when absent). */
   char *scene;        /* innermost app scene label */
   gint64 process_cpu_pct_x100; /* process CPU % * 100 over the event */
   gint64 load_avg_x100;        /* system 1-min load * 100 */
@@ -266,11 +266,11 @@ typedef struct
 
   JsrReportPreviousRun *previous_run; /* NULL: none */
 
-  /* Filled by jsr_report_load_full () when present (analysis issue). */
+  /* Filled by jsr_report_load_full () when present (for report, merge, diff). */
   char *install_id;   /* stable anonymous id of the installation, may be NULL */
   char *path;         /* the file it was loaded from (for messages), may be NULL */
 
-  /* Read by both loaders (analysis issue); JSR_UNKNOWN / NULL when absent. */
+  /* Read by both loaders (for report, merge, diff); JSR_UNKNOWN / NULL when absent. */
   char *exe;                    /* process.exe */
   gint64 report_ns;             /* process.report_ns */
   gint64 iteration_p50_ns;      /* summary.iteration_busy */

@@ -493,7 +493,7 @@ test_screenshot (void)
 }
 
 
-/* ---- the panel's actions, exports, own cost (issue 6 §1, §4) -------- */
+/* ---- the panel's actions, exports, own cost ------------------------- */
 
 static void
 test_frame_stats (void)
