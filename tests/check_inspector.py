@@ -177,8 +177,12 @@ def check_inspector_page():
     check_equal(fact(run, "inspector_page_title"), "jankscope", "the page's title")
     check_equal(fact(run, "inspector_page_mapped"), "0", "the page is not shown at first")
     check_equal(fact(run, "inspector_page_mapped_at_end"), "1", "the page is shown when selected")
+    # With a snapshot shown the status counts its events, or says the loop
+    # is stalled right now (a loaded machine can catch a slow frame there);
+    # without one it waits for data.
     status = fact(run, "inspector_page_status_at_end")
-    check(status.endswith("jank event") or status.endswith("jank events"),
+    check(status.endswith("jank event") or status.endswith("jank events")
+          or status.startswith("Stalled for "),
           f"the page shows no snapshot: status {status!r}")
     check_equal(fact(run, "inspector_page_screenshot"), "1", "GTK's Inspector's screenshot")
     # Armed mode opens no window of its own.

@@ -47,6 +47,7 @@ add_config (JsonBuilder *b, const JsConfig *c)
   js_json_member_int (b, "merge_gap_ns", c->merge_gap_ns);
   js_json_member_int (b, "max_events", c->max_events);
   js_json_member_int (b, "max_parts", c->max_parts);
+  js_json_member_int (b, "slow_frame_pct", c->slow_frame_pct);
   json_builder_end_object (b);
 }
 
@@ -240,7 +241,7 @@ part_type_name (JsRecordKind kind)
 static const char *
 part_tier_name (const JsPart *p)
 {
-  return p->frame != NULL ? js_frame_tier_name (p->frame->tier) : js_tier_name (p->tier);
+  return js_tier_name (p->frame != NULL ? p->frame->tier : p->tier);
 }
 
 static void
