@@ -86,8 +86,11 @@ def check_app_window():
     title = fact(run, "inspector_title")
     check(title.startswith("jankscope — gtk4-stall (pid "), f"title {title!r}")
     # The core's live snapshots reach the window (parsed, shown) before the end.
+    # A shown snapshot: its events counted, or "Stalled for …" when the end
+    # caught a slow frame (a loaded machine, ASan); never "Waiting for data…".
     status = fact(run, "inspector_status_at_end")
-    check(status.endswith("jank event") or status.endswith("jank events"),
+    check(status.endswith("jank event") or status.endswith("jank events")
+          or status.startswith("Stalled for "),
           f"the window shows no snapshot at the app's end: status {status!r}")
     check_equal(fact(run, "inspector_screenshot"), "1", "the window's screenshot was saved")
     check_equal(len(stalls(run)), 1, "stalls the app made")
