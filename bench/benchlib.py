@@ -145,12 +145,14 @@ class PreloadSide:
                 % (self.preload, self.reports, self.runs))
 
 
-def run_sides(i, side, cmd, timeout, prefix=""):
+def run_sides(i, side, cmd, timeout, prefix="", base=None):
     """Run number i (from 0) of cmd without the preload and with it (side,
     a PreloadSide; None: without only), alternating which goes first so
     slow drift of the machine does not favour one side.  Yields ("without"
     or "with", its RESULT dicts); raises RunFailed like run(), with prefix
-    before the label ("without run 1")."""
+    before the label ("without run 1").  `base`, a PreloadSide: the
+    "without" side runs with that preload (another build, to compare two
+    builds of jankscope in the same run)."""
     order = ("without", "with") if i % 2 == 0 else ("with", "without")
     for s in order:
         if s == "with" and side is None:
@@ -158,6 +160,8 @@ def run_sides(i, side, cmd, timeout, prefix=""):
         label = "%s%s run %d" % (prefix, s, i + 1)
         if s == "with":
             yield s, side.run(cmd, timeout, label)
+        elif base is not None:
+            yield s, base.run(cmd, timeout, label)
         else:
             yield s, run(cmd, baseline_env(), timeout, label)
 

@@ -14,8 +14,15 @@
  *            dispatches all of them, which separates per-iteration cost
  *            from per-dispatch cost.
  *
+ * --gdk-threads: the idles are GDK 3's gdk_threads_add_idle () ones
+ * (libgdk-3 dlopened before the loop, no display needed), whose dispatch
+ * goes through GDK's wrapper: jankscope looks through it to the callback
+ * (js-gdk-threads.c). Without --gdk-threads a GLib program pays the
+ * look-through's compare only.
+ *
  * The last line of the output is machine-readable ("RESULT key=value ...").
  */
+#include <dlfcn.h>
 #include <glib.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -145,6 +152,9 @@ static GSourceFuncs counter_funcs = {
   NULL,
 };
 
+/* g_idle_add, or GDK 3's gdk_threads_add_idle (--gdk-threads). */
+static guint (*add_idle) (GSourceFunc function, gpointer data) = g_idle_add;
+
 /* Returns TRUE when the target is reached (and quits the loop). */
 static gboolean
 do_work (Bench *b)
@@ -162,7 +172,7 @@ on_oneshot (gpointer data)
   Bench *b = data;
 
   if (!do_work (b))
-    g_idle_add (on_oneshot, b);
+    add_idle (on_oneshot, b);
   return G_SOURCE_REMOVE;
 }
 
@@ -208,6 +218,7 @@ main (int argc, char **argv)
   gint work_ns = 1000;
   gint batch = 10;
   gboolean calibrate_only = FALSE;
+  gboolean gdk_threads = FALSE;
   GOptionEntry entries[] = {
     { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode_arg, "oneshot, repeat or batch", "MODE" },
     { "count", 'n', 0, G_OPTION_ARG_INT64, &count, "Dispatches to run (1000000)", "N" },
@@ -217,6 +228,8 @@ main (int argc, char **argv)
     { "batch", 'b', 0, G_OPTION_ARG_INT, &batch, "Idles per iteration in batch mode (10)", "N" },
     { "calibrate", 0, 0, G_OPTION_ARG_NONE, &calibrate_only,
       "Print the rounds for --work-ns and exit", NULL },
+    { "gdk-threads", 0, 0, G_OPTION_ARG_NONE, &gdk_threads,
+      "Idles added with GDK 3's gdk_threads_add_idle ()", NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("- GSource dispatch overhead");
@@ -250,6 +263,20 @@ main (int argc, char **argv)
       printf ("%" G_GUINT64_FORMAT "\n", b.spins);
       return 0;
     }
+  if (gdk_threads)
+    {
+      /* Before the first main-loop use, where jankscope starts and learns
+       * GDK's wrapper. */
+      void *gdk = dlopen ("libgdk-3.so.0", RTLD_NOW | RTLD_GLOBAL);
+
+      add_idle = gdk ? (guint (*) (GSourceFunc, gpointer)) dlsym (gdk, "gdk_threads_add_idle")
+                     : NULL;
+      if (add_idle == NULL)
+        {
+          fprintf (stderr, "dispatch-overhead: --gdk-threads needs libgdk-3.so.0\n");
+          return 2;
+        }
+    }
   b.target = count;
   b.loop = g_main_loop_new (NULL, FALSE);
 
@@ -262,14 +289,14 @@ main (int argc, char **argv)
   switch (b.mode)
     {
     case MODE_ONESHOT:
-      g_idle_add (on_oneshot, &b);
+      add_idle (on_oneshot, &b);
       break;
     case MODE_REPEAT:
-      g_idle_add (on_repeat, &b);
+      add_idle (on_repeat, &b);
       break;
     case MODE_BATCH:
       for (int i = 0; i < batch; i++)
-        g_idle_add (on_batch, &b);
+        add_idle (on_batch, &b);
       break;
     }
 
@@ -303,10 +330,11 @@ main (int argc, char **argv)
           per_dispatch - work_ns_measured);
   printf ("per iteration     %.1f ns\n", (double) wall_ns / MAX (b.iterations, 1));
   printf ("cpu user+sys      %.3f s (user %.3f, sys %.3f)\n", user_s + sys_s, user_s, sys_s);
-  printf ("RESULT mode=%s dispatches=%" G_GINT64_FORMAT " iterations=%" G_GINT64_FORMAT
+  printf ("RESULT gdk_threads=%d mode=%s dispatches=%" G_GINT64_FORMAT " iterations=%" G_GINT64_FORMAT
           " spins=%" G_GUINT64_FORMAT " work_ns=%.2f wall_ns=%" G_GINT64_FORMAT
           " ns_per_dispatch=%.2f ns_per_iteration=%.2f cpu_user_s=%.4f cpu_sys_s=%.4f\n",
-          mode_names[b.mode], b.dispatches, b.iterations, b.spins, work_ns_measured, wall_ns,
+          gdk_threads, mode_names[b.mode], b.dispatches, b.iterations, b.spins, work_ns_measured,
+          wall_ns,
           per_dispatch, (double) wall_ns / MAX (b.iterations, 1), user_s, sys_s);
 
   g_free (mode_arg);

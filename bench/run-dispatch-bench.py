@@ -6,6 +6,14 @@ difference: what jankscope adds.
     run-dispatch-bench.py --exe build/bench/dispatch-overhead \\
                           --preload build/src/libjankscope-preload.so
 
+    run-dispatch-bench.py --exe build/bench/dispatch-overhead --gdk-threads \
+                          --against main/build/src/libjankscope-preload.so \
+                          --preload build/src/libjankscope-preload.so
+
+--against: the "without" side runs with another build's preload, to compare
+two builds in the same run.  --gdk-threads: the idles are GDK 3's
+gdk_threads_add_idle () ones (dispatch-overhead --gdk-threads).
+
 Exit status: 0 done; 77 no preload (the baseline is still printed);
 1 a run failed.  BENCH_QUICK=1 makes it short (CI).
 """
@@ -29,6 +37,9 @@ def parse_args():
     ap.add_argument("--work-ns", type=int, default=1000, help="work per dispatch (1000)")
     ap.add_argument("--modes", default=",".join(MODES), help="comma-separated subset of "
                     + ", ".join(MODES))
+    ap.add_argument("--against", help="the baseline side's preload (default: none)")
+    ap.add_argument("--gdk-threads", action="store_true",
+                    help="idles added with GDK 3's gdk_threads_add_idle ()")
     args = ap.parse_args()
     args.modes = [m for m in args.modes.split(",") if m]
     bad = [m for m in args.modes if m not in MODES]
@@ -60,6 +71,12 @@ def main():
     args = parse_args()
     problem = benchlib.preload_problem(args.preload)
     side = None if problem else benchlib.PreloadSide(args.preload)
+    base = None
+    if args.against:
+        if benchlib.preload_problem(args.against):
+            print("FAILED: --against: " + benchlib.preload_problem(args.against))
+            return 1
+        base = benchlib.PreloadSide(args.against)
 
     # One calibration for every run, so both sides do exactly the same work.
     spins = subprocess.run([args.exe, "--calibrate", "--work-ns", str(args.work_ns)],
@@ -67,6 +84,8 @@ def main():
     print("dispatch-overhead: %d dispatches per run, %d runs per side, %s busy-loop rounds "
           "(~%d ns) of work per dispatch" % (args.count, args.runs, spins, args.work_ns))
     print("without the preload only: " + problem if problem else "preload: " + args.preload)
+    if base is not None:
+        print('"without" runs with: ' + args.against)
     sys.stdout.flush()
 
     samples = {(m, s): [] for m in args.modes for s in ("without", "with")}
@@ -76,7 +95,9 @@ def main():
         for i in range(args.runs):
             for mode in args.modes:
                 cmd = [args.exe, "--mode", mode, "--count", str(args.count), "--spins", spins]
-                for s, results in benchlib.run_sides(i, side, cmd, timeout, mode + " "):
+                if args.gdk_threads:
+                    cmd.append("--gdk-threads")
+                for s, results in benchlib.run_sides(i, side, cmd, timeout, mode + " ", base):
                     res = results[0]
                     samples[(mode, s)].append(metrics(res))
                     iterations[(mode, s)] = int(res["iterations"])

@@ -18,6 +18,9 @@ packages=(
     fonts-wqy-microhei # CJK glyphs: the zh_CN screenshot of the inspector (check_inspector.py)
     protobuf-compiler # protoc --decode reads the pprof export back
     python3-gi # a PyGObject app (GLib loaded by dlopen) in the safety checks
+    # debuginfod: the client's header (the core dlopens libdebuginfod.so.1) and
+    # the server the stacks checks fetch a test module's debug file from
+    libdebuginfod-dev debuginfod
 )
 
 missing=()

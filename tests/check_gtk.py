@@ -12,13 +12,13 @@ from jankscope_test import (
     gtk_env, main, run_app, stalls, summarize, validate_report)
 
 
-def run_gtk(name, toolkit, major, mode):
+def run_gtk(name, toolkit, major, mode, args=(), n_stalls=1):
     extra = gtk_env()
     exe = app(name)
     preload = mode == "preload"
     if mode == "gtk-module":
         extra["GTK_MODULES"] = env_path("JANKSCOPE_TEST_GTK3_MODULE")
-    run = run_app([exe], preload=preload, extra_env=extra, timeout=60)
+    run = run_app([exe, *args], preload=preload, extra_env=extra, timeout=60)
     check_equal(run.returncode, 0, "exit code")
     check("FAIL" not in run.stderr, "the test program reported a failure")
     ours = [line for line in run.stderr_lines() if line.startswith("jankscope")]
@@ -29,8 +29,8 @@ def run_gtk(name, toolkit, major, mode):
     validate_report(run.report, pid=run.pid, exe=exe, mode=mode, toolkit=toolkit,
                     gtk_version=gtk_version)
     windows = stalls(run)
-    check_equal(len(windows), 1, "stalls the app made")
-    return run, windows[0]
+    check_equal(len(windows), n_stalls, "stalls the app made")
+    return (run, windows[0]) if n_stalls == 1 else (run, windows)
 
 
 def check_preload(name, toolkit, major):
@@ -74,10 +74,51 @@ def test_gtk3_module():
     check(report["summary"]["iterations"] >= 3, "summary.iterations")
 
 
+def check_gdk_threads(mode):
+    """gdk_threads_add_timeout () and gdk_threads_add_idle () callbacks: GLib
+    sees GDK's own wrapper as the callback of both sources; the report names
+    the app's functions it runs (they were both libgdk-3.so.0+0x...), with
+    their file:line (the test program is built with -g)."""
+    run, windows = run_gtk("gtk3-stall", "gtk3", 3, mode, args=["gdk-threads"], n_stalls=2)
+    report = run.report
+    # (gdk_threads_add_idle: G_PRIORITY_DEFAULT_IDLE)
+    for (source, callback, priority), window in zip(
+            (("gtk3-threads-timeout", "gtk3_threads_timeout_cb", 0),
+             ("gtk3-threads-idle", "gtk3_threads_idle_cb", 200)), windows):
+        parts = [(e, p) for e, p in all_parts(report) if p.get("source") == source]
+        check(len(parts) == 1,
+              f"expected one part of {source!r}, events: {summarize(report['events'])}")
+        event, part = parts[0]
+        check_dispatch_part(part, source, callback, 195, 230, priority=priority, stall=window)
+        check_equal(event["callback"], callback, f"the event of {source!r}: callback")
+        frame = event["callback_frame"]
+        check(frame is not None and frame["function"] == callback
+              and frame["module"] == "gtk3-stall" and str(frame["file"]).endswith("gtk3-stall.c")
+              and isinstance(frame["line"], int),
+              f"the event of {source!r}: callback_frame {frame}")
+        entries = [x for x in report["summary"]["sources"] if x["source"] == source]
+        check(len(entries) == 1 and entries[0]["callback"] == callback,
+              f"summary.sources of {source!r}: {entries}")
+    gdk = [x for x in report["summary"]["sources"]
+           if str(x["callback"]).startswith("libgdk-3.so")
+           and str(x["source"]).startswith("gtk3-threads")]
+    check_equal(gdk, [], "sources named after GDK's wrapper")
+
+
+def test_gtk3_gdk_threads():
+    check_gdk_threads("preload")
+
+
+def test_gtk3_module_gdk_threads():
+    check_gdk_threads("gtk-module")
+
+
 CHECKS = {
     "gtk4-preload": test_gtk4_preload,
     "gtk3-preload": test_gtk3_preload,
     "gtk3-module": test_gtk3_module,
+    "gtk3-gdk-threads": test_gtk3_gdk_threads,
+    "gtk3-module-gdk-threads": test_gtk3_module_gdk_threads,
 }
 
 if __name__ == "__main__":

@@ -12,8 +12,12 @@
 
 struct _JsCallbackNames
 {
-  GHashTable *cache; /* address -> char* */
+  GHashTable *cache; /* address -> JsCallbackName* */
   GStringChunk *strings;
+  JsSymbolizer *symbolizer;
+  JsModules *modules;
+  GArray *frames;          /* scratch for the symbolizer */
+  JsCallbackName uncached; /* the last one not cached */
 };
 
 JsCallbackNames *
@@ -21,8 +25,9 @@ js_callback_names_new (void)
 {
   JsCallbackNames *s = g_new0 (JsCallbackNames, 1);
 
-  s->cache = g_hash_table_new (g_direct_hash, g_direct_equal);
+  s->cache = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   s->strings = g_string_chunk_new (4096);
+  s->frames = g_array_new (FALSE, FALSE, sizeof (JsFrame));
   return s;
 }
 
@@ -33,7 +38,16 @@ js_callback_names_free (JsCallbackNames *s)
     return;
   g_hash_table_unref (s->cache);
   g_string_chunk_free (s->strings);
+  g_array_unref (s->frames);
   g_free (s);
+}
+
+void
+js_callback_names_set_symbolizer (JsCallbackNames *s, JsSymbolizer *symbolizer, JsModules *modules)
+{
+  s->symbolizer = symbolizer;
+  s->modules = modules;
+  g_hash_table_remove_all (s->cache);
 }
 
 static char *
@@ -54,20 +68,63 @@ describe (const void *address)
                           (guintptr) address - (guintptr) info.dli_fbase);
 }
 
-const char *
-js_callback_names_lookup (JsCallbackNames *s, const void *address)
+/* Fills `out`; FALSE if it must not be cached (its module's debug file is
+ * being fetched, or the exit's deadline cut the lookup short). */
+static gboolean
+name (JsCallbackNames *s, const void *address, JsCallbackName *out)
 {
-  const char *name;
-  g_autofree char *fresh = NULL;
+  gboolean final = TRUE;
+  g_autofree char *fallback = NULL;
+
+  *out = (JsCallbackName) { 0 };
+  if (s->symbolizer != NULL)
+    {
+      JsSymbolizerStats before, after;
+
+      g_array_set_size (s->frames, 0);
+      js_symbolizer_get_stats (s->symbolizer, &before);
+      js_symbolizer_lookup (s->symbolizer, (guint64) (guintptr) address, FALSE, s->frames);
+      js_symbolizer_get_stats (s->symbolizer, &after);
+      if (s->frames->len > 0)
+        {
+          /* The function itself: the last frame, the others being
+           * functions inlined into it at this address. */
+          out->frame = g_array_index (s->frames, JsFrame, s->frames->len - 1);
+          out->module = js_modules_get (s->modules, out->frame.module);
+          final = !out->frame.provisional && after.deadline_skips == before.deadline_skips;
+        }
+    }
+  if (out->frame.function != NULL)
+    out->name = out->frame.function; /* the symbolizer's: lives as long as it */
+  else
+    {
+      fallback = describe (address);
+      out->name = g_string_chunk_insert_const (s->strings, fallback);
+    }
+  return final;
+}
+
+const JsCallbackName *
+js_callback_names_describe (JsCallbackNames *s, const void *address)
+{
+  JsCallbackName *cached;
 
   if (address == NULL)
     return NULL;
-  name = g_hash_table_lookup (s->cache, address);
-  if (name != NULL)
-    return name;
-  fresh = describe (address);
-  name = g_string_chunk_insert_const (s->strings, fresh);
-  if (g_hash_table_size (s->cache) < MAX_CACHED)
-    g_hash_table_insert (s->cache, (gpointer) address, (gpointer) name);
-  return name;
+  cached = g_hash_table_lookup (s->cache, address);
+  if (cached != NULL)
+    return cached;
+  if (!name (s, address, &s->uncached) || g_hash_table_size (s->cache) >= MAX_CACHED)
+    return &s->uncached;
+  cached = g_memdup2 (&s->uncached, sizeof s->uncached);
+  g_hash_table_insert (s->cache, (gpointer) address, cached);
+  return cached;
+}
+
+const char *
+js_callback_names_lookup (JsCallbackNames *s, const void *address)
+{
+  const JsCallbackName *n = js_callback_names_describe (s, address);
+
+  return n != NULL ? n->name : NULL;
 }

@@ -121,6 +121,10 @@ js_collector_set_watchdog (JsCollector *c, JsWatchdog *watchdog, JsModules *modu
 {
   c->watchdog = watchdog;
   js_stall_store_init (&c->stalls, modules, c->config->debuginfod);
+  js_symbolizer_set_debug_dirs (c->stalls.symbolizer,
+                                (const char *const *) c->config->debug_dirs);
+  /* Callbacks are named by the same symbolizer as stack frames. */
+  js_callback_names_set_symbolizer (c->callback_names, c->stalls.symbolizer, modules);
   c->have_stalls = TRUE;
   c->stall_headers = g_array_new (FALSE, FALSE, sizeof (JsStallHeader));
   c->stall_samples = g_ptr_array_new ();
@@ -377,6 +381,8 @@ take_stalls (JsCollector *c, gint64 now)
   js_watchdog_take (c->watchdog, c->stall_headers, c->stall_samples);
   js_stall_store_feed (&c->stalls, c->stall_headers, c->stall_samples);
   g_array_set_size (c->stall_headers, 0);
+  /* Debug files fetched since (debuginfod) name the stacks better. */
+  js_stack_table_refresh (c->stalls.stacks);
   js_stall_store_attach (&c->stalls, stores, G_N_ELEMENTS (stores), now);
 }
 

@@ -149,6 +149,44 @@ invalid:
   return 0;
 }
 
+/* JANKSCOPE_DEBUG_DIRS: absolute directories, ':'-separated, searched for
+ * debug files (ROOT/.build-id/..., ROOT/<module's directory>/<debuglink>)
+ * before /usr/lib/debug, like GDB's debug-file-directory. The variable is
+ * the only way to point a guest at debug files the system does not know
+ * (a build tree's, an SDK's, a test's): jankscope has no other input
+ * inside the app. Relative or empty entries, and entries past the 15th,
+ * are left out with one warning. */
+static char **
+env_dirs (const char *(*get_env) (const char *), const char *name, guint max)
+{
+  const char *text = get_env (name);
+  g_auto (GStrv) parts = NULL;
+  GPtrArray *dirs;
+  guint rejected = 0;
+
+  if (text == NULL || *text == '\0')
+    return NULL;
+  parts = g_strsplit (text, ":", -1);
+  dirs = g_ptr_array_new ();
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (parts[i][0] == '/' && dirs->len < max && strlen (parts[i]) < 4096)
+        g_ptr_array_add (dirs, g_strdup (parts[i]));
+      else
+        rejected++;
+    }
+  if (rejected > 0)
+    js_log_warning ("%s='%s': %u entr%s left out (absolute directories only, ':'-separated, "
+                    "at most %u)", name, text, rejected, rejected == 1 ? "y" : "ies", max);
+  if (dirs->len == 0)
+    {
+      g_ptr_array_free (dirs, TRUE);
+      return NULL;
+    }
+  g_ptr_array_add (dirs, NULL);
+  return (char **) g_ptr_array_free (dirs, FALSE);
+}
+
 static void
 load_watchdog (JsConfig *config, const char *(*get_env) (const char *name))
 {
@@ -184,6 +222,20 @@ load_watchdog (JsConfig *config, const char *(*get_env) (const char *name))
   config->sample_signal = (int) env_int (get_env, "JANKSCOPE_SAMPLE_SIGNAL", -1, 28, -1,
                                          "(offset from SIGRTMIN, -1 = automatic)");
   config->debuginfod = env_bool (get_env, "JANKSCOPE_DEBUGINFOD", FALSE);
+  if (config->debuginfod)
+    {
+      /* Read here, on the main thread at start-up, and never by a thread of
+       * ours later (libdebuginfod reads the rest of its settings itself). */
+      const char *urls = get_env ("DEBUGINFOD_URLS");
+
+      if (urls == NULL || urls[0] == '\0')
+        {
+          js_log_warning ("JANKSCOPE_DEBUGINFOD=1 but DEBUGINFOD_URLS is empty: no server to ask; "
+                          "using 0");
+          config->debuginfod = FALSE;
+        }
+    }
+  config->debug_dirs = env_dirs (get_env, "JANKSCOPE_DEBUG_DIRS", JS_MAX_DEBUG_DIRS);
   config->inspector = env_bool (get_env, "JANKSCOPE_INSPECTOR", FALSE);
   config->ui = env_bool (get_env, "JANKSCOPE_UI", TRUE);
   config->live = env_bool (get_env, "JANKSCOPE_LIVE", FALSE);
@@ -244,6 +296,7 @@ void
 js_config_clear (JsConfig *config)
 {
   g_clear_pointer (&config->report_path, g_free);
+  g_clear_pointer (&config->debug_dirs, g_strfreev);
 }
 
 JsTier

@@ -12,6 +12,7 @@ G_BEGIN_DECLS
 
 #define JS_N_SAMPLE_STAGES 3
 #define JS_MAX_WATCHDOG_TIERS 4
+#define JS_MAX_DEBUG_DIRS 15 /* JANKSCOPE_DEBUG_DIRS entries kept (with /usr/lib/debug: 16) */
 
 typedef struct
 {
@@ -32,7 +33,8 @@ typedef struct
   guint n_watchdog_tiers;
   gint64 ping_period_ns;    /* 0: one ping per stall; else a classic periodic ping */
   int sample_signal;        /* SIGRTMIN + this; -1: the first free one from SIGRTMIN+3 */
-  gboolean debuginfod;      /* let libdw ask debuginfod servers (network) */
+  gboolean debuginfod;      /* ask debuginfod servers for debug files (network) */
+  char **debug_dirs;        /* JANKSCOPE_DEBUG_DIRS: debug roots before /usr/lib/debug, or NULL */
   gboolean inspector;       /* open jankscope's window (GTK 4 apps) */
   gboolean ui;              /* load the GTK 4 UI module (Inspector page, shortcut); JANKSCOPE_UI */
   gboolean live;            /* serve the live stream to `jankscope view` (js-live-server.h) */

@@ -15,6 +15,7 @@
 #include "js-config.h"
 #include "js-focus.h"
 #include "js-frame-hooks.h"
+#include "js-gdk-threads.h"
 #include "js-install-id.h"
 #include "js-live-server.h"
 #include "js-log.h"
@@ -147,6 +148,8 @@ jankscope_core_start (JsBridge *bridge)
                                 mode, start_ns);
   js_ring_set_wake (ring, js_collector_wake, collector);
   js_mainloop_start (ring, bridge, set_poll, get_poll);
+  /* Before the first dispatch of a gdk_threads_add_* source is timed. */
+  js_gdk_threads_probe ();
   /* What runs from the poll function besides its own work: poll observers,
    * called in the order they are added here. */
   js_frame_hooks_init (ring);

@@ -24,6 +24,7 @@
 #include "js-builtin-patch.h"
 #include "js-clock.h"
 #include "js-futex.h"
+#include "js-gdk-threads.h"
 #include "js-log.h"
 #include "js-names.h"
 #include "js-sampler.h"
@@ -225,7 +226,8 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
   frame->source = source;
   frame->r = (JsRecord) {
     .kind = JS_RECORD_DISPATCH,
-    .code = callback ? callback : (const void *) real,
+    /* GDK 3's gdk_threads_add_* wrapper: the app's function it runs. */
+    .code = callback ? js_gdk_threads_callback (callback, user_data) : (const void *) real,
     .name_id = js_names_for_source (source),
     .priority = (gint16) CLAMP (source->priority, G_MININT16, G_MAXINT16),
     .depth = (guint8) depth,

@@ -47,6 +47,7 @@ struct _JsModules
   unsigned long long adds, subs; /* as of the last refresh */
   guint refreshes;
   char *exe_path; /* /proc/self/exe, read once */
+  gboolean offline; /* modules added by hand, never read from the process */
 };
 
 /* One refresh's scratch state, for the dl_iterate_phdr callback. */
@@ -309,6 +310,49 @@ refresh (JsModules *modules)
   g_free (r.seen);
 }
 
+JsModules *
+js_modules_new_offline (void)
+{
+  JsModules *modules = js_modules_new ();
+
+  modules->offline = TRUE;
+  return modules;
+}
+
+guint
+js_modules_add (JsModules *modules, const char *path, const char *build_id, guint64 base,
+                guint64 size)
+{
+  Entry *e;
+  JsModule *m;
+
+  if (modules == NULL || !modules->offline || path == NULL || size == 0
+      || base > G_MAXUINT64 - size)
+    return 0;
+  g_mutex_lock (&modules->lock);
+  if (modules->n_entries >= JS_MODULES_MAX)
+    {
+      g_mutex_unlock (&modules->lock);
+      return 0;
+    }
+  e = g_new0 (Entry, 1);
+  m = &e->pub;
+  m->id = modules->n_entries + 1;
+  m->path = g_strdup (path);
+  m->name = g_path_get_basename (path);
+  m->base = base;
+  m->start = base;
+  m->end = base + size;
+  m->build_id = build_id != NULL ? g_ascii_strdown (build_id, -1) : NULL;
+  /* Nothing of it is in this process's memory to be read. */
+  m->unloaded = TRUE;
+  modules->entries[modules->n_entries++] = e;
+  modules->loaded[modules->n_loaded++] = m;
+  qsort (modules->loaded, modules->n_loaded, sizeof modules->loaded[0], compare_start);
+  g_mutex_unlock (&modules->lock);
+  return m->id;
+}
+
 guint64
 js_modules_unloads (void)
 {
@@ -329,6 +373,12 @@ js_modules_resolve (JsModules *modules, guint64 address)
     return 0;
   g_mutex_lock (&modules->lock);
   m = lookup_loaded (modules, address);
+  if (modules->offline)
+    {
+      id = m != NULL ? m->id : 0;
+      g_mutex_unlock (&modules->lock);
+      return id;
+    }
   dl_iterate_phdr (peek_counters, counters);
   /* A hit stands unless something was unloaded since (a module loaded
    * since may sit where it was); a miss, unless nothing changed. */

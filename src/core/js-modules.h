@@ -38,6 +38,19 @@ void js_modules_free (JsModules *modules);
  * (dl_iterate_phdr) when the address is unknown and the set changed. */
 guint js_modules_resolve (JsModules *modules, guint64 address);
 
+/* A registry of modules described by hand, never read from this process:
+ * an offline symbolizer's (the modules a report names, by file and
+ * build-id). js_modules_resolve () searches only those added; they count as
+ * unloaded, so nothing of them is read from memory. */
+JsModules *js_modules_new_offline (void);
+
+/* Offline registries only: a module whose offsets are taken to be at
+ * [base, base + size). `path` may be gone (its build-id then finds it
+ * under the debug roots' .build-id); `build_id` is hex or NULL. Returns its
+ * id, or 0 (full, bad arguments, or not an offline registry). */
+guint js_modules_add (JsModules *modules, const char *path, const char *build_id, guint64 base,
+                      guint64 size);
+
 /* The loader's count of unloads so far (dl_iterate_phdr's dlpi_subs; 0 if
  * the C library does not tell). A sample's frames resolved while it did
  * not move belong to the modules loaded when the sample was taken: with it

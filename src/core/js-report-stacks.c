@@ -8,10 +8,9 @@
 #include "js-signature.h"
 #include "js-json.h"
 
-static void
-add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
+void
+js_report_add_frame (JsonBuilder *b, const JsFrame *f, const JsModule *m)
 {
-  const JsModule *m = js_modules_get (store->modules, f->module);
   g_autofree char *offset = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", f->offset);
 
   json_builder_begin_object (b);
@@ -30,6 +29,12 @@ add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
       json_builder_add_boolean_value (b, TRUE);
     }
   json_builder_end_object (b);
+}
+
+static void
+add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
+{
+  js_report_add_frame (b, f, js_modules_get (store->modules, f->module));
 }
 
 /* The stack's signature (js-signature.h), with the default depth. */
@@ -312,5 +317,18 @@ js_report_add_sampler_summary (JsonBuilder *b, JsStallStore *store, JsWatchdog *
   js_json_member_int (b, "stacks_dropped", (gint64) js_stack_table_dropped (store->stacks));
   js_json_member_int (b, "symbol_lookups", (gint64) ss.lookups);
   js_json_member_int (b, "symbol_cache_hits", (gint64) ss.cache_hits);
+  json_builder_set_member_name (b, "debuginfod");
+  if (ss.debuginfod_on)
+    {
+      json_builder_begin_object (b);
+      js_json_member_int (b, "requested", ss.debuginfod.requested);
+      js_json_member_int (b, "found", ss.debuginfod.found);
+      js_json_member_int (b, "missing", ss.debuginfod.missing);
+      js_json_member_int (b, "given_up", ss.debuginfod.given_up);
+      js_json_member_int (b, "pending", ss.debuginfod.pending);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
   json_builder_end_object (b);
 }

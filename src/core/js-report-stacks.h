@@ -32,6 +32,10 @@ void js_report_add_event_stacks (JsonBuilder *b, const JsConfig *config, JsStall
 void js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore *store,
                                  gint64 now_ns);
 
+/* A frame object: function, module, file, line, offset, build_id (and
+ * inlined: true). `m`: its module, NULL if none. */
+void js_report_add_frame (JsonBuilder *b, const JsFrame *f, const JsModule *m);
+
 /* summary.sampler. */
 void js_report_add_sampler_summary (JsonBuilder *b, JsStallStore *store, JsWatchdog *watchdog);
 

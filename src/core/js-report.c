@@ -51,12 +51,28 @@ add_config (JsonBuilder *b, const JsConfig *c)
   json_builder_end_object (b);
 }
 
+/* `callback` and its `callback_frame`: the callback named like a stack
+ * frame (function, module, file:line, offset, build-id), null without an
+ * address or a module. */
+static void
+add_callback (JsonBuilder *b, const JsReportInput *in, const void *code)
+{
+  const JsCallbackName *n = js_callback_names_describe (in->callback_names, code);
+
+  js_json_member_string (b, "callback", n != NULL ? n->name : NULL);
+  json_builder_set_member_name (b, "callback_frame");
+  if (n != NULL && n->module != NULL)
+    js_report_add_frame (b, &n->frame, n->module);
+  else
+    json_builder_add_null_value (b);
+}
+
 static void
 add_source_entry (JsonBuilder *b, const JsReportInput *in, const JsSourceStats *s)
 {
   json_builder_begin_object (b);
   js_json_member_string (b, "source", js_names_get (s->name_id));
-  js_json_member_string (b, "callback", js_callback_names_lookup (in->callback_names, s->code));
+  add_callback (b, in, s->code);
   js_json_member_int (b, "count", (gint64) s->hist.count);
   js_json_member_int (b, "total_ns", s->total_ns);
   js_json_member_int (b, "mean_ns", s->hist.count ? s->total_ns / (gint64) s->hist.count : 0);
@@ -301,7 +317,7 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
   json_builder_set_member_name (b, "tier");
   json_builder_add_string_value (b, part_tier_name (l));
   js_json_member_string (b, "source", js_names_get (l->name_id));
-  js_json_member_string (b, "callback", js_callback_names_lookup (in->callback_names, l->code));
+  add_callback (b, in, l->code);
   if (l->type == JS_RECORD_DISPATCH)
     js_json_member_int (b, "priority", l->priority);
   js_json_member_int (b, "depth", l->depth);

@@ -13,6 +13,8 @@ struct _JsStackTable
   GPtrArray *by_id;    /* index id - 1; NULL where a freed stack was */
   GArray *free_ids;    /* guint: ids of freed stacks, used again first */
   guint size;
+  guint provisional;      /* stacks with provisional frames */
+  guint generation;       /* the symbolizer's, at the last refresh */
   guint64 interned;
   guint64 dropped;
 };
@@ -50,6 +52,21 @@ stack_free (gpointer p)
   if (s->frames != NULL)
     g_array_unref (s->frames);
   g_free (s);
+}
+
+static void
+symbolize (JsStackTable *t, JsStack *s)
+{
+  gboolean was = s->provisional;
+
+  g_array_set_size (s->frames, 0);
+  s->provisional = FALSE;
+  /* [0] is where the thread was; the others are return addresses. */
+  for (guint i = 0; i < s->n_addresses; i++)
+    js_symbolizer_lookup_in (t->symbolizer, s->modules[i], s->addresses[i], i > 0, s->frames);
+  for (guint i = 0; i < s->frames->len && !s->provisional; i++)
+    s->provisional = g_array_index (s->frames, JsFrame, i).provisional;
+  t->provisional += (guint) s->provisional - (guint) was;
 }
 
 JsStackTable *
@@ -115,9 +132,7 @@ js_stack_table_intern (JsStackTable *t, const guint64 *addresses, const guint16 
   s->modules = g_memdup2 (key.modules, n * sizeof (guint16));
   s->truncated = truncated;
   s->frames = g_array_sized_new (FALSE, FALSE, sizeof (JsFrame), n);
-  /* [0] is where the thread was; the others are return addresses. */
-  for (guint i = 0; i < n; i++)
-    js_symbolizer_lookup_in (t->symbolizer, s->modules[i], addresses[i], i > 0, s->frames);
+  symbolize (t, s);
   g_ptr_array_index (t->by_id, s->id - 1) = s;
   g_hash_table_add (t->by_key, s);
   t->size++;
@@ -136,6 +151,7 @@ js_stack_table_unref (JsStackTable *t, guint id)
     return;
   g_hash_table_remove (t->by_key, s);
   g_ptr_array_index (t->by_id, id - 1) = NULL;
+  t->provisional -= (guint) s->provisional;
   stack_free (s);
   g_array_append_val (t->free_ids, id);
   t->size--;
@@ -147,6 +163,23 @@ js_stack_table_get (JsStackTable *t, guint id)
   if (id == 0 || id > t->by_id->len)
     return NULL;
   return g_ptr_array_index (t->by_id, id - 1);
+}
+
+void
+js_stack_table_refresh (JsStackTable *t)
+{
+  guint generation = js_symbolizer_generation (t->symbolizer);
+
+  if (t->provisional == 0 || generation == t->generation)
+    return;
+  t->generation = generation;
+  for (guint i = 0; i < t->by_id->len; i++)
+    {
+      JsStack *s = g_ptr_array_index (t->by_id, i);
+
+      if (s != NULL && s->provisional)
+        symbolize (t, s);
+    }
 }
 
 guint

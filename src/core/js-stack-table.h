@@ -32,6 +32,7 @@ typedef struct
   guint16 *modules;   /* JsModules id of each address (0: unknown) */
   GArray *frames;     /* JsFrame, leaf first, inline frames expanded */
   gboolean truncated;
+  gboolean provisional; /* a frame's debug information may still come (debuginfod) */
   guint refs;
 } JsStack;
 
@@ -50,6 +51,12 @@ void js_stack_table_unref (JsStackTable *table, guint id);
 
 /* Borrowed; NULL for 0 or an unknown id. */
 const JsStack *js_stack_table_get (JsStackTable *table, guint id);
+
+/* Symbolizes again the stacks that had provisional frames, if the
+ * symbolizer learned something since (js_symbolizer_generation ()): a debug
+ * file fetched from debuginfod names them better. Between uses of the
+ * stacks (frames are replaced). */
+void js_stack_table_refresh (JsStackTable *table);
 
 /* Stacks in the table now. */
 guint js_stack_table_size (JsStackTable *table);

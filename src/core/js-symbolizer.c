@@ -14,12 +14,30 @@
  *   dwfl_attach_state () works once per Dwfl: its callbacks unwind the
  *   stack copy that `current` points to.
  *
- * Offline unless asked: libdwfl's standard callbacks end in the debuginfod
- * client when nothing is found locally (dwfl_build_id_find_elf,
- * dwfl_standard_find_debuginfo; nothing else calls it), so by default our
- * callbacks use only dwfl_build_id_find_debuginfo (local .build-id
- * directories, dwz alt files included) and a .gnu_debuglink search we do
- * ourselves. The environment is not touched.
+ * Where a module's names come from, best first (libdwfl asks our
+ * find_debuginfo callback only when the module's own file has no .symtab,
+ * or no DWARF):
+ *
+ *   1. the module's own file, when it was not stripped;
+ *   2. a separate debug file on this machine (js-debug-files.h: .build-id
+ *      and .gnu_debuglink under JANKSCOPE_DEBUG_DIRS and /usr/lib/debug,
+ *      beside the module); dwz's shared alt files through libdwfl's own
+ *      .build-id search over the same roots;
+ *   3. with JANKSCOPE_DEBUGINFOD=1, a debug file from a debuginfod server
+ *      (js-debuginfod.h), fetched on another thread: until it has come, the
+ *      module's frames are marked `provisional`, and once it is there the
+ *      module is reported again (libdwfl keeps a module's failures), so
+ *      lookups made after that get its DWARF;
+ *   4. MiniDebugInfo (.gnu_debugdata, the xz-compressed symbol table of the
+ *      static functions that Fedora puts in every binary): libdwfl reads it
+ *      itself (with liblzma) when it finds no debug file, and merges it with
+ *      .dynsym; function names, no lines;
+ *   5. .dynsym: exported functions only.
+ *
+ * libdwfl's standard callbacks (dwfl_standard_find_debuginfo,
+ * dwfl_build_id_find_elf) end in a debuginfod download on the calling
+ * thread, with the client's 90 s timeout: they are never used. The
+ * environment is not touched.
  *
  * Not thread-safe: one thread (the collector) owns a JsSymbolizer.
  *
@@ -28,6 +46,8 @@
 #define _GNU_SOURCE
 #include "js-symbolizer.h"
 #include "js-clock.h"
+#include "js-debug-files.h"
+#include "js-debuginfod.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -44,7 +64,9 @@
 #define MAX_INLINE_DEPTH 32
 #define MAX_SCOPE_DEPTH 64 /* DIE nesting looked at: functions, inlines, blocks */
 #define VDSO_MAX_SIZE (1 << 20)
-#define DEBUG_DIR "/usr/lib/debug"
+/* Reports of one module in `names`: the first, and one when its debug file
+ * came from debuginfod. */
+#define MAX_REPORTS 2
 
 typedef struct
 {
@@ -58,24 +80,41 @@ typedef struct
 {
   gboolean reported;   /* in `names` (tried) */
   Dwfl_Module *mod;    /* NULL if it could not be reported */
+  guint reports;       /* times it was reported in `names` */
   gboolean symbols_read;
   Symbol *symbols;     /* functions, sorted by address, one per address */
   guint n_symbols;
   gboolean dwarf_checked, has_dwarf;
+  gboolean pending;    /* its debug file is asked of debuginfod */
   guint unwind_gen;    /* the `unwind` session it was reported in, 0 = none */
 } ModInfo;
 
+typedef struct _JsSymbolizer JsSymbolizer;
+typedef struct _Session Session;
+
+/* A reported module's libdwfl user data: who asks for its files. */
 typedef struct
+{
+  JsSymbolizer *s;
+  Session *session;
+  guint id; /* JsModules id */
+} ModRef;
+
+struct _Session
 {
   Dwfl *dwfl;
   guint8 *vdso_image; /* the vDSO has no file: a copy of its ELF image */
   gsize vdso_size;
-} Session;
+  GPtrArray *refs;    /* ModRef, freed with the session */
+};
 
 struct _JsSymbolizer
 {
   JsModules *modules;
-  const Dwfl_Callbacks *callbacks;
+  Dwfl_Callbacks callbacks;
+  char *debuginfo_path;  /* the callbacks' debuginfo_path: the debug roots */
+  JsDebugFiles *files;
+  JsDebuginfod *debuginfod; /* NULL unless JANKSCOPE_DEBUGINFOD=1 */
   Session names;
   Session unwind;
   guint unwind_gen;
@@ -91,7 +130,8 @@ struct _JsSymbolizer
   /* Past this (js_now_ns clock; 0: never), only what costs no loading is
    * done: the app is exiting and waits for the final report. */
   gint64 deadline_ns;
-  gboolean degraded; /* the lookup under way gave up something for the deadline */
+  gboolean degraded;    /* the lookup under way gave up something for the deadline */
+  gboolean provisional; /* the lookup under way may give more later (debuginfod) */
 
   /* The unwind in progress. */
   const JsStackCopy *current;
@@ -101,7 +141,10 @@ struct _JsSymbolizer
   JsSymbolizerStats stats;
 };
 
-/* ---- finding files, offline ---------------------------------------------- */
+static ModInfo *mod_info (JsSymbolizer *s, guint id);
+static gboolean past_deadline (JsSymbolizer *s);
+
+/* ---- finding files --------------------------------------------------------- */
 
 static gboolean
 build_id_to_bytes (const char *hex, guint8 *bytes, gsize *len)
@@ -122,115 +165,66 @@ build_id_to_bytes (const char *hex, guint8 *bytes, gsize *len)
   return TRUE;
 }
 
-/* Whether the ELF file open on `fd` carries this build-id. */
-static gboolean
-fd_has_build_id (int fd, const void *bits, gsize len)
-{
-  Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
-  const void *id = NULL;
-  ssize_t n;
-  gboolean same;
-
-  if (elf == NULL)
-    return FALSE;
-  n = dwelf_elf_gnu_build_id (elf, &id);
-  same = n > 0 && (gsize) n == len && memcmp (id, bits, len) == 0;
-  elf_end (elf);
-  return same;
-}
-
-/* Opens `path` if it is an ELF file with the module's build-id and not the
- * module's file itself; on success *found_name is malloc()ed (libdwfl frees
- * it). */
+/* libdwfl's find_debuginfo: asked once per module for its separate debug
+ * file (when its own file has no .symtab or no DWARF), and once more for
+ * the dwz alt file its debug file points to (.gnu_debugaltlink: then
+ * `debuglink_file` is the alt file's name and the CRC 0). */
 static int
-open_matching (Dwfl_Module *mod, const char *path, const struct stat *main_stat,
-               char **found_name)
+find_debuginfo (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+                char **debuginfo_file_name)
 {
+  ModRef *ref = *userdata;
+  JsSymbolizer *s = ref != NULL ? ref->s : NULL;
   const unsigned char *bits;
   GElf_Addr vaddr;
-  int len = dwfl_module_build_id (mod, &bits, &vaddr);
-  struct stat st;
-  int fd;
+  int len, fd;
+  g_autofree char *fetched = NULL;
 
+  if (s == NULL)
+    return -1;
+  if (debuglink_file != NULL && debuglink_crc == 0)
+    /* The alt file (libdwfl checks its build-id), under the same roots. */
+    return dwfl_build_id_find_debuginfo (mod, userdata, modname, base, file_name,
+                                         debuglink_file, debuglink_crc, debuginfo_file_name);
+  len = dwfl_module_build_id (mod, &bits, &vaddr);
   if (len <= 0)
     return -1;
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -1;
-  if (main_stat != NULL && fstat (fd, &st) == 0 && st.st_dev == main_stat->st_dev
-      && st.st_ino == main_stat->st_ino)
-    {
-      close (fd);
-      return -1;
-    }
-  if (!fd_has_build_id (fd, bits, (gsize) len))
-    {
-      close (fd);
-      return -1;
-    }
-  *found_name = strdup (path);
-  return fd;
-}
-
-/* The .gnu_debuglink name in the usual places: next to the file, in .debug/
- * beside it, under /usr/lib/debug. Only with a build-id to check the file
- * against (without one, a stale file could give wrong names). */
-static int
-find_by_debuglink (Dwfl_Module *mod, const char *file_name, const char *debuglink,
-                   char **found_name)
-{
-  g_autofree char *dir = NULL;
-  struct stat main_stat;
-  const struct stat *main_stat_p = NULL;
-  int fd = -1;
-
-  if (file_name == NULL || file_name[0] != '/' || debuglink == NULL || debuglink[0] == '\0'
-      || strchr (debuglink, '/') != NULL)
-    return -1;
-  if (stat (file_name, &main_stat) == 0)
-    main_stat_p = &main_stat;
-  dir = g_path_get_dirname (file_name);
-  for (guint i = 0; i < 3 && fd < 0; i++)
-    {
-      g_autofree char *path = NULL;
-
-      if (i == 0)
-        path = g_build_filename (dir, debuglink, NULL);
-      else if (i == 1)
-        path = g_build_filename (dir, ".debug", debuglink, NULL);
-      else
-        path = g_build_filename (DEBUG_DIR, dir, debuglink, NULL);
-      fd = open_matching (mod, path, main_stat_p, found_name);
-    }
-  return fd;
-}
-
-static int
-find_debuginfo_offline (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-                        const char *file_name, const char *debuglink_file,
-                        GElf_Word debuglink_crc, char **debuginfo_file_name)
-{
-  /* Local .build-id/xx/yyyy.debug links, validated; also the dwz alt file. */
-  int fd = dwfl_build_id_find_debuginfo (mod, userdata, modname, base, file_name,
-                                         debuglink_file, debuglink_crc, debuginfo_file_name);
-
-  if (fd >= 0)
+  fd = js_debug_files_open_debuginfo (s->files, file_name, bits, (gsize) len, debuglink_file,
+                                      debuginfo_file_name);
+  if (fd >= 0 || s->debuginfod == NULL)
     return fd;
-  return find_by_debuglink (mod, file_name, debuglink_file, debuginfo_file_name);
+  /* Only the `names` session asks; `unwind` takes what has come. */
+  switch (js_debuginfod_lookup (s->debuginfod, bits, (gsize) len, ref->session == &s->names,
+                                &fetched))
+    {
+    case JS_DEBUGINFOD_FOUND:
+      fd = js_debug_files_open_checked (fetched, bits, (gsize) len);
+      if (fd >= 0)
+        *debuginfo_file_name = strdup (fetched);
+      break;
+    case JS_DEBUGINFOD_PENDING:
+      if (ref->session == &s->names)
+        mod_info (s, ref->id)->pending = TRUE;
+      break;
+    case JS_DEBUGINFOD_MISSING:
+      break;
+    }
+  return fd;
 }
 
 /* Only for modules reported without their file: the vDSO (its image is in
  * memory) and modules whose file is gone or was replaced (the original,
- * by build-id, from /usr/lib/debug/.build-id/xx/yyyy). */
+ * by build-id, from ROOT/.build-id/xx/yyyy). */
 static int
-find_elf_common (Dwfl_Module *mod, void **userdata, char **file_name, Elf **elfp)
+find_elf (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+          char **file_name, Elf **elfp)
 {
-  Session *session = *userdata;
+  ModRef *ref = *userdata;
+  Session *session = ref != NULL ? ref->session : NULL;
   const unsigned char *bits;
   GElf_Addr vaddr;
   int len;
-  g_autofree char *hex = NULL;
-  g_autofree char *path = NULL;
 
   *elfp = NULL;
   if (session != NULL && session->vdso_image != NULL)
@@ -244,46 +238,21 @@ find_elf_common (Dwfl_Module *mod, void **userdata, char **file_name, Elf **elfp
         }
     }
   len = dwfl_module_build_id (mod, &bits, &vaddr);
-  if (len < 2)
+  if (ref == NULL || len < 2)
     return -1;
-  hex = g_malloc ((gsize) len * 2 + 1);
-  for (int i = 0; i < len; i++)
-    g_snprintf (hex + 2 * i, 3, "%02x", bits[i]);
-  path = g_strdup_printf (DEBUG_DIR "/.build-id/%.2s/%s", hex, hex + 2);
-  return open_matching (mod, path, NULL, file_name);
+  return js_debug_files_open_original (ref->s->files, bits, (gsize) len, file_name);
 }
-
-static int
-find_elf_offline (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-                  char **file_name, Elf **elfp)
-{
-  return find_elf_common (mod, userdata, file_name, elfp);
-}
-
-static int
-find_elf_debuginfod (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-                     char **file_name, Elf **elfp)
-{
-  int fd = find_elf_common (mod, userdata, file_name, elfp);
-
-  if (fd >= 0 || *elfp != NULL)
-    return fd;
-  return dwfl_build_id_find_elf (mod, userdata, modname, base, file_name, elfp);
-}
-
-static const Dwfl_Callbacks offline_callbacks = {
-  .find_elf = find_elf_offline,
-  .find_debuginfo = find_debuginfo_offline,
-  .section_address = dwfl_offline_section_address,
-};
-
-static const Dwfl_Callbacks debuginfod_callbacks = {
-  .find_elf = find_elf_debuginfod,
-  .find_debuginfo = dwfl_standard_find_debuginfo,
-  .section_address = dwfl_offline_section_address,
-};
 
 /* ---- reporting modules ----------------------------------------------------- */
+
+static gboolean
+session_begin (JsSymbolizer *s, Session *session)
+{
+  session->dwfl = dwfl_begin (&s->callbacks);
+  if (session->refs == NULL)
+    session->refs = g_ptr_array_new_with_free_func (g_free);
+  return session->dwfl != NULL;
+}
 
 static void
 session_end (Session *session)
@@ -293,6 +262,8 @@ session_end (Session *session)
   session->dwfl = NULL;
   g_clear_pointer (&session->vdso_image, g_free);
   session->vdso_size = 0;
+  if (session->refs != NULL)
+    g_ptr_array_set_size (session->refs, 0);
 }
 
 static gboolean
@@ -322,9 +293,10 @@ vdso_image_size (const JsModule *m)
 }
 
 /* Adds `m` to the session; NULL if its file can't be had. The caller keeps
- * the result: libdwfl frees modules only at dwfl_end (nothing is removed). */
+ * the result: libdwfl frees modules only at dwfl_end (nothing is removed).
+ * `nth`: how many times it was reported in this session before. */
 static Dwfl_Module *
-report (JsSymbolizer *s, Session *session, const JsModule *m)
+report (JsSymbolizer *s, Session *session, const JsModule *m, guint nth)
 {
   g_autofree char *name = NULL;
   guint8 bits[64];
@@ -335,24 +307,24 @@ report (JsSymbolizer *s, Session *session, const JsModule *m)
 
   if (session->dwfl == NULL || m->path == NULL)
     return NULL;
-  /* Unique per JsModule: libdwfl merges reports of equal name and range. */
-  name = g_strdup_printf ("%s#%u", m->name, m->id);
+  /* Unique per JsModule (and report): libdwfl merges reports of equal name
+   * and range. */
+  name = nth == 0 ? g_strdup_printf ("%s#%u", m->name, m->id)
+                  : g_strdup_printf ("%s#%u.%u", m->name, m->id, nth);
   dwfl_report_begin_add (session->dwfl);
   if (!is_vdso (m))
     {
-      int fd = open (m->path, O_RDONLY | O_CLOEXEC);
-
       /* A file replaced since it was loaded (an upgrade) would give wrong
        * names and CFI: it must carry the build-id seen in memory. */
-      if (fd >= 0 && (!has_id || fd_has_build_id (fd, bits, len)))
+      int fd = js_debug_files_open_checked (m->path, has_id ? bits : NULL, len);
+
+      if (fd >= 0)
         {
           /* ET_DYN: base is the load bias (dlpi_addr), p_vaddr added. */
           mod = dwfl_report_elf (session->dwfl, name, m->path, fd, m->base, true);
           if (mod == NULL)
             close (fd);
         }
-      else if (fd >= 0)
-        close (fd);
     }
   else if (!m->unloaded && session->vdso_image == NULL
            && (session->vdso_size = vdso_image_size (m)) > 0)
@@ -371,7 +343,13 @@ report (JsSymbolizer *s, Session *session, const JsModule *m)
     }
   dwfl_report_end (session->dwfl, NULL, NULL);
   if (mod != NULL && dwfl_module_info (mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL) != NULL)
-    *userdata = session;
+    {
+      ModRef *ref = g_new (ModRef, 1);
+
+      *ref = (ModRef) { s, session, m->id };
+      g_ptr_array_add (session->refs, ref);
+      *userdata = ref;
+    }
   return mod;
 }
 
@@ -483,11 +461,41 @@ read_symbols (JsSymbolizer *s, ModInfo *info)
 /* The function symbol covering `pc`, or NULL: past the end of the symbol
  * before it, an address belongs to something the table does not name (a
  * static function of a stripped library), and guessing would be wrong. */
+/* Whether the module's file carries MiniDebugInfo (.gnu_debugdata), which
+ * libdwfl decompresses when it reads the symbol table without a debug file:
+ * 10-20 ms per module with liblzma (bench/debuginfo-cost). */
+static gboolean
+has_minidebuginfo (Dwfl_Module *mod)
+{
+  Dwarf_Addr bias;
+  Elf *elf = dwfl_module_getelf (mod, &bias);
+  Elf_Scn *scn = NULL;
+  size_t shstrndx;
+
+  if (elf == NULL || elf_getshdrstrndx (elf, &shstrndx) != 0)
+    return FALSE;
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr shdr;
+      const char *name;
+
+      if (gelf_getshdr (scn, &shdr) != NULL
+          && (name = elf_strptr (elf, shstrndx, shdr.sh_name)) != NULL
+          && strcmp (name, ".gnu_debugdata") == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static const char *
 find_symbol (JsSymbolizer *s, ModInfo *info, guint64 pc)
 {
   guint lo = 0, hi;
 
+  /* The exit's wait is bounded: no MiniDebugInfo is decompressed then. */
+  if (!info->symbols_read && __atomic_load_n (&s->deadline_ns, __ATOMIC_RELAXED) != 0
+      && has_minidebuginfo (info->mod) && past_deadline (s))
+    return NULL;
   if (!info->symbols_read)
     read_symbols (s, info);
   hi = info->n_symbols;
@@ -670,6 +678,42 @@ past_deadline (JsSymbolizer *s)
   return TRUE;
 }
 
+/* The module's debug file was asked of debuginfod: once it is there, the
+ * module is reported again (libdwfl keeps the failure of the first report's
+ * search), so that this and later lookups get its symbols and DWARF. */
+static void
+check_pending (JsSymbolizer *s, const JsModule *m, ModInfo *info)
+{
+  guint8 bits[64];
+  gsize len = 0;
+  JsDebuginfodState state;
+  Dwfl_Module *mod;
+
+  if (!build_id_to_bytes (m->build_id, bits, &len))
+    {
+      info->pending = FALSE;
+      return;
+    }
+  state = js_debuginfod_lookup (s->debuginfod, bits, len, FALSE, NULL);
+  if (state == JS_DEBUGINFOD_PENDING || past_deadline (s))
+    return;
+  info->pending = FALSE;
+  if (state != JS_DEBUGINFOD_FOUND || info->reports >= MAX_REPORTS)
+    return;
+  mod = report (s, &s->names, m, info->reports++);
+  if (mod == NULL)
+    return;
+  /* The old module stays in the session (libdwfl frees none before
+   * dwfl_end), and with it the names already handed out. */
+  info->mod = mod;
+  g_clear_pointer (&info->symbols, g_free);
+  info->n_symbols = 0;
+  info->symbols_read = FALSE;
+  info->dwarf_checked = FALSE;
+  info->has_dwarf = FALSE;
+  s->stats.debuginfod_reloaded++;
+}
+
 static void
 symbolize (JsSymbolizer *s, guint module, guint64 address, gboolean is_return, GArray *out)
 {
@@ -696,7 +740,7 @@ symbolize (JsSymbolizer *s, guint module, guint64 address, gboolean is_return, G
   if (!info->reported)
     {
       info->reported = TRUE;
-      info->mod = report (s, &s->names, m);
+      info->mod = report (s, &s->names, m, info->reports++);
       if (info->mod != NULL)
         s->stats.modules_loaded++;
     }
@@ -705,6 +749,8 @@ symbolize (JsSymbolizer *s, guint module, guint64 address, gboolean is_return, G
       g_array_append_val (out, proto);
       return;
     }
+  if (info->pending)
+    check_pending (s, m, info);
   symbol = find_symbol (s, info, pc);
   if (!info->dwarf_checked && past_deadline (s))
     {
@@ -760,6 +806,19 @@ js_symbolizer_lookup_in (JsSymbolizer *s, guint module, guint64 address, gboolea
   s->degraded = FALSE;
   symbolize (s, module, address, is_return, out);
   n = out->len - first;
+  if (n > 0)
+    {
+      ModInfo *info = mod_info (s, g_array_index (out, JsFrame, first).module);
+
+      /* Its debug file may still come: the caller may look again. */
+      if (info != NULL && info->pending)
+        {
+          for (guint i = first; i < out->len; i++)
+            g_array_index (out, JsFrame, i).provisional = TRUE;
+          s->stats.provisional++;
+          return n;
+        }
+    }
   /* A frame cut short for the deadline is not what the next lookup should
    * get. */
   if (n > 0 && n < 256 && !s->degraded
@@ -846,7 +905,7 @@ unwind_report (JsSymbolizer *s, guint64 pc)
     {
       info->unwind_gen = s->unwind_gen;
       g_array_append_val (s->unwind_ids, id);
-      return report (s, &s->unwind, m) != NULL;
+      return report (s, &s->unwind, m, 0) != NULL;
     }
   return TRUE;
 }
@@ -870,7 +929,7 @@ unwind_session (JsSymbolizer *s)
       g_array_set_size (s->unwind_ids, 0);
       s->unwind_gen++;
       s->unwind_attached = FALSE;
-      s->unwind.dwfl = dwfl_begin (s->callbacks);
+      session_begin (s, &s->unwind);
     }
   return s->unwind.dwfl != NULL;
 }
@@ -948,9 +1007,19 @@ js_symbolizer_new (JsModules *modules, gboolean allow_debuginfod)
 
   elf_version (EV_CURRENT);
   s->modules = modules;
-  s->callbacks = allow_debuginfod ? &debuginfod_callbacks : &offline_callbacks;
+  s->files = js_debug_files_new (NULL);
+  s->debuginfo_path = g_strdup (js_debug_files_search_path (s->files));
+  s->callbacks = (Dwfl_Callbacks) {
+    .find_elf = find_elf,
+    .find_debuginfo = find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    /* Where libdwfl looks for dwz alt files (ROOT/.build-id/...). */
+    .debuginfo_path = &s->debuginfo_path,
+  };
+  if (allow_debuginfod)
+    s->debuginfod = js_debuginfod_new ();
   /* NULL on failure: every lookup then gives unnamed frames. */
-  s->names.dwfl = dwfl_begin (s->callbacks);
+  session_begin (s, &s->names);
   s->unwind_ids = g_array_new (FALSE, FALSE, sizeof (guint));
   s->cache[0] = g_hash_table_new (g_direct_hash, g_direct_equal);
   s->cache[1] = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -960,18 +1029,35 @@ js_symbolizer_new (JsModules *modules, gboolean allow_debuginfod)
 }
 
 void
+js_symbolizer_set_debug_dirs (JsSymbolizer *s, const char *const *dirs)
+{
+  if (s == NULL)
+    return;
+  js_debug_files_free (s->files);
+  s->files = js_debug_files_new (dirs);
+  /* libdwfl reads the path through the pointer it was given. */
+  g_free (s->debuginfo_path);
+  s->debuginfo_path = g_strdup (js_debug_files_search_path (s->files));
+}
+
+void
 js_symbolizer_free (JsSymbolizer *s)
 {
   if (s == NULL)
     return;
   session_end (&s->unwind);
   session_end (&s->names);
+  g_clear_pointer (&s->unwind.refs, g_ptr_array_unref);
+  g_clear_pointer (&s->names.refs, g_ptr_array_unref);
   for (guint i = 0; i < G_N_ELEMENTS (s->infos); i++)
     if (s->infos[i] != NULL)
       {
         g_free (s->infos[i]->symbols);
         g_free (s->infos[i]);
       }
+  js_debuginfod_free (s->debuginfod);
+  js_debug_files_free (s->files);
+  g_free (s->debuginfo_path);
   g_array_unref (s->unwind_ids);
   g_hash_table_unref (s->cache[0]);
   g_hash_table_unref (s->cache[1]);
@@ -983,8 +1069,18 @@ js_symbolizer_free (JsSymbolizer *s)
 void
 js_symbolizer_set_deadline (JsSymbolizer *s, gint64 deadline_ns)
 {
-  if (s != NULL)
-    __atomic_store_n (&s->deadline_ns, deadline_ns, __ATOMIC_RELAXED);
+  if (s == NULL)
+    return;
+  __atomic_store_n (&s->deadline_ns, deadline_ns, __ATOMIC_RELAXED);
+  /* Nothing new will be waited for: a download under way gives up. */
+  if (deadline_ns != 0)
+    js_debuginfod_stop (s->debuginfod);
+}
+
+guint
+js_symbolizer_generation (JsSymbolizer *s)
+{
+  return s != NULL ? js_debuginfod_completed (s->debuginfod) : 0;
 }
 
 void
@@ -998,4 +1094,6 @@ js_symbolizer_get_stats (JsSymbolizer *s, JsSymbolizerStats *stats)
       return;
     }
   *stats = s->stats;
+  stats->debuginfod_on = s->debuginfod != NULL;
+  js_debuginfod_get_stats (s->debuginfod, &stats->debuginfod);
 }

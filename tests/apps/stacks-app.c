@@ -18,7 +18,7 @@
  *
  * Scenarios: busy, recursion, usleep, nanosleep-loop, lock, io, ipc,
  * malloc [SECONDS], fork, hang [cpu|sleep], dlclose MODULE_PATH,
- * dlclose-reuse MODULE_PATH MODULE2_PATH,
+ * dlclose-reuse MODULE_PATH MODULE2_PATH, debuginfo MODULE_PATH [LINGER_MS],
  * signal-takeover, signal-blocked, idle,
  * sleep-loop CALL [MS] (CALL: poll, select, pselect, ppoll, epoll_wait,
  * epoll_pwait, nanosleep, clock_nanosleep, usleep, mixed), app-signals.
@@ -381,6 +381,7 @@ js_test_hang (guint ms, gboolean sleep)
 typedef void (*StallFunc) (void);
 
 static void dlclose_reuse (void);
+static void debuginfo_module (void);
 
 static gboolean
 stall_cb (gpointer data)
@@ -388,7 +389,8 @@ stall_cb (gpointer data)
   StallFunc func = (StallFunc) data;
 
   func ();
-  if (func != dlclose_reuse) /* it quits after its second stall */
+  /* Those quit after their own stall. */
+  if (func != dlclose_reuse && func != debuginfo_module)
     quit_soon ();
   return G_SOURCE_REMOVE;
 }
@@ -708,6 +710,48 @@ dlclose_reuse (void)
   g_source_set_name_by_id (g_timeout_add (800, reuse_second_cb, NULL), "stacks-stall-2");
 }
 
+/* debuginfo: the stall is the dispatch of a static callback of the module
+ * (tests/apps/debuginfo-module.c), spinning 300 ms in another static
+ * function; the program quits LINGER_MS (default 200) after it, time for a
+ * debug file to come from debuginfod. */
+typedef struct
+{
+  unsigned int ms;
+  long long start_ns, end_ns;
+} DebuginfoStall; /* JsTestDebuginfoStall */
+
+static DebuginfoStall debuginfo_stall = { 300, 0, 0 };
+
+static void
+debuginfo_stall_done (gpointer data)
+{
+  guint linger_ms = scenario_arg2 != NULL ? (guint) atoi (scenario_arg2) : QUIT_AFTER_STALL_MS;
+
+  print_stall (debuginfo_stall.start_ns, debuginfo_stall.end_ns);
+  g_source_set_name_by_id (g_timeout_add (linger_ms, quit_cb, NULL), "stacks-quit");
+}
+
+static void
+debuginfo_module (void)
+{
+  void *(*get_callback) (void);
+  void *handle;
+
+  if (scenario_arg == NULL)
+    fail ("debuginfo: the module's path is argv[2]");
+  handle = dlopen (scenario_arg, RTLD_NOW | RTLD_LOCAL);
+  if (handle == NULL)
+    fail ("dlopen (%s): %s", scenario_arg, dlerror ());
+  get_callback = (void *(*) (void)) dlsym (handle, "js_test_debuginfo_callback");
+  if (get_callback == NULL)
+    fail ("dlsym (js_test_debuginfo_callback): %s", dlerror ());
+  /* The module's static function is the source's own callback. */
+  g_source_set_name_by_id (g_timeout_add_full (G_PRIORITY_DEFAULT, 10,
+                                               (GSourceFunc) get_callback (), &debuginfo_stall,
+                                               debuginfo_stall_done),
+                           "debuginfo-stall");
+}
+
 static volatile sig_atomic_t app_handler_calls;
 
 static void
@@ -1007,6 +1051,7 @@ static const struct
   { "hang", hang },
   { "dlclose", dlclose_module },
   { "dlclose-reuse", dlclose_reuse },
+  { "debuginfo", debuginfo_module },
   { "signal-takeover", signal_takeover },
   { "signal-blocked", signal_blocked },
   { "app-signals", app_signals },

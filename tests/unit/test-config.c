@@ -144,6 +144,63 @@ invalid_child (gconstpointer data)
 }
 
 static void
+test_debug_dirs (void)
+{
+  JsConfig c;
+
+  load (&c, "JANKSCOPE_DEBUG_DIRS", "/opt/debug:/home/me/build/debug");
+  g_assert_nonnull (c.debug_dirs);
+  g_assert_cmpuint (g_strv_length (c.debug_dirs), ==, 2);
+  g_assert_cmpstr (c.debug_dirs[0], ==, "/opt/debug");
+  g_assert_cmpstr (c.debug_dirs[1], ==, "/home/me/build/debug");
+  js_config_clear (&c);
+  load (&c, "JANKSCOPE_DEBUG_DIRS", "");
+  g_assert_null (c.debug_dirs);
+  js_config_clear (&c);
+  /* Bad entries: one warning, the rest kept. */
+  if (g_test_subprocess ())
+    {
+      load (&c, "JANKSCOPE_DEBUG_DIRS", "relative:/ok::also/relative");
+      g_assert_cmpuint (g_strv_length (c.debug_dirs), ==, 1);
+      g_assert_cmpstr (c.debug_dirs[0], ==, "/ok");
+      js_config_clear (&c);
+      load (&c, "JANKSCOPE_DEBUG_DIRS", "relative");
+      g_assert_null (c.debug_dirs);
+      js_config_clear (&c);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("jankscope: JANKSCOPE_DEBUG_DIRS='relative:/ok::also/relative': "
+                             "3 entries left out*\njankscope: JANKSCOPE_DEBUG_DIRS='relative': "
+                             "1 entry left out*");
+}
+
+/* JANKSCOPE_DEBUGINFOD=1 with no server: one warning, off. */
+static void
+test_debuginfod_urls (void)
+{
+  JsConfig c;
+
+  g_hash_table_remove_all (env);
+  g_hash_table_insert (env, "JANKSCOPE_DEBUGINFOD", "1");
+  g_hash_table_insert (env, "DEBUGINFOD_URLS", "https://debuginfod.example");
+  js_config_load (&c, fake_env);
+  g_assert_true (c.debuginfod);
+  js_config_clear (&c);
+  if (g_test_subprocess ())
+    {
+      load (&c, "JANKSCOPE_DEBUGINFOD", "1");
+      g_assert_false (c.debuginfod);
+      js_config_clear (&c);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("jankscope: JANKSCOPE_DEBUGINFOD=1 but DEBUGINFOD_URLS is empty*");
+}
+
+static void
 test_tiers (void)
 {
   JsConfig c;
@@ -167,6 +224,8 @@ main (int argc, char **argv)
   g_test_add_func ("/Config/valid", test_valid_values);
   g_test_add_func ("/Config/invalid", test_invalid_values_warn_and_default);
   g_test_add_func ("/Config/tiers", test_tiers);
+  g_test_add_func ("/Config/debug-dirs", test_debug_dirs);
+  g_test_add_func ("/Config/debuginfod-urls", test_debuginfod_urls);
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_autofree char *path = g_strdup_printf ("/Config/invalid/subprocess/%u", i);
