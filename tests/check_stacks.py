@@ -20,8 +20,9 @@ import time
 
 from jankscope_test import (
     MS, SANITIZED, CheckFailed, app, check, check_equal, check_ran_fine, clean_env,
-    env_path, fact, is_int, main, preload_path, read_report, run_app, skip_if_sanitized, stalls,
-    summarize, validate_attribution, validate_report, validate_run_report)
+    env_path, fact, is_int, is_jankscope_module, main, preload_path, read_report, run_app,
+    skip_if_sanitized, stalls, summarize, validate_attribution, validate_report,
+    validate_run_report)
 
 APP = "stacks-app"
 APP_NAME = "stacks-app"  # the executable's file name: `module` of its frames
@@ -120,6 +121,10 @@ def validate_stack_members(e):
               f"{what}: stack {i} has no frames")
         for j, f in enumerate(s["frames"]):
             validate_frame(f, f"{what} stack {i} frame {j}")
+            # Nothing of jankscope's own (dispatch hook, poll function,
+            # signal handler, preload wrappers) in a stack.
+            check(not is_jankscope_module(f["module"]),
+                  f"{what}: stack {i} frame {j} is jankscope's {f['function']} ({f['module']})")
 
     samples = e["samples"]
     check(len(samples) <= MAX_TIMELINE, f"{what}: {len(samples)} samples entries")
