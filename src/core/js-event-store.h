@@ -73,6 +73,7 @@ typedef struct
   guint64 journaled;       /* `changed` when last written to the journal, 0 never */
   guint64 journaled_stalls;/* js_event_stalls_state () then */
   gint64 journaled_ns;
+  gsize journaled_bytes;   /* the size of its JSON then */
 } JsEvent;
 
 typedef struct
