@@ -9,8 +9,8 @@
 
 #include <string.h>
 
-/* At most this many chunks per stall: past it, the last one grows (its
- * stretch then spans parts' edges, and it goes to the part of its middle). */
+/* At most this many chunks per stall: past it, the last one grows (it then
+ * spans parts' edges, and goes to the part of its middle). */
 #define MAX_CHUNKS 32
 /* CPU clock readings spanning less than this say too little: the samples'
  * states decide. */
@@ -701,8 +701,9 @@ stretch_at (const GArray *edges, gint64 t, gint64 lo, gint64 hi, gint64 *from, g
     }
 }
 
-/* The chunk for the stretch holding `t`: the stall's last one if it is
- * that stretch's (or there is no room for another), else a new one. */
+/* The chunk for the stretch holding `t`: the stall's last one, unless a
+ * part's edge lies between its end and `t` (and there is room for
+ * another). */
 static JsStallChunk *
 chunk_for (JsStall *st, const GArray *edges, gint64 t, const CpuCurve *curve)
 {
@@ -711,14 +712,10 @@ chunk_for (JsStall *st, const GArray *edges, gint64 t, const CpuCurve *curve)
   gint64 from, to;
 
   stretch_at (edges, t, st->h.start_ns, G_MAXINT64, &from, &to);
-  if (last != NULL && (t < last->seg_to_ns || st->chunks->len >= MAX_CHUNKS))
-    {
-      last->seg_to_ns = MAX (last->seg_to_ns, to);
-      return last;
-    }
+  if (last != NULL
+      && (from < last->to_ns || last->to_ns <= last->from_ns || st->chunks->len >= MAX_CHUNKS))
+    return last;
   last = g_new0 (JsStallChunk, 1);
-  last->seg_from_ns = from;
-  last->seg_to_ns = to;
   last->from_ns = last->to_ns = MAX (t, from);
   last->cpu_known = curve->usable;
   if (curve->usable)
@@ -762,6 +759,7 @@ js_attribution_compact (JsStall *st, JsModules *modules, JsStackTable *stacks,
         {
           gint64 seg_from, seg_to, piece_to;
 
+          /* The stretch of the stall between parts' edges that holds t. */
           stretch_at (edges, t, st->h.start_ns, G_MAXINT64, &seg_from, &seg_to);
           piece_to = MIN (to, seg_to);
           ch = chunk_for (st, edges, t, &curve);

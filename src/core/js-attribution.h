@@ -123,8 +123,8 @@ typedef struct
 /* A stretch of a long stall, its samples aggregated. */
 typedef struct
 {
-  gint64 seg_from_ns, seg_to_ns; /* the stretch (between known parts' edges) */
-  gint64 from_ns, to_ns;         /* the time its samples speak for */
+  gint64 from_ns, to_ns;         /* the time its samples speak for (no part's edge known when
+                                    it was made lies inside) */
   gboolean cpu_known;
   gint64 cpu_from_ns, cpu_to_ns; /* the main thread's CPU clock at from and to */
   JsProfile *profile;

@@ -561,7 +561,9 @@ test_innermost_part (Fixture *f, gconstpointer data)
 /* A long stall's older samples aggregated into chunks, cut at the parts'
  * edges, fold into the event exactly as the samples themselves would:
  * 600 samples every 10 ms over [0, 6000], alternating two stacks; parts
- * [0, 2500] and [2500, 6000]; compacted up to 4000 ms, twice. */
+ * [0, 2500] and [2500, 6000]; compacted up to 1000 ms while no edge is
+ * known yet (a dispatch's record comes at its end), then up to 4000 ms
+ * with the edge at 2500: a second chunk starts there. */
 static void
 test_compaction_is_exact (Fixture *f, gconstpointer data)
 {
@@ -589,8 +591,9 @@ test_compaction_is_exact (Fixture *f, gconstpointer data)
   fold (f, whole, 1);
 
   st = live (f, 1);
-  g_array_append_val (edges, edge);
   js_attribution_compact (st, f->modules, f->store.stacks, edges, 1000 * MS);
+  g_assert_cmpuint (st->chunks->len, ==, 1);
+  g_array_append_val (edges, edge);
   js_attribution_compact (st, f->modules, f->store.stacks, edges, 4000 * MS);
   g_assert_cmpuint (st->chunks->len, ==, 2);
   g_assert_cmpuint (st->samples->len, ==, 200);
