@@ -316,30 +316,28 @@ curve_clear (CpuCurve *c)
 static double
 rate (const CpuPoint *a, const CpuPoint *b)
 {
-  double r = b->t > a->t ? (double) (b->cpu - a->cpu) / (double) (b->t - a->t) : 0;
-
-  return CLAMP (r, 0.0, 1.0);
+  return b->t > a->t ? MAX (0.0, (double) (b->cpu - a->cpu) / (double) (b->t - a->t)) : 0;
 }
 
-/* The CPU clock at `t`. */
+/* The CPU clock at `t`: between readings, on the line joining them; before
+ * the first and after the last, at the nearest pair's rate (at most 1).
+ * Between readings the rate is not capped at 1: a reading is taken a
+ * moment after its sample's time, by a delay that varies, so with samples
+ * a millisecond apart one interval shows more than 1 and the next less;
+ * capping each would lose CPU time. The regions' CPU times are capped at
+ * their wall time instead. */
 static double
 curve_at (const CpuCurve *c, gint64 t)
 {
   const CpuPoint *p = (const CpuPoint *) c->points->data;
   guint n = c->points->len;
-  double base = (double) p[0].cpu;
 
   if (t <= p[0].t)
-    return base - rate (&p[0], &p[1]) * (double) (p[0].t - t);
+    return (double) p[0].cpu - MIN (rate (&p[0], &p[1]), 1.0) * (double) (p[0].t - t);
   for (guint i = 1; i < n; i++)
-    {
-      double r = rate (&p[i - 1], &p[i]);
-
-      if (t <= p[i].t)
-        return base + r * (double) (t - p[i - 1].t);
-      base += r * (double) (p[i].t - p[i - 1].t);
-    }
-  return base + rate (&p[n - 2], &p[n - 1]) * (double) (t - p[n - 1].t);
+    if (t <= p[i].t)
+      return (double) p[i - 1].cpu + rate (&p[i - 1], &p[i]) * (double) (t - p[i - 1].t);
+  return (double) p[n - 1].cpu + MIN (rate (&p[n - 2], &p[n - 1]), 1.0) * (double) (t - p[n - 1].t);
 }
 
 /* The share of the stall's samples that found it running (no usable clock). */

@@ -629,6 +629,40 @@ test_compaction_is_exact (Fixture *f, gconstpointer data)
   js_attribution_free (whole);
 }
 
+/* The CPU clock is read a moment after each sample's time, by a delay that
+ * varies: a thread on the CPU the whole time, sampled every 1 ms, whose
+ * readings lag by 0 or 0.4 ms in turn. Between two readings the clock then
+ * seems to run at 0.6 or 1.4: capping each interval at 1 would give 80% on
+ * CPU (a "mixed" computation); the whole stall is 100 ms on CPU. */
+static void
+test_cpu_clock_jitter (Fixture *f, gconstpointer data)
+{
+  const Stack a = { 2, { addr_app_leaf, addr_loop } };
+  JsStallHeader *h = stall (f, 1, 0, 100);
+  JsCause c;
+
+  h->cpu_first_ns = 5000 * MS;
+  h->cpu_first_at_ns = 1 * MS;
+  h->cpu_last_ns = 5000 * MS + 99 * MS;
+  h->cpu_last_at_ns = 100 * MS;
+  for (gint64 t = 1; t < 100; t++)
+    {
+      JsStallSample *s;
+
+      sample (f, 1, t, t, 1, JS_THREAD_RUNNING, JS_WAIT_NONE, &a, -1);
+      s = g_ptr_array_index (f->samples, f->samples->len - 1);
+      /* Read 0.4 ms late every other time: the clock's value then. */
+      s->sample.cpu_ns = 5000 * MS + (t - 1) * MS + (t % 2 ? 400 * 1000 : 0);
+    }
+  part (f, 0, 100, 0);
+  feed (f);
+  fold (f, f->a, 1);
+  cause (f, -1, 100, &c);
+  g_assert_cmpint (c.cpu_ns, >=, 99 * MS);
+  g_assert_cmpint (c.cpu_ns, <=, 100 * MS);
+  g_assert_cmpstr (c.klass, ==, "compute");
+}
+
 /* A full profile keeps every count: 40 distinct paths into a tree of at
  * most 8 function nodes. */
 static void
@@ -718,6 +752,7 @@ main (int argc, char **argv)
   ADD ("/StallAnalysis/regions", test_regions);
   ADD ("/StallAnalysis/innermost-part", test_innermost_part);
   ADD ("/StallAnalysis/compaction-is-exact", test_compaction_is_exact);
+  ADD ("/StallAnalysis/cpu-clock-jitter", test_cpu_clock_jitter);
   ADD ("/StallAnalysis/profile-bound", test_profile_bound);
   ADD ("/StallAnalysis/timeline-shrink", test_timeline_shrink);
 #undef ADD
