@@ -49,6 +49,7 @@ stack_free (gpointer p)
     return;
   g_free (s->addresses);
   g_free (s->modules);
+  g_free (s->path);
   if (s->frames != NULL)
     g_array_unref (s->frames);
   g_free (s);
@@ -59,6 +60,10 @@ symbolize (JsStackTable *t, JsStack *s)
 {
   gboolean was = s->provisional;
 
+  /* The path points into the frames: made again when next asked for. */
+  g_clear_pointer (&s->path, g_free);
+  s->n_path = 0;
+  s->have_path = FALSE;
   g_array_set_size (s->frames, 0);
   s->provisional = FALSE;
   /* [0] is where the thread was; the others are return addresses. */
