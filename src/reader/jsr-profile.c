@@ -22,6 +22,8 @@
 
 #include <glib/gi18n.h>
 
+#include "js-signature.h"
+#include "jsr-aggregate.h"
 #include "jsr-profile.h"
 #include "jsr-saturate.h"
 
@@ -471,4 +473,50 @@ jsr_profile_path (const JsrProfile *profile,
       g_ptr_array_add (out, (gpointer) n);
       i = n->parent;
     }
+}
+
+char *
+jsr_profile_signature (const JsrProfile *profile,
+                       GPtrArray        *stacks,
+                       guint             node,
+                       guint             max_frames,
+                       char              id[17])
+{
+  g_autofree JsSignatureFrame *frames = NULL;
+  const JsrProfileNode *n;
+  guint k = 0;
+
+  g_return_val_if_fail (node < profile->nodes->len, NULL);
+  n = &g_array_index (profile->nodes, JsrProfileNode, node);
+  if (n->frame < 0)
+    return NULL;
+  for (guint i = 0; max_frames == JS_SIGNATURE_DEFAULT_FRAMES && stacks != NULL && i < stacks->len;
+       i++)
+    {
+      const JsrReportStack *stack = g_ptr_array_index (stacks, i);
+
+      if (stack->node == (gint32) node && stack->signature != NULL)
+        {
+          /* The core's, hashed as it is. */
+          jsr_agg_signature_id (stack->signature, id);
+          return g_strdup (stack->signature);
+        }
+    }
+
+  frames = g_new0 (JsSignatureFrame, n->depth + 1);
+  for (gint32 i = (gint32) node; i >= 0; i = g_array_index (profile->nodes, JsrProfileNode, i).parent)
+    {
+      const JsrProfileNode *at = &g_array_index (profile->nodes, JsrProfileNode, i);
+      const JsrReportFrame *frame = at->frame >= 0 ? g_ptr_array_index (profile->frames, at->frame)
+                                                   : NULL;
+
+      /* [other] above the leaf cannot be (it is a leaf): a hostile file's is
+       * left out. */
+      if (frame == NULL)
+        continue;
+      frames[k].function = frame->function;
+      frames[k].module = frame->module;
+      k++;
+    }
+  return js_signature_compute (frames, k, max_frames, id);
 }

@@ -111,4 +111,15 @@ void        jsr_profile_path         (const JsrProfile  *profile,
                                       guint             node,
                                       GPtrArray         *out);
 
+/* The signature (js-signature.h) of the stack that ends at `node`: that of
+ * the event's listed stack at that node when the report has one and
+ * `max_frames` is the default, else computed from the path's frames. NULL
+ * for an [other] node: its stack is not known (deeper frames, or stacks a
+ * report left out). `id` as js_signature_compute sets it. */
+char       *jsr_profile_signature    (const JsrProfile  *profile,
+                                      GPtrArray         *stacks,
+                                      guint              node,
+                                      guint              max_frames,
+                                      char               id[17]);
+
 G_END_DECLS

@@ -232,6 +232,16 @@ jsr_report_get_ongoing_hang (const JsrReport *report)
   return NULL;
 }
 
+const JsrReportCallback *
+jsr_culprit_shown_callback (const JsrReportCulprit *culprit)
+{
+  if (culprit == NULL || culprit->callback == NULL || culprit->callback->function == NULL ||
+      g_strcmp0 (culprit->reason, "app-code") == 0 ||
+      g_strcmp0 (culprit->callback->function, culprit->function) == 0)
+    return NULL;
+  return culprit->callback;
+}
+
 /* ---- shorthands ------------------------------------------------------------- */
 
 typedef const JsrJsonNode Node;
