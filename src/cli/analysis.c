@@ -142,6 +142,19 @@ cli_format_class (const JsrAggKey *key)
   return g_strdup (key->klass);
 }
 
+char *
+cli_format_culprit (const char *function,
+                    const char *callback)
+{
+  if (function == NULL)
+    return g_strdup ("-");
+  if (callback == NULL)
+    return g_strdup (function);
+  /* Translators: the callback the main loop dispatched, then the library
+   * function that took the time in it, e.g. "on_load → gtk_text_layout_validate" */
+  return g_strdup_printf (_("%s → %s"), callback, function);
+}
+
 const char *
 cli_format_signature (const char *text)
 {

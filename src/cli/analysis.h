@@ -38,5 +38,9 @@ char    *cli_format_share    (guint64 part,
                               guint64 whole); /* "65%", "-" when whole is 0 */
 char    *cli_format_class    (const JsrAggKey *key); /* "compute", "wait (lock)", "unknown" */
 const char *cli_format_signature (const char *text);
+/* "function", or "callback → function" when the culprit is a library's
+ * (the dispatched callback named); "-" without one. */
+char    *cli_format_culprit  (const char *function,
+                              const char *callback);
 
 G_END_DECLS

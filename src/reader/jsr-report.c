@@ -63,7 +63,7 @@ jsr_report_lazy_members (JsrReportLoadFlags flags)
   /* Only containers are ever lazy: "samples" of the sampler summary (a
    * number) is read as usual. */
   static const char *const aggregate[] = {
-    "frames", "samples", "parts", "sources", "watchdog", "windows", NULL,
+    "frames", "samples", "sources", "watchdog", "windows", NULL,
   };
 
   return (flags & JSR_REPORT_LOAD_AGGREGATE) ? aggregate : NULL;
@@ -180,6 +180,7 @@ event_free (JsrReportEvent *event)
   g_clear_pointer (&event->culprit, culprit_free);
   g_clear_pointer (&event->top_stack, g_ptr_array_unref);
   g_clear_pointer (&event->detail, detail_free);
+  g_clear_pointer (&event->parts, g_ptr_array_unref);
   g_free (event);
 }
 
@@ -936,6 +937,7 @@ parse_part_stacks (Node          *object,
 static gboolean
 parse_part_cause (Node          *object,
                   const Path    *path,
+                  gboolean       with_profile,
                   guint          n_nodes,
                   JsrReportPart *part,
                   GError       **error)
@@ -948,13 +950,13 @@ parse_part_cause (Node          *object,
       !read_string (object, path, "class", TRUE, &part->klass, error) ||
       !read_string (object, path, "wait", TRUE, &part->wait, error) ||
       !parse_culprit (object, path, &part->culprit, error) ||
-      !check_culprit_node (part->culprit, path, n_nodes, error) ||
+      (with_profile && !check_culprit_node (part->culprit, path, n_nodes, error)) ||
       !read_optional_count (object, path, "attributed_ns", &part->attributed_ns, error) ||
       !read_optional_count (object, path, "samples_total", &part->samples_total, error) ||
       !read_optional_count (object, path, "samples_with_stack", &part->samples_with_stack,
                             error) ||
-      !parse_part_profile (object, path, n_nodes, part, error) ||
-      !parse_part_stacks (object, path, n_nodes, part, error))
+      (with_profile && !parse_part_profile (object, path, n_nodes, part, error)) ||
+      (with_profile && !parse_part_stacks (object, path, n_nodes, part, error)))
     return FALSE;
 
   /* Its profile's time, as for the event, never more than its duration. */
@@ -968,6 +970,7 @@ parse_part_cause (Node          *object,
 static JsrReportPart *
 parse_part (Node       *object,
             const Path *path,
+            gboolean    with_profile,
             guint       n_nodes,
             GError    **error)
 {
@@ -986,7 +989,7 @@ parse_part (Node       *object,
       !read_optional_count (object, path, "budget_ns", &part->budget_ns, error) ||
       !read_optional_count (object, path, "work_ns", &part->work_ns, error) ||
       !read_optional (object, path, "phases", JSR_JSON_OBJECT, &phases, error) ||
-      !parse_part_cause (object, path, n_nodes, part, error))
+      !parse_part_cause (object, path, with_profile, n_nodes, part, error))
     goto fail;
 
   /* An end before the start makes no sense: taken as the start. */
@@ -1095,9 +1098,8 @@ parse_event_detail (Node              *object,
 {
   Path stacks_path = JSR_JSON_MEMBER (path, "stacks");
   Path samples_path = JSR_JSON_MEMBER (path, "samples");
-  Path parts_path = JSR_JSON_MEMBER (path, "parts");
   JsrReportEventDetail *detail;
-  Node *stacks, *samples, *parts;
+  Node *stacks, *samples;
   guint n_nodes = 0;
   gint64 n_parts;
 
@@ -1128,15 +1130,12 @@ parse_event_detail (Node              *object,
   if (!check_culprit_node (event->culprit, path, n_nodes, error))
     return FALSE;
 
-  samples = parts = NULL;
+  samples = NULL;
   if (!read_optional (object, path, "stacks", JSR_JSON_ARRAY, &stacks, error))
     return FALSE;
-  /* Aggregating needs the timeline only to count samples, and no parts. */
+  /* Aggregating needs the timeline only to count samples. */
   if (!((flags & JSR_REPORT_LOAD_AGGREGATE) && event->samples_total != JSR_UNKNOWN) &&
       !read_optional (object, path, "samples", JSR_JSON_ARRAY, &samples, error))
-    return FALSE;
-  if (!(flags & JSR_REPORT_LOAD_AGGREGATE) &&
-      !read_optional (object, path, "parts", JSR_JSON_ARRAY, &parts, error))
     return FALSE;
 
   if (stacks != NULL)
@@ -1176,8 +1175,7 @@ parse_event_detail (Node              *object,
 
   if (samples != NULL)
     {
-      /* The parts' count when they are not read (aggregating). */
-      n_parts = parts != NULL ? parts->length : MAX (jsr_json_object_array_length (object, "parts"), 0);
+      n_parts = MAX (jsr_json_object_array_length (object, "parts"), 0);
       if (samples->length > JSR_REPORT_FULL_MAX_SAMPLES)
         return too_many (error, path, "samples", samples->length, JSR_REPORT_FULL_MAX_SAMPLES);
       g_array_set_size (detail->samples, samples->length);
@@ -1199,26 +1197,48 @@ parse_event_detail (Node              *object,
         }
     }
 
-  if (parts != NULL)
+  return TRUE;
+}
+
+/* The event's parts with their causes, in every mode (jankscope summary
+ * and report show them). Their profiles and stacks index the event's
+ * profile: read with it only (full loading and aggregating), and then only
+ * a file's. */
+static gboolean
+parse_event_parts (Node              *object,
+                   const Path        *path,
+                   JsrReportEvent    *event,
+                   GError           **error)
+{
+  Path parts_path = JSR_JSON_MEMBER (path, "parts");
+  const JsrProfile *profile = event->detail != NULL ? event->detail->profile : NULL;
+  gboolean with_profiles = event->detail != NULL;
+  guint n_nodes = profile != NULL && !profile->from_stacks ? profile->nodes->len : 0;
+  Node *parts;
+
+  if (!read_optional (object, path, "parts", JSR_JSON_ARRAY, &parts, error))
+    return FALSE;
+  event->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
+  if (event->detail != NULL)
     {
-      /* A part's profile indexes the file's profile only. */
-      guint part_nodes = detail->profile != NULL && !detail->profile->from_stacks ? n_nodes : 0;
-
-      if (parts->length > JSR_REPORT_FULL_MAX_PARTS)
-        return too_many (error, path, "parts", parts->length, JSR_REPORT_FULL_MAX_PARTS);
-      for (guint i = 0; i < parts->length; i++)
-        {
-          Path part_path = JSR_JSON_ELEMENT (&parts_path, i);
-          Node *element = jsr_json_read_element (parts, &part_path, error);
-          JsrReportPart *part;
-
-          if (element == NULL ||
-              (part = parse_part (element, &part_path, part_nodes, error)) == NULL)
-            return FALSE;
-          g_ptr_array_add (detail->parts, part);
-        }
+      g_ptr_array_unref (event->detail->parts);
+      event->detail->parts = g_ptr_array_ref (event->parts);
     }
+  if (parts == NULL)
+    return TRUE;
+  if (parts->length > JSR_REPORT_FULL_MAX_PARTS)
+    return too_many (error, path, "parts", parts->length, JSR_REPORT_FULL_MAX_PARTS);
+  for (guint i = 0; i < parts->length; i++)
+    {
+      Path part_path = JSR_JSON_ELEMENT (&parts_path, i);
+      Node *element = jsr_json_read_element (parts, &part_path, error);
+      JsrReportPart *part;
 
+      if (element == NULL ||
+          (part = parse_part (element, &part_path, with_profiles, n_nodes, error)) == NULL)
+        return FALSE;
+      g_ptr_array_add (event->parts, part);
+    }
   return TRUE;
 }
 
@@ -1242,7 +1262,8 @@ parse_event (Node              *object,
       read_string (object, path, "source", TRUE, &event->source, error) &&
       read_string (object, path, "callback", TRUE, &event->callback, error) &&
       parse_event_analysis (object, path, event, flags, error) &&
-      (!(flags & JSR_REPORT_LOAD_FULL) || parse_event_detail (object, path, event, flags, error)))
+      (!(flags & JSR_REPORT_LOAD_FULL) || parse_event_detail (object, path, event, flags, error)) &&
+      parse_event_parts (object, path, event, error))
     {
       if (event->parts_count == JSR_UNKNOWN)
         event->parts_count = 0;

@@ -200,7 +200,7 @@ struct _JsrReportEventDetail
 {
   GPtrArray *stacks;  /* of JsrReportStack, in the file's order */
   GArray *samples;    /* of JsrReportSample */
-  GPtrArray *parts;   /* of JsrReportPart */
+  GPtrArray *parts;   /* of JsrReportPart: the event's `parts` */
   gint64 runnable_ns; /* JSR_UNKNOWN when null/absent */
   gint64 end_ns;
   /* Context (analysis issue; JSR_UNKNOWN / NULL when absent). */
@@ -257,6 +257,11 @@ typedef struct
 
   /* Filled only by jsr_report_load_full () (NULL otherwise). */
   JsrReportEventDetail *detail;
+
+  /* The parts (of JsrReportPart), with their causes, read by every loader
+   * (detail->parts is the same array); a part's profile and stacks only
+   * with the detail. Empty when the report lists none. */
+  GPtrArray *parts;
 } JsrReportEvent;
 
 /* A log-linear histogram of the report (summary.iteration_busy.histogram,
@@ -384,10 +389,9 @@ typedef enum
   /* With FULL: only what aggregating by the reports' own signatures needs
    * (jsr-aggregate.c), at a fraction of the cost: the frames of stacks that carry
    * a signature (their `frames` is empty, `frames_total` counts them) and of
-   * the events' top_stack are left out, and so are summary.sources, the
-   * events' parts and their samples (read only when samples_total is
-   * absent). What is left out is not checked as a report (it is still
-   * checked as JSON). */
+   * the events' top_stack are left out, and so are summary.sources and the
+   * events' samples (read only when samples_total is absent). What is left
+   * out is not checked as a report (it is still checked as JSON). */
   JSR_REPORT_LOAD_AGGREGATE = 1 << 1,
 } JsrReportLoadFlags;
 
