@@ -20,8 +20,9 @@ import time
 
 from jankscope_test import (
     MS, SANITIZED, CheckFailed, app, check, check_equal, check_ran_fine, clean_env,
-    env_path, fact, is_int, main, preload_path, read_report, run_app, skip_if_sanitized, stalls,
-    summarize, validate_report, validate_run_report)
+    env_path, fact, is_int, is_jankscope_module, main, preload_path, read_report, run_app,
+    skip_if_sanitized, stalls, summarize, validate_attribution, validate_report,
+    validate_run_report)
 
 APP = "stacks-app"
 APP_NAME = "stacks-app"  # the executable's file name: `module` of its frames
@@ -120,6 +121,10 @@ def validate_stack_members(e):
               f"{what}: stack {i} has no frames")
         for j, f in enumerate(s["frames"]):
             validate_frame(f, f"{what} stack {i} frame {j}")
+            # Nothing of jankscope's own (dispatch hook, poll function,
+            # signal handler, preload wrappers) in a stack.
+            check(not is_jankscope_module(f["module"]),
+                  f"{what}: stack {i} frame {j} is jankscope's {f['function']} ({f['module']})")
 
     samples = e["samples"]
     check(len(samples) <= MAX_TIMELINE, f"{what}: {len(samples)} samples entries")
@@ -138,11 +143,10 @@ def validate_stack_members(e):
             check(is_int(s.get("syscall")), f"{what}: waiting sample's syscall")
         check(e["start_ns"] <= s["t_ns"] <= e["end_ns"],
               f"{what}: sample at {s['t_ns']} outside the event [{e['start_ns']}, {e['end_ns']}]")
-    if len(samples) < MAX_TIMELINE:
-        check_equal(sum(s["count"] for s in samples), e["samples_total"],
-                    f"{what}: sum of the samples' counts (vs samples_total)")
-        check_equal(sum(s["count"] for s in samples if s["state"] == "running"),
-                    e["samples_running"], f"{what}: running samples (vs samples_running)")
+    # The counts always add up (merged entries say how many were running).
+    check_equal(sum(s["count"] for s in samples), e["samples_total"],
+                f"{what}: sum of the samples' counts (vs samples_total)")
+    validate_attribution(e)
 
     culprit = e["culprit"]
     if culprit is not None:

@@ -495,6 +495,7 @@ def validate_event(e, config, process):
     check(process["start_ns"] <= e["start_ns"] <= e["end_ns"] <= process["report_ns"],
           f"{what}: span outside monitoring")
     check(isinstance(e.get("stacks"), list), f"{what}: stacks is not an array")
+    validate_attribution(e)
     for part in parts:
         validate_part(part, config, f"{what} part")
     # "Oldest first": by start, or by end when a nested part ends first.
@@ -507,6 +508,110 @@ def validate_event(e, config, process):
     check_event_totals(e, parts, ("type", "tier", "source", "callback", "priority", "depth"),
                        what)
     check_equal(e["tier"], tier_of(e["max_part_ns"], config), f"{what}: tier")
+
+
+# Frames that can never be blamed for what the main loop dispatched.
+NEVER_CULPRITS = ("main", "_start", "__libc_start_main", "__libc_start_call_main",
+                  "g_application_run", "gtk_main", "g_main_loop_run", "g_main_context_iteration")
+
+
+def is_jankscope_module(module):
+    """jankscope's own code on the main thread (its window's is real work)."""
+    return (module or "").startswith("libjankscope") and not module.startswith("libjankscope-gtk4")
+
+
+def validate_profile_columns(columns, names, what):
+    check(isinstance(columns, dict), f"{what}: not an object")
+    lengths = {len(columns.get(n) or []) for n in names}
+    for n in names:
+        check(isinstance(columns.get(n), list) and all(is_int(v) for v in columns[n]),
+              f"{what}.{n}: not an array of integers")
+    check(len(lengths) == 1, f"{what}: columns of different lengths")
+
+
+def validate_culprit_frame(culprit, what):
+    if culprit is None:
+        return
+    check(culprit["function"] not in NEVER_CULPRITS,
+          f"{what}: culprit {culprit['function']} called into the main loop")
+    check(not is_jankscope_module(culprit["module"]), f"{what}: culprit in jankscope")
+    check(is_int(culprit.get("app_code_ns")) and culprit["app_code_ns"] >= 0,
+          f"{what}: culprit.app_code_ns")
+    cb = culprit.get("callback", "missing")
+    check(cb is None or (isinstance(cb, dict) and "function" in cb and "module" in cb),
+          f"{what}: culprit.callback {cb!r}")
+
+
+def validate_attribution(e):
+    """The attribution members of an event (docs/report-format.md, "Stacks
+    and classification"): the profile adds up exactly, stacks, parts and
+    samples refer to it, and nothing of jankscope is in them."""
+    what = f"event {e['id']}"
+    if "profile" not in e:
+        return
+    prof = e["profile"]
+    nodes = prof["nodes"]
+    validate_profile_columns(nodes, ("parent", "frame", "self_samples", "self_ns"),
+                             f"{what}: profile.nodes")
+    n = len(nodes["parent"])
+    frames = prof["frames"]
+    for i, (parent, frame) in enumerate(zip(nodes["parent"], nodes["frame"])):
+        check(-1 <= parent < i, f"{what}: profile node {i} has parent {parent}")
+        check(-2 <= frame < len(frames), f"{what}: profile node {i} has frame {frame}")
+    check_equal(sum(nodes["self_samples"]), prof["samples"], f"{what}: Σ profile self_samples")
+    check_equal(sum(nodes["self_ns"]), prof["time_ns"], f"{what}: Σ profile self_ns")
+    check_equal(prof["samples"], e["samples_with_stack"], f"{what}: profile.samples")
+    check_equal(e["attributed_ns"], min(prof["time_ns"], e["duration_ns"]),
+                f"{what}: attributed_ns (the profile's time)")
+    check(sum(1 for f in nodes["frame"] if f >= 0) <= prof["nodes_max"],
+          f"{what}: more function nodes than nodes_max")
+    for f in frames:
+        check(not is_jankscope_module(f.get("module")), f"{what}: jankscope's {f} in the profile")
+        if f.get("function") is None:
+            check(isinstance(f.get("offset"), str), f"{what}: unnamed frame without offset")
+    for s in e["stacks"]:
+        check(0 <= s["node"] < n, f"{what}: stack node {s['node']}")
+        check_equal(s["count"], nodes["self_samples"][s["node"]], f"{what}: stack count")
+        check_equal(s["time_ns"], nodes["self_ns"][s["node"]], f"{what}: stack time_ns")
+        for f in s["frames"]:
+            check(not is_jankscope_module(f.get("module")),
+                  f"{what}: jankscope's {f.get('function')} in a stack")
+    check(e["samples_with_stack"] <= e["samples_total"], f"{what}: samples_with_stack")
+    samples = e["samples"]
+    check_equal(sum(s["count"] for s in samples), e["samples_total"],
+                f"{what}: Σ samples[].count (vs samples_total)")
+    check_equal(sum(s.get("running", s["count"] if s["state"] == "running" else 0)
+                    for s in samples), e["samples_running"],
+                f"{what}: running samples (vs samples_running)")
+    for s in samples:
+        check(-1 <= s["node"] < n, f"{what}: sample node {s['node']}")
+        check(-1 <= s["part"] < len(e["parts"]), f"{what}: sample part {s['part']}")
+        check(s["stack"] == -1 or e["stacks"][s["stack"]]["node"] == s["node"],
+              f"{what}: sample stack and node disagree")
+    validate_culprit_frame(e["culprit"], what)
+    part_time = e["attributed_unlisted_ns"]
+    for i, part in enumerate(e["parts"]):
+        pw = f"{what} part {i}"
+        for key in ("watched_ns", "sampled_ns", "stalls", "attributed_ns", "samples_total",
+                    "samples_running", "samples_waiting", "samples_with_stack"):
+            check(is_int(part.get(key)) and part[key] >= 0, f"{pw}: {key} {part.get(key)!r}")
+        check(part["class"] in (None, "compute", "wait", "mixed"), f"{pw}: class")
+        pp = part["profile"]
+        validate_profile_columns(pp, ("node", "self_samples", "self_ns"), f"{pw}: profile")
+        check(all(0 <= k < n for k in pp["node"]), f"{pw}: profile nodes")
+        check_equal(sum(pp["self_samples"]) + pp["other_samples"], pp["samples"],
+                    f"{pw}: Σ profile self_samples")
+        check_equal(sum(pp["self_ns"]) + pp["other_ns"], pp["time_ns"], f"{pw}: Σ profile self_ns")
+        check_equal(part["attributed_ns"], min(pp["time_ns"], part["duration_ns"]),
+                    f"{pw}: attributed_ns (its profile's time)")
+        check(len(part["stacks"]) <= 3, f"{pw}: more than 3 stacks")
+        for s in part["stacks"]:
+            check(0 <= s["node"] < n and s["count"] >= 1, f"{pw}: stack {s}")
+        validate_culprit_frame(part["culprit"], pw)
+        part_time += pp["time_ns"]
+    if not e.get("ongoing"):  # the hang under way has no parts
+        check_equal(part_time, prof["time_ns"], f"{what}: the parts' profile times and "
+                    f"attributed_unlisted_ns (vs profile.time_ns)")
 
 
 def check_event_totals(e, parts, keys, what):

@@ -37,6 +37,13 @@
  * hang under way is written again at most this often: on disk, the
  * evidence is never older than this plus a tick (750 ms). */
 #define JOURNAL_PERIOD_NS (500 * JS_NS_PER_MS)
+/* A large event still growing (a long episode: its parts, their profiles)
+ * is written again at most once per JOURNAL_PERIOD_NS per this many bytes
+ * of it, and at least every JOURNAL_MAX_PERIOD_NS: rewriting 200 KiB twice
+ * a second for a minute-long episode would cost the collector more than
+ * everything else together (json-glib building it). */
+#define JOURNAL_CHUNK_BYTES (32 * 1024)
+#define JOURNAL_MAX_PERIOD_NS (5000 * JS_NS_PER_MS)
 /* The summary (counts, histograms, sources) is journaled this often when it
  * changed; every second while events change, so that its event counts keep
  * up with the events on disk. */
@@ -266,6 +273,14 @@ write_snapshot (JsCollector *c, gint64 now, gboolean final)
     }
 }
 
+static gint64
+journal_period (const JsEvent *e)
+{
+  gint64 chunks = (gint64) (e->journaled_bytes / JOURNAL_CHUNK_BYTES);
+
+  return CLAMP (JOURNAL_PERIOD_NS * MAX (chunks, 1), JOURNAL_PERIOD_NS, JOURNAL_MAX_PERIOD_NS);
+}
+
 static void
 journal_events (JsCollector *c, const JsReportInput *in, JsEventStore *store, gint64 now,
                 gboolean force)
@@ -281,15 +296,17 @@ journal_events (JsCollector *c, const JsReportInput *in, JsEventStore *store, gi
       if (e->journaled == e->changed && e->journaled_stalls == stalls)
         continue;
       /* An event that still changes is written again at most every
-       * JOURNAL_PERIOD_NS; its final form (frozen) at once. */
+       * JOURNAL_PERIOD_NS (longer for a large one); its final form (frozen)
+       * at once. */
       if (e->frozen == NULL && !force && e->journaled != 0
-          && now - e->journaled_ns < JOURNAL_PERIOD_NS)
+          && now - e->journaled_ns < journal_period (e))
         continue;
       {
         g_autoptr (GBytes) json = e->frozen != NULL ? g_bytes_ref (e->frozen)
                                                     : js_report_event_json (in, e);
 
         js_report_writer_add_event (c->writer, json);
+        e->journaled_bytes = g_bytes_get_size (json);
       }
       e->journaled = e->changed;
       e->journaled_stalls = stalls;

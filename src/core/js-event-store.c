@@ -19,6 +19,9 @@ event_free (gpointer p)
   g_free (e->longest_frame);
   if (e->stalls != NULL)
     g_ptr_array_unref (e->stalls);
+  js_attribution_free (e->attribution);
+  if (e->windows != NULL)
+    g_array_unref (e->windows);
   g_free (e->context);
   if (e->frozen != NULL)
     g_bytes_unref (e->frozen);
@@ -61,8 +64,33 @@ event_new (JsEventStore *store, const JsPart *part)
   e->start_ns = part->start_ns;
   e->end_ns = part->end_ns;
   e->parts = g_array_new (FALSE, FALSE, sizeof (JsPart));
+  e->windows = g_array_new (FALSE, FALSE, sizeof (JsPartWindow));
   set_longest (e, part);
   return e;
+}
+
+/* Windows kept per event: the listed parts' (at most max_parts), and those
+ * of parts left out while a stall may still need them (stalls are folded
+ * in within seconds of their end). */
+#define MAX_WINDOWS 1024
+#define WINDOW_KEEP_NS (30000 * G_GINT64_CONSTANT (1000000))
+
+static void
+add_window (JsEvent *e, const JsPart *part, gint32 index)
+{
+  JsPartWindow w = { part->start_ns, part->end_ns, index };
+
+  if (e->windows == NULL)
+    return; /* frozen */
+  /* The listed parts' windows come first (parts are listed until there are
+   * max_parts). Unlisted ones long past, or the oldest of them when there
+   * are too many, go. */
+  while (e->windows->len > e->parts->len
+         && (e->windows->len >= MAX_WINDOWS
+             || g_array_index (e->windows, JsPartWindow, e->parts->len).end_ns
+                    < part->end_ns - WINDOW_KEEP_NS))
+    g_array_remove_index (e->windows, e->parts->len);
+  g_array_append_val (e->windows, w);
 }
 
 static void
@@ -76,9 +104,15 @@ event_add (JsEventStore *store, JsEvent *e, const JsPart *part)
   if (part->duration_ns > e->longest.duration_ns)
     set_longest (e, part);
   if (e->parts->len < store->config->max_parts)
-    g_array_append_val (e->parts, *part);
+    {
+      g_array_append_val (e->parts, *part);
+      add_window (e, part, (gint32) e->parts->len - 1);
+    }
   else
-    g_free (part->frame);
+    {
+      g_free (part->frame);
+      add_window (e, part, JS_PART_UNLISTED);
+    }
 }
 
 static gboolean
@@ -200,13 +234,15 @@ js_event_store_freeze (JsEventStore *store, JsEvent *e, GBytes *json)
   g_array_unref (e->parts);
   e->parts = g_array_new (FALSE, FALSE, sizeof (JsPart));
   g_clear_pointer (&e->stalls, g_ptr_array_unref);
+  g_clear_pointer (&e->attribution, js_attribution_free);
+  g_clear_pointer (&e->windows, g_array_unref);
   e->changed = ++store->generation;
 }
 
 guint64
 js_event_stalls_state (const JsEvent *e)
 {
-  guint64 state = 0;
+  guint64 state = e->attribution != NULL ? e->attribution->stats.stalls : 0;
 
   for (guint i = 0; e->stalls != NULL && i < e->stalls->len; i++)
     {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <glib.h>
+#include "js-attribution.h"
 #include "js-config.h"
 #include "js-record.h"
 
@@ -51,8 +52,15 @@ typedef struct
   JsPart longest;
   GArray *parts;      /* JsPart, at most max_parts */
   JsFrameInfo *longest_frame; /* copy of longest.frame (frame events) */
-  GPtrArray *stalls;  /* watchdog stalls it overlaps (js-stall-store.h), NULL if none */
+  /* What the watchdog's stalls say, aggregated (js-attribution.h): each
+   * stall is folded in once it can no longer change (js-stall-store.h), and
+   * let go. NULL until the first. */
+  JsAttribution *attribution;
+  GPtrArray *stalls;  /* stalls it overlaps not folded in yet (js-stall-store.h), or NULL */
   guint stalls_dropped;
+  /* Every part's span (those left out of `parts` too, as long as a stall
+   * may still need them): where its samples go. */
+  GArray *windows;    /* JsPartWindow */
   JsEventContext *context; /* scene, marks, system state: set once closed (js-context.h) */
 
   /* Once it can no longer change (closed, its stalls attached, its frames
@@ -65,6 +73,7 @@ typedef struct
   guint64 journaled;       /* `changed` when last written to the journal, 0 never */
   guint64 journaled_stalls;/* js_event_stalls_state () then */
   gint64 journaled_ns;
+  gsize journaled_bytes;   /* the size of its JSON then */
 } JsEvent;
 
 typedef struct

@@ -4,6 +4,8 @@
  */
 #include "js-live-hang.h"
 #include "js-live.h"
+#include "js-report-stacks.h"
+#include "js-stack-path.h"
 #include "js-stall-analysis.h"
 #include "js-json.h"
 
@@ -36,6 +38,8 @@ add_newest_stack (JsonBuilder *b, JsStallStore *store, const JsStall *s)
 {
   const JsStallSampleInfo *newest = NULL;
   const JsStack *stack;
+  const JsPathFrame *path;
+  guint n;
 
   for (guint i = s->samples->len; i-- > 0 && newest == NULL;)
     if (g_array_index (s->samples, JsStallSampleInfo, i).stack != 0)
@@ -47,17 +51,22 @@ add_newest_stack (JsonBuilder *b, JsStallStore *store, const JsStall *s)
       json_builder_add_null_value (b);
       return;
     }
+  /* Its frames without jankscope's own (js-stack-path.h), leaf first. */
+  path = js_stack_path_get (store->modules, stack, &n);
+  if (n > 0 && path[0].frame == NULL)
+    {
+      path++;
+      n--;
+    }
   json_builder_begin_object (b);
   js_json_member_int (b, "sampled_ns", MAX (newest->time_ns, newest->last_ns));
   json_builder_set_member_name (b, "frames");
   json_builder_begin_array (b);
-  for (guint i = 0; i < stack->frames->len && i < JS_LIVE_HANG_MAX_FRAMES; i++)
-    add_frame (b, store, &g_array_index (stack->frames, JsFrame, i));
+  for (guint i = 0; i < n && i < JS_LIVE_HANG_MAX_FRAMES; i++)
+    add_frame (b, store, path[n - 1 - i].frame);
   json_builder_end_array (b);
   js_json_member_int (b, "frames_omitted",
-                      stack->frames->len > JS_LIVE_HANG_MAX_FRAMES
-                          ? stack->frames->len - JS_LIVE_HANG_MAX_FRAMES
-                          : 0);
+                      n > JS_LIVE_HANG_MAX_FRAMES ? n - JS_LIVE_HANG_MAX_FRAMES : 0);
   json_builder_end_object (b);
 }
 
@@ -66,22 +75,22 @@ build (JsStallStore *store, JsStall *s, gint64 now_ns)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (GPtrArray) stalls = g_ptr_array_new ();
   g_autoptr (JsonNode) root = NULL;
   gint64 end = MAX (s->h.last_seen_ns, s->h.start_ns);
-  JsStallAnalysis a;
+  JsAttribution *attribution = js_report_stall_attribution (store, s);
+  JsCause a;
   gsize length = 0;
   char *json;
 
-  g_ptr_array_add (stalls, s);
-  js_stall_analysis_compute (store, stalls, s->h.start_ns, end, end - s->h.start_ns, &a);
+  js_stall_analysis_cause (attribution->profile, NULL, NULL, &attribution->stats,
+                           end - s->h.start_ns, &a);
 
   json_builder_begin_object (b);
   js_json_member_int (b, "stall_id", s->h.id);
   js_json_member_int (b, "start_ns", s->h.start_ns);
   js_json_member_int (b, "seen_ns", end);
   js_json_member_int (b, "built_ns", now_ns);
-  js_json_member_int (b, "samples", a.samples);
+  js_json_member_int (b, "samples", (gint64) attribution->stats.samples);
   js_json_member_string (b, "class", a.klass);
   js_json_member_string (b, "wait",
                          a.klass != NULL && g_strcmp0 (a.klass, "compute") != 0
@@ -89,16 +98,17 @@ build (JsStallStore *store, JsStall *s, gint64 now_ns)
                              ? js_wait_kind_name (a.wait)
                              : NULL);
   json_builder_set_member_name (b, "culprit");
-  if (a.culprit != NULL)
+  if (a.culprit != JS_PROFILE_NONE)
     {
-      const JsModule *m = js_modules_get (store->modules, a.culprit->module);
+      const JsFrame *f = &js_profile_node (attribution->profile, a.culprit)->frame;
+      const JsModule *m = js_modules_get (store->modules, f->module);
 
       json_builder_begin_object (b);
-      js_json_member_string (b, "function", a.culprit->function);
+      js_json_member_string (b, "function", f->function);
       js_json_member_string (b, "module", m != NULL ? m->name : NULL);
-      js_json_member_string (b, "file", a.culprit->file);
-      if (a.culprit->line > 0)
-        js_json_member_int (b, "line", a.culprit->line);
+      js_json_member_string (b, "file", f->file);
+      if (f->line > 0)
+        js_json_member_int (b, "line", f->line);
       json_builder_set_member_name (b, "confidence");
       json_builder_add_double_value (b, ((gint64)(a.confidence * 1000 + 0.5)) / 1000.0);
       js_json_member_string (b, "reason", a.culprit_reason);
@@ -108,7 +118,7 @@ build (JsStallStore *store, JsStall *s, gint64 now_ns)
     json_builder_add_null_value (b);
   add_newest_stack (b, store, s);
   json_builder_end_object (b);
-  js_stall_analysis_clear (&a);
+  js_attribution_free (attribution);
 
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);

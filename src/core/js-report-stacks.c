@@ -8,21 +8,55 @@
 #include "js-signature.h"
 #include "js-json.h"
 
-static void
-add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
+#include <string.h>
+
+struct _JsReportStacks
 {
-  const JsModule *m = js_modules_get (store->modules, f->module);
-  g_autofree char *offset = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", f->offset);
+  JsStallStore *store;
+  JsAttribution *a;     /* owned, or the event's own (borrowed) */
+  gboolean owned;
+  gboolean no_parts;    /* the ongoing hang: one stall, no parts */
+  GArray *stacks;       /* guint32 nodes listed in `stacks`, most time first */
+  GHashTable *stack_of; /* node -> index in stacks + 1 */
+  guint stacks_total;   /* nodes that are stacks (listed or not) */
+};
+
+/* --- frames -------------------------------------------------------------- */
+
+static const JsModule *
+module_of (JsReportStacks *rs, const JsFrame *f)
+{
+  return js_modules_get (rs->store->modules, f->module);
+}
+
+static void
+member_offset (JsonBuilder *b, const char *name, guint64 offset)
+{
+  g_autofree char *text = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", offset);
+
+  js_json_member_string (b, name, text);
+}
+
+static void
+member_line (JsonBuilder *b, guint line)
+{
+  if (line > 0)
+    js_json_member_int (b, "line", line);
+  else
+    js_json_member_string (b, "line", NULL);
+}
+
+static void
+add_frame (JsonBuilder *b, JsReportStacks *rs, const JsFrame *f)
+{
+  const JsModule *m = module_of (rs, f);
 
   json_builder_begin_object (b);
   js_json_member_string (b, "function", f->function);
   js_json_member_string (b, "module", m ? m->name : NULL);
   js_json_member_string (b, "file", f->file);
-  if (f->line > 0)
-    js_json_member_int (b, "line", f->line);
-  else
-    js_json_member_string (b, "line", NULL);
-  js_json_member_string (b, "offset", offset);
+  member_line (b, f->line);
+  member_offset (b, "offset", f->offset);
   js_json_member_string (b, "build_id", m ? m->build_id : NULL);
   if (f->inlined)
     {
@@ -32,39 +66,377 @@ add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
   json_builder_end_object (b);
 }
 
+/* The frames of the stack that ends at `node`, leaf first; whether it was
+ * truncated (its root is [truncated]). */
+static GPtrArray *
+path_frames (const JsProfile *p, guint32 node, gboolean *truncated)
+{
+  GPtrArray *frames = g_ptr_array_new ();
+
+  *truncated = FALSE;
+  for (guint32 i = node; i != JS_PROFILE_NONE; i = js_profile_node (p, i)->parent)
+    {
+      const JsProfileNode *n = js_profile_node (p, i);
+
+      if (n->flags & JS_NODE_TRUNCATED)
+        *truncated = TRUE;
+      else if (!(n->flags & JS_NODE_PSEUDO))
+        g_ptr_array_add (frames, (gpointer) &n->frame);
+    }
+  return frames;
+}
+
 /* The stack's signature (js-signature.h), with the default depth. */
 static void
-add_signature (JsonBuilder *b, JsStallStore *store, const JsStack *stack)
+add_signature (JsonBuilder *b, JsReportStacks *rs, GPtrArray *frames)
 {
-  g_autofree JsSignatureFrame *frames = NULL;
+  g_autofree JsSignatureFrame *sig = g_new0 (JsSignatureFrame, MAX (frames->len, 1));
   g_autofree char *text = NULL;
   char id[17];
-  guint n = stack != NULL ? stack->frames->len : 0;
 
-  frames = g_new0 (JsSignatureFrame, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < frames->len; i++)
     {
-      const JsFrame *f = &g_array_index (stack->frames, JsFrame, i);
-      const JsModule *m = js_modules_get (store->modules, f->module);
+      const JsFrame *f = g_ptr_array_index (frames, i);
+      const JsModule *m = module_of (rs, f);
 
-      frames[i].function = f->function;
-      frames[i].module = m ? m->name : NULL;
+      sig[i].function = f->function;
+      sig[i].module = m ? m->name : NULL;
     }
-  text = js_signature_compute (frames, n, JS_SIGNATURE_DEFAULT_FRAMES, id);
-  json_builder_set_member_name (b, "signature");
-  json_builder_add_string_value (b, text);
-  json_builder_set_member_name (b, "signature_id");
-  json_builder_add_string_value (b, id);
+  text = js_signature_compute (sig, frames->len, JS_SIGNATURE_DEFAULT_FRAMES, id);
+  js_json_member_string (b, "signature", text);
+  js_json_member_string (b, "signature_id", id);
+}
+
+/* --- building ------------------------------------------------------------ */
+
+static gint
+by_self_time (gconstpointer x, gconstpointer y, gpointer data)
+{
+  const JsProfile *p = data;
+  guint32 a = *(const guint32 *) x, b = *(const guint32 *) y;
+  const JsProfileNode *na = js_profile_node (p, a), *nb = js_profile_node (p, b);
+
+  if (na->self_ns != nb->self_ns)
+    return na->self_ns < nb->self_ns ? 1 : -1;
+  if (na->self_samples != nb->self_samples)
+    return na->self_samples < nb->self_samples ? 1 : -1;
+  return (a > b) - (a < b);
+}
+
+/* The event's stacks: its profile's leaves (nodes with samples of their
+ * own), most time first. */
+static void
+list_stacks (JsReportStacks *rs)
+{
+  const JsProfile *p = rs->a->profile;
+  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  rs->stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  rs->stack_of = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint32 i = 0; i < p->nodes->len; i++)
+    {
+      const JsProfileNode *n = js_profile_node (p, i);
+
+      if (n->self_samples > 0 && !(n->flags & JS_NODE_PSEUDO))
+        g_array_append_val (all, i);
+    }
+  g_array_sort_with_data (all, by_self_time, (gpointer) p);
+  rs->stacks_total = all->len;
+  for (guint i = 0; i < all->len && i < JS_REPORT_MAX_STACKS; i++)
+    {
+      g_array_append_val (rs->stacks, g_array_index (all, guint32, i));
+      g_hash_table_insert (rs->stack_of, GUINT_TO_POINTER (g_array_index (all, guint32, i)),
+                           GUINT_TO_POINTER (i + 1));
+    }
+}
+
+static GArray *
+event_windows (const JsEvent *e)
+{
+  return e->windows;
+}
+
+JsReportStacks *
+js_report_stacks_new (JsStallStore *store, const JsEvent *e)
+{
+  JsReportStacks *rs = g_new0 (JsReportStacks, 1);
+  gboolean pending = e->stalls != NULL && e->stalls->len > 0 && store != NULL;
+
+  rs->store = store;
+  if (store == NULL)
+    {
+      rs->a = js_attribution_new ();
+      rs->owned = TRUE;
+    }
+  else if (!pending && e->attribution != NULL)
+    rs->a = e->attribution;
+  else
+    {
+      g_autoptr (GArray) regions = g_array_new (FALSE, FALSE, sizeof (JsRegion));
+
+      rs->a = e->attribution != NULL ? js_attribution_copy (e->attribution)
+                                     : js_attribution_new ();
+      rs->owned = TRUE;
+      for (guint i = 0; pending && i < e->stalls->len; i++)
+        {
+          const JsStall *st = g_ptr_array_index (e->stalls, i);
+          gint64 end = st->h.end_ns != 0 ? st->h.end_ns : st->h.last_seen_ns;
+
+          js_attribution_regions (event_windows (e), st->h.start_ns, end, regions);
+          js_attribution_fold_stall (rs->a, store->modules, store->stacks, st, regions);
+        }
+    }
+  list_stacks (rs);
+  return rs;
+}
+
+JsAttribution *
+js_report_stall_attribution (JsStallStore *store, const JsStall *stall)
+{
+  JsAttribution *a = js_attribution_new ();
+  gint64 end = stall->h.end_ns != 0 ? stall->h.end_ns
+                                     : MAX (stall->h.last_seen_ns, stall->h.start_ns);
+  g_autoptr (GArray) windows = g_array_new (FALSE, FALSE, sizeof (JsPartWindow));
+  g_autoptr (GArray) regions = g_array_new (FALSE, FALSE, sizeof (JsRegion));
+  JsPartWindow w = { stall->h.start_ns, end, JS_PART_UNLISTED };
+
+  g_array_append_val (windows, w);
+  js_attribution_regions (windows, stall->h.start_ns, end, regions);
+  js_attribution_fold_stall (a, store->modules, store->stacks, stall, regions);
+  return a;
+}
+
+static JsReportStacks *
+stacks_for_stall (JsStallStore *store, const JsStall *stall)
+{
+  JsReportStacks *rs = g_new0 (JsReportStacks, 1);
+
+  rs->store = store;
+  rs->a = js_report_stall_attribution (store, stall);
+  rs->owned = TRUE;
+  rs->no_parts = TRUE;
+  list_stacks (rs);
+  return rs;
+}
+
+void
+js_report_stacks_free (JsReportStacks *rs)
+{
+  if (rs == NULL)
+    return;
+  if (rs->owned)
+    js_attribution_free (rs->a);
+  g_array_unref (rs->stacks);
+  g_hash_table_unref (rs->stack_of);
+  g_free (rs);
+}
+
+/* --- members ------------------------------------------------------------- */
+
+static void
+member_int_or_null (JsonBuilder *b, const char *name, gboolean valid, gint64 value)
+{
+  json_builder_set_member_name (b, name);
+  if (valid)
+    json_builder_add_int_value (b, value);
+  else
+    json_builder_add_null_value (b);
 }
 
 static void
-add_stack_frames (JsonBuilder *b, JsStallStore *store, const JsStack *stack)
+add_class_members (JsonBuilder *b, const JsSampleStats *s, const JsCause *c)
 {
+  member_int_or_null (b, "cpu_ns", c->cpu_ns >= 0, c->cpu_ns);
+  member_int_or_null (b, "off_cpu_ns", c->cpu_ns >= 0, MAX (0, s->watched_ns - c->cpu_ns));
+  member_int_or_null (b, "runnable_ns", c->runnable_ns >= 0, c->runnable_ns);
+  js_json_member_int (b, "watched_ns", s->watched_ns);
+  js_json_member_int (b, "sampled_ns", s->sampled_ns);
+  js_json_member_int (b, "stalls", s->stalls);
+  js_json_member_string (b, "class", c->klass);
+  js_json_member_string (b, "wait",
+                         c->klass != NULL && c->wait != JS_WAIT_NONE
+                                 && g_strcmp0 (c->klass, "compute") != 0
+                             ? js_wait_kind_name (c->wait)
+                             : NULL);
+}
+
+static void
+add_node_frame_ref (JsonBuilder *b, JsReportStacks *rs, const char *name, guint32 node)
+{
+  const JsProfileNode *n;
+  const JsModule *m;
+
+  json_builder_set_member_name (b, name);
+  if (node == JS_PROFILE_NONE)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  n = js_profile_node (rs->a->profile, node);
+  m = module_of (rs, &n->frame);
+  json_builder_begin_object (b);
+  js_json_member_string (b, "function", n->frame.function);
+  js_json_member_string (b, "module", m ? m->name : NULL);
+  member_offset (b, "offset", n->frame.offset);
+  json_builder_end_object (b);
+}
+
+static void
+add_culprit (JsonBuilder *b, JsReportStacks *rs, const JsCause *c)
+{
+  const JsProfileNode *n;
+  const JsModule *m;
+
+  json_builder_set_member_name (b, "culprit");
+  if (c->culprit == JS_PROFILE_NONE)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  n = js_profile_node (rs->a->profile, c->culprit);
+  m = module_of (rs, &n->frame);
+  json_builder_begin_object (b);
+  js_json_member_string (b, "function", n->frame.function);
+  js_json_member_string (b, "module", m ? m->name : NULL);
+  js_json_member_string (b, "file", n->frame.file);
+  member_line (b, n->frame.line);
+  member_offset (b, "offset", n->frame.offset);
+  js_json_member_int (b, "node", c->culprit);
+  json_builder_set_member_name (b, "confidence");
+  json_builder_add_double_value (b, ((gint64) (c->confidence * 1000 + 0.5)) / 1000.0);
+  js_json_member_int (b, "time_ns", c->culprit_ns);
+  js_json_member_int (b, "samples", (gint64) c->culprit_samples);
+  js_json_member_int (b, "of_samples", (gint64) c->of_samples);
+  js_json_member_string (b, "reason", c->culprit_reason);
+  add_node_frame_ref (b, rs, "callback", c->callback);
+  js_json_member_int (b, "app_code_ns", c->app_code_ns);
+  json_builder_end_object (b);
+}
+
+static void
+add_int_column (JsonBuilder *b, const char *name, const gint64 *values, guint n)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    json_builder_add_int_value (b, values[i]);
+  json_builder_end_array (b);
+}
+
+/* The frames table's key of a node. */
+static char *
+frame_key (JsReportStacks *rs, const JsFrame *f)
+{
+  if (f->function != NULL)
+    return g_strdup_printf ("%u:%s", f->module, f->function);
+  return g_strdup_printf ("%u@%" G_GINT64_MODIFIER "x", f->module, f->offset);
+}
+
+static void
+add_profile (JsonBuilder *b, JsReportStacks *rs)
+{
+  const JsProfile *p = rs->a->profile;
+  guint n = p->nodes->len;
+  g_autofree gint64 *parent = g_new (gint64, MAX (n, 1));
+  g_autofree gint64 *frame = g_new (gint64, MAX (n, 1));
+  g_autofree gint64 *self_samples = g_new (gint64, MAX (n, 1));
+  g_autofree gint64 *self_ns = g_new (gint64, MAX (n, 1));
+  g_autoptr (GHashTable) frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) order = g_ptr_array_new ();
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      const JsProfileNode *node = js_profile_node (p, i);
+
+      parent[i] = node->parent == JS_PROFILE_NONE ? -1 : (gint64) node->parent;
+      self_samples[i] = (gint64) node->self_samples;
+      self_ns[i] = node->self_ns;
+      if (node->flags & JS_NODE_OTHER)
+        frame[i] = -1;
+      else if (node->flags & JS_NODE_TRUNCATED)
+        frame[i] = -2;
+      else
+        {
+          char *key = frame_key (rs, &node->frame);
+          gpointer found;
+
+          if (g_hash_table_lookup_extended (frames, key, NULL, &found))
+            g_free (key);
+          else
+            {
+              found = GUINT_TO_POINTER (order->len);
+              g_hash_table_insert (frames, key, found);
+              g_ptr_array_add (order, (gpointer) &node->frame);
+            }
+          frame[i] = GPOINTER_TO_UINT (found);
+        }
+    }
+  json_builder_set_member_name (b, "profile");
+  json_builder_begin_object (b);
+  js_json_member_int (b, "samples", (gint64) p->samples);
+  js_json_member_int (b, "time_ns", p->time_ns);
+  js_json_member_int (b, "nodes_max", p->max_nodes);
   json_builder_set_member_name (b, "frames");
   json_builder_begin_array (b);
-  for (guint i = 0; stack != NULL && i < stack->frames->len; i++)
-    add_frame (b, store, &g_array_index (stack->frames, JsFrame, i));
+  for (guint i = 0; i < order->len; i++)
+    {
+      const JsFrame *f = g_ptr_array_index (order, i);
+      const JsModule *m = module_of (rs, f);
+
+      json_builder_begin_object (b);
+      js_json_member_string (b, "function", f->function);
+      js_json_member_string (b, "module", m ? m->name : NULL);
+      if (f->function == NULL)
+        {
+          member_offset (b, "offset", f->offset);
+          js_json_member_string (b, "build_id", m ? m->build_id : NULL);
+        }
+      json_builder_end_object (b);
+    }
   json_builder_end_array (b);
+  json_builder_set_member_name (b, "nodes");
+  json_builder_begin_object (b);
+  add_int_column (b, "parent", parent, n);
+  add_int_column (b, "frame", frame, n);
+  add_int_column (b, "self_samples", self_samples, n);
+  add_int_column (b, "self_ns", self_ns, n);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
+static void
+add_stacks (JsonBuilder *b, JsReportStacks *rs)
+{
+  const JsProfile *p = rs->a->profile;
+
+  json_builder_set_member_name (b, "stacks");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < rs->stacks->len; i++)
+    {
+      guint32 node = g_array_index (rs->stacks, guint32, i);
+      const JsProfileNode *n = js_profile_node (p, node);
+      gboolean truncated;
+      g_autoptr (GPtrArray) frames = path_frames (p, node, &truncated);
+
+      json_builder_begin_object (b);
+      js_json_member_int (b, "count", (gint64) n->self_samples);
+      js_json_member_int (b, "time_ns", n->self_ns);
+      js_json_member_int (b, "node", node);
+      if (truncated)
+        {
+          json_builder_set_member_name (b, "truncated");
+          json_builder_add_boolean_value (b, TRUE);
+        }
+      add_signature (b, rs, frames);
+      json_builder_set_member_name (b, "frames");
+      json_builder_begin_array (b);
+      for (guint k = 0; k < frames->len; k++)
+        add_frame (b, rs, g_ptr_array_index (frames, k));
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  js_json_member_int (b, "stacks_omitted", rs->stacks_total - rs->stacks->len);
 }
 
 static const char *
@@ -74,132 +446,23 @@ state_name (guint8 state)
 }
 
 static void
-add_watchdog (JsonBuilder *b, const JsConfig *config, const JsStallAnalysis *a)
+add_timeline (JsonBuilder *b, JsReportStacks *rs)
 {
-  json_builder_set_member_name (b, "watchdog");
-  if (a->n_stalls == 0)
-    {
-      json_builder_add_null_value (b);
-      return;
-    }
-  json_builder_begin_object (b);
-  js_json_member_int (b, "detected_ns", a->detected_ns);
-  json_builder_set_member_name (b, "tiers_crossed");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < config->n_watchdog_tiers; i++)
-    if (a->tier_at_ns[i] != 0)
-      {
-        json_builder_begin_object (b);
-        js_json_member_int (b, "tier_ms", config->watchdog_tier_ns[i] / 1000000);
-        js_json_member_int (b, "at_ns", a->tier_at_ns[i]);
-        json_builder_end_object (b);
-      }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "ping_latency_ns");
-  if (a->ping_latency_ns >= 0)
-    json_builder_add_int_value (b, a->ping_latency_ns);
-  else
-    json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "ping_caught");
-  json_builder_add_boolean_value (b, a->ping_caught);
-  json_builder_end_object (b);
-}
+  g_autoptr (GArray) timeline = g_array_copy (rs->a->timeline);
 
-static void
-add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const JsStallAnalysis *a,
-              gint64 duration_ns)
-{
-  guint n_stacks = MIN (a->stacks->len, JS_REPORT_MAX_STACKS);
-
-  json_builder_set_member_name (b, "cpu_ns");
-  if (a->cpu_ns >= 0)
-    json_builder_add_int_value (b, a->cpu_ns);
-  else
-    json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "off_cpu_ns");
-  if (a->cpu_ns >= 0)
-    json_builder_add_int_value (b, MAX (0, a->watched_ns - a->cpu_ns));
-  else
-    json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "runnable_ns");
-  if (a->runnable_ns >= 0)
-    json_builder_add_int_value (b, a->runnable_ns);
-  else
-    json_builder_add_null_value (b);
-  js_json_member_int (b, "watched_ns", a->watched_ns);
-  js_json_member_string (b, "class", a->klass);
-  js_json_member_string (b, "wait",
-                         a->klass != NULL && a->wait != JS_WAIT_NONE
-                                 && g_strcmp0 (a->klass, "compute") != 0
-                             ? js_wait_kind_name (a->wait)
-                             : NULL);
-
-  json_builder_set_member_name (b, "culprit");
-  if (a->culprit != NULL)
-    {
-      const JsModule *m = js_modules_get (store->modules, a->culprit->module);
-
-      json_builder_begin_object (b);
-      js_json_member_string (b, "function", a->culprit->function);
-      js_json_member_string (b, "module", m ? m->name : NULL);
-      js_json_member_string (b, "file", a->culprit->file);
-      if (a->culprit->line > 0)
-        js_json_member_int (b, "line", a->culprit->line);
-      else
-        js_json_member_string (b, "line", NULL);
-      json_builder_set_member_name (b, "confidence");
-      json_builder_add_double_value (b, ((gint64) (a->confidence * 1000 + 0.5)) / 1000.0);
-      js_json_member_int (b, "time_ns", a->culprit_ns);
-      js_json_member_int (b, "samples", (gint64) a->culprit_samples);
-      js_json_member_int (b, "of_samples", (gint64) a->samples_with_stack);
-      js_json_member_string (b, "reason", a->culprit_reason);
-      json_builder_end_object (b);
-    }
-  else
-    json_builder_add_null_value (b);
-
-  js_json_member_int (b, "attributed_ns", a->attributed_ns);
-  js_json_member_int (b, "unattributed_ns", MAX (0, duration_ns - a->attributed_ns));
-  js_json_member_int (b, "samples_total", (gint64) a->samples);
-  js_json_member_int (b, "samples_running", (gint64) a->samples_running);
-  js_json_member_int (b, "samples_waiting", (gint64) a->samples_waiting);
-
-  json_builder_set_member_name (b, "stacks");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < n_stacks; i++)
-    {
-      const JsStackCount *sc = &g_array_index (a->stacks, JsStackCount, i);
-      const JsStack *stack = js_stack_table_get (store->stacks, sc->stack);
-
-      json_builder_begin_object (b);
-      js_json_member_int (b, "count", (gint64) sc->count);
-      js_json_member_int (b, "time_ns", sc->time_ns);
-      if (stack != NULL && stack->truncated)
-        {
-          json_builder_set_member_name (b, "truncated");
-          json_builder_add_boolean_value (b, TRUE);
-        }
-      add_signature (b, store, stack);
-      add_stack_frames (b, store, stack);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  js_json_member_int (b, "stacks_omitted", a->stacks->len - n_stacks);
-
-  /* Samples over time; `stack` indexes `stacks` (-1: none or omitted). */
+  js_timeline_shrink (timeline, JS_ATTRIBUTION_MAX_TIMELINE);
   json_builder_set_member_name (b, "samples");
   json_builder_begin_array (b);
-  for (guint i = 0; i < a->timeline->len && i < JS_REPORT_MAX_TIMELINE; i++)
+  for (guint i = 0; i < timeline->len; i++)
     {
-      const JsStallSampleInfo *s = &g_array_index (a->timeline, JsStallSampleInfo, i);
-      gint64 index = -1;
+      const JsSampleEntry *s = &g_array_index (timeline, JsSampleEntry, i);
+      gpointer stack = s->node != JS_PROFILE_NONE
+                           ? g_hash_table_lookup (rs->stack_of, GUINT_TO_POINTER (s->node))
+                           : NULL;
 
-      for (guint k = 0; k < n_stacks && s->stack != 0; k++)
-        if (g_array_index (a->stacks, JsStackCount, k).stack == s->stack)
-          index = k;
       json_builder_begin_object (b);
-      js_json_member_int (b, "t_ns", s->time_ns);
-      if (s->count > 1)
+      js_json_member_int (b, "t_ns", s->t_ns);
+      if (s->count > 1 || s->merged)
         js_json_member_int (b, "last_ns", s->last_ns);
       js_json_member_int (b, "count", s->count);
       js_json_member_string (b, "state", state_name (s->state));
@@ -208,24 +471,181 @@ add_analysis (JsonBuilder *b, const JsConfig *config, JsStallStore *store, const
           js_json_member_string (b, "wait", js_wait_kind_name (s->wait));
           js_json_member_int (b, "syscall", s->syscall);
         }
-      js_json_member_int (b, "stack", index);
+      js_json_member_int (b, "stack", stack != NULL ? (gint64) GPOINTER_TO_UINT (stack) - 1 : -1);
+      js_json_member_int (b, "node", s->node != JS_PROFILE_NONE ? (gint64) s->node : -1);
+      js_json_member_int (b, "part", rs->no_parts ? -1 : s->part);
+      if (s->merged)
+        js_json_member_int (b, "running", s->running);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  add_watchdog (b, config, a);
+}
+
+static void
+add_watchdog (JsonBuilder *b, const JsConfig *config, const JsAttribution *a)
+{
+  const JsWatchdogMembers *w = &a->longest;
+
+  json_builder_set_member_name (b, "watchdog");
+  if (w->length_ns < 0)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  js_json_member_int (b, "detected_ns", w->detected_ns);
+  json_builder_set_member_name (b, "tiers_crossed");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < config->n_watchdog_tiers; i++)
+    if (w->tier_at_ns[i] != 0)
+      {
+        json_builder_begin_object (b);
+        js_json_member_int (b, "tier_ms", config->watchdog_tier_ns[i] / 1000000);
+        js_json_member_int (b, "at_ns", w->tier_at_ns[i]);
+        json_builder_end_object (b);
+      }
+  json_builder_end_array (b);
+  member_int_or_null (b, "ping_latency_ns", w->ping_latency_ns >= 0, w->ping_latency_ns);
+  json_builder_set_member_name (b, "ping_caught");
+  json_builder_add_boolean_value (b, w->ping_caught);
+  json_builder_end_object (b);
+}
+
+static void
+add_counts (JsonBuilder *b, const JsSampleStats *s)
+{
+  js_json_member_int (b, "samples_total", (gint64) s->samples);
+  js_json_member_int (b, "samples_running", (gint64) s->samples_running);
+  js_json_member_int (b, "samples_waiting", (gint64) s->samples_waiting);
+  js_json_member_int (b, "samples_with_stack", (gint64) s->samples_with_stack);
 }
 
 void
-js_report_add_event_stacks (JsonBuilder *b, const JsConfig *config, JsStallStore *store,
-                            GPtrArray *stalls, gint64 start_ns, gint64 end_ns, gint64 duration_ns)
+js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStacks *rs,
+                            gint64 duration_ns)
 {
-  JsStallAnalysis a;
+  JsAttribution *a = rs->a;
+  JsCause c;
+  gint64 attributed = MIN (a->profile->time_ns, MAX (duration_ns, 0));
 
-  if (store == NULL)
-    stalls = NULL;
-  js_stall_analysis_compute (store, stalls, start_ns, end_ns, duration_ns, &a);
-  add_analysis (b, config, store, &a, duration_ns);
-  js_stall_analysis_clear (&a);
+  js_stall_analysis_cause (a->profile, NULL, NULL, &a->stats, duration_ns, &c);
+  add_class_members (b, &a->stats, &c);
+  add_culprit (b, rs, &c);
+  js_json_member_int (b, "attributed_ns", attributed);
+  js_json_member_int (b, "unattributed_ns", MAX (0, duration_ns - attributed));
+  js_json_member_int (b, "attributed_unlisted_ns",
+                      rs->no_parts ? 0 : MIN (a->unlisted_ns, attributed));
+  add_counts (b, &a->stats);
+  add_profile (b, rs);
+  add_stacks (b, rs);
+  add_timeline (b, rs);
+  add_watchdog (b, config, a);
+}
+
+/* The part's top stacks, most time first. */
+static void
+add_part_stacks (JsonBuilder *b, JsReportStacks *rs, const JsPartAttribution *p)
+{
+  guint best[JS_REPORT_MAX_PART_STACKS];
+  guint n = 0;
+
+  for (guint i = 0; p != NULL && i < p->weights->len; i++)
+    {
+      const JsNodeWeight *w = &g_array_index (p->weights, JsNodeWeight, i);
+      guint k;
+
+      if (w->samples == 0
+          || (js_profile_node (rs->a->profile, w->node)->flags & JS_NODE_PSEUDO))
+        continue;
+      /* Insertion into the few best. */
+      for (k = n; k > 0; k--)
+        {
+          const JsNodeWeight *o = &g_array_index (p->weights, JsNodeWeight, best[k - 1]);
+
+          if (o->ns > w->ns || (o->ns == w->ns && o->samples >= w->samples))
+            break;
+          if (k < JS_REPORT_MAX_PART_STACKS)
+            best[k] = best[k - 1];
+        }
+      if (k < JS_REPORT_MAX_PART_STACKS)
+        {
+          best[k] = i;
+          n = MIN (n + 1, JS_REPORT_MAX_PART_STACKS);
+        }
+    }
+  json_builder_set_member_name (b, "stacks");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    {
+      const JsNodeWeight *w = &g_array_index (p->weights, JsNodeWeight, best[i]);
+      gboolean truncated;
+      g_autoptr (GPtrArray) frames = path_frames (rs->a->profile, w->node, &truncated);
+
+      json_builder_begin_object (b);
+      js_json_member_int (b, "node", w->node);
+      js_json_member_int (b, "count", (gint64) w->samples);
+      js_json_member_int (b, "time_ns", w->ns);
+      add_signature (b, rs, frames);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_part_profile (JsonBuilder *b, const JsPartAttribution *p)
+{
+  guint n = p != NULL ? p->weights->len : 0;
+  g_autofree gint64 *node = g_new (gint64, MAX (n, 1));
+  g_autofree gint64 *samples = g_new (gint64, MAX (n, 1));
+  g_autofree gint64 *ns = g_new (gint64, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      const JsNodeWeight *w = &g_array_index (p->weights, JsNodeWeight, i);
+
+      node[i] = w->node;
+      samples[i] = (gint64) w->samples;
+      ns[i] = w->ns;
+    }
+  json_builder_set_member_name (b, "profile");
+  json_builder_begin_object (b);
+  js_json_member_int (b, "samples", p != NULL ? (gint64) p->samples : 0);
+  js_json_member_int (b, "time_ns", p != NULL ? p->time_ns : 0);
+  add_int_column (b, "node", node, n);
+  add_int_column (b, "self_samples", samples, n);
+  add_int_column (b, "self_ns", ns, n);
+  js_json_member_int (b, "other_samples", p != NULL ? (gint64) p->other_samples : 0);
+  js_json_member_int (b, "other_ns", p != NULL ? p->other_ns : 0);
+  json_builder_end_object (b);
+}
+
+void
+js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint64 duration_ns)
+{
+  const JsPartAttribution *p
+      = index < rs->a->parts->len ? &g_array_index (rs->a->parts, JsPartAttribution, index) : NULL;
+  JsSampleStats empty = { 0 };
+  const JsSampleStats *s = p != NULL ? &p->stats : &empty;
+  guint n = rs->a->profile->nodes->len;
+  g_autofree guint64 *samples = g_new0 (guint64, MAX (n, 1));
+  g_autofree gint64 *ns = g_new0 (gint64, MAX (n, 1));
+  JsCause c;
+
+  for (guint i = 0; p != NULL && i < p->weights->len; i++)
+    {
+      const JsNodeWeight *w = &g_array_index (p->weights, JsNodeWeight, i);
+
+      samples[w->node] += w->samples;
+      ns[w->node] += w->ns;
+    }
+  js_stall_analysis_cause (rs->a->profile, samples, ns, s, duration_ns, &c);
+  add_class_members (b, s, &c);
+  add_culprit (b, rs, &c);
+  js_json_member_int (b, "attributed_ns",
+                      MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)));
+  add_counts (b, s);
+  add_part_profile (b, p);
+  add_part_stacks (b, rs, p);
 }
 
 void
@@ -233,12 +653,11 @@ js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore
                             gint64 now_ns)
 {
   JsStall *s = store->ongoing;
-  g_autoptr (GPtrArray) stalls = g_ptr_array_new ();
   gint64 end = MAX (s->h.last_seen_ns, s->h.start_ns);
   gint64 duration = end - s->h.start_ns;
   JsTier tier = js_config_tier (config, duration);
+  JsReportStacks *rs = stacks_for_stall (store, s);
 
-  g_ptr_array_add (stalls, s);
   json_builder_begin_object (b);
   js_json_member_int (b, "id", 0);
   js_json_member_string (b, "type", "hang");
@@ -248,15 +667,16 @@ js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore
   js_json_member_int (b, "end_ns", end);
   js_json_member_int (b, "duration_ns", duration);
   js_json_member_int (b, "max_part_ns", duration);
-  js_json_member_string (b, "tier", (gint)tier >= 0 ? js_tier_name (tier) : NULL);
+  js_json_member_string (b, "tier", (gint) tier >= 0 ? js_tier_name (tier) : NULL);
   js_json_member_string (b, "source", NULL);
   js_json_member_string (b, "callback", NULL);
   js_json_member_int (b, "parts_count", 0);
-  js_report_add_event_stacks (b, config, store, stalls, s->h.start_ns, end, duration);
+  js_report_stacks_add_event (b, config, rs, duration);
   json_builder_set_member_name (b, "parts");
   json_builder_begin_array (b);
   json_builder_end_array (b);
   json_builder_end_object (b);
+  js_report_stacks_free (rs);
 }
 
 void

@@ -1,6 +1,7 @@
 /* js-report-stacks.h: the report's stack members (docs/report-format.md,
- * "Stacks and classification"): per event cpu_ns, class, culprit, stacks and
- * the sample timeline; the ongoing hang; the sampler's summary.
+ * "Stacks and classification"): per event its profile, class, culprit,
+ * stacks and sample timeline, per part its own cause; the ongoing hang;
+ * the sampler's summary.
  *
  * Collector thread only.
  *
@@ -18,19 +19,33 @@ G_BEGIN_DECLS
 
 /* Most stacks listed per event (the rest are counted in stacks_omitted). */
 #define JS_REPORT_MAX_STACKS 16
-/* Most timeline entries per event. */
-#define JS_REPORT_MAX_TIMELINE 256
+/* Most stacks listed per part. */
+#define JS_REPORT_MAX_PART_STACKS 3
 
-/* Adds cpu_ns, off_cpu_ns, watched_ns, class, wait, culprit, stacks,
- * samples and watchdog to the event object being built. `stalls` may be
- * NULL (then the members are null or empty). */
-void js_report_add_event_stacks (JsonBuilder *b, const JsConfig *config, JsStallStore *store,
-                                 GPtrArray *stalls, gint64 start_ns, gint64 end_ns,
+/* An event's attribution as of now: what was folded in, plus the stalls
+ * it still holds (folded into a copy). */
+typedef struct _JsReportStacks JsReportStacks;
+
+/* `store` may be NULL (no watchdog): then the members are null or empty. */
+JsReportStacks *js_report_stacks_new (JsStallStore *store, const JsEvent *e);
+void js_report_stacks_free (JsReportStacks *rs);
+
+/* Adds cpu_ns, off_cpu_ns, watched_ns, class, wait, culprit, profile,
+ * stacks, samples, watchdog... to the event object being built. */
+void js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStacks *rs,
                                  gint64 duration_ns);
+
+/* Adds part `index`'s own cause to the part object being built. */
+void js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index,
+                                gint64 duration_ns);
 
 /* The stall under way as an event {"type": "hang", "ongoing": true, ...}. */
 void js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore *store,
                                  gint64 now_ns);
+
+/* The stall's attribution, over its whole span as if it were one part
+ * (the ongoing hang, the live view's hang digest). */
+JsAttribution *js_report_stall_attribution (JsStallStore *store, const JsStall *stall);
 
 /* summary.sampler. */
 void js_report_add_sampler_summary (JsonBuilder *b, JsStallStore *store, JsWatchdog *watchdog);

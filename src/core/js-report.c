@@ -257,7 +257,8 @@ add_frame_members (JsonBuilder *b, const JsReportInput *in, const JsFrameInfo *f
 }
 
 static void
-add_part_members (JsonBuilder *b, const JsReportInput *in, const JsPart *p)
+add_part_members (JsonBuilder *b, const JsReportInput *in, const JsPart *p, JsReportStacks *rs,
+                  guint index)
 {
   json_builder_set_member_name (b, "type");
   json_builder_add_string_value (b, part_type_name (p->type));
@@ -282,12 +283,14 @@ add_part_members (JsonBuilder *b, const JsReportInput *in, const JsPart *p)
       js_json_member_int (b, "top_source_ns", p->top_ns);
     }
   js_json_member_int (b, "depth", p->depth);
+  js_report_stacks_add_part (b, rs, index, p->duration_ns);
 }
 
 static void
 add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
 {
   const JsPart *l = &e->longest;
+  JsReportStacks *rs = js_report_stacks_new (in->stalls, e);
 
   json_builder_begin_object (b);
   js_json_member_int (b, "id", (gint64) e->id);
@@ -315,17 +318,17 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
         delayed += g_array_index (e->parts, JsPart, i).frames_delayed;
       js_json_member_int (b, "frames_delayed", (gint64) delayed);
     }
-  js_report_add_event_stacks (b, in->config, in->stalls, e->stalls, e->start_ns, e->end_ns,
-                              e->duration_ns);
+  js_report_stacks_add_event (b, in->config, rs, e->duration_ns);
   json_builder_set_member_name (b, "parts");
   json_builder_begin_array (b);
   for (guint i = 0; i < e->parts->len; i++)
     {
       json_builder_begin_object (b);
-      add_part_members (b, in, &g_array_index (e->parts, JsPart, i));
+      add_part_members (b, in, &g_array_index (e->parts, JsPart, i), rs, i);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  js_report_stacks_free (rs);
   if (in->context != NULL)
     js_report_add_event_context (b, in->context, e);
   /* Only events still open to change are built here in a live snapshot

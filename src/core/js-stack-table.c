@@ -47,6 +47,7 @@ stack_free (gpointer p)
     return;
   g_free (s->addresses);
   g_free (s->modules);
+  g_free (s->path);
   if (s->frames != NULL)
     g_array_unref (s->frames);
   g_free (s);

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <glib.h>
+#include "js-profile.h"
 #include "js-symbolizer.h"
 
 G_BEGIN_DECLS
@@ -33,6 +34,11 @@ typedef struct
   GArray *frames;     /* JsFrame, leaf first, inline frames expanded */
   gboolean truncated;
   guint refs;
+  /* Its frames as a profile path, root first, jankscope's own left out
+   * (js-stack-path.h); made when first asked for. */
+  JsPathFrame *path;
+  guint n_path;
+  gboolean have_path;
 } JsStack;
 
 typedef struct _JsStackTable JsStackTable;

@@ -3,7 +3,6 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-stall-analysis.h"
-#include "js-clock.h"
 
 #include <string.h>
 
@@ -11,380 +10,260 @@
  * waits; in between, mixed. */
 #define COMPUTE_SHARE 0.7
 #define WAIT_SHARE 0.3
-
-/* Is this module jankscope's own, libc, the loader or GLib's main loop? */
-static gboolean
-module_is_infrastructure (const JsModule *m)
-{
-  static const char *const prefixes[] = {
-    "libc.so", "libc-", "ld-linux", "ld-musl", "libpthread", "libdl.so", "libm.so",
-    "linux-vdso", "libglib-2.0", "libgobject-2.0", "libgio-2.0", "libgmodule-2.0",
-    "libffi", "libjankscope", "libunwind", "libgcc_s",
-  };
-
-  if (m == NULL || m->name == NULL)
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
-    if (g_str_has_prefix (m->name, prefixes[i]))
-      return TRUE;
-  return FALSE;
-}
-
-/* The app's own code: the executable, or a library outside the system's
- * library directories (apps keep private ones in a subfolder). */
-static gboolean
-module_is_app (const JsModule *m)
-{
-  g_autofree char *dir = NULL;
-
-  if (m == NULL)
-    return FALSE;
-  if (m->is_main)
-    return TRUE;
-  if (m->path == NULL || module_is_infrastructure (m))
-    return FALSE;
-  dir = g_path_get_dirname (m->path);
-  return !(g_str_equal (dir, "/usr/lib") || g_str_equal (dir, "/lib")
-           || g_str_equal (dir, "/usr/lib64") || g_str_equal (dir, "/lib64")
-           || (g_str_has_prefix (dir, "/usr/lib/") && g_str_has_suffix (dir, "-linux-gnu"))
-           || (g_str_has_prefix (dir, "/lib/") && g_str_has_suffix (dir, "-linux-gnu")));
-}
-
-/* The frame of a stack most likely to blame: the innermost frame of the
- * app's own code; else the innermost one outside libc/GLib/jankscope; else
- * the leaf. */
-static guint
-blame_frame (JsStallStore *store, const JsStack *stack, const char **reason)
-{
-  guint lib = G_MAXUINT;
-
-  for (guint i = 0; i < stack->frames->len; i++)
-    {
-      const JsFrame *f = &g_array_index (stack->frames, JsFrame, i);
-      const JsModule *m = js_modules_get (store->modules, f->module);
-
-      if (module_is_app (m))
-        {
-          *reason = "app-code";
-          return i;
-        }
-      if (lib == G_MAXUINT && m != NULL && !module_is_infrastructure (m))
-        lib = i;
-    }
-  if (lib != G_MAXUINT)
-    {
-      *reason = "library";
-      return lib;
-    }
-  *reason = "leaf";
-  return 0;
-}
-
-static gint
-by_time_desc (gconstpointer a, gconstpointer b)
-{
-  const JsStackCount *x = a, *y = b;
-
-  if (x->time_ns != y->time_ns)
-    return x->time_ns < y->time_ns ? 1 : -1;
-  if (x->count != y->count)
-    return x->count < y->count ? 1 : -1;
-  return (x->stack > y->stack) - (x->stack < y->stack);
-}
-
-typedef struct
-{
-  const JsFrame *frame;
-  const char *reason;
-  guint64 count;
-  gint64 time_ns;
-  gint64 last_ns;
-} Blame;
-
-static gboolean
-same_place (const JsFrame *a, const JsFrame *b)
-{
-  if (a->function != NULL || b->function != NULL)
-    return g_strcmp0 (a->function, b->function) == 0 && a->module == b->module;
-  return a->module == b->module && a->offset == b->offset;
-}
-
-/* What the walk over the stalls adds up for the steps after it. */
-typedef struct
-{
-  GHashTable *stack_index; /* stack id -> its index in the analysis' stacks + 1 */
-  gint64 longest_ns;       /* length of the longest stall so far, -1 before the first */
-  double cpu_ns, runnable_ns;
-  gboolean cpu_known, runnable_known;
-  guint64 wait_counts[JS_N_WAITS];
-} Tally;
-
-static void
-analysis_init (JsStallAnalysis *a)
-{
-  memset (a, 0, sizeof *a);
-  a->cpu_ns = -1;
-  a->runnable_ns = -1;
-  a->ping_latency_ns = -1;
-  a->stacks = g_array_new (FALSE, FALSE, sizeof (JsStackCount));
-  a->timeline = g_array_new (FALSE, FALSE, sizeof (JsStallSampleInfo));
-}
-
-/* The watchdog's members (tiers crossed, ping, detection) are those of the
- * longest stall, whole, not clipped to the event. */
-static void
-keep_if_longest (JsStallAnalysis *a, Tally *t, const JsStall *st, gint64 st_end)
-{
-  if (st_end - st->h.start_ns <= t->longest_ns)
-    return;
-  t->longest_ns = st_end - st->h.start_ns;
-  memcpy (a->tier_at_ns, st->h.tier_at_ns, sizeof a->tier_at_ns);
-  a->ping_latency_ns = st->h.ping_latency_ns;
-  a->ping_caught = st->h.ping_caught;
-  a->detected_ns = st->h.detected_ns;
-}
-
-/* The time sample `j` speaks for: the time nearer to it than to its
- * neighbours (the first one back to the stall's start, the last one up to
- * its end; a neighbour outside the event still counts), clipped to the
- * stall's part of the event [from, to]. */
-static gint64
-sample_span (const JsStall *st, guint j, gint64 st_end, gint64 from, gint64 to)
-{
-  const JsStallSampleInfo *s = &g_array_index (st->samples, JsStallSampleInfo, j);
-  const JsStallSampleInfo *prev = j > 0 ? s - 1 : NULL;
-  const JsStallSampleInfo *next = j + 1 < st->samples->len ? s + 1 : NULL;
-  gint64 span_from = prev != NULL ? (prev->last_ns + s->time_ns) / 2 : st->h.start_ns;
-  gint64 span_to = next != NULL ? (s->last_ns + next->time_ns) / 2 : st_end;
-
-  return MAX (0, MIN (span_to, to) - MAX (span_from, from));
-}
-
-/* A sample with a stack: its samples and time go to its stack's entry (one
- * per distinct stack, in the order they were first sampled). */
-static void
-count_stack (JsStallAnalysis *a, GHashTable *index, const JsStallSampleInfo *s, gint64 span_ns)
-{
-  gpointer k = GUINT_TO_POINTER (s->stack);
-  gpointer found;
-  JsStackCount *sc;
-
-  a->samples_with_stack += s->count;
-  a->attributed_ns += span_ns;
-  if (!g_hash_table_lookup_extended (index, k, NULL, &found))
-    {
-      JsStackCount fresh = { s->stack, 0, 0, 0 };
-
-      g_array_append_val (a->stacks, fresh);
-      found = GUINT_TO_POINTER (a->stacks->len);
-      g_hash_table_insert (index, k, found);
-    }
-  sc = &g_array_index (a->stacks, JsStackCount, GPOINTER_TO_UINT (found) - 1);
-  sc->count += s->count;
-  sc->time_ns += span_ns;
-  sc->last_ns = MAX (sc->last_ns, s->last_ns);
-}
-
-/* A stall's on-CPU time over `wall`: the thread's CPU clock between the
- * first and the last sample when they span at least 2 ms (and the time it
- * was runnable but not running, from the scheduler's run delay), else the
- * share of its samples that found it running. */
-static void
-add_cpu_time (Tally *t, const JsStallHeader *h, gint64 wall, guint64 running, guint64 total)
-{
-  if (h->cpu_first_ns >= 0 && h->cpu_last_at_ns - h->cpu_first_at_ns >= 2 * JS_NS_PER_MS)
-    {
-      double share = (double) (h->cpu_last_ns - h->cpu_first_ns)
-                     / (double) (h->cpu_last_at_ns - h->cpu_first_at_ns);
-
-      t->cpu_ns += CLAMP (share, 0.0, 1.0) * wall;
-      t->cpu_known = TRUE;
-      if (h->runnable_first_ns >= 0 && h->runnable_last_ns >= h->runnable_first_ns)
-        {
-          double waiting = (double) (h->runnable_last_ns - h->runnable_first_ns)
-                           / (double) (h->cpu_last_at_ns - h->cpu_first_at_ns);
-
-          t->runnable_ns += CLAMP (waiting, 0.0, 1.0 - CLAMP (share, 0.0, 1.0)) * wall;
-          t->runnable_known = TRUE;
-        }
-    }
-  else if (total > 0)
-    {
-      t->cpu_ns += (double) running / total * wall;
-      t->cpu_known = TRUE;
-    }
-}
-
-/* One stall's part of the event: its time, its samples inside the event
- * (timeline, states, waits, stacks), its on-CPU time. */
-static void
-add_stall (JsStallAnalysis *a, Tally *t, const JsStall *st, gint64 start_ns, gint64 end_ns)
-{
-  gint64 st_end = st->h.end_ns != 0 ? st->h.end_ns : st->h.last_seen_ns;
-  gint64 from = MAX (st->h.start_ns, start_ns), to = MIN (st_end, end_ns);
-  gint64 wall = to - from;
-  guint64 running = 0, total = 0;
-
-  if (wall <= 0)
-    return;
-  a->n_stalls++;
-  a->watched_ns += wall;
-  a->sampled_ns += MAX (0, to - MAX (from, st->h.detected_ns));
-  keep_if_longest (a, t, st, st_end);
-  for (guint j = 0; j < st->samples->len; j++)
-    {
-      const JsStallSampleInfo *s = &g_array_index (st->samples, JsStallSampleInfo, j);
-
-      if (s->time_ns < start_ns || s->time_ns > end_ns)
-        continue;
-      g_array_append_val (a->timeline, *s);
-      total += s->count;
-      a->samples += s->count;
-      if (s->state == JS_THREAD_RUNNING)
-        {
-          running += s->count;
-          a->samples_running += s->count;
-        }
-      else if (s->state == JS_THREAD_WAITING)
-        {
-          a->samples_waiting += s->count;
-          t->wait_counts[MIN (s->wait, JS_N_WAITS - 1)] += s->count;
-        }
-      if (s->stack != 0)
-        count_stack (a, t->stack_index, s, sample_span (st, j, st_end, from, to));
-    }
-  add_cpu_time (t, &st->h, wall, running, total);
-}
+/* The heaviest path goes on into a child holding at least this share of
+ * its first node's time. */
+#define DOMINANT_SHARE 0.5
 
 /* Compute, wait or mixed, from the on-CPU share of the watched time, and
  * for wait and mixed the wait kind sampled most. */
 static void
-classify (JsStallAnalysis *a, const Tally *t)
+classify (const JsSampleStats *s, JsCause *c)
 {
   double share;
 
-  if (!t->cpu_known || a->watched_ns <= 0)
+  if (!s->cpu_known || s->watched_ns <= 0)
     return;
   /* Runnable time (the thread wanted a CPU the machine did not give it)
    * counts on the compute side: the app was not waiting for anything. */
-  share = (t->cpu_ns + t->runnable_ns) / a->watched_ns;
-  a->cpu_ns = (gint64) t->cpu_ns;
-  if (t->runnable_known)
-    a->runnable_ns = (gint64) t->runnable_ns;
-  a->klass = share >= COMPUTE_SHARE ? "compute" : share <= WAIT_SHARE ? "wait" : "mixed";
+  share = (s->cpu_ns + (s->runnable_known ? s->runnable_ns : 0)) / (double) s->watched_ns;
+  c->cpu_ns = (gint64) s->cpu_ns;
+  if (s->runnable_known)
+    c->runnable_ns = (gint64) s->runnable_ns;
+  c->klass = share >= COMPUTE_SHARE ? "compute" : share <= WAIT_SHARE ? "wait" : "mixed";
   if (share < COMPUTE_SHARE)
     {
       guint best = JS_WAIT_OTHER;
 
       for (guint k = 1; k < JS_N_WAITS; k++)
-        if (t->wait_counts[k] > t->wait_counts[best])
+        if (s->wait_counts[k] > s->wait_counts[best])
           best = k;
-      a->wait = t->wait_counts[best] > 0 ? (JsWaitKind) best : JS_WAIT_OTHER;
+      c->wait = s->wait_counts[best] > 0 ? (JsWaitKind) best : JS_WAIT_OTHER;
     }
 }
 
-/* Each stack's samples and time go to its blamed frame (blame_frame);
- * stacks blamed on the same place add up. Blames come in the order of the
- * stacks (first sampled first), which settles exact ties. */
-static GArray *
-blame_stacks (JsStallStore *store, const JsStallAnalysis *a)
+typedef struct
 {
-  GArray *blames = g_array_new (FALSE, FALSE, sizeof (Blame));
+  const JsProfile *p;
+  guint n;
+  guint64 *cand_samples; /* samples through the node, within the dispatch */
+  gint64 *cand_ns;
+} Tree;
 
-  for (guint i = 0; i < a->stacks->len; i++)
+static const JsProfileNode *
+node (const Tree *t, guint32 i)
+{
+  return js_profile_node (t->p, i);
+}
+
+static gboolean
+is_stop (const Tree *t, guint32 i)
+{
+  return (node (t, i)->flags & JS_NODE_STOP) != 0;
+}
+
+/* The time through each node from samples for which it is inside the
+ * dispatch: a node's own, plus its children's unless a child is a stop (a
+ * nested loop's dispatch, or what calls into a loop: the samples below it
+ * belong to what that loop dispatched). Children come after their parent,
+ * so one pass backwards adds up each subtree. */
+static void
+sum_candidates (Tree *t, const guint64 *samples, const gint64 *ns)
+{
+  for (guint32 i = t->n; i-- > 0;)
     {
-      const JsStackCount *sc = &g_array_index (a->stacks, JsStackCount, i);
-      const JsStack *stack = js_stack_table_get (store->stacks, sc->stack);
-      const char *reason = NULL;
-      const JsFrame *f;
-      gboolean found = FALSE;
+      const JsProfileNode *n = node (t, i);
 
-      if (stack == NULL || stack->frames->len == 0)
+      t->cand_samples[i] += samples != NULL ? samples[i] : n->self_samples;
+      t->cand_ns[i] += ns != NULL ? ns[i] : n->self_ns;
+      if (is_stop (t, i))
         continue;
-      f = &g_array_index (stack->frames, JsFrame, blame_frame (store, stack, &reason));
-      for (guint k = 0; k < blames->len && !found; k++)
+      if (n->parent != JS_PROFILE_NONE && !is_stop (t, n->parent))
         {
-          Blame *b = &g_array_index (blames, Blame, k);
-
-          if (same_place (b->frame, f))
-            {
-              b->count += sc->count;
-              b->time_ns += sc->time_ns;
-              b->last_ns = MAX (b->last_ns, sc->last_ns);
-              found = TRUE;
-            }
-        }
-      if (!found)
-        {
-          Blame b = { f, reason, sc->count, sc->time_ns, sc->last_ns };
-
-          g_array_append_val (blames, b);
+          t->cand_samples[n->parent] += t->cand_samples[i];
+          t->cand_ns[n->parent] += t->cand_ns[i];
         }
     }
-  return blames;
 }
 
-/* The blamed frame with the most time is the culprit; a tie goes to the one
- * sampled last (the first sample of a stall comes right after the
- * pre-trigger, the least representative moment). */
-static void
-pick_culprit (JsStallAnalysis *a, const GArray *blames)
+/* Is node `i` the first inside a dispatch (its parent a stop), or the root
+ * of a stack with no stop at all (truncated, or whose unwinding stopped
+ * early)? */
+static gboolean
+is_top (const Tree *t, guint32 i)
 {
-  gint64 culprit_last_ns = 0;
+  const JsProfileNode *n = node (t, i);
 
-  for (guint i = 0; i < blames->len; i++)
+  return !is_stop (t, i) && (n->parent == JS_PROFILE_NONE || is_stop (t, n->parent));
+}
+
+static gboolean
+heavier (const Tree *t, guint32 a, guint32 b)
+{
+  if (b == JS_PROFILE_NONE)
+    return TRUE;
+  if (t->cand_ns[a] != t->cand_ns[b])
+    return t->cand_ns[a] > t->cand_ns[b];
+  if (t->cand_samples[a] != t->cand_samples[b])
+    return t->cand_samples[a] > t->cand_samples[b];
+  return a < b;
+}
+
+/* The time of samples that had the app's own code inside the dispatch. */
+static gint64
+app_code_time (const Tree *t, const gint64 *ns)
+{
+  g_autofree gboolean *in_app = g_new0 (gboolean, MAX (t->n, 1));
+  gint64 total = 0;
+
+  for (guint32 i = 0; i < t->n; i++)
     {
-      const Blame *b = &g_array_index (blames, Blame, i);
+      const JsProfileNode *n = node (t, i);
 
-      if (a->culprit == NULL || b->time_ns > a->culprit_ns
-          || (b->time_ns == a->culprit_ns && b->last_ns > culprit_last_ns))
+      if (is_stop (t, i))
+        continue;
+      in_app[i] = (n->flags & JS_NODE_APP)
+                  || (n->parent != JS_PROFILE_NONE && !is_stop (t, n->parent) && in_app[n->parent]);
+      if (in_app[i])
+        total += ns != NULL ? ns[i] : n->self_ns;
+    }
+  return total;
+}
+
+static gboolean
+named (const JsProfileNode *n)
+{
+  return !(n->flags & JS_NODE_PSEUDO) && n->frame.function != NULL;
+}
+
+static gboolean
+real (const JsProfileNode *n)
+{
+  return !(n->flags & JS_NODE_PSEUDO);
+}
+
+/* The culprit on the heaviest path `chain` (top first). */
+static void
+pick_on_path (const Tree *t, const guint32 *chain, guint len, JsCause *c)
+{
+  guint32 app = JS_PROFILE_NONE, lib_named = JS_PROFILE_NONE, lib = JS_PROFILE_NONE;
+  guint32 any_named = JS_PROFILE_NONE, any = JS_PROFILE_NONE;
+
+  for (guint k = 0; k < len; k++)
+    {
+      const JsProfileNode *n = node (t, chain[k]);
+
+      if (!real (n))
+        continue;
+      any = chain[k];
+      if (named (n))
+        any_named = chain[k];
+      if (n->flags & JS_NODE_APP)
+        app = chain[k];
+      else if (!(n->flags & JS_NODE_SYSTEM))
         {
-          a->culprit = b->frame;
-          a->culprit_reason = b->reason;
-          a->culprit_samples = b->count;
-          a->culprit_ns = b->time_ns;
-          culprit_last_ns = b->last_ns;
+          lib = chain[k];
+          if (named (n))
+            lib_named = chain[k];
         }
     }
+  if (app != JS_PROFILE_NONE)
+    {
+      c->culprit = app;
+      c->culprit_reason = "app-code";
+    }
+  else if (lib != JS_PROFILE_NONE)
+    {
+      c->culprit = lib_named != JS_PROFILE_NONE ? lib_named : lib;
+      c->culprit_reason = "library";
+    }
+  else if (any != JS_PROFILE_NONE)
+    {
+      c->culprit = any_named != JS_PROFILE_NONE ? any_named : any;
+      c->culprit_reason = "leaf";
+    }
+  /* What the loop dispatched: the first frame of the path outside libc
+   * and GLib's dispatch glue. */
+  if (len > 0 && node (t, chain[0])->parent != JS_PROFILE_NONE
+      && (node (t, node (t, chain[0])->parent)->flags & JS_NODE_DISPATCH))
+    for (guint k = 0; k < len && c->callback == JS_PROFILE_NONE; k++)
+      {
+        const JsProfileNode *n = node (t, chain[k]);
+
+        if (real (n) && !(n->flags & JS_NODE_SYSTEM))
+          c->callback = chain[k];
+      }
 }
 
-/* The culprit's share of the event's time, discounted for few samples
- * (n / (n + 1): one sample 0.5, four 0.8, twenty 0.95). */
 static void
-rate_confidence (JsStallAnalysis *a, gint64 duration_ns)
+find_culprit (Tree *t, const gint64 *ns, gint64 duration_ns, JsCause *c)
 {
-  double n = (double) a->samples_with_stack;
+  guint32 top = JS_PROFILE_NONE;
+  g_autoptr (GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 at;
+  double samples;
 
-  if (a->culprit == NULL || a->attributed_ns <= 0 || duration_ns <= 0)
+  for (guint32 i = 0; i < t->n; i++)
+    if (is_top (t, i) && t->cand_ns[i] + (gint64) t->cand_samples[i] > 0 && heavier (t, i, top))
+      top = i;
+  if (top == JS_PROFILE_NONE)
     return;
-  a->confidence = MIN (1.0, (double) a->culprit_ns / duration_ns) * n / (n + 1);
+  /* The heaviest path: into the heaviest child while it holds at least half
+   * of the top's time. */
+  at = top;
+  for (;;)
+    {
+      guint32 best = JS_PROFILE_NONE;
+      const JsProfileNode *n = node (t, at);
+
+      g_array_append_val (chain, at);
+      for (guint32 k = n->first_child; k != JS_PROFILE_NONE; k = node (t, k)->next_sibling)
+        if (!is_stop (t, k) && heavier (t, k, best))
+          best = k;
+      if (n->other != JS_PROFILE_NONE && heavier (t, n->other, best))
+        best = n->other;
+      if (best == JS_PROFILE_NONE
+          || (double) t->cand_ns[best] < DOMINANT_SHARE * (double) t->cand_ns[top]
+          || (t->cand_ns[top] == 0
+              && (double) t->cand_samples[best] < DOMINANT_SHARE * (double) t->cand_samples[top]))
+        break;
+      at = best;
+    }
+  pick_on_path (t, (const guint32 *) chain->data, chain->len, c);
+  if (c->culprit == JS_PROFILE_NONE)
+    return;
+  c->culprit_ns = t->cand_ns[c->culprit];
+  c->culprit_samples = t->cand_samples[c->culprit];
+  c->app_code_ns = app_code_time (t, ns);
+  /* Its share of the blocked time, discounted for few samples
+   * (n / (n + 1): one sample 0.5, four 0.8, twenty 0.95). */
+  samples = (double) c->of_samples;
+  if (duration_ns > 0)
+    c->confidence
+        = MIN (1.0, (double) c->culprit_ns / (double) duration_ns) * samples / (samples + 1);
 }
 
 void
-js_stall_analysis_compute (JsStallStore *store, GPtrArray *stalls, gint64 start_ns, gint64 end_ns,
-                           gint64 duration_ns, JsStallAnalysis *a)
+js_stall_analysis_cause (const JsProfile *profile, const guint64 *samples, const gint64 *ns,
+                         const JsSampleStats *stats, gint64 duration_ns, JsCause *c)
 {
-  Tally t = { .longest_ns = -1 };
-  g_autoptr (GArray) blames = NULL;
+  Tree t = { profile, profile != NULL ? profile->nodes->len : 0, NULL, NULL };
 
-  analysis_init (a);
-  if (stalls == NULL)
+  memset (c, 0, sizeof *c);
+  c->cpu_ns = -1;
+  c->runnable_ns = -1;
+  c->culprit = JS_PROFILE_NONE;
+  c->callback = JS_PROFILE_NONE;
+  if (stats != NULL)
+    {
+      classify (stats, c);
+      c->of_samples = stats->samples_with_stack;
+    }
+  if (t.n == 0)
     return;
-  t.stack_index = g_hash_table_new (g_direct_hash, g_direct_equal);
-  for (guint i = 0; i < stalls->len; i++)
-    add_stall (a, &t, g_ptr_array_index (stalls, i), start_ns, end_ns);
-  g_hash_table_unref (t.stack_index);
-  classify (a, &t);
-  /* Blamed before the stacks are ranked: see blame_stacks. */
-  blames = blame_stacks (store, a);
-  g_array_sort (a->stacks, by_time_desc);
-  pick_culprit (a, blames);
-  rate_confidence (a, duration_ns);
-}
-
-void
-js_stall_analysis_clear (JsStallAnalysis *a)
-{
-  g_clear_pointer (&a->stacks, g_array_unref);
-  g_clear_pointer (&a->timeline, g_array_unref);
+  t.cand_samples = g_new0 (guint64, t.n);
+  t.cand_ns = g_new0 (gint64, t.n);
+  sum_candidates (&t, samples, ns);
+  find_culprit (&t, ns, duration_ns, c);
+  g_free (t.cand_samples);
+  g_free (t.cand_ns);
 }

@@ -1,59 +1,52 @@
-/* js-stall-analysis.h: what the watchdog's stalls say about one jank event.
+/* js-stall-analysis.h: what an event's (or a part's) samples say: class,
+ * wait kind, on-CPU time, and the culprit.
  *
- * Over the stalls attached to an event (js-stall-store.h), clipped to the
- * event's span: on-CPU and off-CPU time, class (compute/wait/mixed and the
- * wait kind), the stacks ranked by the time their samples speak for, the
- * sample timeline, the culprit frame with a confidence, and the longest
- * stall's watchdog members (tiers, ping). Read by the report
- * (js-report-stacks.c) and the hang digest of the live view (js-live-hang.c).
+ * Over an attribution (js-attribution.h): its statistics give the class
+ * (compute, wait or mixed, from the on-CPU plus runnable share of the
+ * watched time) and the wait kind sampled most; its profile gives the
+ * culprit. The culprit is searched for only among frames the main loop
+ * dispatched (below the innermost JS_NODE_DISPATCH, or JS_NODE_LOOP for
+ * work outside a dispatch: js-stack-path.h): from the dispatched node with
+ * the most time, the path goes down into the child with the most time as
+ * long as it holds at least half of that first node's time (the heaviest
+ * path); on it, the innermost frame of the app's own code ("app-code"),
+ * else the innermost library function outside libc and GLib, named if
+ * one is ("library"), else the innermost named frame ("leaf").
  *
- * Collector thread only.
+ * Read by the report (js-report-stacks.c) and the live view's hang digest
+ * (js-live-hang.c). Collector thread only.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once
 
 #include <glib.h>
-#include "js-stall-store.h"
+#include "js-attribution.h"
 
 G_BEGIN_DECLS
 
 typedef struct
 {
-  guint stack;
-  guint64 count;   /* samples */
-  gint64 time_ns;  /* event time its samples speak for (nearest-sample rule) */
-  gint64 last_ns;  /* its latest sample */
-} JsStackCount;
-
-typedef struct
-{
-  guint n_stalls;
-  gint64 watched_ns;   /* event time covered by stalls */
-  gint64 sampled_ns;   /* of that, time after sampling started (pre-trigger passed) */
-  gint64 cpu_ns;       /* on-CPU estimate over watched_ns; -1 unknown */
-  gint64 runnable_ns;  /* ready to run but waiting for a CPU (a busy machine); -1 unknown */
   const char *klass;   /* "compute", "wait", "mixed", or NULL */
   JsWaitKind wait;     /* main wait kind (wait and mixed) */
-  guint64 samples, samples_with_stack, samples_running, samples_waiting;
-  GArray *stacks;      /* JsStackCount, most time first */
-  gint64 attributed_ns;/* event time spoken for by samples with a stack */
-  GArray *timeline;    /* JsStallSampleInfo inside the event */
-  const JsFrame *culprit;  /* borrowed from the stack table */
+  gint64 cpu_ns;       /* -1 unknown */
+  gint64 runnable_ns;  /* -1 unknown */
+
+  guint32 culprit;     /* its profile node, or JS_PROFILE_NONE */
   const char *culprit_reason; /* "app-code", "library", "leaf" */
   guint64 culprit_samples;
-  gint64 culprit_ns;   /* event time attributed to it */
+  gint64 culprit_ns;
   double confidence;   /* 0..1 */
-  gint64 tier_at_ns[JS_MAX_WATCHDOG_TIERS]; /* of the longest stall */
-  gint64 ping_latency_ns;  /* of the longest stall, -1 none */
-  gboolean ping_caught;
-  gint64 detected_ns;
-} JsStallAnalysis;
+  guint32 callback;    /* the dispatched function on its path, or JS_PROFILE_NONE */
+  gint64 app_code_ns;  /* time of samples with the app's own code inside the dispatch */
+  guint64 of_samples;  /* samples with a stack */
+} JsCause;
 
-/* Over `stalls` (JsStall*), clipped to [start_ns, end_ns]; `duration_ns`
- * is the event's blocked time (for the confidence's coverage). */
-void js_stall_analysis_compute (JsStallStore *store, GPtrArray *stalls, gint64 start_ns,
-                                gint64 end_ns, gint64 duration_ns, JsStallAnalysis *out);
-void js_stall_analysis_clear (JsStallAnalysis *a);
+/* The class of `stats` and the culprit in `profile`, with each node's self
+ * samples and time taken from `samples`/`ns` (arrays over the profile's
+ * nodes) or, when NULL, from the profile itself. `duration_ns` is the
+ * blocked time (for the confidence). */
+void js_stall_analysis_cause (const JsProfile *profile, const guint64 *samples, const gint64 *ns,
+                              const JsSampleStats *stats, gint64 duration_ns, JsCause *out);
 
 G_END_DECLS

@@ -31,6 +31,8 @@ js_stall_unref (gpointer p)
   for (guint i = 0; i < stall->samples->len; i++)
     js_stack_table_unref (stall->stacks, g_array_index (stall->samples, JsStallSampleInfo, i).stack);
   g_array_unref (stall->samples);
+  if (stall->chunks != NULL)
+    g_ptr_array_unref (stall->chunks);
   g_free (stall);
 }
 
@@ -155,39 +157,53 @@ js_stall_store_feed (JsStallStore *store, GArray *headers, GPtrArray *samples)
 static gboolean
 overlaps (const JsStall *stall, const JsEvent *e)
 {
-  return stall->h.start_ns < e->end_ns && stall->h.end_ns > e->start_ns;
+  gint64 end = stall->h.end_ns != 0 ? stall->h.end_ns : stall->h.last_seen_ns;
+
+  return stall->h.start_ns < e->end_ns && end > e->start_ns;
 }
 
+/* The events of `es` that may overlap a stall: the open one and the last
+ * LOOK_BACK_EVENTS closed ones. */
+static guint
+candidates (JsEventStore *es, JsEvent **out)
+{
+  guint n = 0;
+
+  if (es->open != NULL)
+    out[n++] = es->open;
+  for (guint i = es->events->len; i-- > 0 && n < LOOK_BACK_EVENTS + 1;)
+    out[n++] = g_ptr_array_index (es->events, i);
+  return n;
+}
+
+static gboolean
+pending_in (const JsEvent *e, const JsStall *stall)
+{
+  for (guint k = 0; e->stalls != NULL && k < e->stalls->len; k++)
+    if (g_ptr_array_index (e->stalls, k) == stall)
+      return TRUE;
+  return FALSE;
+}
+
+/* Until a stall settles, the events it overlaps hold it (their reports
+ * fold it in on the fly). */
 static guint
 attach_to_store (JsStall *stall, JsEventStore *es)
 {
   guint attached = 0;
-  JsEvent *candidates[LOOK_BACK_EVENTS + 1];
-  guint n = 0;
+  JsEvent *events[LOOK_BACK_EVENTS + 1];
+  guint n = candidates (es, events);
 
-  if (es->open != NULL)
-    candidates[n++] = es->open;
-  for (guint i = es->events->len; i-- > 0 && n < G_N_ELEMENTS (candidates);)
-    candidates[n++] = g_ptr_array_index (es->events, i);
   for (guint i = 0; i < n; i++)
     {
-      JsEvent *e = candidates[i];
+      JsEvent *e = events[i];
 
-      if (!overlaps (stall, e) || e->frozen != NULL)
+      if (!overlaps (stall, e) || e->frozen != NULL || pending_in (e, stall))
         continue;
-      if (e->stalls != NULL)
-        {
-          gboolean has = FALSE;
-
-          for (guint k = 0; k < e->stalls->len && !has; k++)
-            has = g_ptr_array_index (e->stalls, k) == stall;
-          if (has)
-            continue;
-        }
       if (e->stalls == NULL)
         e->stalls = g_ptr_array_new_with_free_func (js_stall_unref);
-      if (e->stalls->len >= JS_EVENT_MAX_STALLS)
-        e->stalls_dropped++;
+      if (e->stalls->len >= JS_EVENT_MAX_PENDING_STALLS)
+        e->stalls_dropped++; /* only its interim reports miss it: it is folded in all the same */
       else
         g_ptr_array_add (e->stalls, js_stall_ref (stall));
       js_event_store_touch (es, e);
@@ -196,18 +212,83 @@ attach_to_store (JsStall *stall, JsEventStore *es)
   return attached;
 }
 
+/* The stall can no longer change, nor can the parts it overlaps: its
+ * samples go into each event it overlaps, and the events let it go. */
+static guint
+settle_in_store (JsStallStore *store, JsStall *stall, JsEventStore *es, GArray *regions)
+{
+  guint folded = 0;
+  JsEvent *events[LOOK_BACK_EVENTS + 1];
+  guint n = candidates (es, events);
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsEvent *e = events[i];
+
+      if (e->stalls != NULL)
+        g_ptr_array_remove_fast (e->stalls, stall);
+      if (!overlaps (stall, e) || e->frozen != NULL || e->windows == NULL)
+        continue;
+      js_attribution_regions (e->windows, stall->h.start_ns, stall->h.end_ns, regions);
+      if (e->attribution == NULL)
+        e->attribution = js_attribution_new ();
+      js_attribution_fold_stall (e->attribution, store->modules, store->stacks, stall, regions);
+      js_event_store_touch (es, e);
+      folded++;
+    }
+  return folded;
+}
+
+/* The parts' edges inside the stall, over all stores: a long stall's older
+ * samples are aggregated by the stretches between them. */
+static void
+part_edges (JsStall *stall, JsEventStore *const *stores, guint n_stores, GArray *edges)
+{
+  gint64 end = stall->h.end_ns != 0 ? stall->h.end_ns : stall->h.last_seen_ns;
+
+  g_array_set_size (edges, 0);
+  for (guint s = 0; s < n_stores; s++)
+    {
+      JsEvent *events[LOOK_BACK_EVENTS + 1];
+      guint n = candidates (stores[s], events);
+
+      for (guint i = 0; i < n; i++)
+        for (guint k = 0; events[i]->windows != NULL && k < events[i]->windows->len; k++)
+          {
+            const JsPartWindow *w = &g_array_index (events[i]->windows, JsPartWindow, k);
+
+            if (w->start_ns > stall->h.start_ns && w->start_ns < end)
+              g_array_append_val (edges, w->start_ns);
+            if (w->end_ns > stall->h.start_ns && w->end_ns < end)
+              g_array_append_val (edges, w->end_ns);
+          }
+    }
+}
+
 void
 js_stall_store_attach (JsStallStore *store, JsEventStore *const *stores, guint n_stores,
                        gint64 now_ns)
 {
   GHashTableIter iter;
   gpointer value;
+  g_autoptr (GArray) regions = g_array_new (FALSE, FALSE, sizeof (JsRegion));
+  g_autoptr (GArray) edges = g_array_new (FALSE, FALSE, sizeof (gint64));
 
   g_hash_table_iter_init (&iter, store->live);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       JsStall *stall = value;
 
+      /* A long stall: its samples older than the parts that may still
+       * arrive are aggregated, their stacks let go. */
+      if (stall->samples->len > JS_STALL_COMPACT_AT)
+        {
+          part_edges (stall, stores, n_stores, edges);
+          js_attribution_compact (stall, store->modules, store->stacks, edges,
+                                  now_ns - JS_STALL_COMPACT_AGE_NS);
+          if (stall == store->ongoing)
+            store->generation++;
+        }
       if (stall->h.end_ns == 0)
         continue;
       if (stall->ended_seen_ns == 0)
@@ -216,7 +297,11 @@ js_stall_store_attach (JsStallStore *store, JsEventStore *const *stores, guint n
         stall->attached += attach_to_store (stall, stores[i]);
       if (now_ns - stall->ended_seen_ns >= ATTACH_GRACE_NS)
         {
-          if (stall->attached == 0)
+          guint folded = 0;
+
+          for (guint i = 0; i < n_stores; i++)
+            folded += settle_in_store (store, stall, stores[i], regions);
+          if (stall->attached == 0 && folded == 0)
             store->unattached++;
           store->last_removed_id = MAX (store->last_removed_id, stall->h.id);
           g_hash_table_iter_remove (&iter);

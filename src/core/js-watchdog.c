@@ -29,9 +29,10 @@
 #define PARK_TIMEOUT_NS (5000 * JS_NS_PER_MS)
 #define SAMPLE_TIMEOUT_NS (20 * JS_NS_PER_MS)
 #define STACK_COPY_BYTES (64 * 1024)
-/* Bounds: samples per stall (folded ones do not count), samples waiting for
- * the collector, finished stalls waiting for it. */
-#define MAX_SAMPLES_PER_STALL 512
+/* Bounds: samples waiting for the collector, finished stalls waiting for
+ * it. There is no bound per stall: every sample of a long stall counts, and
+ * the collector keeps a long stall's older samples aggregated
+ * (js-attribution.h), so its memory does not grow with the stall. */
 #define MAX_OUTBOX_SAMPLES 2048
 #define MAX_HEADERS 64
 /* Fibonacci back-off on identical stacks: at most this many intervals. */
@@ -53,7 +54,6 @@ typedef struct
   JsStallSample *open;  /* the sample identical ones fold into, still in our hands */
   guint32 fib_a, fib_b; /* back-off factors */
   gint64 next_sample_ns;
-  guint distinct;       /* samples sent for this stall */
 } Stall;
 
 struct _JsWatchdog
@@ -381,17 +381,8 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
       else
         {
           flush_open_sample (wd, st);
-          if (st->distinct >= MAX_SAMPLES_PER_STALL)
-            {
-              st->h.samples_dropped++;
-              wd->stats.samples_dropped++;
-              js_stall_sample_free (fresh);
-              st->have_last = FALSE;
-              return;
-            }
           fresh->stall_id = st->h.id;
           st->open = fresh;
-          st->distinct++;
           /* Remember the stack to fold identical ones (the copy stays with
            * the sample). */
           /* The back-off starts over only when the stack changed (not when

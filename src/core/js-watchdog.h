@@ -48,7 +48,7 @@ typedef struct
   gint64 runnable_first_ns, runnable_last_ns; /* schedstat run delay then (-1: unknown) */
   guint32 samples;        /* samples taken (folded ones included) */
   guint32 samples_failed; /* timeouts, signal lost, unreadable /proc, a module unloaded meanwhile */
-  guint32 samples_dropped;/* past the per-stall or outbox bound */
+  guint32 samples_dropped;/* past the outbox's bound (the collector fell behind) */
 } JsStallHeader;
 
 /* A sample as the collector receives it. */
