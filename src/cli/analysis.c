@@ -124,6 +124,14 @@ cli_format_duration (guint64 ns)
 }
 
 char *
+cli_format_duration_fine (guint64 ns)
+{
+  if (ns >= G_GUINT64_CONSTANT (1000000000) && ns < G_GUINT64_CONSTANT (3600000000000))
+    return g_strdup_printf (_("%.3f s"), (double) ns / 1e9);
+  return cli_format_duration (ns);
+}
+
+char *
 cli_format_share (guint64 part,
                   guint64 whole)
 {

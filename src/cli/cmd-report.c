@@ -163,9 +163,10 @@ format_overview (const Printer *p)
   guint64 named = agg->stalls.attributed_ns >= agg->signatures_other.total_ns
                     ? agg->stalls.attributed_ns - agg->signatures_other.total_ns
                     : 0;
-  g_autofree char *attributed = cli_format_duration (agg->stalls.attributed_ns);
+  /* To the millisecond: every export's total is this time (exports.md). */
+  g_autofree char *attributed = cli_format_duration_fine (agg->stalls.attributed_ns);
   g_autofree char *share = cli_format_share (agg->stalls.attributed_ns, agg->stalls.total_ns);
-  g_autofree char *unattributed = cli_format_duration (agg->stalls.unattributed_ns);
+  g_autofree char *unattributed = cli_format_duration_fine (agg->stalls.unattributed_ns);
   g_autofree char *attribution = NULL;
   guint n_installs = g_hash_table_size (agg->installs);
   guint64 frame_events = 0;
@@ -213,7 +214,7 @@ format_overview (const Printer *p)
     }
   cli_table_add_row (table, _("Stall events"), stalls, NULL);
   {
-    g_autofree char *named_text = cli_format_duration (named);
+    g_autofree char *named_text = cli_format_duration_fine (named);
     guint n_signatures = g_hash_table_size (agg->signatures);
 
     attribution = g_strdup_printf (

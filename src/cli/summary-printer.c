@@ -384,7 +384,7 @@ describe_frame (const JsrReportFrame *frame)
 static char *
 describe_culprit_name (const JsrReportCulprit *culprit)
 {
-  const JsrReportCallback *callback = jsr_culprit_shown_callback (culprit);
+  g_autofree char *callback = jsr_culprit_callback_name (culprit);
   g_autofree char *location = describe_location (culprit->function, culprit->file, culprit->line);
   g_autofree char *name = NULL;
 
@@ -397,7 +397,7 @@ describe_culprit_name (const JsrReportCulprit *culprit)
   if (callback != NULL)
     /* Translators: the callback the main loop dispatched, then the library
      * function that took the time in it, e.g. "on_load → gtk_text_layout_validate" */
-    return g_strdup_printf (_("%s → %s"), callback->function, name);
+    return g_strdup_printf (_("%s → %s"), callback, name);
 
   return g_steal_pointer (&name);
 }

@@ -355,7 +355,7 @@ static void
 culprit_args (Chrome                 *c,
               const JsrReportCulprit *culprit)
 {
-  const JsrReportCallback *callback = jsr_culprit_shown_callback (culprit);
+  g_autofree char *callback = jsr_culprit_callback_name (culprit);
   g_autoptr (GString) text = NULL;
 
   if (culprit == NULL)
@@ -371,7 +371,7 @@ culprit_args (Chrome                 *c,
   arg_str (c, "culprit", text->str);
   /* What the loop dispatched, when the culprit is a library's. */
   if (callback != NULL)
-    arg_str (c, "culprit_callback", callback->function);
+    arg_str (c, "culprit_callback", callback);
   arg_str (c, "culprit_reason", culprit->reason);
   if (culprit->confidence >= 0)
     {
@@ -969,10 +969,7 @@ write_profile_node (Chrome              *c,
                     gint                 node,
                     gint64               start_ns)
 {
-  const JsrProfileNode *n = &g_array_index (l->profile->nodes, JsrProfileNode, node);
-  const JsrReportFrame *frame =
-    n->frame < 0 ? JSE_OTHER_FRAME
-                 : n->site != NULL ? n->site : g_ptr_array_index (l->profile->frames, n->frame);
+  const JsrReportFrame *frame = jse_node_frame (l->profile, node);
   gint64 end_ns = jsr_sat_add (start_ns, l->inclusive[node]);
   gint64 at = start_ns;
 

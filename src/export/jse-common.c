@@ -343,6 +343,28 @@ jse_frame_name (JseContext           *ctx,
 
 const JsrReportFrame jse_other_frame = { .function = (char *) JSR_PROFILE_OTHER_NAME,
                                          .line = JSR_UNKNOWN };
+const JsrReportFrame jse_truncated_frame = { .function = (char *) JSR_PROFILE_TRUNCATED_NAME,
+                                             .line = JSR_UNKNOWN };
+
+static const JsrReportFrame *
+frame_of (const JsrProfile     *profile,
+          const JsrProfileNode *n)
+{
+  if (n->frame == JSR_PROFILE_TRUNCATED)
+    return JSE_TRUNCATED_FRAME;
+  if (n->frame < 0)
+    return JSE_OTHER_FRAME;
+  if (n->site != NULL)
+    return n->site;
+  return g_ptr_array_index (profile->frames, n->frame);
+}
+
+const JsrReportFrame *
+jse_node_frame (const JsrProfile *profile,
+                guint             node)
+{
+  return frame_of (profile, &g_array_index (profile->nodes, JsrProfileNode, node));
+}
 
 void
 jse_node_frames (const JsrProfile *profile,
@@ -353,16 +375,7 @@ jse_node_frames (const JsrProfile *profile,
 
   jsr_profile_path (profile, node, path);
   for (guint i = 0; i < path->len; i++)
-    {
-      const JsrProfileNode *n = g_ptr_array_index (path, i);
-
-      if (n->frame < 0)
-        g_ptr_array_add (out, (gpointer) JSE_OTHER_FRAME);
-      else if (n->site != NULL)
-        g_ptr_array_add (out, (gpointer) n->site);
-      else
-        g_ptr_array_add (out, g_ptr_array_index (profile->frames, n->frame));
-    }
+    g_ptr_array_add (out, (gpointer) frame_of (profile, g_ptr_array_index (path, i)));
 }
 
 static gboolean

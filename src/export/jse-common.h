@@ -127,12 +127,19 @@ GArray     *jse_profile_weights (JseContext *ctx); /* of JseNodeWeight */
  * (of const JsrReportFrame *): the frame with its file, line and offset
  * where one of the event's listed stacks went through the node (`site`),
  * else the profile's (function and module); JSE_OTHER_FRAME for an [other]
- * node. */
+ * node, JSE_TRUNCATED_FRAME for a [truncated] one. */
 void        jse_node_frames     (const JsrProfile *profile,
                                  guint             node,
                                  GPtrArray        *out);
 extern const JsrReportFrame jse_other_frame;
+extern const JsrReportFrame jse_truncated_frame;
 #define JSE_OTHER_FRAME (&jse_other_frame)
+#define JSE_TRUNCATED_FRAME (&jse_truncated_frame)
+
+/* The frame shown for a node: its site, else the profile's, else a
+ * pseudo-frame. */
+const JsrReportFrame *jse_node_frame (const JsrProfile *profile,
+                                      guint             node);
 
 /* The samples of one process in time order, each moment once (the frame
  * events' rule above, sample by sample): what the time-line formats (chrome,

@@ -118,13 +118,13 @@ static void
 append_culprit (GString                *message,
                 const JsrReportCulprit *culprit)
 {
-  const JsrReportCallback *callback = jsr_culprit_shown_callback (culprit);
+  g_autofree char *callback = jsr_culprit_callback_name (culprit);
 
   if (culprit == NULL)
     return;
   g_string_append_printf (message, "%sculprit ", message->len > 0 ? ", " : "");
   if (callback != NULL)
-    g_string_append_printf (message, "%s → ", callback->function);
+    g_string_append_printf (message, "%s → ", callback);
   g_string_append (message, culprit->function != NULL ? culprit->function : "?");
   if (culprit->confidence >= 0)
     g_string_append_printf (message, " (confidence %d%%)", (int) (culprit->confidence * 100 + 0.5));

@@ -864,14 +864,6 @@ culprit_name (const JsrReportCulprit *culprit)
   return NULL;
 }
 
-static char *
-culprit_callback (const JsrReportCulprit *culprit)
-{
-  const JsrReportCallback *callback = jsr_culprit_shown_callback (culprit);
-
-  return callback != NULL ? g_strdup (callback->function) : NULL;
-}
-
 static gint
 part_by_duration (gconstpointer a,
                   gconstpointer b)
@@ -919,7 +911,7 @@ worst_parts (const JsrReportEvent *event)
       part->klass = g_strdup (from->klass);
       part->wait = g_strdup (from->wait);
       part->culprit = culprit_name (from->culprit);
-      part->culprit_callback = culprit_callback (from->culprit);
+      part->culprit_callback = jsr_culprit_callback_name (from->culprit);
       part->start_ns = from->start_ns;
       part->duration_ns = (guint64) MAX (from->duration_ns, 0);
       part->attributed_ns = from->attributed_ns;
@@ -962,7 +954,7 @@ offer_worst_event (JsrAggregate         *agg,
   candidate->unattributed_ns = duration - attributed;
   key_copy (&candidate->key, key);
   candidate->culprit = culprit_name (event->culprit);
-  candidate->culprit_callback = culprit_callback (event->culprit);
+  candidate->culprit_callback = jsr_culprit_callback_name (event->culprit);
   candidate->signature = g_strdup (signature);
   candidate->parts_count = (guint64) MAX (event->parts_count,
                                           event->parts != NULL ? (gint64) event->parts->len : 0);

@@ -7,7 +7,8 @@
  *  - a node's `parent` is −1 or a node *before* it: so the tree has no
  *    cycle, and every pass over it is a loop over the array (no recursion,
  *    however deep); its depth is at most JSR_PROFILE_MAX_DEPTH;
- *  - a node's `frame` is −1 ([other]) or an index of `frames`;
+ *  - a node's `frame` is −1 ([other]), −2 ([truncated]) or an index of
+ *    `frames`;
  *  - counts and times are integers >= 0; their sums saturate at 2^63 − 1,
  *    and the profile's `samples` and `time_ns` are those sums, not the
  *    file's members (which must only be counts): a reader then never shows a
@@ -202,9 +203,9 @@ parse_nodes (Node       *object,
 
       if (!read_column_int (column[0], &column_path[0], i, -1, (gint64) i - 1,
                             _(": a parent comes before its child"), &parent, error) ||
-          !read_column_int (column[1], &column_path[1], i, -1,
-                            (gint64) profile->frames->len - 1, _(": an index of frames, or −1"),
-                            &frame, error) ||
+          !read_column_int (column[1], &column_path[1], i, JSR_PROFILE_TRUNCATED,
+                            (gint64) profile->frames->len - 1,
+                            _(": an index of frames, or −1 or −2"), &frame, error) ||
           !read_column_int (column[2], &column_path[2], i, 0, G_MAXINT64, "",
                             &node->self_samples, error) ||
           !read_column_int (column[3], &column_path[3], i, 0, G_MAXINT64, "", &node->self_ns,
@@ -510,8 +511,8 @@ jsr_profile_signature (const JsrProfile *profile,
       const JsrReportFrame *frame = at->frame >= 0 ? g_ptr_array_index (profile->frames, at->frame)
                                                    : NULL;
 
-      /* [other] above the leaf cannot be (it is a leaf): a hostile file's is
-       * left out. */
+      /* [truncated] (the outermost: frames unknown) and [other] (a leaf: a
+       * hostile file's above one) say nothing of the cause. */
       if (frame == NULL)
         continue;
       frames[k].function = frame->function;

@@ -29,8 +29,8 @@
 G_BEGIN_DECLS
 
 /* What the reader loads at most (past them it fails with
- * JSR_REPORT_ERROR_TOO_LARGE rather than truncate): eight times the core's
- * own bound (`nodes_max`, 2048), and a depth that a stack of
+ * JSR_REPORT_ERROR_TOO_LARGE rather than truncate): four times the core's
+ * own most (`nodes_max`, 2048, and an [other] node per node), and a depth that a stack of
  * JSR_REPORT_FULL_MAX_STACK_FRAMES frames and its [other] node reach. */
 #define JSR_PROFILE_MAX_NODES  16384
 #define JSR_PROFILE_MAX_FRAMES 16384
@@ -39,17 +39,21 @@ G_BEGIN_DECLS
 #define JSR_PART_PROFILE_MAX_NODES 4096
 
 /* `frame` of an [other] node: "called from its parent, deeper frames not
- * kept"; and `node` of what has no node. */
+ * kept"; of a [truncated] node: the outermost node of stacks deeper than
+ * the core samples, whose outer frames are missing; and `node` of what has
+ * no node. */
 #define JSR_PROFILE_OTHER (-1)
+#define JSR_PROFILE_TRUNCATED (-2)
 #define JSR_PROFILE_NO_NODE (-1)
-/* The name every reader shows for an [other] node. */
+/* The names every reader shows for them. */
 #define JSR_PROFILE_OTHER_NAME "[other]"
+#define JSR_PROFILE_TRUNCATED_NAME "[truncated]"
 
 typedef struct
 {
   gint32 parent;        /* the caller's node, JSR_PROFILE_NO_NODE for an outermost frame;
                          * always smaller than the node's own index */
-  gint32 frame;         /* index in `frames`, or JSR_PROFILE_OTHER */
+  gint32 frame;         /* index in `frames`, JSR_PROFILE_OTHER or JSR_PROFILE_TRUNCATED */
   guint32 depth;        /* 0 for an outermost frame */
   gint64 self_samples;
   gint64 self_ns;
@@ -103,8 +107,8 @@ void        jsr_profile_inclusive    (const JsrProfile  *profile,
                                       gint64            *samples,
                                       gint64            *time_ns);
 
-/* The frame of `node` (NULL for [other]), and its path, leaf first (the
- * node itself first), into `out` of const JsrProfileNode *. */
+/* The frame of `node` (NULL for [other] and [truncated]), and its path,
+ * leaf first (the node itself first), into `out` of const JsrProfileNode *. */
 const JsrReportFrame *jsr_profile_node_frame (const JsrProfile *profile,
                                               guint             node);
 void        jsr_profile_path         (const JsrProfile  *profile,

@@ -233,14 +233,19 @@ jsr_report_get_ongoing_hang (const JsrReport *report)
   return NULL;
 }
 
-const JsrReportCallback *
-jsr_culprit_shown_callback (const JsrReportCulprit *culprit)
+char *
+jsr_culprit_callback_name (const JsrReportCulprit *culprit)
 {
-  if (culprit == NULL || culprit->callback == NULL || culprit->callback->function == NULL ||
-      g_strcmp0 (culprit->reason, "app-code") == 0 ||
-      g_strcmp0 (culprit->callback->function, culprit->function) == 0)
+  const JsrReportCallback *callback = culprit != NULL ? culprit->callback : NULL;
+
+  if (callback == NULL || g_strcmp0 (culprit->reason, "app-code") == 0)
     return NULL;
-  return culprit->callback;
+  if (callback->function != NULL)
+    return g_strcmp0 (callback->function, culprit->function) != 0 ? g_strdup (callback->function)
+                                                                 : NULL;
+  if (callback->module != NULL && callback->offset != NULL)
+    return g_strdup_printf ("%s+%s", callback->module, callback->offset);
+  return NULL;
 }
 
 /* ---- shorthands ------------------------------------------------------------- */

@@ -413,10 +413,11 @@ gboolean    jsr_report_read_file      (const char        *path,
 
 const JsrReportEvent *jsr_report_get_ongoing_hang (const JsrReport *report);
 
-/* The dispatched callback to show next to a culprit (“callback → function”):
- * when the culprit is not the app's own code (its reason is not app-code)
- * and the report names the callback, else NULL. */
-const JsrReportCallback *jsr_culprit_shown_callback (const JsrReportCulprit *culprit);
+/* The name of the dispatched callback to show next to a culprit (“callback
+ * → function”): when the culprit is not the app's own code (its reason is
+ * not app-code) and the report has the callback: its function, else
+ * “module+offset” (a static function of a stripped library); else NULL. */
+char *jsr_culprit_callback_name (const JsrReportCulprit *culprit);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrReport, jsr_report_free)
 

@@ -745,6 +745,10 @@ class ProfileReportTest(AnalysisTestCase):
             callback=("first_validate_callback", "libgtk-4.so.1"))
         proc = self.report(self.write_json("L.json", report))
         self.assertIn("first_validate_callback → gtk_text_layout_validate", proc.out)
+        # A callback without a name (a static function of a stripped library).
+        report["events"][0]["culprit"]["callback"]["function"] = None
+        proc = self.report(self.write_json("L.json", report))
+        self.assertIn("libgtk-4.so.1+0x20 → gtk_text_layout_validate", proc.out)
         # The app's own code: no callback shown, whatever the report names.
         report["events"][0]["culprit"]["reason"] = "app-code"
         proc = self.report(self.write_json("A.json", report))
