@@ -44,7 +44,8 @@ TEXT_FORMATS = ("chrome", "folded", "json")
 VALUES = (BIG, BIG - 1, BIG // 2 + 1, 10**18)
 # Members that keep their value: they are not counts or times (or must
 # stay small for the report to be valid at all).
-KEEP = ("version", "stack", "pid", "id", "window", "sub_bits", "min_exp", "signal")
+KEEP = ("version", "stack", "pid", "id", "window", "sub_bits", "min_exp", "signal", "node",
+        "part")
 
 
 def run(cli, *args, stdout=subprocess.PIPE, timeout=TIMEOUT):
@@ -72,10 +73,19 @@ def set_numbers(node, value):
 
 def hostile_reports(value):
     """The four synthetic reports of test_export.py with every count and time
-    set to value."""
-    reports = [te.report_a(), te.report_b(), te.report_c(), te.report_d()]
+    set to value, and the report with profiles (test_export.profile_report)
+    with its profiles' and parts' counts and times too."""
+    reports = [te.report_a(), te.report_b(), te.report_c(), te.report_d(), te.profile_report()]
     for report in reports:
         set_numbers(report, value)
+    for e in reports[-1]["events"]:
+        nodes = e["profile"]["nodes"]
+        nodes["self_samples"] = [value] * len(nodes["self_samples"])
+        nodes["self_ns"] = [value] * len(nodes["self_ns"])
+        for p in e["parts"]:
+            if p.get("profile"):
+                p["profile"]["self_samples"] = [value] * len(p["profile"]["self_samples"])
+                p["profile"]["self_ns"] = [value] * len(p["profile"]["self_ns"])
     return reports
 
 
