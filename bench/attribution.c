@@ -1,5 +1,5 @@
 /* attribution.c: stalls whose cause is known, to measure how often the
- * stack sampler names it (seed 000 §5.2).
+ * stack sampler names it (the sampler's hit rate: docs/background.md).
  *
  *   attribution --calibrate            prints work rounds per millisecond
  *   attribution --rounds-per-ms R [--stalls K] [--target-ms 160]

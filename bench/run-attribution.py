@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs attribution (stalls of 200 ms: 160 ms in bench_target, then 40 ms in
 bench_other) with the jankscope preload at several sampling intervals and
-prints how often the report blames bench_target (seed 000 §5.2).
+prints how often the report blames bench_target (docs/background.md, "Sampling stacks").
 
     run-attribution.py --exe build/bench/attribution \\
                        --preload build/src/libjankscope-preload.so
@@ -229,12 +229,13 @@ def main():
         print()
     print("hit rate: a sampled stack of the stall's event contains %s; top-1: the event's "
           "culprit.function is %s." % (TARGET, TARGET))
-    print("theory = 1 - (1 - 0.8)^n (seed 000 §5.2: samples at random times); theory(pre) uses "
-          "r = %s's share of the sampled part, after the %d ms pre-trigger (%.3f; reversed %.3f)."
+    print("theory = 1 - (1 - 0.8)^n (samples at random times, docs/background.md); "
+          "theory(pre) uses r = %s's share of the sampled part, after the %d ms pre-trigger "
+          "(%.3f; reversed %.3f)."
           % (TARGET, pre, share_sampled(pre, False), share_sampled(pre, True)))
     print("jankscope samples at fixed delays from the stall's start (pre-trigger, then every I), "
           "not at random times: with few samples the order of the functions matters (reversed "
-          "table). Issue target: top-1 >= 95% at 50 ms.")
+          "table). The project's target: top-1 >= 95% at 50 ms.")
     print("target/stall: measured median ms in %s / in the whole stall. "
           "t/o/failed/folded: summary.sampler signal_timeouts, samples_failed, samples_folded."
           % TARGET)

@@ -188,8 +188,7 @@ def main():
           "(main +ms: main cpu with - without, handler and cache effects, noisy); watchdog / "
           "collector ms: CPU of the threads 'jankscope-watch' (probes /proc, sends signals) and "
           "'jankscope' (drains, symbolizes, writes reports) during the stall.")
-    print("Target (issue): <= 0.5% at 10 ms. Seed 000 §5.2 measured 4.2% at 10 ms and 0.9% at "
-          "50 ms (Java, sampling thread CPU).")
+    print("The project's target: <= 0.5% of the main thread's CPU at 10 ms.")
     if problem:
         print("SKIPPED the with-preload side: " + problem)
         return benchlib.SKIP

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What jankscope's GTK 4 UI module costs its host (issue 6 §4).
+"""What jankscope's GTK 4 UI module costs its host (README, "The jankscope window").
 
 Two benchmarks, every side in the same run, alternating order per round:
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs watchdog-miss (stalls of X ms at random phases) with jankscope's
 classic periodic ping watchdog (JANKSCOPE_PING_MS=T) and prints, per (T, X),
-the share of stalls the ping caught against seed 000 §5.1's formula
+the share of stalls the ping caught against the formula (docs/background.md)
 P(X, T) = clamp((X - T) / T, 0, 1), and the share jankscope's own heartbeat
 watchdog saw.
 
@@ -166,8 +166,9 @@ def main():
     print()
     for line in extra:
         print(line)
-    print("formula = seed 000 §5.1: P(X,T) = clamp((X - T) / T, 0, 1); 1se = binomial standard "
-          "error of the measured share under the formula (differences of 2-3 se are noise).")
+    print("formula = P(X,T) = clamp((X - T) / T, 0, 1) (docs/background.md); 1se = binomial "
+          "standard error of the measured share under the formula (differences of 2-3 se are "
+          "noise).")
     print("heartbeat = share of stalls whose event has a watchdog object (jankscope's default "
           "watchdog saw the stall).")
     print("preload %s: a JSON report was read in %d of %d runs"

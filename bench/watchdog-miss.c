@@ -1,5 +1,6 @@
 /* watchdog-miss.c: stalls of known lengths at random phases, to measure
- * which ones a periodic ping watchdog catches (seed 000 §5.1).
+ * which ones a periodic ping watchdog catches (its miss rate P(X, T) is
+ * derived in docs/background.md, "Watchdogs").
  *
  *   watchdog-miss --period-ms T [--factors 0.5,1,1.25,1.5,1.75,2,3]
  *                 [--trials M] [--seed S]

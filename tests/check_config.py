@@ -11,7 +11,8 @@ import sys
 import tempfile
 
 from jankscope_test import (
-    MS, DEFAULT_MAX_EVENTS, DEFAULT_MERGE_NS, DEFAULT_THRESHOLD_NS, DEFAULT_TIERS_NS, check,
+    MS, DEFAULT_MAX_EVENTS, DEFAULT_MERGE_NS, DEFAULT_SLOW_FRAME_PCT, DEFAULT_THRESHOLD_NS,
+    DEFAULT_TIERS_NS, check,
     check_dispatch_part, check_equal, check_ran_fine, main, only_event, run_scenario, stalls,
     summarize, validate_run_report)
 
@@ -47,6 +48,7 @@ def check_default_config(report):
     check_equal(config["max_events"], DEFAULT_MAX_EVENTS, "config.max_events")
     for tier, bound in DEFAULT_TIERS_NS.items():
         check_equal(config["tiers_ns"][tier], bound, f"config.tiers_ns.{tier}")
+    check_equal(config["slow_frame_pct"], DEFAULT_SLOW_FRAME_PCT, "config.slow_frame_pct")
 
 
 def invalid(variable, value):
@@ -155,6 +157,15 @@ def test_tiers():
                 (1, 0, 1, 0), "summary.events_by_tier")
 
 
+def test_slow_frame_pct():
+    """The slow-frame rule the app ran with is in its report (the window
+    judges frames with it)."""
+    run = run_scenario("threshold-mix", extra_env={"JANKSCOPE_SLOW_FRAME_PCT": "300"})
+    check_ran_fine(run)
+    report = validate_run_report(run)
+    check_equal(report["config"]["slow_frame_pct"], 300, "config.slow_frame_pct")
+
+
 def test_two_invalid():
     run = run_scenario("threshold-mix", extra_env={"JANKSCOPE_THRESHOLD_MS": "abc",
                                                    "JANKSCOPE_MERGE_MS": "xyz"})
@@ -243,6 +254,8 @@ CHECKS = {
     "merge-0": test_merge_0,
     "max-events-1": test_max_events_1,
     "tiers": test_tiers,
+    "slow-frame-pct": test_slow_frame_pct,
+    "slow-frame-pct-100": invalid("JANKSCOPE_SLOW_FRAME_PCT", "100"),
     "report-pattern": test_report_pattern,
     "no-report-path": test_no_report_path,
     "debug": test_debug,

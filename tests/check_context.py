@@ -399,9 +399,11 @@ def test_gtk4_title():
         check_context_sane(e, f"event {name}")
     check_equal(report["startup"]["rule"], "first-frame", "startup.rule")
     first_frame = report["startup"]["end_ns"]
-    check(isinstance(first_frame, int) and startup["end_ns"] <= first_frame,
+    # The app's own stall, not its event: a slow first frame (ASan, a loaded
+    # machine) merges into the start-up stall's event and ends it later.
+    check(isinstance(first_frame, int) and windows["startup"][1] <= first_frame,
           f"startup.end_ns {first_frame} (the first frame) is not after the start-up stall "
-          f"{startup['end_ns']}")
+          f"{windows['startup'][1]}")
     check_equal(startup["context"]["startup"], True, "event before the first frame: startup")
     check_equal(inbox["context"]["startup"], False, "event after the first frame: startup")
     check_equal(startup["scene"], "inbox", "event startup: scene")

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Frame checks (issue "Frames"): jankscope times every GdkFrameClock frame of
+"""Frame checks: jankscope times every GdkFrameClock frame of
 real GTK4 and GTK3 programs (tests/apps/frames-gtk4.c, frames-gtk3.c, one
 scenario each: paint-stall, layout-stall, animation, second-window, static).
 They need a display: run under xvfb-run (skipped when DISPLAY is unset).
 Usage: check_frames.py TOOLKIT-SCENARIO    (e.g. gtk4-paint-stall)
 
-What the report must hold (the issue):
+What the report must hold (docs/report-format.md):
 - summary.frames: frames, slow, frozen, slow_rate, frozen_rate, big_jank_rate,
   p50/p90/p95/p99_ns (frame time), fps_animating (float or null), budget_ns
   (latest refresh interval), windows (per window: id and the same metrics);

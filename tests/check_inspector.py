@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The jankscope window (src/gtk4-ui/, issue 6): runs one path of
+"""The jankscope window (src/gtk4-ui/): runs one path of
 tests/ui/test-inspector.c (GTest) with the synthetic snapshot
 tests/ui/snapshot.json. The window's checks need a display: run under
 xvfb-run (skipped when DISPLAY is unset); flame-layout and snapshot-parse
@@ -86,8 +86,11 @@ def check_app_window():
     title = fact(run, "inspector_title")
     check(title.startswith("jankscope — gtk4-stall (pid "), f"title {title!r}")
     # The core's live snapshots reach the window (parsed, shown) before the end.
+    # A shown snapshot: its events counted, or "Stalled for …" when the end
+    # caught a slow frame (a loaded machine, ASan); never "Waiting for data…".
     status = fact(run, "inspector_status_at_end")
-    check(status.endswith("jank event") or status.endswith("jank events"),
+    check(status.endswith("jank event") or status.endswith("jank events")
+          or status.startswith("Stalled for "),
           f"the window shows no snapshot at the app's end: status {status!r}")
     check_equal(fact(run, "inspector_screenshot"), "1", "the window's screenshot was saved")
     check_equal(len(stalls(run)), 1, "stalls the app made")
@@ -177,8 +180,12 @@ def check_inspector_page():
     check_equal(fact(run, "inspector_page_title"), "jankscope", "the page's title")
     check_equal(fact(run, "inspector_page_mapped"), "0", "the page is not shown at first")
     check_equal(fact(run, "inspector_page_mapped_at_end"), "1", "the page is shown when selected")
+    # With a snapshot shown the status counts its events, or says the loop
+    # is stalled right now (a loaded machine can catch a slow frame there);
+    # without one it waits for data.
     status = fact(run, "inspector_page_status_at_end")
-    check(status.endswith("jank event") or status.endswith("jank events"),
+    check(status.endswith("jank event") or status.endswith("jank events")
+          or status.startswith("Stalled for "),
           f"the page shows no snapshot: status {status!r}")
     check_equal(fact(run, "inspector_page_screenshot"), "1", "GTK's Inspector's screenshot")
     # Armed mode opens no window of its own.

@@ -13,8 +13,8 @@ import sys
 from jankscope_test import (
     MS, DEFAULT_THRESHOLD_NS, DEFAULT_MERGE_NS, app, check, check_covers, check_dispatch_part,
     check_equal, check_ms, check_ran_fine, fact, main, only_event, read_report, run_app,
-    run_scenario, source_entry, source_entries, stalls, summarize, validate_report,
-    validate_run_report)
+    run_scenario, skip_if_sanitized, source_entry, source_entries, stalls, summarize,
+    validate_report, validate_run_report)
 
 LOW, HIGH = 5, 30  # tolerance of a busy-wait, ms below and above
 
@@ -357,6 +357,8 @@ def test_nested_iteration():
 
 def test_boundary():
     """45 ms stays below the 50 ms threshold, 51 ms does not."""
+    skip_if_sanitized("5 ms from the threshold: ASan's instrumentation of the dispatch path makes "
+                      "the 45 ms dispatch 50.9 ms on a loaded machine")
     run = run_scenario("boundary")
     check_ran_fine(run)
     report = validate_run_report(run)

@@ -20,11 +20,12 @@ import traceback
 
 MS = 1_000_000  # ns
 
-# Default settings (docs/report-format.md, the shared brief).
+# Default settings (docs/report-format.md, README "Settings").
 DEFAULT_THRESHOLD_NS = 50 * MS
 DEFAULT_MERGE_NS = 500 * MS
 DEFAULT_TIERS_NS = {"severe": 200 * MS, "frozen": 700 * MS, "hang": 3000 * MS}
 DEFAULT_MAX_EVENTS = 1000
+DEFAULT_SLOW_FRAME_PCT = 150
 
 
 class CheckFailed(Exception):
@@ -403,6 +404,9 @@ def validate_report(report, pid=None, final=True, mode="preload", toolkit="glib"
     config = report["config"]
     for key in ("threshold_ns", "merge_gap_ns", "max_events", "max_parts"):
         check(is_int(config.get(key)) and config[key] >= 0, f"config.{key}: {config.get(key)!r}")
+    # JANKSCOPE_SLOW_FRAME_PCT: over one budget.
+    check(is_int(config.get("slow_frame_pct")) and 100 < config["slow_frame_pct"] <= 10000,
+          f"config.slow_frame_pct: {config.get('slow_frame_pct')!r}")
     tiers = config["tiers_ns"]
     bounds = [tiers.get(t) for t in TIER_NAMES]
     # JANKSCOPE_TIERS_MS sets severe < frozen < hang; noticeable is the

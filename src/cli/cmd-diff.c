@@ -5,7 +5,8 @@
  * spent dispatching: every dispatch of an iteration plus its overhead) and
  * of frame time, the jank rate (stall events per minute of monitored time)
  * and the slow-frame rate. Exit status: 1 when a metric regressed by more
- * than the threshold (seed 000 §8.3: 5%), 0 otherwise, 2 on bad input.
+ * than the threshold (5%: docs/background.md, "The regression gate"), 0
+ * otherwise, 2 on bad input.
  *
  * Not failing on noise (docs/aggregate-format.md, "jankscope diff"):
  *  - a percentile is judged only with enough values on both sides (P95:
@@ -33,6 +34,7 @@
 #include "analysis.h"
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "js-percentile.h"
 #include "js-signature.h"
 #include "jsr-saturate.h"
 #include "text-table.h"
@@ -169,8 +171,8 @@ compare_percentile (Metric             *m,
   sigma_b = sqrt ((double) b->count * q * (1 - q));
   base_high = jsr_histogram_value_at_rank (a, q * (double) a->count + Z_ONE_SIDED_95 * sigma_a);
   new_low = jsr_histogram_value_at_rank (b, q * (double) b->count - Z_ONE_SIDED_95 * sigma_b);
-  bucket_a = jsr_histogram_bucket_of_rank (a, jsr_double_to_uint64 (ceil (q * (double) a->count)));
-  bucket_b = jsr_histogram_bucket_of_rank (b, jsr_double_to_uint64 (ceil (q * (double) b->count)));
+  bucket_a = jsr_histogram_bucket_of_rank (a, js_percentile_rank (a->count, q));
+  bucket_b = jsr_histogram_bucket_of_rank (b, js_percentile_rank (b->count, q));
   if (!(new_low > base_high) || bucket_a == bucket_b)
     {
       g_autofree char *low = format_value (UNIT_NS, new_low);

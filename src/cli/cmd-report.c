@@ -18,6 +18,7 @@
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "js-signature.h"
+#include "js-tiers.h"
 #include "jsr-saturate.h"
 #include "text-table.h"
 
@@ -26,10 +27,13 @@
 #define MAX_SIGNATURE_COLUMNS 90
 #define MAX_NAME_COLUMNS 32
 
-/* Report names, which are also the msgids of their labels (summary-printer.c). */
-static const char *const tier_order[] = {
-  N_("light"), N_("noticeable"), N_("severe"), N_("frozen"), N_("hang"),
-};
+/* The t-th tier, mildest first, by its report name, which is also the msgid
+ * of its label (summary-printer.c). */
+static const char *
+tier_at (guint t)
+{
+  return js_tier_name (js_tier_by_mildness (t));
+}
 
 typedef struct
 {
@@ -103,7 +107,7 @@ describe_apps (const JsrAggregate *agg)
 static char *
 describe_tiers (const Printer *p)
 {
-  guint64 by_tier[G_N_ELEMENTS (tier_order)] = { 0 };
+  guint64 by_tier[JS_N_EVENT_TIERS] = { 0 };
   g_autoptr (GPtrArray) groups = jsr_aggregate_sorted_groups (p->agg);
   g_autofree char *blocked = cli_format_duration (p->agg->stalls.total_ns);
   GString *text = g_string_new (NULL);
@@ -112,13 +116,13 @@ describe_tiers (const Printer *p)
     {
       const JsrAggGroup *group = g_ptr_array_index (groups, i);
 
-      for (guint t = 0; t < G_N_ELEMENTS (tier_order); t++)
-        if (g_strcmp0 (group->key.tier, tier_order[t]) == 0)
+      for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
+        if (g_strcmp0 (group->key.tier, tier_at (t)) == 0)
           by_tier[t] = jsr_sat_add_u64 (by_tier[t], group->stats.events);
     }
-  for (guint t = 1; t < G_N_ELEMENTS (tier_order); t++)
+  for (guint t = 1; t < JS_N_EVENT_TIERS; t++)
     g_string_append_printf (text, "%s%s %" G_GUINT64_FORMAT, t > 1 ? _(", ") : "",
-                            _(tier_order[t]), by_tier[t]);
+                            _(tier_at (t)), by_tier[t]);
   {
     g_autofree char *total = g_strdup_printf ("%" G_GUINT64_FORMAT, p->agg->stalls.events);
     g_autofree char *tiers = g_string_free (text, FALSE);
@@ -223,7 +227,7 @@ format_overview (const Printer *p)
       attributed, share, named_text, n_signatures, unattributed);
     cli_table_add_row (table, _("Attributed"), attribution, NULL);
   }
-  for (guint t = 0; t < JSR_N_EVENT_TIERS; t++)
+  for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
     frame_events = jsr_sat_add_u64 (frame_events, agg->frame_events_by_tier[t]);
   if (frame_events > 0)
     {
@@ -458,9 +462,9 @@ format_groups (const Printer *p)
     row_add (sources, _("(other)"), NULL, &p->agg->groups_other);
 
   /* Tiers mildest first; the others by blocked time. */
-  for (guint t = 0; t < G_N_ELEMENTS (tier_order); t++)
+  for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
     for (guint i = 0; i < tiers->len; i++)
-      if (strcmp (((Row *) g_ptr_array_index (tiers, i))->label, tier_order[t]) == 0)
+      if (strcmp (((Row *) g_ptr_array_index (tiers, i))->label, tier_at (t)) == 0)
         g_ptr_array_add (ordered, g_ptr_array_index (tiers, i));
   for (guint i = 0; i < tiers->len; i++)
     if (!g_ptr_array_find (ordered, g_ptr_array_index (tiers, i), NULL))
@@ -625,11 +629,9 @@ check_tiers (char **tiers,
 {
   for (guint i = 0; tiers != NULL && tiers[i] != NULL; i++)
     {
-      gboolean known = FALSE;
+      JsTier tier;
 
-      for (guint t = 0; t < G_N_ELEMENTS (tier_order); t++)
-        known = known || strcmp (tiers[i], tier_order[t]) == 0;
-      if (!known)
+      if (!js_tier_from_name (tiers[i], &tier))
         {
           *bad = tiers[i];
           return FALSE;

@@ -24,12 +24,12 @@
 #define MAX_RULE_COLUMNS    120
 #define STACKS_SHOWN        3     /* events whose top stack is printed */
 
-static const char *const tier_labels[JSR_N_EVENT_TIERS] = {
-  [JSR_TIER_NOTICEABLE] = N_("noticeable"),
-  [JSR_TIER_SEVERE] = N_("severe"),
-  [JSR_TIER_FROZEN] = N_("frozen"),
-  [JSR_TIER_HANG] = N_("hang"),
-  [JSR_TIER_LIGHT] = N_("light"),
+static const char *const tier_labels[JS_N_EVENT_TIERS] = {
+  [JS_TIER_NOTICEABLE] = N_("noticeable"),
+  [JS_TIER_SEVERE] = N_("severe"),
+  [JS_TIER_FROZEN] = N_("frozen"),
+  [JS_TIER_HANG] = N_("hang"),
+  [JS_TIER_LIGHT] = N_("light"),
 };
 
 static char *
@@ -97,7 +97,7 @@ describe_events (const JsrReport *report)
   g_autofree char *total = g_strdup_printf ("%" G_GINT64_FORMAT, report->events_total);
   g_autoptr (GString) tiers = g_string_new (NULL);
 
-  for (JsrTier tier = 0; tier < JSR_N_TIERS; tier++)
+  for (JsTier tier = 0; tier < JS_N_TIERS; tier++)
     g_string_append_printf (tiers, "%s%s %" G_GINT64_FORMAT, tier > 0 ? _(", ") : "",
                             _(tier_labels[tier]), report->events_by_tier[tier]);
   /* Translators: events in all, then by tier ("light 2, noticeable 1, …"),

@@ -1,8 +1,9 @@
 /* js-signature.h: a stack's signature, the key that groups "the same cause".
  *
- * Seed 000 §4.2: drop line numbers and addresses, drop the main loop's and
- * the monitor's own frames, keep the top N frames. What is left is the same
- * across runs, builds and machines of one app version:
+ * The rule (docs/background.md, "Stack signatures"): drop line numbers and
+ * addresses, drop the main loop's and the monitor's own frames, keep the top
+ * N frames. What is left is the same across runs, builds and machines of one
+ * app version:
  *
  *   "do_query (libapp.so) < on_row_activated (app) < g_signal_emit"
  *
@@ -10,9 +11,10 @@
  * name: "libglib-2.0.so.0!?", repeated unnamed frames of one module count
  * once), innermost first. The id is a 64-bit FNV-1a hash of the text, as 16
  * hex digits. It starts at the innermost frame outside libc, the loader and
- * GLib (where in memcpy a sample landed does not matter). Frames left out: the main loop (g_main_*), poll/ppoll/epoll,
- * signal trampolines, dispatch glue, jankscope's own modules, the program's
- * start-up frames (main and below), and unnamed frames of libc and the loader.
+ * GLib (where in memcpy a sample landed does not matter). Frames left out:
+ * the main loop (g_main_*), poll/ppoll/epoll, signal trampolines, dispatch
+ * glue, jankscope's own modules, the program's start-up frames (main and
+ * below), and unnamed frames of libc and the loader.
  *
  * Shared by the core (reports carry each stack's signature) and the CLI
  * (which can recompute it with another N). GLib only; any thread.

@@ -1,7 +1,8 @@
 /* js-clock.h: the one clock of jankscope.
  *
  * CLOCK_MONOTONIC in nanoseconds: the clock of g_get_monotonic_time (), read
- * through the vDSO (~28 ns here, FACTS.md). Safe in a signal handler.
+ * through the vDSO (~28 ns on Debian 12: docs/background.md, "Clocks"). Safe in
+ * a signal handler.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -1,33 +1,35 @@
 /* js-config.c: JANKSCOPE_* environment variables.
  *
- * Defaults come from the seeds (000 §1.3): 50 ms is the first noticeable
- * stall, 200 ms severe, 700 ms frozen; 3 s is where a hang starts (003 §6.4,
- * the ANR-risk capture point). Jank windows closer than 500 ms are one
- * episode for the user (003 §5.2).
+ * Defaults (docs/background.md, "Tiers"): 50 ms is a long task (W3C Long
+ * Tasks API), 200 ms ends a "good" Interaction to Next Paint, 700 ms is
+ * Android's frozen frame; 3 s (hang) and the 500 ms within which jank windows
+ * are one episode for the user are this project's choices, explained there.
+ * The tiers' and the slow-frame rule's defaults are the reading side's too
+ * (src/common/js-tiers.h, js-slow-frame.h).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-config.h"
 #include "js-log.h"
+#include "js-slow-frame.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_THRESHOLD_MS 50
-#define DEFAULT_SEVERE_MS 200
-#define DEFAULT_FROZEN_MS 700
-#define DEFAULT_HANG_MS 3000
+#define DEFAULT_THRESHOLD_MS JS_TIER_DEFAULT_NOTICEABLE_MS
+#define DEFAULT_SEVERE_MS JS_TIER_DEFAULT_SEVERE_MS
+#define DEFAULT_FROZEN_MS JS_TIER_DEFAULT_FROZEN_MS
+#define DEFAULT_HANG_MS JS_TIER_DEFAULT_HANG_MS
 #define DEFAULT_MERGE_MS 500
 #define DEFAULT_MAX_EVENTS 1000
 #define DEFAULT_MAX_PARTS 64
 #define DEFAULT_EXIT_MS 100
-#define DEFAULT_SLOW_FRAME_PCT 150 /* seed 002: slow = over 1.5 frame budgets */
 #define DEFAULT_PRETRIGGER_MS 16   /* one frame at 60 Hz */
-/* Seed 000 §5.5: short intervals while the stall is young, longer ones for
- * long stalls and hangs (5/50/100 ms). */
+/* Short intervals while the stall is young, longer ones for long stalls and
+ * hangs (5/50/100 ms; why: docs/background.md, "The schedule"). */
 static const gint64 default_sample_ms[JS_N_SAMPLE_STAGES] = { 5, 50, 100 };
-/* Watchdog tiers: hang start, then the seeds' 1 s / 3 s / 5 s (ANR) marks. */
+/* Watchdog tiers: hang start (250 ms), 1 s, 3 s, 5 s (ANR): background.md. */
 static const gint64 default_watchdog_ms[JS_MAX_WATCHDOG_TIERS] = { 250, 1000, 3000, 5000 };
 
 static gboolean
@@ -88,10 +90,10 @@ env_tiers (const char *(*get_env) (const char *), JsConfig *config)
   const char *text = get_env ("JANKSCOPE_TIERS_MS");
   g_auto (GStrv) fields = NULL;
   gint64 ms[3];
+  gint64 threshold_ns = config->tier_ns[JS_TIER_NOTICEABLE];
 
-  config->tier_ns[JS_TIER_SEVERE] = DEFAULT_SEVERE_MS * G_GINT64_CONSTANT (1000000);
-  config->tier_ns[JS_TIER_FROZEN] = DEFAULT_FROZEN_MS * G_GINT64_CONSTANT (1000000);
-  config->tier_ns[JS_TIER_HANG] = DEFAULT_HANG_MS * G_GINT64_CONSTANT (1000000);
+  js_tier_default_bounds (config->tier_ns);
+  config->tier_ns[JS_TIER_NOTICEABLE] = threshold_ns;
   if (text == NULL || *text == '\0')
     return;
 
@@ -226,8 +228,10 @@ js_config_load (JsConfig *config, const char *(*get_env) (const char *name))
   config->max_events = (guint) env_int (get_env, "JANKSCOPE_MAX_EVENTS", 1, 100000,
                                         DEFAULT_MAX_EVENTS, "events");
   config->max_parts = DEFAULT_MAX_PARTS;
-  config->slow_frame_pct = (guint) env_int (get_env, "JANKSCOPE_SLOW_FRAME_PCT", 101, 10000,
-                                            DEFAULT_SLOW_FRAME_PCT, "percent of the frame budget");
+  config->slow_frame_pct
+      = (guint) env_int (get_env, "JANKSCOPE_SLOW_FRAME_PCT", JS_SLOW_FRAME_MIN_PCT,
+                         JS_SLOW_FRAME_MAX_PCT, JS_SLOW_FRAME_DEFAULT_PCT,
+                         "percent of the frame budget");
   load_watchdog (config, get_env);
   config->install_share = env_share (get_env, "JANKSCOPE_INSTALL_SHARE", 1.0);
   config->scrub = env_bool (get_env, "JANKSCOPE_SCRUB", FALSE);
@@ -245,18 +249,5 @@ js_config_clear (JsConfig *config)
 JsTier
 js_config_tier (const JsConfig *config, gint64 duration_ns)
 {
-  for (int t = JS_TIER_HANG; t > JS_TIER_NOTICEABLE; t--)
-    if (duration_ns >= config->tier_ns[t])
-      return (JsTier) t;
-  return JS_TIER_NOTICEABLE;
-}
-
-const char *
-js_tier_name (JsTier tier)
-{
-  static const char *const names[JS_N_TIERS] = { "noticeable", "severe", "frozen", "hang" };
-
-  /* No g_return_val_if_fail: a critical would abort a host that runs with
-   * G_DEBUG=fatal-criticals. */
-  return (guint) tier < JS_N_TIERS ? names[tier] : "unknown";
+  return js_tier_of_stall (config->tier_ns, duration_ns);
 }

@@ -6,16 +6,9 @@
 
 #include <glib.h>
 
-G_BEGIN_DECLS
+#include "js-tiers.h" /* src/common: the tiers, shared with the reading side */
 
-typedef enum
-{
-  JS_TIER_NOTICEABLE,
-  JS_TIER_SEVERE,
-  JS_TIER_FROZEN,
-  JS_TIER_HANG,
-  JS_N_TIERS
-} JsTier;
+G_BEGIN_DECLS
 
 #define JS_N_SAMPLE_STAGES 3
 #define JS_MAX_WATCHDOG_TIERS 4
@@ -29,7 +22,7 @@ typedef struct
   gint64 merge_gap_ns;
   guint max_events;
   guint max_parts;
-  guint slow_frame_pct; /* a frame is slow over this % of its budget */
+  guint slow_frame_pct; /* a frame is slow over this % of its budget (js-slow-frame.h) */
 
   /* Watchdog and stack sampling (js-watchdog.h). */
   gboolean sampling;        /* take stacks (else the watchdog only times stalls) */
@@ -61,7 +54,7 @@ typedef struct
 void js_config_load (JsConfig *config, const char *(*get_env) (const char *name));
 void js_config_clear (JsConfig *config);
 
+/* A stall's tier with the configured bounds (js_tier_of_stall). */
 JsTier js_config_tier (const JsConfig *config, gint64 duration_ns);
-const char *js_tier_name (JsTier tier);
 
 G_END_DECLS

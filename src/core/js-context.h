@@ -1,5 +1,5 @@
-/* js-context.h: the context of each jank event (seed 001 §3.3: system and
- * app state), on the collector side.
+/* js-context.h: the context of each jank event (system and app state around
+ * it: docs/background.md, "What a report holds"), on the collector side.
  *
  * From the ring: the app's scenes and marks (js-scenes.c) and the focused
  * window's title (js-focus.c) as timelines, and the first frame (the end of

@@ -131,7 +131,7 @@ jankscope_core_start (JsBridge *bridge)
 
   js_config_load (&config, g_getenv);
   js_log_set_debug (config.debug);
-  /* Per-install buckets (seed 000 §5.4): this install is in or out for good. */
+  /* Per-install buckets (docs/background.md): this install is in or out for good. */
   if (config.install_share < 1.0 && !js_install_id_in_share (js_install_id (), config.install_share))
     {
       js_log_debug ("install %s is outside JANKSCOPE_INSTALL_SHARE=%g: not monitoring",

@@ -12,29 +12,21 @@
  * that requests no frames has no frames: a static window is never janky.
  *
  * A frame is slow over 1.5 budgets (JANKSCOPE_SLOW_FRAME_PCT) and frozen over
- * the frozen tier (700 ms). Each slow frame lists the dispatches that overlap
+ * the frozen tier (700 ms): src/common/js-slow-frame.h, js-tiers.h, the
+ * window's rules too. Each slow frame lists the dispatches that overlap
  * its frame time, largest first, and is "fully blocking" when one of them
  * covers at least 90% of its delay (frame time minus budget), "partially
- * blocking" when many shorter ones add up (Sentry's frames-delay idea, seed
- * 002).
+ * blocking" when many shorter ones add up (Sentry's frames delay and app hang
+ * types: docs/background.md).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-frame-metrics.h"
+#include "js-slow-frame.h"
 
 #include <string.h>
 
-#define MS ((gint64) 1000000)
-#define FALLBACK_BUDGET_NS 16666667 /* when the clock reports no refresh interval */
 #define FRAME_MAX_PARTS 16
-
-const char *
-js_frame_tier_name (JsFrameTier tier)
-{
-  static const char *const names[] = { "light", "noticeable", "severe", "frozen" };
-
-  return tier <= JS_FRAME_TIER_FROZEN ? names[tier] : "unknown";
-}
 
 void
 js_frame_metrics_init (JsFrameMetrics *d, const JsConfig *config, JsEventStore *dispatch_store)
@@ -80,18 +72,6 @@ window_for (JsFrameMetrics *d, guint32 id, gboolean create)
   w->id = id;
   g_ptr_array_add (d->windows, w);
   return w;
-}
-
-static JsFrameTier
-frame_tier (const JsConfig *config, gint64 frame_ns)
-{
-  if (frame_ns > config->tier_ns[JS_TIER_FROZEN])
-    return JS_FRAME_TIER_FROZEN;
-  if (frame_ns >= config->tier_ns[JS_TIER_SEVERE])
-    return JS_FRAME_TIER_SEVERE;
-  if (frame_ns >= 50 * MS)
-    return JS_FRAME_TIER_NOTICEABLE;
-  return JS_FRAME_TIER_LIGHT;
 }
 
 static void
@@ -169,8 +149,7 @@ count_frames_in_dispatch (JsFrameMetrics *d, const JsRecord *r)
 }
 
 static void
-judge_slow_frame (JsFrameMetrics *d, const JsRecord *r, gint64 frame_ns, gint64 budget_ns,
-                  gboolean frozen)
+judge_slow_frame (JsFrameMetrics *d, const JsRecord *r, gint64 frame_ns, gint64 budget_ns)
 {
   JsFrameInfo *info = g_new0 (JsFrameInfo, 1);
   gint64 window_start = r->end_ns - frame_ns;
@@ -184,7 +163,7 @@ judge_slow_frame (JsFrameMetrics *d, const JsRecord *r, gint64 frame_ns, gint64 
   for (guint p = 0; p < JS_N_PHASES; p++)
     info->phase_ns[p] = (gint64) r->phase_us[p] * 1000;
   info->dropped_frames = (guint32) MIN ((frame_ns - 1) / budget_ns, G_MAXUINT32);
-  info->tier = frame_tier (&d->frame_config, frame_ns);
+  info->tier = js_tier_of_frame (d->frame_config.tier_ns, frame_ns);
 
   /* The dispatch that ran the frame, then those that ended inside its time. */
   add_overlap (info, r->name_id, r->code, info->work_ns);
@@ -206,8 +185,8 @@ judge_slow_frame (JsFrameMetrics *d, const JsRecord *r, gint64 frame_ns, gint64 
     .start_ns = window_start,
     .end_ns = r->end_ns,
     .duration_ns = frame_ns,
-    .tier = frozen ? JS_TIER_FROZEN : info->tier == JS_FRAME_TIER_SEVERE ? JS_TIER_SEVERE
-                                                                        : JS_TIER_NOTICEABLE,
+    /* The store's tiers have bounds: a light frame counts as noticeable. */
+    .tier = info->tier == JS_TIER_LIGHT ? JS_TIER_NOTICEABLE : info->tier,
     .name_id = r->name_id,
     .code = r->code,
     .frame = info,
@@ -280,15 +259,14 @@ static void
 feed_frame (JsFrameMetrics *d, const JsRecord *r)
 {
   JsFrameWindow *w = window_for (d, r->count, TRUE);
-  gint64 budget_ns = r->inner_ns > 0 ? r->inner_ns : w && w->budget_ns ? w->budget_ns
-                                                                        : FALLBACK_BUDGET_NS;
+  gint64 budget_ns = js_frame_budget (r->inner_ns > 0 ? r->inner_ns : w ? w->budget_ns : 0);
   gint64 late_ns = (gint64) r->delay_us * 1000;
   gint64 due_at = r->start_ns - late_ns;
   gboolean continuous = w != NULL && w->last_end_ns != 0
                         && (due_at - w->last_end_ns) * 2 <= budget_ns * 3;
   gint64 frame_ns = continuous ? r->end_ns - w->last_end_ns : late_ns + (r->end_ns - r->start_ns);
-  gboolean slow = frame_ns * 100 > budget_ns * d->frame_config.slow_frame_pct;
-  gboolean frozen = frame_ns > d->frame_config.tier_ns[JS_TIER_FROZEN];
+  gboolean slow = js_frame_is_slow (frame_ns, budget_ns, d->frame_config.slow_frame_pct);
+  gboolean frozen = js_frame_is_frozen (d->frame_config.tier_ns, frame_ns);
 
   if (w != NULL)
     {
@@ -310,7 +288,7 @@ feed_frame (JsFrameMetrics *d, const JsRecord *r)
     recent_frame_dispatches (d, f, r, r->end_ns - frame_ns);
   }
   if (slow)
-    judge_slow_frame (d, r, frame_ns, budget_ns, frozen);
+    judge_slow_frame (d, r, frame_ns, budget_ns);
 }
 
 void

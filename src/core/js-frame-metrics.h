@@ -57,16 +57,6 @@ typedef struct
 _Static_assert (sizeof (JsRecentDispatch) == 24, "JsRecentDispatch layout");
 _Static_assert (sizeof (JsRecentFrame) == 128, "JsRecentFrame layout");
 
-/* Frame tiers (seed 000 §1.3): 17-50 ms light, 50-200 noticeable,
- * 200-700 severe, over 700 frozen. */
-typedef enum
-{
-  JS_FRAME_TIER_LIGHT,
-  JS_FRAME_TIER_NOTICEABLE,
-  JS_FRAME_TIER_SEVERE,
-  JS_FRAME_TIER_FROZEN,
-} JsFrameTier;
-
 struct _JsFrameInfo
 {
   guint32 window;
@@ -76,7 +66,7 @@ struct _JsFrameInfo
   gint64 phase_ns[JS_N_PHASES];
   guint32 dropped_frames;        /* refresh deadlines missed */
   gboolean fully_blocking;       /* one dispatch held the loop for (almost) all the delay */
-  JsFrameTier tier;
+  JsTier tier;                   /* js_tier_of_frame: light, noticeable, severe or frozen */
   guint n_dispatches;
   struct
   {
@@ -124,8 +114,6 @@ void js_frame_metrics_clear (JsFrameMetrics *d);
 
 /* Every record, in ring order (dispatches are remembered, frames judged). */
 void js_frame_metrics_feed (JsFrameMetrics *d, const JsRecord *r);
-
-const char *js_frame_tier_name (JsFrameTier tier);
 
 /* Copies the recent frames that ended after `since_ns`, oldest first, into
  * `out` (JsRecentFrame). */

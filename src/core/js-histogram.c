@@ -3,8 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-histogram.h"
-
-#include <math.h>
+#include "js-percentile.h"
 
 void
 js_histogram_add (JsHistogram *h, gint64 ns)
@@ -21,22 +20,5 @@ js_histogram_add (JsHistogram *h, gint64 ns)
 gint64
 js_histogram_percentile (const JsHistogram *h, double q)
 {
-  guint64 rank, seen = 0;
-
-  if (h->count == 0)
-    return 0;
-  rank = (guint64) ceil (CLAMP (q, 0.0, 1.0) * (double) h->count);
-  rank = MAX (rank, 1);
-  /* The smallest and largest values are known exactly. */
-  if (rank >= h->count)
-    return h->max_ns;
-  if (rank == 1)
-    return h->min_ns;
-  for (guint b = 0; b < JS_HISTOGRAM_BUCKETS; b++)
-    {
-      seen += h->buckets[b];
-      if (seen >= rank)
-        return CLAMP (js_histogram_bucket_mid (b), h->min_ns, h->max_ns);
-    }
-  return h->max_ns;
+  return js_percentile_of_buckets32 (h->buckets, h->count, h->min_ns, h->max_ns, q);
 }

@@ -25,7 +25,8 @@ typedef struct
 
 void js_histogram_add (JsHistogram *h, gint64 ns);
 
-/* q in [0, 1]; 0 when empty. Always within [min, max] of the values added. */
+/* q in [0, 1]; 0 when empty. Always within [min, max] of the values added.
+ * Read as everywhere else (src/common/js-percentile.h). */
 gint64 js_histogram_percentile (const JsHistogram *h, double q);
 
 G_END_DECLS

@@ -8,7 +8,7 @@
  *
  * JANKSCOPE_INSTALL_SHARE=x (0 < x <= 1) monitors only the installs whose id,
  * as a number, falls in the first x of the 64-bit space: per-install buckets
- * (seed 000 §5.4), so an install is always in or always out, never sampled
+ * (docs/background.md), so an install is always in or always out, never sampled
  * event by event.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -47,6 +47,7 @@ add_config (JsonBuilder *b, const JsConfig *c)
   js_json_member_int (b, "merge_gap_ns", c->merge_gap_ns);
   js_json_member_int (b, "max_events", c->max_events);
   js_json_member_int (b, "max_parts", c->max_parts);
+  js_json_member_int (b, "slow_frame_pct", c->slow_frame_pct);
   json_builder_end_object (b);
 }
 
@@ -111,7 +112,7 @@ add_frame_metrics (JsonBuilder *b, const JsFrameWindow *w)
   js_json_member_int (b, "frozen", (gint64) w->frozen);
   add_double_or_null (b, "slow_rate", w->frames > 0, w->slow / MAX (n, 1));
   add_double_or_null (b, "frozen_rate", w->frames > 0, w->frozen / MAX (n, 1));
-  /* Big jank (seed 000): frames over the frozen bound among all frames. */
+  /* Big jank: frames over the frozen bound among all frames (background.md). */
   add_double_or_null (b, "big_jank_rate", w->frames > 0, w->frozen / MAX (n, 1));
   js_json_member_int (b, "p50_ns", js_histogram_percentile (&w->hist, 0.50));
   js_json_member_int (b, "p90_ns", js_histogram_percentile (&w->hist, 0.90));
@@ -224,7 +225,7 @@ part_type_name (JsRecordKind kind)
 static const char *
 part_tier_name (const JsPart *p)
 {
-  return p->frame != NULL ? js_frame_tier_name (p->frame->tier) : js_tier_name (p->tier);
+  return js_tier_name (p->frame != NULL ? p->frame->tier : p->tier);
 }
 
 static void

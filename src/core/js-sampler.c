@@ -153,7 +153,8 @@ static gboolean
 load_unwinder (void)
 {
   /* RTLD_LOCAL: libunwind's unversioned _Unwind_* symbols must not take
-   * over C++ exception unwinding of libraries loaded later (FACTS.md). */
+   * over C++ exception unwinding of libraries loaded later (measured:
+   * docs/background.md, "Interposition"; test safety/cxx-exceptions). */
   void *lib = dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
 
   if (lib != NULL)

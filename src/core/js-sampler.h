@@ -6,8 +6,9 @@
  * request's sequence number (rt_tgsigqueueinfo), and waits for the slot with
  * a timeout. The handler, async-signal-safe, checks the sequence, writes the
  * return addresses with libunwind's unw_backtrace (dlopened RTLD_LOCAL, so it
- * never takes over the app's C++ exceptions; never unw_step in a handler,
- * FACTS.md) and its own cost, and wakes the watchdog (futex).
+ * never takes over the app's C++ exceptions; never unw_step in a handler: it
+ * costs 80-100 µs there, docs/background.md, "Signal sampling") and its own
+ * cost, and wakes the watchdog (futex).
  *
  * The watchdog only signals a thread that is running: a thread blocked in a
  * system call is read from /proc instead (js-thread-probe.h), so its sleep or

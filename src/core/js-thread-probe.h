@@ -4,8 +4,8 @@
  * /proc/self/task/TID/{status,syscall} (state, blocked signals, voluntary
  * context switches, the system call it is blocked in with its stack pointer
  * and pc) and its CPU clock. Nothing here sends a signal or stops the thread:
- * a thread blocked in nanosleep/poll/futex stays blocked (FACTS.md: a signal
- * would make usleep return early).
+ * a thread blocked in nanosleep/poll/futex stays blocked (a signal would make
+ * usleep return early: signal(7); docs/background.md, "Main loop").
  *
  * Used by the watchdog thread only (not thread-safe).
  *

@@ -501,7 +501,7 @@ check_ping (JsWatchdog *wd, gint64 now)
   else if (wd->config->ping_period_ns > 0 && now - wd->ping_sent_ns >= wd->config->ping_period_ns)
     {
       /* Periodic mode: a ping unanswered for a whole period is a stall the
-       * classic ping watchdog catches (seed 000 §5.1). */
+       * classic ping watchdog catches (docs/background.md, "Watchdogs"). */
       if (wd->stall.active && !wd->stall.h.ping_caught)
         {
           wd->stall.h.ping_caught = TRUE;

@@ -397,7 +397,7 @@ write_event_slice (Chrome      *c,
   if (e->ongoing)
     name = g_strdup_printf ("HANG (ongoing)%s%s", what ? ": " : "", what ? what : "");
   else
-    name = g_strdup_printf ("%s %s%s%s", jsr_tier_to_string (e->tier), e->type, what ? ": " : "",
+    name = g_strdup_printf ("%s %s%s%s", js_tier_name (e->tier), e->type, what ? ": " : "",
                             what ? what : "");
   begin_event (c, "X", tid, s->start_ns);
   add_dur (c, s->start_ns, s->end_ns);
@@ -405,7 +405,7 @@ write_event_slice (Chrome      *c,
   begin_args (c);
   arg_int (c, "id", e->id);
   arg_str (c, "type", e->type);
-  arg_str (c, "tier", jsr_tier_to_string (e->tier));
+  arg_str (c, "tier", js_tier_name (e->tier));
   arg_str (c, "source", e->source);
   arg_str (c, "callback", e->callback);
   arg_ms (c, "blocked_ms", e->duration_ns);

@@ -260,7 +260,7 @@ add_sample (Pprof               *p,
   add_label (p, labels, "pid", NULL, weight->process->real_pid);
   add_label (p, labels, "event", NULL, event->id);
   add_label (p, labels, "event_type", event->type, JSR_UNKNOWN);
-  add_label (p, labels, "tier", jsr_tier_to_string (event->tier), JSR_UNKNOWN);
+  add_label (p, labels, "tier", js_tier_name (event->tier), JSR_UNKNOWN);
   add_label (p, labels, "class", event->klass, JSR_UNKNOWN);
   add_label (p, labels, "wait", event->wait, JSR_UNKNOWN);
   if (event->ongoing)

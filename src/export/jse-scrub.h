@@ -1,5 +1,5 @@
 /* jse-scrub.h: "jankscope export --scrub": home folders and user names out
- * of paths (issue 5, privacy; seed 003 §5.5)
+ * of paths (privacy: docs/background.md, "What a report holds")
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

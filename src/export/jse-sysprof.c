@@ -141,7 +141,7 @@ event_mark (Sysprof              *s,
   if (e->ongoing)
     name = g_strdup ("hang (ongoing)");
   else
-    name = g_strdup_printf ("%s %s", jsr_tier_to_string (e->tier), e->type);
+    name = g_strdup_printf ("%s %s", js_tier_name (e->tier), e->type);
   g_string_append_printf (message, "event %" G_GINT64_FORMAT, e->id);
   append_text (message, "source", e->source);
   append_text (message, "callback", e->callback);

@@ -9,12 +9,14 @@
  */
 #include "jsui-colors.h"
 
-static const char *const fallback[JSUI_N_TIERS] = {
-  "#3584e4", "#f6d32d", "#ff7800", "#e01b24", "#9141ac", "#63452c",
+/* By tier; the last one for frames on time. */
+static const char *const fallback[JS_N_EVENT_TIERS + 1] = {
+  [JS_TIER_LIGHT] = "#f6d32d", [JS_TIER_NOTICEABLE] = "#ff7800", [JS_TIER_SEVERE] = "#e01b24",
+  [JS_TIER_FROZEN] = "#9141ac", [JS_TIER_HANG] = "#63452c",   [JS_N_EVENT_TIERS] = "#3584e4",
 };
 
 void
-jsui_tier_color (GtkWidget *widget, JsuiTier tier, GdkRGBA *color)
+jsui_tier_color (GtkWidget *widget, JsTier tier, GdkRGBA *color)
 {
   g_autofree char *name = g_strdup_printf ("jankscope_tier_%s", jsui_tier_css_name (tier));
 
@@ -22,7 +24,7 @@ jsui_tier_color (GtkWidget *widget, JsuiTier tier, GdkRGBA *color)
   if (gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), name, color))
     return;
   G_GNUC_END_IGNORE_DEPRECATIONS
-  gdk_rgba_parse (color, fallback[tier]);
+  gdk_rgba_parse (color, fallback[MIN ((guint) tier, JS_N_EVENT_TIERS)]);
 }
 
 void

@@ -11,7 +11,8 @@
 
 G_BEGIN_DECLS
 
-void jsui_tier_color (GtkWidget *widget, JsuiTier tier, GdkRGBA *color);
+/* A tier's colour; JS_N_EVENT_TIERS: a frame on time's (JSUI_ON_TIME). */
+void jsui_tier_color (GtkWidget *widget, JsTier tier, GdkRGBA *color);
 
 /* The widget's foreground colour. */
 void jsui_fg_color (GtkWidget *widget, GdkRGBA *color);

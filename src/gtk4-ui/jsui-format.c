@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "js-slow-frame.h"
 #include "jsui-format.h"
 
 #define NS_PER_MS G_GINT64_CONSTANT (1000000)
@@ -35,65 +36,75 @@ jsui_format_percent (double fraction)
   return g_strdup_printf ("%.0f %%", fraction * 100);
 }
 
-JsuiTier
-jsui_frame_tier (gint64 duration_ns, gint64 budget_ns)
+/* The rules of a report, or the defaults. */
+static void
+rules_of (const JsrReport *config, gint64 bound_ns[JS_N_TIERS], guint *slow_pct)
 {
-  if (budget_ns <= 0)
-    budget_ns = 16667000;
-  /* in doubles: the numbers may come from a hostile snapshot */
-  if ((double)duration_ns * 2 <= (double)budget_ns * 3)
-    return JSUI_TIER_OK;
-  if (duration_ns < 50 * NS_PER_MS)
-    return JSUI_TIER_LIGHT;
-  if (duration_ns < 200 * NS_PER_MS)
-    return JSUI_TIER_NOTICEABLE;
-  if (duration_ns < 700 * NS_PER_MS)
-    return JSUI_TIER_SEVERE;
-  if (duration_ns < 3000 * NS_PER_MS)
-    return JSUI_TIER_FROZEN;
-  return JSUI_TIER_HANG;
+  if (config != NULL)
+    {
+      memcpy (bound_ns, config->tier_ns, sizeof config->tier_ns);
+      *slow_pct = config->slow_frame_pct;
+    }
+  else
+    {
+      js_tier_default_bounds (bound_ns);
+      *slow_pct = JS_SLOW_FRAME_DEFAULT_PCT;
+    }
 }
 
-static const char *const css_names[JSUI_N_TIERS] = {
-  "ok", "light", "noticeable", "severe", "frozen", "hang",
-};
-
-JsuiTier
-jsui_tier_from_name (const char *name)
+gboolean
+jsui_frame_is_slow (const JsrReport *config, gint64 duration_ns, gint64 budget_ns, JsTier *tier)
 {
-  for (guint i = 0; name != NULL && i < JSUI_N_TIERS; i++)
-    if (strcmp (name, css_names[i]) == 0)
-      return i;
-  return JSUI_TIER_OK;
+  gint64 bound_ns[JS_N_TIERS];
+  guint slow_pct;
+
+  rules_of (config, bound_ns, &slow_pct);
+  if (!js_frame_is_slow (duration_ns, budget_ns, slow_pct))
+    return FALSE;
+  if (tier != NULL)
+    /* Frames have no hang tier, but one that long is drawn as one. */
+    *tier = js_tier_of_stall (bound_ns, duration_ns) == JS_TIER_HANG
+                ? JS_TIER_HANG
+                : js_tier_of_frame (bound_ns, duration_ns);
+  return TRUE;
+}
+
+gboolean
+jsui_frame_is_frozen (const JsrReport *config, gint64 duration_ns)
+{
+  gint64 bound_ns[JS_N_TIERS];
+  guint slow_pct;
+
+  rules_of (config, bound_ns, &slow_pct);
+  return js_frame_is_frozen (bound_ns, duration_ns);
 }
 
 const char *
-jsui_tier_css_name (JsuiTier tier)
+jsui_tier_css_name (JsTier tier)
 {
-  g_return_val_if_fail (tier < JSUI_N_TIERS, "ok");
-  return css_names[tier];
+  const char *name = js_tier_name (tier);
+
+  return name != NULL ? name : JSUI_ON_TIME;
 }
 
 const char *
-jsui_tier_label (JsuiTier tier)
+jsui_tier_label (JsTier tier)
 {
   switch (tier)
     {
-    case JSUI_TIER_OK:
-      return C_ ("tier", "ok");
-    case JSUI_TIER_LIGHT:
+    case JS_TIER_LIGHT:
       return C_ ("tier", "light");
-    case JSUI_TIER_NOTICEABLE:
+    case JS_TIER_NOTICEABLE:
       return C_ ("tier", "noticeable");
-    case JSUI_TIER_SEVERE:
+    case JS_TIER_SEVERE:
       return C_ ("tier", "severe");
-    case JSUI_TIER_FROZEN:
+    case JS_TIER_FROZEN:
       return C_ ("tier", "frozen");
-    case JSUI_TIER_HANG:
+    case JS_TIER_HANG:
       return C_ ("tier", "hang");
-    case JSUI_N_TIERS:
+    case JS_N_EVENT_TIERS:
     default:
-      g_assert_not_reached ();
+      return C_ ("tier", "ok");
     }
 }
 

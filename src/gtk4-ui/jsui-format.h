@@ -6,21 +6,10 @@
 
 #include <glib.h>
 
+#include "js-tiers.h" /* src/common, through the reader: the tiers */
 #include "jsr-report.h"
 
 G_BEGIN_DECLS
-
-/* The tiers of frames and events, mildest first (docs/report-format.md). */
-typedef enum
-{
-  JSUI_TIER_OK,         /* a frame on time */
-  JSUI_TIER_LIGHT,      /* a slow frame under 50 ms */
-  JSUI_TIER_NOTICEABLE, /* 50-200 ms */
-  JSUI_TIER_SEVERE,     /* 200-700 ms */
-  JSUI_TIER_FROZEN,     /* over 700 ms */
-  JSUI_TIER_HANG,       /* 3 s and more, or a stall under way */
-  JSUI_N_TIERS,
-} JsuiTier;
 
 /* The largest duration a snapshot keeps (the parser clamps to it, 2^46 ns,
  * about 19.5 hours): sums and doublings of a few of them cannot overflow. */
@@ -43,14 +32,23 @@ char *jsui_format_duration (gint64 ns);
 /* "2.5 %"; "–" when unknown (< 0). */
 char *jsui_format_percent (double fraction);
 
-/* A frame's tier: OK within 1.5 budgets (budget <= 0: 16.67 ms). */
-JsuiTier jsui_frame_tier (gint64 duration_ns, gint64 budget_ns);
-/* The tier of a report's tier name ("light", "noticeable", ...). */
-JsuiTier jsui_tier_from_name (const char *name);
-/* "ok", "light", ... : the CSS class of the tier (also its report name). */
-const char *jsui_tier_css_name (JsuiTier tier);
+/* A frame as the window shows it, judged by the rules the app ran with (the
+ * report's or snapshot's config: JANKSCOPE_SLOW_FRAME_PCT and the tiers'
+ * bounds; `config` NULL: the defaults), as the core judged it
+ * (src/common/js-slow-frame.h, js-tiers.h): FALSE when it is on time; else
+ * TRUE and, when `tier` is not NULL, its tier: the core's frame tier, or
+ * hang for a frame as long as a hang. Budget <= 0: unknown (60 Hz). */
+gboolean jsui_frame_is_slow (const JsrReport *config, gint64 duration_ns, gint64 budget_ns,
+                             JsTier *tier);
+/* Is a frame frozen, by the same rules? */
+gboolean jsui_frame_is_frozen (const JsrReport *config, gint64 duration_ns);
+
+/* The CSS class of a tier, also its report name ("light", "noticeable",
+ * ...); JSUI_ON_TIME for anything else. */
+#define JSUI_ON_TIME "ok"
+const char *jsui_tier_css_name (JsTier tier);
 /* The translated name, for the jank list. */
-const char *jsui_tier_label (JsuiTier tier);
+const char *jsui_tier_label (JsTier tier);
 
 /* Report names as labels (translated; unknown names as they are; NULL: NULL):
  * an event's type, its class (compute, wait, mixed) and a wait kind. */

@@ -541,11 +541,12 @@ set_title (JsuiFrameDetails *self, JsuiSnapshot *snap, guint first, guint last)
     {
       g_autofree char *d = jsui_format_duration (a->duration_ns);
       g_autofree char *budget = jsui_format_duration (a->budget_ns > 0 ? a->budget_ns : -1);
-      JsuiTier tier = jsui_frame_tier (a->duration_ns, a->budget_ns);
+      JsTier tier;
+      gboolean slow = jsui_frame_is_slow (snap->report, a->duration_ns, a->budget_ns, &tier);
 
       /* Translators: one frame: when (s since start), frame time, budget, tier */
       title = g_strdup_printf (_ ("Frame at %.2f s: %s (budget %s), %s"), at, d, budget,
-                               tier == JSUI_TIER_OK ? _ ("on time") : jsui_tier_label (tier));
+                               slow ? jsui_tier_label (tier) : _ ("on time"));
     }
   else
     {
@@ -557,7 +558,7 @@ set_title (JsuiFrameDetails *self, JsuiSnapshot *snap, guint first, guint last)
         {
           const JsuiFrame *f = &g_array_index (frames, JsuiFrame, i);
 
-          slow += jsui_frame_tier (f->duration_ns, f->budget_ns) != JSUI_TIER_OK;
+          slow += jsui_frame_is_slow (snap->report, f->duration_ns, f->budget_ns, NULL);
           longest = MAX (longest, f->duration_ns);
         }
       d = jsui_format_duration (longest);

@@ -4,9 +4,10 @@
  */
 #include "jankscope-config.h"
 
-#include <math.h>
 #include <string.h>
 
+#include "js-percentile.h"
+#include "jsui-format.h"
 #include "jsui-frame-stats.h"
 #include "jsui-snapshot.h"
 
@@ -22,14 +23,12 @@ compare_gint64 (gconstpointer a, gconstpointer b)
 static gint64
 rank (const GArray *sorted, double q)
 {
-  guint n = sorted->len;
-  guint k = (guint)ceil (q * n);
-
-  return g_array_index (sorted, gint64, CLAMP (k, 1, n) - 1);
+  return g_array_index (sorted, gint64, js_percentile_rank (sorted->len, q) - 1);
 }
 
 void
-jsui_frame_stats_compute (const GArray *frames, gint64 from_ns, JsuiFrameStats *out)
+jsui_frame_stats_compute (const GArray *frames, const JsrReport *config, gint64 from_ns,
+                          JsuiFrameStats *out)
 {
   g_autoptr (GArray) durations = g_array_new (FALSE, FALSE, sizeof (gint64));
 
@@ -43,10 +42,8 @@ jsui_frame_stats_compute (const GArray *frames, gint64 from_ns, JsuiFrameStats *
         continue;
       g_array_append_val (durations, f->duration_ns);
       out->frames++;
-      if (f->budget_ns > 0 && f->duration_ns * 100 > f->budget_ns * JSUI_SLOW_FRAME_PCT)
-        out->slow++;
-      if (f->duration_ns >= JSUI_FROZEN_FRAME_NS)
-        out->frozen++;
+      out->slow += jsui_frame_is_slow (config, f->duration_ns, f->budget_ns, NULL);
+      out->frozen += jsui_frame_is_frozen (config, f->duration_ns);
     }
   if (durations->len == 0)
     return;

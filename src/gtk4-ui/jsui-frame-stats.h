@@ -2,8 +2,9 @@
  * frames themselves (the snapshot's `live.frames`), for what the report's
  * whole-run summary cannot say: "since Clear".
  *
- * Same rules as the core's summary.frames: slow = over 1.5 frame budgets
- * (JSUI_SLOW_FRAME_PCT), frozen = JSUI_FROZEN_FRAME_NS and more.
+ * The core's rules for summary.frames, with the thresholds the app ran with
+ * (jsui_frame_is_slow, jsui_frame_is_frozen); percentiles of the exact
+ * values by the nearest rank (src/common/js-percentile.h).
  *
  * Pure; any thread.
  *
@@ -13,10 +14,9 @@
 
 #include <glib.h>
 
-G_BEGIN_DECLS
+#include "jsr-report.h"
 
-#define JSUI_SLOW_FRAME_PCT 150
-#define JSUI_FROZEN_FRAME_NS (700 * G_GINT64_CONSTANT (1000000))
+G_BEGIN_DECLS
 
 typedef struct
 {
@@ -26,7 +26,10 @@ typedef struct
   gint64 p50_ns, p95_ns, p99_ns; /* nearest rank; -1 without frames */
 } JsuiFrameStats;
 
-/* The frames of `frames` (of JsuiFrame) that ended at `from_ns` or later. */
-void jsui_frame_stats_compute (const GArray *frames, gint64 from_ns, JsuiFrameStats *out);
+/* The frames of `frames` (of JsuiFrame) that ended at `from_ns` or later,
+ * judged by `config`'s thresholds (the snapshot's report; NULL: the
+ * defaults). */
+void jsui_frame_stats_compute (const GArray *frames, const JsrReport *config, gint64 from_ns,
+                               JsuiFrameStats *out);
 
 G_END_DECLS

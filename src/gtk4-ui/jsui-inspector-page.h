@@ -5,8 +5,9 @@
  * GTK builds every page of the "gtk-inspector-page" GIO extension point when
  * its Inspector window is created (once per display), so the page must be
  * registered before: the module does it when the core loads it (before
- * gtk_init () in an app linked with GTK 4). FACTS.md: "GTK_MODULES and the
- * Inspector".
+ * gtk_init () in an app linked with GTK 4). A page registered after the
+ * Inspector window exists is missing (docs/background.md, "GTK modules and
+ * the Inspector").
  *
  * Main thread only.
  *

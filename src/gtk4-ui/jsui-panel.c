@@ -145,22 +145,16 @@ duration_text (GtkListItem *list_item, const JsrReportEvent *ev)
   return jsui_format_duration (ev->duration_ns);
 }
 
-static JsuiTier
-tier_of (const JsrReportEvent *ev)
-{
-  return jsui_tier_from_name (jsr_tier_to_string (ev->tier));
-}
-
 static char *
 tier_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
-  return cell_text (jsui_tier_label (tier_of (ev)));
+  return cell_text (jsui_tier_label (ev->tier));
 }
 
 static GStrv
 tier_classes (GtkListItem *list_item, const JsrReportEvent *ev)
 {
-  const char *classes[] = { "tier", jsui_tier_css_name (tier_of (ev)), NULL };
+  const char *classes[] = { "tier", jsui_tier_css_name (ev->tier), NULL };
 
   return g_strdupv ((char **)classes);
 }
@@ -535,15 +529,22 @@ jsui_panel_new (void)
 }
 
 static void
-set_duration (GtkLabel *label, gint64 ns, gint64 bad_from_ns)
+set_duration (GtkLabel *label, gint64 ns, gboolean bad)
 {
   g_autofree char *text = jsui_format_duration (ns);
 
   gtk_label_set_text (label, text);
-  if (bad_from_ns > 0 && ns >= bad_from_ns)
+  if (bad)
     gtk_widget_add_css_class (GTK_WIDGET (label), "bad");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (label), "bad");
+}
+
+/* A frame-time percentile is marked bad when a frame that long is slow. */
+static gboolean
+slow_percentile (const JsrReport *r, gint64 ns, gint64 budget_ns)
+{
+  return ns >= 0 && jsui_frame_is_slow (r, ns, budget_ns, NULL);
 }
 
 static void
@@ -560,7 +561,7 @@ update_metrics (JsuiPanel *self)
   JsuiSnapshot *snap = self->snapshot;
   const JsrReport *r = snap != NULL ? snap->report : NULL;
   gboolean frames = r != NULL && r->frames > 0;
-  gint64 budget = 16667000;
+  gint64 budget = 0; /* unknown: the fallback (js-slow-frame.h) */
   g_autofree char *hangs = NULL;
   g_autofree char *overhead = NULL;
   g_autofree char *status = NULL;
@@ -570,38 +571,41 @@ update_metrics (JsuiPanel *self)
   guint n_events = g_list_model_get_n_items (G_LIST_MODEL (self->events));
 
   if (snap != NULL && snap->frames->len > 0)
-    budget = MAX (g_array_index (snap->frames, JsuiFrame, snap->frames->len - 1).budget_ns, 1);
+    budget = g_array_index (snap->frames, JsuiFrame, snap->frames->len - 1).budget_ns;
   if (self->baseline_ns > 0 && snap != NULL)
     {
       /* Since Clear: from the live frames after the baseline. */
       JsuiFrameStats fs;
       gint64 n_hangs = 0;
 
-      jsui_frame_stats_compute (snap->frames, self->baseline_ns, &fs);
-      set_duration (self->p50_value, fs.p50_ns, budget * 3 / 2);
-      set_duration (self->p95_value, fs.p95_ns, budget * 3 / 2);
-      set_duration (self->p99_value, fs.p99_ns, budget * 3 / 2);
+      jsui_frame_stats_compute (snap->frames, r, self->baseline_ns, &fs);
+      set_duration (self->p50_value, fs.p50_ns, slow_percentile (r, fs.p50_ns, budget));
+      set_duration (self->p95_value, fs.p95_ns, slow_percentile (r, fs.p95_ns, budget));
+      set_duration (self->p99_value, fs.p99_ns, slow_percentile (r, fs.p99_ns, budget));
       set_rate (self->slow_value, fs.slow, fs.frames);
       set_rate (self->frozen_value, fs.frozen, fs.frames);
       for (guint i = 0; i < n_events; i++)
         {
           g_autoptr (JsuiEvent) item = g_list_model_get_item (G_LIST_MODEL (self->events), i);
 
-          n_hangs += jsui_event_get_event (item)->tier == JSR_TIER_HANG
+          n_hangs += jsui_event_get_event (item)->tier == JS_TIER_HANG
                      || jsui_event_get_event (item)->ongoing;
         }
       hangs = g_strdup_printf ("%" G_GINT64_FORMAT, n_hangs);
     }
   else
     {
-      set_duration (self->p50_value, frames ? r->frame_p50_ns : -1, budget * 3 / 2);
-      set_duration (self->p95_value, frames ? r->frame_p95_ns : -1, budget * 3 / 2);
-      set_duration (self->p99_value, frames ? r->frame_p99_ns : -1, budget * 3 / 2);
+      set_duration (self->p50_value, frames ? r->frame_p50_ns : -1,
+                    frames && slow_percentile (r, r->frame_p50_ns, budget));
+      set_duration (self->p95_value, frames ? r->frame_p95_ns : -1,
+                    frames && slow_percentile (r, r->frame_p95_ns, budget));
+      set_duration (self->p99_value, frames ? r->frame_p99_ns : -1,
+                    frames && slow_percentile (r, r->frame_p99_ns, budget));
       set_rate (self->slow_value, frames ? r->frames_slow : 0, frames ? r->frames : 0);
       set_rate (self->frozen_value, frames ? r->frames_frozen : 0, frames ? r->frames : 0);
       if (r != NULL)
         hangs = g_strdup_printf ("%" G_GINT64_FORMAT,
-                                 r->events_by_tier[JSR_TIER_HANG]
+                                 r->events_by_tier[JS_TIER_HANG]
                                      + (jsr_report_get_ongoing_hang (r) != NULL ? 1 : 0));
     }
   gtk_label_set_text (self->hangs_value, hangs != NULL ? hangs : "–");

@@ -165,7 +165,7 @@ link_frames_to_events (JsuiSnapshot *snap)
       JsuiFrame *f = &g_array_index (snap->frames, JsuiFrame, i);
       gint64 start = f->end_ns - f->duration_ns;
 
-      if (jsui_frame_tier (f->duration_ns, f->budget_ns) == JSUI_TIER_OK)
+      if (!jsui_frame_is_slow (snap->report, f->duration_ns, f->budget_ns, NULL))
         continue;
       for (guint e = 0; e < events->len; e++)
         {

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "js-slow-frame.h"
 #include "jsui-colors.h"
 #include "jsui-timeline.h"
 
@@ -79,7 +80,7 @@ budget_of (JsuiTimeline *self)
       if (f->budget_ns > 0)
         return f->budget_ns;
     }
-  return 16667000;
+  return js_frame_budget (0);
 }
 
 double
@@ -196,7 +197,7 @@ jsui_timeline_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   gint64 scale_ns = budget * SCALE_BUDGETS;
   float step = (float)self->zoom;
   float bar = step >= 3 ? step - 1 : step; /* a gap only when there is room */
-  GdkRGBA colors[JSUI_N_TIERS], fg, line, select;
+  GdkRGBA colors[JS_N_EVENT_TIERS + 1], fg, line, select; /* by tier, then on time */
   float budget_y;
   double from = 0, to = width;
   guint first, last;
@@ -220,7 +221,7 @@ jsui_timeline_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   last = (guint)MIN ((double)frames->len, ceil (to / step) + 1);
 
   jsui_fg_color (widget, &fg);
-  for (guint t = 0; t < JSUI_N_TIERS; t++)
+  for (guint t = 0; t <= JS_N_EVENT_TIERS; t++)
     jsui_tier_color (widget, t, &colors[t]);
   select = fg;
   select.alpha = 0.12f;
@@ -229,8 +230,9 @@ jsui_timeline_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       const JsuiFrame *f = &g_array_index (frames, JsuiFrame, i);
       float x = (float)i * step;
       float h = (float)height * (float)MIN (f->duration_ns, scale_ns) / (float)scale_ns;
-      JsuiTier tier = jsui_frame_tier (f->duration_ns, f->budget_ns);
+      JsTier tier = JS_N_EVENT_TIERS; /* on time */
 
+      jsui_frame_is_slow (self->snapshot->report, f->duration_ns, f->budget_ns, &tier);
       if (is_selected (self, i, f))
         append_rect (snapshot, &select, x, 0, step, height);
       append_rect (snapshot, &colors[tier], x, height - MAX (h, 1.0f), bar, MAX (h, 1.0f));
@@ -671,7 +673,7 @@ jsui_timeline_set_snapshot (JsuiTimeline *self, JsuiSnapshot *snapshot)
     {
       const JsuiFrame *f = &g_array_index (frames, JsuiFrame, i);
 
-      slow += jsui_frame_tier (f->duration_ns, f->budget_ns) != JSUI_TIER_OK;
+      slow += jsui_frame_is_slow (snapshot->report, f->duration_ns, f->budget_ns, NULL);
     }
   n = frames != NULL ? frames->len : 0;
   self->n_slow = slow;

@@ -284,9 +284,9 @@ write_summary (JsrJsonWriter      *w,
     }
   line_member (w, in, "events_by_tier");
   jsr_json_writer_begin_object (w);
-  for (JsrTier t = 0; t < JSR_N_TIERS; t++)
+  for (JsTier t = 0; t < JS_N_TIERS; t++)
     {
-      jsr_json_writer_member (w, jsr_tier_to_string (t));
+      jsr_json_writer_member (w, js_tier_name (t));
       jsr_json_writer_uint (w, agg->events_by_tier[t]);
     }
   jsr_json_writer_end_object (w);
@@ -504,9 +504,9 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
   jsr_json_writer_begin_object (w);
   jsr_json_writer_member (w, "by_tier");
   jsr_json_writer_begin_object (w);
-  for (JsrTier t = 0; t < JSR_N_EVENT_TIERS; t++)
+  for (JsTier t = 0; t < JS_N_EVENT_TIERS; t++)
     {
-      jsr_json_writer_member (w, jsr_tier_to_string (t));
+      jsr_json_writer_member (w, js_tier_name (t));
       jsr_json_writer_uint (w, agg->frame_events_by_tier[t]);
     }
   jsr_json_writer_end_object (w);
@@ -716,8 +716,8 @@ read_summary (Node         *root,
       !read_u64 (summary, &path, "records_dropped", &agg->records_dropped, error) ||
       (tiers = jsr_json_read_object (summary, &path, "events_by_tier", error)) == NULL)
     return FALSE;
-  for (JsrTier t = 0; t < JSR_N_TIERS; t++)
-    if (!read_u64 (tiers, &tiers_path, jsr_tier_to_string (t), &agg->events_by_tier[t], error))
+  for (JsTier t = 0; t < JS_N_TIERS; t++)
+    if (!read_u64 (tiers, &tiers_path, js_tier_name (t), &agg->events_by_tier[t], error))
       return FALSE;
   if ((busy = jsr_json_read_object (summary, &path, "iteration_busy", error)) == NULL ||
       !read_histogram (busy, &busy_path, &agg->iteration_busy, error) ||
@@ -839,8 +839,8 @@ read_groups (Node         *root,
       (by_tier = jsr_json_read_object (frame_events, &frame_path, "by_tier", error)) == NULL ||
       !read_u64 (frame_events, &frame_path, "total_ns", &agg->frame_events_ns, error))
     return FALSE;
-  for (JsrTier t = 0; t < JSR_N_EVENT_TIERS; t++)
-    if (!read_u64 (by_tier, &by_tier_path, jsr_tier_to_string (t), &agg->frame_events_by_tier[t],
+  for (JsTier t = 0; t < JS_N_EVENT_TIERS; t++)
+    if (!read_u64 (by_tier, &by_tier_path, js_tier_name (t), &agg->frame_events_by_tier[t],
                    error))
       return FALSE;
 

@@ -970,7 +970,7 @@ fold_event (JsrAggregate         *agg,
             gint64                pid)
 {
   JsrAggKey key = {
-    .tier = (char *) jsr_tier_to_string (event->tier),
+    .tier = (char *) js_tier_name (event->tier),
     .klass = event->klass,
     .wait = event->wait,
     .source = event->source,
@@ -1104,7 +1104,7 @@ jsr_aggregate_add_report (JsrAggregate    *agg,
   agg->events_total = add_sat (agg, agg->events_total, (guint64) report->events_total);
   agg->events_dropped = add_sat (agg, agg->events_dropped, (guint64) report->events_dropped);
   agg->records_dropped = add_sat (agg, agg->records_dropped, (guint64) report->records_dropped);
-  for (guint t = 0; t < JSR_N_TIERS; t++)
+  for (guint t = 0; t < JS_N_TIERS; t++)
     agg->events_by_tier[t] = add_sat (agg, agg->events_by_tier[t],
                                       (guint64) report->events_by_tier[t]);
   agg->frames = add_sat (agg, agg->frames, (guint64) report->frames);
@@ -1224,14 +1224,14 @@ add_summaries (JsrAggregate       *agg,
   agg->events_total = add_sat (agg, agg->events_total, other->events_total);
   agg->events_dropped = add_sat (agg, agg->events_dropped, other->events_dropped);
   agg->records_dropped = add_sat (agg, agg->records_dropped, other->records_dropped);
-  for (guint t = 0; t < JSR_N_TIERS; t++)
+  for (guint t = 0; t < JS_N_TIERS; t++)
     agg->events_by_tier[t] = add_sat (agg, agg->events_by_tier[t], other->events_by_tier[t]);
   agg->frames = add_sat (agg, agg->frames, other->frames);
   agg->frames_slow = add_sat (agg, agg->frames_slow, other->frames_slow);
   agg->frames_frozen = add_sat (agg, agg->frames_frozen, other->frames_frozen);
   jsr_histogram_merge (&agg->iteration_busy, &other->iteration_busy);
   jsr_histogram_merge (&agg->frame_time, &other->frame_time);
-  for (guint t = 0; t < JSR_N_EVENT_TIERS; t++)
+  for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
     agg->frame_events_by_tier[t] = add_sat (agg, agg->frame_events_by_tier[t],
                                             other->frame_events_by_tier[t]);
   agg->frame_events_ns = add_sat (agg, agg->frame_events_ns, other->frame_events_ns);

@@ -167,7 +167,7 @@ typedef struct
   guint64 events_total;
   guint64 events_dropped;
   guint64 records_dropped;
-  guint64 events_by_tier[JSR_N_TIERS];
+  guint64 events_by_tier[JS_N_TIERS];
   guint64 frames;
   guint64 frames_slow;
   guint64 frames_frozen;
@@ -178,7 +178,7 @@ typedef struct
   JsrAggStats stalls;    /* events, samples, total_ns = blocked, attributed, unattributed */
   guint64 events_filtered_out;
   /* frame events: counted apart */
-  guint64 frame_events_by_tier[JSR_N_EVENT_TIERS];
+  guint64 frame_events_by_tier[JS_N_EVENT_TIERS];
   guint64 frame_events_ns;
 
   GHashTable *groups;    /* JsrAggKey* -> JsrAggGroup* */

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "js-percentile.h"
 #include "jsr-histogram.h"
 #include "jsr-json-read.h"
 #include "jsr-saturate.h"
@@ -129,32 +130,14 @@ guint
 jsr_histogram_bucket_of_rank (const JsrHistogram *h,
                               guint64             rank)
 {
-  guint64 seen = 0;
-
-  for (guint b = 0; b < JSR_HISTOGRAM_BUCKETS; b++)
-    {
-      seen = add_saturated (seen, h->buckets[b]);
-      if (seen >= rank)
-        return b;
-    }
-  return JSR_HISTOGRAM_BUCKETS - 1;
+  return MIN (js_percentile_bucket_of_rank64 (h->buckets, rank), JSR_HISTOGRAM_BUCKETS - 1);
 }
 
 gint64
 jsr_histogram_percentile (const JsrHistogram *h,
                           double              q)
 {
-  guint64 rank;
-
-  if (h->count == 0)
-    return 0;
-  rank = jsr_double_to_uint64 (ceil (CLAMP (q, 0.0, 1.0) * (double) h->count));
-  rank = MAX (rank, 1);
-  if (rank >= h->count)
-    return h->max_ns;
-  if (rank == 1)
-    return h->min_ns;
-  return CLAMP (js_histogram_bucket_mid (jsr_histogram_bucket_of_rank (h, rank)), h->min_ns, h->max_ns);
+  return js_percentile_of_buckets64 (h->buckets, h->count, h->min_ns, h->max_ns, q);
 }
 
 double

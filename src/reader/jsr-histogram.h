@@ -58,9 +58,10 @@ void     jsr_histogram_add_percentiles (JsrHistogram       *h,
 void     jsr_histogram_merge           (JsrHistogram       *h,
                                         const JsrHistogram *other);
 
-/* The core's reading (js_histogram_percentile): the rank's bucket midpoint,
- * clamped to [min, max]; the smallest and largest values exactly. 0 when
- * empty. Identical to what one report holding all the values would say. */
+/* The core's reading (src/common/js-percentile.h): the rank's bucket
+ * midpoint, clamped to [min, max]; the smallest and largest values exactly.
+ * 0 when empty. Identical to what one report holding all the values would
+ * say. */
 gint64   jsr_histogram_percentile      (const JsrHistogram *h,
                                         double              q);
 /* The bucket holding the value of rank `rank` (1..count). */

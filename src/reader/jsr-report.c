@@ -26,6 +26,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "js-slow-frame.h"
 #include "jsr-display.h"
 #include "jsr-histogram.h"
 #include "jsr-json-doc.h"
@@ -44,14 +45,6 @@ jsr_report_error_quark (void)
   return g_quark_from_static_string ("jankscope-reader-report-error");
 }
 
-static const char *const tier_names[JSR_N_EVENT_TIERS] = {
-  [JSR_TIER_NOTICEABLE] = "noticeable",
-  [JSR_TIER_SEVERE] = "severe",
-  [JSR_TIER_FROZEN] = "frozen",
-  [JSR_TIER_HANG] = "hang",
-  [JSR_TIER_LIGHT] = "light",
-};
-
 /* The frame phases of JsrReportPart.phases, in order (report-format.md). */
 static const char *const phase_names[6] = {
   "flush-events", "before-paint", "update", "layout", "paint", "after-paint",
@@ -67,14 +60,6 @@ jsr_report_lazy_members (JsrReportLoadFlags flags)
   };
 
   return (flags & JSR_REPORT_LOAD_AGGREGATE) ? aggregate : NULL;
-}
-
-const char *
-jsr_tier_to_string (JsrTier tier)
-{
-  g_return_val_if_fail (tier < JSR_N_EVENT_TIERS, NULL);
-
-  return tier_names[tier];
 }
 
 /* ---- freeing ---------------------------------------------------------------- */
@@ -299,7 +284,7 @@ too_many (GError    **error,
 static gboolean
 read_tier (Node       *object,
            const Path *path,
-           JsrTier    *out,
+           JsTier     *out,
            GError    **error)
 {
   g_autofree char *name = NULL;
@@ -309,12 +294,8 @@ read_tier (Node       *object,
   if (!read_string (object, path, "tier", FALSE, &name, error))
     return FALSE;
 
-  for (JsrTier tier = 0; tier < JSR_N_EVENT_TIERS; tier++)
-    if (strcmp (name, tier_names[tier]) == 0)
-      {
-        *out = tier;
-        return TRUE;
-      }
+  if (js_tier_from_name (name, out))
+    return TRUE;
 
   full = jsr_json_path_to_string (path, NULL);
   shown = jsr_display (name);
@@ -348,16 +329,41 @@ parse_process (Node      *root,
   return TRUE;
 }
 
+/* The thresholds the app judged with (docs/report-format.md, "config"): what
+ * the window's tiers and slow-frame marks follow. Reports that predate
+ * tiers_ns or slow_frame_pct read as the defaults, with the threshold as the
+ * noticeable bound. */
 static gboolean
 parse_config (Node      *root,
               JsrReport *report,
               GError   **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "config");
+  Path tiers_path = JSR_JSON_MEMBER (&path, "tiers_ns");
   Node *config = jsr_json_read_object (root, NULL, "config", error);
+  Node *tiers = NULL;
+  gint64 pct;
 
-  return config != NULL && read_count (config, &path, "threshold_ns", &report->threshold_ns,
-                                       error);
+  if (config == NULL ||
+      !read_count (config, &path, "threshold_ns", &report->threshold_ns, error) ||
+      !read_optional (config, &path, "tiers_ns", JSR_JSON_OBJECT, &tiers, error) ||
+      !read_optional_count (config, &path, "slow_frame_pct", &pct, error))
+    return FALSE;
+
+  js_tier_default_bounds (report->tier_ns);
+  report->tier_ns[JS_TIER_NOTICEABLE] = report->threshold_ns;
+  for (JsTier tier = 0; tiers != NULL && tier < JS_N_TIERS; tier++)
+    {
+      gint64 bound;
+
+      if (!read_optional_count (tiers, &tiers_path, js_tier_name (tier), &bound, error))
+        return FALSE;
+      if (bound != JSR_UNKNOWN)
+        report->tier_ns[tier] = bound;
+    }
+  report->slow_frame_pct = pct != JSR_UNKNOWN ? (guint) MIN (pct, G_MAXUINT)
+                                              : JS_SLOW_FRAME_DEFAULT_PCT;
+  return TRUE;
 }
 
 static JsrReportSource *
@@ -486,8 +492,8 @@ parse_summary (Node              *root,
   tiers = jsr_json_read_object (summary, &path, "events_by_tier", error);
   if (tiers == NULL)
     return FALSE;
-  for (JsrTier tier = 0; tier < JSR_N_TIERS; tier++)
-    if (!read_count (tiers, &tiers_path, tier_names[tier], &report->events_by_tier[tier], error))
+  for (JsTier tier = 0; tier < JS_N_TIERS; tier++)
+    if (!read_count (tiers, &tiers_path, js_tier_name (tier), &report->events_by_tier[tier], error))
       return FALSE;
 
   return parse_iteration_busy (summary, &path, report, error) &&

@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "js-tiers.h" /* src/common: the tiers (JsTier), their names and bounds */
 #include "jsr-json-doc.h"
 #include "jsr-json-read.h" /* JSR_UNKNOWN, JSR_JSON_MAX_STRING */
 
@@ -26,18 +27,6 @@ typedef enum
   JSR_REPORT_ERROR_VERSION,     /* a jankscope report of a version this CLI cannot read */
   JSR_REPORT_ERROR_INVALID,     /* a member is missing, has the wrong type or value */
 } JsrReportError;
-
-/* The report's tiers, mildest first. */
-typedef enum
-{
-  JSR_TIER_NOTICEABLE,
-  JSR_TIER_SEVERE,
-  JSR_TIER_FROZEN,
-  JSR_TIER_HANG,
-  JSR_N_TIERS,                    /* the tiers of summary.events_by_tier */
-  JSR_TIER_LIGHT = JSR_N_TIERS,   /* frame events only: 17-50 ms */
-  JSR_N_EVENT_TIERS,
-} JsrTier;
 
 /* Strings are as in the file (valid UTF-8, possibly with control characters:
  * sanitize before printing). Integers are checked to be >= 0. */
@@ -203,7 +192,7 @@ struct _JsrReportEventDetail
   GPtrArray *parts;   /* of JsrReportPart: the event's `parts` */
   gint64 runnable_ns; /* JSR_UNKNOWN when null/absent */
   gint64 end_ns;
-  /* Context (analysis issue; JSR_UNKNOWN / NULL when absent). */
+  /* Context (for report, merge and diff; JSR_UNKNOWN / NULL when absent). */
   char *scene;        /* innermost app scene label */
   gint64 process_cpu_pct_x100; /* process CPU % * 100 over the event */
   gint64 load_avg_x100;        /* system 1-min load * 100 */
@@ -231,7 +220,7 @@ typedef struct
 {
   gint64 id;
   char *type;
-  JsrTier tier;
+  JsTier tier;
   gint64 start_ns;
   gint64 duration_ns;
   gint64 parts_count;
@@ -316,15 +305,19 @@ typedef struct
   char *mode;
   gint64 start_ns;
 
-  /* config */
+  /* config: the thresholds the app judged with. A report without tiers_ns
+   * or slow_frame_pct (older ones) reads as the defaults (js-tiers.h,
+   * js-slow-frame.h), with threshold_ns as the noticeable bound. */
   gint64 threshold_ns;
+  gint64 tier_ns[JS_N_TIERS]; /* the tiers' lower bounds */
+  guint slow_frame_pct;       /* a frame is slow over this % of its budget */
 
   /* summary */
   gint64 iterations;
   gint64 dispatches;
   gint64 busy_ns;
   gint64 monitored_ns;
-  gint64 events_by_tier[JSR_N_TIERS];
+  gint64 events_by_tier[JS_N_TIERS];
   gint64 events_total;
   gint64 events_dropped;
   gint64 records_dropped;
@@ -346,11 +339,11 @@ typedef struct
 
   JsrReportPreviousRun *previous_run; /* NULL: none */
 
-  /* Filled by jsr_report_load_full () when present (analysis issue). */
+  /* Filled by jsr_report_load_full () when present (for report, merge, diff). */
   char *install_id;   /* stable anonymous id of the installation, may be NULL */
   char *path;         /* the file it was loaded from (for messages), may be NULL */
 
-  /* Read by both loaders (analysis issue); JSR_UNKNOWN / NULL when absent. */
+  /* Read by both loaders (for report, merge, diff); JSR_UNKNOWN / NULL when absent. */
   char *exe;                    /* process.exe */
   gint64 report_ns;             /* process.report_ns */
   gint64 iteration_p50_ns;      /* summary.iteration_busy */
@@ -364,7 +357,6 @@ typedef struct
 } JsrReport;
 
 GQuark      jsr_report_error_quark    (void);
-const char *jsr_tier_to_string        (JsrTier     tier);
 
 JsrReport  *jsr_report_load           (const char *path,
                                        GError    **error);

@@ -1,9 +1,10 @@
 /* cxx-exceptions.cc - C++ exceptions in a GLib program
  *
  * A preload that drags in a second unwinder can take over C++ exception
- * unwinding (see FACTS.md, libunwind): throw and catch inside a GLib
- * callback and across frames of this program, print what was caught and
- * exit with 5. The output must be the same with and without jankscope.
+ * unwinding (libunwind does: docs/background.md, "Interposition"): throw
+ * and catch inside a GLib callback and across frames of this program, print
+ * what was caught and exit with 5. The output must be the same with and
+ * without jankscope.
  */
 #include <glib.h>
 

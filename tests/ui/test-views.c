@@ -15,6 +15,7 @@
 
 #include "jsui-format.h"
 #include "jsui-frame-details.h"
+#include "jsui-frame-stats.h"
 #include "jsui-items.h"
 #include "jsui-panel.h"
 #include "jsui-parts-view.h"
@@ -384,6 +385,7 @@ test_snapshot_hostile (void)
   const JsuiFrame *f;
   const JsrReportEvent *ev;
   JsuiStackTree *tree;
+  JsTier tier;
 
   g_assert_cmpint (snap->now_ns, ==, 0); /* 1e300: not a number we can hold */
   g_assert_cmpint (snap->stall_ns, <=, JSUI_MAX_NS);
@@ -406,8 +408,9 @@ test_snapshot_hostile (void)
         }
     }
   g_assert_cmpint (frame (snap, 0)->duration_ns, ==, JSUI_MAX_NS);
-  g_assert_cmpint (jsui_frame_tier (JSUI_MAX_NS, JSUI_MAX_NS), ==, JSUI_TIER_OK);
-  g_assert_cmpint (jsui_frame_tier (JSUI_MAX_NS, 1), ==, JSUI_TIER_HANG);
+  g_assert_false (jsui_frame_is_slow (snap->report, JSUI_MAX_NS, JSUI_MAX_NS, NULL));
+  g_assert_true (jsui_frame_is_slow (snap->report, JSUI_MAX_NS, 1, &tier));
+  g_assert_cmpint (tier, ==, JS_TIER_HANG);
   for (guint i = 0; i < snap->report->sources->len; i++)
     {
       const JsrReportSource *src = g_ptr_array_index (snap->report->sources, i);
@@ -1730,6 +1733,216 @@ test_parts (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* ---- the app's own thresholds (the snapshot's config) ------------------ */
+
+/* An app run with JANKSCOPE_SLOW_FRAME_PCT=1000 (slow over 10 budgets,
+ * 166.7 ms at 60 Hz), JANKSCOPE_THRESHOLD_MS=20 and
+ * JANKSCOPE_TIERS_MS=90,210,880. */
+static void
+set_thresholds (JsonObject *root, gpointer data)
+{
+  JsonObject *config = json_object_get_object_member (root, "config");
+  JsonObject *tiers = json_object_get_object_member (config, "tiers_ns");
+
+  json_object_set_int_member (config, "threshold_ns", 20 * MS);
+  json_object_set_int_member (config, "slow_frame_pct", 1000);
+  json_object_set_int_member (tiers, "noticeable", 20 * MS);
+  json_object_set_int_member (tiers, "severe", 90 * MS);
+  json_object_set_int_member (tiers, "frozen", 210 * MS);
+  json_object_set_int_member (tiers, "hang", 880 * MS);
+}
+
+/* A report from before config had them: the threshold only. */
+static void
+remove_thresholds (JsonObject *root, gpointer data)
+{
+  JsonObject *config = json_object_get_object_member (root, "config");
+
+  json_object_set_int_member (config, "threshold_ns", 30 * MS);
+  json_object_remove_member (config, "tiers_ns");
+  json_object_remove_member (config, "slow_frame_pct");
+}
+
+/* Frames 29 (216 ms), 108 (900 ms) and 144 (95 ms) are the slow ones under
+ * the default rules. */
+static void
+test_thresholds_from_config (void)
+{
+  g_autoptr (JsuiSnapshot) plain = ui_test_load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = load_edited_root (set_thresholds, NULL);
+  g_autoptr (JsuiSnapshot) old = load_edited_root (remove_thresholds, NULL);
+  const JsrReport *r = snap->report;
+  JsuiFrameStats fs;
+  JsTier tier;
+
+  /* The reader: the thresholds as the app had them... */
+  g_assert_cmpuint (r->slow_frame_pct, ==, 1000);
+  g_assert_cmpint (r->tier_ns[JS_TIER_NOTICEABLE], ==, 20 * MS);
+  g_assert_cmpint (r->tier_ns[JS_TIER_SEVERE], ==, 90 * MS);
+  g_assert_cmpint (r->tier_ns[JS_TIER_FROZEN], ==, 210 * MS);
+  g_assert_cmpint (r->tier_ns[JS_TIER_HANG], ==, 880 * MS);
+  /* ...and the defaults where the report predates them. */
+  g_assert_cmpuint (plain->report->slow_frame_pct, ==, 150);
+  g_assert_cmpuint (old->report->slow_frame_pct, ==, 150);
+  g_assert_cmpint (old->report->tier_ns[JS_TIER_NOTICEABLE], ==, 30 * MS);
+  g_assert_cmpint (old->report->tier_ns[JS_TIER_SEVERE], ==, 200 * MS);
+  g_assert_cmpint (old->report->tier_ns[JS_TIER_FROZEN], ==, 700 * MS);
+  g_assert_cmpint (old->report->tier_ns[JS_TIER_HANG], ==, 3000 * MS);
+
+  /* The default rules. */
+  g_assert_true (jsui_frame_is_slow (plain->report, frame (plain, 29)->duration_ns,
+                                     frame (plain, 29)->budget_ns, &tier));
+  g_assert_cmpint (tier, ==, JS_TIER_SEVERE);
+  g_assert_true (jsui_frame_is_slow (plain->report, frame (plain, 108)->duration_ns,
+                                     frame (plain, 108)->budget_ns, &tier));
+  g_assert_cmpint (tier, ==, JS_TIER_FROZEN);
+  g_assert_true (jsui_frame_is_slow (plain->report, frame (plain, 144)->duration_ns,
+                                     frame (plain, 144)->budget_ns, &tier));
+  g_assert_cmpint (tier, ==, JS_TIER_NOTICEABLE);
+  g_assert_cmpint (frame (plain, 144)->event_id, ==, 3);
+  jsui_frame_stats_compute (plain->frames, plain->report, 0, &fs);
+  g_assert_cmpint (fs.slow, ==, 3);
+  g_assert_cmpint (fs.frozen, ==, 1);
+
+  /* The app's: 95 ms is on time (and belongs to no jank event), 216 ms is
+   * frozen, 900 ms as long as a hang. */
+  g_assert_true (jsui_frame_is_slow (r, frame (snap, 29)->duration_ns, frame (snap, 29)->budget_ns,
+                                     &tier));
+  g_assert_cmpint (tier, ==, JS_TIER_FROZEN);
+  g_assert_true (jsui_frame_is_slow (r, frame (snap, 108)->duration_ns,
+                                     frame (snap, 108)->budget_ns, &tier));
+  g_assert_cmpint (tier, ==, JS_TIER_HANG);
+  g_assert_false (jsui_frame_is_slow (r, frame (snap, 144)->duration_ns,
+                                      frame (snap, 144)->budget_ns, NULL));
+  g_assert_cmpint (frame (snap, 144)->event_id, ==, 0);
+  g_assert_cmpint (frame (snap, 29)->event_id, ==, 1);
+  jsui_frame_stats_compute (snap->frames, r, 0, &fs);
+  g_assert_cmpint (fs.slow, ==, 2);
+  g_assert_cmpint (fs.frozen, ==, 2);
+}
+
+/* Thresholds from a hostile snapshot: refused with the member's name, or
+ * used without overflow. */
+static void
+set_bad_pct (JsonObject *root, gpointer data)
+{
+  JsonObject *config = json_object_get_object_member (root, "config");
+
+  json_object_set_int_member (config, "slow_frame_pct", GPOINTER_TO_INT (data));
+}
+
+static void
+set_huge_thresholds (JsonObject *root, gpointer data)
+{
+  JsonObject *config = json_object_get_object_member (root, "config");
+  JsonObject *tiers = json_object_get_object_member (config, "tiers_ns");
+
+  json_object_set_int_member (config, "slow_frame_pct", G_MAXINT64);
+  json_object_set_int_member (tiers, "frozen", G_MAXINT64);
+  json_object_set_int_member (tiers, "hang", 0);
+}
+
+/* Config members no app writes. */
+static void
+break_thresholds (JsonObject *root, gpointer data)
+{
+  JsonObject *config = json_object_get_object_member (root, "config");
+  JsonObject *tiers = json_object_get_object_member (config, "tiers_ns");
+
+  switch (GPOINTER_TO_INT (data))
+    {
+    case 0:
+      json_object_set_int_member (config, "slow_frame_pct", -1);
+      break;
+    case 1:
+      json_object_set_string_member (config, "slow_frame_pct", "x");
+      break;
+    case 2:
+      json_object_set_int_member (config, "tiers_ns", 7);
+      break;
+    case 3:
+      json_object_set_int_member (tiers, "frozen", -5);
+      break;
+    default:
+      json_object_set_double_member (tiers, "hang", 1.5e300);
+      break;
+    }
+}
+
+static void
+test_thresholds_hostile (void)
+{
+  g_autoptr (JsuiSnapshot) huge = load_edited_root (set_huge_thresholds, NULL);
+  JsuiFrameStats fs;
+  JsTier tier;
+
+  for (int i = 0; i < 5; i++)
+    {
+      gsize length;
+      g_autofree char *text = ui_test_snapshot_text (&length);
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_autoptr (GError) error = NULL;
+      g_autofree char *doc = NULL;
+
+      json_parser_load_from_data (parser, text, (gssize)length, &error);
+      g_assert_no_error (error);
+      break_thresholds (json_node_get_object (json_parser_get_root (parser)), GINT_TO_POINTER (i));
+      doc = json_to_string (json_parser_get_root (parser), FALSE);
+      g_assert_null (jsui_snapshot_parse (doc, strlen (doc), &error));
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, "config."));
+    }
+  /* Zero: every frame that took any time is slow. */
+  {
+    g_autoptr (JsuiSnapshot) zero = load_edited_root (set_bad_pct, GINT_TO_POINTER (0));
+
+    jsui_frame_stats_compute (zero->frames, zero->report, 0, &fs);
+    g_assert_cmpint (fs.slow, ==, fs.frames);
+  }
+  /* The largest: no frame is slow; a hang bound of 0 and a frozen one past
+   * every frame. */
+  g_assert_cmpuint (huge->report->slow_frame_pct, ==, G_MAXUINT);
+  jsui_frame_stats_compute (huge->frames, huge->report, 0, &fs);
+  g_assert_cmpint (fs.slow, ==, 0);
+  g_assert_cmpint (fs.frozen, ==, 0);
+  g_assert_true (jsui_frame_is_slow (huge->report, JSUI_MAX_NS, 1, &tier));
+  g_assert_cmpint (tier, ==, JS_TIER_HANG);
+}
+
+/* The timeline and the frame details judge frames by the app's thresholds
+ * (test_thresholds_from_config). */
+static void
+test_thresholds_shown (void)
+{
+  g_autoptr (JsuiSnapshot) plain = ui_test_load_snapshot ();
+  g_autoptr (JsuiSnapshot) snap = load_edited_root (set_thresholds, NULL);
+  g_autoptr (JsuiPanel) panel = new_panel (plain);
+  JsuiTimeline *timeline = jsui_panel_get_timeline (panel);
+  JsuiFrameDetails *details = JSUI_FRAME_DETAILS (page (panel, "frames"));
+  guint n = jsui_timeline_get_n_frames (timeline);
+  g_autofree char *three = g_strdup_printf ("%u recent frames, 3 slow", n);
+  g_autofree char *two = g_strdup_printf ("%u recent frames, 2 slow", n);
+
+  gtk_test_accessible_assert_property (timeline, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, three);
+  jsui_timeline_select_range (timeline, 29, 29);
+  g_assert_true (g_str_has_suffix (jsui_frame_details_get_title (details), ", severe"));
+  jsui_timeline_select_range (timeline, 144, 144);
+  g_assert_true (g_str_has_suffix (jsui_frame_details_get_title (details), ", noticeable"));
+  jsui_timeline_select_range (timeline, -1, -1);
+
+  jsui_panel_set_snapshot (panel, snap);
+  gtk_test_accessible_assert_property (timeline, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, two);
+  jsui_timeline_select_range (timeline, 29, 29);
+  g_assert_true (g_str_has_suffix (jsui_frame_details_get_title (details), ", frozen"));
+  jsui_timeline_select_range (timeline, 144, 144);
+  g_assert_true (g_str_has_suffix (jsui_frame_details_get_title (details), ", on time"));
+  jsui_timeline_select_range (timeline, 100, 150);
+  g_assert_nonnull (strstr (jsui_frame_details_get_title (details), ": 1 slow, "));
+  /* Since Clear, the header counts them the same way: 2 of 240. */
+  jsui_panel_set_baseline (panel, 1);
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "slow"), ==, "0.8 %");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1746,6 +1959,8 @@ main (int argc, char **argv)
   g_test_add_func ("/views/pure/merge-bottom-up", test_merge_bottom_up);
   g_test_add_func ("/views/pure/snapshot-hostile", test_snapshot_hostile);
   g_test_add_func ("/views/pure/profile-tree", test_profile_tree);
+  g_test_add_func ("/views/pure/thresholds-from-config", test_thresholds_from_config);
+  g_test_add_func ("/views/pure/thresholds-hostile", test_thresholds_hostile);
   /* GTK's test AT context: what the widgets tell assistive technologies
    * can be read back (gtk_test_accessible_assert_property) */
   g_setenv ("GTK_A11Y", "test", TRUE);
@@ -1762,6 +1977,7 @@ main (int argc, char **argv)
   WIDGET_TEST ("/views/sources-refresh-cost", test_sources_refresh_cost);
   WIDGET_TEST ("/views/events-refresh", test_events_refresh);
   WIDGET_TEST ("/views/accessible", test_accessible);
+  WIDGET_TEST ("/views/thresholds-shown", test_thresholds_shown);
   WIDGET_TEST ("/views/frame-details", test_frame_details);
   WIDGET_TEST ("/views/frame-details-events", test_frame_details_events);
   WIDGET_TEST ("/views/frame-details-starts-at", test_frame_details_starts_at);

@@ -32,7 +32,7 @@ test_defaults (void)
   g_assert_cmpuint (c.max_events, ==, 1000);
   g_assert_null (c.report_path);
   g_assert_false (c.debug);
-  /* Watchdog and sampler (seed 000 §5.5 intervals, 250 ms/1/3/5 s tiers). */
+  /* Watchdog and sampler (5/50/100 ms intervals, 250 ms/1/3/5 s tiers). */
   g_assert_true (c.sampling);
   g_assert_cmpint (c.pretrigger_ns, ==, 16 * 1000000);
   g_assert_cmpint (c.sample_interval_ns[0], ==, 5 * 1000000);

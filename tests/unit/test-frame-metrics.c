@@ -141,12 +141,61 @@ test_frozen_and_windows (Fixture *f, gconstpointer data)
 
   frame (f, 1000, 800, FALSE, 790, 0);
   g_assert_cmpuint (f->frames.total.frozen, ==, 1);
-  g_assert_cmpint (frame_event (f, 0)->longest.frame->tier, ==, JS_FRAME_TIER_FROZEN);
+  g_assert_cmpint (frame_event (f, 0)->longest.frame->tier, ==, JS_TIER_FROZEN);
   g_assert_cmpuint (f->frames.windows->len, ==, 1);
   js_frame_metrics_feed (&f->frames, &gone);
   g_assert_true (((JsFrameWindow *) g_ptr_array_index (f->frames.windows, 0))->gone);
   frame (f, 2000, 2, FALSE, 1, 0); /* a new clock that got the same id is a new window */
   g_assert_cmpuint (f->frames.windows->len, ==, 2);
+}
+
+/* JANKSCOPE_THRESHOLD_MS=20, JANKSCOPE_TIERS_MS=90,210,880,
+ * JANKSCOPE_SLOW_FRAME_PCT=300. */
+static const char *
+thresholds_env (const char *name)
+{
+  if (g_str_equal (name, "JANKSCOPE_THRESHOLD_MS"))
+    return "20";
+  if (g_str_equal (name, "JANKSCOPE_TIERS_MS"))
+    return "90,210,880";
+  if (g_str_equal (name, "JANKSCOPE_SLOW_FRAME_PCT"))
+    return "300";
+  return NULL;
+}
+
+/* Frames are judged by the configured thresholds (src/common/): slow over
+ * 300% of the budget (50 ms), noticeable from the threshold (not from a
+ * fixed 50 ms), frozen over the configured frozen bound. */
+static void
+test_configured_thresholds (Fixture *f, gconstpointer data)
+{
+  teardown (f, data);
+  js_config_load (&f->config, thresholds_env);
+  js_event_store_init (&f->dispatches, &f->config);
+  js_frame_metrics_init (&f->frames, &f->config, &f->dispatches);
+
+  frame (f, 1000, 40, FALSE, 39, 0); /* 2.4 budgets: on time under this rule */
+  g_assert_cmpuint (f->frames.total.slow, ==, 0);
+  frame (f, 2000, 60, FALSE, 59, 0);
+  g_assert_cmpuint (f->frames.total.slow, ==, 1);
+  g_assert_cmpint (frame_event (f, 0)->longest.frame->tier, ==, JS_TIER_NOTICEABLE);
+  frame (f, 4000, 215, FALSE, 214, 0);
+  g_assert_cmpuint (f->frames.total.frozen, ==, 1);
+  g_assert_cmpint (frame_event (f, 1)->longest.frame->tier, ==, JS_TIER_FROZEN);
+
+  /* The default rule and another threshold: a slow 30 ms frame is light
+   * under a 50 ms threshold, noticeable under a 20 ms one. */
+  teardown (f, data);
+  setup (f, data);
+  frame (f, 1000, 30, FALSE, 29, 0);
+  g_assert_cmpint (frame_event (f, 0)->longest.frame->tier, ==, JS_TIER_LIGHT);
+  teardown (f, data);
+  js_config_load (&f->config, thresholds_env);
+  f->config.slow_frame_pct = 150;
+  js_event_store_init (&f->dispatches, &f->config);
+  js_frame_metrics_init (&f->frames, &f->config, &f->dispatches);
+  frame (f, 1000, 30, FALSE, 29, 0);
+  g_assert_cmpint (frame_event (f, 0)->longest.frame->tier, ==, JS_TIER_NOTICEABLE);
 }
 
 /* The live views' ring: every frame, oldest first, bounded, with its flags. */
@@ -247,6 +296,7 @@ main (int argc, char **argv)
   ADD ("/FrameMetrics/partially-blocking", test_many_small_stalls_partially_blocking);
   ADD ("/FrameMetrics/idle-between-animations", test_idle_between_animations);
   ADD ("/FrameMetrics/frozen-and-windows", test_frozen_and_windows);
+  ADD ("/FrameMetrics/configured-thresholds", test_configured_thresholds);
   ADD ("/FrameMetrics/recent-ring", test_recent_frames);
   ADD ("/FrameMetrics/recent-dispatches", test_recent_frame_dispatches);
 #undef ADD

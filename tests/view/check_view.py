@@ -22,7 +22,7 @@ from jankscope_test import (MS, Skip, check, gtk_env, main, preload_path,  # noq
                             read_report, skip_if_sanitized)
 import live_client as lc  # noqa: E402
 
-TICK_LIMIT_NS = 250 * MS  # the bound between two hang progress messages
+TICK_LIMIT_NS = 250 * MS  # the most between two hang messages (sent every 100 ms)
 
 
 def view_app():
