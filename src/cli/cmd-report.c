@@ -164,13 +164,19 @@ format_overview (const Printer *p)
   g_autofree char *title = NULL;
   g_autofree char *clean = NULL;
   g_autofree char *stalls = describe_tiers (p);
-  guint64 named = agg->stalls.attributed_ns >= agg->signatures_other.total_ns
-                    ? agg->stalls.attributed_ns - agg->signatures_other.total_ns
+  /* Every moment once: the stall events, and the frame events no stall
+   * event covers (the only record of their stalls), as every export counts
+   * them; to the millisecond: every export's total is this time (exports.md). */
+  guint64 attributed_ns = jsr_sat_add_u64 (agg->stalls.attributed_ns,
+                                           agg->frame_uncovered.attributed_ns);
+  guint64 blocked_ns = jsr_sat_add_u64 (agg->stalls.total_ns, agg->frame_uncovered.total_ns);
+  guint64 named = attributed_ns >= agg->signatures_other.total_ns
+                    ? attributed_ns - agg->signatures_other.total_ns
                     : 0;
-  /* To the millisecond: every export's total is this time (exports.md). */
-  g_autofree char *attributed = cli_format_duration_fine (agg->stalls.attributed_ns);
-  g_autofree char *share = cli_format_share (agg->stalls.attributed_ns, agg->stalls.total_ns);
-  g_autofree char *unattributed = cli_format_duration_fine (agg->stalls.unattributed_ns);
+  g_autofree char *attributed = cli_format_duration_fine (attributed_ns);
+  g_autofree char *share = cli_format_share (attributed_ns, blocked_ns);
+  g_autofree char *unattributed = cli_format_duration_fine (
+    jsr_sat_add_u64 (agg->stalls.unattributed_ns, agg->frame_uncovered.unattributed_ns));
   g_autofree char *attribution = NULL;
   guint n_installs = g_hash_table_size (agg->installs);
   guint64 frame_events = 0;
@@ -229,7 +235,18 @@ format_overview (const Printer *p)
   }
   for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
     frame_events = jsr_sat_add_u64 (frame_events, agg->frame_events_by_tier[t]);
-  if (frame_events > 0)
+  if (frame_events > 0 && agg->frame_uncovered.events > 0)
+    {
+      g_autofree char *time = cli_format_duration_fine (agg->frame_uncovered.attributed_ns);
+      g_autofree char *line = g_strdup_printf (
+        _("%llu, not counted above (frame events see the same stalls from the frame clock), but "
+          "for %llu no stall event covers: their stacks (%s) are in the attributed time"),
+        (unsigned long long) frame_events, (unsigned long long) agg->frame_uncovered.events,
+        time);
+
+      cli_table_add_row (table, _("Frame events"), line, NULL);
+    }
+  else if (frame_events > 0)
     {
       g_autofree char *line = g_strdup_printf (
         _("%llu, not counted above (frame events see the same stalls from the frame clock)"),

@@ -512,6 +512,10 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
   jsr_json_writer_end_object (w);
   jsr_json_writer_member (w, "total_ns");
   jsr_json_writer_uint (w, agg->frame_events_ns);
+  jsr_json_writer_member (w, "uncovered");
+  jsr_json_writer_begin_object (w);
+  write_stats (w, &agg->frame_uncovered, "blocked_ns", TRUE);
+  jsr_json_writer_end_object (w);
   jsr_json_writer_end_object (w);
 
   line_member (w, TOP, "groups");
@@ -843,6 +847,22 @@ read_groups (Node         *root,
     if (!read_u64 (by_tier, &by_tier_path, js_tier_name (t), &agg->frame_events_by_tier[t],
                    error))
       return FALSE;
+  /* Aggregates before it have none. */
+  {
+    Path uncovered_path = JSR_JSON_MEMBER (&frame_path, "uncovered");
+    g_autoptr (GError) local_error = NULL;
+    Node *uncovered = jsr_json_read_optional_object (frame_events, &frame_path, "uncovered",
+                                                     &local_error);
+
+    if (local_error != NULL)
+      {
+        g_propagate_error (error, g_steal_pointer (&local_error));
+        return FALSE;
+      }
+    if (uncovered != NULL &&
+        !read_stats (uncovered, &uncovered_path, "blocked_ns", TRUE, &agg->frame_uncovered, error))
+      return FALSE;
+  }
 
   if ((groups = jsr_json_read_array (root, NULL, "groups", error)) == NULL ||
       (other = jsr_json_read_object (root, NULL, "groups_other", error)) == NULL ||

@@ -962,12 +962,74 @@ offer_worst_event (JsrAggregate         *agg,
   offer_worst (agg, candidate);
 }
 
+/* A frame event no stall event covers: the only record of its stalls
+ * (docs/aggregate-format.md, "Frame events"). Its profile goes into the
+ * signatures, its times into frame_uncovered, as the exports count it. */
+static void
+fold_uncovered_frame_event (JsrAggregate         *agg,
+                            const JsrReportEvent *event,
+                            const JsrAggKey      *key,
+                            guint64               duration)
+{
+  g_autoptr (GArray) sigs = NULL;
+  guint64 named, attributed;
+  JsrAggStats delta = { 0 };
+
+  if (file_profile (event) == NULL || !jsr_aggregate_filter_matches (agg->filter, key))
+    return;
+  sigs = g_array_new (FALSE, TRUE, sizeof (EventSignature));
+  g_array_set_clear_func (sigs, event_signature_clear);
+  named = attribute_profile (agg, event, file_profile (event), duration, sigs);
+  attributed = MIN ((guint64) MAX (event->detail->attributed_ns, 0), duration);
+  delta.events = 1;
+  delta.samples = event_samples (agg, event);
+  delta.total_ns = duration;
+  delta.max_ns = duration;
+  delta.attributed_ns = attributed;
+  delta.unattributed_ns = duration - attributed;
+  stats_add (agg, &agg->frame_uncovered, &delta);
+  touch (agg, &agg->frame_uncovered);
+  add_to_signatures (agg, key, sigs);
+  if (attributed > named)
+    {
+      JsrAggStats part = { .total_ns = attributed - named };
+
+      stats_add (agg, &agg->signatures_other, &part);
+    }
+}
+
+static gint64
+event_end (const JsrReportEvent *event)
+{
+  if (event->detail != NULL && event->detail->end_ns > event->start_ns)
+    return event->detail->end_ns;
+  return jsr_sat_add (event->start_ns, MAX (event->duration_ns, 0));
+}
+
+/* Does a stall event (dispatch, iteration, hang) of the report overlap it? */
+static gboolean
+covered_by_stall_event (const JsrReport      *report,
+                        const JsrReportEvent *frame)
+{
+  gint64 end = event_end (frame);
+
+  for (guint i = 0; i < report->events->len; i++)
+    {
+      const JsrReportEvent *e = g_ptr_array_index (report->events, i);
+
+      if (g_strcmp0 (e->type, "frame") != 0 && e->start_ns < end && event_end (e) > frame->start_ns)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 fold_event (JsrAggregate         *agg,
             const JsrReportEvent *event,
             guint64               run,
             const char           *app,
-            gint64                pid)
+            gint64                pid,
+            gboolean              uncovered)
 {
   JsrAggKey key = {
     .tier = (char *) js_tier_name (event->tier),
@@ -986,6 +1048,8 @@ fold_event (JsrAggregate         *agg,
   if (g_strcmp0 (event->type, "frame") == 0)
     {
       count_frame_event (agg, event, duration);
+      if (uncovered)
+        fold_uncovered_frame_event (agg, event, &key, duration);
       return;
     }
   if (!jsr_aggregate_filter_matches (agg->filter, &key))
@@ -1114,7 +1178,12 @@ jsr_aggregate_add_report (JsrAggregate    *agg,
   add_frame_time (agg, report);
 
   for (guint i = 0; i < report->events->len; i++)
-    fold_event (agg, g_ptr_array_index (report->events, i), id, app, report->pid);
+    {
+      const JsrReportEvent *event = g_ptr_array_index (report->events, i);
+
+      fold_event (agg, event, id, app, report->pid,
+                  g_strcmp0 (event->type, "frame") == 0 && !covered_by_stall_event (report, event));
+    }
 
   /* A run killed during a hang, carried by this report: a run of its own. */
   if (previous_id != 0)
@@ -1123,7 +1192,7 @@ jsr_aggregate_add_report (JsrAggregate    *agg,
       add_run_id (agg, previous_id);
       count_app (agg, app, 1);
       fold_event (agg, report->previous_run->hang, previous_id, app,
-                  report->previous_run->pid);
+                  report->previous_run->pid, FALSE);
     }
 
   return TRUE;
@@ -1235,6 +1304,10 @@ add_summaries (JsrAggregate       *agg,
     agg->frame_events_by_tier[t] = add_sat (agg, agg->frame_events_by_tier[t],
                                             other->frame_events_by_tier[t]);
   agg->frame_events_ns = add_sat (agg, agg->frame_events_ns, other->frame_events_ns);
+  /* Not by groups: a filter cannot pick them out of an aggregate (its
+   * signatures' cells still have them). */
+  if (agg->filter == NULL)
+    stats_add (agg, &agg->frame_uncovered, &other->frame_uncovered);
   agg->events_filtered_out = add_sat (agg, agg->events_filtered_out, other->events_filtered_out);
   agg->overflowed = agg->overflowed || other->overflowed;
   agg->saturated = agg->saturated || other->saturated;

@@ -22,7 +22,10 @@
  *
  * Frame events describe the same time as dispatch and iteration events, from
  * the frame clock's side: they are counted apart (frame_events) and never in
- * signatures or stall time, so that no stall is counted twice.
+ * stall time, so that no stall is counted twice. A frame event that no stall
+ * event of its report overlaps is the only record of its stalls: its
+ * profile goes into the signatures (frame_uncovered), as every export counts
+ * it.
  *
  * A run is one process (install id, pid, start); a run already folded in is
  * refused (JSR_AGGREGATE_ERROR_DUPLICATE): runs are disjoint across inputs,
@@ -180,6 +183,10 @@ typedef struct
   /* frame events: counted apart */
   guint64 frame_events_by_tier[JS_N_EVENT_TIERS];
   guint64 frame_events_ns;
+  /* Of them, those no stall event of their report covers (reports with
+   * profiles): the only record of their stalls, whose profiles are in the
+   * signatures as every export counts them. total_ns: their frame time. */
+  JsrAggStats frame_uncovered;
 
   GHashTable *groups;    /* JsrAggKey* -> JsrAggGroup* */
   JsrAggStats groups_other;

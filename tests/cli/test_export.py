@@ -1056,9 +1056,15 @@ class ProfileTest(ExportTestCase):
         # Without the dispatch event, the frame event's profile is the only one.
         alone = copy.deepcopy(self.report)
         alone["events"] = [alone["events"][1]]
-        p = Pprof(decode_pprof(self.export("pprof", self.write("F.json", alone)),
-                               need_env("EXPORT_TEST_PROTO_DIR")))
+        path = self.write("F.json", alone)
+        p = Pprof(decode_pprof(self.export("pprof", path), need_env("EXPORT_TEST_PROTO_DIR")))
         self.assertEqual(sum(s["value"][1] for s in p.samples), 360 * MS)
+        # And report counts it as the exports do: the only record of its stalls.
+        proc = run_cli("report", path)
+        self.assertEqual(proc.returncode, 0, proc.err)
+        self.assertIn("360.0 ms (39%) to stacks, 360.0 ms to 25 signatures", proc.out)
+        self.assertIn("but for 1 no stall event covers: their stacks (360.0 ms) are in the "
+                      "attributed time", proc.out)
 
     def test_timeline_stacks_come_from_the_profile(self):
         trace = json.loads(self.export("chrome", self.input))
@@ -1351,15 +1357,19 @@ class ErrorTest(ExportTestCase):
         self.assertIn("built without", proc.err)
 
 
+def covered(frame_event, report):
+    """Does a main-loop event of the report overlap the frame event?"""
+    return any(m["start_ns"] < frame_event["end_ns"] and m["end_ns"] > frame_event["start_ns"]
+               for m in report["events"] if m.get("type") != "frame")
+
+
 def profile_totals(events):
     """What the profile formats count (docs/exports.md, "Each moment
     once"): the time and samples of each main-loop event's profile, and of a
     frame event's when no main-loop event overlaps it."""
-    main_loop = [e for e in events if e.get("type") != "frame"]
     time = samples = 0
     for e in events:
-        if e.get("type") == "frame" and any(m["start_ns"] < e["end_ns"] and
-                                            m["end_ns"] > e["start_ns"] for m in main_loop):
+        if e.get("type") == "frame" and covered(e, {"events": events}):
             continue
         time += profile_time(e)
         samples += profile_samples(e)
@@ -1450,16 +1460,21 @@ class RoundTripTest(ExportTestCase):
             report = json.load(f)
         stall_events = [e for e in report["events"] if e["type"] != "frame"]
         self.assertTrue(stall_events, "no stall event")
-        for e in stall_events:
+        for e in report["events"]:
             self.assertIn("profile", e, "a report without profiles")
-        attributed = sum(min(profile_time(e), e["duration_ns"]) for e in stall_events)
+        # Each moment once: the stall events, and the frame events no stall
+        # event covers.
+        counted = [e for e in report["events"] if e["type"] != "frame" or not covered(e, report)]
+        attributed = sum(min(profile_time(e), e["duration_ns"]) for e in counted)
         self.assertGreater(attributed, 0)
 
         aggregate = self.path("aggregate.json")
         proc = run_cli("merge", path, "-o", aggregate)
         self.assertEqual(proc.returncode, 0, proc.err)
         with open(aggregate) as f:
-            self.assertEqual(json.load(f)["stalls"]["attributed_ns"], attributed)
+            agg = json.load(f)
+        self.assertEqual(agg["stalls"]["attributed_ns"] +
+                         agg["frame_events"]["uncovered"]["attributed_ns"], attributed)
         proc = run_cli("report", path)
         self.assertEqual(proc.returncode, 0, proc.err)
         line = next(line for line in proc.out.splitlines() if line.startswith("  Attributed"))
@@ -1479,7 +1494,7 @@ class RoundTripTest(ExportTestCase):
             self.export("sysprof", path, output="capture.syscap")
             samples = [line for line in dump_sysprof(self.path("capture.syscap"))
                        if line[0] == "sample"]
-            self.assertEqual(len(samples), sum(profile_time(e) for e in stall_events) // MS)
+            self.assertEqual(len(samples), sum(profile_time(e) for e in counted) // MS)
         trace = json.loads(self.export("chrome", path))
         check_nesting(self, trace)
         per_event = {}
@@ -1496,8 +1511,7 @@ class RoundTripTest(ExportTestCase):
                 if end is None or s >= end:
                     total += t - s
                     end = t
-        self.assertLessEqual(abs(total - sum(profile_time(e) for e in stall_events)),
-                             len(per_event))
+        self.assertLessEqual(abs(total - sum(profile_time(e) for e in counted)), len(per_event))
         return report
 
     def run_attribution(self, app_env, args, path, gtk=False):
