@@ -124,6 +124,14 @@ cli_format_duration (guint64 ns)
 }
 
 char *
+cli_format_duration_fine (guint64 ns)
+{
+  if (ns >= G_GUINT64_CONSTANT (1000000000) && ns < G_GUINT64_CONSTANT (3600000000000))
+    return g_strdup_printf (_("%.3f s"), (double) ns / 1e9);
+  return cli_format_duration (ns);
+}
+
+char *
 cli_format_share (guint64 part,
                   guint64 whole)
 {
@@ -140,6 +148,19 @@ cli_format_class (const JsrAggKey *key)
   if (key->wait != NULL)
     return g_strdup_printf ("%s (%s)", key->klass, key->wait);
   return g_strdup (key->klass);
+}
+
+char *
+cli_format_culprit (const char *function,
+                    const char *callback)
+{
+  if (function == NULL)
+    return g_strdup ("-");
+  if (callback == NULL)
+    return g_strdup (function);
+  /* Translators: the callback the main loop dispatched, then the library
+   * function that took the time in it, e.g. "on_load → gtk_text_layout_validate" */
+  return g_strdup_printf (_("%s → %s"), callback, function);
 }
 
 const char *

@@ -34,9 +34,16 @@ gboolean cli_parse_count (const char *text,
                           guint      *out);
 
 char    *cli_format_duration (guint64 ns);  /* "3.2 s", "12.5 ms", "0.08 ms" */
+/* To the millisecond from 1 s on ("3.214 s"): totals other tools show too
+ * (the attributed time, every export's total). */
+char    *cli_format_duration_fine (guint64 ns);
 char    *cli_format_share    (guint64 part,
                               guint64 whole); /* "65%", "-" when whole is 0 */
 char    *cli_format_class    (const JsrAggKey *key); /* "compute", "wait (lock)", "unknown" */
 const char *cli_format_signature (const char *text);
+/* "function", or "callback → function" when the culprit is a library's
+ * (the dispatched callback named); "-" without one. */
+char    *cli_format_culprit  (const char *function,
+                              const char *callback);
 
 G_END_DECLS

@@ -81,10 +81,12 @@ cli_cmd_export (int    argc,
   g_autofree char *output = NULL;
   g_autofree char *align = NULL;
   g_autofree char *folded_prefix = NULL;
+  g_autofree char *folded_weight = NULL;
   g_autofree char *description = NULL;
   g_auto (GStrv) files = NULL;
   g_autoptr (GBytes) bytes = NULL;
   gboolean scrub = FALSE;
+  JseFoldedWeight weight;
   const ExportFormat *format;
   JseContext *ctx;
   const GOptionEntry entries[] = {
@@ -100,6 +102,9 @@ cli_cmd_export (int    argc,
     { "folded-prefix", 0, 0, G_OPTION_ARG_STRING, &folded_prefix,
       N_("folded: root frames before each stack, a comma-separated list of process, class, "
          "signature; or none (default)"), N_("LIST") },
+    { "folded-weight", 0, 0, G_OPTION_ARG_STRING, &folded_weight,
+      N_("folded: what each line counts: time (attributed time in microseconds, the default) "
+         "or samples"), N_("time|samples") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     G_OPTION_ENTRY_NULL
   };
@@ -139,6 +144,10 @@ cli_cmd_export (int    argc,
     return cli_usage_error (context, "%s", error->message);
   if (folded_prefix != NULL && strcmp (format->name, "folded") != 0)
     return cli_usage_error (context, _("--folded-prefix is for --format=folded"));
+  if (!jse_folded_parse_weight (folded_weight, &weight, &error))
+    return cli_usage_error (context, "%s", error->message);
+  if (folded_weight != NULL && strcmp (format->name, "folded") != 0)
+    return cli_usage_error (context, _("--folded-weight is for --format=folded"));
   if (format->missing != NULL)
     {
       cli_error ("%s", _(format->missing));
@@ -149,6 +158,7 @@ cli_cmd_export (int    argc,
                                   ? JSE_ALIGN_START
                                   : JSE_ALIGN_CLOCK);
   ctx->folded_prefix = g_steal_pointer (&folded_prefix);
+  ctx->folded_weight = weight;
 
   /* Every input is loaded and checked before anything is written: a bad one
    * leaves no output behind. */

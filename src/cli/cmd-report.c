@@ -164,12 +164,19 @@ format_overview (const Printer *p)
   g_autofree char *title = NULL;
   g_autofree char *clean = NULL;
   g_autofree char *stalls = describe_tiers (p);
-  guint64 named = agg->stalls.attributed_ns >= agg->signatures_other.total_ns
-                    ? agg->stalls.attributed_ns - agg->signatures_other.total_ns
+  /* Every moment once: the stall events, and the frame events no stall
+   * event covers (the only record of their stalls), as every export counts
+   * them; to the millisecond: every export's total is this time (exports.md). */
+  guint64 attributed_ns = jsr_sat_add_u64 (agg->stalls.attributed_ns,
+                                           agg->frame_uncovered.attributed_ns);
+  guint64 blocked_ns = jsr_sat_add_u64 (agg->stalls.total_ns, agg->frame_uncovered.total_ns);
+  guint64 named = attributed_ns >= agg->signatures_other.total_ns
+                    ? attributed_ns - agg->signatures_other.total_ns
                     : 0;
-  g_autofree char *attributed = cli_format_duration (agg->stalls.attributed_ns);
-  g_autofree char *share = cli_format_share (agg->stalls.attributed_ns, agg->stalls.total_ns);
-  g_autofree char *unattributed = cli_format_duration (agg->stalls.unattributed_ns);
+  g_autofree char *attributed = cli_format_duration_fine (attributed_ns);
+  g_autofree char *share = cli_format_share (attributed_ns, blocked_ns);
+  g_autofree char *unattributed = cli_format_duration_fine (
+    jsr_sat_add_u64 (agg->stalls.unattributed_ns, agg->frame_uncovered.unattributed_ns));
   g_autofree char *attribution = NULL;
   guint n_installs = g_hash_table_size (agg->installs);
   guint64 frame_events = 0;
@@ -217,7 +224,7 @@ format_overview (const Printer *p)
     }
   cli_table_add_row (table, _("Stall events"), stalls, NULL);
   {
-    g_autofree char *named_text = cli_format_duration (named);
+    g_autofree char *named_text = cli_format_duration_fine (named);
     guint n_signatures = g_hash_table_size (agg->signatures);
 
     attribution = g_strdup_printf (
@@ -228,7 +235,18 @@ format_overview (const Printer *p)
   }
   for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
     frame_events = jsr_sat_add_u64 (frame_events, agg->frame_events_by_tier[t]);
-  if (frame_events > 0)
+  if (frame_events > 0 && agg->frame_uncovered.events > 0)
+    {
+      g_autofree char *time = cli_format_duration_fine (agg->frame_uncovered.attributed_ns);
+      g_autofree char *line = g_strdup_printf (
+        _("%llu, not counted above (frame events see the same stalls from the frame clock), but "
+          "for %llu no stall event covers: their stacks (%s) are in the attributed time"),
+        (unsigned long long) frame_events, (unsigned long long) agg->frame_uncovered.events,
+        time);
+
+      cli_table_add_row (table, _("Frame events"), line, NULL);
+    }
+  else if (frame_events > 0)
     {
       g_autofree char *line = g_strdup_printf (
         _("%llu, not counted above (frame events see the same stalls from the frame clock)"),
@@ -482,6 +500,62 @@ format_groups (const Printer *p)
 
 /* ---- worst events ------------------------------------------------------------ */
 
+/* A part's class, as a group's: "compute", "wait (sleep)", "unknown". */
+static char *
+part_class (const JsrAggPart *part)
+{
+  JsrAggKey key = { .klass = part->klass, .wait = part->wait };
+
+  return cli_format_class (&key);
+}
+
+/* The parts of a worst event under its row, each with its own cause
+ * (docs/report-format.md, "Causes per part"): its callback, duration,
+ * tier, class, culprit, attributed and unattributed time. */
+static void
+add_part_rows (CliTable          *table,
+               const JsrAggEvent *e)
+{
+  guint shown = e->parts != NULL ? e->parts->len : 0;
+
+  if (shown < 2 && e->parts_count < 2)
+    return;
+  for (guint i = 0; i < shown; i++)
+    {
+      const JsrAggPart *part = g_ptr_array_index (e->parts, i);
+      const char *what = part->callback != NULL ? part->callback
+                         : part->source != NULL ? part->source
+                                                : part->type;
+      g_autofree char *label = g_strdup_printf ("  %s", what != NULL ? what : "?");
+      g_autofree char *duration = cli_format_duration (part->duration_ns);
+      g_autofree char *klass = part_class (part);
+      g_autofree char *culprit = cli_format_culprit (part->culprit, part->culprit_callback);
+      g_autofree char *attributed = part->attributed_ns >= 0
+                                      ? cli_format_duration ((guint64) part->attributed_ns)
+                                      : g_strdup ("-");
+      g_autofree char *unattributed =
+        part->attributed_ns >= 0
+          ? cli_format_duration (part->duration_ns - MIN ((guint64) part->attributed_ns,
+                                                          part->duration_ns))
+          : g_strdup ("-");
+
+      /* Translators: the first column of a part's row under its event:
+       * "part" and the part's callback */
+      cli_table_add_row (table, label, C_("worst events", "part"), duration,
+                         part->tier != NULL ? part->tier : "-", klass, culprit, attributed,
+                         unattributed, NULL);
+    }
+  if (e->parts_count > shown)
+    {
+      g_autofree char *more = g_strdup_printf (
+        ngettext ("  … %llu more part", "  … %llu more parts",
+                  (gulong) MIN (e->parts_count - shown, G_MAXULONG)),
+        (unsigned long long) (e->parts_count - shown));
+
+      cli_table_add_row (table, more, "", "", "", "", "", "", "", NULL);
+    }
+}
+
 static void
 format_worst (const Printer *p)
 {
@@ -507,11 +581,13 @@ format_worst (const Printer *p)
       g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, e->event_id);
       g_autofree char *duration = cli_format_duration (e->duration_ns);
       g_autofree char *klass = cli_format_class (&e->key);
+      g_autofree char *culprit = cli_format_culprit (e->culprit, e->culprit_callback);
       g_autofree char *attributed = cli_format_duration (e->attributed_ns);
       g_autofree char *unattributed = cli_format_duration (e->unattributed_ns);
 
-      cli_table_add_row (table, app, id, duration, e->key.tier, klass,
-                         e->culprit != NULL ? e->culprit : "-", attributed, unattributed, NULL);
+      cli_table_add_row (table, app, id, duration, e->key.tier, klass, culprit, attributed,
+                         unattributed, NULL);
+      add_part_rows (table, e);
     }
   g_string_append_printf (p->out, _("\nWorst events (%u of %llu)\n"), shown,
                           (unsigned long long) agg->stalls.events);

@@ -379,17 +379,27 @@ describe_frame (const JsrReportFrame *frame)
   return g_steal_pointer (&text);
 }
 
+/* The culprit's name; "callback → name" when it is not the app's own code
+ * and the report names the callback the loop dispatched. */
 static char *
 describe_culprit_name (const JsrReportCulprit *culprit)
 {
-  char *location = describe_location (culprit->function, culprit->file, culprit->line);
+  g_autofree char *callback = jsr_culprit_callback_name (culprit);
+  g_autofree char *location = describe_location (culprit->function, culprit->file, culprit->line);
+  g_autofree char *name = NULL;
 
   if (location != NULL)
-    return location;
-  if (culprit->module != NULL)
-    return g_strdup_printf (_("?? in %s"), culprit->module);
+    name = g_steal_pointer (&location);
+  else if (culprit->module != NULL)
+    name = g_strdup_printf (_("?? in %s"), culprit->module);
+  else
+    name = g_strdup ("??");
+  if (callback != NULL)
+    /* Translators: the callback the main loop dispatched, then the library
+     * function that took the time in it, e.g. "on_load → gtk_text_layout_validate" */
+    return g_strdup_printf (_("%s → %s"), callback, name);
 
-  return g_strdup ("??");
+  return g_steal_pointer (&name);
 }
 
 /* The culprit cell of the events table: the name, cut so that the
@@ -687,6 +697,61 @@ compare_events_by_duration (gconstpointer a,
   return 0;
 }
 
+/* "compute", "wait: sleep" of a part; NULL when unknown. */
+static char *
+describe_part_class (const JsrReportPart *part)
+{
+  if (part->klass == NULL)
+    return NULL;
+  if (part->wait == NULL)
+    return g_strdup (class_label (part->klass));
+  return g_strdup_printf (C_("class: wait kind", "%s: %s"), class_label (part->klass),
+                          wait_label (part->wait));
+}
+
+/* The parts of an episode, each with its own cause (docs/report-format.md,
+ * "Causes per part"), when it has more than one. */
+static void
+format_parts (const JsrReportEvent *event,
+              GString              *out)
+{
+  g_autoptr (CliTable) table = cli_table_new (7);
+  GPtrArray *parts = event->parts;
+  gint64 count = MAX (event->parts_count, parts != NULL ? (gint64) parts->len : 0);
+
+  if (parts == NULL || parts->len < 2)
+    return;
+  for (guint c = 0; c < 3; c++)
+    cli_table_set_align (table, c, CLI_ALIGN_RIGHT);
+  cli_table_set_align (table, 6, CLI_ALIGN_RIGHT);
+  cli_table_set_max_width (table, 3, MAX_EVENT_NAME_COLUMNS);
+  cli_table_set_max_width (table, 5, MAX_CULPRIT_COLUMNS);
+  cli_table_add_row (table, _("PART"), _("START"), _("DURATION"), _("CALLBACK"), _("CLASS"),
+                     _("CULPRIT"), _("ATTRIBUTED"), NULL);
+  for (guint i = 0; i < parts->len; i++)
+    {
+      const JsrReportPart *part = g_ptr_array_index (parts, i);
+      g_autofree char *number = g_strdup_printf ("%u", i + 1);
+      /* Both are >= 0 (checked on load). */
+      g_autofree char *start = g_strdup_printf (_("+%.3f s"),
+                                                (part->start_ns - event->start_ns) / 1e9);
+      g_autofree char *duration = format_ms (part->duration_ns);
+      g_autofree char *klass = describe_part_class (part);
+      g_autofree char *culprit = describe_culprit_cell (part->culprit);
+      g_autofree char *attributed = part->attributed_ns >= 0 ? format_ms (part->attributed_ns)
+                                                             : g_strdup ("-");
+
+      cli_table_add_row (table, number, start, duration,
+                         or_dash (part->callback != NULL ? part->callback : part->source),
+                         or_dash (klass), culprit, attributed, NULL);
+    }
+  g_string_append_printf (out, "%s%s\n", STACK_INDENT,
+                          count > (gint64) parts->len
+                            ? _("Parts (the report lists some of them):")
+                            : _("Parts:"));
+  cli_table_format (table, STACK_INDENT, out);
+}
+
 /* The top stacks of the worst events that have one. */
 static void
 format_event_stacks (GPtrArray *sorted,
@@ -715,6 +780,7 @@ format_event_stacks (GPtrArray *sorted,
         heading = g_strdup_printf (_("Event %lld (%s), top stack:"), (long long) event->id,
                                    duration);
       g_string_append_printf (out, "%s%s\n", INDENT, heading);
+      format_parts (event, out);
       format_stack (event, out);
     }
 }

@@ -352,10 +352,10 @@ or_else (const char *a,
 }
 
 static void
-culprit_args (Chrome               *c,
-              const JsrReportEvent *event)
+culprit_args (Chrome                 *c,
+              const JsrReportCulprit *culprit)
 {
-  const JsrReportCulprit *culprit = event->culprit;
+  g_autofree char *callback = jsr_culprit_callback_name (culprit);
   g_autoptr (GString) text = NULL;
 
   if (culprit == NULL)
@@ -369,6 +369,9 @@ culprit_args (Chrome               *c,
   if (culprit->module != NULL)
     g_string_append_printf (text, " [%s]", jse_text (c->ctx, culprit->module));
   arg_str (c, "culprit", text->str);
+  /* What the loop dispatched, when the culprit is a library's. */
+  if (callback != NULL)
+    arg_str (c, "culprit_callback", callback);
   arg_str (c, "culprit_reason", culprit->reason);
   if (culprit->confidence >= 0)
     {
@@ -409,7 +412,12 @@ write_event_slice (Chrome      *c,
   arg_int (c, "parts", MAX (e->parts_count, d != NULL ? (gint64) d->parts->len : 0));
   arg_str (c, "class", e->klass);
   arg_str (c, "wait", e->wait);
-  culprit_args (c, e);
+  culprit_args (c, e->culprit);
+  if (d != NULL && d->attributed_ns != JSR_UNKNOWN)
+    {
+      arg_ms (c, "attributed_ms", d->attributed_ns);
+      arg_ms (c, "unattributed_ms", jsr_span (d->attributed_ns, MAX (e->duration_ns, 0)));
+    }
   arg_ms (c, "watched_ms", e->watched_ns);
   arg_ms (c, "cpu_ms", e->cpu_ns);
   arg_ms (c, "off_cpu_ms", e->off_cpu_ns);
@@ -480,6 +488,13 @@ write_part_slice (Chrome      *c,
   arg_ms (c, "own_ms", p->duration_ns);
   arg_ms (c, "wall_ms", jsr_span (p->start_ns, p->end_ns));
   arg_int (c, "event", s->event->id);
+  /* The part's own cause (reports with causes per part). */
+  arg_str (c, "class", p->klass);
+  arg_str (c, "wait", p->wait);
+  culprit_args (c, p->culprit);
+  arg_ms (c, "attributed_ms", p->attributed_ns);
+  arg_ms (c, "cpu_ms", p->cpu_ns);
+  arg_ms (c, "off_cpu_ms", p->off_cpu_ns);
   end_event (c);
 }
 
@@ -675,19 +690,29 @@ frame_id (Chrome     *c,
   return c->stack_frames->len;
 }
 
-/* The leaf's stackFrames id of a stack, linked from the root (the report
- * lists frames leaf first). */
+/* The frames of a timed sample, leaf first (empty: no stack). */
+static void
+sample_frames (const JseTimedSample *t,
+               GPtrArray            *out)
+{
+  g_ptr_array_set_size (out, 0);
+  if (t->node >= 0)
+    jse_node_frames (t->profile, (guint) t->node, out);
+}
+
+/* The leaf's stackFrames id of a stack, linked from the root (frames leaf
+ * first). */
 static guint
-stack_id (Chrome               *c,
-          const JsrReportStack *stack)
+stack_id (Chrome    *c,
+          GPtrArray *frames)
 {
   guint id = 0;
 
-  if (stack == NULL || stack->frames->len == 0)
+  if (frames->len == 0)
     return frame_id (c, 0, JSE_NO_STACK, NULL);
-  for (guint i = stack->frames->len; i-- > 0;)
+  for (guint i = frames->len; i-- > 0;)
     {
-      const JsrReportFrame *frame = g_ptr_array_index (stack->frames, i);
+      const JsrReportFrame *frame = g_ptr_array_index (frames, i);
 
       id = frame_id (c, id, jse_frame_name (c->ctx, frame), jse_text (c->ctx, frame->module));
     }
@@ -696,18 +721,18 @@ stack_id (Chrome               *c,
 }
 
 static void
-stack_text (Chrome               *c,
-            GString              *out,
-            const JsrReportStack *stack)
+stack_text (Chrome    *c,
+            GString   *out,
+            GPtrArray *frames)
 {
-  if (stack == NULL)
+  if (frames->len == 0)
     {
       g_string_append (out, JSE_NO_STACK);
       return;
     }
-  for (guint i = 0; i < stack->frames->len; i++)
+  for (guint i = 0; i < frames->len; i++)
     {
-      const JsrReportFrame *frame = g_ptr_array_index (stack->frames, i);
+      const JsrReportFrame *frame = g_ptr_array_index (frames, i);
 
       g_string_append_printf (out, "%s%s", i > 0 ? "\n" : "", jse_frame_name (c->ctx, frame));
       if (frame->file != NULL && frame->line != JSR_UNKNOWN)
@@ -724,6 +749,7 @@ static void
 write_sample_instants (Chrome *c,
                        GArray *timeline)
 {
+  g_autoptr (GPtrArray) frames = g_ptr_array_new ();
   guint tid = 0;
 
   for (guint i = 0; i < timeline->len; i++)
@@ -732,9 +758,11 @@ write_sample_instants (Chrome *c,
       const JsrReportSample *s = t->sample;
       g_autoptr (GString) text = g_string_new (NULL);
       g_autofree char *name = NULL;
-      guint sf = stack_id (c, t->stack);
       SampleEntry entry;
+      guint sf;
 
+      sample_frames (t, frames);
+      sf = stack_id (c, frames);
       if (tid == 0)
         tid = new_thread (c, "samples", 20);
       name = s->wait != NULL ? g_strdup_printf ("sample: %s (%s)", or_else (s->state, "?"), s->wait)
@@ -749,10 +777,18 @@ write_sample_instants (Chrome *c,
       arg_int (c, "count", s->count);
       if (s->count > 1)
         arg_ms (c, "last_after_ms", jsr_span (s->t_ns, s->last_ns));
+      /* An entry the report merged (more than 256 in the event): its
+       * samples, how many were running; the stack is that of the larger
+       * share (docs/report-format.md, "Samples over time"). */
+      if (s->running != JSR_UNKNOWN)
+        {
+          arg_true (c, "merged");
+          arg_int (c, "running", s->running);
+        }
       arg_str (c, "state", s->state);
       arg_str (c, "wait", s->wait);
       arg_int (c, "event", t->event->id);
-      stack_text (c, text, t->stack);
+      stack_text (c, text, frames);
       arg_str (c, "stack", text->str);
       end_event (c);
 
@@ -837,6 +873,7 @@ write_sampled_stacks (Chrome *c,
 {
   g_autoptr (GArray) open = g_array_new (FALSE, TRUE, sizeof (StackSlice));
   g_autoptr (GArray) closed = g_array_new (FALSE, TRUE, sizeof (StackSlice));
+  g_autoptr (GPtrArray) frames = g_ptr_array_new ();
   gint64 previous_end = G_MININT64;
 
   if (timeline->len == 0)
@@ -852,9 +889,10 @@ write_sampled_stacks (Chrome *c,
       gint64 start = jse_time (c->process, s->t_ns);
       gint64 last = jse_time (c->process, MAX (s->last_ns, s->t_ns));
       gint64 end;
-      guint depth = t->stack != NULL && t->stack->frames->len > 0 ? t->stack->frames->len : 1;
-      guint common = 0;
+      guint depth, common = 0;
 
+      sample_frames (t, frames);
+      depth = MAX (frames->len, 1);
       if (next != NULL &&
           jsr_sat_sub (jse_time (c->process, next->sample->t_ns), last) <= SAMPLE_GAP_NS)
         end = MAX (jse_time (c->process, next->sample->t_ns), last);
@@ -865,13 +903,13 @@ write_sampled_stacks (Chrome *c,
 
       if (start != previous_end)
         close_frames (open, closed, 0, previous_end);
-      /* Root first: the report's last frame. */
+      /* Root first: the last frame. */
       for (; common < open->len && common < depth; common++)
         {
           const StackSlice *f = &g_array_index (open, StackSlice, common);
-          const char *name = depth == 1 && (t->stack == NULL || t->stack->frames->len == 0)
+          const char *name = frames->len == 0
                                ? JSE_NO_STACK
-                               : jse_frame_name (c->ctx, g_ptr_array_index (t->stack->frames,
+                               : jse_frame_name (c->ctx, g_ptr_array_index (frames,
                                                                             depth - 1 - common));
 
           if (strcmp (f->name, name) != 0)
@@ -882,9 +920,9 @@ write_sampled_stacks (Chrome *c,
         {
           StackSlice f = { JSE_NO_STACK, NULL, start, start, k };
 
-          if (t->stack != NULL && t->stack->frames->len > 0)
+          if (frames->len > 0)
             {
-              f.frame = g_ptr_array_index (t->stack->frames, depth - 1 - k);
+              f.frame = g_ptr_array_index (frames, depth - 1 - k);
               f.name = jse_frame_name (c->ctx, f.frame);
             }
           g_array_append_val (open, f);
@@ -896,12 +934,180 @@ write_sampled_stacks (Chrome *c,
   write_stack_slices (c, new_thread (c, "sampled stacks", 21), closed);
 }
 
+/* --- profiles ------------------------------------------------------------------- */
+
+/* One event's profile as a flame graph laid over the event: each node a
+ * slice as long as its inclusive time, its children side by side from its
+ * start, heaviest first. The widths are the exact attributed times; the
+ * order is by weight, not by time (docs/exports.md, `chrome`). */
+typedef struct
+{
+  const JsrProfile *profile;
+  gint64 *inclusive;      /* per node: self (the counted weights) plus children */
+  gint64 *self;
+  GPtrArray **children;   /* per node, of GINT_TO_POINTER (child); NULL: none */
+} ProfileLayout;
+
+static gint
+by_inclusive (gconstpointer a,
+              gconstpointer b,
+              gpointer      data)
+{
+  const ProfileLayout *l = data;
+  gint x = GPOINTER_TO_INT (*(gconstpointer *) a), y = GPOINTER_TO_INT (*(gconstpointer *) b);
+
+  if (l->inclusive[x] != l->inclusive[y])
+    return l->inclusive[x] > l->inclusive[y] ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+static void
+write_profile_node (Chrome              *c,
+                    guint                tid,
+                    const ProfileLayout *l,
+                    const JsrReportEvent *event,
+                    gint                 node,
+                    gint64               start_ns)
+{
+  const JsrReportFrame *frame = jse_node_frame (l->profile, node);
+  gint64 end_ns = jsr_sat_add (start_ns, l->inclusive[node]);
+  gint64 at = start_ns;
+
+  begin_event (c, "X", tid, start_ns);
+  add_dur (c, start_ns, end_ns);
+  add_name_cat (c, jse_frame_name (c->ctx, frame), "profile");
+  begin_args (c);
+  arg_ms (c, "total_ms", l->inclusive[node]);
+  arg_ms (c, "self_ms", l->self[node]);
+  arg_str (c, "module", jse_text (c->ctx, frame->module));
+  arg_int (c, "event", event->id);
+  end_event (c);
+
+  /* The depth is bounded by the reader (JSR_PROFILE_MAX_DEPTH). */
+  for (guint i = 0; l->children[node] != NULL && i < l->children[node]->len; i++)
+    {
+      gint child = GPOINTER_TO_INT (g_ptr_array_index (l->children[node], i));
+
+      write_profile_node (c, tid, l, event, child, at);
+      at = jsr_sat_add (at, l->inclusive[child]);
+    }
+}
+
+/* The weights of one event (weights[first..last)), as a flame graph. */
+static void
+write_event_profile (Chrome              *c,
+                     Track               *track,
+                     const JseNodeWeight *weights,
+                     guint                n_weights)
+{
+  const JsrReportEvent *event = weights[0].event;
+  ProfileLayout l = { weights[0].profile };
+  guint n = l.profile->nodes->len;
+  g_autoptr (GPtrArray) roots = g_ptr_array_new ();
+  gint64 total = 0;
+  gint64 start = jse_time (c->process, event->start_ns);
+  gint64 at = start;
+  guint tid;
+
+  l.inclusive = g_new0 (gint64, n);
+  l.self = g_new0 (gint64, n);
+  l.children = g_new0 (GPtrArray *, n);
+  for (guint i = 0; i < n_weights; i++)
+    l.self[weights[i].node] = jsr_sat_add (l.self[weights[i].node], weights[i].time_ns);
+  for (guint i = 0; i < n; i++)
+    l.inclusive[i] = l.self[i];
+  /* Children after parents: from the end, each node is complete when it is
+   * added to its parent. */
+  for (guint i = n; i-- > 0;)
+    {
+      gint32 parent = g_array_index (l.profile->nodes, JsrProfileNode, i).parent;
+
+      if (l.inclusive[i] == 0)
+        continue;
+      if (parent < 0)
+        {
+          g_ptr_array_add (roots, GINT_TO_POINTER (i));
+          total = jsr_sat_add (total, l.inclusive[i]);
+          continue;
+        }
+      l.inclusive[parent] = jsr_sat_add (l.inclusive[parent], l.inclusive[i]);
+      if (l.children[parent] == NULL)
+        l.children[parent] = g_ptr_array_new ();
+      g_ptr_array_add (l.children[parent], GINT_TO_POINTER (i));
+    }
+  for (guint i = 0; i < n; i++)
+    if (l.children[i] != NULL)
+      g_ptr_array_sort_with_data (l.children[i], by_inclusive, &l);
+  g_ptr_array_sort_with_data (roots, by_inclusive, &l);
+
+  if (total > 0)
+    {
+      tid = place (c, track, start, jsr_sat_add (start, total));
+      for (guint i = 0; i < roots->len; i++)
+        {
+          gint root = GPOINTER_TO_INT (g_ptr_array_index (roots, i));
+
+          write_profile_node (c, tid, &l, event, root, at);
+          at = jsr_sat_add (at, l.inclusive[root]);
+        }
+    }
+
+  for (guint i = 0; i < n; i++)
+    if (l.children[i] != NULL)
+      g_ptr_array_unref (l.children[i]);
+  g_free (l.children);
+  g_free (l.inclusive);
+  g_free (l.self);
+}
+
+static gint
+weight_order (gconstpointer a,
+              gconstpointer b)
+{
+  const JseNodeWeight *x = a, *y = b;
+  gint64 xs = jse_time (x->process, x->event->start_ns);
+  gint64 ys = jse_time (y->process, y->event->start_ns);
+
+  if (xs != ys)
+    return xs < ys ? -1 : 1;
+  if (x->event != y->event)
+    return x->event < y->event ? -1 : 1;
+  return (x->node > y->node) - (x->node < y->node);
+}
+
+/* The process's events' profiles (the weights every profile format adds
+ * up), each a flame graph over its event on the "profile" track. */
+static void
+write_profiles (Chrome *c,
+                GArray *all)
+{
+  g_autoptr (GArray) mine = g_array_new (FALSE, FALSE, sizeof (JseNodeWeight));
+  Track *track = get_track (c, "profile (flame graph per event: inclusive times, not a time line)",
+                            22, FALSE);
+
+  for (guint i = 0; i < all->len; i++)
+    if (g_array_index (all, JseNodeWeight, i).process == c->process)
+      g_array_append_val (mine, g_array_index (all, JseNodeWeight, i));
+  g_array_sort (mine, weight_order);
+  for (guint first = 0; first < mine->len;)
+    {
+      guint last = first + 1;
+
+      while (last < mine->len && g_array_index (mine, JseNodeWeight, last).event ==
+                                   g_array_index (mine, JseNodeWeight, first).event)
+        last++;
+      write_event_profile (c, track, &g_array_index (mine, JseNodeWeight, first), last - first);
+      first = last;
+    }
+}
+
 /* --- the document ---------------------------------------------------------------- */
 
 static void
 write_process (Chrome           *c,
                const JseProcess *process,
-               guint             index)
+               guint             index,
+               GArray           *weights)
 {
   const JsrReport *report = process->report;
   const JseInput *input = g_ptr_array_index (c->ctx->inputs, process->input);
@@ -940,6 +1146,7 @@ write_process (Chrome           *c,
   write_slices (c);
   write_sample_instants (c, timeline);
   write_sampled_stacks (c, timeline);
+  write_profiles (c, weights);
 
   g_clear_pointer (&c->tracks, g_hash_table_unref);
 }
@@ -1010,6 +1217,7 @@ jse_format_chrome (JseContext *ctx,
                    GError    **error)
 {
   Chrome c = { 0 };
+  g_autoptr (GArray) weights = jse_profile_weights (ctx);
   GString *out = g_string_new (NULL);
   JsrJsonWriter writer;
 
@@ -1048,7 +1256,7 @@ jse_format_chrome (JseContext *ctx,
   jsr_json_writer_member (c.w, "traceEvents");
   jsr_json_writer_begin_array (c.w);
   for (guint i = 0; i < ctx->processes->len; i++)
-    write_process (&c, g_ptr_array_index (ctx->processes, i), i);
+    write_process (&c, g_ptr_array_index (ctx->processes, i), i, weights);
   jsr_json_writer_newline (c.w, 0);
   jsr_json_writer_end_array (c.w);
 

@@ -339,7 +339,44 @@ jse_frame_name (JseContext           *ctx,
   return jse_text (ctx, name);
 }
 
-/* --- samples, each counted once ------------------------------------------ */
+/* --- where the time went: profiles, each moment once ------------------------ */
+
+const JsrReportFrame jse_other_frame = { .function = (char *) JSR_PROFILE_OTHER_NAME,
+                                         .line = JSR_UNKNOWN };
+const JsrReportFrame jse_truncated_frame = { .function = (char *) JSR_PROFILE_TRUNCATED_NAME,
+                                             .line = JSR_UNKNOWN };
+
+static const JsrReportFrame *
+frame_of (const JsrProfile     *profile,
+          const JsrProfileNode *n)
+{
+  if (n->frame == JSR_PROFILE_TRUNCATED)
+    return JSE_TRUNCATED_FRAME;
+  if (n->frame < 0)
+    return JSE_OTHER_FRAME;
+  if (n->site != NULL)
+    return n->site;
+  return g_ptr_array_index (profile->frames, n->frame);
+}
+
+const JsrReportFrame *
+jse_node_frame (const JsrProfile *profile,
+                guint             node)
+{
+  return frame_of (profile, &g_array_index (profile->nodes, JsrProfileNode, node));
+}
+
+void
+jse_node_frames (const JsrProfile *profile,
+                 guint             node,
+                 GPtrArray        *out)
+{
+  g_autoptr (GPtrArray) path = g_ptr_array_new ();
+
+  jsr_profile_path (profile, node, path);
+  for (guint i = 0; i < path->len; i++)
+    g_ptr_array_add (out, (gpointer) frame_of (profile, g_ptr_array_index (path, i)));
+}
 
 static gboolean
 is_frame_event (const JsrReportEvent *event)
@@ -347,15 +384,25 @@ is_frame_event (const JsrReportEvent *event)
   return g_strcmp0 (event->type, "frame") == 0;
 }
 
-static const JsrReportStack *
-sample_stack (const JsrReportEvent  *event,
-              const JsrReportSample *sample)
+static const JsrProfile *
+event_profile (const JsrReportEvent *event)
 {
-  GPtrArray *stacks = event->detail->stacks;
+  return event->detail != NULL ? event->detail->profile : NULL;
+}
 
-  if (sample->stack < 0 || (guint) sample->stack >= stacks->len)
-    return NULL;
-  return g_ptr_array_index (stacks, sample->stack);
+gboolean
+jse_main_loop_overlaps (const JseProcess *process,
+                        gint64            start_ns,
+                        gint64            end_ns)
+{
+  for (guint i = 0; i < process->events->len; i++)
+    {
+      const JsrReportEvent *event = g_ptr_array_index (process->events, i);
+
+      if (!is_frame_event (event) && event->start_ns < end_ns && jse_event_end (event) > start_ns)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 /* The times of the samples of the process's main-loop events (dispatch,
@@ -382,40 +429,83 @@ main_loop_sample_times (const JseProcess *process)
   return times;
 }
 
-/* Appends the counts of one event, and their share of its watched time:
- * rounded on the running sum, so the shares add up to watched_ns. */
 static void
-add_event_counts (GArray               *out,
-                  const JseProcess     *process,
-                  const JsrReportEvent *event,
-                  GArray               *counts, /* of JseStackCount, stack and count set */
-                  gint64                total)
+add_weight (GArray               *out,
+            const JseProcess     *process,
+            const JsrReportEvent *event,
+            guint                 node,
+            gint64                samples,
+            gint64                time_ns)
 {
-  gint64 watched = MAX (event->watched_ns, 0);
-  gint64 sum = 0;
-  gint64 given = 0;
+  JseNodeWeight w = { process, event, event_profile (event), node, samples, time_ns };
 
-  for (guint i = 0; i < counts->len; i++)
+  if (samples > 0 || time_ns > 0)
+    g_array_append_val (out, w);
+}
+
+/* Every node of the event's profile with self samples or time. */
+static void
+add_profile (GArray               *out,
+             const JseProcess     *process,
+             const JsrReportEvent *event)
+{
+  const JsrProfile *profile = event_profile (event);
+
+  for (guint n = 0; profile != NULL && n < profile->nodes->len; n++)
     {
-      JseStackCount *c = &g_array_index (counts, JseStackCount, i);
+      const JsrProfileNode *node = &g_array_index (profile->nodes, JsrProfileNode, n);
+
+      add_weight (out, process, event, n, node->self_samples, node->self_ns);
+    }
+}
+
+/* An older report's frame event: its samples no other event counted, each
+ * at its stack's node, with its share of the event's watched time (rounded
+ * on the running sum, so that all of them make watched_ns). */
+static void
+add_frame_event_samples (GArray               *out,
+                         const JseProcess     *process,
+                         const JsrReportEvent *event,
+                         GHashTable           *seen)
+{
+  const JsrProfile *profile = event_profile (event);
+  GArray *samples = event->detail->samples;
+  g_autofree gint64 *counts = NULL;
+  gint64 total = 0, sum = 0, given = 0;
+  gint64 watched = MAX (event->watched_ns, 0);
+
+  if (profile == NULL)
+    return;
+  counts = g_new0 (gint64, profile->nodes->len);
+  for (guint k = 0; k < samples->len; k++)
+    {
+      JsrReportSample *sample = &g_array_index (samples, JsrReportSample, k);
+
+      total = jsr_sat_add (total, MAX (sample->count, 0));
+      if (g_hash_table_contains (seen, &sample->t_ns))
+        continue;
+      g_hash_table_add (seen, &sample->t_ns);
+      if (sample->node >= 0 && (guint) sample->node < profile->nodes->len)
+        counts[sample->node] = jsr_sat_add (counts[sample->node], MAX (sample->count, 0));
+    }
+  total = MAX (total, event->samples_total);
+  for (guint n = 0; n < profile->nodes->len; n++)
+    {
       gint64 share;
 
-      if (c->count <= 0)
+      if (counts[n] == 0)
         continue;
-      sum = jsr_sat_add (sum, c->count);
+      sum = jsr_sat_add (sum, counts[n]);
       share = total > 0 ? (gint64) ((__int128) watched * MIN (sum, total) / total) : 0;
-      c->process = process;
-      c->event = event;
-      c->stall_ns = share - given;
+      add_weight (out, process, event, n, counts[n], share - given);
       given = share;
-      g_array_append_val (out, *c);
     }
 }
 
 GArray *
-jse_stack_counts (JseContext *ctx)
+jse_profile_weights (JseContext *ctx)
 {
-  GArray *out = g_array_new (FALSE, TRUE, sizeof (JseStackCount));
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (JseNodeWeight));
 
   for (guint p = 0; p < ctx->processes->len; p++)
     {
@@ -425,55 +515,16 @@ jse_stack_counts (JseContext *ctx)
       for (guint i = 0; i < process->events->len; i++)
         {
           const JsrReportEvent *event = g_ptr_array_index (process->events, i);
-          g_autoptr (GArray) counts = g_array_new (FALSE, TRUE, sizeof (JseStackCount));
-          GPtrArray *stacks;
-          gint64 sum = 0;
-          gint64 total;
+          const JsrProfile *profile = event_profile (event);
 
-          if (event->detail == NULL)
+          if (profile == NULL)
             continue;
-          stacks = event->detail->stacks;
-
           if (!is_frame_event (event))
-            {
-              /* The stacks' counts are complete (the samples list is capped). */
-              for (guint k = 0; k < stacks->len; k++)
-                {
-                  const JsrReportStack *stack = g_ptr_array_index (stacks, k);
-                  JseStackCount c = { .stack = stack, .count = MAX (stack->count, 0) };
-
-                  sum = jsr_sat_add (sum, c.count);
-                  g_array_append_val (counts, c);
-                }
-              total = event->samples_total > sum ? event->samples_total : sum;
-              if (total > sum)
-                {
-                  JseStackCount c = { .stack = NULL, .count = total - sum };
-
-                  g_array_append_val (counts, c);
-                }
-              add_event_counts (out, process, event, counts, total);
-              continue;
-            }
-
-          /* A frame event: only its samples no other event counted. */
-          g_array_set_size (counts, stacks->len + 1);
-          for (guint k = 0; k < event->detail->samples->len; k++)
-            {
-              JsrReportSample *sample = &g_array_index (event->detail->samples, JsrReportSample, k);
-              const JsrReportStack *stack = sample_stack (event, sample);
-              guint slot = stack != NULL ? (guint) sample->stack : stacks->len;
-              JseStackCount *c = &g_array_index (counts, JseStackCount, slot);
-
-              sum = jsr_sat_add (sum, MAX (sample->count, 0));
-              if (g_hash_table_contains (seen, &sample->t_ns))
-                continue;
-              g_hash_table_add (seen, &sample->t_ns);
-              c->stack = stack;
-              c->count = jsr_sat_add (c->count, MAX (sample->count, 0));
-            }
-          total = event->samples_total > sum ? event->samples_total : sum;
-          add_event_counts (out, process, event, counts, total);
+            add_profile (out, process, event);
+          else if (profile->from_stacks)
+            add_frame_event_samples (out, process, event, seen);
+          else if (!jse_main_loop_overlaps (process, event->start_ns, jse_event_end (event)))
+            add_profile (out, process, event);
         }
     }
 
@@ -505,8 +556,11 @@ jse_timeline (const JseProcess *process)
       for (guint k = 0; k < event->detail->samples->len; k++)
         {
           JsrReportSample *sample = &g_array_index (event->detail->samples, JsrReportSample, k);
-          JseTimedSample timed = { event, sample, sample_stack (event, sample) };
+          const JsrProfile *profile = event_profile (event);
+          JseTimedSample timed = { event, sample, profile, -1 };
 
+          if (profile != NULL && sample->node >= 0 && (guint) sample->node < profile->nodes->len)
+            timed.node = sample->node;
           if (frame)
             {
               if (g_hash_table_contains (seen, &sample->t_ns))

@@ -10,6 +10,7 @@
 
 #include "jse-scrub.h"
 #include "jsr-json-doc.h"
+#include "jsr-profile.h"
 #include "jsr-report.h"
 #include "jsr-saturate.h"
 
@@ -24,6 +25,13 @@ typedef enum
   JSE_ALIGN_CLOCK, /* the reports' own CLOCK_MONOTONIC: runs on one machine line up */
   JSE_ALIGN_START, /* every process starts at the earliest start of all */
 } JseAlign;
+
+/* What a folded line counts (--folded-weight). */
+typedef enum
+{
+  JSE_FOLDED_TIME,    /* attributed time, in microseconds */
+  JSE_FOLDED_SAMPLES, /* samples */
+} JseFoldedWeight;
 
 /* A process of the export: one per input report, plus one for the hang of a
  * run that was killed during it (the report's previous_run). */
@@ -59,6 +67,7 @@ typedef struct
   gint64 end_ns;            /* latest (shifted) time of any process */
   GStringChunk *strings;    /* scrubbed and made-up strings */
   char *folded_prefix;      /* --folded-prefix, as given (NULL: none) */
+  JseFoldedWeight folded_weight; /* --folded-weight */
   gint32 synthetic_pids;    /* pids made up so far */
 } JseContext;
 
@@ -93,31 +102,63 @@ const char *jse_frame_name    (JseContext           *ctx,
                                const JsrReportFrame *frame);
 #define JSE_NO_STACK "[no stack]"
 
-/* Every sampled stack once per event, with its count, across processes:
- * what the profile formats (folded, pprof) add up. Frame events see the same
- * stalls as the dispatch/iteration events they overlap, so a sample is
- * counted in a frame event only when no main-loop event of its process has a
- * sample at the same time (docs/exports.md, "Counting samples"). */
+/* Where the time went, as every format shows it: each event's profile
+ * (jsr-profile.h; an older report's is made of its stacks), one entry per
+ * node with self samples or time, across processes. The profile formats
+ * (folded, pprof, sysprof's samples) add these up, so their totals are the
+ * attributed time `jankscope report` prints (docs/exports.md, "What every
+ * format shares"). Frame events see the same stalls as the dispatch and
+ * iteration events they overlap: a frame event counts only where no
+ * main-loop event of its process does (whole events for profiles; older
+ * reports, sample by sample). */
 typedef struct
 {
   const JseProcess *process;
   const JsrReportEvent *event;
-  const JsrReportStack *stack; /* NULL: samples without a recorded stack */
-  gint64 count;                /* samples */
-  gint64 stall_ns;             /* their share of the event's watched time */
-} JseStackCount;
+  const JsrProfile *profile;   /* the event's */
+  guint node;                  /* of the profile */
+  gint64 samples;              /* self samples counted */
+  gint64 time_ns;              /* their time */
+} JseNodeWeight;
 
-GArray     *jse_stack_counts  (JseContext  *ctx); /* of JseStackCount */
+GArray     *jse_profile_weights (JseContext *ctx); /* of JseNodeWeight */
 
-/* The samples of one process in time order, each moment once (the same rule
- * as above): what the time-line formats (chrome, sysprof) draw. */
+/* The frames of a node's stack, leaf first (the node's first), into `out`
+ * (of const JsrReportFrame *): the frame with its file, line and offset
+ * where one of the event's listed stacks went through the node (`site`),
+ * else the profile's (function and module); JSE_OTHER_FRAME for an [other]
+ * node, JSE_TRUNCATED_FRAME for a [truncated] one. */
+void        jse_node_frames     (const JsrProfile *profile,
+                                 guint             node,
+                                 GPtrArray        *out);
+extern const JsrReportFrame jse_other_frame;
+extern const JsrReportFrame jse_truncated_frame;
+#define JSE_OTHER_FRAME (&jse_other_frame)
+#define JSE_TRUNCATED_FRAME (&jse_truncated_frame)
+
+/* The frame shown for a node: its site, else the profile's, else a
+ * pseudo-frame. */
+const JsrReportFrame *jse_node_frame (const JsrProfile *profile,
+                                      guint             node);
+
+/* The samples of one process in time order, each moment once (the frame
+ * events' rule above, sample by sample): what the time-line formats (chrome,
+ * sysprof) draw. At most 256 entries per event: merged ones (running >= 0)
+ * hold several samples and the stack of the larger share
+ * (docs/report-format.md, "Samples over time"). */
 typedef struct
 {
   const JsrReportEvent *event;
   const JsrReportSample *sample;
-  const JsrReportStack *stack; /* NULL: none recorded */
+  const JsrProfile *profile;   /* the event's, NULL without */
+  gint32 node;                 /* sample->node, -1: no stack */
 } JseTimedSample;
 
 GArray     *jse_timeline      (const JseProcess *process); /* of JseTimedSample */
+
+/* Does a main-loop event of the process overlap [start_ns, end_ns)? */
+gboolean    jse_main_loop_overlaps (const JseProcess *process,
+                                    gint64            start_ns,
+                                    gint64            end_ns);
 
 G_END_DECLS

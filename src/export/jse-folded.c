@@ -1,12 +1,16 @@
 /* jse-folded.c: "jankscope export --format=folded", the folded stacks of
  * flamegraph.pl, inferno and speedscope
  *
- * One line per distinct stack, root first: "root;caller;leaf COUNT", counts
- * summed over events and inputs, lines sorted. Frames are named as in every
- * format (jse_frame_name); inline frames are frames of their own. A ';'
- * in a name would split it: it becomes ':'. --folded-prefix puts the
- * process name, the event's class or the stack's signature in front as
- * root frames.
+ * One line per distinct stack, root first: "root;caller;leaf VALUE", the
+ * events' profiles (jse_profile_weights) summed over events and inputs,
+ * lines sorted. VALUE is the stack's attributed time in microseconds
+ * (--folded-weight=time, the default: the lines add up to the attributed
+ * time `jankscope report` prints) or its samples (--folded-weight=samples:
+ * the sampling interval changes during a stall, so samples are not time).
+ * Frames are named as in every format (jse_frame_name); inline frames are
+ * frames of their own. A ';' in a name would split it: it becomes ':'.
+ * --folded-prefix puts the process name, the event's class or the stack's
+ * signature in front as root frames.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -17,6 +21,7 @@
 
 #include <glib/gi18n.h>
 
+#include "js-signature.h"
 #include "jse-formats.h"
 #include "jsr-display.h"
 
@@ -55,15 +60,14 @@ append_frame (GString    *line,
 }
 
 static void
-append_prefix (JseContext          *ctx,
-               GString             *line,
+append_prefix (GString             *line,
                const char          *kind,
-               const JseStackCount *count)
+               const JseNodeWeight *weight)
 {
-  const JsrReportEvent *event = count->event;
+  const JsrReportEvent *event = weight->event;
 
   if (strcmp (kind, "process") == 0)
-    append_frame (line, count->process->name);
+    append_frame (line, weight->process->name);
   else if (strcmp (kind, "class") == 0)
     {
       g_autofree char *klass = NULL;
@@ -77,9 +81,14 @@ append_prefix (JseContext          *ctx,
       append_frame (line, klass);
     }
   else if (strcmp (kind, "signature") == 0)
-    append_frame (line, count->stack != NULL && count->stack->signature != NULL
-                          ? count->stack->signature
-                          : "[no signature]");
+    {
+      char id[17];
+      g_autofree char *signature =
+        jsr_profile_signature (weight->profile, event->detail->stacks, weight->node,
+                               JS_SIGNATURE_DEFAULT_FRAMES, id);
+
+      append_frame (line, signature != NULL ? signature : "[no signature]");
+    }
 }
 
 static int
@@ -89,12 +98,40 @@ compare_lines (const void *a,
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
+gboolean
+jse_folded_parse_weight (const char    *text,
+                         JseFoldedWeight *out,
+                         GError       **error)
+{
+  if (text == NULL || strcmp (text, "time") == 0)
+    *out = JSE_FOLDED_TIME;
+  else if (strcmp (text, "samples") == 0)
+    *out = JSE_FOLDED_SAMPLES;
+  else
+    {
+      g_autofree char *value = jsr_display (text);
+
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--folded-weight: “%s” is not time or samples"), value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Nanoseconds to the nearest microsecond (no overflow near 2^63). */
+static gint64
+to_us (gint64 ns)
+{
+  return ns / 1000 + (ns % 1000 >= 500);
+}
+
 GBytes *
 jse_format_folded (JseContext *ctx,
                    GError    **error)
 {
-  g_autoptr (GArray) counts = jse_stack_counts (ctx);
+  g_autoptr (GArray) weights = jse_profile_weights (ctx);
   g_autoptr (GHashTable) lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GPtrArray) frames = g_ptr_array_new ();
   g_auto (GStrv) prefixes = NULL;
   g_autofree gpointer *keys = NULL;
   guint n_keys;
@@ -103,19 +140,21 @@ jse_format_folded (JseContext *ctx,
   if (ctx->folded_prefix != NULL && strcmp (ctx->folded_prefix, "none") != 0)
     prefixes = g_strsplit (ctx->folded_prefix, ",", -1);
 
-  for (guint i = 0; i < counts->len; i++)
+  for (guint i = 0; i < weights->len; i++)
     {
-      const JseStackCount *count = &g_array_index (counts, JseStackCount, i);
+      const JseNodeWeight *weight = &g_array_index (weights, JseNodeWeight, i);
+      gint64 value = ctx->folded_weight == JSE_FOLDED_SAMPLES ? weight->samples : weight->time_ns;
       g_autoptr (GString) line = g_string_new (NULL);
       gint64 *sum;
 
+      if (value <= 0)
+        continue;
       for (guint k = 0; prefixes != NULL && prefixes[k] != NULL; k++)
-        append_prefix (ctx, line, prefixes[k], count);
-      if (count->stack == NULL || count->stack->frames->len == 0)
-        append_frame (line, JSE_NO_STACK);
-      else
-        for (guint k = count->stack->frames->len; k-- > 0;)
-          append_frame (line, jse_frame_name (ctx, g_ptr_array_index (count->stack->frames, k)));
+        append_prefix (line, prefixes[k], weight);
+      g_ptr_array_set_size (frames, 0);
+      jse_node_frames (weight->profile, weight->node, frames);
+      for (guint k = frames->len; k-- > 0;)
+        append_frame (line, jse_frame_name (ctx, g_ptr_array_index (frames, k)));
 
       sum = g_hash_table_lookup (lines, line->str);
       if (sum == NULL)
@@ -123,14 +162,22 @@ jse_format_folded (JseContext *ctx,
           sum = g_new0 (gint64, 1);
           g_hash_table_insert (lines, g_strdup (line->str), sum);
         }
-      *sum = jsr_sat_add (*sum, count->count);
+      *sum = jsr_sat_add (*sum, value);
     }
 
   keys = g_hash_table_get_keys_as_array (lines, &n_keys);
   qsort (keys, n_keys, sizeof (gpointer), compare_lines);
   for (guint i = 0; i < n_keys; i++)
-    g_string_append_printf (out, "%s %" G_GINT64_FORMAT "\n", (const char *) keys[i],
-                            *(gint64 *) g_hash_table_lookup (lines, keys[i]));
+    {
+      gint64 value = *(gint64 *) g_hash_table_lookup (lines, keys[i]);
+
+      /* Summed in nanoseconds, written in microseconds: a line of less than
+       * half a microsecond in all is left out. */
+      if (ctx->folded_weight == JSE_FOLDED_TIME)
+        value = to_us (value);
+      if (value > 0)
+        g_string_append_printf (out, "%s %" G_GINT64_FORMAT "\n", (const char *) keys[i], value);
+    }
 
   return g_string_free_to_bytes (out);
 }

@@ -27,6 +27,11 @@ GBytes *jse_format_sysprof (JseContext *ctx,
                             GError    **error);
 #endif
 
+/* --folded-weight: time (the default, NULL) or samples. */
+gboolean jse_folded_parse_weight (const char      *text,
+                                  JseFoldedWeight *out,
+                                  GError         **error);
+
 /* --folded-prefix: checks a comma-separated list of process, class,
  * signature (or none). */
 gboolean jse_folded_check_prefix (const char *prefix,

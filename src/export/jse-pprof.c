@@ -2,9 +2,10 @@
  * (src/export/pprof/profile.proto, encoded by protobuf-c) for pprof and
  * continuous-profiling services
  *
- * One Sample per distinct stack of each event (jse_stack_counts), with two
- * values: samples/count, and stall/nanoseconds (the samples' share of the
- * event's watched time; the default). Labels say which event, process, tier,
+ * One Sample per node of each event's profile (jse_profile_weights), with
+ * two values: samples/count, and stall/nanoseconds (the node's attributed
+ * time; the default): the stall values add up to the attributed time
+ * `jankscope report` prints. Labels say which event, process, tier,
  * class and wait kind. A Location is a (module, offset) with the functions
  * inlined there; a Mapping is a module (file name and build-id) at a
  * made-up address range, 1 TiB per module: addresses are module + offset,
@@ -141,9 +142,9 @@ get_location (Pprof     *p,
               guint      first,
               guint      last)
 {
-  const JsrReportFrame *physical = frames != NULL ? g_ptr_array_index (frames, last) : NULL;
-  Mapping *mapping = physical != NULL ? get_mapping (p, physical) : NULL;
-  guint64 offset = physical != NULL ? parse_offset (physical->offset) : 0;
+  const JsrReportFrame *physical = g_ptr_array_index (frames, last);
+  Mapping *mapping = get_mapping (p, physical);
+  guint64 offset = parse_offset (physical->offset);
   g_autoptr (GString) key = g_string_new (NULL);
   Perftools__Profiles__Location *location;
   Perftools__Profiles__Location init = PERFTOOLS__PROFILES__LOCATION__INIT;
@@ -151,15 +152,13 @@ get_location (Pprof     *p,
   offset = MIN (offset, MAPPING_SPAN - 1);
   g_string_append_printf (key, "%" G_GUINT64_FORMAT "\x1f%" G_GUINT64_FORMAT,
                           mapping != NULL ? mapping->message.id : 0, offset);
-  for (guint i = first; frames != NULL && i <= last; i++)
+  for (guint i = first; i <= last; i++)
     {
       const JsrReportFrame *frame = g_ptr_array_index (frames, i);
 
       g_string_append_printf (key, "\x1f%s:%" G_GINT64_FORMAT, jse_frame_name (p->ctx, frame),
                               frame->line);
     }
-  if (frames == NULL)
-    g_string_append (key, "\x1f" JSE_NO_STACK);
 
   location = g_hash_table_lookup (p->locations, key->str);
   if (location != NULL)
@@ -183,22 +182,17 @@ get_location (Pprof     *p,
       mapping->message.has_line_numbers |= frame->line != JSR_UNKNOWN;
       mapping->message.has_inline_frames |= frame->inlined;
     }
-  location->n_line = frames != NULL ? last - first + 1 : 1;
+  location->n_line = last - first + 1;
   location->line = keep (p, g_new0 (Perftools__Profiles__Line *, location->n_line));
   for (guint i = 0; i < location->n_line; i++)
     {
       Perftools__Profiles__Line line_init = PERFTOOLS__PROFILES__LINE__INIT;
       Perftools__Profiles__Line *line = keep (p, g_new0 (Perftools__Profiles__Line, 1));
-      const JsrReportFrame *frame = frames != NULL ? g_ptr_array_index (frames, first + i) : NULL;
+      const JsrReportFrame *frame = g_ptr_array_index (frames, first + i);
 
       *line = line_init;
-      if (frame != NULL)
-        {
-          line->function_id = get_function (p, jse_frame_name (p->ctx, frame), frame);
-          line->line = frame->line != JSR_UNKNOWN ? frame->line : 0;
-        }
-      else
-        line->function_id = get_function (p, JSE_NO_STACK, NULL);
+      line->function_id = get_function (p, jse_frame_name (p->ctx, frame), frame);
+      line->line = frame->line != JSR_UNKNOWN ? frame->line : 0;
       location->line[i] = line;
     }
   g_ptr_array_add (p->location_list, location);
@@ -231,47 +225,39 @@ add_label (Pprof      *p,
 
 static void
 add_sample (Pprof               *p,
-            const JseStackCount *count)
+            const JseNodeWeight *weight)
 {
   Perftools__Profiles__Sample init = PERFTOOLS__PROFILES__SAMPLE__INIT;
   Perftools__Profiles__Sample *sample = keep (p, g_new0 (Perftools__Profiles__Sample, 1));
-  const JsrReportEvent *event = count->event;
+  const JsrReportEvent *event = weight->event;
   g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr (GPtrArray) labels = g_ptr_array_new ();
-  GPtrArray *frames = count->stack != NULL && count->stack->frames->len > 0
-                        ? count->stack->frames
-                        : NULL;
+  g_autoptr (GPtrArray) frames = g_ptr_array_new ();
 
   *sample = init;
-  if (frames == NULL)
+  jse_node_frames (weight->profile, weight->node, frames);
+  for (guint first = 0; first < frames->len;)
     {
-      guint64 id = get_location (p, NULL, 0, 0);
+      guint last = first;
+      guint64 id;
 
+      while (last + 1 < frames->len &&
+             ((JsrReportFrame *) g_ptr_array_index (frames, last))->inlined)
+        last++;
+      id = get_location (p, frames, first, last);
       g_array_append_val (ids, id);
+      first = last + 1;
     }
-  else
-    for (guint first = 0; first < frames->len;)
-      {
-        guint last = first;
-        guint64 id;
-
-        while (last + 1 < frames->len &&
-               ((JsrReportFrame *) g_ptr_array_index (frames, last))->inlined)
-          last++;
-        id = get_location (p, frames, first, last);
-        g_array_append_val (ids, id);
-        first = last + 1;
-      }
   sample->n_location_id = ids->len;
   sample->location_id = keep (p, g_array_steal (ids, NULL));
 
   sample->n_value = 2;
   sample->value = keep (p, g_new (int64_t, 2));
-  sample->value[0] = count->count;
-  sample->value[1] = count->stall_ns;
+  sample->value[0] = weight->samples;
+  sample->value[1] = weight->time_ns;
 
-  add_label (p, labels, "process", count->process->name, JSR_UNKNOWN);
-  add_label (p, labels, "pid", NULL, count->process->real_pid);
+  add_label (p, labels, "process", weight->process->name, JSR_UNKNOWN);
+  add_label (p, labels, "pid", NULL, weight->process->real_pid);
   add_label (p, labels, "event", NULL, event->id);
   add_label (p, labels, "event_type", event->type, JSR_UNKNOWN);
   add_label (p, labels, "tier", js_tier_name (event->tier), JSR_UNKNOWN);
@@ -279,7 +265,7 @@ add_sample (Pprof               *p,
   add_label (p, labels, "wait", event->wait, JSR_UNKNOWN);
   if (event->ongoing)
     add_label (p, labels, "ongoing", "true", JSR_UNKNOWN);
-  if (count->process->previous_run)
+  if (weight->process->previous_run)
     add_label (p, labels, "previous_run", "true", JSR_UNKNOWN);
   sample->n_label = labels->len;
   sample->label = keep (p, g_ptr_array_steal (labels, NULL));
@@ -345,7 +331,7 @@ jse_format_pprof (JseContext *ctx,
 {
   Pprof p = { 0 };
   Perftools__Profiles__Profile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
-  g_autoptr (GArray) counts = jse_stack_counts (ctx);
+  g_autoptr (GArray) weights = jse_profile_weights (ctx);
   g_autoptr (GArray) comments = g_array_new (FALSE, FALSE, sizeof (int64_t));
   g_autofree guint8 *packed = NULL;
   g_autofree char *summary = NULL;
@@ -372,8 +358,8 @@ jse_format_pprof (JseContext *ctx,
   profile.sample_type[1] = value_type (&p, "stall", "nanoseconds");
   profile.default_sample_type = string_id (&p, "stall");
 
-  for (guint i = 0; i < counts->len; i++)
-    add_sample (&p, &g_array_index (counts, JseStackCount, i));
+  for (guint i = 0; i < weights->len; i++)
+    add_sample (&p, &g_array_index (weights, JseNodeWeight, i));
 
   for (guint i = 0; i < p.mapping_list->len; i++)
     {
@@ -393,8 +379,8 @@ jse_format_pprof (JseContext *ctx,
         duration = jsr_sat_add (duration, MAX (process->report->monitored_ns, 0));
     }
   profile.duration_nanos = duration;
-  summary = g_strdup_printf ("jankscope " JANKSCOPE_VERSION ": %u reports; stall = each sample's "
-                             "share of its jank event's watched time",
+  summary = g_strdup_printf ("jankscope " JANKSCOPE_VERSION ": %u reports; stall = the "
+                             "attributed time of each stack of a jank event's profile",
                              ctx->inputs->len);
   {
     int64_t id = string_id (&p, summary);

@@ -7,9 +7,18 @@
  * stacks. The report has no addresses of the monitored process (only module
  * + offset, already symbolized), so stack frames are JIT-map entries: each
  * distinct frame name gets a made-up address that the capture's JITMAP
- * frames name, which Sysprof resolves without looking for the binaries. The
- * samples of a folded entry ("count" identical samples from t_ns to
- * last_ns) are spread evenly over that span. See docs/exports.md.
+ * frames name, which Sysprof resolves without looking for the binaries.
+ *
+ * Sysprof's callgraph counts samples, and the report's samples are not
+ * time (the sampling interval grows during a long stall) nor all listed (at
+ * most 256 timeline entries per event): the capture's samples are the
+ * events' profiles (jse_profile_weights) at one sample per millisecond of
+ * attributed time (per longer period past MAX_SAMPLES), so the callgraph
+ * splits time as the profile does and its total is the attributed time
+ * `jankscope report` prints. Each stack's
+ * samples are laid over the timeline entries that have its node (by their
+ * counts), and over the event's span when none has (a stack the timeline's
+ * merging hid). See docs/exports.md.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -28,15 +37,12 @@
 
 #define NS_PER_MS G_GINT64_CONSTANT (1000000)
 #define MAX_MESSAGE 1024 /* bytes of a mark's message: a frame holds at most 64 KiB */
-/* A folded sample entry is `count` samples from t_ns to last_ns: the sampler
- * takes one per millisecond at most (JANKSCOPE_SAMPLE_MS is 1 or more), so a
- * real entry has at most span / 1 ms + 1 of them. A hostile count (up to
- * 2^63) would write for ever: an entry gives at most that many samples, and
- * the samples beyond the first of each entry at most MAX_EXTRA_SAMPLES in
- * the whole capture (17 minutes of stalls sampled every millisecond, a day
- * at the default intervals). */
-#define MIN_SAMPLE_INTERVAL_NS NS_PER_MS
-#define MAX_EXTRA_SAMPLES (G_GINT64_CONSTANT (1) << 20)
+/* One sample of the capture per millisecond of attributed time, or per
+ * longer period when the inputs hold more than MAX_SAMPLES ms of it (18
+ * minutes of stalls; a hostile time, up to 2^63 ns, would write for ever):
+ * the capture stays below 20 MB, its proportions as they were. */
+#define MIN_SAMPLE_NS NS_PER_MS
+#define MAX_SAMPLES (G_GINT64_CONSTANT (1) << 16)
 
 static const char *const phase_names[6] = {
   "flush-events", "before-paint", "update", "layout", "paint", "after-paint",
@@ -49,7 +55,7 @@ typedef struct
   GHashTable *addresses; /* frame name -> SysprofCaptureAddress */
   gboolean failed;       /* a write failed (errno) */
   int saved_errno;
-  gint64 extra_samples;  /* left of MAX_EXTRA_SAMPLES */
+  gint64 sample_ns;      /* attributed time per sample */
 } Sysprof;
 
 static void
@@ -107,6 +113,23 @@ append_text (GString    *out,
     g_string_append_printf (out, "%s%s %s", out->len > 0 ? ", " : "", label, text);
 }
 
+/* "culprit sleepy_cb → g_usleep (confidence 80%)" */
+static void
+append_culprit (GString                *message,
+                const JsrReportCulprit *culprit)
+{
+  g_autofree char *callback = jsr_culprit_callback_name (culprit);
+
+  if (culprit == NULL)
+    return;
+  g_string_append_printf (message, "%sculprit ", message->len > 0 ? ", " : "");
+  if (callback != NULL)
+    g_string_append_printf (message, "%s → ", callback);
+  g_string_append (message, culprit->function != NULL ? culprit->function : "?");
+  if (culprit->confidence >= 0)
+    g_string_append_printf (message, " (confidence %d%%)", (int) (culprit->confidence * 100 + 0.5));
+}
+
 static void
 event_mark (Sysprof              *s,
             const JseProcess     *process,
@@ -125,13 +148,9 @@ event_mark (Sysprof              *s,
   append_ms (message, "blocked", e->duration_ns);
   append_text (message, "class", e->klass);
   append_text (message, "wait", e->wait);
-  if (e->culprit != NULL)
-    {
-      append_text (message, "culprit", e->culprit->function != NULL ? e->culprit->function : "?");
-      if (e->culprit->confidence >= 0)
-        g_string_append_printf (message, " (confidence %d%%)",
-                                (int) (e->culprit->confidence * 100 + 0.5));
-    }
+  append_culprit (message, e->culprit);
+  if (e->detail != NULL)
+    append_ms (message, "attributed", e->detail->attributed_ns);
   append_ms (message, "on-CPU", e->cpu_ns);
   append_ms (message, "off-CPU", e->off_cpu_ns);
   if (process->previous_run)
@@ -190,6 +209,11 @@ part_mark (Sysprof              *s,
   append_ms (message, "own", p->duration_ns);
   append_text (message, "tier", p->tier);
   g_string_append_printf (message, ", event %" G_GINT64_FORMAT, e->id);
+  /* The part's own cause (reports with causes per part). */
+  append_text (message, "class", p->klass);
+  append_text (message, "wait", p->wait);
+  append_culprit (message, p->culprit);
+  append_ms (message, "attributed", p->attributed_ns);
   mark (s, process, p->start_ns, p->end_ns, "main loop", p->type, message);
 }
 
@@ -210,55 +234,146 @@ address (Sysprof    *s,
   return address;
 }
 
+/* A sample of the capture: when, and the node of which event. */
+typedef struct
+{
+  gint64 t_ns;
+  const JseNodeWeight *weight;
+} Placed;
+
+static gint
+placed_order (gconstpointer a,
+              gconstpointer b)
+{
+  const Placed *x = a, *y = b;
+
+  return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+}
+
+/* Where the j-th of k samples of a node goes: the point (j + ½)/k of the
+ * event's timeline entries at that node, by their counts (within an entry,
+ * along its span from t_ns to last_ns), else of the event's span. The point
+ * is total × (2j + 1) / 2k, exact in 128 bits; where in an entry, a double
+ * (at most a span's 2^-52 off), clamped to the span. */
+static gint64
+place_sample (const JseNodeWeight *w,
+              gint64               total,
+              gint64               j,
+              gint64               k)
+{
+  const JsrReportEvent *event = w->event;
+  GArray *entries = event->detail->samples;
+  __int128 point = (__int128) total * (2 * j + 1);
+  __int128 scale = (__int128) 2 * k;
+  __int128 seen = 0;
+
+  if (total == 0)
+    {
+      gint64 span = jsr_span (event->start_ns, jse_event_end (event));
+
+      return jsr_sat_add (event->start_ns, (gint64) ((__int128) span * (2 * j + 1) / scale));
+    }
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const JsrReportSample *e = &g_array_index (entries, JsrReportSample, i);
+      gint64 count;
+
+      if (e->node != (gint32) w->node)
+        continue;
+      count = MAX (e->count, 1);
+      if (point < (seen + count) * scale)
+        {
+          gint64 span = jsr_span (e->t_ns, e->last_ns);
+          double share = (double) (point - seen * scale) / ((double) count * (double) scale);
+
+          return jsr_sat_add (e->t_ns, (gint64) MIN (jsr_double_to_uint64 (share * (double) span),
+                                                     (guint64) span));
+        }
+      seen += count;
+    }
+  return event->start_ns;
+}
+
+/* The samples of the event's timeline entries at the weight's node. */
+static gint64
+node_entries (const JseNodeWeight *w)
+{
+  GArray *entries = w->event->detail->samples;
+  gint64 total = 0;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const JsrReportSample *e = &g_array_index (entries, JsrReportSample, i);
+
+      if (e->node == (gint32) w->node)
+        total = jsr_sat_add (total, MAX (e->count, 1));
+    }
+  return total;
+}
+
 static void
 write_samples (Sysprof          *s,
-               const JseProcess *process)
+               const JseProcess *process,
+               GArray           *weights)
 {
-  g_autoptr (GArray) timeline = jse_timeline (process);
+  g_autoptr (GArray) placed = g_array_new (FALSE, FALSE, sizeof (Placed));
   g_autoptr (GArray) addresses = g_array_new (FALSE, FALSE, sizeof (SysprofCaptureAddress));
+  g_autoptr (GPtrArray) frames = g_ptr_array_new ();
+  const JseNodeWeight *last = NULL;
+  gint64 time = 0, given = 0;
 
-  for (guint i = 0; i < timeline->len; i++)
+  for (guint i = 0; i < weights->len; i++)
     {
-      const JseTimedSample *t = &g_array_index (timeline, JseTimedSample, i);
-      const JsrReportSample *sample = t->sample;
-      gint64 span = jsr_span (sample->t_ns, sample->last_ns);
-      gint64 count = MIN (MAX (sample->count, 1), span / MIN_SAMPLE_INTERVAL_NS + 1);
+      const JseNodeWeight *w = &g_array_index (weights, JseNodeWeight, i);
+      gint64 k, total;
+
+      if (w->process != process)
+        continue;
+      /* Rounded on the process's running sum of time: its samples are its
+       * attributed time in sample periods. */
+      time = jsr_sat_add (time, w->time_ns);
+      k = time / s->sample_ns - given;
+      given = time / s->sample_ns;
+      total = node_entries (w);
+      for (gint64 j = 0; j < k; j++)
+        {
+          Placed p = { place_sample (w, total, j, k), w };
+
+          g_array_append_val (placed, p);
+        }
+    }
+  g_array_sort (placed, placed_order);
+
+  for (guint i = 0; i < placed->len; i++)
+    {
+      const Placed *p = &g_array_index (placed, Placed, i);
 
       /* Leaf first, as the report and Sysprof both list them. */
-      g_array_set_size (addresses, 0);
-      if (t->stack == NULL || t->stack->frames->len == 0)
+      if (p->weight != last)
         {
-          SysprofCaptureAddress a = address (s, JSE_NO_STACK);
+          g_array_set_size (addresses, 0);
+          g_ptr_array_set_size (frames, 0);
+          jse_node_frames (p->weight->profile, p->weight->node, frames);
+          for (guint k = 0; k < frames->len; k++)
+            {
+              SysprofCaptureAddress a =
+                address (s, jse_frame_name (s->ctx, g_ptr_array_index (frames, k)));
 
-          g_array_append_val (addresses, a);
+              g_array_append_val (addresses, a);
+            }
+          last = p->weight;
         }
-      else
-        for (guint k = 0; k < t->stack->frames->len; k++)
-          {
-            SysprofCaptureAddress a =
-              address (s, jse_frame_name (s->ctx, g_ptr_array_index (t->stack->frames, k)));
-
-            g_array_append_val (addresses, a);
-          }
-
-      count = 1 + MIN (count - 1, s->extra_samples);
-      s->extra_samples -= count - 1;
-      for (gint64 k = 0; k < count; k++)
-        {
-          /* At most t_ns + span = last_ns: no overflow. */
-          gint64 at = sample->t_ns + (count > 1 ? (gint64) ((__int128) span * k / (count - 1)) : 0);
-          const SysprofCaptureAddress *addrs = (const SysprofCaptureAddress *) addresses->data;
-
-          check (s, sysprof_capture_writer_add_sample (s->writer, jse_time (process, at), -1,
-                                                       process->pid, process->pid, addrs,
-                                                       addresses->len));
-        }
+      check (s, sysprof_capture_writer_add_sample (s->writer, jse_time (process, p->t_ns), -1,
+                                                   process->pid, process->pid,
+                                                   (const SysprofCaptureAddress *) addresses->data,
+                                                   addresses->len));
     }
 }
 
 static void
 write_process (Sysprof          *s,
-               const JseProcess *process)
+               const JseProcess *process,
+               GArray           *weights)
 {
   const JsrReport *report = process->report;
   gint64 first = G_MAXINT64;
@@ -282,6 +397,8 @@ write_process (Sysprof          *s,
       if (report->events_total != JSR_UNKNOWN)
         g_string_append_printf (message, ", %" G_GINT64_FORMAT " jank events",
                                 report->events_total);
+      append_ms (message, "samples: one per", s->sample_ns);
+      g_string_append (message, " of attributed time");
       mark (s, process, report->start_ns,
             jsr_sat_add (report->start_ns, MAX (report->monitored_ns, 0)), "jankscope",
             "monitored", message);
@@ -305,7 +422,7 @@ write_process (Sysprof          *s,
         }
     }
 
-  write_samples (s, process);
+  write_samples (s, process, weights);
 }
 
 static GByteArray *
@@ -376,6 +493,7 @@ jse_format_sysprof (JseContext *ctx,
                     GError    **error)
 {
   Sysprof s = { 0 };
+  g_autoptr (GArray) weights = NULL;
   g_autofree char *path = NULL;
   GBytes *bytes = NULL;
   GByteArray *capture;
@@ -399,7 +517,7 @@ jse_format_sysprof (JseContext *ctx,
     }
 
   s.ctx = ctx;
-  s.extra_samples = MAX_EXTRA_SAMPLES;
+  s.sample_ns = MIN_SAMPLE_NS;
   s.writer = sysprof_capture_writer_new_from_fd (fd, 0); /* owns fd */
   s.addresses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (s.writer == NULL)
@@ -410,8 +528,19 @@ jse_format_sysprof (JseContext *ctx,
       return NULL;
     }
 
+  weights = jse_profile_weights (ctx);
+  {
+    gint64 total = 0;
+
+    for (guint i = 0; i < weights->len; i++)
+      total = jsr_sat_add (total, g_array_index (weights, JseNodeWeight, i).time_ns);
+    /* Each process's samples are at most its time / sample_ns: in all at
+     * most MAX_SAMPLES (rounding down per process). */
+    if (total / MAX_SAMPLES >= MIN_SAMPLE_NS)
+      s.sample_ns = total / MAX_SAMPLES + 1;
+  }
   for (guint i = 0; i < ctx->processes->len; i++)
-    write_process (&s, g_ptr_array_index (ctx->processes, i));
+    write_process (&s, g_ptr_array_index (ctx->processes, i), weights);
   check (&s, sysprof_capture_writer_flush (s.writer));
   sysprof_capture_writer_unref (s.writer); /* flushes again, closes fd */
   g_hash_table_unref (s.addresses);

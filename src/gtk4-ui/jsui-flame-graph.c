@@ -98,6 +98,7 @@ query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   int width = gtk_widget_get_width (widget);
   const JsuiFlameRect *r;
   g_autofree char *pct = NULL;
+  g_autofree char *time = NULL;
   g_autofree char *markup = NULL;
 
   if (width <= 0 || y < 0)
@@ -106,10 +107,15 @@ query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   if (r == NULL)
     return FALSE;
   pct = jsui_format_percent (r->width);
-  /* Translators: a flame graph box's tooltip: function, samples, share */
-  markup = g_markup_printf_escaped (_ ("<b>%s</b>\n%s\n%lld samples (%s)"), r->node->name,
-                                    r->node->module ? r->node->module : "",
-                                    (long long)r->node->total, pct);
+  time = jsui_format_duration (r->node->total);
+  /* Translators: a flame graph box's tooltip: function, module, its attributed
+   * time, its share of the tree's, its samples */
+  markup = g_markup_printf_escaped (
+      g_dngettext (GETTEXT_PACKAGE, "<b>%s</b>\n%s\n%s (%s), %lld sample",
+                   "<b>%s</b>\n%s\n%s (%s), %lld samples",
+                   (gulong)CLAMP (r->node->total_samples, 0, G_MAXINT32)),
+      r->node->name, r->node->module ? r->node->module : "", time, pct,
+      (long long)r->node->total_samples);
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }
@@ -180,7 +186,7 @@ jsui_flame_graph_set_tree (JsuiFlameGraph *self, JsuiStackTree *tree)
       while (n->children->len > 0)
         n = g_ptr_array_index (n->children, 0);
       /* Translators: accessible description of the flame graph */
-      description = g_strdup_printf (_ ("Most samples end in %s"), n->name);
+      description = g_strdup_printf (_ ("Most of the time ends in %s"), n->name);
     }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                   description != NULL ? description : _ ("No stacks"), -1);

@@ -145,6 +145,37 @@ jsui_event_class_label (const char *klass)
   return label_of (klass, "event class", names, G_N_ELEMENTS (names));
 }
 
+char *
+jsui_format_class (const char *klass, const char *wait)
+{
+  if (klass == NULL)
+    return NULL;
+  if (wait != NULL)
+    return g_strdup_printf ("%s / %s", jsui_event_class_label (klass), jsui_wait_kind_label (wait));
+  return g_strdup (jsui_event_class_label (klass));
+}
+
+char *
+jsui_format_culprit (const JsrReportCulprit *c)
+{
+  g_autofree char *callback = jsr_culprit_callback_name (c);
+  g_autofree char *name = NULL;
+
+  if (c == NULL)
+    return NULL;
+  if (c->function != NULL && c->file != NULL && c->line >= 0)
+    name = g_strdup_printf ("%s (%s:%" G_GINT64_FORMAT ")", c->function, c->file, c->line);
+  else
+    name = g_strdup (c->function != NULL ? c->function : c->module);
+  if (name == NULL)
+    return NULL;
+  if (callback != NULL)
+    /* Translators: the callback the main loop dispatched, then the library
+     * function that took the time in it, e.g. "on_load → gtk_text_layout_validate" */
+    return g_strdup_printf (_ ("%s → %s"), callback, name);
+  return g_steal_pointer (&name);
+}
+
 const char *
 jsui_wait_kind_label (const char *wait)
 {

@@ -56,4 +56,12 @@ const char *jsui_event_type_label (const char *type);
 const char *jsui_event_class_label (const char *klass);
 const char *jsui_wait_kind_label (const char *wait);
 
+/* "compute", "wait / sleep"; NULL when unknown. */
+char *jsui_format_class (const char *klass, const char *wait);
+/* "function (file:line)", "module" without a function; "callback →
+ * function" when the culprit is not the app's own code and the report
+ * names the dispatched callback (docs/report-format.md, "Culprit"); NULL
+ * without a culprit. */
+char *jsui_format_culprit (const JsrReportCulprit *culprit);
+
 G_END_DECLS

@@ -425,17 +425,20 @@ merge_done (GObject *source, GAsyncResult *result, gpointer user_data)
   JsuiFrameDetails *self = JSUI_FRAME_DETAILS (source);
   MergeJob *job = g_task_get_task_data (G_TASK (result));
   g_autofree char *title = NULL;
-  gint64 total;
+  g_autofree char *time = NULL;
+  gint64 samples;
 
   if (!g_task_propagate_boolean (G_TASK (result), NULL))
     return; /* cancelled: another selection, or gone */
   g_clear_object (&self->merging);
-  total = job->merged->root->total;
-  /* Translators: the stacks of several events: their ids, the samples */
-  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Events %s: %lld sample",
-                                        "Events %s: %lld samples",
-                                        (gulong)CLAMP (total, 0, G_MAXINT32)),
-                           job->ids, (long long)total);
+  time = jsui_format_duration (job->merged->root->total);
+  samples = job->merged->root->total_samples;
+  /* Translators: the stacks of several events: their ids, their attributed
+   * time, their samples */
+  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Events %s: %s, %lld sample",
+                                        "Events %s: %s, %lld samples",
+                                        (gulong)CLAMP (samples, 0, G_MAXINT32)),
+                           job->ids, time, (long long)samples);
   jsui_stacks_view_set_trees (self->stacks_view, job->merged, job->merged_up, title,
                               _ ("No stacks were sampled during these events"));
 }

@@ -101,6 +101,72 @@ jsui_event_get_id (JsuiEvent *self)
   return self->event->id;
 }
 
+struct _JsuiPart
+{
+  GObject parent_instance;
+  JsuiSnapshot *snapshot;
+  const JsrReportEvent *event; /* owned by snapshot */
+  guint index;
+};
+
+G_DEFINE_FINAL_TYPE (JsuiPart, jsui_part, G_TYPE_OBJECT)
+
+static void
+jsui_part_finalize (GObject *object)
+{
+  JsuiPart *self = JSUI_PART (object);
+
+  g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
+  G_OBJECT_CLASS (jsui_part_parent_class)->finalize (object);
+}
+
+static void
+jsui_part_class_init (JsuiPartClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = jsui_part_finalize;
+}
+
+static void
+jsui_part_init (JsuiPart *self)
+{
+}
+
+JsuiPart *
+jsui_part_new (JsuiSnapshot *snapshot, const JsrReportEvent *event, guint index)
+{
+  JsuiPart *self;
+
+  g_return_val_if_fail (snapshot != NULL && event != NULL, NULL);
+  g_return_val_if_fail (event->parts != NULL && index < event->parts->len, NULL);
+
+  self = g_object_new (JSUI_TYPE_PART, NULL);
+  self->snapshot = jsui_snapshot_ref (snapshot);
+  self->event = event;
+  self->index = index;
+  return self;
+}
+
+const JsrReportEvent *
+jsui_part_get_event (JsuiPart *self)
+{
+  g_return_val_if_fail (JSUI_IS_PART (self), NULL);
+  return self->event;
+}
+
+const JsrReportPart *
+jsui_part_get_part (JsuiPart *self)
+{
+  g_return_val_if_fail (JSUI_IS_PART (self), NULL);
+  return g_ptr_array_index (self->event->parts, self->index);
+}
+
+guint
+jsui_part_get_index (JsuiPart *self)
+{
+  g_return_val_if_fail (JSUI_IS_PART (self), 0);
+  return self->index;
+}
+
 struct _JsuiStackItem
 {
   GObject parent_instance;

@@ -1,6 +1,7 @@
 /* jsui-items.h: the list items of the window's models.
  *
  * JsuiEvent: one jank event of a snapshot (the jank list);
+ * JsuiPart: one part of a jank event, with its own cause (the parts list);
  * JsuiStackItem: one node of an aggregated stack tree (the stacks tree);
  * JsuiSource: one entry of summary.sources (the sources page), with
  * properties for the column view's sorters;
@@ -32,6 +33,15 @@ void jsui_event_update (JsuiEvent *self, JsuiSnapshot *snapshot, const JsrReport
 const JsrReportEvent *jsui_event_get_event (JsuiEvent *self);
 JsuiSnapshot *jsui_event_get_snapshot (JsuiEvent *self);
 gint64 jsui_event_get_id (JsuiEvent *self);
+
+#define JSUI_TYPE_PART (jsui_part_get_type ())
+G_DECLARE_FINAL_TYPE (JsuiPart, jsui_part, JSUI, PART, GObject)
+
+/* Part `index` of the event's parts (docs/report-format.md, "Causes per part"). */
+JsuiPart *jsui_part_new (JsuiSnapshot *snapshot, const JsrReportEvent *event, guint index);
+const JsrReportEvent *jsui_part_get_event (JsuiPart *self);
+const JsrReportPart *jsui_part_get_part (JsuiPart *self);
+guint jsui_part_get_index (JsuiPart *self);
 
 #define JSUI_TYPE_STACK_ITEM (jsui_stack_item_get_type ())
 G_DECLARE_FINAL_TYPE (JsuiStackItem, jsui_stack_item, JSUI, STACK_ITEM, GObject)

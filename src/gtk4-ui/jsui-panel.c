@@ -168,10 +168,9 @@ type_text (GtkListItem *list_item, const JsrReportEvent *ev)
 static char *
 class_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
-  if (ev->klass != NULL && ev->wait != NULL)
-    return g_strdup_printf ("%s / %s", jsui_event_class_label (ev->klass),
-                            jsui_wait_kind_label (ev->wait));
-  return cell_text (jsui_event_class_label (ev->klass));
+  g_autofree char *text = jsui_format_class (ev->klass, ev->wait);
+
+  return cell_text (text);
 }
 
 static char *
@@ -182,14 +181,13 @@ source_text (GtkListItem *list_item, const JsrReportEvent *ev)
   return cell_text (ev->source != NULL ? ev->source : ev->callback);
 }
 
+/* "callback → function" for a library's culprit (jsui_format_culprit). */
 static char *
 culprit_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
-  const JsrReportCulprit *c = ev->culprit;
+  g_autofree char *text = jsui_format_culprit (ev->culprit);
 
-  if (c != NULL && c->function != NULL && c->file != NULL && c->line >= 0)
-    return g_strdup_printf ("%s (%s:%" G_GINT64_FORMAT ")", c->function, c->file, c->line);
-  return cell_text (c == NULL ? NULL : c->function != NULL ? c->function : c->module);
+  return cell_text (text);
 }
 
 static char *

@@ -6,9 +6,11 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "jsr-profile.h"
 #include "jsui-colors.h"
 #include "jsui-format.h"
 #include "jsui-samples-strip.h"
+#include "jsui-stack-tree.h"
 
 static gint64
 event_end (const JsrReportEvent *ev)
@@ -71,6 +73,7 @@ jsui_samples_layout (const JsrReportEvent *event)
         .x = (double)(a - start) / (double)(end - start),
         .width = (double)(b - a) / (double)(end - start),
         .stack = s->stack,
+        .node = s->node,
         .waiting = g_strcmp0 (s->state, "waiting") == 0,
         .sample = (guint)i,
       };
@@ -111,7 +114,8 @@ struct _JsuiSamplesStrip
   JsuiSnapshot *snapshot;
   const JsrReportEvent *event; /* owned by snapshot */
   GArray *spans;
-  GArray *colors; /* GdkRGBA per stack of the event (alpha 0: unnamed), made in set_event */
+  GArray *colors; /* GdkRGBA per node of the event's profile (alpha 0: unnamed), made in
+                   * set_event: every sampled stack has one, listed in `stacks` or not */
 };
 
 G_DEFINE_FINAL_TYPE (JsuiSamplesStrip, jsui_samples_strip, GTK_TYPE_WIDGET)
@@ -119,27 +123,36 @@ G_DEFINE_FINAL_TYPE (JsuiSamplesStrip, jsui_samples_strip, GTK_TYPE_WIDGET)
 enum
 {
   STACK_ACTIVATED,
+  NODE_ACTIVATED,
   N_SIGNALS
 };
 static guint signals[N_SIGNALS];
 
-static const JsrReportStack *
-stack_of (JsuiSamplesStrip *self, int i)
+static const JsrProfile *
+profile_of (JsuiSamplesStrip *self)
 {
-  GPtrArray *stacks
-      = self->event != NULL && self->event->detail != NULL ? self->event->detail->stacks : NULL;
-
-  return stacks != NULL && i >= 0 && (guint)i < stacks->len ? g_ptr_array_index (stacks, i) : NULL;
+  return self->event != NULL && self->event->detail != NULL ? self->event->detail->profile : NULL;
 }
 
-/* The innermost frame that is not jankscope's own: what names a stack. */
+/* The innermost frame of the node's stack that is not jankscope's own:
+ * what names a stack. */
 static char *
-stack_name (const JsrReportStack *stack)
+node_name (const JsrProfile *profile, int node)
 {
-  for (guint i = 0; stack != NULL && i < stack->frames->len; i++)
-    {
-      const JsrReportFrame *f = g_ptr_array_index (stack->frames, i);
+  g_autoptr (GPtrArray) path = NULL;
 
+  if (profile == NULL || node < 0 || (guint)node >= profile->nodes->len)
+    return NULL;
+  path = g_ptr_array_new ();
+  jsr_profile_path (profile, (guint)node, path);
+  for (guint i = 0; i < path->len; i++)
+    {
+      const JsrProfileNode *n = g_ptr_array_index (path, i);
+      const JsrReportFrame *f = n->frame >= 0 ? g_ptr_array_index (profile->frames, n->frame) : NULL;
+
+      if (f == NULL)
+        return g_strdup (n->frame == JSR_PROFILE_TRUNCATED ? JSR_PROFILE_TRUNCATED_NAME
+                                                           : JSR_PROFILE_OTHER_NAME);
       if (!jsui_frame_is_own (f))
         return jsui_frame_name (f);
     }
@@ -196,7 +209,7 @@ jsui_samples_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       float x0 = s != NULL ? (float)s->x * width : 0;
       float x1 = s != NULL ? x0 + MAX ((float)s->width * width, 1) : 0;
 
-      if (s != NULL && run != NULL && s->stack == run->stack && s->waiting == run->waiting
+      if (s != NULL && run != NULL && s->node == run->node && s->waiting == run->waiting
           && x0 <= run_x1 + 1)
         {
           run_x1 = MAX (run_x1, x1);
@@ -210,9 +223,9 @@ jsui_samples_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
           GdkRGBA color = none;
           float h = run->waiting ? height * 0.6f : height;
 
-          if (run->stack >= 0 && (guint)run->stack < self->colors->len
-              && g_array_index (self->colors, GdkRGBA, run->stack).alpha > 0)
-            color = g_array_index (self->colors, GdkRGBA, run->stack);
+          if (run->node >= 0 && (guint)run->node < self->colors->len
+              && g_array_index (self->colors, GdkRGBA, run->node).alpha > 0)
+            color = g_array_index (self->colors, GdkRGBA, run->node);
           if (run->waiting)
             color.alpha *= 0.6f; /* off-CPU: paler and lower */
           gtk_snapshot_append_color (snapshot, &color,
@@ -253,7 +266,7 @@ jsui_samples_strip_describe_at (JsuiSamplesStrip *self, double x)
   if (width <= 0 || (s = jsui_samples_hit (self->spans, x / width)) == NULL)
     return NULL;
   sample = &g_array_index (self->event->detail->samples, JsrReportSample, s->sample);
-  name = stack_name (stack_of (self, s->stack));
+  name = node_name (profile_of (self), s->node);
   at = jsui_format_duration (MAX (0, sample->t_ns - self->event->start_ns));
   if (sample->wait != NULL)
     /* Translators: a sample of the strip: time into the event, state, wait kind, function */
@@ -284,7 +297,11 @@ jsui_samples_strip_activate_at (JsuiSamplesStrip *self, double x)
 
   g_return_val_if_fail (JSUI_IS_SAMPLES_STRIP (self), -1);
 
-  if (width <= 0 || (s = jsui_samples_hit (self->spans, x / width)) == NULL || s->stack < 0)
+  if (width <= 0 || (s = jsui_samples_hit (self->spans, x / width)) == NULL)
+    return -1;
+  if (s->node >= 0)
+    g_signal_emit (self, signals[NODE_ACTIVATED], 0, s->node);
+  if (s->stack < 0)
     return -1;
   g_signal_emit (self, signals[STACK_ACTIVATED], 0, s->stack);
   return s->stack;
@@ -324,6 +341,13 @@ jsui_samples_strip_class_init (JsuiSamplesStripClass *klass)
    */
   signals[STACK_ACTIVATED]
       = g_signal_new ("stack-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                      NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  /**
+   * JsuiSamplesStrip::node-activated:
+   * @node: the sample's node in the event's profile (any stack, listed or not)
+   */
+  signals[NODE_ACTIVATED]
+      = g_signal_new ("node-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                       NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
   gtk_widget_class_set_css_name (widget_class, "jankscope-samples");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -366,18 +390,24 @@ jsui_samples_strip_set_event (JsuiSamplesStrip *self, JsuiSnapshot *snapshot,
   self->event = snapshot != NULL ? event : NULL;
   g_clear_pointer (&self->spans, g_array_unref);
   self->spans = jsui_samples_layout (self->event);
-  /* one colour per stack, named once here rather than per span and draw */
-  n = self->event != NULL && self->event->detail != NULL ? self->event->detail->stacks->len : 0;
+  /* one colour per node a sample ended in, named once here rather than per
+   * span and draw */
+  n = profile_of (self) != NULL ? profile_of (self)->nodes->len : 0;
   g_array_set_size (self->colors, n);
   for (guint i = 0; i < n; i++)
+    g_array_index (self->colors, GdkRGBA, i) = (GdkRGBA){ 0, 0, 0, 0 };
+  for (guint i = 0; i < self->spans->len; i++)
     {
-      g_autofree char *name = stack_name (stack_of (self, (int)i));
-      GdkRGBA *color = &g_array_index (self->colors, GdkRGBA, i);
+      int node = g_array_index (self->spans, JsuiSampleSpan, i).node;
+      GdkRGBA *color;
+      g_autofree char *name = NULL;
 
-      if (name != NULL)
-        color_for (name, color);
-      else
-        *color = (GdkRGBA){ 0, 0, 0, 0 };
+      if (node < 0 || (guint)node >= n)
+        continue;
+      color = &g_array_index (self->colors, GdkRGBA, node);
+      if (color->alpha > 0 || (name = node_name (profile_of (self), node)) == NULL)
+        continue;
+      color_for (name, color);
     }
 
   n = self->event != NULL && self->event->detail != NULL ? self->event->detail->samples->len : 0;

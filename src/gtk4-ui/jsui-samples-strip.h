@@ -20,7 +20,8 @@ typedef struct
 {
   double x;     /* 0..1 from the event's start */
   double width; /* 0..1 */
-  int stack;    /* index into the event's stacks, -1: none */
+  int stack;    /* index into the event's stacks, -1: none (or not listed) */
+  int node;     /* the profile node of its innermost frame, -1: no stack */
   gboolean waiting;
   guint sample; /* index into detail->samples */
 } JsuiSampleSpan;

@@ -10,6 +10,7 @@
 #include "jankscope-config.h"
 
 #include "jsr-json-doc.h"
+#include "jsr-profile.h"
 #include <string.h>
 
 #include "jsui-format.h"
@@ -98,6 +99,33 @@ clamp_report (JsrReport *report)
           sm->t_ns = clamp_time (sm->t_ns);
           sm->last_ns = clamp_time (sm->last_ns);
           sm->count = CLAMP (sm->count, 0, G_MAXINT32);
+        }
+      /* The profile's and the parts' times (src/reader/jsr-profile.h). */
+      for (guint n = 0; d->profile != NULL && n < d->profile->nodes->len; n++)
+        {
+          JsrProfileNode *node = &g_array_index (d->profile->nodes, JsrProfileNode, n);
+
+          node->self_ns = CLAMP (node->self_ns, 0, JSUI_MAX_NS);
+          node->self_samples = CLAMP (node->self_samples, 0, G_MAXINT32);
+        }
+      if (d->attributed_ns > 0)
+        d->attributed_ns = MIN (d->attributed_ns, JSUI_MAX_NS);
+      for (guint p = 0; d->parts != NULL && p < d->parts->len; p++)
+        {
+          JsrReportPart *part = g_ptr_array_index (d->parts, p);
+
+          part->duration_ns = CLAMP (part->duration_ns, 0, JSUI_MAX_NS);
+          if (part->attributed_ns > 0)
+            part->attributed_ns = MIN (part->attributed_ns, JSUI_MAX_NS);
+          part->other_ns = CLAMP (part->other_ns, 0, JSUI_MAX_NS);
+          part->other_samples = CLAMP (part->other_samples, 0, G_MAXINT32);
+          for (guint k = 0; part->profile != NULL && k < part->profile->len; k++)
+            {
+              JsrReportPartNode *entry = &g_array_index (part->profile, JsrReportPartNode, k);
+
+              entry->self_ns = CLAMP (entry->self_ns, 0, JSUI_MAX_NS);
+              entry->self_samples = CLAMP (entry->self_samples, 0, G_MAXINT32);
+            }
         }
     }
 }
@@ -288,10 +316,8 @@ build_trees (JsuiSnapshot *snap)
   for (guint i = 0; i < events->len; i++)
     {
       const JsrReportEvent *ev = g_ptr_array_index (events, i);
-      JsuiStackTree *tree = NULL;
+      JsuiStackTree *tree = jsui_stack_tree_from_event (ev);
 
-      if (ev->detail != NULL && ev->detail->stacks->len > 0)
-        tree = jsui_stack_tree_from_event (ev);
       g_ptr_array_add (snap->trees_top_down, tree);
       g_ptr_array_add (snap->trees_bottom_up,
                        tree != NULL ? jsui_stack_tree_bottom_up (tree) : NULL);

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "jsr-profile.h"
 #include "jsui-format.h"
 #include "jsui-stack-tree.h"
 
@@ -121,20 +122,31 @@ child_named (JsuiStackNode *node, const char *name, const char *module)
 }
 
 void
-jsui_stack_tree_add (JsuiStackTree *tree, const char *const *names, const char *const *modules,
-                     guint n_frames, gint64 count)
+jsui_stack_tree_add_weighted (JsuiStackTree *tree, const char *const *names,
+                              const char *const *modules, guint n_frames, gint64 weight,
+                              gint64 samples)
 {
   JsuiStackNode *node = tree->root;
 
-  g_return_if_fail (count >= 0);
+  g_return_if_fail (weight >= 0 && samples >= 0);
 
-  node->total = jsui_sat_add (node->total, count);
+  node->total = jsui_sat_add (node->total, weight);
+  node->total_samples = jsui_sat_add (node->total_samples, samples);
   for (guint i = 0; i < n_frames; i++)
     {
       node = child_named (node, names[i], modules != NULL ? modules[i] : NULL);
-      node->total = jsui_sat_add (node->total, count);
+      node->total = jsui_sat_add (node->total, weight);
+      node->total_samples = jsui_sat_add (node->total_samples, samples);
     }
-  node->self = jsui_sat_add (node->self, count);
+  node->self = jsui_sat_add (node->self, weight);
+  node->self_samples = jsui_sat_add (node->self_samples, samples);
+}
+
+void
+jsui_stack_tree_add (JsuiStackTree *tree, const char *const *names, const char *const *modules,
+                     guint n_frames, gint64 count)
+{
+  jsui_stack_tree_add_weighted (tree, names, modules, n_frames, count, count);
 }
 
 static int
@@ -178,34 +190,88 @@ jsui_frame_is_own (const JsrReportFrame *frame)
   return frame->module != NULL && g_str_has_prefix (frame->module, "libjankscope");
 }
 
+/* The stack ending at a node of the profile, into the tree: root first,
+ * jankscope's own frames of older reports left out (reports with profiles
+ * have none: the core removed them). */
+static void
+add_node (JsuiStackTree *tree, const JsrProfile *profile, guint node, gint64 weight,
+          gint64 samples, GPtrArray *path, GPtrArray *names, GPtrArray *modules)
+{
+  g_ptr_array_set_size (path, 0);
+  g_ptr_array_set_size (names, 0);
+  g_ptr_array_set_size (modules, 0);
+  jsr_profile_path (profile, node, path);
+  for (guint i = path->len; i-- > 0;)
+    {
+      const JsrProfileNode *n = g_ptr_array_index (path, i);
+      const JsrReportFrame *f = n->frame >= 0 ? g_ptr_array_index (profile->frames, n->frame) : NULL;
+
+      if (f != NULL && jsui_frame_is_own (f))
+        continue;
+      g_ptr_array_add (names, f != NULL ? jsui_frame_name (f)
+                                        : g_strdup (n->frame == JSR_PROFILE_TRUNCATED
+                                                        ? JSR_PROFILE_TRUNCATED_NAME
+                                                        : JSR_PROFILE_OTHER_NAME));
+      g_ptr_array_add (modules, f != NULL ? f->module : NULL);
+    }
+  jsui_stack_tree_add_weighted (tree, (const char *const *)names->pdata,
+                                (const char *const *)modules->pdata, names->len, MAX (weight, 0),
+                                MAX (samples, 0));
+}
+
 JsuiStackTree *
 jsui_stack_tree_from_event (const JsrReportEvent *event)
 {
-  JsuiStackTree *tree = jsui_stack_tree_new (_ ("All samples"));
-  GPtrArray *stacks = event->detail != NULL ? event->detail->stacks : NULL;
+  const JsrProfile *profile = event->detail != NULL ? event->detail->profile : NULL;
+  g_autoptr (GPtrArray) path = g_ptr_array_new ();
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) modules = g_ptr_array_new ();
+  JsuiStackTree *tree;
 
-  for (guint s = 0; stacks != NULL && s < stacks->len; s++)
+  if (profile == NULL)
+    return NULL;
+  tree = jsui_stack_tree_new (_ ("All samples"));
+  for (guint n = 0; n < profile->nodes->len; n++)
     {
-      const JsrReportStack *stack = g_ptr_array_index (stacks, s);
-      guint n = stack->frames->len;
-      g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-      g_autofree const char **modules = g_new0 (const char *, n + 1);
+      const JsrProfileNode *node = &g_array_index (profile->nodes, JsrProfileNode, n);
 
-      guint kept = 0;
+      if (node->self_ns > 0 || node->self_samples > 0)
+        add_node (tree, profile, n, node->self_ns, node->self_samples, path, names, modules);
+    }
+  jsui_stack_tree_sort (tree);
+  return tree;
+}
 
-      /* The report lists frames leaf first: the tree goes from the caller.
-       * jankscope's own frames (its dispatch wrapper) are left out. */
-      for (guint i = 0; i < n; i++)
-        {
-          const JsrReportFrame *f = g_ptr_array_index (stack->frames, n - 1 - i);
+JsuiStackTree *
+jsui_stack_tree_from_part (const JsrReportEvent *event, guint part_index)
+{
+  const JsrProfile *profile = event->detail != NULL ? event->detail->profile : NULL;
+  const JsrReportPart *part;
+  g_autoptr (GPtrArray) path = g_ptr_array_new ();
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) modules = g_ptr_array_new ();
+  JsuiStackTree *tree;
 
-          if (jsui_frame_is_own (f))
-            continue;
-          g_ptr_array_add (names, jsui_frame_name (f));
-          modules[kept++] = f->module;
-        }
-      jsui_stack_tree_add (tree, (const char *const *)names->pdata, modules, kept,
-                           MAX (stack->count, 0));
+  if (profile == NULL || event->parts == NULL || part_index >= event->parts->len)
+    return NULL;
+  part = g_ptr_array_index (event->parts, part_index);
+  if (part->profile == NULL)
+    return NULL;
+  tree = jsui_stack_tree_new (_ ("All samples"));
+  for (guint i = 0; i < part->profile->len; i++)
+    {
+      const JsrReportPartNode *entry = &g_array_index (part->profile, JsrReportPartNode, i);
+
+      /* The reader checked the node against the profile. */
+      add_node (tree, profile, (guint)entry->node, entry->self_ns, entry->self_samples, path,
+                names, modules);
+    }
+  /* What the part's profile left out: its time, not where it went. */
+  if (part->other_ns > 0 || part->other_samples > 0)
+    {
+      const char *other[] = { JSR_PROFILE_OTHER_NAME };
+
+      jsui_stack_tree_add_weighted (tree, other, NULL, 1, part->other_ns, part->other_samples);
     }
   jsui_stack_tree_sort (tree);
   return tree;
@@ -216,7 +282,7 @@ static void
 add_callers (JsuiStackTree *inverted, const JsuiStackNode *node, GPtrArray *names,
              GPtrArray *modules)
 {
-  if (node->self > 0)
+  if (node->self > 0 || node->self_samples > 0)
     {
       g_ptr_array_set_size (names, 0);
       g_ptr_array_set_size (modules, 0);
@@ -225,8 +291,9 @@ add_callers (JsuiStackTree *inverted, const JsuiStackNode *node, GPtrArray *name
           g_ptr_array_add (names, n->name);
           g_ptr_array_add (modules, n->module);
         }
-      jsui_stack_tree_add (inverted, (const char *const *)names->pdata,
-                           (const char *const *)modules->pdata, names->len, node->self);
+      jsui_stack_tree_add_weighted (inverted, (const char *const *)names->pdata,
+                                    (const char *const *)modules->pdata, names->len, node->self,
+                                    node->self_samples);
     }
   for (guint i = 0; i < node->children->len; i++)
     add_callers (inverted, g_ptr_array_index (node->children, i), names, modules);
@@ -252,6 +319,8 @@ merge_node (JsuiStackNode *dst, const JsuiStackNode *src)
 {
   dst->total = jsui_sat_add (dst->total, src->total);
   dst->self = jsui_sat_add (dst->self, src->self);
+  dst->total_samples = jsui_sat_add (dst->total_samples, src->total_samples);
+  dst->self_samples = jsui_sat_add (dst->self_samples, src->self_samples);
   for (guint i = 0; i < src->children->len; i++)
     {
       const JsuiStackNode *c = g_ptr_array_index (src->children, i);

@@ -6,8 +6,10 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "jsr-profile.h"
 #include "jsui-format.h"
 #include "jsui-items.h"
+#include "jsui-parts-view.h"
 #include "jsui-samples-strip.h"
 #include "jsui-stacks-view.h"
 
@@ -26,6 +28,7 @@ struct _JsuiStacksView
   GtkColumnViewColumn *self_column;
   JsuiFlameGraph *flame_graph;
   JsuiSamplesStrip *samples_strip;
+  JsuiPartsView *parts_view;
   GtkToggleButton *bottom_up_button;
 
   /* What is shown: both directions of one tree, and the event whose
@@ -91,14 +94,20 @@ number_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, Jsui
   gtk_list_item_set_child (list_item, label);
 }
 
+/* The attributed time through the node (the tree's weight). */
 static void
-samples_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiStacksView *self)
+time_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiStacksView *self)
 {
   g_autoptr (JsuiStackItem) item = item_of (list_item);
-  g_autofree char *text
-      = g_strdup_printf ("%" G_GINT64_FORMAT, jsui_stack_item_get_node (item)->total);
+  const JsuiStackNode *node = jsui_stack_item_get_node (item);
+  g_autofree char *text = jsui_format_duration (node->total);
+  g_autofree char *samples = g_strdup_printf (
+      g_dngettext (GETTEXT_PACKAGE, "%lld sample", "%lld samples",
+                   (gulong)CLAMP (node->total_samples, 0, G_MAXINT32)),
+      (long long)node->total_samples);
 
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+  gtk_widget_set_tooltip_text (gtk_list_item_get_child (list_item), samples);
 }
 
 static void
@@ -131,9 +140,17 @@ bottom_up_toggled_cb (GtkToggleButton *button, JsuiStacksView *self)
 }
 
 static void
-stack_activated_cb (JsuiSamplesStrip *strip, int stack, JsuiStacksView *self)
+node_activated_cb (JsuiSamplesStrip *strip, int node, JsuiStacksView *self)
 {
-  jsui_stacks_view_select_stack (self, stack);
+  jsui_stacks_view_select_node (self, node);
+}
+
+static void show_part (JsuiStacksView *self, int part);
+
+static void
+part_selected_cb (JsuiPartsView *parts, int part, JsuiStacksView *self)
+{
+  show_part (self, part);
 }
 
 static void
@@ -163,6 +180,7 @@ jsui_stacks_view_class_init (JsuiStacksViewClass *klass)
 
   g_type_ensure (JSUI_TYPE_FLAME_GRAPH);
   g_type_ensure (JSUI_TYPE_SAMPLES_STRIP);
+  g_type_ensure (JSUI_TYPE_PARTS_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/jankscope/ui/jsui-stacks-view.ui");
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, stack);
@@ -172,13 +190,15 @@ jsui_stacks_view_class_init (JsuiStacksViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, flame_graph);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, self_column);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, samples_strip);
+  gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, parts_view);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, bottom_up_button);
   gtk_widget_class_bind_template_callback (widget_class, bottom_up_toggled_cb);
-  gtk_widget_class_bind_template_callback (widget_class, stack_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, node_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, part_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, function_setup_cb);
   gtk_widget_class_bind_template_callback (widget_class, function_bind_cb);
   gtk_widget_class_bind_template_callback (widget_class, number_setup_cb);
-  gtk_widget_class_bind_template_callback (widget_class, samples_bind_cb);
+  gtk_widget_class_bind_template_callback (widget_class, time_bind_cb);
   gtk_widget_class_bind_template_callback (widget_class, percent_bind_cb);
   gtk_widget_class_bind_template_callback (widget_class, self_bind_cb);
   gtk_widget_class_set_css_name (widget_class, "jankscope-stacks");
@@ -306,17 +326,89 @@ jsui_stacks_view_set_trees (JsuiStacksView *self, JsuiStackTree *top_down, JsuiS
 
   self->event = NULL;
   g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
+  jsui_parts_view_set_event (self->parts_view, NULL, NULL);
   show_trees (self, top_down, bottom_up, title, empty_message);
+}
+
+/* Stacks that samples ended in: the nodes with time or samples of their own. */
+static guint
+count_stacks (const JsuiStackNode *node)
+{
+  guint n = node->self > 0 || node->self_samples > 0;
+
+  for (guint i = 0; i < node->children->len; i++)
+    n += count_stacks (g_ptr_array_index (node->children, i));
+  return n;
+}
+
+/* "Event 4: 360.0 ms in 26 stacks": the attributed time (the tree's root,
+ * what `jankscope report` and every export show) and the stacks. */
+static char *
+tree_title (const JsrReportEvent *event, const JsrReportPart *part, guint part_number,
+            const JsuiStackTree *tree)
+{
+  g_autofree char *time = jsui_format_duration (tree->root->total);
+  guint k = count_stacks (tree->root);
+  g_autofree char *stacks
+      = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stack", "%u stacks", k), k);
+
+  if (part != NULL)
+    /* Translators: the stacks pane's title for one part of an event: event
+     * id, part number, its callback, its attributed time, "N stacks" */
+    return g_strdup_printf (_ ("Event %lld, part %u (%s): %s in %s"), (long long)event->id,
+                            part_number, part->callback != NULL ? part->callback
+                                         : part->source != NULL ? part->source
+                                                                : "–",
+                            time, stacks);
+  /* Translators: the stacks pane's title: event id, its attributed time, "N stacks" */
+  return g_strdup_printf (_ ("Event %lld: %s in %s"), (long long)event->id, time, stacks);
+}
+
+/* The whole event's trees (part < 0) or one part's. */
+static void
+show_part (JsuiStacksView *self, int part)
+{
+  const JsrReportEvent *event = self->event;
+  g_autoptr (JsuiStackTree) built = NULL;
+  JsuiStackTree *top_down = NULL, *bottom_up = NULL;
+  g_autofree char *title = NULL;
+
+  if (event == NULL)
+    return;
+  if (part >= 0)
+    {
+      top_down = built = jsui_stack_tree_from_part (event, (guint)part);
+      if (built == NULL)
+        {
+          show_trees (self, NULL, NULL, NULL, _ ("No stacks were sampled during this part"));
+          return;
+        }
+      title = tree_title (event, g_ptr_array_index (event->parts, part), (guint)part + 1, built);
+      show_trees (self, top_down, NULL, title, _ ("No stacks were sampled during this part"));
+      return;
+    }
+
+  /* Aggregated with the snapshot, in its worker thread. */
+  if (self->snapshot != NULL)
+    {
+      top_down = jsui_snapshot_get_tree (self->snapshot, event, FALSE);
+      bottom_up = jsui_snapshot_get_tree (self->snapshot, event, TRUE);
+    }
+  if (top_down == NULL)
+    top_down = built = jsui_stack_tree_from_event (event);
+  if (top_down == NULL)
+    {
+      show_trees (self, NULL, NULL, NULL, _ ("No stacks were sampled during this event"));
+      return;
+    }
+  title = tree_title (event, NULL, 0, top_down);
+  show_trees (self, top_down, bottom_up, title, NULL);
 }
 
 void
 jsui_stacks_view_set_event (JsuiStacksView *self, JsuiSnapshot *snapshot,
                             const JsrReportEvent *event)
 {
-  g_autoptr (JsuiStackTree) built = NULL;
-  JsuiStackTree *top_down = NULL, *bottom_up = NULL;
-  g_autofree char *title = NULL;
-
   g_return_if_fail (JSUI_IS_STACKS_VIEW (self));
 
   if (snapshot != NULL)
@@ -325,36 +417,16 @@ jsui_stacks_view_set_event (JsuiStacksView *self, JsuiSnapshot *snapshot,
   self->snapshot = snapshot;
   self->event = snapshot != NULL ? event : NULL;
 
-  if (event == NULL || event->detail == NULL || event->detail->stacks->len == 0)
+  /* The parts list keeps its selection for the same event (a refresh). */
+  jsui_parts_view_set_event (self->parts_view, self->snapshot, self->event);
+  if (event == NULL || event->detail == NULL || event->detail->profile == NULL)
     {
       show_trees (self, NULL, NULL, NULL,
                   event == NULL ? _ ("Select a jank event to see its stacks")
                                 : _ ("No stacks were sampled during this event"));
       return;
     }
-
-  /* Aggregated with the snapshot, in its worker thread. */
-  if (snapshot != NULL)
-    {
-      top_down = jsui_snapshot_get_tree (snapshot, event, FALSE);
-      bottom_up = jsui_snapshot_get_tree (snapshot, event, TRUE);
-    }
-  if (top_down == NULL)
-    top_down = built = jsui_stack_tree_from_event (event);
-
-  {
-    gint64 n = top_down->root->total;
-    guint k = event->detail->stacks->len;
-    g_autofree char *samples = g_strdup_printf (
-        g_dngettext (GETTEXT_PACKAGE, "%lld sample", "%lld samples", (gulong)MIN (n, G_MAXINT32)),
-        (long long)n);
-    g_autofree char *stacks
-        = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stack", "%u stacks", k), k);
-
-    /* Translators: the stacks pane's title: event id, "N samples", "M stacks" */
-    title = g_strdup_printf (_ ("Event %lld: %s in %s"), (long long)event->id, samples, stacks);
-  }
-  show_trees (self, top_down, bottom_up, title, NULL);
+  show_part (self, jsui_parts_view_get_selected (self->parts_view));
 }
 
 void
@@ -442,6 +514,51 @@ jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index)
     return FALSE;
   gtk_single_selection_set_selected (self->selection, gtk_tree_list_row_get_position (row));
   return TRUE;
+}
+
+gboolean
+jsui_stacks_view_select_node (JsuiStacksView *self, int node)
+{
+  const JsrProfile *profile;
+  g_autoptr (GPtrArray) path = g_ptr_array_new ();
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) modules = g_ptr_array_new ();
+  g_autoptr (GtkTreeListRow) row = NULL;
+
+  g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), FALSE);
+
+  profile = self->event != NULL && self->event->detail != NULL ? self->event->detail->profile
+                                                               : NULL;
+  if (profile == NULL || node < 0 || (guint)node >= profile->nodes->len)
+    return FALSE;
+  jsr_profile_path (profile, (guint)node, path);
+  /* The tree's path: callers first top-down, the leaf first bottom-up
+   * (jankscope's own frames are not in the tree). */
+  for (guint i = 0; i < path->len; i++)
+    {
+      const JsrProfileNode *n = g_ptr_array_index (path, self->show_bottom_up ? i : path->len - 1 - i);
+      const JsrReportFrame *f = n->frame >= 0 ? g_ptr_array_index (profile->frames, n->frame) : NULL;
+
+      if (f != NULL && jsui_frame_is_own (f))
+        continue;
+      g_ptr_array_add (names, f != NULL ? jsui_frame_name (f)
+                                        : g_strdup (n->frame == JSR_PROFILE_TRUNCATED
+                                                        ? JSR_PROFILE_TRUNCATED_NAME
+                                                        : JSR_PROFILE_OTHER_NAME));
+      g_ptr_array_add (modules, f != NULL ? f->module : NULL);
+    }
+  row = open_path (self, names, modules);
+  if (row == NULL)
+    return FALSE;
+  gtk_single_selection_set_selected (self->selection, gtk_tree_list_row_get_position (row));
+  return TRUE;
+}
+
+JsuiPartsView *
+jsui_stacks_view_get_parts_view (JsuiStacksView *self)
+{
+  g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), NULL);
+  return self->parts_view;
 }
 
 guint

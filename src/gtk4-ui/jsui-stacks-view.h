@@ -1,7 +1,10 @@
-/* jsui-stacks-view.h: the stacks of one jank event: an aggregated tree,
+/* jsui-stacks-view.h: the stacks of one jank event: an aggregated tree of
+ * its profile (every sample with a stack, weighted by attributed time),
  * top-down or bottom-up (callers), in a GtkColumnView (GtkTreeListModel:
- * function, samples, total and self shares), a flame graph of the same
- * tree, and the event's samples over time (jsui-samples-strip.h).
+ * function, time, total and self shares), a flame graph of the same tree
+ * (its root: the event's attributed time), the event's samples over time
+ * (jsui-samples-strip.h), and its parts (jsui-parts-view.h): selecting one
+ * shows that part's own stacks.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,6 +13,7 @@
 #include <gtk/gtk.h>
 
 #include "jsui-flame-graph.h"
+#include "jsui-parts-view.h"
 #include "jsui-samples-strip.h"
 #include "jsui-snapshot.h"
 
@@ -36,6 +40,9 @@ gboolean jsui_stacks_view_get_bottom_up (JsuiStacksView *self);
 /* Opens and selects the tree's row of the shown event's stack
  * `stack_index` (what clicking a sample does); FALSE if not found. */
 gboolean jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index);
+/* The same for a node of the event's profile: any stack, listed or not. */
+gboolean jsui_stacks_view_select_node (JsuiStacksView *self, int node);
+JsuiPartsView *jsui_stacks_view_get_parts_view (JsuiStacksView *self);
 /* The selected row's position in the rows, GTK_INVALID_LIST_POSITION: none. */
 guint jsui_stacks_view_get_selected_row (JsuiStacksView *self);
 JsuiSamplesStrip *jsui_stacks_view_get_samples_strip (JsuiStacksView *self);

@@ -368,6 +368,33 @@ write_signature (JsrJsonWriter         *w,
 }
 
 static void
+write_part (JsrJsonWriter    *w,
+            guint             in,
+            const JsrAggPart *part)
+{
+  jsr_json_writer_newline (w, in);
+  jsr_json_writer_begin_object (w);
+  member_string (w, "type", part->type);
+  member_string (w, "source", part->source);
+  member_string (w, "callback", part->callback);
+  jsr_json_writer_member (w, "start_ns");
+  jsr_json_writer_int (w, part->start_ns);
+  jsr_json_writer_member (w, "duration_ns");
+  write_count (w, part->duration_ns);
+  member_string (w, "tier", part->tier);
+  member_string (w, "class", part->klass);
+  member_string (w, "wait", part->wait);
+  member_string (w, "culprit", part->culprit);
+  member_string (w, "culprit_callback", part->culprit_callback);
+  jsr_json_writer_member (w, "attributed_ns");
+  if (part->attributed_ns >= 0)
+    jsr_json_writer_int (w, part->attributed_ns);
+  else
+    jsr_json_writer_null (w);
+  jsr_json_writer_end_object (w);
+}
+
+static void
 write_worst (JsrJsonWriter     *w,
              const JsrAggEvent *e)
 {
@@ -394,7 +421,17 @@ write_worst (JsrJsonWriter     *w,
   write_key (w, &e->key);
   line_member (w, in, "culprit");
   jsr_json_writer_string (w, e->culprit);
+  member_string (w, "culprit_callback", e->culprit_callback);
   member_string (w, "signature", e->signature);
+  line_member (w, in, "parts_count");
+  write_count (w, e->parts_count);
+  jsr_json_writer_member (w, "parts");
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; e->parts != NULL && i < e->parts->len; i++)
+    write_part (w, in + 2, g_ptr_array_index (e->parts, i));
+  if (e->parts != NULL && e->parts->len > 0)
+    jsr_json_writer_newline (w, in);
+  jsr_json_writer_end_array (w);
   jsr_json_writer_end_object (w);
 }
 
@@ -478,6 +515,10 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
   jsr_json_writer_end_object (w);
   jsr_json_writer_member (w, "total_ns");
   jsr_json_writer_uint (w, agg->frame_events_ns);
+  jsr_json_writer_member (w, "uncovered");
+  jsr_json_writer_begin_object (w);
+  write_stats (w, &agg->frame_uncovered, "blocked_ns", TRUE);
+  jsr_json_writer_end_object (w);
   jsr_json_writer_end_object (w);
 
   line_member (w, TOP, "groups");
@@ -809,6 +850,22 @@ read_groups (Node         *root,
     if (!read_u64 (by_tier, &by_tier_path, js_tier_name (t), &agg->frame_events_by_tier[t],
                    error))
       return FALSE;
+  /* Aggregates before it have none. */
+  {
+    Path uncovered_path = JSR_JSON_MEMBER (&frame_path, "uncovered");
+    g_autoptr (GError) local_error = NULL;
+    Node *uncovered = jsr_json_read_optional_object (frame_events, &frame_path, "uncovered",
+                                                     &local_error);
+
+    if (local_error != NULL)
+      {
+        g_propagate_error (error, g_steal_pointer (&local_error));
+        return FALSE;
+      }
+    if (uncovered != NULL &&
+        !read_stats (uncovered, &uncovered_path, "blocked_ns", TRUE, &agg->frame_uncovered, error))
+      return FALSE;
+  }
 
   if ((groups = jsr_json_read_array (root, NULL, "groups", error)) == NULL ||
       (other = jsr_json_read_object (root, NULL, "groups_other", error)) == NULL ||
@@ -941,6 +998,61 @@ read_signatures (Node         *root,
   return TRUE;
 }
 
+/* worst_events[].parts: optional (aggregates before them have none). */
+static gboolean
+read_worst_parts (Node        *object,
+                  const Path  *event_path,
+                  JsrAggEvent *event,
+                  GError     **error)
+{
+  Path path = JSR_JSON_MEMBER (event_path, "parts");
+  g_autoptr (GError) local_error = NULL;
+  Node *parts = jsr_json_read_optional_array (object, event_path, "parts", &local_error);
+  gint64 count;
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (!jsr_json_read_optional_count (object, event_path, "parts_count", &count, error))
+    return FALSE;
+  event->parts_count = count > 0 ? (guint64) count : 0;
+  if (parts == NULL)
+    return TRUE;
+  if (parts->length > JSR_AGGREGATE_WORST_PARTS)
+    return fail (error, event_path, "parts", _("has more entries than an aggregate keeps"));
+  event->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) jsr_agg_part_free);
+  for (guint i = 0; i < parts->length; i++)
+    {
+      Path part_path = JSR_JSON_ELEMENT (&path, i);
+      Node *element = jsr_json_read_element (parts, &part_path, error);
+      JsrAggPart *part;
+      gint64 value;
+
+      if (element == NULL)
+        return FALSE;
+      part = g_new0 (JsrAggPart, 1);
+      g_ptr_array_add (event->parts, part);
+      if (!jsr_json_read_string (element, &part_path, "type", TRUE, &part->type, error) ||
+          !jsr_json_read_string (element, &part_path, "source", TRUE, &part->source, error) ||
+          !jsr_json_read_string (element, &part_path, "callback", TRUE, &part->callback, error) ||
+          !jsr_json_read_count (element, &part_path, "start_ns", &part->start_ns, error) ||
+          !jsr_json_read_count (element, &part_path, "duration_ns", &value, error) ||
+          !jsr_json_read_string (element, &part_path, "tier", TRUE, &part->tier, error) ||
+          !jsr_json_read_string (element, &part_path, "class", TRUE, &part->klass, error) ||
+          !jsr_json_read_string (element, &part_path, "wait", TRUE, &part->wait, error) ||
+          !jsr_json_read_string (element, &part_path, "culprit", TRUE, &part->culprit, error) ||
+          !jsr_json_read_string (element, &part_path, "culprit_callback", TRUE,
+                                 &part->culprit_callback, error) ||
+          !jsr_json_read_optional_count (element, &part_path, "attributed_ns",
+                                         &part->attributed_ns, error))
+        return FALSE;
+      part->duration_ns = (guint64) value;
+    }
+  return TRUE;
+}
+
 static gboolean
 read_worst (Node         *root,
             JsrAggregate *agg,
@@ -979,7 +1091,10 @@ read_worst (Node         *root,
            (event->unattributed_ns = (guint64) value, TRUE) &&
            read_key (object, &event_path, &event->key, error) &&
            jsr_json_read_string (object, &event_path, "culprit", TRUE, &event->culprit, error) &&
-           jsr_json_read_string (object, &event_path, "signature", TRUE, &event->signature, error);
+           jsr_json_read_string (object, &event_path, "culprit_callback", TRUE,
+                                 &event->culprit_callback, error) &&
+           jsr_json_read_string (object, &event_path, "signature", TRUE, &event->signature, error) &&
+           read_worst_parts (object, &event_path, event, error);
       if (!ok)
         return FALSE;
       if (event->attributed_ns + event->unattributed_ns != event->duration_ns)

@@ -13,6 +13,7 @@
 #include "js-signature.h"
 #include "jsr-aggregate.h"
 #include "jsr-display.h"
+#include "jsr-profile.h"
 #include "jsr-saturate.h"
 
 GQuark
@@ -210,13 +211,45 @@ lookup_signature (JsrAggregate *agg,
   return sig;
 }
 
+void
+jsr_agg_part_free (JsrAggPart *part)
+{
+  g_free (part->type);
+  g_free (part->source);
+  g_free (part->callback);
+  g_free (part->tier);
+  g_free (part->klass);
+  g_free (part->wait);
+  g_free (part->culprit);
+  g_free (part->culprit_callback);
+  g_free (part);
+}
+
+static JsrAggPart *
+part_copy (const JsrAggPart *from)
+{
+  JsrAggPart *to = g_memdup2 (from, sizeof *from);
+
+  to->type = g_strdup (from->type);
+  to->source = g_strdup (from->source);
+  to->callback = g_strdup (from->callback);
+  to->tier = g_strdup (from->tier);
+  to->klass = g_strdup (from->klass);
+  to->wait = g_strdup (from->wait);
+  to->culprit = g_strdup (from->culprit);
+  to->culprit_callback = g_strdup (from->culprit_callback);
+  return to;
+}
+
 static void
 event_free (JsrAggEvent *event)
 {
   key_clear (&event->key);
   g_free (event->app);
   g_free (event->culprit);
+  g_free (event->culprit_callback);
   g_free (event->signature);
+  g_clear_pointer (&event->parts, g_ptr_array_unref);
   g_free (event);
 }
 
@@ -228,7 +261,14 @@ event_copy (const JsrAggEvent *from)
   key_copy (&to->key, &from->key);
   to->app = g_strdup (from->app);
   to->culprit = g_strdup (from->culprit);
+  to->culprit_callback = g_strdup (from->culprit_callback);
   to->signature = g_strdup (from->signature);
+  if (from->parts != NULL)
+    {
+      to->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) jsr_agg_part_free);
+      for (guint i = 0; i < from->parts->len; i++)
+        g_ptr_array_add (to->parts, part_copy (g_ptr_array_index (from->parts, i)));
+    }
   return to;
 }
 
@@ -668,6 +708,52 @@ attribute_stacks (JsrAggregate         *agg,
   return named;
 }
 
+/* The event's profile as the report has it (jsr-profile.h), when it has
+ * one: NULL for older reports, whose stacks are read themselves. */
+static const JsrProfile *
+file_profile (const JsrReportEvent *event)
+{
+  const JsrProfile *profile = event->detail != NULL ? event->detail->profile : NULL;
+
+  return profile != NULL && !profile->from_stacks ? profile : NULL;
+}
+
+/* Every stack of the event's profile (each node with self time or
+ * samples), by signature: the profile's whole time, capped at `duration`
+ * (the reader's cut). An [other] node has no signature: its time is left to
+ * the caller (returned minus the named part, the "other" bucket). Returns
+ * the time of the named stacks. */
+static guint64
+attribute_profile (JsrAggregate         *agg,
+                   const JsrReportEvent *event,
+                   const JsrProfile     *profile,
+                   guint64               duration,
+                   GArray               *sigs)
+{
+  guint64 named = 0, given = 0;
+
+  for (guint n = 0; n < profile->nodes->len; n++)
+    {
+      const JsrProfileNode *node = &g_array_index (profile->nodes, JsrProfileNode, n);
+      guint64 time = MIN ((guint64) node->self_ns, duration - given);
+      EventSignature *sig;
+      char id[17];
+      char *text;
+
+      if (node->self_ns == 0 && node->self_samples == 0)
+        continue;
+      given += time;
+      text = jsr_profile_signature (profile, event->detail->stacks, n, agg->signature_frames, id);
+      if (text == NULL)
+        continue; /* [other] */
+      named += time;
+      sig = event_signature (sigs, text, id);
+      sig->samples = add_sat (agg, sig->samples, (guint64) node->self_samples);
+      sig->time_ns = add_sat (agg, sig->time_ns, time);
+    }
+  return named;
+}
+
 /* The event's attributed time: the report's attributed_ns when it has it
  * (which may include stacks the report left out), never less than what the
  * listed stacks speak for, at most the blocked time. */
@@ -765,6 +851,76 @@ add_to_signatures (JsrAggregate    *agg,
   return best;
 }
 
+/* The culprit as the aggregate names it: its function, else module!?. */
+static char *
+culprit_name (const JsrReportCulprit *culprit)
+{
+  if (culprit == NULL)
+    return NULL;
+  if (culprit->function != NULL)
+    return g_strdup (culprit->function);
+  if (culprit->module != NULL)
+    return g_strdup_printf ("%s!?", culprit->module);
+  return NULL;
+}
+
+static gint
+part_by_duration (gconstpointer a,
+                  gconstpointer b)
+{
+  const JsrReportPart *x = *(JsrReportPart *const *) a, *y = *(JsrReportPart *const *) b;
+
+  if (x->duration_ns != y->duration_ns)
+    return x->duration_ns > y->duration_ns ? -1 : 1;
+  return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+static gint
+agg_part_by_start (gconstpointer a,
+                   gconstpointer b)
+{
+  const JsrAggPart *x = *(JsrAggPart *const *) a, *y = *(JsrAggPart *const *) b;
+
+  return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
+}
+
+/* The event's longest parts with their causes, in time order. */
+static GPtrArray *
+worst_parts (const JsrReportEvent *event)
+{
+  g_autoptr (GPtrArray) sorted = NULL;
+  GPtrArray *parts;
+
+  if (event->parts == NULL || event->parts->len == 0)
+    return NULL;
+  /* Borrowed (g_ptr_array_copy would keep the parts' free function). */
+  sorted = g_ptr_array_sized_new (event->parts->len);
+  for (guint i = 0; i < event->parts->len; i++)
+    g_ptr_array_add (sorted, g_ptr_array_index (event->parts, i));
+  g_ptr_array_sort (sorted, part_by_duration);
+  parts = g_ptr_array_new_with_free_func ((GDestroyNotify) jsr_agg_part_free);
+  for (guint i = 0; i < MIN (sorted->len, JSR_AGGREGATE_WORST_PARTS); i++)
+    {
+      const JsrReportPart *from = g_ptr_array_index (sorted, i);
+      JsrAggPart *part = g_new0 (JsrAggPart, 1);
+
+      part->type = g_strdup (from->type);
+      part->source = g_strdup (from->source);
+      part->callback = g_strdup (from->callback);
+      part->tier = g_strdup (from->tier);
+      part->klass = g_strdup (from->klass);
+      part->wait = g_strdup (from->wait);
+      part->culprit = culprit_name (from->culprit);
+      part->culprit_callback = jsr_culprit_callback_name (from->culprit);
+      part->start_ns = from->start_ns;
+      part->duration_ns = (guint64) MAX (from->duration_ns, 0);
+      part->attributed_ns = from->attributed_ns;
+      g_ptr_array_add (parts, part);
+    }
+  g_ptr_array_sort (parts, agg_part_by_start);
+  return parts;
+}
+
 /* The event among the worst ones, if it is one: most events are not, so
  * only those are copied. */
 static void
@@ -797,14 +953,74 @@ offer_worst_event (JsrAggregate         *agg,
   candidate->attributed_ns = attributed;
   candidate->unattributed_ns = duration - attributed;
   key_copy (&candidate->key, key);
-  if (event->culprit != NULL)
-    candidate->culprit = event->culprit->function != NULL
-                           ? g_strdup (event->culprit->function)
-                           : event->culprit->module != NULL
-                               ? g_strdup_printf ("%s!?", event->culprit->module)
-                               : NULL;
+  candidate->culprit = culprit_name (event->culprit);
+  candidate->culprit_callback = jsr_culprit_callback_name (event->culprit);
   candidate->signature = g_strdup (signature);
+  candidate->parts_count = (guint64) MAX (event->parts_count,
+                                          event->parts != NULL ? (gint64) event->parts->len : 0);
+  candidate->parts = worst_parts (event);
   offer_worst (agg, candidate);
+}
+
+/* A frame event no stall event covers: the only record of its stalls
+ * (docs/aggregate-format.md, "Frame events"). Its profile goes into the
+ * signatures, its times into frame_uncovered, as the exports count it. */
+static void
+fold_uncovered_frame_event (JsrAggregate         *agg,
+                            const JsrReportEvent *event,
+                            const JsrAggKey      *key,
+                            guint64               duration)
+{
+  g_autoptr (GArray) sigs = NULL;
+  guint64 named, attributed;
+  JsrAggStats delta = { 0 };
+
+  if (file_profile (event) == NULL || !jsr_aggregate_filter_matches (agg->filter, key))
+    return;
+  sigs = g_array_new (FALSE, TRUE, sizeof (EventSignature));
+  g_array_set_clear_func (sigs, event_signature_clear);
+  named = attribute_profile (agg, event, file_profile (event), duration, sigs);
+  attributed = MIN ((guint64) MAX (event->detail->attributed_ns, 0), duration);
+  delta.events = 1;
+  delta.samples = event_samples (agg, event);
+  delta.total_ns = duration;
+  delta.max_ns = duration;
+  delta.attributed_ns = attributed;
+  delta.unattributed_ns = duration - attributed;
+  stats_add (agg, &agg->frame_uncovered, &delta);
+  touch (agg, &agg->frame_uncovered);
+  add_to_signatures (agg, key, sigs);
+  if (attributed > named)
+    {
+      JsrAggStats part = { .total_ns = attributed - named };
+
+      stats_add (agg, &agg->signatures_other, &part);
+    }
+}
+
+static gint64
+event_end (const JsrReportEvent *event)
+{
+  if (event->detail != NULL && event->detail->end_ns > event->start_ns)
+    return event->detail->end_ns;
+  return jsr_sat_add (event->start_ns, MAX (event->duration_ns, 0));
+}
+
+/* Does a stall event (dispatch, iteration, hang) of the report overlap it? */
+static gboolean
+covered_by_stall_event (const JsrReport      *report,
+                        const JsrReportEvent *frame)
+{
+  gint64 end = event_end (frame);
+
+  for (guint i = 0; i < report->events->len; i++)
+    {
+      const JsrReportEvent *e = g_ptr_array_index (report->events, i);
+
+      if (g_strcmp0 (e->type, "frame") != 0 && e->start_ns < end && event_end (e) > frame->start_ns)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 static void
@@ -812,7 +1028,8 @@ fold_event (JsrAggregate         *agg,
             const JsrReportEvent *event,
             guint64               run,
             const char           *app,
-            gint64                pid)
+            gint64                pid,
+            gboolean              uncovered)
 {
   JsrAggKey key = {
     .tier = (char *) js_tier_name (event->tier),
@@ -831,6 +1048,8 @@ fold_event (JsrAggregate         *agg,
   if (g_strcmp0 (event->type, "frame") == 0)
     {
       count_frame_event (agg, event, duration);
+      if (uncovered)
+        fold_uncovered_frame_event (agg, event, &key, duration);
       return;
     }
   if (!jsr_aggregate_filter_matches (agg->filter, &key))
@@ -842,8 +1061,17 @@ fold_event (JsrAggregate         *agg,
   sigs = g_array_new (FALSE, TRUE, sizeof (EventSignature));
   g_array_set_clear_func (sigs, event_signature_clear);
   samples = event_samples (agg, event);
-  named = attribute_stacks (agg, event, duration, samples, sigs);
-  attributed = event_attributed (event, duration, named);
+  if (file_profile (event) != NULL)
+    {
+      /* Every stack (the profile), and its time is the attributed time. */
+      named = attribute_profile (agg, event, file_profile (event), duration, sigs);
+      attributed = MIN ((guint64) MAX (event->detail->attributed_ns, 0), duration);
+    }
+  else
+    {
+      named = attribute_stacks (agg, event, duration, samples, sigs);
+      attributed = event_attributed (event, duration, named);
+    }
 
   delta.events = 1;
   delta.samples = samples;
@@ -854,7 +1082,8 @@ fold_event (JsrAggregate         *agg,
   add_to_groups (agg, &key, &delta);
 
   best = add_to_signatures (agg, &key, sigs);
-  /* Time the report attributes to stacks it left out (stacks_omitted). */
+  /* Time the report attributes to stacks it left out (stacks_omitted), or
+   * that its profile keeps in [other] nodes. */
   if (attributed > named)
     {
       JsrAggStats part = { .total_ns = attributed - named };
@@ -949,7 +1178,12 @@ jsr_aggregate_add_report (JsrAggregate    *agg,
   add_frame_time (agg, report);
 
   for (guint i = 0; i < report->events->len; i++)
-    fold_event (agg, g_ptr_array_index (report->events, i), id, app, report->pid);
+    {
+      const JsrReportEvent *event = g_ptr_array_index (report->events, i);
+
+      fold_event (agg, event, id, app, report->pid,
+                  g_strcmp0 (event->type, "frame") == 0 && !covered_by_stall_event (report, event));
+    }
 
   /* A run killed during a hang, carried by this report: a run of its own. */
   if (previous_id != 0)
@@ -958,7 +1192,7 @@ jsr_aggregate_add_report (JsrAggregate    *agg,
       add_run_id (agg, previous_id);
       count_app (agg, app, 1);
       fold_event (agg, report->previous_run->hang, previous_id, app,
-                  report->previous_run->pid);
+                  report->previous_run->pid, FALSE);
     }
 
   return TRUE;
@@ -1070,6 +1304,10 @@ add_summaries (JsrAggregate       *agg,
     agg->frame_events_by_tier[t] = add_sat (agg, agg->frame_events_by_tier[t],
                                             other->frame_events_by_tier[t]);
   agg->frame_events_ns = add_sat (agg, agg->frame_events_ns, other->frame_events_ns);
+  /* Not by groups: a filter cannot pick them out of an aggregate (its
+   * signatures' cells still have them). */
+  if (agg->filter == NULL)
+    stats_add (agg, &agg->frame_uncovered, &other->frame_uncovered);
   agg->events_filtered_out = add_sat (agg, agg->events_filtered_out, other->events_filtered_out);
   agg->overflowed = agg->overflowed || other->overflowed;
   agg->saturated = agg->saturated || other->saturated;

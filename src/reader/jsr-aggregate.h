@@ -22,7 +22,10 @@
  *
  * Frame events describe the same time as dispatch and iteration events, from
  * the frame clock's side: they are counted apart (frame_events) and never in
- * signatures or stall time, so that no stall is counted twice.
+ * stall time, so that no stall is counted twice. A frame event that no stall
+ * event of its report overlaps is the only record of its stalls: its
+ * profile goes into the signatures (frame_uncovered), as every export counts
+ * it.
  *
  * A run is one process (install id, pid, start); a run already folded in is
  * refused (JSR_AGGREGATE_ERROR_DUPLICATE): runs are disjoint across inputs,
@@ -47,6 +50,7 @@ G_BEGIN_DECLS
 #define JSR_AGGREGATE_FORMAT "jankscope-aggregate"
 #define JSR_AGGREGATE_VERSION 1
 #define JSR_AGGREGATE_WORST_EVENTS 20
+#define JSR_AGGREGATE_WORST_PARTS 8   /* parts kept of a worst event */
 #define JSR_AGGREGATE_DEFAULT_MAX_SIGNATURES 10000
 #define JSR_AGGREGATE_MAX_GROUPS 100000
 #define JSR_AGGREGATE_MAX_CELLS 256   /* per signature */
@@ -101,6 +105,23 @@ typedef struct
   JsrAggGroup *cells_other; /* cells beyond JSR_AGGREGATE_MAX_CELLS, NULL: none */
 } JsrAggSignature;
 
+/* A part of a worst event: what `jankscope report` shows of it
+ * (docs/report-format.md, "Causes per part"). Strings may be NULL. */
+typedef struct
+{
+  char *type;
+  char *source;
+  char *callback;
+  char *tier;
+  char *klass;
+  char *wait;
+  char *culprit;          /* function, else module!? */
+  char *culprit_callback; /* the dispatched callback shown next to a library's culprit */
+  gint64 start_ns;
+  guint64 duration_ns;
+  gint64 attributed_ns;   /* JSR_UNKNOWN: unknown */
+} JsrAggPart;
+
 typedef struct
 {
   guint64 run;         /* run id */
@@ -113,7 +134,11 @@ typedef struct
   guint64 unattributed_ns;
   JsrAggKey key;
   char *culprit;       /* function, else module!?, NULL: none */
+  char *culprit_callback; /* the dispatched callback, when the culprit is not the app's code */
   char *signature;     /* of the stack with most time, NULL: none */
+  guint64 parts_count; /* the event's parts_count */
+  GPtrArray *parts;    /* of JsrAggPart: the longest JSR_AGGREGATE_WORST_PARTS parts
+                        * with their causes, in time order; NULL: none known */
 } JsrAggEvent;
 
 typedef struct
@@ -158,6 +183,10 @@ typedef struct
   /* frame events: counted apart */
   guint64 frame_events_by_tier[JS_N_EVENT_TIERS];
   guint64 frame_events_ns;
+  /* Of them, those no stall event of their report covers (reports with
+   * profiles): the only record of their stalls, whose profiles are in the
+   * signatures as every export counts them. total_ns: their frame time. */
+  JsrAggStats frame_uncovered;
 
   GHashTable *groups;    /* JsrAggKey* -> JsrAggGroup* */
   JsrAggStats groups_other;
@@ -212,6 +241,9 @@ const char   *jsr_agg_class_label             (const JsrAggKey    *key);
 
 /* A table of JsrAggGroup keyed by their own key (for readers). */
 GHashTable   *jsr_aggregate_new_group_table   (void);
+
+/* Parts of worst events (jsr-aggregate-io.c reads them). */
+void          jsr_agg_part_free               (JsrAggPart         *part);
 
 /* The 64-bit FNV-1a of a signature's text, as js-signature.c computes it. */
 void          jsr_agg_signature_id            (const char         *text,

@@ -31,8 +31,10 @@
 #include "jsr-histogram.h"
 #include "jsr-json-doc.h"
 #include "jsr-json-read.h"
+#include "jsr-profile.h"
 #include "jsr-report-journal.h"
 #include "jsr-report.h"
+#include "jsr-saturate.h"
 
 #define REPORT_FORMAT    "jankscope-report"
 #define REPORT_VERSION   1
@@ -54,7 +56,7 @@ jsr_report_lazy_members (JsrReportLoadFlags flags)
   /* Only containers are ever lazy: "samples" of the sampler summary (a
    * number) is read as usual. */
   static const char *const aggregate[] = {
-    "frames", "samples", "parts", "sources", "watchdog", "windows", NULL,
+    "frames", "samples", "sources", "watchdog", "windows", NULL,
   };
 
   return (flags & JSR_REPORT_LOAD_AGGREGATE) ? aggregate : NULL;
@@ -82,12 +84,23 @@ frame_free (JsrReportFrame *frame)
 }
 
 static void
+callback_free (JsrReportCallback *callback)
+{
+  g_free (callback->function);
+  g_free (callback->module);
+  g_free (callback->offset);
+  g_free (callback);
+}
+
+static void
 culprit_free (JsrReportCulprit *culprit)
 {
   g_free (culprit->function);
   g_free (culprit->module);
   g_free (culprit->file);
   g_free (culprit->reason);
+  g_free (culprit->offset);
+  g_clear_pointer (&culprit->callback, callback_free);
   g_free (culprit);
 }
 
@@ -108,12 +121,25 @@ sample_clear (JsrReportSample *sample)
 }
 
 static void
+part_stack_free (JsrReportPartStack *stack)
+{
+  g_free (stack->signature);
+  g_free (stack->signature_id);
+  g_free (stack);
+}
+
+static void
 part_free (JsrReportPart *part)
 {
   g_free (part->type);
   g_free (part->tier);
   g_free (part->source);
   g_free (part->callback);
+  g_free (part->klass);
+  g_free (part->wait);
+  g_clear_pointer (&part->culprit, culprit_free);
+  g_clear_pointer (&part->profile, g_array_unref);
+  g_clear_pointer (&part->stacks, g_ptr_array_unref);
   g_free (part);
 }
 
@@ -123,6 +149,7 @@ detail_free (JsrReportEventDetail *detail)
   g_clear_pointer (&detail->stacks, g_ptr_array_unref);
   g_clear_pointer (&detail->samples, g_array_unref);
   g_clear_pointer (&detail->parts, g_ptr_array_unref);
+  g_clear_pointer (&detail->profile, jsr_profile_free);
   g_free (detail->scene);
   g_free (detail);
 }
@@ -138,6 +165,7 @@ event_free (JsrReportEvent *event)
   g_clear_pointer (&event->culprit, culprit_free);
   g_clear_pointer (&event->top_stack, g_ptr_array_unref);
   g_clear_pointer (&event->detail, detail_free);
+  g_clear_pointer (&event->parts, g_ptr_array_unref);
   g_free (event);
 }
 
@@ -187,6 +215,21 @@ jsr_report_get_ongoing_hang (const JsrReport *report)
         return event;
     }
 
+  return NULL;
+}
+
+char *
+jsr_culprit_callback_name (const JsrReportCulprit *culprit)
+{
+  const JsrReportCallback *callback = culprit != NULL ? culprit->callback : NULL;
+
+  if (callback == NULL || g_strcmp0 (culprit->reason, "app-code") == 0)
+    return NULL;
+  if (callback->function != NULL)
+    return g_strcmp0 (callback->function, culprit->function) != 0 ? g_strdup (callback->function)
+                                                                 : NULL;
+  if (callback->module != NULL && callback->offset != NULL)
+    return g_strdup_printf ("%s+%s", callback->module, callback->offset);
   return NULL;
 }
 
@@ -538,11 +581,34 @@ parse_top_stack (Node              *object,
   return TRUE;
 }
 
+/* culprit.callback: null, absent or {function, module, offset}. */
 static gboolean
-parse_culprit (Node           *object,
-               const Path     *path,
-               JsrReportEvent *event,
-               GError        **error)
+parse_callback (Node              *culprit,
+                const Path        *culprit_path,
+                JsrReportCallback **out,
+                GError           **error)
+{
+  Path path = JSR_JSON_MEMBER (culprit_path, "callback");
+  Node *member;
+  JsrReportCallback *callback;
+
+  if (!read_optional (culprit, culprit_path, "callback", JSR_JSON_OBJECT, &member, error))
+    return FALSE;
+  if (member == NULL)
+    return TRUE;
+  callback = *out = g_new0 (JsrReportCallback, 1);
+  return read_string (member, &path, "function", TRUE, &callback->function, error) &&
+         read_string (member, &path, "module", TRUE, &callback->module, error) &&
+         read_string (member, &path, "offset", TRUE, &callback->offset, error);
+}
+
+/* The culprit of an event or a part (NULL when null or absent). Its `node`
+ * is checked against the profile once that is read (check_culprit_node). */
+static gboolean
+parse_culprit (Node              *object,
+               const Path        *path,
+               JsrReportCulprit **out,
+               GError           **error)
 {
   Path culprit_path = JSR_JSON_MEMBER (path, "culprit");
   Node *member;
@@ -553,7 +619,7 @@ parse_culprit (Node           *object,
   if (member == NULL)
     return TRUE;
 
-  culprit = event->culprit = g_new0 (JsrReportCulprit, 1);
+  culprit = *out = g_new0 (JsrReportCulprit, 1);
   if (!read_string (member, &culprit_path, "function", TRUE, &culprit->function, error) ||
       !read_string (member, &culprit_path, "module", TRUE, &culprit->module, error) ||
       !read_string (member, &culprit_path, "file", TRUE, &culprit->file, error) ||
@@ -561,7 +627,12 @@ parse_culprit (Node           *object,
       !jsr_json_read_fraction (member, &culprit_path, "confidence", &culprit->confidence, error) ||
       !read_optional_count (member, &culprit_path, "samples", &culprit->samples, error) ||
       !read_optional_count (member, &culprit_path, "of_samples", &culprit->of_samples, error) ||
-      !read_string (member, &culprit_path, "reason", TRUE, &culprit->reason, error))
+      !read_string (member, &culprit_path, "reason", TRUE, &culprit->reason, error) ||
+      !read_string (member, &culprit_path, "offset", TRUE, &culprit->offset, error) ||
+      !read_optional_count (member, &culprit_path, "node", &culprit->node, error) ||
+      !read_optional_count (member, &culprit_path, "time_ns", &culprit->time_ns, error) ||
+      !read_optional_count (member, &culprit_path, "app_code_ns", &culprit->app_code_ns, error) ||
+      !parse_callback (member, &culprit_path, &culprit->callback, error))
     return FALSE;
 
   if (culprit->samples != JSR_UNKNOWN && culprit->of_samples != JSR_UNKNOWN &&
@@ -593,15 +664,45 @@ parse_event_analysis (Node              *object,
          read_string (object, path, "class", TRUE, &event->klass, error) &&
          read_string (object, path, "wait", TRUE, &event->wait, error) &&
          read_optional_count (object, path, "samples_total", &event->samples_total, error) &&
-         parse_culprit (object, path, event, error) &&
+         parse_culprit (object, path, &event->culprit, error) &&
          parse_top_stack (object, path, event, flags, error);
 }
 
 /* ---- full loading: the event's detail ---------------------------------------- */
 
+/* An index into a list of `n` entries: −1 (none) when null or absent. */
+static gboolean
+read_index (Node       *object,
+            const Path *path,
+            const char *member,
+            guint       n,
+            gint32     *out,
+            GError    **error)
+{
+  Node *node = jsr_json_object_get (object, member);
+
+  *out = -1;
+  if (jsr_json_is_absent (node))
+    return TRUE;
+  if (node->type != JSR_JSON_INT)
+    return jsr_json_invalid (error, path, member, _("an integer or null"), node);
+  if (node->v.integer < -1 || node->v.integer >= (gint64) n)
+    {
+      g_autofree char *full = jsr_json_path_to_string (path, member);
+
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
+                   _("%s must be from -1 to %d (it is %lld)"), full, (int) n - 1,
+                   (long long) node->v.integer);
+      return FALSE;
+    }
+  *out = (gint32) node->v.integer;
+  return TRUE;
+}
+
 static JsrReportStack *
 parse_stack (Node              *object,
              const Path        *path,
+             guint              n_nodes,
              JsrReportLoadFlags flags,
              GError           **error)
 {
@@ -614,7 +715,8 @@ parse_stack (Node              *object,
       !read_string (object, path, "signature", TRUE, &stack->signature, error) ||
       !read_string (object, path, "signature_id", TRUE, &stack->signature_id, error) ||
       !read_optional_bool (object, path, "truncated", &stack->truncated, error) ||
-      !read_optional_count (object, path, "time_ns", &stack->time_ns, error))
+      !read_optional_count (object, path, "time_ns", &stack->time_ns, error) ||
+      !read_index (object, path, "node", n_nodes, &stack->node, error))
     goto fail;
   /* A stack without a count was sampled at least once. */
   if (stack->count == JSR_UNKNOWN)
@@ -659,46 +761,228 @@ static gboolean
 parse_sample (Node            *object,
               const Path      *path,
               guint            n_stacks,
+              guint            n_nodes,
+              guint            n_parts,
               JsrReportSample *sample,
               GError         **error)
 {
-  Node *stack = jsr_json_object_get (object, "stack");
+  gint32 stack;
 
   if (!read_count (object, path, "t_ns", &sample->t_ns, error) ||
       !read_optional_count (object, path, "last_ns", &sample->last_ns, error) ||
       !read_optional_count (object, path, "count", &sample->count, error) ||
       !read_string (object, path, "state", TRUE, &sample->state, error) ||
-      !read_string (object, path, "wait", TRUE, &sample->wait, error))
+      !read_string (object, path, "wait", TRUE, &sample->wait, error) ||
+      !read_index (object, path, "stack", n_stacks, &stack, error) ||
+      !read_index (object, path, "node", n_nodes, &sample->node, error) ||
+      !read_index (object, path, "part", n_parts, &sample->part, error) ||
+      !read_optional_count (object, path, "running", &sample->running, error))
     return FALSE;
+  sample->stack = stack;
   /* A last sample before the first makes no sense: taken as the first
    * (docs/exports.md, "Hostile numbers"). */
   if (sample->last_ns == JSR_UNKNOWN || sample->last_ns < sample->t_ns)
     sample->last_ns = sample->t_ns;
   if (sample->count == JSR_UNKNOWN)
     sample->count = 1;
+  /* More running samples than samples: all of them. */
+  if (sample->running != JSR_UNKNOWN)
+    sample->running = MIN (sample->running, sample->count);
+  return TRUE;
+}
 
-  sample->stack = -1;
-  if (!jsr_json_is_absent (stack))
+/* A culprit's node must be one of the profile's. */
+static gboolean
+check_culprit_node (const JsrReportCulprit *culprit,
+                    const Path             *path,
+                    guint                   n_nodes,
+                    GError                **error)
+{
+  g_autofree char *full = NULL;
+
+  if (culprit == NULL || culprit->node == JSR_UNKNOWN || culprit->node < (gint64) n_nodes)
+    return TRUE;
+  full = jsr_json_path_to_string (path, "culprit.node");
+  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
+               _("%s must be from 0 to %d (it is %lld)"), full, (int) n_nodes - 1,
+               (long long) culprit->node);
+  return FALSE;
+}
+
+static gboolean
+column_int (Node       *column,
+            const Path *column_path,
+            guint       i,
+            gint64      min,
+            gint64      max,
+            gint64     *out,
+            GError    **error)
+{
+  Path element_path = JSR_JSON_ELEMENT (column_path, i);
+  Node *element = &column->v.elements[i];
+
+  if (element->type != JSR_JSON_INT)
+    return jsr_json_invalid (error, &element_path, NULL, _("an integer"), element);
+  if (element->v.integer < min || element->v.integer > max)
     {
-      if (stack->type != JSR_JSON_INT)
-        return jsr_json_invalid (error, path, "stack", _("an integer or null"), stack);
-      if (stack->v.integer < -1 || stack->v.integer >= (gint64) n_stacks)
-        {
-          g_autofree char *full = jsr_json_path_to_string (path, "stack");
+      g_autofree char *full = jsr_json_path_to_string (&element_path, NULL);
 
-          g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-                       _("%s must be from -1 to %d (it is %lld)"), full, (int) n_stacks - 1,
-                       (long long) stack->v.integer);
-          return FALSE;
-        }
-      sample->stack = (gint) stack->v.integer;
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
+                   _("%s must be from %lld to %lld (it is %lld)"), full, (long long) min,
+                   (long long) max, (long long) element->v.integer);
+      return FALSE;
     }
+  *out = element->v.integer;
+  return TRUE;
+}
+
+/* parts[].profile: the part's samples and time at nodes of the event's
+ * profile (by columns), and at the others in all. The sums are the
+ * reader's, as for the event's profile (jsr-profile.c). */
+static gboolean
+parse_part_profile (Node          *object,
+                    const Path    *part_path,
+                    guint          n_nodes,
+                    JsrReportPart *part,
+                    GError       **error)
+{
+  Path path = JSR_JSON_MEMBER (part_path, "profile");
+  Path node_path = JSR_JSON_MEMBER (&path, "node");
+  Path samples_path = JSR_JSON_MEMBER (&path, "self_samples");
+  Path ns_path = JSR_JSON_MEMBER (&path, "self_ns");
+  Node *profile, *nodes, *samples, *times;
+  gint64 ignored;
+
+  if (!read_optional (object, part_path, "profile", JSR_JSON_OBJECT, &profile, error))
+    return FALSE;
+  if (profile == NULL)
+    return TRUE;
+  if (!read_optional_count (profile, &path, "samples", &ignored, error) ||
+      !read_optional_count (profile, &path, "time_ns", &ignored, error) ||
+      !read_optional_count (profile, &path, "other_samples", &part->other_samples, error) ||
+      !read_optional_count (profile, &path, "other_ns", &part->other_ns, error) ||
+      (nodes = jsr_json_read_array (profile, &path, "node", error)) == NULL ||
+      (samples = jsr_json_read_array (profile, &path, "self_samples", error)) == NULL ||
+      (times = jsr_json_read_array (profile, &path, "self_ns", error)) == NULL)
+    return FALSE;
+  if (samples->length != nodes->length || times->length != nodes->length)
+    {
+      g_autofree char *full = jsr_json_path_to_string (&path, NULL);
+
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
+                   _("%s: “node”, “self_samples” and “self_ns” must be of one length"), full);
+      return FALSE;
+    }
+  if (nodes->length > JSR_PART_PROFILE_MAX_NODES)
+    return too_many (error, &path, "node", nodes->length, JSR_PART_PROFILE_MAX_NODES);
+
+  part->other_samples = MAX (part->other_samples, 0);
+  part->other_ns = MAX (part->other_ns, 0);
+  part->profile_samples = part->other_samples;
+  part->profile_time_ns = part->other_ns;
+  part->profile = g_array_sized_new (FALSE, TRUE, sizeof (JsrReportPartNode), nodes->length);
+  for (guint i = 0; i < nodes->length; i++)
+    {
+      JsrReportPartNode entry;
+      gint64 node;
+
+      if (!column_int (nodes, &node_path, i, 0, (gint64) n_nodes - 1, &node, error) ||
+          !column_int (samples, &samples_path, i, 0, G_MAXINT64, &entry.self_samples, error) ||
+          !column_int (times, &ns_path, i, 0, G_MAXINT64, &entry.self_ns, error))
+        return FALSE;
+      entry.node = (gint32) node;
+      g_array_append_val (part->profile, entry);
+      part->profile_samples = jsr_sat_add (part->profile_samples, entry.self_samples);
+      part->profile_time_ns = jsr_sat_add (part->profile_time_ns, entry.self_ns);
+    }
+  return TRUE;
+}
+
+#define JSR_PART_MAX_STACKS 64
+
+static gboolean
+parse_part_stacks (Node          *object,
+                   const Path    *part_path,
+                   guint          n_nodes,
+                   JsrReportPart *part,
+                   GError       **error)
+{
+  Path path = JSR_JSON_MEMBER (part_path, "stacks");
+  Node *stacks;
+
+  if (!read_optional (object, part_path, "stacks", JSR_JSON_ARRAY, &stacks, error))
+    return FALSE;
+  if (stacks == NULL)
+    return TRUE;
+  if (stacks->length > JSR_PART_MAX_STACKS)
+    return too_many (error, part_path, "stacks", stacks->length, JSR_PART_MAX_STACKS);
+  part->stacks = g_ptr_array_new_with_free_func ((GDestroyNotify) part_stack_free);
+  for (guint i = 0; i < stacks->length; i++)
+    {
+      Path stack_path = JSR_JSON_ELEMENT (&path, i);
+      Node *element = jsr_json_read_element (stacks, &stack_path, error);
+      JsrReportPartStack *stack;
+      gint32 node;
+
+      if (element == NULL)
+        return FALSE;
+      stack = g_new0 (JsrReportPartStack, 1);
+      g_ptr_array_add (part->stacks, stack);
+      if (!read_index (element, &stack_path, "node", n_nodes, &node, error) ||
+          !read_optional_count (element, &stack_path, "count", &stack->count, error) ||
+          !read_optional_count (element, &stack_path, "time_ns", &stack->time_ns, error) ||
+          !read_string (element, &stack_path, "signature", TRUE, &stack->signature, error) ||
+          !read_string (element, &stack_path, "signature_id", TRUE, &stack->signature_id, error))
+        return FALSE;
+      if (node < 0)
+        return jsr_json_invalid (error, &stack_path, "node", _("an index of the profile's nodes"),
+                                 jsr_json_object_get (element, "node"));
+      stack->node = node;
+      stack->count = MAX (stack->count, 0);
+    }
+  return TRUE;
+}
+
+/* The part's own cause (docs/report-format.md, "Causes per part"): all
+ * optional; `n_nodes` is the event's profile's. */
+static gboolean
+parse_part_cause (Node          *object,
+                  const Path    *path,
+                  gboolean       with_profile,
+                  guint          n_nodes,
+                  JsrReportPart *part,
+                  GError       **error)
+{
+  if (!read_optional_count (object, path, "stalls", &part->stalls, error) ||
+      !read_optional_count (object, path, "watched_ns", &part->watched_ns, error) ||
+      !read_optional_count (object, path, "cpu_ns", &part->cpu_ns, error) ||
+      !read_optional_count (object, path, "off_cpu_ns", &part->off_cpu_ns, error) ||
+      !read_optional_count (object, path, "runnable_ns", &part->runnable_ns, error) ||
+      !read_string (object, path, "class", TRUE, &part->klass, error) ||
+      !read_string (object, path, "wait", TRUE, &part->wait, error) ||
+      !parse_culprit (object, path, &part->culprit, error) ||
+      (with_profile && !check_culprit_node (part->culprit, path, n_nodes, error)) ||
+      !read_optional_count (object, path, "attributed_ns", &part->attributed_ns, error) ||
+      !read_optional_count (object, path, "samples_total", &part->samples_total, error) ||
+      !read_optional_count (object, path, "samples_with_stack", &part->samples_with_stack,
+                            error) ||
+      (with_profile && !parse_part_profile (object, path, n_nodes, part, error)) ||
+      (with_profile && !parse_part_stacks (object, path, n_nodes, part, error)))
+    return FALSE;
+
+  /* Its profile's time, as for the event, never more than its duration. */
+  if (part->profile != NULL)
+    part->attributed_ns = part->profile_time_ns;
+  if (part->attributed_ns != JSR_UNKNOWN)
+    part->attributed_ns = MIN (part->attributed_ns, part->duration_ns);
   return TRUE;
 }
 
 static JsrReportPart *
 parse_part (Node       *object,
             const Path *path,
+            gboolean    with_profile,
+            guint       n_nodes,
             GError    **error)
 {
   Path phases_path = JSR_JSON_MEMBER (path, "phases");
@@ -715,7 +999,8 @@ parse_part (Node       *object,
       !read_optional_count (object, path, "window", &part->window, error) ||
       !read_optional_count (object, path, "budget_ns", &part->budget_ns, error) ||
       !read_optional_count (object, path, "work_ns", &part->work_ns, error) ||
-      !read_optional (object, path, "phases", JSR_JSON_OBJECT, &phases, error))
+      !read_optional (object, path, "phases", JSR_JSON_OBJECT, &phases, error) ||
+      !parse_part_cause (object, path, with_profile, n_nodes, part, error))
     goto fail;
 
   /* An end before the start makes no sense: taken as the start. */
@@ -794,6 +1079,27 @@ parse_context (Node                 *event,
          read_optional_bool (context, &context_path, "startup", &detail->startup, error);
 }
 
+/* The event's profile: the file's, else (an older report) one made of its
+ * listed stacks. In either case the event's attributed time is the
+ * profile's. */
+static gboolean
+parse_event_profile (Node              *object,
+                     const Path        *path,
+                     JsrReportEvent    *event,
+                     GError           **error)
+{
+  Path profile_path = JSR_JSON_MEMBER (path, "profile");
+  JsrReportEventDetail *detail = event->detail;
+  Node *profile;
+
+  if (!read_optional (object, path, "profile", JSR_JSON_OBJECT, &profile, error))
+    return FALSE;
+  if (profile == NULL)
+    return TRUE;
+  detail->profile = jsr_profile_parse (profile, &profile_path, error);
+  return detail->profile != NULL;
+}
+
 static gboolean
 parse_event_detail (Node              *object,
                     const Path        *path,
@@ -803,9 +1109,10 @@ parse_event_detail (Node              *object,
 {
   Path stacks_path = JSR_JSON_MEMBER (path, "stacks");
   Path samples_path = JSR_JSON_MEMBER (path, "samples");
-  Path parts_path = JSR_JSON_MEMBER (path, "parts");
   JsrReportEventDetail *detail;
-  Node *stacks, *samples, *parts;
+  Node *stacks, *samples;
+  guint n_nodes = 0;
+  gint64 n_parts;
 
   detail = event->detail = g_new0 (JsrReportEventDetail, 1);
   detail->stacks = g_ptr_array_new_with_free_func ((GDestroyNotify) stack_free);
@@ -816,22 +1123,30 @@ parse_event_detail (Node              *object,
   if (!read_optional_count (object, path, "runnable_ns", &detail->runnable_ns, error) ||
       !read_optional_count (object, path, "end_ns", &detail->end_ns, error) ||
       !read_optional_count (object, path, "attributed_ns", &detail->attributed_ns, error) ||
-      !read_optional_count (object, path, "unattributed_ns", &detail->unattributed_ns, error))
+      !read_optional_count (object, path, "unattributed_ns", &detail->unattributed_ns, error) ||
+      !read_optional_count (object, path, "attributed_unlisted_ns",
+                            &detail->attributed_unlisted_ns, error) ||
+      !read_optional_count (object, path, "stalls", &detail->stalls, error) ||
+      !read_optional_count (object, path, "samples_with_stack", &detail->samples_with_stack,
+                            error) ||
+      !read_optional_count (object, path, "stacks_omitted", &detail->stacks_omitted, error))
     return FALSE;
   if (detail->end_ns == JSR_UNKNOWN)
     detail->end_ns = event->start_ns + MIN (event->duration_ns, G_MAXINT64 - event->start_ns);
-  if (!parse_context (object, path, detail, error))
+  if (!parse_context (object, path, detail, error) ||
+      !parse_event_profile (object, path, event, error))
+    return FALSE;
+  if (detail->profile != NULL)
+    n_nodes = detail->profile->nodes->len;
+  if (!check_culprit_node (event->culprit, path, n_nodes, error))
     return FALSE;
 
-  samples = parts = NULL;
+  samples = NULL;
   if (!read_optional (object, path, "stacks", JSR_JSON_ARRAY, &stacks, error))
     return FALSE;
-  /* Aggregating needs the timeline only to count samples, and no parts. */
+  /* Aggregating needs the timeline only to count samples. */
   if (!((flags & JSR_REPORT_LOAD_AGGREGATE) && event->samples_total != JSR_UNKNOWN) &&
       !read_optional (object, path, "samples", JSR_JSON_ARRAY, &samples, error))
-    return FALSE;
-  if (!(flags & JSR_REPORT_LOAD_AGGREGATE) &&
-      !read_optional (object, path, "parts", JSR_JSON_ARRAY, &parts, error))
     return FALSE;
 
   if (stacks != NULL)
@@ -845,14 +1160,33 @@ parse_event_detail (Node              *object,
           JsrReportStack *stack;
 
           if (element == NULL ||
-              (stack = parse_stack (element, &stack_path, flags, error)) == NULL)
+              (stack = parse_stack (element, &stack_path, n_nodes, flags, error)) == NULL)
             return FALSE;
           g_ptr_array_add (detail->stacks, stack);
         }
     }
 
+  if (detail->profile != NULL)
+    {
+      /* The profile's time is the event's attributed time (docs/report-format.md:
+       * never more than duration_ns). */
+      detail->attributed_ns = MIN (detail->profile->time_ns, event->duration_ns);
+      detail->unattributed_ns = event->duration_ns - detail->attributed_ns;
+      jsr_profile_set_sites (detail->profile, detail->stacks);
+    }
+  else if (!(flags & JSR_REPORT_LOAD_AGGREGATE))
+    {
+      /* An older report: the profile its stacks make (their frames are not
+       * loaded when aggregating, which reads the stacks themselves). */
+      detail->profile = jsr_profile_from_stacks (detail->stacks, event->watched_ns,
+                                                 event->samples_total, detail->attributed_ns);
+      if (detail->profile != NULL)
+        n_nodes = detail->profile->nodes->len;
+    }
+
   if (samples != NULL)
     {
+      n_parts = MAX (jsr_json_object_array_length (object, "parts"), 0);
       if (samples->length > JSR_REPORT_FULL_MAX_SAMPLES)
         return too_many (error, path, "samples", samples->length, JSR_REPORT_FULL_MAX_SAMPLES);
       g_array_set_size (detail->samples, samples->length);
@@ -860,30 +1194,62 @@ parse_event_detail (Node              *object,
         {
           Path sample_path = JSR_JSON_ELEMENT (&samples_path, i);
           Node *element = jsr_json_read_element (samples, &sample_path, error);
+          JsrReportSample *sample = &g_array_index (detail->samples, JsrReportSample, i);
 
           if (element == NULL ||
               !parse_sample (element, &sample_path, detail->stacks->len,
-                             &g_array_index (detail->samples, JsrReportSample, i), error))
+                             detail->profile != NULL && !detail->profile->from_stacks ? n_nodes : 0,
+                             (guint) MIN (n_parts, G_MAXUINT), sample, error))
             return FALSE;
+          /* An older report's sample: the node of its stack. */
+          if (detail->profile != NULL && detail->profile->from_stacks && sample->stack >= 0)
+            sample->node = ((JsrReportStack *) g_ptr_array_index (detail->stacks,
+                                                                  sample->stack))->node;
         }
     }
 
-  if (parts != NULL)
+  return TRUE;
+}
+
+/* The event's parts with their causes, in every mode (jankscope summary
+ * and report show them). Their profiles and stacks index the event's
+ * profile: read with it only (full loading and aggregating), and then only
+ * a file's. */
+static gboolean
+parse_event_parts (Node              *object,
+                   const Path        *path,
+                   JsrReportEvent    *event,
+                   GError           **error)
+{
+  Path parts_path = JSR_JSON_MEMBER (path, "parts");
+  const JsrProfile *profile = event->detail != NULL ? event->detail->profile : NULL;
+  gboolean with_profiles = event->detail != NULL;
+  guint n_nodes = profile != NULL && !profile->from_stacks ? profile->nodes->len : 0;
+  Node *parts;
+
+  if (!read_optional (object, path, "parts", JSR_JSON_ARRAY, &parts, error))
+    return FALSE;
+  event->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
+  if (event->detail != NULL)
     {
-      if (parts->length > JSR_REPORT_FULL_MAX_PARTS)
-        return too_many (error, path, "parts", parts->length, JSR_REPORT_FULL_MAX_PARTS);
-      for (guint i = 0; i < parts->length; i++)
-        {
-          Path part_path = JSR_JSON_ELEMENT (&parts_path, i);
-          Node *element = jsr_json_read_element (parts, &part_path, error);
-          JsrReportPart *part;
-
-          if (element == NULL || (part = parse_part (element, &part_path, error)) == NULL)
-            return FALSE;
-          g_ptr_array_add (detail->parts, part);
-        }
+      g_ptr_array_unref (event->detail->parts);
+      event->detail->parts = g_ptr_array_ref (event->parts);
     }
+  if (parts == NULL)
+    return TRUE;
+  if (parts->length > JSR_REPORT_FULL_MAX_PARTS)
+    return too_many (error, path, "parts", parts->length, JSR_REPORT_FULL_MAX_PARTS);
+  for (guint i = 0; i < parts->length; i++)
+    {
+      Path part_path = JSR_JSON_ELEMENT (&parts_path, i);
+      Node *element = jsr_json_read_element (parts, &part_path, error);
+      JsrReportPart *part;
 
+      if (element == NULL ||
+          (part = parse_part (element, &part_path, with_profiles, n_nodes, error)) == NULL)
+        return FALSE;
+      g_ptr_array_add (event->parts, part);
+    }
   return TRUE;
 }
 
@@ -907,7 +1273,8 @@ parse_event (Node              *object,
       read_string (object, path, "source", TRUE, &event->source, error) &&
       read_string (object, path, "callback", TRUE, &event->callback, error) &&
       parse_event_analysis (object, path, event, flags, error) &&
-      (!(flags & JSR_REPORT_LOAD_FULL) || parse_event_detail (object, path, event, flags, error)))
+      (!(flags & JSR_REPORT_LOAD_FULL) || parse_event_detail (object, path, event, flags, error)) &&
+      parse_event_parts (object, path, event, error))
     {
       if (event->parts_count == JSR_UNKNOWN)
         event->parts_count = 0;

@@ -63,6 +63,15 @@ typedef struct
 } JsrReportFrame;
 
 typedef struct _JsrReportEventDetail JsrReportEventDetail;
+typedef struct _JsrProfile JsrProfile; /* jsr-profile.h */
+
+/* culprit.callback: the dispatched function on the culprit's path. */
+typedef struct
+{
+  char *function;    /* may be NULL */
+  char *module;      /* may be NULL */
+  char *offset;      /* may be NULL */
+} JsrReportCallback;
 
 typedef struct
 {
@@ -74,6 +83,12 @@ typedef struct
   gint64 samples;    /* JSR_UNKNOWN when absent */
   gint64 of_samples; /* JSR_UNKNOWN when absent */
   char *reason;      /* "app-code", "library", "leaf" or another; may be NULL */
+  /* Reports with profiles (JSR_UNKNOWN / NULL in older ones): */
+  char *offset;      /* may be NULL */
+  gint64 node;       /* its node in the event's profile; JSR_UNKNOWN when absent */
+  gint64 time_ns;    /* time of the samples through it inside the dispatch */
+  gint64 app_code_ns; /* time of the samples with the app's own code inside the dispatch */
+  JsrReportCallback *callback; /* NULL: none (or an older report) */
 } JsrReportCulprit;
 
 /* ---- Full loading (analysis and exports: jankscope report, export,
@@ -96,7 +111,28 @@ typedef struct
   gint64 time_ns;     /* attributed time ("time_ns"), JSR_UNKNOWN when absent */
   guint frames_total; /* frames in the file (more than `frames` holds only with
                        * JSR_REPORT_LOAD_AGGREGATE) */
+  gint32 node;        /* its leaf in the event's profile (the file's, or the one the
+                       * reader made of an older report's stacks); -1 none */
 } JsrReportStack;
+
+/* A part's stack (parts[].stacks): its frames are the path from `node` to
+ * the root in the event's profile. */
+typedef struct
+{
+  gint32 node;        /* in the event's profile, always valid */
+  gint64 count;
+  gint64 time_ns;     /* JSR_UNKNOWN when absent */
+  char *signature;    /* may be NULL */
+  char *signature_id; /* may be NULL */
+} JsrReportPartStack;
+
+/* A part's share of the event's profile, at one node. */
+typedef struct
+{
+  gint32 node;        /* in the event's profile, always valid */
+  gint64 self_samples;
+  gint64 self_ns;
+} JsrReportPartNode;
 
 typedef struct
 {
@@ -106,6 +142,11 @@ typedef struct
   char *state;        /* "running", "waiting", ... */
   char *wait;         /* may be NULL */
   gint stack;         /* index into the event's stacks, -1 none */
+  gint32 node;        /* the profile node of its innermost frame, -1 none (older reports:
+                       * its stack's) */
+  gint32 part;        /* index into the event's parts, -1 unknown or not listed */
+  gint64 running;     /* merged entries: samples that found the thread running;
+                       * JSR_UNKNOWN on an entry that was not merged */
 } JsrReportSample;
 
 typedef struct
@@ -120,13 +161,35 @@ typedef struct
   /* frame parts: ns per phase, JSR_UNKNOWN for phases that did not run,
    * in the order flush-events, before-paint, update, layout, paint, after-paint */
   gint64 phases[6];
+
+  /* The part's own cause (docs/report-format.md, "Causes per part"):
+   * JSR_UNKNOWN / NULL / empty in reports without them. */
+  gint64 stalls;
+  gint64 watched_ns;
+  gint64 cpu_ns;
+  gint64 off_cpu_ns;
+  gint64 runnable_ns;
+  char *klass;
+  char *wait;
+  JsrReportCulprit *culprit;
+  /* Its profile's time (the nodes' and other_ns summed), never more than the
+   * part's duration; else the file's attributed_ns; JSR_UNKNOWN without. */
+  gint64 attributed_ns;
+  gint64 samples_total;
+  gint64 samples_with_stack;
+  GArray *profile;          /* of JsrReportPartNode; NULL without a profile */
+  gint64 profile_samples;   /* the sums, other_* included (saturated) */
+  gint64 profile_time_ns;
+  gint64 other_samples;     /* samples at nodes the part's profile does not list */
+  gint64 other_ns;
+  GPtrArray *stacks;        /* of JsrReportPartStack; NULL without */
 } JsrReportPart;
 
 struct _JsrReportEventDetail
 {
   GPtrArray *stacks;  /* of JsrReportStack, in the file's order */
   GArray *samples;    /* of JsrReportSample */
-  GPtrArray *parts;   /* of JsrReportPart */
+  GPtrArray *parts;   /* of JsrReportPart: the event's `parts` */
   gint64 runnable_ns; /* JSR_UNKNOWN when null/absent */
   gint64 end_ns;
   /* Context (for report, merge and diff; JSR_UNKNOWN / NULL when absent). */
@@ -136,9 +199,21 @@ struct _JsrReportEventDetail
   gint64 mem_available_kb;
   gboolean startup;
   /* The event's blocked time spoken for by samples with a stack, and the
-   * rest (they add up to duration_ns); JSR_UNKNOWN when absent. */
+   * rest (they add up to duration_ns); JSR_UNKNOWN when absent. With a
+   * profile in the file, attributed_ns is the profile's time (never more
+   * than duration_ns) whatever the file's member says. */
   gint64 attributed_ns;
   gint64 unattributed_ns;
+  /* Of attributed_ns, the time of parts left out of `parts`; JSR_UNKNOWN
+   * when absent. */
+  gint64 attributed_unlisted_ns;
+  gint64 stalls;             /* JSR_UNKNOWN when absent */
+  gint64 samples_with_stack; /* JSR_UNKNOWN when absent */
+  gint64 stacks_omitted;     /* JSR_UNKNOWN when absent */
+  /* Every sample with a stack (jsr-profile.h): the file's, or, for an older
+   * report, the one the reader made of its stacks (`from_stacks`); NULL
+   * when the event has neither. */
+  JsrProfile *profile;
 };
 
 typedef struct
@@ -171,6 +246,11 @@ typedef struct
 
   /* Filled only by jsr_report_load_full () (NULL otherwise). */
   JsrReportEventDetail *detail;
+
+  /* The parts (of JsrReportPart), with their causes, read by every loader
+   * (detail->parts is the same array); a part's profile and stacks only
+   * with the detail. Empty when the report lists none. */
+  GPtrArray *parts;
 } JsrReportEvent;
 
 /* A log-linear histogram of the report (summary.iteration_busy.histogram,
@@ -301,10 +381,9 @@ typedef enum
   /* With FULL: only what aggregating by the reports' own signatures needs
    * (jsr-aggregate.c), at a fraction of the cost: the frames of stacks that carry
    * a signature (their `frames` is empty, `frames_total` counts them) and of
-   * the events' top_stack are left out, and so are summary.sources, the
-   * events' parts and their samples (read only when samples_total is
-   * absent). What is left out is not checked as a report (it is still
-   * checked as JSON). */
+   * the events' top_stack are left out, and so are summary.sources and the
+   * events' samples (read only when samples_total is absent). What is left
+   * out is not checked as a report (it is still checked as JSON). */
   JSR_REPORT_LOAD_AGGREGATE = 1 << 1,
 } JsrReportLoadFlags;
 
@@ -325,6 +404,12 @@ gboolean    jsr_report_read_file      (const char        *path,
                                        GError           **error);
 
 const JsrReportEvent *jsr_report_get_ongoing_hang (const JsrReport *report);
+
+/* The name of the dispatched callback to show next to a culprit (“callback
+ * → function”): when the culprit is not the app's own code (its reason is
+ * not app-code) and the report has the callback: its function, else
+ * “module+offset” (a static function of a stripped library); else NULL. */
+char *jsr_culprit_callback_name (const JsrReportCulprit *culprit);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrReport, jsr_report_free)
 

@@ -23,6 +23,7 @@ import unittest
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_cli as base  # noqa: E402  (its helpers: reports, frames, run_cli)
+import test_export as te  # noqa: E402  (reports with profiles)
 
 MS = base.MS
 S = 1_000_000_000
@@ -677,6 +678,93 @@ class ReportTest(AnalysisTestCase):
                                ([], "no report file given")):
             with self.subTest(args=args):
                 self.assertUsageError(run_cli("report", *args), fragment)
+
+
+# ---- reports with profiles ------------------------------------------------------------
+
+class ProfileReportTest(AnalysisTestCase):
+    """Reports with profiles (docs/report-format.md, "Profiles", "Causes per
+    part"): every stack of an episode is in the signatures, and the worst
+    events come with their parts."""
+
+    def setUp(self):
+        super().setUp()
+        self.input = self.write_json("P.json", te.profile_report())
+
+    def test_every_stack_is_in_the_signatures(self):
+        proc = self.report(self.input)
+        line = base.overview_value(proc.out, "Attributed")
+        # 24 stacks of work_cb (16 listed), sleepy_cb, the hang's spin; the
+        # iteration event's 40 ms are all in [other] nodes: no signature.
+        self.assertEqual(line, "900.0 ms (90%) to stacks, 860.0 ms to 26 signatures; "
+                               "100.0 ms unattributed")
+        aggregate = self.merge(self.input)
+        self.assertEqual(aggregate["stalls"]["attributed_ns"], 900 * MS)
+        self.assertEqual(aggregate["signatures_other"]["total_ns"], 40 * MS)
+        for i in range(24):
+            entry = signature_entry(aggregate, f"leaf_{i:02d} < work_cb")
+            self.assertEqual((entry["total_ns"], entry["samples"]), (10 * MS, 1 + i % 2))
+        self.assertEqual(signature_entry(aggregate, "sleepy_cb")["total_ns"], 120 * MS)
+
+    def test_signature_depth_from_the_profile(self):
+        """Another depth: computed from the profile's paths, every stack."""
+        aggregate = self.merge(self.input, args=["--signature-frames", "1"])
+        self.assertEqual(signature_entry(aggregate, "leaf_23")["total_ns"], 10 * MS)
+        self.assertEqual(signature_entry(aggregate, "spin")["total_ns"], 500 * MS)
+
+    def test_worst_events_have_their_parts(self):
+        proc = self.report(self.input)
+        rows = [line.split() for line in base.section(proc.out, "Worst events (3 of 3)")]
+        event = next(i for i, r in enumerate(rows) if r[:3] == ["fake-app", "(5151)", "1"])
+        self.assertEqual(rows[event + 1], ["work_cb", "part", "300.0", "ms", "severe", "compute",
+                                           "work_cb", "240.0", "ms", "60.0", "ms"])
+        self.assertEqual(rows[event + 2], ["sleepy_cb", "part", "120.0", "ms", "severe", "wait",
+                                           "(sleep)", "sleepy_cb", "→", "g_usleep", "120.0", "ms",
+                                           "0.00", "ms"])
+        # An episode of one part has no part rows.
+        hang = next(i for i, r in enumerate(rows) if r[:3] == ["fake-app", "(5151)", "0"])
+        self.assertEqual(rows[hang + 1][:3], ["fake-app", "(5151)", "1"])
+
+        aggregate = self.merge(self.input)
+        worst = next(e for e in aggregate["worst_events"] if e["id"] == 1)
+        self.assertEqual(worst["parts_count"], 2)
+        self.assertEqual([(p["callback"], p["class"], p["wait"], p["culprit"],
+                           p["culprit_callback"], p["attributed_ns"]) for p in worst["parts"]],
+                         [("work_cb", "compute", None, "work_cb", None, 240 * MS),
+                          ("sleepy_cb", "wait", "sleep", "g_usleep", "sleepy_cb", 120 * MS)])
+        # The aggregate keeps them: merged again, and read by report.
+        again = self.merge(self.path("merged.json"), out="again.json")
+        self.assertEqual(again["worst_events"], aggregate["worst_events"])
+        proc = self.report(self.path("merged.json"))
+        self.assertIn("sleepy_cb → g_usleep", proc.out)
+
+    def test_library_culprit_shows_its_callback(self):
+        report = te.profile_report()
+        report["events"][0]["culprit"] = te.pr.culprit(
+            "gtk_text_layout_validate", "libgtk-4.so.1", "library", time_ns=300 * MS,
+            callback=("first_validate_callback", "libgtk-4.so.1"))
+        proc = self.report(self.write_json("L.json", report))
+        self.assertIn("first_validate_callback → gtk_text_layout_validate", proc.out)
+        # A callback without a name (a static function of a stripped library).
+        report["events"][0]["culprit"]["callback"]["function"] = None
+        proc = self.report(self.write_json("L.json", report))
+        self.assertIn("libgtk-4.so.1+0x20 → gtk_text_layout_validate", proc.out)
+        # The app's own code: no callback shown, whatever the report names.
+        report["events"][0]["culprit"]["reason"] = "app-code"
+        proc = self.report(self.write_json("A.json", report))
+        row = next(line for line in base.section(proc.out, "Worst events (3 of 3)")
+                   if "gtk_text_layout_validate" in line)
+        self.assertNotIn("→", row)
+
+    def test_hostile_aggregate_parts(self):
+        aggregate = self.merge(self.input)
+        worst = next(e for e in aggregate["worst_events"] if e["id"] == 1)
+        worst["parts"] = worst["parts"] * 5
+        self.check_error("report", self.write_json("bad.json", aggregate), 1,
+                         "worst_events[1].parts has more entries than an aggregate keeps")
+        worst["parts"] = [{"type": "dispatch", "start_ns": -4}]
+        self.check_error("report", self.write_json("bad.json", aggregate), 1,
+                         "worst_events[1].parts[0].start_ns must not be negative")
 
 
 # ---- diff ----------------------------------------------------------------------------

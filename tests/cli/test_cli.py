@@ -583,6 +583,32 @@ class StacksTest(CliTestCase):
             self.assertEqual(row.index(row[header.index("CLASS"):].split()[0]),
                              header.index("CLASS"), row)
 
+    def test_parts_each_with_its_cause(self):
+        """An episode of two causes (docs/report-format.md, "Causes per
+        part"): its parts under its heading, each with its class, culprit
+        (the callback before a library's culprit) and attributed time."""
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import test_export as te
+        out = self.summarize(te.profile_report())
+        lines = section(out, "Stacks of the worst events")
+        start = lines.index("  Event 1 (420.0 ms), top stack in 12 of 51 samples:")
+        self.assertEqual(lines[start + 1].strip(), "Parts:")
+        rows = [line.split() for line in lines[start + 2:start + 5]]
+        self.assertEqual(rows[0], ["PART", "START", "DURATION", "CALLBACK", "CLASS", "CULPRIT",
+                                   "ATTRIBUTED"])
+        self.assertEqual(rows[1], ["1", "+0.000", "s", "300.0", "ms", "work_cb", "compute",
+                                   "work_cb", "80%", "240.0", "ms"])
+        self.assertEqual(rows[2], ["2", "+0.800", "s", "120.0", "ms", "sleepy_cb", "wait:", "sleep",
+                                   "sleepy_cb", "→", "g_usleep", "80%", "120.0", "ms"])
+        # A library's culprit in the events table, with the callback.
+        report = te.profile_report()
+        report["events"][0]["culprit"] = te.pr.culprit(
+            "gtk_text_layout_validate", "libgtk-4.so.1", "library",
+            callback=("first_validate_callback", "libgtk-4.so.1"))
+        out = self.summarize(report)
+        # (cut to the column's width, the confidence kept)
+        self.assertIn("first_validate_callback → gtk_text_layout_... 80%", out)
+
     def test_top_stacks_of_the_worst_three(self):
         out = self.summarize(make_stacks_report())
         lines = section(out, "Stacks of the worst events")

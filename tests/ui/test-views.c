@@ -18,6 +18,7 @@
 #include "jsui-frame-stats.h"
 #include "jsui-items.h"
 #include "jsui-panel.h"
+#include "jsui-parts-view.h"
 #include "jsui-samples-strip.h"
 #include "jsui-sources-view.h"
 #include "jsui-stack-tree.h"
@@ -66,12 +67,13 @@ child (const JsuiStackNode *node, guint i)
   return g_ptr_array_index (node->children, i);
 }
 
+/* The node's samples (a tree of counts weighs them: its weight too). */
 static void
 assert_node (const JsuiStackNode *node, const char *name, gint64 total, gint64 self)
 {
   g_assert_cmpstr (node->name, ==, name);
-  g_assert_cmpint (node->total, ==, total);
-  g_assert_cmpint (node->self, ==, self);
+  g_assert_cmpint (node->total_samples, ==, total);
+  g_assert_cmpint (node->self_samples, ==, self);
 }
 
 /* ---- pure: no display ------------------------------------------------ */
@@ -180,8 +182,13 @@ test_snapshot_frames (void)
 
   /* Stacks aggregated with the snapshot: events 1 and 2, none for 3. */
   g_assert_nonnull (jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 1), FALSE));
+  /* Weighted by attributed time (900 ms), with their samples (10). */
   g_assert_cmpint (
-      jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 2), TRUE)->root->total, ==, 10);
+      jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 2), TRUE)->root->total, ==,
+      900 * G_GINT64_CONSTANT (1000000));
+  g_assert_cmpint (
+      jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 2), TRUE)->root->total_samples,
+      ==, 10);
   assert_node (
       child (jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 2), TRUE)->root, 0),
       "read", 7, 0);
@@ -874,8 +881,8 @@ test_accessible (void)
 
     for (GtkWidget *w = GTK_WIDGET (stacks); w != NULL && tree == NULL;)
       {
-        /* the column view: depth-first */
-        if (GTK_IS_COLUMN_VIEW (w))
+        /* the column view: depth-first (the parts list has one of its own) */
+        if (GTK_IS_COLUMN_VIEW (w) && gtk_widget_get_ancestor (w, JSUI_TYPE_PARTS_VIEW) == NULL)
           tree = w;
         else if (gtk_widget_get_first_child (w) != NULL)
           w = gtk_widget_get_first_child (w);
@@ -1319,17 +1326,18 @@ test_stacks_bottom_up (void)
   jsui_stacks_view_set_bottom_up (stacks, TRUE);
   g_assert_true (jsui_stacks_view_get_bottom_up (stacks));
   root = ui_test_row_item (rows, 0);
-  g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 10);
+  g_assert_cmpint (jsui_stack_item_get_node (root)->total_samples, ==, 10);
   /* The frames samples ended in, with counts and shares; then callers. */
   first = ui_test_row_item (rows, 1);
   assert_node (jsui_stack_item_get_node (first), "read", 7, 0);
-  g_assert_cmpfloat_with_epsilon (jsui_stack_item_get_fraction (first), 0.7, 1e-9);
+  /* shares of the time: 600 and 300 of 900 ms */
+  g_assert_cmpfloat_with_epsilon (jsui_stack_item_get_fraction (first), 600.0 / 900.0, 1e-9);
   {
     g_autoptr (JsuiStackItem) second = ui_test_row_item (rows, 2);
 
     /* the root splits at once: the other frame samples ended in */
     assert_node (jsui_stack_item_get_node (second), "parse_history", 3, 0);
-    g_assert_cmpfloat_with_epsilon (jsui_stack_item_get_fraction (second), 0.3, 1e-9);
+    g_assert_cmpfloat_with_epsilon (jsui_stack_item_get_fraction (second), 300.0 / 900.0, 1e-9);
   }
 
   /* Clicking a sample of stack 1 (parse_history) selects its row. */
@@ -1342,7 +1350,7 @@ test_stacks_bottom_up (void)
   jsui_stacks_view_set_bottom_up (stacks, FALSE);
   g_clear_object (&root);
   root = ui_test_row_item (rows, 0);
-  g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 10);
+  g_assert_cmpint (jsui_stack_item_get_node (root)->total_samples, ==, 10);
   g_assert_true (jsui_stacks_view_select_stack (stacks, 1));
   g_clear_object (&selected);
   selected = ui_test_row_item (rows, jsui_stacks_view_get_selected_row (stacks));
@@ -1524,9 +1532,208 @@ run_widget_test (gconstpointer data)
   t->func ();
 }
 
-/* ---- the app's own thresholds (the snapshot's config) ------------------ */
+/* ---- profiles and parts (docs/report-format.md, "Profiles", "Causes per
+ * part"): tests/ui/make-profile-snapshot.py ---------------------------------- */
 
 #define MS G_GINT64_CONSTANT (1000000)
+
+static JsuiSnapshot *
+load_profile_snapshot (void)
+{
+  const char *path = g_getenv ("JSUI_TEST_PROFILE_SNAPSHOT");
+  g_autofree char *data = NULL;
+  gsize length;
+
+  g_assert_nonnull (path);
+  g_assert_true (g_file_get_contents (path, &data, &length, NULL));
+  return ui_test_parse (data, length);
+}
+
+/* Nodes with weight of their own: the stacks samples ended in. */
+static guint
+count_leaves (const JsuiStackNode *node)
+{
+  guint n = node->self > 0;
+
+  for (guint i = 0; i < node->children->len; i++)
+    n += count_leaves (g_ptr_array_index (node->children, i));
+  return n;
+}
+
+static const JsuiStackNode *
+find_node (const JsuiStackNode *node, const char *name)
+{
+  if (g_strcmp0 (node->name, name) == 0)
+    return node;
+  for (guint i = 0; i < node->children->len; i++)
+    {
+      const JsuiStackNode *found = find_node (g_ptr_array_index (node->children, i), name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The trees come from the profile: every stack (not only the 16 listed),
+ * weighted by time, the root the event's attributed time. */
+static void
+test_profile_tree (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_profile_snapshot ();
+  const JsrReportEvent *ev = jsui_snapshot_find_event (snap, 1);
+  JsuiStackTree *tree = jsui_snapshot_get_tree (snap, ev, FALSE);
+  g_autoptr (JsuiStackTree) part1 = NULL;
+  g_autoptr (JsuiStackTree) part2 = NULL;
+  const JsuiStackNode *leaf;
+
+  g_assert_cmpuint (ev->detail->stacks->len, ==, 16);
+  g_assert_nonnull (tree);
+  g_assert_cmpint (tree->root->total, ==, 360 * MS);
+  g_assert_cmpint (tree->root->total, ==, ev->detail->attributed_ns);
+  g_assert_cmpint (tree->root->total_samples, ==, 36 + 12);
+  g_assert_cmpuint (count_leaves (tree->root), ==, 25);
+  /* leaf_23: the report lists the sleep and leaf_00 to leaf_14 (ties of
+   * time in the profile's order), not it. */
+  leaf = find_node (tree->root, "leaf_23");
+  g_assert_nonnull (leaf);
+  assert_node (leaf, "leaf_23", 2, 2);
+  g_assert_cmpint (leaf->total, ==, 10 * MS);
+  for (guint i = 0; i < ev->detail->stacks->len; i++)
+    g_assert_cmpstr (((JsrReportFrame *)g_ptr_array_index (
+                          ((JsrReportStack *)g_ptr_array_index (ev->detail->stacks, i))->frames,
+                          0))->function,
+                     !=, "leaf_23");
+
+  /* Each part its own share. */
+  part1 = jsui_stack_tree_from_part (ev, 0);
+  part2 = jsui_stack_tree_from_part (ev, 1);
+  g_assert_cmpint (part1->root->total, ==, 240 * MS);
+  g_assert_null (find_node (part1->root, "sleepy_cb"));
+  g_assert_cmpint (part2->root->total, ==, 120 * MS);
+  g_assert_nonnull (find_node (part2->root, "clock_nanosleep"));
+  g_assert_null (find_node (part2->root, "work_cb"));
+  g_assert_null (jsui_stack_tree_from_part (ev, 2));
+
+  /* A full profile: the deeper calling contexts in [other]. */
+  tree = jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 2), FALSE);
+  g_assert_cmpint (tree->root->total, ==, 40 * MS);
+  g_assert_nonnull (find_node (tree->root, "[other]"));
+}
+
+static GtkWidget *
+find_label_text (GtkWidget *widget, const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label_text (c, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* An episode of two causes: the parts list beside its stacks, each part
+ * with its class, culprit (the callback before a library's) and time;
+ * selecting one shows its own stacks. */
+static void
+test_parts (void)
+{
+  g_autoptr (JsuiSnapshot) snap = load_profile_snapshot ();
+  g_autoptr (JsuiPanel) panel = new_panel (snap);
+  JsuiStacksView *stacks = jsui_panel_get_stacks_view (panel);
+  JsuiPartsView *parts = jsui_stacks_view_get_parts_view (stacks);
+  GListModel *rows = jsui_stacks_view_get_rows (stacks);
+  GtkWidget *window = gtk_window_new ();
+  const char *expected[2][7] = {
+    { "1", "+0.000 s", "300 ms", "work_cb", "compute", "work_cb", "240 ms" },
+    { "2", "+0.800 s", "120 ms", "sleepy_cb", "wait / sleep", "sleepy_cb → g_usleep",
+      "120 ms" },
+  };
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (panel));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  ui_test_wait_ms (100);
+
+  /* The jank list: the library's culprit after the dispatched callback. */
+  g_assert_nonnull (find_label_text (GTK_WIDGET (panel),
+                                     "first_validate_callback → gtk_text_layout_validate"));
+
+  g_assert_true (jsui_panel_select_event (panel, 1));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (parts)));
+  g_assert_cmpuint (g_list_model_get_n_items (jsui_parts_view_get_parts (parts)), ==, 2);
+  for (guint r = 0; r < 2; r++)
+    for (guint c = 0; c < 7; c++)
+      {
+        g_autofree char *text = jsui_parts_view_cell_text (parts, r, c);
+
+        g_assert_cmpstr (text, ==, expected[r][c]);
+      }
+  g_assert_null (jsui_parts_view_cell_text (parts, 2, 0));
+  ui_test_wait_ms (50);
+  g_assert_nonnull (find_label_text (GTK_WIDGET (parts), "sleepy_cb → g_usleep"));
+  {
+    g_autoptr (JsuiStackItem) root = ui_test_row_item (rows, 0);
+
+    g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 360 * MS);
+  }
+  g_assert_nonnull (find_label_text (GTK_WIDGET (stacks), "Event 1: 360 ms in 25 stacks"));
+
+  /* A part: its own stacks. */
+  jsui_parts_view_select (parts, 1);
+  {
+    g_autoptr (JsuiStackItem) root = ui_test_row_item (rows, 0);
+
+    g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 120 * MS);
+  }
+  g_assert_nonnull (find_label_text (GTK_WIDGET (stacks),
+                                     "Event 1, part 2 (sleepy_cb): 120 ms in 1 stack"));
+  /* A refresh keeps it. */
+  jsui_panel_set_snapshot (panel, snap);
+  g_assert_cmpint (jsui_parts_view_get_selected (parts), ==, 1);
+  /* None selected: the whole event again. */
+  jsui_parts_view_select (parts, -1);
+  {
+    g_autoptr (JsuiStackItem) root = ui_test_row_item (rows, 0);
+
+    g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 360 * MS);
+  }
+
+  /* A sample of a stack the report does not list selects its row. */
+  {
+    const JsrReportEvent *ev = jsui_snapshot_find_event (snap, 1);
+    GArray *spans = jsui_samples_strip_get_spans (jsui_stacks_view_get_samples_strip (stacks));
+    int node = -1;
+    g_autoptr (JsuiStackItem) selected = NULL;
+
+    for (guint i = 0; i < spans->len; i++)
+      {
+        const JsuiSampleSpan *span = &g_array_index (spans, JsuiSampleSpan, i);
+
+        g_assert_true (span->node >= 0 || span->stack < 0);
+        if (span->stack < 0 && span->node >= 0 && node < 0)
+          node = span->node;
+      }
+    g_assert_cmpint (node, >=, 0);
+    g_assert_true (jsui_stacks_view_select_node (stacks, node));
+    selected = ui_test_row_item (rows, jsui_stacks_view_get_selected_row (stacks));
+    g_assert_true (g_str_has_prefix (jsui_stack_item_get_node (selected)->name, "leaf_"));
+    g_assert_cmpuint (ev->detail->stacks->len, ==, 16);
+  }
+
+  /* One part: no list. */
+  g_assert_true (jsui_panel_select_event (panel, 2));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (parts)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* ---- the app's own thresholds (the snapshot's config) ------------------ */
 
 /* An app run with JANKSCOPE_SLOW_FRAME_PCT=1000 (slow over 10 budgets,
  * 166.7 ms at 60 Hz), JANKSCOPE_THRESHOLD_MS=20 and
@@ -1751,6 +1958,7 @@ main (int argc, char **argv)
   g_test_add_func ("/views/pure/zoom-anchor", test_zoom_anchor);
   g_test_add_func ("/views/pure/merge-bottom-up", test_merge_bottom_up);
   g_test_add_func ("/views/pure/snapshot-hostile", test_snapshot_hostile);
+  g_test_add_func ("/views/pure/profile-tree", test_profile_tree);
   g_test_add_func ("/views/pure/thresholds-from-config", test_thresholds_from_config);
   g_test_add_func ("/views/pure/thresholds-hostile", test_thresholds_hostile);
   /* GTK's test AT context: what the widgets tell assistive technologies
@@ -1779,6 +1987,7 @@ main (int argc, char **argv)
   WIDGET_TEST ("/views/samples-strip", test_samples_strip);
   WIDGET_TEST ("/views/timeline-zoom-scroll", test_timeline_zoom_scroll);
   WIDGET_TEST ("/views/screenshot-frames", test_screenshot_frames);
+  WIDGET_TEST ("/views/parts", test_parts);
 #undef WIDGET_TEST
   return g_test_run ();
 }

@@ -93,14 +93,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
    * g_main_context_dispatch is the loop's dispatch. */
   addr_loop = address_in ((void (*) (void)) g_main_context_iteration, "libglib-2.0", f->modules);
   addr_dispatch = address_in ((void (*) (void)) g_main_context_dispatch, "libglib-2.0", f->modules);
-  /* libc's own poll: under AddressSanitizer `poll` is its interceptor. */
-  {
-    void *libc = dlopen ("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
-
-    g_assert_nonnull (libc);
-    addr_libc = address_in ((void (*) (void)) dlsym (libc, "poll"), "libc", f->modules);
-    dlclose (libc);
-  }
+  addr_libc = address_in (libc_poll (), "libc", f->modules);
   addr_json_node = address_in ((void (*) (void)) json_node_get_type, "libjson-glib", f->modules);
   addr_json_object = address_in ((void (*) (void)) json_object_get_type, "libjson-glib",
                                  f->modules);
