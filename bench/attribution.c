@@ -37,15 +37,15 @@ static volatile guint64 sink;
 
 /* One round of work: a few dozen instructions, so samples land on many
  * different pcs (as in real code) and consecutive stacks seldom match. */
-#define WORK_ROUNDS(rounds, x)                                                   \
-  for (guint64 r_ = 0; r_ < (rounds); r_++)                                      \
-    for (int k_ = 0; k_ < 64; k_++)                                              \
-      {                                                                          \
-        x ^= x << 13;                                                            \
-        x ^= x >> 7;                                                             \
-        x ^= x << 17;                                                            \
-        x = x * 6364136223846793005ull + 1442695040888963407ull + (x >> 29);     \
-        __asm__ volatile ("" : "+r"(x));                                         \
+#define WORK_ROUNDS(rounds, x)                                                                     \
+  for (guint64 r_ = 0; r_ < (rounds); r_++)                                                        \
+    for (int k_ = 0; k_ < 64; k_++)                                                                \
+      {                                                                                            \
+        x ^= x << 13;                                                                              \
+        x ^= x >> 7;                                                                               \
+        x ^= x << 17;                                                                              \
+        x = x * 6364136223846793005ull + 1442695040888963407ull + (x >> 29);                       \
+        __asm__ volatile("" : "+r"(x));                                                            \
       }
 
 __attribute__ ((noinline, noclone)) guint64

@@ -106,8 +106,8 @@ measure (Variant *v, guint64 offset)
   /* Another address of the same module: its tables are read by now. */
   js_symbolizer_lookup_in (s, id, BASE + offset + 1, FALSE, frames);
   t2 = now_ns ();
-  g_array_append_vals (v->cold_ns, &(gint64) { t1 - t0 }, 1);
-  g_array_append_vals (v->warm_ns, &(gint64) { t2 - t1 }, 1);
+  g_array_append_vals (v->cold_ns, &(gint64){ t1 - t0 }, 1);
+  g_array_append_vals (v->warm_ns, &(gint64){ t2 - t1 }, 1);
   f = &g_array_index (frames, JsFrame, frames->len - 1);
   if (v->function == NULL && f->function != NULL)
     v->function = g_strdup (f->function);
@@ -136,9 +136,13 @@ main (int argc, char **argv)
       else if ((eq = strchr (argv[i], '=')) != NULL && n < MAX_VARIANTS)
         {
           *eq = '\0';
-          variants[n] = (Variant) { argv[i], eq + 1, file_build_id (eq + 1),
-                                    g_array_new (FALSE, FALSE, sizeof (gint64)),
-                                    g_array_new (FALSE, FALSE, sizeof (gint64)), NULL, FALSE };
+          variants[n] = (Variant){ argv[i],
+                                   eq + 1,
+                                   file_build_id (eq + 1),
+                                   g_array_new (FALSE, FALSE, sizeof (gint64)),
+                                   g_array_new (FALSE, FALSE, sizeof (gint64)),
+                                   NULL,
+                                   FALSE };
           n++;
         }
       else

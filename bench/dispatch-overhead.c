@@ -38,8 +38,8 @@ typedef enum
 typedef struct
 {
   Mode mode;
-  guint64 spins;   /* busy-loop rounds per dispatch */
-  gint64 target;   /* dispatches to run */
+  guint64 spins; /* busy-loop rounds per dispatch */
+  gint64 target; /* dispatches to run */
   gint64 dispatches;
   gint64 iterations;
   GMainLoop *loop;
@@ -68,7 +68,7 @@ spin (guint64 rounds)
   for (guint64 i = 0; i < rounds; i++)
     {
       x = x * G_GUINT64_CONSTANT (6364136223846793005) + G_GUINT64_CONSTANT (1442695040888963407);
-      __asm__ volatile ("" : "+r"(x));
+      __asm__ volatile("" : "+r"(x));
     }
   sink = x;
 }
@@ -144,12 +144,7 @@ counter_dispatch (GSource *source, GSourceFunc callback, gpointer user_data)
 }
 
 static GSourceFuncs counter_funcs = {
-  counter_prepare,
-  counter_check,
-  counter_dispatch,
-  NULL,
-  NULL,
-  NULL,
+  counter_prepare, counter_check, counter_dispatch, NULL, NULL, NULL,
 };
 
 /* g_idle_add, or GDK 3's gdk_threads_add_idle (--gdk-threads). */
@@ -269,8 +264,8 @@ main (int argc, char **argv)
        * GDK's wrapper. */
       void *gdk = dlopen ("libgdk-3.so.0", RTLD_NOW | RTLD_GLOBAL);
 
-      add_idle = gdk ? (guint (*) (GSourceFunc, gpointer)) dlsym (gdk, "gdk_threads_add_idle")
-                     : NULL;
+      add_idle
+          = gdk ? (guint (*) (GSourceFunc, gpointer)) dlsym (gdk, "gdk_threads_add_idle") : NULL;
       if (add_idle == NULL)
         {
           fprintf (stderr, "dispatch-overhead: --gdk-threads needs libgdk-3.so.0\n");
@@ -330,12 +325,12 @@ main (int argc, char **argv)
           per_dispatch - work_ns_measured);
   printf ("per iteration     %.1f ns\n", (double) wall_ns / MAX (b.iterations, 1));
   printf ("cpu user+sys      %.3f s (user %.3f, sys %.3f)\n", user_s + sys_s, user_s, sys_s);
-  printf ("RESULT gdk_threads=%d mode=%s dispatches=%" G_GINT64_FORMAT " iterations=%" G_GINT64_FORMAT
-          " spins=%" G_GUINT64_FORMAT " work_ns=%.2f wall_ns=%" G_GINT64_FORMAT
+  printf ("RESULT gdk_threads=%d mode=%s dispatches=%" G_GINT64_FORMAT
+          " iterations=%" G_GINT64_FORMAT " spins=%" G_GUINT64_FORMAT
+          " work_ns=%.2f wall_ns=%" G_GINT64_FORMAT
           " ns_per_dispatch=%.2f ns_per_iteration=%.2f cpu_user_s=%.4f cpu_sys_s=%.4f\n",
           gdk_threads, mode_names[b.mode], b.dispatches, b.iterations, b.spins, work_ns_measured,
-          wall_ns,
-          per_dispatch, (double) wall_ns / MAX (b.iterations, 1), user_s, sys_s);
+          wall_ns, per_dispatch, (double) wall_ns / MAX (b.iterations, 1), user_s, sys_s);
 
   g_free (mode_arg);
   return 0;

@@ -65,10 +65,18 @@ bench_descend (guint depth, guint which)
     }
   switch (which % 4)
     {
-    case 0: bench_leaf_a (20000); break;
-    case 1: bench_leaf_b (20000); break;
-    case 2: bench_leaf_c (20000); break;
-    default: bench_leaf_d (20000); break;
+    case 0:
+      bench_leaf_a (20000);
+      break;
+    case 1:
+      bench_leaf_b (20000);
+      break;
+    case 2:
+      bench_leaf_c (20000);
+      break;
+    default:
+      bench_leaf_d (20000);
+      break;
     }
 }
 

@@ -58,8 +58,7 @@ static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
 static gint32 sorted[MAX_INTERVALS];
 
 static gboolean
-after_paint_hook (GSignalInvocationHint *hint, guint n_params, const GValue *params,
-                  gpointer data)
+after_paint_hook (GSignalInvocationHint *hint, guint n_params, const GValue *params, gpointer data)
 {
   gconstpointer clock;
   gint64 now = g_get_monotonic_time ();
@@ -145,8 +144,7 @@ write_stats (void)
       fprintf (f, "mean_us %.0f\n", n ? sum / n : 0.0);
       fprintf (f, "fps %.2f\n", span_s > 0 ? n / span_s : 0.0);
       fprintf (f, "clocks %u\n", __atomic_load_n (&n_clocks, __ATOMIC_RELAXED));
-      fprintf (f, "hooked_after_s %.2f\n",
-               hooked_at_us ? (hooked_at_us - t_load_us) / 1e6 : -1.0);
+      fprintf (f, "hooked_after_s %.2f\n", hooked_at_us ? (hooked_at_us - t_load_us) / 1e6 : -1.0);
       if (fclose (f) == 0)
         rename (tmp, out_path);
     }
@@ -169,8 +167,8 @@ probe_thread (gpointer unused)
           guint id;
 
           /* Hook only once GTK has initialized the class itself. */
-          if (type != 0 && g_type_class_peek (type) != NULL &&
-              (id = g_signal_lookup ("after-paint", type)) != 0)
+          if (type != 0 && g_type_class_peek (type) != NULL
+              && (id = g_signal_lookup ("after-paint", type)) != 0)
             {
               g_signal_add_emission_hook (id, 0, after_paint_hook, NULL, NULL);
               __atomic_store_n (&hooked_at_us, g_get_monotonic_time (), __ATOMIC_RELAXED);
@@ -204,6 +202,6 @@ frame_probe_init (void)
   atexit (at_exit);
   pthread_attr_init (&attr);
   pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
-  pthread_create (&thread, &attr, (void *(*) (void *)) probe_thread, NULL);
+  pthread_create (&thread, &attr, (void *(*) (void *) ) probe_thread, NULL);
   pthread_attr_destroy (&attr);
 }

@@ -28,8 +28,7 @@
 #include "jsr-json-writer.h"
 
 static void
-build (JsonBuilder       *builder,
-       const JsrJsonNode *node)
+build (JsonBuilder *builder, const JsrJsonNode *node)
 {
   switch (node->type)
     {
@@ -67,8 +66,7 @@ build (JsonBuilder       *builder,
 }
 
 static gsize
-glib_generate (JsonNode *root,
-               gboolean  pretty)
+glib_generate (JsonNode *root, gboolean pretty)
 {
   g_autoptr (JsonGenerator) generator = json_generator_new ();
   g_autofree char *text = NULL;
@@ -93,8 +91,7 @@ glib_build_generate (const JsrJsonNode *root)
 }
 
 static GString *
-writer_generate (const JsrJsonNode  *root,
-                 JsrJsonWriterStyle  style)
+writer_generate (const JsrJsonNode *root, JsrJsonWriterStyle style)
 {
   GString *out = g_string_new (NULL);
   JsrJsonWriter w;
@@ -105,8 +102,7 @@ writer_generate (const JsrJsonNode  *root,
 }
 
 static int
-compare_doubles (const void *a,
-                 const void *b)
+compare_doubles (const void *a, const void *b)
 {
   double x = *(const double *) a, y = *(const double *) b;
 
@@ -114,8 +110,7 @@ compare_doubles (const void *a,
 }
 
 static double
-median (double *values,
-        int     n)
+median (double *values, int n)
 {
   qsort (values, n, sizeof *values, compare_doubles);
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
@@ -142,8 +137,7 @@ main (int argc, char **argv)
   static const char *const cases[] = { "pretty", "compact", "build+compact" };
 
   g_option_context_add_main_entries (context, entries, NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error) || argc < 2 || runs < 1 ||
-      copies < 1)
+  if (!g_option_context_parse (context, &argc, &argv, &error) || argc < 2 || runs < 1 || copies < 1)
     {
       g_printerr ("usage: json-write [--runs N] [--copies N] FILE...\n");
       return 2;
@@ -165,8 +159,8 @@ main (int argc, char **argv)
       }
   g_string_append_c (text, ']');
 
-  if (!json_parser_load_from_data (parser, text->str, text->len, &error) ||
-      (doc = jsr_json_doc_parse (text->str, text->len, 66, &error)) == NULL)
+  if (!json_parser_load_from_data (parser, text->str, text->len, &error)
+      || (doc = jsr_json_doc_parse (text->str, text->len, 66, &error)) == NULL)
     {
       g_printerr ("json-write: %s\n", error->message);
       return 1;

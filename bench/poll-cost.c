@@ -47,8 +47,8 @@ typedef enum
   N_CASES,
 } Case;
 
-static const char *const case_names[] = { "iteration", "poll0", "raw-poll0",
-                                          "masked-ppoll0", "blocked-poll0" };
+static const char *const case_names[]
+    = { "iteration", "poll0", "raw-poll0", "masked-ppoll0", "blocked-poll0" };
 
 static gint64
 now_ns (void)

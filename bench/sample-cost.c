@@ -93,13 +93,19 @@ chain (int depth)
     r = leaf_spin ();
   else
     r = next_link (depth - 1);
-  __asm__ volatile ("" : "+r"(r));
+  __asm__ volatile("" : "+r"(r));
   return r + 1;
 }
 
 /* --- the baseline: glibc backtrace () in our own handler ------------------ */
 
-enum { SLOT_FREE, SLOT_REQUESTED, SLOT_WRITING, SLOT_DONE };
+enum
+{
+  SLOT_FREE,
+  SLOT_REQUESTED,
+  SLOT_WRITING,
+  SLOT_DONE
+};
 
 static struct
 {
@@ -468,8 +474,8 @@ main (int argc, char **argv)
       printf ("\n");
     }
 
-  printf ("\n%-10s %7s %5s %5s | %-34s | %-27s | %s\n", "", "", "", "",
-          "in-handler cost (us)", "request->answer (us)", "frames per stack");
+  printf ("\n%-10s %7s %5s %5s | %-34s | %-27s | %s\n", "", "", "", "", "in-handler cost (us)",
+          "request->answer (us)", "frames per stack");
   printf ("%-10s %7s %5s %5s | %6s %6s %6s %6s %6s | %6s %6s %6s %6s | %6s %4s %4s %9s\n", "side",
           "samples", "t/o", "fail", "mean", "p50", "p90", "p99", "max", "p50", "p90", "p99", "max",
           "median", "min", "max", "complete");
@@ -484,7 +490,8 @@ main (int argc, char **argv)
       qsort (d->handler_ns, d->n, sizeof (int64_t), cmp_i64);
       qsort (d->latency_ns, d->n, sizeof (int64_t), cmp_i64);
       qsort (d->frames, d->n, sizeof (int), cmp_int);
-      printf ("%-10s %7d %5d %5d | %6.1f %6.1f %6.1f %6.1f %6.1f | %6.1f %6.1f %6.1f %6.1f | %6d %4d %4d %8.1f%%\n",
+      printf ("%-10s %7d %5d %5d | %6.1f %6.1f %6.1f %6.1f %6.1f | %6.1f %6.1f %6.1f %6.1f | %6d "
+              "%4d %4d %8.1f%%\n",
               d->name, d->n, d->timeouts, d->failed, mean_h / 1e3,
               pct (d->handler_ns, d->n, 0.5) / 1e3, pct (d->handler_ns, d->n, 0.9) / 1e3,
               pct (d->handler_ns, d->n, 0.99) / 1e3, pct (d->handler_ns, d->n, 1.0) / 1e3,
@@ -495,7 +502,8 @@ main (int argc, char **argv)
       d->mean_handler_ns = mean_h;
     }
   printf ("\nreference: backtrace () called at the bottom of the chain sees %d frames "
-          "(complete = a sample with at least that many).\n", reference_frames);
+          "(complete = a sample with at least that many).\n",
+          reference_frames);
   printf ("in-handler cost: clock_gettime around the unwind inside the handler (jankscope: its "
           "handler_ns); request->answer: the watchdog's wall time from before the signal is sent "
           "to after the answer is read.\n");
@@ -506,12 +514,12 @@ main (int argc, char **argv)
       printf ("RESULT side=%s samples=%d timeouts=%d failed=%d handler_p50_ns=%lld "
               "handler_p99_ns=%lld handler_max_ns=%lld latency_p50_ns=%lld latency_p99_ns=%lld "
               "handler_mean_ns=%lld frames_median=%d complete_pct=%.1f\n",
-              d->name, d->n, d->timeouts, d->failed,
-              (long long) pct (d->handler_ns, d->n, 0.5), (long long) pct (d->handler_ns, d->n, 0.99),
-              (long long) pct (d->handler_ns, d->n, 1.0), (long long) pct (d->latency_ns, d->n, 0.5),
+              d->name, d->n, d->timeouts, d->failed, (long long) pct (d->handler_ns, d->n, 0.5),
+              (long long) pct (d->handler_ns, d->n, 0.99),
+              (long long) pct (d->handler_ns, d->n, 1.0),
+              (long long) pct (d->latency_ns, d->n, 0.5),
               (long long) pct (d->latency_ns, d->n, 0.99), (long long) d->mean_handler_ns,
-              d->n ? d->frames[d->n / 2] : 0,
-              d->n ? 100.0 * d->complete / d->n : 0.0);
+              d->n ? d->frames[d->n / 2] : 0, d->n ? 100.0 * d->complete / d->n : 0.0);
     }
   js_sampler_get_counters (&counters);
   printf ("jankscope counters: requested %llu, taken %llu, timeouts %llu, late %llu, "

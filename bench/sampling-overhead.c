@@ -86,7 +86,7 @@ __attribute__ ((noinline)) static guint64
 middle (guint64 x, guint64 round)
 {
   x = (round & 1) ? leaf_mix (x) : leaf_mul (x);
-  __asm__ volatile ("" : "+r"(x));
+  __asm__ volatile("" : "+r"(x));
   return x + 1;
 }
 
@@ -94,7 +94,7 @@ __attribute__ ((noinline)) static guint64
 outer (guint64 x, guint64 round)
 {
   x = (round % 3 == 0) ? middle (x, round) : leaf_mix (x);
-  __asm__ volatile ("" : "+r"(x));
+  __asm__ volatile("" : "+r"(x));
   return x ^ round;
 }
 
@@ -130,9 +130,10 @@ thread_times (void)
         continue;
       g_strstrip (comm);
       g_strdelimit (comm, " =\t", '_');
-      g_hash_table_insert (times, GINT_TO_POINTER (tid),
-                           g_strdup_printf ("%s %llu", comm,
-                                            (unsigned long long) g_ascii_strtoull (sched, NULL, 10)));
+      g_hash_table_insert (
+          times, GINT_TO_POINTER (tid),
+          g_strdup_printf ("%s %llu", comm,
+                           (unsigned long long) g_ascii_strtoull (sched, NULL, 10)));
     }
   if (dir != NULL)
     closedir (dir);

@@ -44,8 +44,8 @@ typedef enum
   CASE_ACTIVE,
 } Case;
 
-static const char *const case_names[] = { "empty", "scene-push-pop", "mark-begin-end",
-                                          "is-active" };
+static const char *const case_names[]
+    = { "empty", "scene-push-pop", "mark-begin-end", "is-active" };
 
 /* Nanoseconds per call (a pair counts two calls; "empty" and "is-active"
  * one per round). */

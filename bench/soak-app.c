@@ -50,7 +50,7 @@ static void soak_dispatch_work (guint which, guint depth, guint ms);
   static SOAK_FUNC void name (guint depth, guint ms)                                               \
   {                                                                                                \
     if (depth > 0)                                                                                 \
-      soak_dispatch_work ((guint)(sink % 8), depth - 1, ms);                                       \
+      soak_dispatch_work ((guint) (sink % 8), depth - 1, ms);                                      \
     else                                                                                           \
       spin_ms (ms);                                                                                \
     sink++;                                                                                        \
@@ -124,8 +124,8 @@ main (int argc, char **argv)
 {
   guint seconds, interval_ms;
 
-  if (argc != 3 || (seconds = (guint)atoi (argv[1])) == 0
-      || (interval_ms = (guint)atoi (argv[2])) == 0)
+  if (argc != 3 || (seconds = (guint) atoi (argv[1])) == 0
+      || (interval_ms = (guint) atoi (argv[2])) == 0)
     {
       g_printerr ("usage: soak-app SECONDS INTERVAL_MS\n");
       return 2;

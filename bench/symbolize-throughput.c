@@ -83,8 +83,7 @@ typedef struct
 } Collect;
 
 static int
-collect_module (Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
-                void *arg)
+collect_module (Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start, void *arg)
 {
   Collect *c = arg;
   int n;

@@ -23,27 +23,24 @@
 typedef struct
 {
   const char *name;
-  gboolean grid;     /* readytime-N: fixed grid; timeout-N: g_timeout_add */
+  gboolean grid; /* readytime-N: fixed grid; timeout-N: g_timeout_add */
   guint interval_ms;
 } CaseSpec;
 
 typedef struct
 {
   const CaseSpec *spec;
-  GArray *lateness;  /* gint64 µs */
-  gint64 end;        /* monotonic µs */
-  gint64 next;       /* grid cases: the ideal time of the next callback */
-  gint64 skipped;    /* grid slots that passed unserved */
+  GArray *lateness; /* gint64 µs */
+  gint64 end;       /* monotonic µs */
+  gint64 next;      /* grid cases: the ideal time of the next callback */
+  gint64 skipped;   /* grid slots that passed unserved */
   gboolean bad_ready_time;
   GMainLoop *loop;
 } Run;
 
 static const CaseSpec cases[] = {
-  { "timeout-1", FALSE, 1 },
-  { "timeout-10", FALSE, 10 },
-  { "timeout-16", FALSE, 16 },
-  { "readytime-1", TRUE, 1 },
-  { "readytime-16", TRUE, 16 },
+  { "timeout-1", FALSE, 1 },  { "timeout-10", FALSE, 10 },  { "timeout-16", FALSE, 16 },
+  { "readytime-1", TRUE, 1 }, { "readytime-16", TRUE, 16 },
 };
 
 static gboolean
@@ -179,9 +176,9 @@ run_case (const CaseSpec *spec, double seconds)
           spec->name, run.lateness->len, mean, percentile (run.lateness, 50),
           percentile (run.lateness, 95), percentile (run.lateness, 99),
           percentile (run.lateness, 100), cpu);
-  printf ("RESULT case=%s callbacks=%u skipped=%" G_GINT64_FORMAT " mean_us=%.1f p50_us=%"
-          G_GINT64_FORMAT " p95_us=%" G_GINT64_FORMAT " p99_us=%" G_GINT64_FORMAT
-          " max_us=%" G_GINT64_FORMAT " cpu_s=%.4f\n",
+  printf ("RESULT case=%s callbacks=%u skipped=%" G_GINT64_FORMAT
+          " mean_us=%.1f p50_us=%" G_GINT64_FORMAT " p95_us=%" G_GINT64_FORMAT
+          " p99_us=%" G_GINT64_FORMAT " max_us=%" G_GINT64_FORMAT " cpu_s=%.4f\n",
           spec->name, run.lateness->len, run.skipped, mean, percentile (run.lateness, 50),
           percentile (run.lateness, 95), percentile (run.lateness, 99),
           percentile (run.lateness, 100), cpu);

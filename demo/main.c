@@ -10,8 +10,7 @@
 #include "playground-application.h"
 
 int
-main (int   argc,
-      char *argv[])
+main (int argc, char *argv[])
 {
   g_autoptr (PlaygroundApplication) application = NULL;
 

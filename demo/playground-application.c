@@ -26,17 +26,16 @@ struct _PlaygroundApplication
 
 G_DEFINE_FINAL_TYPE (PlaygroundApplication, playground_application, GTK_TYPE_APPLICATION)
 
-static const GOptionEntry option_entries[] = {
-  { "script", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("Run these comma-separated actions, then stay open unless the last one is “quit”"),
-    N_("LIST") },
-  /* A string: GApplication leaves an int option of 0 out of the options dict. */
-  { "gap", 0, 0, G_OPTION_ARG_STRING, NULL,
-    N_("Pause between scripted actions, in milliseconds (default: 700)"), N_("MS") },
-  { "list-actions", 0, 0, G_OPTION_ARG_NONE, NULL,
-    N_("List the action names for --script and exit"), NULL },
-  { NULL }
-};
+static const GOptionEntry option_entries[]
+    = { { "script", 0, 0, G_OPTION_ARG_STRING, NULL,
+          N_ ("Run these comma-separated actions, then stay open unless the last one is “quit”"),
+          N_ ("LIST") },
+        /* A string: GApplication leaves an int option of 0 out of the options dict. */
+        { "gap", 0, 0, G_OPTION_ARG_STRING, NULL,
+          N_ ("Pause between scripted actions, in milliseconds (default: 700)"), N_ ("MS") },
+        { "list-actions", 0, 0, G_OPTION_ARG_NONE, NULL,
+          N_ ("List the action names for --script and exit"), NULL },
+        { NULL } };
 
 static void
 list_actions (void)
@@ -49,8 +48,7 @@ list_actions (void)
 }
 
 static int
-playground_application_handle_local_options (GApplication *application,
-                                             GVariantDict *options)
+playground_application_handle_local_options (GApplication *application, GVariantDict *options)
 {
   PlaygroundApplication *self = PLAYGROUND_APPLICATION (application);
   g_autoptr (GError) error = NULL;
@@ -67,7 +65,7 @@ playground_application_handle_local_options (GApplication *application,
   if (g_variant_dict_lookup (options, "gap", "&s", &gap)
       && !g_ascii_string_to_unsigned (gap, 10, 0, PLAYGROUND_SCRIPT_MAX_MS, &gap_ms, &error))
     {
-      g_printerr (_("%s: Bad --gap: %s\n"), g_get_prgname (), error->message);
+      g_printerr (_ ("%s: Bad --gap: %s\n"), g_get_prgname (), error->message);
       return EXIT_USAGE;
     }
 
@@ -85,7 +83,7 @@ playground_application_handle_local_options (GApplication *application,
     }
 
   return G_APPLICATION_CLASS (playground_application_parent_class)
-    ->handle_local_options (application, options);
+      ->handle_local_options (application, options);
 }
 
 static void
@@ -160,8 +158,6 @@ playground_application_init (PlaygroundApplication *self)
 PlaygroundApplication *
 playground_application_new (void)
 {
-  return g_object_new (PLAYGROUND_TYPE_APPLICATION,
-                       "application-id", "org.jankscope.Playground",
-                       "flags", G_APPLICATION_FLAGS_NONE,
-                       NULL);
+  return g_object_new (PLAYGROUND_TYPE_APPLICATION, "application-id", "org.jankscope.Playground",
+                       "flags", G_APPLICATION_FLAGS_NONE, NULL);
 }

@@ -17,7 +17,7 @@ struct _PlaygroundPaintArea
 {
   GtkWidget parent_instance;
 
-  guint stall_ms;   /* 0: the next paint is a normal one */
+  guint stall_ms; /* 0: the next paint is a normal one */
   guint slow_paints;
   gint64 stall_start;
   gint64 stall_end;
@@ -35,12 +35,8 @@ enum
 static guint signals[N_SIGNALS];
 
 static const GdkRGBA palette[] = {
-  { 0.21f, 0.52f, 0.89f, 1.f },
-  { 0.20f, 0.82f, 0.48f, 1.f },
-  { 0.96f, 0.76f, 0.07f, 1.f },
-  { 0.90f, 0.38f, 0.00f, 1.f },
-  { 0.75f, 0.11f, 0.16f, 1.f },
-  { 0.57f, 0.25f, 0.67f, 1.f },
+  { 0.21f, 0.52f, 0.89f, 1.f }, { 0.20f, 0.82f, 0.48f, 1.f }, { 0.96f, 0.76f, 0.07f, 1.f },
+  { 0.90f, 0.38f, 0.00f, 1.f }, { 0.75f, 0.11f, 0.16f, 1.f }, { 0.57f, 0.25f, 0.67f, 1.f },
 };
 
 static gboolean
@@ -56,8 +52,7 @@ report_painted (gpointer data)
 }
 
 static void
-playground_paint_area_snapshot (GtkWidget   *widget,
-                                GtkSnapshot *snapshot)
+playground_paint_area_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   PlaygroundPaintArea *self = PLAYGROUND_PAINT_AREA (widget);
   int width = gtk_widget_get_width (widget);
@@ -89,9 +84,8 @@ playground_paint_area_snapshot (GtkWidget   *widget,
   layout = gtk_widget_create_pango_layout (widget, text);
   pango_layout_get_pixel_size (layout, &text_width, &text_height);
   gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot,
-                          &GRAPHENE_POINT_INIT ((width - text_width) / 2.f,
-                                                (height - text_height) / 2.f));
+  gtk_snapshot_translate (
+      snapshot, &GRAPHENE_POINT_INIT ((width - text_width) / 2.f, (height - text_height) / 2.f));
   gtk_snapshot_append_layout (snapshot, layout, &white);
   gtk_snapshot_restore (snapshot);
 }
@@ -120,8 +114,8 @@ playground_paint_area_class_init (PlaygroundPaintAreaClass *klass)
    * @start: when the slow paint started (monotonic µs)
    * @end: when it ended
    */
-  signals[PAINTED] = g_signal_new ("painted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                   NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
+  signals[PAINTED] = g_signal_new ("painted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                   NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
 
   gtk_widget_class_set_css_name (widget_class, "paintarea");
 }
@@ -133,8 +127,7 @@ playground_paint_area_init (PlaygroundPaintArea *self)
 
 /* Makes the next paint stall for @stall_ms, and asks for that paint. */
 void
-playground_paint_area_arm (PlaygroundPaintArea *self,
-                           guint                stall_ms)
+playground_paint_area_arm (PlaygroundPaintArea *self, guint stall_ms)
 {
   g_return_if_fail (PLAYGROUND_IS_PAINT_AREA (self));
   g_return_if_fail (stall_ms > 0);

@@ -36,8 +36,8 @@ struct _PlaygroundScript
 {
   GArray *steps;
   guint gap_ms;
-  guint next;                /* index of the next step to run */
-  const char *waiting_for;   /* the action in progress, or NULL */
+  guint next;              /* index of the next step to run */
+  const char *waiting_for; /* the action in progress, or NULL */
   PlaygroundWindow *window;
   gulong map_id;
   gulong finished_id;
@@ -53,9 +53,7 @@ step_clear (gpointer data)
 }
 
 static gboolean
-parse_step (const char  *name,
-            Step        *step,
-            GError     **error)
+parse_step (const char *name, Step *step, GError **error)
 {
   g_autoptr (GError) local_error = NULL;
   guint64 ms;
@@ -73,8 +71,8 @@ parse_step (const char  *name,
       if (!g_ascii_string_to_unsigned (name + 5, 10, 0, PLAYGROUND_SCRIPT_MAX_MS, &ms,
                                        &local_error))
         {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       _("Bad wait “%s”: %s"), name, local_error->message);
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _ ("Bad wait “%s”: %s"),
+                       name, local_error->message);
           return FALSE;
         }
       step->ms = (guint) ms;
@@ -82,7 +80,7 @@ parse_step (const char  *name,
   else
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("Unknown action “%s” (see --list-actions)"), name);
+                   _ ("Unknown action “%s” (see --list-actions)"), name);
       return FALSE;
     }
 
@@ -90,9 +88,7 @@ parse_step (const char  *name,
 }
 
 PlaygroundScript *
-playground_script_new (const char  *list,
-                       guint        gap_ms,
-                       GError     **error)
+playground_script_new (const char *list, guint gap_ms, GError **error)
 {
   g_autoptr (PlaygroundScript) self = g_new0 (PlaygroundScript, 1);
   g_auto (GStrv) names = NULL;
@@ -119,7 +115,7 @@ playground_script_new (const char  *list,
   if (self->steps->len == 0)
     {
       g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                           _("The script is empty"));
+                           _ ("The script is empty"));
       return NULL;
     }
 
@@ -147,8 +143,7 @@ static gboolean run_step (gpointer data);
 
 /* Schedules the next step, if any, @extra_ms + gap_ms from now. */
 static void
-step_done (PlaygroundScript *self,
-           guint             extra_ms)
+step_done (PlaygroundScript *self, guint extra_ms)
 {
   g_autofree char *source_name = NULL;
   GSource *source;
@@ -197,12 +192,8 @@ run_step (gpointer data)
 }
 
 static void
-stall_finished_cb (PlaygroundWindow *window,
-                   const char       *name,
-                   gint64            start,
-                   gint64            end,
-                   gint64            blocked,
-                   PlaygroundScript *self)
+stall_finished_cb (PlaygroundWindow *window, const char *name, gint64 start, gint64 end,
+                   gint64 blocked, PlaygroundScript *self)
 {
   g_print ("playground: action=%s start_ns=%" G_GINT64_FORMAT " end_ns=%" G_GINT64_FORMAT
            " blocked_ns=%" G_GINT64_FORMAT "\n",
@@ -217,8 +208,7 @@ stall_finished_cb (PlaygroundWindow *window,
 }
 
 static void
-map_cb (PlaygroundWindow *window,
-        PlaygroundScript *self)
+map_cb (PlaygroundWindow *window, PlaygroundScript *self)
 {
   g_clear_signal_handler (&self->map_id, window);
   step_done (self, 0);
@@ -226,16 +216,15 @@ map_cb (PlaygroundWindow *window,
 
 /* Runs the script in @window, starting once it is mapped. */
 void
-playground_script_start (PlaygroundScript *self,
-                         PlaygroundWindow *window)
+playground_script_start (PlaygroundScript *self, PlaygroundWindow *window)
 {
   g_return_if_fail (self != NULL);
   g_return_if_fail (self->window == NULL);
   g_return_if_fail (PLAYGROUND_IS_WINDOW (window));
 
   self->window = g_object_ref (window);
-  self->finished_id = g_signal_connect (window, "stall-finished",
-                                        G_CALLBACK (stall_finished_cb), self);
+  self->finished_id
+      = g_signal_connect (window, "stall-finished", G_CALLBACK (stall_finished_cb), self);
   if (gtk_widget_get_mapped (GTK_WIDGET (window)))
     step_done (self, 0);
   else

@@ -9,16 +9,13 @@
 G_BEGIN_DECLS
 
 #define PLAYGROUND_SCRIPT_DEFAULT_GAP_MS 700
-#define PLAYGROUND_SCRIPT_MAX_MS         600000
+#define PLAYGROUND_SCRIPT_MAX_MS 600000
 
 typedef struct _PlaygroundScript PlaygroundScript;
 
-PlaygroundScript *playground_script_new   (const char       *list,
-                                           guint             gap_ms,
-                                           GError          **error);
-void              playground_script_free  (PlaygroundScript *self);
-void              playground_script_start (PlaygroundScript *self,
-                                           PlaygroundWindow *window);
+PlaygroundScript *playground_script_new (const char *list, guint gap_ms, GError **error);
+void playground_script_free (PlaygroundScript *self);
+void playground_script_start (PlaygroundScript *self, PlaygroundWindow *window);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PlaygroundScript, playground_script_free)
 

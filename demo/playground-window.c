@@ -14,10 +14,10 @@
 #include "playground-stalls.h"
 #include "playground-window.h"
 
-#define SLOW_IDLE_MS    150
-#define SMALL_STALL_MS  30
-#define N_SMALL_STALLS  20
-#define SLOW_PAINT_MS   200
+#define SLOW_IDLE_MS 150
+#define SMALL_STALL_MS 30
+#define N_SMALL_STALLS 20
+#define SLOW_PAINT_MS 200
 
 struct _PlaygroundWindow
 {
@@ -37,28 +37,28 @@ enum
 
 static guint signals[N_SIGNALS];
 
-static void start_slow_idle    (PlaygroundWindow *self);
+static void start_slow_idle (PlaygroundWindow *self);
 static void start_small_stalls (PlaygroundWindow *self);
-static void start_slow_paint   (PlaygroundWindow *self);
+static void start_slow_paint (PlaygroundWindow *self);
 
 typedef struct
 {
   const char *name;
-  const char *title;                          /* translatable, as on the button */
-  PlaygroundStallFunc stall;                  /* blocks right away for ms ... */
+  const char *title;         /* translatable, as on the button */
+  PlaygroundStallFunc stall; /* blocks right away for ms ... */
   guint ms;
-  void (*start) (PlaygroundWindow *self);     /* ... or starts something that blocks later */
+  void (*start) (PlaygroundWindow *self); /* ... or starts something that blocks later */
 } PlaygroundAction;
 
 static const PlaygroundAction actions[] = {
-  { "cpu",          N_("CPU-bound work"),    playground_stall_cpu,   300,  NULL },
-  { "sleep",        N_("Sleep wait"),        playground_stall_sleep, 300,  NULL },
-  { "io",           N_("IO wait"),           playground_stall_io,    300,  NULL },
-  { "lock",         N_("Lock wait"),         playground_stall_lock,  400,  NULL },
-  { "slow-idle",    N_("Slow idle handler"), NULL,                   0,    start_slow_idle },
-  { "small-stalls", N_("Many small stalls"), NULL,                   0,    start_small_stalls },
-  { "slow-paint",   N_("Slow paint"),        NULL,                   0,    start_slow_paint },
-  { "hang",         N_("Multi-second hang"), playground_stall_cpu,   3000, NULL },
+  { "cpu", N_ ("CPU-bound work"), playground_stall_cpu, 300, NULL },
+  { "sleep", N_ ("Sleep wait"), playground_stall_sleep, 300, NULL },
+  { "io", N_ ("IO wait"), playground_stall_io, 300, NULL },
+  { "lock", N_ ("Lock wait"), playground_stall_lock, 400, NULL },
+  { "slow-idle", N_ ("Slow idle handler"), NULL, 0, start_slow_idle },
+  { "small-stalls", N_ ("Many small stalls"), NULL, 0, start_small_stalls },
+  { "slow-paint", N_ ("Slow paint"), NULL, 0, start_slow_paint },
+  { "hang", N_ ("Multi-second hang"), playground_stall_cpu, 3000, NULL },
 };
 
 static const PlaygroundAction *
@@ -73,31 +73,24 @@ find_action (const char *name)
 /* @start and @end span the stall (monotonic µs); @blocked is the part of that span during which
  * the main thread was blocked (less than the span when the stall came in pieces). */
 static void
-finish (PlaygroundWindow *self,
-        const char       *name,
-        gint64            start,
-        gint64            end,
-        gint64            blocked)
+finish (PlaygroundWindow *self, const char *name, gint64 start, gint64 end, gint64 blocked)
 {
   const PlaygroundAction *action = find_action (name);
   g_autofree char *text = NULL;
 
   if (blocked == end - start)
-    text = g_strdup_printf (_("%s: blocked the main thread for %.0f ms"),
-                            _(action->title), blocked / 1000.);
+    text = g_strdup_printf (_ ("%s: blocked the main thread for %.0f ms"), _ (action->title),
+                            blocked / 1000.);
   else
-    text = g_strdup_printf (_("%s: blocked the main thread for %.0f ms within %.0f ms"),
-                            _(action->title), blocked / 1000., (end - start) / 1000.);
+    text = g_strdup_printf (_ ("%s: blocked the main thread for %.0f ms within %.0f ms"),
+                            _ (action->title), blocked / 1000., (end - start) / 1000.);
   gtk_label_set_text (self->status_label, text);
 
   g_signal_emit (self, signals[STALL_FINISHED], 0, name, start, end, blocked);
 }
 
 static void
-add_idle (const char     *name,
-          GSourceFunc     func,
-          gpointer        data,
-          GDestroyNotify  notify)
+add_idle (const char *name, GSourceFunc func, gpointer data, GDestroyNotify notify)
 {
   GSource *source = g_idle_source_new ();
 
@@ -186,16 +179,13 @@ start_slow_paint (PlaygroundWindow *self)
 }
 
 static void
-painted_cb (PlaygroundWindow *self,
-            gint64            start,
-            gint64            end)
+painted_cb (PlaygroundWindow *self, gint64 start, gint64 end)
 {
   finish (self, "slow-paint", start, end, end - start);
 }
 
 void
-playground_window_run_action (PlaygroundWindow *self,
-                              const char       *name)
+playground_window_run_action (PlaygroundWindow *self, const char *name)
 {
   const PlaygroundAction *action;
   gint64 start, end;
@@ -218,9 +208,7 @@ playground_window_run_action (PlaygroundWindow *self,
 }
 
 static void
-stall_activated (GtkWidget  *widget,
-                 const char *action_name,
-                 GVariant   *parameter)
+stall_activated (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   playground_window_run_action (PLAYGROUND_WINDOW (widget), g_variant_get_string (parameter, NULL));
 }
@@ -250,10 +238,9 @@ playground_window_class_init (PlaygroundWindowClass *klass)
    * @end: when it ended
    * @blocked: how long the main thread was blocked between @start and @end (µs)
    */
-  signals[STALL_FINISHED] =
-    g_signal_new ("stall-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                  NULL, NULL, NULL, G_TYPE_NONE, 4,
-                  G_TYPE_STRING, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_INT64);
+  signals[STALL_FINISHED] = g_signal_new ("stall-finished", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 4,
+                                          G_TYPE_STRING, G_TYPE_INT64, G_TYPE_INT64, G_TYPE_INT64);
 
   gtk_widget_class_install_action (widget_class, "playground.stall", "s", stall_activated);
 

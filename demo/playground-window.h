@@ -11,11 +11,10 @@ G_BEGIN_DECLS
 #define PLAYGROUND_TYPE_WINDOW (playground_window_get_type ())
 G_DECLARE_FINAL_TYPE (PlaygroundWindow, playground_window, PLAYGROUND, WINDOW, GtkApplicationWindow)
 
-PlaygroundWindow *playground_window_new             (GtkApplication   *application);
-void              playground_window_run_action      (PlaygroundWindow *self,
-                                                     const char       *name);
+PlaygroundWindow *playground_window_new (GtkApplication *application);
+void playground_window_run_action (PlaygroundWindow *self, const char *name);
 
-const char       *playground_window_get_action_name (guint             index);
-gboolean          playground_window_has_action      (const char       *name);
+const char *playground_window_get_action_name (guint index);
+gboolean playground_window_has_action (const char *name);
 
 G_END_DECLS

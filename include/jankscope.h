@@ -139,16 +139,16 @@ jankscope_api_ (void)
 
 /* The call sites test "not there" (0) first: that is the one branch paid
  * when jankscope is not loaded. */
-#define JANKSCOPE_API_CALL_(member, ...)                                                   \
-  do                                                                                       \
-    {                                                                                      \
-      uintptr_t api_ = __atomic_load_n (jankscope_api_cache_ (), __ATOMIC_ACQUIRE);        \
-      if (api_ == 0)                                                                       \
-        break;                                                                             \
-      if (api_ == JANKSCOPE_API_UNRESOLVED_ && (api_ = jankscope_api_resolve_ ()) == 0)    \
-        break;                                                                             \
-      ((const JankscopeApiV1 *) api_)->member (__VA_ARGS__);                               \
-    }                                                                                      \
+#define JANKSCOPE_API_CALL_(member, ...)                                                           \
+  do                                                                                               \
+    {                                                                                              \
+      uintptr_t api_ = __atomic_load_n (jankscope_api_cache_ (), __ATOMIC_ACQUIRE);                \
+      if (api_ == 0)                                                                               \
+        break;                                                                                     \
+      if (api_ == JANKSCOPE_API_UNRESOLVED_ && (api_ = jankscope_api_resolve_ ()) == 0)            \
+        break;                                                                                     \
+      ((const JankscopeApiV1 *) api_)->member (__VA_ARGS__);                                       \
+    }                                                                                              \
   while (0)
 
 /* Enters a scene (a screen, a page, a mode of the app), until the matching

@@ -31,8 +31,10 @@ js_loader_disabled_by_env (void)
   for (size_t i = 0; i < sizeof on / sizeof on[0]; i++)
     if (strcasecmp (v, on[i]) == 0)
       return 0;
-  fprintf (stderr, "jankscope: JANKSCOPE='%s' is not one of 0/1/true/false/yes/no/on/off; "
-           "using the default (1, enabled)\n", v);
+  fprintf (stderr,
+           "jankscope: JANKSCOPE='%s' is not one of 0/1/true/false/yes/no/on/off; "
+           "using the default (1, enabled)\n",
+           v);
   return 0;
 }
 

@@ -33,13 +33,13 @@ typedef int (*JsDispatchFunc) (void *source, void *callback, void *user_data);
 
 typedef enum
 {
-  JS_MODE_PRELOAD = 1,  /* all hooks: data interposition + function interposition */
-  JS_MODE_GTK_MODULE,   /* GTK_MODULES only: poll function, no dispatch hooks */
+  JS_MODE_PRELOAD = 1, /* all hooks: data interposition + function interposition */
+  JS_MODE_GTK_MODULE,  /* GTK_MODULES only: poll function, no dispatch hooks */
 } JsMode;
 
 typedef struct
 {
-  unsigned abi;       /* JS_BRIDGE_ABI */
+  unsigned abi; /* JS_BRIDGE_ABI */
   JsMode mode;
 
   /* Set by the loader: its JankscopeApiV1 table (include/jankscope.h), which

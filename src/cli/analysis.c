@@ -15,11 +15,8 @@
 #include "summary-printer.h"
 
 gboolean
-cli_fold_files (JsrAggregate         *agg,
-                char                **arguments,
-                const CliFoldOptions *options,
-                guint                *n_folded,
-                guint                *n_skipped)
+cli_fold_files (JsrAggregate *agg, char **arguments, const CliFoldOptions *options, guint *n_folded,
+                guint *n_skipped)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) paths = jsr_input_expand_paths (arguments, &error);
@@ -48,8 +45,8 @@ cli_fold_files (JsrAggregate         *agg,
    * frames need not be loaded. */
   queue = jsr_input_queue_new ((const char *const *) paths->pdata, paths->len, options->threads,
                                agg->signature_frames == JS_SIGNATURE_DEFAULT_FRAMES
-                                 ? JSR_REPORT_LOAD_FULL | JSR_REPORT_LOAD_AGGREGATE
-                                 : JSR_REPORT_LOAD_FULL);
+                                   ? JSR_REPORT_LOAD_FULL | JSR_REPORT_LOAD_AGGREGATE
+                                   : JSR_REPORT_LOAD_FULL);
   while ((input = jsr_input_queue_next (queue)) != NULL)
     {
       g_autoptr (JsrInput) owned = input;
@@ -64,7 +61,7 @@ cli_fold_files (JsrAggregate         *agg,
               cli_error ("%s: %s", name, input->error->message);
               return FALSE;
             }
-          cli_warning (_("%s: %s: skipped"), name, input->error->message);
+          cli_warning (_ ("%s: %s: skipped"), name, input->error->message);
           skipped++;
           continue;
         }
@@ -77,8 +74,8 @@ cli_fold_files (JsrAggregate         *agg,
           continue;
         }
       /* A run seen twice (the same file given twice, a copy): skipped. */
-      if (input->report != NULL &&
-          g_error_matches (fold_error, JSR_AGGREGATE_ERROR, JSR_AGGREGATE_ERROR_DUPLICATE))
+      if (input->report != NULL
+          && g_error_matches (fold_error, JSR_AGGREGATE_ERROR, JSR_AGGREGATE_ERROR_DUPLICATE))
         {
           cli_warning ("%s: %s", name, fold_error->message);
           skipped++;
@@ -89,7 +86,7 @@ cli_fold_files (JsrAggregate         *agg,
           cli_error ("%s: %s", name, fold_error->message);
           return FALSE;
         }
-      cli_warning (_("%s: %s: skipped"), name, fold_error->message);
+      cli_warning (_ ("%s: %s: skipped"), name, fold_error->message);
       skipped++;
     }
 
@@ -101,10 +98,7 @@ cli_fold_files (JsrAggregate         *agg,
 }
 
 gboolean
-cli_parse_count (const char *text,
-                 guint       min,
-                 guint       max,
-                 guint      *out)
+cli_parse_count (const char *text, guint min, guint max, guint *out)
 {
   guint64 value;
 
@@ -119,7 +113,7 @@ char *
 cli_format_duration (guint64 ns)
 {
   if (ns >= G_GUINT64_CONSTANT (3600000000000))
-    return g_strdup_printf (_("%.1f h"), (double) ns / 3.6e12);
+    return g_strdup_printf (_ ("%.1f h"), (double) ns / 3.6e12);
   return cli_summary_format_duration ((gint64) MIN (ns, (guint64) G_MAXINT64));
 }
 
@@ -127,13 +121,12 @@ char *
 cli_format_duration_fine (guint64 ns)
 {
   if (ns >= G_GUINT64_CONSTANT (1000000000) && ns < G_GUINT64_CONSTANT (3600000000000))
-    return g_strdup_printf (_("%.3f s"), (double) ns / 1e9);
+    return g_strdup_printf (_ ("%.3f s"), (double) ns / 1e9);
   return cli_format_duration (ns);
 }
 
 char *
-cli_format_share (guint64 part,
-                  guint64 whole)
+cli_format_share (guint64 part, guint64 whole)
 {
   if (whole == 0)
     return g_strdup ("-");
@@ -144,15 +137,14 @@ char *
 cli_format_class (const JsrAggKey *key)
 {
   if (key->klass == NULL)
-    return g_strdup (_("unknown"));
+    return g_strdup (_ ("unknown"));
   if (key->wait != NULL)
     return g_strdup_printf ("%s (%s)", key->klass, key->wait);
   return g_strdup (key->klass);
 }
 
 char *
-cli_format_culprit (const char *function,
-                    const char *callback)
+cli_format_culprit (const char *function, const char *callback)
 {
   if (function == NULL)
     return g_strdup ("-");
@@ -160,7 +152,7 @@ cli_format_culprit (const char *function,
     return g_strdup (function);
   /* Translators: the callback the main loop dispatched, then the library
    * function that took the time in it, e.g. "on_load → gtk_text_layout_validate" */
-  return g_strdup_printf (_("%s → %s"), callback, function);
+  return g_strdup_printf (_ ("%s → %s"), callback, function);
 }
 
 const char *
@@ -169,6 +161,6 @@ cli_format_signature (const char *text)
   if (text == NULL)
     return "-";
   if (text[0] == '\0')
-    return _("(main loop and system frames only)");
+    return _ ("(main loop and system frames only)");
   return text;
 }

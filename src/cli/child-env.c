@@ -25,8 +25,7 @@
 #define LD_PRELOAD_SEPARATORS ": "
 
 static gboolean
-same_file (const char *a,
-           const char *b)
+same_file (const char *a, const char *b)
 {
   g_autofree char *real_a = NULL;
   g_autofree char *real_b = NULL;
@@ -44,8 +43,7 @@ same_file (const char *a,
  * install or another build) counts as already there: loading two copies
  * would hook everything twice. */
 char *
-cli_ld_preload_append (const char *existing,
-                       const char *preload)
+cli_ld_preload_append (const char *existing, const char *preload)
 {
   g_autofree char *basename = g_path_get_basename (preload);
   g_auto (GStrv) entries = NULL;
@@ -71,7 +69,7 @@ cli_ld_preload_append (const char *existing,
           g_autofree char *held = jsr_display_filename (*entry);
           g_autofree char *ours = jsr_display_filename (preload);
 
-          cli_warning (_("LD_PRELOAD already holds %s: using it instead of %s"), held, ours);
+          cli_warning (_ ("LD_PRELOAD already holds %s: using it instead of %s"), held, ours);
           return g_strdup (existing);
         }
     }
@@ -88,9 +86,7 @@ cli_ld_preload_append (const char *existing,
 }
 
 char **
-cli_child_env_new (const char *preload,
-                   const char *report_path,
-                   const char *threshold_ms)
+cli_child_env_new (const char *preload, const char *report_path, const char *threshold_ms)
 {
   char **env = g_get_environ ();
   g_autofree char *ld_preload = NULL;

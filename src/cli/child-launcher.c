@@ -33,11 +33,8 @@
 #include "child-launcher.h"
 
 static void
-child_exec (char                   **argv,
-            char                   **envp,
-            const sigset_t          *original_mask,
-            const struct sigaction  *original_sigchld,
-            int                      report_fd)
+child_exec (char **argv, char **envp, const sigset_t *original_mask,
+            const struct sigaction *original_sigchld, int report_fd)
 {
   int saved_errno;
 
@@ -68,8 +65,7 @@ read_exec_errno (int fd)
 }
 
 static int
-wait_for_child (pid_t           pid,
-                const sigset_t *waited)
+wait_for_child (pid_t pid, const sigset_t *waited)
 {
   for (;;)
     {
@@ -109,11 +105,7 @@ wait_for_child (pid_t           pid,
 }
 
 gboolean
-cli_child_run (char  **argv,
-               char  **envp,
-               pid_t  *out_pid,
-               int    *out_wait_status,
-               GError **error)
+cli_child_run (char **argv, char **envp, pid_t *out_pid, int *out_wait_status, GError **error)
 {
   const int waited_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGCHLD };
   struct sigaction default_sigchld = { .sa_handler = SIG_DFL };
@@ -145,7 +137,7 @@ cli_child_run (char  **argv,
 
       close (pipe_fds[0]);
       close (pipe_fds[1]);
-      g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FORK, _("cannot start a process: %s"),
+      g_set_error (error, G_SPAWN_ERROR, G_SPAWN_ERROR_FORK, _ ("cannot start a process: %s"),
                    g_strerror (saved_errno));
       return FALSE;
     }
@@ -162,7 +154,7 @@ cli_child_run (char  **argv,
   if (exec_errno != 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (exec_errno),
-                   _("cannot run “%s”: %s"), argv[0], g_strerror (exec_errno));
+                   _ ("cannot run “%s”: %s"), argv[0], g_strerror (exec_errno));
       return FALSE;
     }
 
@@ -187,9 +179,9 @@ char *
 cli_describe_wait_status (int wait_status)
 {
   if (WIFSIGNALED (wait_status))
-    return g_strdup_printf (_("killed by signal %d (%s)%s"), WTERMSIG (wait_status),
+    return g_strdup_printf (_ ("killed by signal %d (%s)%s"), WTERMSIG (wait_status),
                             g_strsignal (WTERMSIG (wait_status)),
-                            WCOREDUMP (wait_status) ? _(", core dumped") : "");
+                            WCOREDUMP (wait_status) ? _ (", core dumped") : "");
 
-  return g_strdup_printf (_("exited with status %d"), cli_exit_code_for_status (wait_status));
+  return g_strdup_printf (_ ("exited with status %d"), cli_exit_code_for_status (wait_status));
 }

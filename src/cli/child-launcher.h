@@ -9,12 +9,9 @@
 
 G_BEGIN_DECLS
 
-gboolean cli_child_run              (char  **argv,
-                                     char  **envp,
-                                     pid_t  *out_pid,
-                                     int    *out_wait_status,
-                                     GError **error);
-int      cli_exit_code_for_status   (int     wait_status);
-char    *cli_describe_wait_status   (int     wait_status);
+gboolean cli_child_run (char **argv, char **envp, pid_t *out_pid, int *out_wait_status,
+                        GError **error);
+int cli_exit_code_for_status (int wait_status);
+char *cli_describe_wait_status (int wait_status);
 
 G_END_DECLS

@@ -11,20 +11,13 @@
 
 G_BEGIN_DECLS
 
-int cli_cmd_run     (int    argc,
-                     char **argv);
-int cli_cmd_summary (int    argc,
-                     char **argv);
-int cli_cmd_export  (int    argc,
-                     char **argv);
+int cli_cmd_run (int argc, char **argv);
+int cli_cmd_summary (int argc, char **argv);
+int cli_cmd_export (int argc, char **argv);
 
-int cli_cmd_report  (int    argc,
-                     char **argv);
-int cli_cmd_merge   (int    argc,
-                     char **argv);
-int cli_cmd_diff    (int    argc,
-                     char **argv);
-int cli_cmd_view    (int    argc,
-                     char **argv);
+int cli_cmd_report (int argc, char **argv);
+int cli_cmd_merge (int argc, char **argv);
+int cli_cmd_diff (int argc, char **argv);
+int cli_cmd_view (int argc, char **argv);
 
 G_END_DECLS

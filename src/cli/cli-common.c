@@ -27,9 +27,7 @@
  * one line: whatever the values in it, they cannot move the cursor, clear
  * the screen or start a line of their own. */
 static void
-print_message (const char *line_format,
-               const char *format,
-               va_list     args)
+print_message (const char *line_format, const char *format, va_list args)
 {
   g_autofree char *message = g_strdup_vprintf (format, args);
   g_autofree char *clean = jsr_display_cut (message, MESSAGE_MAX_CHARS);
@@ -38,8 +36,7 @@ print_message (const char *line_format,
 }
 
 void
-cli_error (const char *format,
-           ...)
+cli_error (const char *format, ...)
 {
   va_list args;
 
@@ -49,22 +46,19 @@ cli_error (const char *format,
 }
 
 void
-cli_warning (const char *format,
-             ...)
+cli_warning (const char *format, ...)
 {
   va_list args;
 
   va_start (args, format);
-  print_message (_("jankscope: warning: %s\n"), format, args);
+  print_message (_ ("jankscope: warning: %s\n"), format, args);
   va_end (args);
 }
 
 /* Prints the error and the command's help on stderr; returns the exit code
  * of a usage error so that callers can `return cli_usage_error (...)`. */
 int
-cli_usage_error (GOptionContext *context,
-                 const char     *format,
-                 ...)
+cli_usage_error (GOptionContext *context, const char *format, ...)
 {
   g_autofree char *message = NULL;
   g_autofree char *clean = NULL;
@@ -88,9 +82,7 @@ cli_usage_error (GOptionContext *context,
 static int stdout_errno;
 
 gboolean
-cli_write_stdout (const void *data,
-                  gsize       length,
-                  GError    **error)
+cli_write_stdout (const void *data, gsize length, GError **error)
 {
   const guint8 *bytes = data;
 
@@ -108,7 +100,7 @@ cli_write_stdout (const void *data,
           if (error == NULL && stdout_errno == 0)
             stdout_errno = saved_errno;
           g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                       _("cannot write to the standard output: %s"), g_strerror (saved_errno));
+                       _ ("cannot write to the standard output: %s"), g_strerror (saved_errno));
           return FALSE;
         }
       bytes += written;
@@ -172,7 +164,7 @@ check_stdout (void)
   if (saved_errno == 0)
     return;
 
-  cli_error (_("cannot write to the standard output: %s"), g_strerror (saved_errno));
+  cli_error (_ ("cannot write to the standard output: %s"), g_strerror (saved_errno));
   _exit (CLI_EXIT_FAILURE);
 }
 
@@ -189,9 +181,7 @@ cli_stdout_init (void)
  * PARAMETERS". Options stop at the first non-option argument, so that the
  * app's own options (`jankscope run ls -l`) are left alone. */
 GOptionContext *
-cli_option_context_new (const char *command,
-                        const char *parameter_string,
-                        const char *summary)
+cli_option_context_new (const char *command, const char *parameter_string, const char *summary)
 {
   g_autofree char *prgname = g_strdup_printf ("jankscope %s", command);
   GOptionContext *context;

@@ -72,9 +72,9 @@ typedef struct
   Unit unit;
   double base;
   double new;
-  double change;     /* (new - base) / base; INFINITY from 0 */
+  double change; /* (new - base) / base; INFINITY from 0 */
   Verdict verdict;
-  char *why;         /* for noise and too few */
+  char *why; /* for noise and too few */
   gboolean approximate;
 } Metric;
 
@@ -85,8 +85,7 @@ metric_clear (Metric *m)
 }
 
 static double
-relative_change (double base,
-                 double new)
+relative_change (double base, double new)
 {
   if (base > 0)
     return (new - base) / base;
@@ -94,13 +93,12 @@ relative_change (double base,
 }
 
 static char *
-format_value (Unit   unit,
-              double value)
+format_value (Unit unit, double value)
 {
   switch (unit)
     {
     case UNIT_PER_MINUTE:
-      return g_strdup_printf (_("%.2f/min"), value);
+      return g_strdup_printf (_ ("%.2f/min"), value);
     case UNIT_FRACTION:
       return g_strdup_printf ("%.2f%%", 100 * value);
     case UNIT_NS:
@@ -113,14 +111,13 @@ static char *
 format_change (double change)
 {
   if (isinf (change))
-    return g_strdup (_("new"));
+    return g_strdup (_ ("new"));
   return g_strdup_printf ("%+.1f%%", 100 * change);
 }
 
 /* Verdict of a change that is not noise. */
 static Verdict
-judge (double change,
-       double threshold)
+judge (double change, double threshold)
 {
   if (change > threshold)
     return VERDICT_REGRESSED;
@@ -130,13 +127,8 @@ judge (double change,
 }
 
 static void
-compare_percentile (Metric             *m,
-                    const char         *name,
-                    const char         *values_name,
-                    const JsrHistogram *a,
-                    const JsrHistogram *b,
-                    double              q,
-                    double              threshold)
+compare_percentile (Metric *m, const char *name, const char *values_name, const JsrHistogram *a,
+                    const JsrHistogram *b, double q, double threshold)
 {
   guint64 needed = q >= 0.99 ? MIN_VALUES_P99 : MIN_VALUES_P95;
   double sigma_a, sigma_b, base_high, new_low;
@@ -156,7 +148,7 @@ compare_percentile (Metric             *m,
   if (a->count < needed || b->count < needed)
     {
       m->verdict = VERDICT_TOO_FEW;
-      m->why = g_strdup_printf (_("too few %s to judge (%llu base, %llu new; %llu needed)"),
+      m->why = g_strdup_printf (_ ("too few %s to judge (%llu base, %llu new; %llu needed)"),
                                 values_name, (unsigned long long) a->count,
                                 (unsigned long long) b->count, (unsigned long long) needed);
       return;
@@ -180,20 +172,17 @@ compare_percentile (Metric             *m,
 
       m->verdict = VERDICT_NOISE;
       m->why = bucket_a == bucket_b
-                 ? g_strdup (_("within noise: both in the same histogram bucket"))
-                 : g_strdup_printf (_("within noise: new could be as low as %s, base as high "
-                                      "as %s"),
-                                    low, high);
+                   ? g_strdup (_ ("within noise: both in the same histogram bucket"))
+                   : g_strdup_printf (_ ("within noise: new could be as low as %s, base as high "
+                                         "as %s"),
+                                      low, high);
     }
 }
 
 /* One-sided z of "the second rate is higher" for Poisson counts k_a over
  * t_a and k_b over t_b (conditional binomial test). */
 static double
-poisson_z (double k_a,
-           double t_a,
-           double k_b,
-           double t_b)
+poisson_z (double k_a, double t_a, double k_b, double t_b)
 {
   double total = k_a + k_b;
   double p = t_b / (t_a + t_b);
@@ -202,15 +191,12 @@ poisson_z (double k_a,
 }
 
 static void
-compare_jank_rate (Metric             *m,
-                   const JsrAggregate *a,
-                   const JsrAggregate *b,
-                   double              threshold)
+compare_jank_rate (Metric *m, const JsrAggregate *a, const JsrAggregate *b, double threshold)
 {
   double k_a = (double) a->events_total, k_b = (double) b->events_total;
   double t_a = (double) a->monitored_ns, t_b = (double) b->monitored_ns;
 
-  m->name = _("jank rate (events per minute)");
+  m->name = _ ("jank rate (events per minute)");
   m->unit = UNIT_PER_MINUTE;
   if (t_a <= 0 && t_b <= 0)
     {
@@ -226,16 +212,16 @@ compare_jank_rate (Metric             *m,
       g_autofree char *new = cli_format_duration (jsr_double_to_uint64 (t_b));
 
       m->verdict = VERDICT_TOO_FEW;
-      m->why = g_strdup_printf (_("too little monitored time to judge (%s base, %s new; 10 s "
-                                  "needed on each side)"),
+      m->why = g_strdup_printf (_ ("too little monitored time to judge (%s base, %s new; 10 s "
+                                   "needed on each side)"),
                                 base, new);
       return;
     }
   if (k_a + k_b < MIN_EVENTS)
     {
       m->verdict = VERDICT_TOO_FEW;
-      m->why = g_strdup_printf (_("too few jank events to judge (%.0f base, %.0f new; %d "
-                                  "needed in all)"),
+      m->why = g_strdup_printf (_ ("too few jank events to judge (%.0f base, %.0f new; %d "
+                                   "needed in all)"),
                                 k_a, k_b, MIN_EVENTS);
       return;
     }
@@ -243,23 +229,20 @@ compare_jank_rate (Metric             *m,
   if (m->verdict == VERDICT_REGRESSED && poisson_z (k_a, t_a, k_b, t_b) < Z_ONE_SIDED_95)
     {
       m->verdict = VERDICT_NOISE;
-      m->why = g_strdup_printf (_("within noise for %.0f and %.0f events (not significant "
-                                  "at 95%%)"),
+      m->why = g_strdup_printf (_ ("within noise for %.0f and %.0f events (not significant "
+                                   "at 95%%)"),
                                 k_a, k_b);
     }
 }
 
 static void
-compare_slow_frames (Metric             *m,
-                     const JsrAggregate *a,
-                     const JsrAggregate *b,
-                     double              threshold)
+compare_slow_frames (Metric *m, const JsrAggregate *a, const JsrAggregate *b, double threshold)
 {
   double f_a = (double) a->frames, f_b = (double) b->frames;
   double s_a = (double) a->frames_slow, s_b = (double) b->frames_slow;
   double pooled, z;
 
-  m->name = _("slow frames");
+  m->name = _ ("slow frames");
   m->unit = UNIT_FRACTION;
   if (f_a == 0 && f_b == 0)
     {
@@ -272,8 +255,8 @@ compare_slow_frames (Metric             *m,
   if (f_a < MIN_FRAMES || f_b < MIN_FRAMES || s_a + s_b < MIN_SLOW_FRAMES)
     {
       m->verdict = VERDICT_TOO_FEW;
-      m->why = g_strdup_printf (_("too few frames to judge (%.0f base, %.0f new, %.0f slow in "
-                                  "all; %d per side and %d slow needed)"),
+      m->why = g_strdup_printf (_ ("too few frames to judge (%.0f base, %.0f new, %.0f slow in "
+                                   "all; %d per side and %d slow needed)"),
                                 f_a, f_b, s_a + s_b, MIN_FRAMES, MIN_SLOW_FRAMES);
       return;
     }
@@ -283,7 +266,7 @@ compare_slow_frames (Metric             *m,
   if (m->verdict == VERDICT_REGRESSED && !(z >= Z_ONE_SIDED_95))
     {
       m->verdict = VERDICT_NOISE;
-      m->why = g_strdup (_("within noise (not significant at 95%)"));
+      m->why = g_strdup (_ ("within noise (not significant at 95%)"));
     }
 }
 
@@ -293,23 +276,22 @@ verdict_label (Verdict verdict)
   switch (verdict)
     {
     case VERDICT_IMPROVED:
-      return _("improved");
+      return _ ("improved");
     case VERDICT_REGRESSED:
-      return _("REGRESSED");
+      return _ ("REGRESSED");
     case VERDICT_NOISE:
-      return _("noise");
+      return _ ("noise");
     case VERDICT_TOO_FEW:
-      return _("not judged");
+      return _ ("not judged");
     case VERDICT_OK:
     default:
-      return _("ok");
+      return _ ("ok");
     }
 }
 
 /* "5%", "5", "2.5%": a percentage above 0, at most 1000. */
 static gboolean
-parse_threshold (const char *text,
-                 double     *out)
+parse_threshold (const char *text, double *out)
 {
   g_autofree char *copy = g_strstrip (g_strdup (text));
   gsize length = strlen (copy);
@@ -328,9 +310,7 @@ parse_threshold (const char *text,
 }
 
 static gboolean
-fold_side (JsrAggregate         *agg,
-           const char           *path,
-           const CliFoldOptions *options)
+fold_side (JsrAggregate *agg, const char *path, const CliFoldOptions *options)
 {
   char *arguments[] = { (char *) path, NULL };
   guint folded;
@@ -341,15 +321,14 @@ fold_side (JsrAggregate         *agg,
     {
       g_autofree char *name = jsr_display_filename (path);
 
-      cli_error (_("%s: no report could be read"), name);
+      cli_error (_ ("%s: no report could be read"), name);
       return FALSE;
     }
   return TRUE;
 }
 
 int
-cli_cmd_diff (int    argc,
-              char **argv)
+cli_cmd_diff (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
@@ -364,19 +343,18 @@ cli_cmd_diff (int    argc,
   double threshold = DEFAULT_THRESHOLD;
   Metric metrics[6] = { { 0 } };
   guint regressions = 0, unjudged = 0;
-  const GOptionEntry entries[] = {
-    { "threshold", 't', 0, G_OPTION_ARG_STRING, &threshold_text,
-      N_("Largest accepted increase of a metric (default 5%)"), N_("PERCENT") },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
-    G_OPTION_ENTRY_NULL
-  };
+  const GOptionEntry entries[]
+      = { { "threshold", 't', 0, G_OPTION_ARG_STRING, &threshold_text,
+            N_ ("Largest accepted increase of a metric (default 5%)"), N_ ("PERCENT") },
+          { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
+          G_OPTION_ENTRY_NULL };
 
-  context = cli_option_context_new ("diff", _("BASE NEW"),
-                                    _("Compares two runs (reports, aggregates, or folders of "
-                                      "them) and exits with 1 when P95 or P99 of iteration "
-                                      "busy time or frame time, the jank rate or the slow-frame "
-                                      "rate regressed by more than the threshold, 0 otherwise, "
-                                      "2 on bad input or when the result cannot be written."));
+  context = cli_option_context_new ("diff", _ ("BASE NEW"),
+                                    _ ("Compares two runs (reports, aggregates, or folders of "
+                                       "them) and exits with 1 when P95 or P99 of iteration "
+                                       "busy time or frame time, the jank rate or the slow-frame "
+                                       "rate regressed by more than the threshold, 0 otherwise, "
+                                       "2 on bad input or when the result cannot be written."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   /* Options may follow the files (no app arguments here to protect). */
   g_option_context_set_strict_posix (context, FALSE);
@@ -384,16 +362,16 @@ cli_cmd_diff (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cli_usage_error (context, "%s", error->message);
   if (files == NULL || files[0] == NULL || files[1] == NULL)
-    return cli_usage_error (context, _("two files are needed: BASE and NEW"));
+    return cli_usage_error (context, _ ("two files are needed: BASE and NEW"));
   if (files[2] != NULL)
-    return cli_usage_error (context, _("only two files can be compared: BASE and NEW"));
+    return cli_usage_error (context, _ ("only two files can be compared: BASE and NEW"));
   if (threshold_text != NULL && !parse_threshold (threshold_text, &threshold))
     {
       g_autofree char *value = jsr_display (threshold_text);
 
       return cli_usage_error (context,
-                              _("--threshold must be a percentage above 0 and at most 1000, like "
-                                "5%%, not “%s”"),
+                              _ ("--threshold must be a percentage above 0 and at most 1000, like "
+                                 "5%%, not “%s”"),
                               value);
     }
 
@@ -402,13 +380,13 @@ cli_cmd_diff (int    argc,
   if (!fold_side (base, files[0], &options) || !fold_side (new, files[1], &options))
     return CLI_EXIT_USAGE;
 
-  compare_percentile (&metrics[0], _("iteration busy P95"), _("iterations"),
+  compare_percentile (&metrics[0], _ ("iteration busy P95"), _ ("iterations"),
                       &base->iteration_busy, &new->iteration_busy, 0.95, threshold);
-  compare_percentile (&metrics[1], _("iteration busy P99"), _("iterations"),
+  compare_percentile (&metrics[1], _ ("iteration busy P99"), _ ("iterations"),
                       &base->iteration_busy, &new->iteration_busy, 0.99, threshold);
-  compare_percentile (&metrics[2], _("frame time P95"), _("frames"), &base->frame_time,
+  compare_percentile (&metrics[2], _ ("frame time P95"), _ ("frames"), &base->frame_time,
                       &new->frame_time, 0.95, threshold);
-  compare_percentile (&metrics[3], _("frame time P99"), _("frames"), &base->frame_time,
+  compare_percentile (&metrics[3], _ ("frame time P99"), _ ("frames"), &base->frame_time,
                       &new->frame_time, 0.99, threshold);
   compare_jank_rate (&metrics[4], base, new, threshold);
   compare_slow_frames (&metrics[5], base, new, threshold);
@@ -417,7 +395,7 @@ cli_cmd_diff (int    argc,
   new_name = g_filename_display_name (files[1]);
   out = g_string_new (NULL);
   {
-    g_autofree char *title = g_strdup_printf (_("jankscope diff: %s → %s (threshold %g%%)"),
+    g_autofree char *title = g_strdup_printf (_ ("jankscope diff: %s → %s (threshold %g%%)"),
                                               base_name, new_name, threshold * 100);
     g_autofree char *clean = cli_text_sanitize (title);
 
@@ -427,8 +405,8 @@ cli_cmd_diff (int    argc,
   table = cli_table_new (6);
   for (guint c = 1; c < 4; c++)
     cli_table_set_align (table, c, CLI_ALIGN_RIGHT);
-  cli_table_add_row (table, _("METRIC"), _("BASE"), _("NEW"), _("CHANGE"), _("VERDICT"),
-                     _("WHY"), NULL);
+  cli_table_add_row (table, _ ("METRIC"), _ ("BASE"), _ ("NEW"), _ ("CHANGE"), _ ("VERDICT"),
+                     _ ("WHY"), NULL);
   for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
     {
       Metric *m = &metrics[i];
@@ -440,9 +418,8 @@ cli_cmd_diff (int    argc,
       new_text = format_value (m->unit, m->new);
       change = format_change (m->change);
       if (m->approximate)
-        why = g_strdup_printf ("%s%s%s", m->why != NULL ? m->why : "",
-                               m->why != NULL ? " " : "",
-                               _("(approximate: from reports without histograms)"));
+        why = g_strdup_printf ("%s%s%s", m->why != NULL ? m->why : "", m->why != NULL ? " " : "",
+                               _ ("(approximate: from reports without histograms)"));
       else
         why = g_strdup (m->why != NULL ? m->why : "");
       cli_table_add_row (table, m->name, base_text, new_text, change, verdict_label (m->verdict),
@@ -465,7 +442,7 @@ cli_cmd_diff (int    argc,
           g_autofree char *new_text = format_value (m->unit, m->new);
           g_autofree char *change = format_change (m->change);
 
-          g_string_append_printf (out, _("Regressed: %s %s → %s (%s, more than %g%%)\n"), m->name,
+          g_string_append_printf (out, _ ("Regressed: %s %s → %s (%s, more than %g%%)\n"), m->name,
                                   base_text, new_text, change, threshold * 100);
         }
     }
@@ -476,7 +453,7 @@ cli_cmd_diff (int    argc,
                                       regressions),
                             regressions, threshold * 100);
   else
-    g_string_append_printf (out, _("Result: no regression beyond %g%%\n"), threshold * 100);
+    g_string_append_printf (out, _ ("Result: no regression beyond %g%%\n"), threshold * 100);
   if (unjudged > 0)
     g_string_append_printf (out,
                             ngettext ("(%u metric could not be judged: see WHY)\n",

@@ -51,15 +51,13 @@ count_text (guint64 n)
 
 /* A mean of a sum over a count, "-" for none. */
 static char *
-mean_text (guint64 total,
-           guint64 count)
+mean_text (guint64 total, guint64 count)
 {
   return count > 0 ? cli_format_duration (total / count) : g_strdup ("-");
 }
 
 static char *
-runs_text (const JsrAggregate *agg,
-           guint64             runs)
+runs_text (const JsrAggregate *agg, guint64 runs)
 {
   /* Filtered aggregates: a run with several kinds of matching events was
    * counted once per kind. */
@@ -74,14 +72,14 @@ sort_heading (JsrAggSort sort)
   switch (sort)
     {
     case JSR_AGG_SORT_EVENTS:
-      return _("Top signatures by events");
+      return _ ("Top signatures by events");
     case JSR_AGG_SORT_RUNS:
-      return _("Top signatures by runs affected");
+      return _ ("Top signatures by runs affected");
     case JSR_AGG_SORT_SAMPLES:
-      return _("Top signatures by samples");
+      return _ ("Top signatures by samples");
     case JSR_AGG_SORT_TIME:
     default:
-      return _("Top signatures by stall time");
+      return _ ("Top signatures by stall time");
     }
 }
 
@@ -121,30 +119,29 @@ describe_tiers (const Printer *p)
           by_tier[t] = jsr_sat_add_u64 (by_tier[t], group->stats.events);
     }
   for (guint t = 1; t < JS_N_EVENT_TIERS; t++)
-    g_string_append_printf (text, "%s%s %" G_GUINT64_FORMAT, t > 1 ? _(", ") : "",
-                            _(tier_at (t)), by_tier[t]);
+    g_string_append_printf (text, "%s%s %" G_GUINT64_FORMAT, t > 1 ? _ (", ") : "", _ (tier_at (t)),
+                            by_tier[t]);
   {
     g_autofree char *total = g_strdup_printf ("%" G_GUINT64_FORMAT, p->agg->stalls.events);
     g_autofree char *tiers = g_string_free (text, FALSE);
 
     /* Translators: stall events in all, then by tier, then the main thread's
      * time blocked in them, e.g. "4 (noticeable 3, severe 1), 1.2 s blocked" */
-    return g_strdup_printf (_("%s (%s), %s blocked"), total, tiers, blocked);
+    return g_strdup_printf (_ ("%s (%s), %s blocked"), total, tiers, blocked);
   }
 }
 
 static char *
-describe_percentiles (const JsrHistogram *h,
-                      const char         *unit_count)
+describe_percentiles (const JsrHistogram *h, const char *unit_count)
 {
   g_autofree char *p50 = cli_format_duration ((guint64) jsr_histogram_percentile (h, 0.50));
   g_autofree char *p95 = cli_format_duration ((guint64) jsr_histogram_percentile (h, 0.95));
   g_autofree char *p99 = cli_format_duration ((guint64) jsr_histogram_percentile (h, 0.99));
 
-  return g_strdup_printf (_("P50 %s, P95 %s, P99 %s (%llu %s%s)"), p50, p95, p99,
+  return g_strdup_printf (_ ("P50 %s, P95 %s, P99 %s (%llu %s%s)"), p50, p95, p99,
                           (unsigned long long) h->count, unit_count,
-                          h->approximate > 0 ? _(", approximate: from reports without "
-                                                 "histograms")
+                          h->approximate > 0 ? _ (", approximate: from reports without "
+                                                  "histograms")
                                              : "");
 }
 
@@ -167,16 +164,16 @@ format_overview (const Printer *p)
   /* Every moment once: the stall events, and the frame events no stall
    * event covers (the only record of their stalls), as every export counts
    * them; to the millisecond: every export's total is this time (exports.md). */
-  guint64 attributed_ns = jsr_sat_add_u64 (agg->stalls.attributed_ns,
-                                           agg->frame_uncovered.attributed_ns);
+  guint64 attributed_ns
+      = jsr_sat_add_u64 (agg->stalls.attributed_ns, agg->frame_uncovered.attributed_ns);
   guint64 blocked_ns = jsr_sat_add_u64 (agg->stalls.total_ns, agg->frame_uncovered.total_ns);
   guint64 named = attributed_ns >= agg->signatures_other.total_ns
-                    ? attributed_ns - agg->signatures_other.total_ns
-                    : 0;
+                      ? attributed_ns - agg->signatures_other.total_ns
+                      : 0;
   g_autofree char *attributed = cli_format_duration_fine (attributed_ns);
   g_autofree char *share = cli_format_share (attributed_ns, blocked_ns);
   g_autofree char *unattributed = cli_format_duration_fine (
-    jsr_sat_add_u64 (agg->stalls.unattributed_ns, agg->frame_uncovered.unattributed_ns));
+      jsr_sat_add_u64 (agg->stalls.unattributed_ns, agg->frame_uncovered.unattributed_ns));
   g_autofree char *attribution = NULL;
   guint n_installs = g_hash_table_size (agg->installs);
   guint64 frame_events = 0;
@@ -189,16 +186,16 @@ format_overview (const Printer *p)
 
   {
     g_autofree char *inputs = g_strdup_printf (
-      ngettext ("%llu report", "%llu reports", (gulong) MIN (agg->reports, G_MAXULONG)),
-      (unsigned long long) agg->reports);
-    g_autofree char *line = n_installs > 0
-                              ? g_strdup_printf (ngettext ("%s, %s monitored, %u installation",
-                                                           "%s, %s monitored, %u installations",
-                                                           n_installs),
-                                                 inputs, monitored, n_installs)
-                              : g_strdup_printf (_("%s, %s monitored"), inputs, monitored);
+        ngettext ("%llu report", "%llu reports", (gulong) MIN (agg->reports, G_MAXULONG)),
+        (unsigned long long) agg->reports);
+    g_autofree char *line
+        = n_installs > 0
+              ? g_strdup_printf (ngettext ("%s, %s monitored, %u installation",
+                                           "%s, %s monitored, %u installations", n_installs),
+                                 inputs, monitored, n_installs)
+              : g_strdup_printf (_ ("%s, %s monitored"), inputs, monitored);
 
-    cli_table_add_row (table, _("Inputs"), line, NULL);
+    cli_table_add_row (table, _ ("Inputs"), line, NULL);
   }
   if (agg->filter != NULL)
     {
@@ -210,28 +207,28 @@ format_overview (const Printer *p)
       g_autofree char *line = NULL;
 
       if (tiers != NULL)
-        g_string_append_printf (text, _("tier %s"), tiers);
+        g_string_append_printf (text, _ ("tier %s"), tiers);
       if (classes != NULL)
         g_string_append_printf (text, "%s%s", text->len > 0 ? ", " : "", classes);
       if (sources != NULL)
-        g_string_append_printf (text, _("%ssource %s"), text->len > 0 ? ", " : "", sources);
+        g_string_append_printf (text, _ ("%ssource %s"), text->len > 0 ? ", " : "", sources);
       if (scenes != NULL)
-        g_string_append_printf (text, _("%sscene %s"), text->len > 0 ? ", " : "", scenes);
-      g_string_append_printf (text, _(" (%llu events left out)"),
+        g_string_append_printf (text, _ ("%sscene %s"), text->len > 0 ? ", " : "", scenes);
+      g_string_append_printf (text, _ (" (%llu events left out)"),
                               (unsigned long long) agg->events_filtered_out);
       line = g_string_free (text, FALSE);
-      cli_table_add_row (table, _("Filter"), line, NULL);
+      cli_table_add_row (table, _ ("Filter"), line, NULL);
     }
-  cli_table_add_row (table, _("Stall events"), stalls, NULL);
+  cli_table_add_row (table, _ ("Stall events"), stalls, NULL);
   {
     g_autofree char *named_text = cli_format_duration_fine (named);
     guint n_signatures = g_hash_table_size (agg->signatures);
 
     attribution = g_strdup_printf (
-      ngettext ("%s (%s) to stacks, %s to %u signature; %s unattributed",
-                "%s (%s) to stacks, %s to %u signatures; %s unattributed", n_signatures),
-      attributed, share, named_text, n_signatures, unattributed);
-    cli_table_add_row (table, _("Attributed"), attribution, NULL);
+        ngettext ("%s (%s) to stacks, %s to %u signature; %s unattributed",
+                  "%s (%s) to stacks, %s to %u signatures; %s unattributed", n_signatures),
+        attributed, share, named_text, n_signatures, unattributed);
+    cli_table_add_row (table, _ ("Attributed"), attribution, NULL);
   }
   for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
     frame_events = jsr_sat_add_u64 (frame_events, agg->frame_events_by_tier[t]);
@@ -239,40 +236,40 @@ format_overview (const Printer *p)
     {
       g_autofree char *time = cli_format_duration_fine (agg->frame_uncovered.attributed_ns);
       g_autofree char *line = g_strdup_printf (
-        _("%llu, not counted above (frame events see the same stalls from the frame clock), but "
-          "for %llu no stall event covers: their stacks (%s) are in the attributed time"),
-        (unsigned long long) frame_events, (unsigned long long) agg->frame_uncovered.events,
-        time);
+          _ ("%llu, not counted above (frame events see the same stalls from the frame clock), but "
+             "for %llu no stall event covers: their stacks (%s) are in the attributed time"),
+          (unsigned long long) frame_events, (unsigned long long) agg->frame_uncovered.events,
+          time);
 
-      cli_table_add_row (table, _("Frame events"), line, NULL);
+      cli_table_add_row (table, _ ("Frame events"), line, NULL);
     }
   else if (frame_events > 0)
     {
       g_autofree char *line = g_strdup_printf (
-        _("%llu, not counted above (frame events see the same stalls from the frame clock)"),
-        (unsigned long long) frame_events);
+          _ ("%llu, not counted above (frame events see the same stalls from the frame clock)"),
+          (unsigned long long) frame_events);
 
-      cli_table_add_row (table, _("Frame events"), line, NULL);
+      cli_table_add_row (table, _ ("Frame events"), line, NULL);
     }
   if (agg->iteration_busy.count > 0)
     {
-      g_autofree char *line = describe_percentiles (&agg->iteration_busy, _("iterations"));
+      g_autofree char *line = describe_percentiles (&agg->iteration_busy, _ ("iterations"));
 
-      cli_table_add_row (table, _("Iteration busy"), line, NULL);
+      cli_table_add_row (table, _ ("Iteration busy"), line, NULL);
     }
   if (agg->frame_time.count > 0)
     {
-      g_autofree char *line = describe_percentiles (&agg->frame_time, _("frames"));
+      g_autofree char *line = describe_percentiles (&agg->frame_time, _ ("frames"));
       g_autofree char *slow = cli_format_share (agg->frames_slow, agg->frames);
-      g_autofree char *both = g_strdup_printf (_("%s; slow %s"), line, slow);
+      g_autofree char *both = g_strdup_printf (_ ("%s; slow %s"), line, slow);
 
-      cli_table_add_row (table, _("Frame time"), both, NULL);
+      cli_table_add_row (table, _ ("Frame time"), both, NULL);
     }
   if (agg->overflowed || agg->saturated)
-    cli_table_add_row (table, _("Note"),
-                       agg->saturated ? _("some sums reached 2^63 ns and stopped there")
-                                      : _("a table bound was reached: the rest is counted in "
-                                          "“other”"),
+    cli_table_add_row (table, _ ("Note"),
+                       agg->saturated ? _ ("some sums reached 2^63 ns and stopped there")
+                                      : _ ("a table bound was reached: the rest is counted in "
+                                           "“other”"),
                        NULL);
   cli_table_format (table, INDENT, p->out);
 }
@@ -293,8 +290,8 @@ format_signatures (const Printer *p)
   for (guint c = 0; c < 7; c++)
     cli_table_set_align (table, c, CLI_ALIGN_RIGHT);
   cli_table_set_max_width (table, 7, MAX_SIGNATURE_COLUMNS);
-  cli_table_add_row (table, "#", _("TOTAL"), _("MEAN"), _("MAX"), _("EVENTS"), _("SAMPLES"),
-                     _("RUNS"), _("SIGNATURE"), NULL);
+  cli_table_add_row (table, "#", _ ("TOTAL"), _ ("MEAN"), _ ("MAX"), _ ("EVENTS"), _ ("SAMPLES"),
+                     _ ("RUNS"), _ ("SIGNATURE"), NULL);
   for (guint i = 0; i < sorted->len; i++)
     {
       const JsrAggSignature *sig = g_ptr_array_index (sorted, i);
@@ -327,12 +324,12 @@ format_signatures (const Printer *p)
       g_autofree char *events = count_text (rest.events);
       g_autofree char *samples = count_text (rest.samples);
       /* Time of stacks a report left out (stacks_omitted) has no signature. */
-      g_autofree char *label =
-        rest_count == 0 ? g_strdup (_("(stacks left out of the reports)"))
-                        : g_strdup_printf (ngettext ("(%llu other signature)",
-                                                     "(%llu other signatures)",
-                                                     (gulong) MIN (rest_count, G_MAXULONG)),
-                                           (unsigned long long) rest_count);
+      g_autofree char *label
+          = rest_count == 0
+                ? g_strdup (_ ("(stacks left out of the reports)"))
+                : g_strdup_printf (ngettext ("(%llu other signature)", "(%llu other signatures)",
+                                             (gulong) MIN (rest_count, G_MAXULONG)),
+                                   (unsigned long long) rest_count);
 
       cli_table_add_row (table, "", total, "", "", events, samples, "", label, NULL);
     }
@@ -340,11 +337,10 @@ format_signatures (const Printer *p)
     g_autofree char *total = cli_format_duration (agg->stalls.unattributed_ns);
 
     cli_table_add_row (table, "", total, "", "", "", "", "",
-                       _("(unattributed: before sampling started, or no stack)"), NULL);
+                       _ ("(unattributed: before sampling started, or no stack)"), NULL);
   }
 
-  g_string_append_printf (p->out, "\n%s (%u of %u)\n", sort_heading (p->sort), shown,
-                          sorted->len);
+  g_string_append_printf (p->out, "\n%s (%u of %u)\n", sort_heading (p->sort), shown, sorted->len);
   cli_table_format (table, INDENT, p->out);
 }
 
@@ -366,10 +362,7 @@ row_free (Row *row)
 }
 
 static void
-row_add (GPtrArray         *rows,
-         const char        *label,
-         const char        *callback,
-         const JsrAggStats *stats)
+row_add (GPtrArray *rows, const char *label, const char *callback, const JsrAggStats *stats)
 {
   Row *row = NULL;
 
@@ -395,8 +388,7 @@ row_add (GPtrArray         *rows,
 }
 
 static int
-row_compare_by_time (gconstpointer a,
-                     gconstpointer b)
+row_compare_by_time (gconstpointer a, gconstpointer b)
 {
   const Row *x = *(Row *const *) a, *y = *(Row *const *) b;
 
@@ -406,12 +398,8 @@ row_compare_by_time (gconstpointer a,
 }
 
 static void
-format_rows (const Printer *p,
-             const char    *heading,
-             const char    *first_column,
-             GPtrArray     *rows,
-             gboolean       with_callback,
-             guint          limit)
+format_rows (const Printer *p, const char *heading, const char *first_column, GPtrArray *rows,
+             gboolean with_callback, guint limit)
 {
   g_autoptr (CliTable) table = cli_table_new (with_callback ? 7 : 6);
   guint c0 = with_callback ? 2 : 1;
@@ -424,11 +412,11 @@ format_rows (const Printer *p,
   for (guint c = c0; c < c0 + 5; c++)
     cli_table_set_align (table, c, CLI_ALIGN_RIGHT);
   if (with_callback)
-    cli_table_add_row (table, first_column, _("CALLBACK"), _("EVENTS"), _("BLOCKED"), _("MEAN"),
-                       _("MAX"), _("ATTRIBUTED"), NULL);
+    cli_table_add_row (table, first_column, _ ("CALLBACK"), _ ("EVENTS"), _ ("BLOCKED"), _ ("MEAN"),
+                       _ ("MAX"), _ ("ATTRIBUTED"), NULL);
   else
-    cli_table_add_row (table, first_column, _("EVENTS"), _("BLOCKED"), _("MEAN"), _("MAX"),
-                       _("ATTRIBUTED"), NULL);
+    cli_table_add_row (table, first_column, _ ("EVENTS"), _ ("BLOCKED"), _ ("MEAN"), _ ("MAX"),
+                       _ ("ATTRIBUTED"), NULL);
   for (guint i = 0; i < MIN (rows->len, limit); i++)
     {
       const Row *row = g_ptr_array_index (rows, i);
@@ -469,14 +457,14 @@ format_groups (const Printer *p)
 
       row_add (tiers, group->key.tier != NULL ? group->key.tier : "?", NULL, &group->stats);
       row_add (classes, klass, NULL, &group->stats);
-      row_add (sources, group->key.source != NULL ? group->key.source : _("(unnamed)"),
+      row_add (sources, group->key.source != NULL ? group->key.source : _ ("(unnamed)"),
                group->key.callback, &group->stats);
-      row_add (scenes, group->key.scene != NULL ? group->key.scene : _("(none)"), NULL,
+      row_add (scenes, group->key.scene != NULL ? group->key.scene : _ ("(none)"), NULL,
                &group->stats);
       any_scene = any_scene || group->key.scene != NULL;
     }
   if (p->agg->groups_other.events > 0)
-    row_add (sources, _("(other)"), NULL, &p->agg->groups_other);
+    row_add (sources, _ ("(other)"), NULL, &p->agg->groups_other);
 
   /* Tiers mildest first; the others by blocked time. */
   for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
@@ -490,12 +478,12 @@ format_groups (const Printer *p)
   g_ptr_array_sort (sources, row_compare_by_time);
   g_ptr_array_sort (scenes, row_compare_by_time);
 
-  format_rows (p, _("By tier"), _("TIER"), ordered, FALSE, G_MAXUINT);
-  format_rows (p, _("By class"), _("CLASS"), classes, FALSE, G_MAXUINT);
-  format_rows (p, _("By source"), _("SOURCE"), sources, TRUE, p->top);
+  format_rows (p, _ ("By tier"), _ ("TIER"), ordered, FALSE, G_MAXUINT);
+  format_rows (p, _ ("By class"), _ ("CLASS"), classes, FALSE, G_MAXUINT);
+  format_rows (p, _ ("By source"), _ ("SOURCE"), sources, TRUE, p->top);
   /* Apps that label scenes (include/jankscope.h) get theirs. */
   if (any_scene)
-    format_rows (p, _("By scene"), _("SCENE"), scenes, FALSE, p->top);
+    format_rows (p, _ ("By scene"), _ ("SCENE"), scenes, FALSE, p->top);
 }
 
 /* ---- worst events ------------------------------------------------------------ */
@@ -513,8 +501,7 @@ part_class (const JsrAggPart *part)
  * (docs/report-format.md, "Causes per part"): its callback, duration,
  * tier, class, culprit, attributed and unattributed time. */
 static void
-add_part_rows (CliTable          *table,
-               const JsrAggEvent *e)
+add_part_rows (CliTable *table, const JsrAggEvent *e)
 {
   guint shown = e->parts != NULL ? e->parts->len : 0;
 
@@ -531,26 +518,25 @@ add_part_rows (CliTable          *table,
       g_autofree char *klass = part_class (part);
       g_autofree char *culprit = cli_format_culprit (part->culprit, part->culprit_callback);
       g_autofree char *attributed = part->attributed_ns >= 0
-                                      ? cli_format_duration ((guint64) part->attributed_ns)
-                                      : g_strdup ("-");
-      g_autofree char *unattributed =
-        part->attributed_ns >= 0
-          ? cli_format_duration (part->duration_ns - MIN ((guint64) part->attributed_ns,
-                                                          part->duration_ns))
-          : g_strdup ("-");
+                                        ? cli_format_duration ((guint64) part->attributed_ns)
+                                        : g_strdup ("-");
+      g_autofree char *unattributed
+          = part->attributed_ns >= 0 ? cli_format_duration (
+                part->duration_ns - MIN ((guint64) part->attributed_ns, part->duration_ns))
+                                     : g_strdup ("-");
 
       /* Translators: the first column of a part's row under its event:
        * "part" and the part's callback */
-      cli_table_add_row (table, label, C_("worst events", "part"), duration,
+      cli_table_add_row (table, label, C_ ("worst events", "part"), duration,
                          part->tier != NULL ? part->tier : "-", klass, culprit, attributed,
                          unattributed, NULL);
     }
   if (e->parts_count > shown)
     {
-      g_autofree char *more = g_strdup_printf (
-        ngettext ("  … %llu more part", "  … %llu more parts",
-                  (gulong) MIN (e->parts_count - shown, G_MAXULONG)),
-        (unsigned long long) (e->parts_count - shown));
+      g_autofree char *more
+          = g_strdup_printf (ngettext ("  … %llu more part", "  … %llu more parts",
+                                       (gulong) MIN (e->parts_count - shown, G_MAXULONG)),
+                             (unsigned long long) (e->parts_count - shown));
 
       cli_table_add_row (table, more, "", "", "", "", "", "", "", NULL);
     }
@@ -571,13 +557,13 @@ format_worst (const Printer *p)
   cli_table_set_align (table, 7, CLI_ALIGN_RIGHT);
   cli_table_set_max_width (table, 0, MAX_NAME_COLUMNS);
   cli_table_set_max_width (table, 5, 50);
-  cli_table_add_row (table, _("APP (PID)"), _("EVENT"), _("DURATION"), _("TIER"), _("CLASS"),
-                     _("CULPRIT"), _("ATTRIBUTED"), _("UNATTRIBUTED"), NULL);
+  cli_table_add_row (table, _ ("APP (PID)"), _ ("EVENT"), _ ("DURATION"), _ ("TIER"), _ ("CLASS"),
+                     _ ("CULPRIT"), _ ("ATTRIBUTED"), _ ("UNATTRIBUTED"), NULL);
   for (guint i = 0; i < shown; i++)
     {
       const JsrAggEvent *e = g_ptr_array_index (agg->worst, i);
-      g_autofree char *app = g_strdup_printf ("%s (%" G_GINT64_FORMAT ")",
-                                              e->app != NULL ? e->app : "?", e->pid);
+      g_autofree char *app
+          = g_strdup_printf ("%s (%" G_GINT64_FORMAT ")", e->app != NULL ? e->app : "?", e->pid);
       g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, e->event_id);
       g_autofree char *duration = cli_format_duration (e->duration_ns);
       g_autofree char *klass = cli_format_class (&e->key);
@@ -589,7 +575,7 @@ format_worst (const Printer *p)
                          unattributed, NULL);
       add_part_rows (table, e);
     }
-  g_string_append_printf (p->out, _("\nWorst events (%u of %llu)\n"), shown,
+  g_string_append_printf (p->out, _ ("\nWorst events (%u of %llu)\n"), shown,
                           (unsigned long long) agg->stalls.events);
   cli_table_format (table, INDENT, p->out);
 }
@@ -616,18 +602,15 @@ split_list (const char *text)
 }
 
 static gboolean
-parse_sort (const char *text,
-            JsrAggSort *out)
+parse_sort (const char *text, JsrAggSort *out)
 {
   static const struct
   {
     const char *name;
     JsrAggSort sort;
   } sorts[] = {
-    { "time", JSR_AGG_SORT_TIME },
-    { "count", JSR_AGG_SORT_EVENTS },
-    { "events", JSR_AGG_SORT_EVENTS },
-    { "runs", JSR_AGG_SORT_RUNS },
+    { "time", JSR_AGG_SORT_TIME },       { "count", JSR_AGG_SORT_EVENTS },
+    { "events", JSR_AGG_SORT_EVENTS },   { "runs", JSR_AGG_SORT_RUNS },
     { "samples", JSR_AGG_SORT_SAMPLES },
   };
 
@@ -641,8 +624,7 @@ parse_sort (const char *text,
 }
 
 static gboolean
-check_tiers (char **tiers,
-             char **bad)
+check_tiers (char **tiers, char **bad)
 {
   for (guint i = 0; tiers != NULL && tiers[i] != NULL; i++)
     {
@@ -658,8 +640,7 @@ check_tiers (char **tiers,
 }
 
 int
-cli_cmd_report (int    argc,
-                char **argv)
+cli_cmd_report (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
@@ -677,37 +658,37 @@ cli_cmd_report (int    argc,
   char *bad = NULL;
   const GOptionEntry entries[] = {
     { "sort", 0, 0, G_OPTION_ARG_STRING, &sort_text,
-      N_("Order the signatures by stall time (default), count (events) or runs affected"),
+      N_ ("Order the signatures by stall time (default), count (events) or runs affected"),
       "time|count|runs" },
-    { "top", 'n', 0, G_OPTION_ARG_STRING, &top_text, N_("Rows per table (default 10)"), "N" },
+    { "top", 'n', 0, G_OPTION_ARG_STRING, &top_text, N_ ("Rows per table (default 10)"), "N" },
     { "tier", 0, 0, G_OPTION_ARG_STRING, &tier_text,
-      N_("Only events of these tiers (noticeable, severe, frozen, hang)"), "TIER[,TIER…]" },
+      N_ ("Only events of these tiers (noticeable, severe, frozen, hang)"), "TIER[,TIER…]" },
     { "class", 0, 0, G_OPTION_ARG_STRING, &class_text,
-      N_("Only events of these classes (compute, wait, mixed, unknown) or wait kinds (lock, "
-         "io, sleep, poll, ipc, child, other)"),
+      N_ ("Only events of these classes (compute, wait, mixed, unknown) or wait kinds (lock, "
+          "io, sleep, poll, ipc, child, other)"),
       "CLASS[,CLASS…]" },
     { "source", 0, 0, G_OPTION_ARG_STRING, &source_text,
-      N_("Only events whose source or callback matches one of these patterns (* and ?)"),
+      N_ ("Only events whose source or callback matches one of these patterns (* and ?)"),
       "PATTERN[,PATTERN…]" },
     { "scene", 0, 0, G_OPTION_ARG_STRING, &scene_text,
-      N_("Only events in a scene (the app's labels) that matches one of these patterns"),
+      N_ ("Only events in a scene (the app's labels) that matches one of these patterns"),
       "PATTERN[,PATTERN…]" },
     { "signature-frames", 0, 0, G_OPTION_ARG_STRING, &frames_text,
-      N_("Frames per signature (1-64, default 5); reports only: aggregates keep theirs"), "N" },
+      N_ ("Frames per signature (1-64, default 5); reports only: aggregates keep theirs"), "N" },
     { "keep-going", 'k', 0, G_OPTION_ARG_NONE, &options.keep_going,
-      N_("Skip unreadable files with a warning instead of failing"), NULL },
+      N_ ("Skip unreadable files with a warning instead of failing"), NULL },
     { "jobs", 'j', 0, G_OPTION_ARG_STRING, &jobs_text,
-      N_("Threads that read files (default: one per processor, at most 8)"), "N" },
+      N_ ("Threads that read files (default: one per processor, at most 8)"), "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     G_OPTION_ENTRY_NULL
   };
 
-  context = cli_option_context_new ("report", _("FILE…"),
-                                    _("Ranks the stack signatures of the jank in reports and "
-                                      "aggregates (jankscope merge) of many runs: stall time, "
-                                      "events and runs per signature, per tier, class and "
-                                      "source, and the worst events. A folder stands for its "
-                                      "*.json files."));
+  context = cli_option_context_new ("report", _ ("FILE…"),
+                                    _ ("Ranks the stack signatures of the jank in reports and "
+                                       "aggregates (jankscope merge) of many runs: stall time, "
+                                       "events and runs per signature, per tier, class and "
+                                       "source, and the worst events. A folder stands for its "
+                                       "*.json files."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   /* Options may follow the files (no app arguments here to protect). */
   g_option_context_set_strict_posix (context, FALSE);
@@ -715,34 +696,34 @@ cli_cmd_report (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cli_usage_error (context, "%s", error->message);
   if (files == NULL || files[0] == NULL)
-    return cli_usage_error (context, _("no report file given"));
+    return cli_usage_error (context, _ ("no report file given"));
   if (sort_text != NULL && !parse_sort (sort_text, &printer.sort))
     {
       g_autofree char *value = jsr_display (sort_text);
 
-      return cli_usage_error (context, _("--sort must be time, count or runs, not “%s”"), value);
+      return cli_usage_error (context, _ ("--sort must be time, count or runs, not “%s”"), value);
     }
   if (top_text != NULL && !cli_parse_count (top_text, 1, 100000, &printer.top))
     {
       g_autofree char *value = jsr_display (top_text);
 
-      return cli_usage_error (context, _("--top must be a number from 1 to 100000, not “%s”"),
+      return cli_usage_error (context, _ ("--top must be a number from 1 to 100000, not “%s”"),
                               value);
     }
-  if (frames_text != NULL &&
-      !cli_parse_count (frames_text, 1, JS_SIGNATURE_MAX_FRAMES, &signature_frames))
+  if (frames_text != NULL
+      && !cli_parse_count (frames_text, 1, JS_SIGNATURE_MAX_FRAMES, &signature_frames))
     {
       g_autofree char *value = jsr_display (frames_text);
 
       return cli_usage_error (context,
-                              _("--signature-frames must be a number from 1 to %d, not “%s”"),
+                              _ ("--signature-frames must be a number from 1 to %d, not “%s”"),
                               JS_SIGNATURE_MAX_FRAMES, value);
     }
   if (jobs_text != NULL && !cli_parse_count (jobs_text, 1, 64, &options.threads))
     {
       g_autofree char *value = jsr_display (jobs_text);
 
-      return cli_usage_error (context, _("--jobs must be a number from 1 to 64, not “%s”"), value);
+      return cli_usage_error (context, _ ("--jobs must be a number from 1 to 64, not “%s”"), value);
     }
 
   filter.tiers = split_list (tier_text);
@@ -753,8 +734,8 @@ cli_cmd_report (int    argc,
     {
       g_autofree char *value = jsr_display (bad);
       int status = cli_usage_error (context,
-                                    _("--tier must be noticeable, severe, frozen or hang, not "
-                                      "“%s”"),
+                                    _ ("--tier must be noticeable, severe, frozen or hang, not "
+                                       "“%s”"),
                                     value);
 
       g_strfreev (filter.tiers);
@@ -775,7 +756,7 @@ cli_cmd_report (int    argc,
     return CLI_EXIT_FAILURE;
   if (folded == 0)
     {
-      cli_error (_("no report could be read"));
+      cli_error (_ ("no report could be read"));
       return CLI_EXIT_FAILURE;
     }
 

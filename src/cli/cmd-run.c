@@ -1,4 +1,5 @@
-/* cmd-run.c: "jankscope run [--report FILE] [--threshold MS] [--inspector] [--view] [--] APP [ARGS…]"
+/* cmd-run.c: "jankscope run [--report FILE] [--threshold MS] [--inspector] [--view] [--] APP
+ * [ARGS…]"
  *
  * Starts APP with the preload library and JANKSCOPE_REPORT set, waits for
  * it, prints a summary of its report on stderr (the app's stdout stays
@@ -44,9 +45,7 @@ resolve_exe_name (const char *app)
 /* The report path as the app expands it: %p is the pid (the app is our
  * direct child: fork + exec keeps the pid), %e the executable's name. */
 static char *
-expand_report_path (const char *template,
-                    pid_t       pid,
-                    const char *app)
+expand_report_path (const char *template, pid_t pid, const char *app)
 {
   GString *path = g_string_new (NULL);
 
@@ -74,12 +73,11 @@ expand_report_path (const char *template,
 /* Identity of a file version: the app replaces the report by a rename, so a
  * report written by this run differs in inode and change time at least. */
 static gboolean
-same_file_version (const struct stat *a,
-                   const struct stat *b)
+same_file_version (const struct stat *a, const struct stat *b)
 {
-  return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-         a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-         a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size
+         && a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec
+         && a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
 /* Removes the private folder of a run without --report and what the app
@@ -104,8 +102,7 @@ remove_private_dir (const char *dirname)
 /* A report is written only to a regular file or a new one (the app refuses
  * anything else too, but here the user hears why before the app starts). */
 static gboolean
-report_target_ok (const char *path,
-                  char      **problem)
+report_target_ok (const char *path, char **problem)
 {
   struct stat st;
   const char *what;
@@ -113,15 +110,15 @@ report_target_ok (const char *path,
   if (g_lstat (path, &st) != 0 || S_ISREG (st.st_mode))
     return TRUE;
   if (S_ISLNK (st.st_mode))
-    what = _("a symbolic link");
+    what = _ ("a symbolic link");
   else if (S_ISDIR (st.st_mode))
-    what = _("a folder");
+    what = _ ("a folder");
   else if (S_ISFIFO (st.st_mode))
-    what = _("a FIFO");
+    what = _ ("a FIFO");
   else if (S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode))
-    what = _("a device");
+    what = _ ("a device");
   else
-    what = _("not a regular file");
+    what = _ ("not a regular file");
   *problem = g_strdup (what);
   return FALSE;
 }
@@ -129,22 +126,19 @@ report_target_ok (const char *path,
 /* Loads the report this run wrote. NULL with *problem set (a message for
  * the user) when there is none or it cannot be read. */
 static JsrReport *
-load_run_report (const char        *path,
-                 const struct stat *before_run,
-                 const char        *app,
-                 char             **problem)
+load_run_report (const char *path, const struct stat *before_run, const char *app, char **problem)
 {
   g_autofree char *display_path = jsr_display_filename (path);
   g_autoptr (JsrReport) report = NULL;
   g_autoptr (GError) error = NULL;
   struct stat after_run;
 
-  if (before_run != NULL && g_stat (path, &after_run) == 0 &&
-      same_file_version (before_run, &after_run))
+  if (before_run != NULL && g_stat (path, &after_run) == 0
+      && same_file_version (before_run, &after_run))
     {
-      *problem = g_strdup_printf (_("this run wrote no report: %s is from an earlier run. Is "
-                                    "“%s” a GLib program? It may also have ended before "
-                                    "jankscope could write a report."),
+      *problem = g_strdup_printf (_ ("this run wrote no report: %s is from an earlier run. Is "
+                                     "“%s” a GLib program? It may also have ended before "
+                                     "jankscope could write a report."),
                                   display_path, app);
       return NULL;
     }
@@ -152,14 +146,14 @@ load_run_report (const char        *path,
   report = jsr_report_load (path, &error);
   if (report == NULL)
     {
-      if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
-          g_error_matches (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY))
-        *problem = g_strdup_printf (_("no report was written. Is “%s” a GLib program? It may "
-                                      "also have ended before jankscope could write a report."),
+      if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT)
+          || g_error_matches (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY))
+        *problem = g_strdup_printf (_ ("no report was written. Is “%s” a GLib program? It may "
+                                       "also have ended before jankscope could write a report."),
                                     app);
       else
-        *problem = g_strdup_printf (_("cannot read the report %s: %s"), display_path,
-                                    error->message);
+        *problem
+            = g_strdup_printf (_ ("cannot read the report %s: %s"), display_path, error->message);
       return NULL;
     }
 
@@ -169,16 +163,15 @@ load_run_report (const char        *path,
 /* Did the app die of a signal? A wrapper (a shell script) that lost its
  * child to a signal exits with 128 + N instead: sets *signal_number to N. */
 static gboolean
-ended_by_signal (int  wait_status,
-                 int *signal_number)
+ended_by_signal (int wait_status, int *signal_number)
 {
   if (WIFSIGNALED (wait_status))
     {
       *signal_number = WTERMSIG (wait_status);
       return TRUE;
     }
-  if (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) > 128 &&
-      WEXITSTATUS (wait_status) - 128 < NSIG)
+  if (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) > 128
+      && WEXITSTATUS (wait_status) - 128 < NSIG)
     {
       *signal_number = WEXITSTATUS (wait_status) - 128;
       return TRUE;
@@ -190,9 +183,7 @@ ended_by_signal (int  wait_status,
 /* "APP killed by signal 9 (Killed)", and when the report holds a stall
  * under way, that the app ended during it. */
 static void
-print_outcome (const char      *app_name,
-               int              wait_status,
-               const JsrReport *report)
+print_outcome (const char *app_name, int wait_status, const JsrReport *report)
 {
   const JsrReportEvent *hang = report != NULL ? jsr_report_get_ongoing_hang (report) : NULL;
   g_autofree char *outcome = cli_describe_wait_status (wait_status);
@@ -202,7 +193,7 @@ print_outcome (const char      *app_name,
 
   if (hang == NULL)
     {
-      cli_error (_("%s %s"), app_name, outcome);
+      cli_error (_ ("%s %s"), app_name, outcome);
       return;
     }
 
@@ -211,17 +202,17 @@ print_outcome (const char      *app_name,
   if (killed && WIFEXITED (wait_status))
     {
       g_clear_pointer (&outcome, g_free);
-      outcome = g_strdup_printf (_("exited with status %d (signal %d, %s)"),
-                                 WEXITSTATUS (wait_status), signal_number,
-                                 g_strsignal (signal_number));
+      outcome
+          = g_strdup_printf (_ ("exited with status %d (signal %d, %s)"), WEXITSTATUS (wait_status),
+                             signal_number, g_strsignal (signal_number));
     }
   if (killed)
-    cli_error (_("%s %s during a hang: its main loop had been stuck for %s when the report "
-                 "was last written"),
+    cli_error (_ ("%s %s during a hang: its main loop had been stuck for %s when the report "
+                  "was last written"),
                app_name, outcome, stuck);
   else
-    cli_error (_("%s %s while its main loop was stuck (for %s when the report was last "
-                 "written)"),
+    cli_error (_ ("%s %s while its main loop was stuck (for %s when the report was last "
+                  "written)"),
                app_name, outcome, stuck);
 }
 
@@ -257,13 +248,12 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunOptions, run_options_clear)
 /* --threshold and --report, checked before anything starts; CLI_EXIT_OK or
  * the exit code of the usage error printed. */
 static int
-check_options (GOptionContext *context,
-               RunOptions     *o)
+check_options (GOptionContext *context, RunOptions *o)
 {
   g_autofree char *problem = NULL;
 
   if (o->app_argv == NULL || o->app_argv[0] == NULL)
-    return cli_usage_error (context, _("no application given"));
+    return cli_usage_error (context, _ ("no application given"));
   if (o->threshold_arg != NULL)
     {
       guint64 ms;
@@ -271,14 +261,14 @@ check_options (GOptionContext *context,
       if (!g_ascii_string_to_unsigned (o->threshold_arg, 10, MIN_THRESHOLD_MS, MAX_THRESHOLD_MS,
                                        &ms, NULL))
         return cli_usage_error (context,
-                                _("--threshold must be a whole number of milliseconds from %d to "
-                                  "%d, not “%s”"),
+                                _ ("--threshold must be a whole number of milliseconds from %d to "
+                                   "%d, not “%s”"),
                                 MIN_THRESHOLD_MS, MAX_THRESHOLD_MS, o->threshold_arg);
       /* Handed on in canonical form: "007" becomes "7". */
       o->threshold_ms = g_strdup_printf ("%" G_GUINT64_FORMAT, ms);
     }
   if (o->report_arg != NULL && o->report_arg[0] == '\0')
-    return cli_usage_error (context, _("--report needs a file name"));
+    return cli_usage_error (context, _ ("--report needs a file name"));
   if (o->report_arg != NULL)
     {
       g_autofree char *dir = NULL;
@@ -290,17 +280,17 @@ check_options (GOptionContext *context,
         {
           g_autofree char *display_dir = jsr_display_filename (dir);
 
-          return cli_usage_error (context, _("--report: the folder %s does not exist"),
+          return cli_usage_error (context, _ ("--report: the folder %s does not exist"),
                                   display_dir);
         }
-      if (strchr (o->report_template, '%') == NULL &&
-          !report_target_ok (o->report_template, &problem))
+      if (strchr (o->report_template, '%') == NULL
+          && !report_target_ok (o->report_template, &problem))
         {
           g_autofree char *display_path = jsr_display_filename (o->report_template);
 
           return cli_usage_error (context,
-                                  _("--report: %s is %s; a report is written only to a regular "
-                                    "file or a new one"),
+                                  _ ("--report: %s is %s; a report is written only to a regular "
+                                     "file or a new one"),
                                   display_path, problem);
         }
     }
@@ -319,8 +309,8 @@ choose_report_path (RunOptions *o)
   if (o->report_arg != NULL)
     {
       /* A report left there by an earlier run must not pass for this one. */
-      o->had_report = strchr (o->report_template, '%') == NULL &&
-                      g_stat (o->report_template, &o->before_run) == 0;
+      o->had_report = strchr (o->report_template, '%') == NULL
+                      && g_stat (o->report_template, &o->before_run) == 0;
       return TRUE;
     }
 
@@ -329,7 +319,7 @@ choose_report_path (RunOptions *o)
   o->private_dir = g_dir_make_tmp ("jankscope-run-XXXXXX", &error);
   if (o->private_dir == NULL)
     {
-      cli_error (_("cannot create a temporary folder for the report: %s"), error->message);
+      cli_error (_ ("cannot create a temporary folder for the report: %s"), error->message);
       return FALSE;
     }
   o->report_template = g_build_filename (o->private_dir, "report.json", NULL);
@@ -347,16 +337,15 @@ start_live_view (void)
   g_autofree char *parent = g_strdup_printf ("--child-of=%d", (int) getpid ());
   char *viewer_argv[] = { viewer, parent, NULL };
 
-  if (viewer == NULL ||
-      !g_spawn_async (NULL, viewer_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &error))
-    cli_warning (_("no live view: %s"), error->message);
+  if (viewer == NULL
+      || !g_spawn_async (NULL, viewer_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, &error))
+    cli_warning (_ ("no live view: %s"), error->message);
 }
 
 /* The exit code when the app could not be started: 127 not found, 126 not
  * executable (as a shell says). */
 static int
-launch_failed (const RunOptions *o,
-               const GError     *error)
+launch_failed (const RunOptions *o, const GError *error)
 {
   if (o->private_dir != NULL)
     remove_private_dir (o->private_dir);
@@ -369,17 +358,14 @@ launch_failed (const RunOptions *o,
 /* After the app: how it ended, then the summary of its report (whose first
  * block is the stall it was killed in, if any), and where the report is. */
 static void
-report_run (const RunOptions *o,
-            pid_t             pid,
-            int               wait_status)
+report_run (const RunOptions *o, pid_t pid, int wait_status)
 {
   g_autofree char *base = g_path_get_basename (o->app_argv[0]);
   g_autofree char *app_name = jsr_display_filename (base); /* for messages only */
   g_autofree char *report_path = expand_report_path (o->report_template, pid, o->app_argv[0]);
   g_autofree char *problem = NULL;
-  g_autoptr (JsrReport) report = load_run_report (report_path,
-                                                  o->had_report ? &o->before_run : NULL,
-                                                  app_name, &problem);
+  g_autoptr (JsrReport) report
+      = load_run_report (report_path, o->had_report ? &o->before_run : NULL, app_name, &problem);
 
   print_outcome (app_name, wait_status, report);
   if (report != NULL)
@@ -399,13 +385,12 @@ report_run (const RunOptions *o,
       g_autofree char *display_path = jsr_display_filename (report_path);
 
       g_printerr ("\n");
-      g_printerr (_("Report: %s\n"), display_path);
+      g_printerr (_ ("Report: %s\n"), display_path);
     }
 }
 
 int
-cli_cmd_run (int    argc,
-             char **argv)
+cli_cmd_run (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
@@ -418,20 +403,20 @@ cli_cmd_run (int    argc,
   const GOptionEntry entries[] = {
     { "report", 'r', 0, G_OPTION_ARG_FILENAME, &o.report_arg,
       /* xgettext:no-c-format */
-      N_("Keep the JSON report in FILE (%p: the pid, %e: the executable's name)"), N_("FILE") },
+      N_ ("Keep the JSON report in FILE (%p: the pid, %e: the executable's name)"), N_ ("FILE") },
     { "threshold", 't', 0, G_OPTION_ARG_STRING, &o.threshold_arg,
-      N_("A dispatch or iteration this long is jank (1 to 60000, default 50)"), N_("MS") },
+      N_ ("A dispatch or iteration this long is jank (1 to 60000, default 50)"), N_ ("MS") },
     { "inspector", 'i', 0, G_OPTION_ARG_NONE, &o.inspector,
-      N_("Open the jankscope window in the app (GTK 4 apps)"), NULL },
+      N_ ("Open the jankscope window in the app (GTK 4 apps)"), NULL },
     { "view", 'v', 0, G_OPTION_ARG_NONE, &o.view,
-      N_("Serve the live view and open it in jankscope view (GTK 3, GTK 4 and GLib apps)"), NULL },
+      N_ ("Serve the live view and open it in jankscope view (GTK 3, GTK 4 and GLib apps)"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.app_argv, NULL, NULL },
     G_OPTION_ENTRY_NULL
   };
 
-  context = cli_option_context_new ("run", _("[--] APP [ARGS…]"),
-                                    _("Runs APP with jankscope loaded, then prints a summary of "
-                                      "its jank on stderr and exits with APP's exit code."));
+  context = cli_option_context_new ("run", _ ("[--] APP [ARGS…]"),
+                                    _ ("Runs APP with jankscope loaded, then prints a summary of "
+                                       "its jank on stderr and exits with APP's exit code."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))

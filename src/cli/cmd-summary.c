@@ -12,8 +12,7 @@
 #include "summary-printer.h"
 
 int
-cli_cmd_summary (int    argc,
-                 char **argv)
+cli_cmd_summary (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
@@ -21,23 +20,22 @@ cli_cmd_summary (int    argc,
   g_autoptr (GString) out = NULL;
   g_autofree char *display_name = NULL;
   g_auto (GStrv) files = NULL;
-  const GOptionEntry entries[] = {
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
-    G_OPTION_ENTRY_NULL
-  };
+  const GOptionEntry entries[]
+      = { { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
+          G_OPTION_ENTRY_NULL };
 
-  context = cli_option_context_new ("summary", _("FILE"),
-                                    _("Prints the summary of a report written by “jankscope "
-                                      "run --report FILE” or by an app run with "
-                                      "JANKSCOPE_REPORT=FILE."));
+  context = cli_option_context_new ("summary", _ ("FILE"),
+                                    _ ("Prints the summary of a report written by “jankscope "
+                                       "run --report FILE” or by an app run with "
+                                       "JANKSCOPE_REPORT=FILE."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cli_usage_error (context, "%s", error->message);
   if (files == NULL || files[0] == NULL)
-    return cli_usage_error (context, _("no report file given"));
+    return cli_usage_error (context, _ ("no report file given"));
   if (files[1] != NULL)
-    return cli_usage_error (context, _("only one report file can be given"));
+    return cli_usage_error (context, _ ("only one report file can be given"));
 
   display_name = jsr_display_filename (files[0]);
   report = jsr_report_load (files[0], &error);

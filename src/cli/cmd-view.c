@@ -20,47 +20,45 @@
 #include "viewer-locator.h"
 
 int
-cli_cmd_view (int    argc,
-              char **argv)
+cli_cmd_view (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) rest = NULL;
   g_autofree char *viewer = NULL;
-  const GOptionEntry entries[] = {
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
-    G_OPTION_ENTRY_NULL
-  };
+  const GOptionEntry entries[]
+      = { { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
+          G_OPTION_ENTRY_NULL };
   char *viewer_argv[3] = { NULL, NULL, NULL };
   guint64 pid = 0;
 
-  context = cli_option_context_new ("view", _("[PID]"),
-                                    _("Shows a monitored process live from another process, so "
-                                      "that it stays live while the app's main thread hangs. "
-                                      "The app must run with JANKSCOPE_LIVE=1 (jankscope run "
-                                      "--view does that). Without PID: this user's monitored "
-                                      "processes."));
+  context = cli_option_context_new ("view", _ ("[PID]"),
+                                    _ ("Shows a monitored process live from another process, so "
+                                       "that it stays live while the app's main thread hangs. "
+                                       "The app must run with JANKSCOPE_LIVE=1 (jankscope run "
+                                       "--view does that). Without PID: this user's monitored "
+                                       "processes."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cli_usage_error (context, "%s", error->message);
   if (rest != NULL && rest[0] != NULL)
     {
       if (rest[1] != NULL)
-        return cli_usage_error (context, _("one process id at most"));
+        return cli_usage_error (context, _ ("one process id at most"));
       if (!g_ascii_string_to_unsigned (rest[0], 10, 1, G_MAXINT, &pid, NULL))
         {
           g_autofree char *value = jsr_display (rest[0]);
 
-          return cli_usage_error (context, _("“%s” is not a process id"), value);
+          return cli_usage_error (context, _ ("“%s” is not a process id"), value);
         }
       if (kill ((pid_t) pid, 0) != 0 && errno == ESRCH)
         {
-          cli_error (_("there is no process %s"), rest[0]);
+          cli_error (_ ("there is no process %s"), rest[0]);
           return CLI_EXIT_FAILURE;
         }
     }
   if (g_getenv ("XDG_RUNTIME_DIR") == NULL)
-    cli_warning (_("XDG_RUNTIME_DIR is not set: monitored processes cannot be found"));
+    cli_warning (_ ("XDG_RUNTIME_DIR is not set: monitored processes cannot be found"));
 
   viewer = cli_viewer_find (&error);
   if (viewer == NULL)
@@ -71,6 +69,6 @@ cli_cmd_view (int    argc,
   viewer_argv[0] = viewer;
   viewer_argv[1] = rest != NULL ? rest[0] : NULL;
   execv (viewer, viewer_argv);
-  cli_error (_("cannot start %s: %s"), viewer, g_strerror (errno));
+  cli_error (_ ("cannot start %s: %s"), viewer, g_strerror (errno));
   return CLI_EXIT_FAILURE;
 }

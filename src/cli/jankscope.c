@@ -21,13 +21,13 @@ typedef struct
 
 /* A new subcommand is a cmd-NAME.c file and one line here. */
 static const CliCommand commands[] = {
-  { "run", N_("Run an application under jankscope and summarize its jank"), cli_cmd_run },
-  { "summary", N_("Print the summary of an existing report"), cli_cmd_summary },
-  { "export", N_("Write reports for Perfetto, flame graphs, pprof or Sysprof"), cli_cmd_export },
-  { "report", N_("Rank the stack signatures of the jank of many runs"), cli_cmd_report },
-  { "merge", N_("Merge reports of many runs and machines into one aggregate"), cli_cmd_merge },
-  { "diff", N_("Compare two runs and fail when jank regressed (a CI gate)"), cli_cmd_diff },
-  { "view", N_("Show a monitored process live, even while it hangs"), cli_cmd_view },
+  { "run", N_ ("Run an application under jankscope and summarize its jank"), cli_cmd_run },
+  { "summary", N_ ("Print the summary of an existing report"), cli_cmd_summary },
+  { "export", N_ ("Write reports for Perfetto, flame graphs, pprof or Sysprof"), cli_cmd_export },
+  { "report", N_ ("Rank the stack signatures of the jank of many runs"), cli_cmd_report },
+  { "merge", N_ ("Merge reports of many runs and machines into one aggregate"), cli_cmd_merge },
+  { "diff", N_ ("Compare two runs and fail when jank regressed (a CI gate)"), cli_cmd_diff },
+  { "view", N_ ("Show a monitored process live, even while it hangs"), cli_cmd_view },
 };
 
 static const CliCommand *
@@ -43,7 +43,7 @@ find_command (const char *name)
 static char *
 describe_commands (void)
 {
-  GString *text = g_string_new (_("Commands:"));
+  GString *text = g_string_new (_ ("Commands:"));
   int width = strlen ("help");
 
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
@@ -51,19 +51,17 @@ describe_commands (void)
 
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     g_string_append_printf (text, "\n  %-*s  %s", width, commands[i].name,
-                            _(commands[i].description));
+                            _ (commands[i].description));
   g_string_append_printf (text, "\n  %-*s  %s\n\n", width, "help",
-                          _("Show the help of jankscope or of a command"));
-  g_string_append (text, _("Run “jankscope COMMAND --help” for the options of a command."));
+                          _ ("Show the help of jankscope or of a command"));
+  g_string_append (text, _ ("Run “jankscope COMMAND --help” for the options of a command."));
 
   return g_string_free (text, FALSE);
 }
 
 /* "jankscope help [COMMAND]" */
 static int
-run_help (GOptionContext *context,
-          int             argc,
-          char          **argv)
+run_help (GOptionContext *context, int argc, char **argv)
 {
   const CliCommand *command;
   char *help_argv[] = { NULL, (char *) "--help", NULL };
@@ -80,7 +78,7 @@ run_help (GOptionContext *context,
     {
       g_autofree char *name = jsr_display (argv[1]);
 
-      return cli_usage_error (context, _("unknown command “%s”"), name);
+      return cli_usage_error (context, _ ("unknown command “%s”"), name);
     }
 
   /* GOptionContext prints the command's help and exits. */
@@ -89,18 +87,16 @@ run_help (GOptionContext *context,
 }
 
 int
-main (int    argc,
-      char **argv)
+main (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *description = NULL;
   gboolean version = FALSE;
   const CliCommand *command;
-  const GOptionEntry entries[] = {
-    { "version", 'V', 0, G_OPTION_ARG_NONE, &version, N_("Show the version and exit"), NULL },
-    G_OPTION_ENTRY_NULL
-  };
+  const GOptionEntry entries[] = { { "version", 'V', 0, G_OPTION_ARG_NONE, &version,
+                                     N_ ("Show the version and exit"), NULL },
+                                   G_OPTION_ENTRY_NULL };
 
   /* Writes to stdout are checked, g_print's too (--help). */
   cli_stdout_init ();
@@ -113,12 +109,11 @@ main (int    argc,
 
   g_set_prgname ("jankscope");
 
-  context = g_option_context_new (_("COMMAND [ARGS…]"));
+  context = g_option_context_new (_ ("COMMAND [ARGS…]"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_strict_posix (context, TRUE);
-  g_option_context_set_summary (context,
-                                _("Find out which main-loop callbacks make a GLib or GTK "
-                                  "application stutter."));
+  g_option_context_set_summary (context, _ ("Find out which main-loop callbacks make a GLib or GTK "
+                                            "application stutter."));
   description = describe_commands ();
   g_option_context_set_description (context, description);
 
@@ -131,7 +126,7 @@ main (int    argc,
     }
 
   if (argc < 2)
-    return cli_usage_error (context, _("no command given"));
+    return cli_usage_error (context, _ ("no command given"));
 
   if (strcmp (argv[1], "help") == 0)
     return run_help (context, argc - 1, argv + 1);
@@ -141,7 +136,7 @@ main (int    argc,
     {
       g_autofree char *name = jsr_display (argv[1]);
 
-      return cli_usage_error (context, _("unknown command “%s”"), name);
+      return cli_usage_error (context, _ ("unknown command “%s”"), name);
     }
 
   return command->main (argc - 1, argv + 1);

@@ -36,15 +36,12 @@
 #include "output-file.h"
 
 static gboolean
-errno_error (GError    **error,
-             int         saved_errno,
-             const char *path,
-             gboolean    beside)
+errno_error (GError **error, int saved_errno, const char *path, gboolean beside)
 {
   g_autofree char *name = jsr_display_filename (path);
 
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-               beside ? _("cannot create a file beside %s: %s") : _("cannot write %s: %s"), name,
+               beside ? _ ("cannot create a file beside %s: %s") : _ ("cannot write %s: %s"), name,
                g_strerror (saved_errno));
   return FALSE;
 }
@@ -52,10 +49,7 @@ errno_error (GError    **error,
 /* FALSE when @path exists and is not a regular file; *st is its status
  * when *exists. */
 static gboolean
-check_target (const char  *path,
-              struct stat *st,
-              gboolean    *exists,
-              GError     **error)
+check_target (const char *path, struct stat *st, gboolean *exists, GError **error)
 {
   g_autofree char *name = NULL;
   const char *what;
@@ -72,28 +66,26 @@ check_target (const char  *path,
     return TRUE;
 
   if (S_ISLNK (st->st_mode))
-    what = _("a symbolic link");
+    what = _ ("a symbolic link");
   else if (S_ISDIR (st->st_mode))
-    what = _("a directory");
+    what = _ ("a directory");
   else if (S_ISCHR (st->st_mode) || S_ISBLK (st->st_mode))
-    what = _("a device");
+    what = _ ("a device");
   else if (S_ISFIFO (st->st_mode))
-    what = _("a FIFO");
+    what = _ ("a FIFO");
   else if (S_ISSOCK (st->st_mode))
-    what = _("a socket");
+    what = _ ("a socket");
   else
-    what = _("not a regular file");
+    what = _ ("not a regular file");
   name = jsr_display_filename (path);
   /* Translators: the file, then what it is ("a device", "a FIFO"...). */
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
-               _("%s is %s: only a regular file is replaced (nothing written)"), name, what);
+               _ ("%s is %s: only a regular file is replaced (nothing written)"), name, what);
   return FALSE;
 }
 
 static gboolean
-write_all (int           fd,
-           const guint8 *data,
-           gsize         length)
+write_all (int fd, const guint8 *data, gsize length)
 {
   while (length > 0)
     {
@@ -114,10 +106,7 @@ write_all (int           fd,
 }
 
 static gboolean
-write_file (const char *path,
-            const void *data,
-            gsize       length,
-            GError    **error)
+write_file (const char *path, const void *data, gsize length, GError **error)
 {
   g_autofree char *temporary = g_strconcat (path, ".XXXXXX", NULL);
   struct stat st, again;
@@ -137,8 +126,8 @@ write_file (const char *path,
     {
       /* Owner first: fchown may clear the set-id bits that fchmod sets.
        * Only root may give a file away: elsewhere it stays the caller's. */
-      if ((st.st_uid != geteuid () || st.st_gid != getegid ()) &&
-          fchown (fd, st.st_uid, st.st_gid) != 0 && errno != EPERM)
+      if ((st.st_uid != geteuid () || st.st_gid != getegid ())
+          && fchown (fd, st.st_uid, st.st_gid) != 0 && errno != EPERM)
         goto fail;
       if (fchmod (fd, st.st_mode & 07777) != 0)
         goto fail;
@@ -173,11 +162,7 @@ fail:
 }
 
 gboolean
-cli_output_write (const char *path,
-                  const void *data,
-                  gsize       length,
-                  gboolean    binary,
-                  GError    **error)
+cli_output_write (const char *path, const void *data, gsize length, gboolean binary, GError **error)
 {
   if (strcmp (path, "-") != 0)
     return write_file (path, data, length, error);
@@ -185,8 +170,8 @@ cli_output_write (const char *path,
   if (binary && isatty (STDOUT_FILENO))
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   _("not writing binary data to a terminal: give a file with -o FILE, or "
-                     "redirect the output"));
+                   _ ("not writing binary data to a terminal: give a file with -o FILE, or "
+                      "redirect the output"));
       return FALSE;
     }
   return cli_write_stdout (data, length, error);

@@ -14,10 +14,7 @@ G_BEGIN_DECLS
  * the permissions of the one it replaces. An existing path that is not a
  * regular file (a device, a FIFO, a socket, a directory, a symbolic link) is
  * refused without being opened. FALSE with an error that names the path. */
-gboolean cli_output_write (const char *path,
-                           const void *data,
-                           gsize       length,
-                           gboolean    binary,
-                           GError    **error);
+gboolean cli_output_write (const char *path, const void *data, gsize length, gboolean binary,
+                           GError **error);
 
 G_END_DECLS

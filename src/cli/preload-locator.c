@@ -19,14 +19,13 @@
 
 /* The dynamic loader splits LD_PRELOAD at colons and spaces. */
 static gboolean
-check_usable (const char *path,
-              GError    **error)
+check_usable (const char *path, GError **error)
 {
   if (strpbrk (path, ": \t\n") != NULL)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   _("the path of the preload library “%s” contains a colon or a space, which "
-                     "LD_PRELOAD cannot hold"),
+                   _ ("the path of the preload library “%s” contains a colon or a space, which "
+                      "LD_PRELOAD cannot hold"),
                    path);
       return FALSE;
     }
@@ -61,7 +60,7 @@ cli_preload_find (GError **error)
       if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
         {
           g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-                       _("JANKSCOPE_PRELOAD is set to “%s”, which is not a file"), from_env);
+                       _ ("JANKSCOPE_PRELOAD is set to “%s”, which is not a file"), from_env);
           return NULL;
         }
       return check_usable (path, error) ? g_steal_pointer (&path) : NULL;
@@ -75,7 +74,7 @@ cli_preload_find (GError **error)
     return check_usable (installed, error) ? g_strdup (installed) : NULL;
 
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-               _("cannot find %s (looked for %s and %s); set JANKSCOPE_PRELOAD to its path"),
+               _ ("cannot find %s (looked for %s and %s); set JANKSCOPE_PRELOAD to its path"),
                CLI_PRELOAD_NAME, build_tree != NULL ? build_tree : "/proc/self/exe/../", installed);
   return NULL;
 }

@@ -15,21 +15,19 @@
 #include "summary-printer.h"
 #include "text-table.h"
 
-#define INDENT              "  "
-#define STACK_INDENT        "    "
-#define MAX_NAME_COLUMNS    40
+#define INDENT "  "
+#define STACK_INDENT "    "
+#define MAX_NAME_COLUMNS 40
 #define MAX_EVENT_NAME_COLUMNS 30 /* source and callback in the events table */
 #define MAX_CULPRIT_COLUMNS 50
-#define MAX_DETAIL_COLUMNS  160   /* a culprit or a frame on a line of its own */
-#define MAX_RULE_COLUMNS    120
-#define STACKS_SHOWN        3     /* events whose top stack is printed */
+#define MAX_DETAIL_COLUMNS 160 /* a culprit or a frame on a line of its own */
+#define MAX_RULE_COLUMNS 120
+#define STACKS_SHOWN 3 /* events whose top stack is printed */
 
 static const char *const tier_labels[JS_N_EVENT_TIERS] = {
-  [JS_TIER_NOTICEABLE] = N_("noticeable"),
-  [JS_TIER_SEVERE] = N_("severe"),
-  [JS_TIER_FROZEN] = N_("frozen"),
-  [JS_TIER_HANG] = N_("hang"),
-  [JS_TIER_LIGHT] = N_("light"),
+  [JS_TIER_NOTICEABLE] = N_ ("noticeable"), [JS_TIER_SEVERE] = N_ ("severe"),
+  [JS_TIER_FROZEN] = N_ ("frozen"),         [JS_TIER_HANG] = N_ ("hang"),
+  [JS_TIER_LIGHT] = N_ ("light"),
 };
 
 static char *
@@ -38,7 +36,7 @@ format_ms (gint64 ns)
   double ms = ns / 1e6;
 
   /* Two decimals below 1 ms, so that short p95s do not all read 0.0. */
-  return g_strdup_printf (ms < 1.0 ? _("%.2f ms") : _("%.1f ms"), ms);
+  return g_strdup_printf (ms < 1.0 ? _ ("%.2f ms") : _ ("%.1f ms"), ms);
 }
 
 static char *
@@ -52,7 +50,7 @@ char *
 cli_summary_format_duration (gint64 ns)
 {
   if (ns >= G_GINT64_CONSTANT (1000000000))
-    return g_strdup_printf (_("%.1f s"), ns / 1e9);
+    return g_strdup_printf (_ ("%.1f s"), ns / 1e9);
 
   return format_ms (ns);
 }
@@ -67,7 +65,7 @@ plural_n (gint64 n)
 static const char *
 source_label (const char *source)
 {
-  return source != NULL ? source : _("(unnamed)");
+  return source != NULL ? source : _ ("(unnamed)");
 }
 
 static const char *
@@ -85,9 +83,9 @@ describe_toolkit (const JsrReport *report)
   const char *mode = report->mode != NULL ? report->mode : "?";
 
   if (report->gtk_version != NULL)
-    return g_strdup_printf (_("%s %s, %s mode"), toolkit, report->gtk_version, mode);
+    return g_strdup_printf (_ ("%s %s, %s mode"), toolkit, report->gtk_version, mode);
 
-  return g_strdup_printf (_("%s, %s mode"), toolkit, mode);
+  return g_strdup_printf (_ ("%s, %s mode"), toolkit, mode);
 }
 
 static char *
@@ -98,11 +96,11 @@ describe_events (const JsrReport *report)
   g_autoptr (GString) tiers = g_string_new (NULL);
 
   for (JsTier tier = 0; tier < JS_N_TIERS; tier++)
-    g_string_append_printf (tiers, "%s%s %" G_GINT64_FORMAT, tier > 0 ? _(", ") : "",
-                            _(tier_labels[tier]), report->events_by_tier[tier]);
+    g_string_append_printf (tiers, "%s%s %" G_GINT64_FORMAT, tier > 0 ? _ (", ") : "",
+                            _ (tier_labels[tier]), report->events_by_tier[tier]);
   /* Translators: events in all, then by tier ("light 2, noticeable 1, …"),
    * then the jank threshold, e.g. "3 (light 2, noticeable 1), threshold 50 ms" */
-  return g_strdup_printf (_("%s (%s), threshold %s"), total, tiers->str, threshold);
+  return g_strdup_printf (_ ("%s (%s), threshold %s"), total, tiers->str, threshold);
 }
 
 static char *
@@ -112,21 +110,21 @@ describe_frames (const JsrReport *report)
   g_autofree char *p95 = format_ms (report->frame_p95_ns);
   g_autofree char *p99 = format_ms (report->frame_p99_ns);
   g_autofree char *count = format_count (report->frames);
-  g_autofree char *fps = report->frames_fps >= 0
-                           ? g_strdup_printf (_(", %.1f fps while animating"), report->frames_fps)
-                           : g_strdup ("");
+  g_autofree char *fps
+      = report->frames_fps >= 0
+            ? g_strdup_printf (_ (", %.1f fps while animating"), report->frames_fps)
+            : g_strdup ("");
 
-  return g_strdup_printf (_("%s (slow %lld, frozen %lld), P50 %s, P95 %s, P99 %s%s"), count,
-                          (long long) report->frames_slow, (long long) report->frames_frozen,
-                          p50, p95, p99, fps);
+  return g_strdup_printf (_ ("%s (slow %lld, frozen %lld), P50 %s, P95 %s, P99 %s%s"), count,
+                          (long long) report->frames_slow, (long long) report->frames_frozen, p50,
+                          p95, p99, fps);
 }
 
 static void
-append_item (GString    *text,
-             const char *item)
+append_item (GString *text, const char *item)
 {
   if (text->len > 0)
-    g_string_append (text, _(", "));
+    g_string_append (text, _ (", "));
   g_string_append (text, item);
 }
 
@@ -136,119 +134,116 @@ describe_sampler (const JsrReportSampler *sampler)
   GString *text = g_string_new (NULL);
 
   if (sampler->sampling_off)
-    append_item (text, _("stack sampling off"));
+    append_item (text, _ ("stack sampling off"));
   if (sampler->samples >= 0)
     {
-      g_autofree char *item = g_strdup_printf (ngettext ("%lld sample", "%lld samples",
-                                                         plural_n (sampler->samples)),
-                                               (long long) sampler->samples);
+      g_autofree char *item
+          = g_strdup_printf (ngettext ("%lld sample", "%lld samples", plural_n (sampler->samples)),
+                             (long long) sampler->samples);
 
       append_item (text, item);
     }
   if (sampler->stalls >= 0)
     {
-      g_autofree char *item = g_strdup_printf (ngettext ("%lld stall", "%lld stalls",
-                                                         plural_n (sampler->stalls)),
-                                               (long long) sampler->stalls);
+      g_autofree char *item
+          = g_strdup_printf (ngettext ("%lld stall", "%lld stalls", plural_n (sampler->stalls)),
+                             (long long) sampler->stalls);
 
       append_item (text, item);
     }
   if (sampler->signals_sent >= 0)
     {
-      g_autofree char *item = g_strdup_printf (ngettext ("%lld signal", "%lld signals",
-                                                         plural_n (sampler->signals_sent)),
-                                               (long long) sampler->signals_sent);
+      g_autofree char *item = g_strdup_printf (
+          ngettext ("%lld signal", "%lld signals", plural_n (sampler->signals_sent)),
+          (long long) sampler->signals_sent);
 
       append_item (text, item);
     }
   if (sampler->signal_timeouts >= 0)
     {
-      g_autofree char *item = g_strdup_printf (ngettext ("%lld timeout", "%lld timeouts",
-                                                         plural_n (sampler->signal_timeouts)),
-                                               (long long) sampler->signal_timeouts);
+      g_autofree char *item = g_strdup_printf (
+          ngettext ("%lld timeout", "%lld timeouts", plural_n (sampler->signal_timeouts)),
+          (long long) sampler->signal_timeouts);
 
       append_item (text, item);
     }
   if (sampler->syscalls_interrupted > 0)
     {
-      g_autofree char *item = g_strdup_printf (_("interrupted system calls: %lld"),
+      g_autofree char *item = g_strdup_printf (_ ("interrupted system calls: %lld"),
                                                (long long) sampler->syscalls_interrupted);
 
       append_item (text, item);
     }
   if (sampler->signal_lost)
-    append_item (text, _("sampling signal taken over by the app"));
+    append_item (text, _ ("sampling signal taken over by the app"));
   if (text->len == 0)
-    g_string_append (text, _("no counts"));
+    g_string_append (text, _ ("no counts"));
 
   return g_string_free (text, FALSE);
 }
 
 static void
-format_overview (const JsrReport *report,
-                 GString         *out)
+format_overview (const JsrReport *report, GString *out)
 {
   g_autoptr (CliTable) table = cli_table_new (2);
   g_autofree char *title = NULL;
   g_autofree char *clean_title = NULL;
   g_autofree char *toolkit = describe_toolkit (report);
-  g_autofree char *monitored = g_strdup_printf (_("%.1f s"), report->monitored_ns / 1e9);
+  g_autofree char *monitored = g_strdup_printf (_ ("%.1f s"), report->monitored_ns / 1e9);
   g_autofree char *iterations = format_count (report->iterations);
   g_autofree char *dispatches = format_count (report->dispatches);
   g_autofree char *busy = NULL;
   g_autofree char *events = describe_events (report);
 
-  title = g_strdup_printf (_("Jank summary: %s (pid %lld)"),
-                           report->name != NULL ? report->name : _("(unknown)"),
+  title = g_strdup_printf (_ ("Jank summary: %s (pid %lld)"),
+                           report->name != NULL ? report->name : _ ("(unknown)"),
                            (long long) report->pid);
   clean_title = cli_text_sanitize (title);
   g_string_append_printf (out, "%s\n", clean_title);
 
   if (report->monitored_ns > 0)
-    busy = g_strdup_printf (_("%.1f %% of the monitored time"),
+    busy = g_strdup_printf (_ ("%.1f %% of the monitored time"),
                             100.0 * report->busy_ns / report->monitored_ns);
   else
-    busy = g_strdup (_("n/a"));
+    busy = g_strdup (_ ("n/a"));
 
-  cli_table_add_row (table, _("Toolkit"), toolkit, NULL);
-  cli_table_add_row (table, _("Monitored"), monitored, NULL);
-  cli_table_add_row (table, _("Iterations"), iterations, NULL);
-  cli_table_add_row (table, _("Dispatches"), dispatches, NULL);
-  cli_table_add_row (table, _("Busy"), busy, NULL);
-  cli_table_add_row (table, _("Jank events"), events, NULL);
+  cli_table_add_row (table, _ ("Toolkit"), toolkit, NULL);
+  cli_table_add_row (table, _ ("Monitored"), monitored, NULL);
+  cli_table_add_row (table, _ ("Iterations"), iterations, NULL);
+  cli_table_add_row (table, _ ("Dispatches"), dispatches, NULL);
+  cli_table_add_row (table, _ ("Busy"), busy, NULL);
+  cli_table_add_row (table, _ ("Jank events"), events, NULL);
   if (report->frames > 0)
     {
       g_autofree char *frames = describe_frames (report);
 
-      cli_table_add_row (table, _("Frames"), frames, NULL);
+      cli_table_add_row (table, _ ("Frames"), frames, NULL);
     }
 
   if (report->events_dropped > 0)
     {
-      g_autofree char *dropped =
-        g_strdup_printf (_("%lld events did not fit in the report (JANKSCOPE_MAX_EVENTS)"),
-                         (long long) report->events_dropped);
+      g_autofree char *dropped
+          = g_strdup_printf (_ ("%lld events did not fit in the report (JANKSCOPE_MAX_EVENTS)"),
+                             (long long) report->events_dropped);
 
-      cli_table_add_row (table, _("Dropped"), dropped, NULL);
+      cli_table_add_row (table, _ ("Dropped"), dropped, NULL);
     }
   if (report->records_dropped > 0)
     {
-      g_autofree char *lost =
-        g_strdup_printf (_("%lld records: the statistics are incomplete"),
-                         (long long) report->records_dropped);
+      g_autofree char *lost = g_strdup_printf (_ ("%lld records: the statistics are incomplete"),
+                                               (long long) report->records_dropped);
 
-      cli_table_add_row (table, _("Lost"), lost, NULL);
+      cli_table_add_row (table, _ ("Lost"), lost, NULL);
     }
   if (report->sampler != NULL)
     {
       g_autofree char *sampling = describe_sampler (report->sampler);
 
-      cli_table_add_row (table, _("Sampling"), sampling, NULL);
+      cli_table_add_row (table, _ ("Sampling"), sampling, NULL);
     }
   if (!report->final)
-    cli_table_add_row (table, _("Note"),
-                       _("not the final report: the app ended before it could write one"),
-                       NULL);
+    cli_table_add_row (table, _ ("Note"),
+                       _ ("not the final report: the app ended before it could write one"), NULL);
 
   cli_table_format (table, INDENT, out);
 }
@@ -256,8 +251,7 @@ format_overview (const JsrReport *report,
 /* ---- sources ------------------------------------------------------------- */
 
 static int
-compare_sources_by_total (gconstpointer a,
-                          gconstpointer b)
+compare_sources_by_total (gconstpointer a, gconstpointer b)
 {
   const JsrReportSource *sa = *(JsrReportSource *const *) a;
   const JsrReportSource *sb = *(JsrReportSource *const *) b;
@@ -270,8 +264,7 @@ compare_sources_by_total (gconstpointer a,
 }
 
 static int
-compare_sources_by_max (gconstpointer a,
-                        gconstpointer b)
+compare_sources_by_max (gconstpointer a, gconstpointer b)
 {
   const JsrReportSource *sa = *(JsrReportSource *const *) a;
   const JsrReportSource *sb = *(JsrReportSource *const *) b;
@@ -294,10 +287,7 @@ borrow_array (GPtrArray *array)
 }
 
 static void
-format_sources (const JsrReport *report,
-                const char      *heading,
-                GCompareFunc     compare,
-                GString         *out)
+format_sources (const JsrReport *report, const char *heading, GCompareFunc compare, GString *out)
 {
   g_autoptr (GPtrArray) sorted = borrow_array (report->sources);
   g_autoptr (CliTable) table = cli_table_new (6);
@@ -310,8 +300,8 @@ format_sources (const JsrReport *report,
   for (guint c = 2; c < 6; c++)
     cli_table_set_align (table, c, CLI_ALIGN_RIGHT);
 
-  cli_table_add_row (table, _("SOURCE"), _("CALLBACK"), _("COUNT"), _("TOTAL"), _("MAX"),
-                     _("P95"), NULL);
+  cli_table_add_row (table, _ ("SOURCE"), _ ("CALLBACK"), _ ("COUNT"), _ ("TOTAL"), _ ("MAX"),
+                     _ ("P95"), NULL);
   for (guint i = 0; i < MIN (sorted->len, CLI_SUMMARY_TOP_N); i++)
     {
       const JsrReportSource *source = g_ptr_array_index (sorted, i);
@@ -341,17 +331,14 @@ file_base_name (const char *file)
 /* "function (file:line)", "function (file)" or "function"; NULL without a
  * function name. */
 static char *
-describe_location (const char *function,
-                   const char *file,
-                   gint64      line)
+describe_location (const char *function, const char *file, gint64 line)
 {
   if (function == NULL)
     return NULL;
   if (file != NULL && line > 0)
-    return g_strdup_printf (_("%s (%s:%lld)"), function, file_base_name (file),
-                            (long long) line);
+    return g_strdup_printf (_ ("%s (%s:%lld)"), function, file_base_name (file), (long long) line);
   if (file != NULL)
-    return g_strdup_printf (_("%s (%s)"), function, file_base_name (file));
+    return g_strdup_printf (_ ("%s (%s)"), function, file_base_name (file));
 
   return g_strdup (function);
 }
@@ -364,17 +351,16 @@ describe_frame (const JsrReportFrame *frame)
   g_autofree char *text = NULL;
 
   if (location != NULL && frame->module != NULL)
-    text = g_strdup_printf (_("%s [%s]"), location, frame->module);
+    text = g_strdup_printf (_ ("%s [%s]"), location, frame->module);
   else if (location != NULL)
     text = g_steal_pointer (&location);
   else if (frame->offset != NULL)
-    text = g_strdup_printf ("%s+%s", frame->module != NULL ? frame->module : "??",
-                            frame->offset);
+    text = g_strdup_printf ("%s+%s", frame->module != NULL ? frame->module : "??", frame->offset);
   else
-    text = g_strdup_printf (_("?? [%s]"), frame->module != NULL ? frame->module : "??");
+    text = g_strdup_printf (_ ("?? [%s]"), frame->module != NULL ? frame->module : "??");
 
   if (frame->inlined)
-    return g_strdup_printf (_("%s (inlined)"), text);
+    return g_strdup_printf (_ ("%s (inlined)"), text);
 
   return g_steal_pointer (&text);
 }
@@ -391,13 +377,13 @@ describe_culprit_name (const JsrReportCulprit *culprit)
   if (location != NULL)
     name = g_steal_pointer (&location);
   else if (culprit->module != NULL)
-    name = g_strdup_printf (_("?? in %s"), culprit->module);
+    name = g_strdup_printf (_ ("?? in %s"), culprit->module);
   else
     name = g_strdup ("??");
   if (callback != NULL)
     /* Translators: the callback the main loop dispatched, then the library
      * function that took the time in it, e.g. "on_load → gtk_text_layout_validate" */
-    return g_strdup_printf (_("%s → %s"), callback, name);
+    return g_strdup_printf (_ ("%s → %s"), callback, name);
 
   return g_steal_pointer (&name);
 }
@@ -419,19 +405,18 @@ describe_culprit_cell (const JsrReportCulprit *culprit)
 
   cut = cli_text_truncate (name, MAX_CULPRIT_COLUMNS - strlen (" 100%"));
   /* Translators: a culprit and its confidence, e.g. "main_loop_cb 85%" */
-  return g_strdup_printf (C_("culprit in a table", "%s %.0f%%"), cut,
-                          100.0 * culprit->confidence);
+  return g_strdup_printf (C_ ("culprit in a table", "%s %.0f%%"), cut, 100.0 * culprit->confidence);
 }
 
 static const char *
 reason_label (const char *reason)
 {
   if (g_strcmp0 (reason, "app-code") == 0)
-    return _("in the app's own code");
+    return _ ("in the app's own code");
   if (g_strcmp0 (reason, "library") == 0)
-    return _("in a library");
+    return _ ("in a library");
   if (g_strcmp0 (reason, "leaf") == 0)
-    return _("where the thread was");
+    return _ ("where the thread was");
 
   return reason;
 }
@@ -445,26 +430,24 @@ describe_culprit (const JsrReportCulprit *culprit)
 
   if (culprit->confidence >= 0)
     {
-      g_autofree char *item = g_strdup_printf (_("%.0f%% confidence"),
-                                               100.0 * culprit->confidence);
+      g_autofree char *item
+          = g_strdup_printf (_ ("%.0f%% confidence"), 100.0 * culprit->confidence);
 
-      g_string_append (text, _(", "));
+      g_string_append (text, _ (", "));
       g_string_append (text, item);
     }
   if (culprit->samples >= 0 && culprit->of_samples >= 0)
     {
-      g_autofree char *item = g_strdup_printf (ngettext ("%lld of %lld sample",
-                                                         "%lld of %lld samples",
-                                                         plural_n (culprit->of_samples)),
-                                               (long long) culprit->samples,
-                                               (long long) culprit->of_samples);
+      g_autofree char *item = g_strdup_printf (
+          ngettext ("%lld of %lld sample", "%lld of %lld samples", plural_n (culprit->of_samples)),
+          (long long) culprit->samples, (long long) culprit->of_samples);
 
-      g_string_append (text, _(", "));
+      g_string_append (text, _ (", "));
       g_string_append (text, item);
     }
   if (culprit->reason != NULL)
     {
-      g_string_append (text, _(", "));
+      g_string_append (text, _ (", "));
       g_string_append (text, reason_label (culprit->reason));
     }
 
@@ -475,11 +458,11 @@ static const char *
 class_label (const char *klass)
 {
   if (g_strcmp0 (klass, "compute") == 0)
-    return C_("class", "compute");
+    return C_ ("class", "compute");
   if (g_strcmp0 (klass, "wait") == 0)
-    return C_("class", "wait");
+    return C_ ("class", "wait");
   if (g_strcmp0 (klass, "mixed") == 0)
-    return C_("class", "mixed");
+    return C_ ("class", "mixed");
 
   return klass;
 }
@@ -488,19 +471,19 @@ static const char *
 wait_label (const char *wait)
 {
   if (g_strcmp0 (wait, "lock") == 0)
-    return C_("wait", "lock");
+    return C_ ("wait", "lock");
   if (g_strcmp0 (wait, "sleep") == 0)
-    return C_("wait", "sleep");
+    return C_ ("wait", "sleep");
   if (g_strcmp0 (wait, "io") == 0)
-    return C_("wait", "io");
+    return C_ ("wait", "io");
   if (g_strcmp0 (wait, "poll") == 0)
-    return C_("wait", "poll");
+    return C_ ("wait", "poll");
   if (g_strcmp0 (wait, "ipc") == 0)
-    return C_("wait", "ipc");
+    return C_ ("wait", "ipc");
   if (g_strcmp0 (wait, "child") == 0)
-    return C_("wait", "child");
+    return C_ ("wait", "child");
   if (g_strcmp0 (wait, "other") == 0)
-    return C_("wait", "other");
+    return C_ ("wait", "other");
 
   return wait;
 }
@@ -515,7 +498,7 @@ describe_class (const JsrReportEvent *event)
     return g_strdup (class_label (event->klass));
 
   /* Translators: a class of stall and what it waited for, e.g. "wait: sleep" */
-  return g_strdup_printf (C_("class: wait kind", "%s: %s"), class_label (event->klass),
+  return g_strdup_printf (C_ ("class: wait kind", "%s: %s"), class_label (event->klass),
                           wait_label (event->wait));
 }
 
@@ -532,7 +515,7 @@ describe_class_with_times (const JsrReportEvent *event)
       g_autofree char *cpu = cli_summary_format_duration (event->cpu_ns);
       g_autofree char *off = cli_summary_format_duration (event->off_cpu_ns);
 
-      return g_strdup_printf (_("%s (on CPU %s, waiting %s)"), klass, cpu, off);
+      return g_strdup_printf (_ ("%s (on CPU %s, waiting %s)"), klass, cpu, off);
     }
 
   return g_steal_pointer (&klass);
@@ -550,22 +533,20 @@ static char *
 describe_stack_share (const JsrReportEvent *event)
 {
   if (event->top_stack_count >= 0 && event->samples_total >= 0)
-    return g_strdup_printf (ngettext ("%lld of %lld sample", "%lld of %lld samples",
-                                      plural_n (event->samples_total)),
-                            (long long) event->top_stack_count,
-                            (long long) event->samples_total);
+    return g_strdup_printf (
+        ngettext ("%lld of %lld sample", "%lld of %lld samples", plural_n (event->samples_total)),
+        (long long) event->top_stack_count, (long long) event->samples_total);
   if (event->top_stack_count >= 0)
-    return g_strdup_printf (ngettext ("%lld sample", "%lld samples",
-                                      plural_n (event->top_stack_count)),
-                            (long long) event->top_stack_count);
+    return g_strdup_printf (
+        ngettext ("%lld sample", "%lld samples", plural_n (event->top_stack_count)),
+        (long long) event->top_stack_count);
 
   return NULL;
 }
 
 /* The top stack, leaf first, one frame a line. */
 static void
-format_stack (const JsrReportEvent *event,
-              GString              *out)
+format_stack (const JsrReportEvent *event, GString *out)
 {
   g_autoptr (CliTable) table = cli_table_new (2);
   guint more = event->top_stack_frames_total - event->top_stack->len;
@@ -581,25 +562,21 @@ format_stack (const JsrReportEvent *event,
     }
   if (more > 0)
     {
-      g_autofree char *text = g_strdup_printf (ngettext ("… %u more frame", "… %u more frames",
-                                                         more),
-                                               more);
+      g_autofree char *text
+          = g_strdup_printf (ngettext ("… %u more frame", "… %u more frames", more), more);
 
       cli_table_add_row (table, "", text, NULL);
     }
   if (event->top_stack_truncated)
-    cli_table_add_row (table, "", _("(the sampler cut this stack short)"), NULL);
+    cli_table_add_row (table, "", _ ("(the sampler cut this stack short)"), NULL);
 
   cli_table_format (table, STACK_INDENT, out);
 }
 
 /* A stall block: heading, class, culprit and top stack. */
 static void
-format_stall_block (const char           *heading,
-                    gboolean              rule,
-                    const JsrReportEvent *event,
-                    const char           *program,
-                    GString              *out)
+format_stall_block (const char *heading, gboolean rule, const JsrReportEvent *event,
+                    const char *program, GString *out)
 {
   g_autofree char *clean_heading = cli_text_truncate (heading, 0);
   g_autoptr (CliTable) table = cli_table_new (2);
@@ -617,33 +594,32 @@ format_stall_block (const char           *heading,
 
   cli_table_set_max_width (table, 1, MAX_DETAIL_COLUMNS);
   if (program != NULL)
-    cli_table_add_row (table, _("Program"), program, NULL);
+    cli_table_add_row (table, _ ("Program"), program, NULL);
   if (event->source != NULL || event->callback != NULL)
     {
-      g_autofree char *dispatch = g_strdup_printf (_("%s, callback %s"),
-                                                   source_label (event->source),
-                                                   or_dash (event->callback));
+      g_autofree char *dispatch = g_strdup_printf (
+          _ ("%s, callback %s"), source_label (event->source), or_dash (event->callback));
 
-      cli_table_add_row (table, _("Dispatch"), dispatch, NULL);
+      cli_table_add_row (table, _ ("Dispatch"), dispatch, NULL);
     }
-  cli_table_add_row (table, _("Class"), klass != NULL ? klass : _("unknown"), NULL);
+  cli_table_add_row (table, _ ("Class"), klass != NULL ? klass : _ ("unknown"), NULL);
   if (event->culprit != NULL)
     {
       g_autofree char *culprit = describe_culprit (event->culprit);
 
-      cli_table_add_row (table, _("Culprit"), culprit, NULL);
+      cli_table_add_row (table, _ ("Culprit"), culprit, NULL);
     }
   else
-    cli_table_add_row (table, _("Culprit"), _("unknown"), NULL);
+    cli_table_add_row (table, _ ("Culprit"), _ ("unknown"), NULL);
   if (has_stack (event))
     {
       g_autofree char *share = describe_stack_share (event);
 
       /* Translators: the share of the samples that found the top stack */
-      cli_table_add_row (table, _("Top stack"), share != NULL ? share : "", NULL);
+      cli_table_add_row (table, _ ("Top stack"), share != NULL ? share : "", NULL);
     }
   else
-    cli_table_add_row (table, _("Top stack"), _("no stack was sampled"), NULL);
+    cli_table_add_row (table, _ ("Top stack"), _ ("no stack was sampled"), NULL);
 
   cli_table_format (table, INDENT, out);
   if (has_stack (event))
@@ -651,31 +627,29 @@ format_stall_block (const char           *heading,
 }
 
 static void
-format_ongoing_hang (const JsrReportEvent *hang,
-                     GString              *out)
+format_ongoing_hang (const JsrReportEvent *hang, GString *out)
 {
   g_autofree char *duration = cli_summary_format_duration (hang->duration_ns);
-  g_autofree char *heading =
-    g_strdup_printf (_("Main thread stuck for %s when the report was last written (the app was "
-                       "killed or is still hung)"),
-                     duration);
+  g_autofree char *heading = g_strdup_printf (
+      _ ("Main thread stuck for %s when the report was last written (the app was "
+         "killed or is still hung)"),
+      duration);
 
   format_stall_block (heading, TRUE, hang, NULL, out);
   g_string_append_c (out, '\n');
 }
 
 static void
-format_previous_run (const JsrReportPreviousRun *previous,
-                     GString                    *out)
+format_previous_run (const JsrReportPreviousRun *previous, GString *out)
 {
   g_autofree char *duration = cli_summary_format_duration (previous->hang->duration_ns);
   g_autofree char *heading = NULL;
 
   if (previous->pid > 0)
-    heading = g_strdup_printf (_("The previous run (pid %lld) ended during a hang of %s"),
+    heading = g_strdup_printf (_ ("The previous run (pid %lld) ended during a hang of %s"),
                                (long long) previous->pid, duration);
   else
-    heading = g_strdup_printf (_("The previous run ended during a hang of %s"), duration);
+    heading = g_strdup_printf (_ ("The previous run ended during a hang of %s"), duration);
 
   g_string_append_c (out, '\n');
   format_stall_block (heading, FALSE, previous->hang,
@@ -686,8 +660,7 @@ format_previous_run (const JsrReportPreviousRun *previous,
 /* ---- events -------------------------------------------------------------- */
 
 static int
-compare_events_by_duration (gconstpointer a,
-                            gconstpointer b)
+compare_events_by_duration (gconstpointer a, gconstpointer b)
 {
   const JsrReportEvent *ea = *(JsrReportEvent *const *) a;
   const JsrReportEvent *eb = *(JsrReportEvent *const *) b;
@@ -705,15 +678,14 @@ describe_part_class (const JsrReportPart *part)
     return NULL;
   if (part->wait == NULL)
     return g_strdup (class_label (part->klass));
-  return g_strdup_printf (C_("class: wait kind", "%s: %s"), class_label (part->klass),
+  return g_strdup_printf (C_ ("class: wait kind", "%s: %s"), class_label (part->klass),
                           wait_label (part->wait));
 }
 
 /* The parts of an episode, each with its own cause (docs/report-format.md,
  * "Causes per part"), when it has more than one. */
 static void
-format_parts (const JsrReportEvent *event,
-              GString              *out)
+format_parts (const JsrReportEvent *event, GString *out)
 {
   g_autoptr (CliTable) table = cli_table_new (7);
   GPtrArray *parts = event->parts;
@@ -726,36 +698,34 @@ format_parts (const JsrReportEvent *event,
   cli_table_set_align (table, 6, CLI_ALIGN_RIGHT);
   cli_table_set_max_width (table, 3, MAX_EVENT_NAME_COLUMNS);
   cli_table_set_max_width (table, 5, MAX_CULPRIT_COLUMNS);
-  cli_table_add_row (table, _("PART"), _("START"), _("DURATION"), _("CALLBACK"), _("CLASS"),
-                     _("CULPRIT"), _("ATTRIBUTED"), NULL);
+  cli_table_add_row (table, _ ("PART"), _ ("START"), _ ("DURATION"), _ ("CALLBACK"), _ ("CLASS"),
+                     _ ("CULPRIT"), _ ("ATTRIBUTED"), NULL);
   for (guint i = 0; i < parts->len; i++)
     {
       const JsrReportPart *part = g_ptr_array_index (parts, i);
       g_autofree char *number = g_strdup_printf ("%u", i + 1);
       /* Both are >= 0 (checked on load). */
-      g_autofree char *start = g_strdup_printf (_("+%.3f s"),
-                                                (part->start_ns - event->start_ns) / 1e9);
+      g_autofree char *start
+          = g_strdup_printf (_ ("+%.3f s"), (part->start_ns - event->start_ns) / 1e9);
       g_autofree char *duration = format_ms (part->duration_ns);
       g_autofree char *klass = describe_part_class (part);
       g_autofree char *culprit = describe_culprit_cell (part->culprit);
-      g_autofree char *attributed = part->attributed_ns >= 0 ? format_ms (part->attributed_ns)
-                                                             : g_strdup ("-");
+      g_autofree char *attributed
+          = part->attributed_ns >= 0 ? format_ms (part->attributed_ns) : g_strdup ("-");
 
       cli_table_add_row (table, number, start, duration,
                          or_dash (part->callback != NULL ? part->callback : part->source),
                          or_dash (klass), culprit, attributed, NULL);
     }
   g_string_append_printf (out, "%s%s\n", STACK_INDENT,
-                          count > (gint64) parts->len
-                            ? _("Parts (the report lists some of them):")
-                            : _("Parts:"));
+                          count > (gint64) parts->len ? _ ("Parts (the report lists some of them):")
+                                                      : _ ("Parts:"));
   cli_table_format (table, STACK_INDENT, out);
 }
 
 /* The top stacks of the worst events that have one. */
 static void
-format_event_stacks (GPtrArray *sorted,
-                     GString   *out)
+format_event_stacks (GPtrArray *sorted, GString *out)
 {
   guint printed = 0;
 
@@ -769,16 +739,16 @@ format_event_stacks (GPtrArray *sorted,
       if (!has_stack (event))
         continue;
       if (printed++ == 0)
-        g_string_append_printf (out, "\n%s\n", _("Stacks of the worst events"));
+        g_string_append_printf (out, "\n%s\n", _ ("Stacks of the worst events"));
 
       duration = format_ms (event->duration_ns);
       share = describe_stack_share (event);
       if (share != NULL)
-        heading = g_strdup_printf (_("Event %lld (%s), top stack in %s:"), (long long) event->id,
+        heading = g_strdup_printf (_ ("Event %lld (%s), top stack in %s:"), (long long) event->id,
                                    duration, share);
       else
-        heading = g_strdup_printf (_("Event %lld (%s), top stack:"), (long long) event->id,
-                                   duration);
+        heading
+            = g_strdup_printf (_ ("Event %lld (%s), top stack:"), (long long) event->id, duration);
       g_string_append_printf (out, "%s%s\n", INDENT, heading);
       format_parts (event, out);
       format_stack (event, out);
@@ -786,8 +756,7 @@ format_event_stacks (GPtrArray *sorted,
 }
 
 static void
-format_events (const JsrReport *report,
-               GString         *out)
+format_events (const JsrReport *report, GString *out)
 {
   g_autoptr (GPtrArray) sorted = g_ptr_array_new ();
   g_autoptr (CliTable) table = cli_table_new (9);
@@ -803,7 +772,7 @@ format_events (const JsrReport *report,
     }
   if (sorted->len == 0)
     {
-      g_string_append_printf (out, "\n%s\n", _("No other jank events."));
+      g_string_append_printf (out, "\n%s\n", _ ("No other jank events."));
       return;
     }
 
@@ -817,8 +786,8 @@ format_events (const JsrReport *report,
   cli_table_set_max_width (table, 7, MAX_EVENT_NAME_COLUMNS);
   cli_table_set_max_width (table, 8, MAX_CULPRIT_COLUMNS);
 
-  cli_table_add_row (table, _("#"), _("START"), _("DURATION"), _("TIER"), _("TYPE"), _("SOURCE"),
-                     _("CALLBACK"), _("CLASS"), _("CULPRIT"), NULL);
+  cli_table_add_row (table, _ ("#"), _ ("START"), _ ("DURATION"), _ ("TIER"), _ ("TYPE"),
+                     _ ("SOURCE"), _ ("CALLBACK"), _ ("CLASS"), _ ("CULPRIT"), NULL);
   for (guint i = 0; i < shown; i++)
     {
       const JsrReportEvent *event = g_ptr_array_index (sorted, i);
@@ -830,27 +799,26 @@ format_events (const JsrReport *report,
       const char *source = or_dash (event->source);
 
       /* Both are >= 0 (checked on load): the difference cannot overflow. */
-      start = g_strdup_printf (_("%.3f s"), (event->start_ns - report->start_ns) / 1e9);
+      start = g_strdup_printf (_ ("%.3f s"), (event->start_ns - report->start_ns) / 1e9);
       if (event->source == NULL && g_strcmp0 (event->type, "dispatch") == 0)
         source = source_label (NULL);
 
-      cli_table_add_row (table, id, start, duration, _(tier_labels[event->tier]), event->type,
+      cli_table_add_row (table, id, start, duration, _ (tier_labels[event->tier]), event->type,
                          source, or_dash (event->callback), or_dash (klass), culprit, NULL);
     }
 
   g_string_append_c (out, '\n');
   if (shown < sorted->len)
-    g_string_append_printf (out, _("Worst events (%u of %u)\n"), shown, sorted->len);
+    g_string_append_printf (out, _ ("Worst events (%u of %u)\n"), shown, sorted->len);
   else
-    g_string_append_printf (out, "%s\n", _("Worst events"));
+    g_string_append_printf (out, "%s\n", _ ("Worst events"));
   cli_table_format (table, INDENT, out);
 
   format_event_stacks (sorted, out);
 }
 
 void
-cli_summary_format (const JsrReport *report,
-                    GString         *out)
+cli_summary_format (const JsrReport *report, GString *out)
 {
   const JsrReportEvent *hang;
 
@@ -869,14 +837,14 @@ cli_summary_format (const JsrReport *report,
 
   if (report->sources->len > 0)
     {
-      format_sources (report, _("Top sources by total time"), compare_sources_by_total, out);
-      format_sources (report, _("Top sources by longest dispatch"), compare_sources_by_max, out);
+      format_sources (report, _ ("Top sources by total time"), compare_sources_by_total, out);
+      format_sources (report, _ ("Top sources by longest dispatch"), compare_sources_by_max, out);
     }
   else
-    g_string_append_printf (out, "\n%s\n", _("No dispatches were recorded."));
+    g_string_append_printf (out, "\n%s\n", _ ("No dispatches were recorded."));
 
   if (report->events->len > 0)
     format_events (report, out);
   else
-    g_string_append_printf (out, "\n%s\n", _("No jank events."));
+    g_string_append_printf (out, "\n%s\n", _ ("No jank events."));
 }

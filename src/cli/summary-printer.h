@@ -13,8 +13,7 @@ G_BEGIN_DECLS
 /* How many rows each "top" table shows. */
 #define CLI_SUMMARY_TOP_N 5
 
-void  cli_summary_format          (const JsrReport *report,
-                                  GString         *out);
-char *cli_summary_format_duration (gint64           ns);
+void cli_summary_format (const JsrReport *report, GString *out);
+char *cli_summary_format_duration (gint64 ns);
 
 G_END_DECLS

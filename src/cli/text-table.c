@@ -12,7 +12,7 @@
 #include "text-table.h"
 
 #define COLUMN_GAP "  "
-#define ELLIPSIS   "..."
+#define ELLIPSIS "..."
 
 typedef struct
 {
@@ -54,9 +54,7 @@ cli_table_free (CliTable *table)
 }
 
 void
-cli_table_set_align (CliTable *table,
-                     guint     column,
-                     CliAlign  align)
+cli_table_set_align (CliTable *table, guint column, CliAlign align)
 {
   g_return_if_fail (column < table->n_columns);
 
@@ -64,9 +62,7 @@ cli_table_set_align (CliTable *table,
 }
 
 void
-cli_table_set_max_width (CliTable *table,
-                         guint     column,
-                         guint     max_width)
+cli_table_set_max_width (CliTable *table, guint column, guint max_width)
 {
   g_return_if_fail (column < table->n_columns);
   g_return_if_fail (max_width == 0 || max_width > strlen (ELLIPSIS));
@@ -116,8 +112,7 @@ cli_text_sanitize (const char *text)
 
 /* Cuts text to max_width cells, ending it with "..." when it was cut. */
 static char *
-truncate_to_width (const char *text,
-                   guint       max_width)
+truncate_to_width (const char *text, guint max_width)
 {
   guint budget = max_width - strlen (ELLIPSIS);
   guint width = 0;
@@ -140,8 +135,7 @@ truncate_to_width (const char *text,
 
 /* Sanitized, and cut to max_width cells (0: no limit) with "...". */
 char *
-cli_text_truncate (const char *text,
-                   guint       max_width)
+cli_text_truncate (const char *text, guint max_width)
 {
   g_autofree char *clean = cli_text_sanitize (text);
 
@@ -151,9 +145,7 @@ cli_text_truncate (const char *text,
 }
 
 void
-cli_table_add_row (CliTable   *table,
-                   const char *first_cell,
-                   ...)
+cli_table_add_row (CliTable *table, const char *first_cell, ...)
 {
   char **row = g_new0 (char *, table->n_columns + 1);
   const char *cell = first_cell;
@@ -174,8 +166,7 @@ cli_table_add_row (CliTable   *table,
 }
 
 static void
-append_padding (GString *out,
-                guint    n)
+append_padding (GString *out, guint n)
 {
   for (guint i = 0; i < n; i++)
     g_string_append_c (out, ' ');
@@ -183,9 +174,7 @@ append_padding (GString *out,
 
 /* The last column is not padded on the right: no trailing blanks. */
 void
-cli_table_format (CliTable   *table,
-                  const char *indent,
-                  GString    *out)
+cli_table_format (CliTable *table, const char *indent, GString *out)
 {
   g_autofree guint *widths = g_new0 (guint, table->n_columns);
 

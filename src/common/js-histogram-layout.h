@@ -22,8 +22,7 @@ G_BEGIN_DECLS
 #define JS_HISTOGRAM_MIN_EXP 6 /* values below 64 ns share bucket 0 */
 #define JS_HISTOGRAM_MAX_EXP 43
 #define JS_HISTOGRAM_SUB (1 << JS_HISTOGRAM_SUB_BITS)
-#define JS_HISTOGRAM_BUCKETS \
-  (1 + (JS_HISTOGRAM_MAX_EXP - JS_HISTOGRAM_MIN_EXP) * JS_HISTOGRAM_SUB)
+#define JS_HISTOGRAM_BUCKETS (1 + (JS_HISTOGRAM_MAX_EXP - JS_HISTOGRAM_MIN_EXP) * JS_HISTOGRAM_SUB)
 
 /* The bucket of a value in ns (negative values go to bucket 0). */
 static inline guint

@@ -17,11 +17,11 @@ js_percentile_rank (guint64 count, double q)
     return 1;
   if (q >= 1)
     return count;
-  r = ceil (q * (double)count);
+  r = ceil (q * (double) count);
   /* (double) count may round up past count: the cast stays in range. */
-  if (r >= (double)count)
+  if (r >= (double) count)
     return count;
-  return MAX ((guint64)r, 1);
+  return MAX ((guint64) r, 1);
 }
 
 /* Buckets' sums saturate: ranks never exceed G_MAXUINT64. */

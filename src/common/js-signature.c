@@ -15,22 +15,47 @@ static const char *const noise_modules[] = {
 /* Modules whose *unnamed* frames are noise (their named ones are kept:
  * "clock_nanosleep", "g_usleep" tell what the thread waited in). */
 static const char *const system_modules[] = {
-  "libc.so", "libc-", "ld-linux", "libpthread", "libdl.so", "libm.so", "linux-vdso",
-  "libglib-2.0", "libgobject-2.0", "libgio-2.0", "libgmodule-2.0", "libffi",
+  "libc.so",    "libc-",       "ld-linux",       "libpthread", "libdl.so",       "libm.so",
+  "linux-vdso", "libglib-2.0", "libgobject-2.0", "libgio-2.0", "libgmodule-2.0", "libffi",
 };
 
 /* Function name prefixes of the main loop, dispatch glue and start-up. */
 static const char *const noise_function_prefixes[] = {
-  "g_main_context_", "g_main_loop_", "g_main_dispatch", "g_main_current_", "g_poll",
-  "g_timeout_dispatch", "g_idle_dispatch", "g_child_watch_dispatch", "g_unix_signal_watch_dispatch",
-  "g_io_unix_dispatch", "g_source_dispatch", "g_application_run", "gtk_main",
-  "__libc_start", "_start", "__restore_rt", "__GI___poll", "__poll", "__ppoll",
-  "js_dispatch", "js_poll", "jankscope_", "preload_",
+  "g_main_context_",
+  "g_main_loop_",
+  "g_main_dispatch",
+  "g_main_current_",
+  "g_poll",
+  "g_timeout_dispatch",
+  "g_idle_dispatch",
+  "g_child_watch_dispatch",
+  "g_unix_signal_watch_dispatch",
+  "g_io_unix_dispatch",
+  "g_source_dispatch",
+  "g_application_run",
+  "gtk_main",
+  "__libc_start",
+  "_start",
+  "__restore_rt",
+  "__GI___poll",
+  "__poll",
+  "__ppoll",
+  "js_dispatch",
+  "js_poll",
+  "jankscope_",
+  "preload_",
 };
 
 static const char *const noise_functions[] = {
-  "main", "poll", "ppoll", "epoll_wait", "epoll_pwait", "select", "pselect",
-  "g_main_context_iteration", "gdk_frame_clock_paint_idle",
+  "main",
+  "poll",
+  "ppoll",
+  "epoll_wait",
+  "epoll_pwait",
+  "select",
+  "pselect",
+  "g_main_context_iteration",
+  "gdk_frame_clock_paint_idle",
 };
 
 static gboolean
@@ -48,8 +73,7 @@ js_signature_frame_is_noise (const char *function, const char *module)
   if (module != NULL && has_prefix_in (module, noise_modules, G_N_ELEMENTS (noise_modules)))
     return TRUE;
   if (function == NULL)
-    return module == NULL
-           || has_prefix_in (module, system_modules, G_N_ELEMENTS (system_modules));
+    return module == NULL || has_prefix_in (module, system_modules, G_N_ELEMENTS (system_modules));
   for (guint i = 0; i < G_N_ELEMENTS (noise_functions); i++)
     if (strcmp (function, noise_functions[i]) == 0)
       return TRUE;
@@ -64,8 +88,7 @@ is_start_up (const char *function)
 }
 
 char *
-js_signature_compute (const JsSignatureFrame *frames, guint n_frames, guint max_frames,
-                      char id[17])
+js_signature_compute (const JsSignatureFrame *frames, guint n_frames, guint max_frames, char id[17])
 {
   GString *text = g_string_new (NULL);
   const char *last_unnamed_module = NULL;

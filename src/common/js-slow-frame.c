@@ -22,15 +22,15 @@ js_frame_is_slow (gint64 frame_ns, gint64 budget_ns, guint slow_pct)
   budget_ns = js_frame_budget (budget_ns);
   if (frame_ns <= 0)
     return FALSE;
-  frame_fits = g_uint64_checked_mul (&frame_x100, (guint64)frame_ns, 100);
-  budget_fits = g_uint64_checked_mul (&budget_x_pct, (guint64)budget_ns, slow_pct);
+  frame_fits = g_uint64_checked_mul (&frame_x100, (guint64) frame_ns, 100);
+  budget_fits = g_uint64_checked_mul (&budget_x_pct, (guint64) budget_ns, slow_pct);
   if (frame_fits && budget_fits)
     return frame_x100 > budget_x_pct;
   if (frame_fits != budget_fits)
     return budget_fits;
   /* Both past 2^64 (years of frame time: a hostile snapshot's numbers):
    * long doubles are close enough there. */
-  return (long double)frame_ns * 100 > (long double)budget_ns * slow_pct;
+  return (long double) frame_ns * 100 > (long double) budget_ns * slow_pct;
 }
 
 gboolean

@@ -28,7 +28,7 @@ js_tier_name (JsTier tier)
 {
   /* No g_return_val_if_fail: the core runs inside apps that make
    * criticals fatal. */
-  return (guint)tier < JS_N_EVENT_TIERS ? names[tier] : NULL;
+  return (guint) tier < JS_N_EVENT_TIERS ? names[tier] : NULL;
 }
 
 gboolean
@@ -37,7 +37,7 @@ js_tier_from_name (const char *name, JsTier *tier)
   for (guint t = 0; name != NULL && t < JS_N_EVENT_TIERS; t++)
     if (strcmp (name, names[t]) == 0)
       {
-        *tier = (JsTier)t;
+        *tier = (JsTier) t;
         return TRUE;
       }
   return FALSE;
@@ -46,7 +46,7 @@ js_tier_from_name (const char *name, JsTier *tier)
 JsTier
 js_tier_by_mildness (guint i)
 {
-  return i == 0 ? JS_TIER_LIGHT : i < JS_N_EVENT_TIERS ? (JsTier)(i - 1) : JS_TIER_HANG;
+  return i == 0 ? JS_TIER_LIGHT : i < JS_N_EVENT_TIERS ? (JsTier) (i - 1) : JS_TIER_HANG;
 }
 
 JsTier
@@ -54,7 +54,7 @@ js_tier_of_stall (const gint64 bound_ns[JS_N_TIERS], gint64 duration_ns)
 {
   for (int t = JS_TIER_HANG; t > JS_TIER_NOTICEABLE; t--)
     if (duration_ns >= bound_ns[t])
-      return (JsTier)t;
+      return (JsTier) t;
   return JS_TIER_NOTICEABLE;
 }
 

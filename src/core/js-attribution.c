@@ -303,8 +303,8 @@ curve_init (CpuCurve *c, const JsStall *st)
       i++;
   c->usable = c->points->len >= 2
               && g_array_index (c->points, CpuPoint, c->points->len - 1).t
-                     - g_array_index (c->points, CpuPoint, 0).t
-                   >= MIN_CPU_SPAN_NS;
+                         - g_array_index (c->points, CpuPoint, 0).t
+                     >= MIN_CPU_SPAN_NS;
 }
 
 static void
@@ -539,7 +539,7 @@ sample_cell (const JsStall *st, guint j, gint64 *from, gint64 *to)
   const JsStallSampleInfo *prev = j > 0 ? s - 1 : NULL;
   const JsStallSampleInfo *next = j + 1 < st->samples->len ? s + 1 : NULL;
 
-  *from = prev != NULL ? (prev->last_ns + s->time_ns) / 2
+  *from = prev != NULL            ? (prev->last_ns + s->time_ns) / 2
           : st->cell_from_ns != 0 ? st->cell_from_ns
                                   : st->h.start_ns;
   *to = next != NULL ? (s->last_ns + next->time_ns) / 2 : stall_end (st);
@@ -635,8 +635,7 @@ fold_chunk (JsAttribution *a, const JsStallChunk *ch, const GArray *regions)
       if (n->self_samples == 0 && n->self_ns == 0)
         continue;
       if (at->part >= 0)
-        part_add (js_attribution_part (a, (guint) at->part), map[i], n->self_samples,
-                  n->self_ns);
+        part_add (js_attribution_part (a, (guint) at->part), map[i], n->self_samples, n->self_ns);
       else
         a->unlisted_ns += n->self_ns;
     }
@@ -705,8 +704,8 @@ stretch_at (const GArray *edges, gint64 t, gint64 lo, gint64 hi, gint64 *from, g
 static JsStallChunk *
 chunk_for (JsStall *st, const GArray *edges, gint64 t, const CpuCurve *curve)
 {
-  JsStallChunk *last = st->chunks->len > 0 ? g_ptr_array_index (st->chunks, st->chunks->len - 1)
-                                           : NULL;
+  JsStallChunk *last
+      = st->chunks->len > 0 ? g_ptr_array_index (st->chunks, st->chunks->len - 1) : NULL;
   gint64 from, to;
 
   stretch_at (edges, t, st->h.start_ns, G_MAXINT64, &from, &to);
@@ -725,8 +724,8 @@ chunk_for (JsStall *st, const GArray *edges, gint64 t, const CpuCurve *curve)
 }
 
 void
-js_attribution_compact (JsStall *st, JsModules *modules, JsStackTable *stacks,
-                        const GArray *edges, gint64 before_ns)
+js_attribution_compact (JsStall *st, JsModules *modules, JsStackTable *stacks, const GArray *edges,
+                        gint64 before_ns)
 {
   guint n = 0;
   CpuCurve curve;

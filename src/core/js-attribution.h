@@ -91,9 +91,9 @@ typedef struct
 typedef struct
 {
   JsSampleStats stats;
-  GArray *weights;     /* JsNodeWeight, at most JS_ATTRIBUTION_MAX_PART_NODES */
-  GHashTable *index;   /* node -> index in weights + 1 */
-  guint64 samples;     /* in the profile: Σ weights + other */
+  GArray *weights;   /* JsNodeWeight, at most JS_ATTRIBUTION_MAX_PART_NODES */
+  GHashTable *index; /* node -> index in weights + 1 */
+  guint64 samples;   /* in the profile: Σ weights + other */
   gint64 time_ns;
   guint64 other_samples;
   gint64 other_ns;
@@ -102,7 +102,7 @@ typedef struct
 /* The watchdog's members of a stall. */
 typedef struct
 {
-  gint64 length_ns;    /* -1: none yet */
+  gint64 length_ns; /* -1: none yet */
   gint64 detected_ns;
   gint64 tier_at_ns[JS_MAX_WATCHDOG_TIERS];
   gint64 ping_latency_ns;
@@ -113,8 +113,8 @@ typedef struct
 {
   JsProfile *profile;
   JsSampleStats stats;
-  GArray *timeline;    /* JsSampleEntry */
-  GArray *parts;       /* JsPartAttribution, by part index (grown as needed) */
+  GArray *timeline;       /* JsSampleEntry */
+  GArray *parts;          /* JsPartAttribution, by part index (grown as needed) */
   JsSampleStats unlisted; /* of parts left out of `parts` */
   gint64 unlisted_ns;
   JsWatchdogMembers longest; /* of the longest stall */
@@ -123,13 +123,13 @@ typedef struct
 /* A stretch of a long stall, its samples aggregated. */
 typedef struct
 {
-  gint64 from_ns, to_ns;         /* the time its samples speak for (no part's edge known when
-                                    it was made lies inside) */
+  gint64 from_ns, to_ns; /* the time its samples speak for (no part's edge known when
+                            it was made lies inside) */
   gboolean cpu_known;
   gint64 cpu_from_ns, cpu_to_ns; /* the main thread's CPU clock at from and to */
   JsProfile *profile;
-  JsSampleStats stats;           /* counts only (the stall's times are the stall's) */
-  GArray *timeline;              /* JsSampleEntry; part unset */
+  JsSampleStats stats; /* counts only (the stall's times are the stall's) */
+  GArray *timeline;    /* JsSampleEntry; part unset */
 } JsStallChunk;
 
 JsAttribution *js_attribution_new (void);

@@ -10,11 +10,11 @@ static JsDispatchHook hook;
 
 /* One wrapper per table: a GSource carries only its table pointer, and the
  * table is what we patch, so each wrapper must know its original. */
-#define JS_PATCHED(name)                                                              \
-  static GSourceDispatchFunc name##_orig;                                             \
-  static gboolean name##_dispatch (GSource *s, GSourceFunc cb, gpointer ud)            \
-  {                                                                                   \
-    return hook ((JsDispatchFunc) name##_orig, s, (void *) cb, ud);                  \
+#define JS_PATCHED(name)                                                                           \
+  static GSourceDispatchFunc name##_orig;                                                          \
+  static gboolean name##_dispatch (GSource *s, GSourceFunc cb, gpointer ud)                        \
+  {                                                                                                \
+    return hook ((JsDispatchFunc) name##_orig, s, (void *) cb, ud);                                \
   }
 
 typedef gboolean (*GSourceDispatchFunc) (GSource *, GSourceFunc, gpointer);

@@ -76,7 +76,7 @@ name (JsCallbackNames *s, const void *address, JsCallbackName *out)
   gboolean final = TRUE;
   g_autofree char *fallback = NULL;
 
-  *out = (JsCallbackName) { 0 };
+  *out = (JsCallbackName){ 0 };
   if (s->symbolizer != NULL)
     {
       JsSymbolizerStats before, after;

@@ -59,9 +59,9 @@ struct _JsCollector
 {
   const JsConfig *config;
   JsRing *ring;
-  char *report_template; /* JANKSCOPE_REPORT, or NULL: no report */
-  char *report_owner;    /* JANKSCOPE_REPORT_OWNER at start-up, or NULL */
-  char *report_path;     /* resolved by the thread before its first write; its own */
+  char *report_template;  /* JANKSCOPE_REPORT, or NULL: no report */
+  char *report_owner;     /* JANKSCOPE_REPORT_OWNER at start-up, or NULL */
+  char *report_path;      /* resolved by the thread before its first write; its own */
   JsReportWriter *writer; /* made on the thread; NULL: no report */
   JsReportWriterStats writer_stats;
   char run_id[48];
@@ -71,7 +71,7 @@ struct _JsCollector
   GThread *thread;
   int wake_word; /* futex: bumped to wake the thread */
   int quit;
-  int done;      /* futex: set once the final report is written */
+  int done; /* futex: set once the final report is written */
 
   JsLoopStats loop_stats;
   JsEventStore store;
@@ -79,26 +79,26 @@ struct _JsCollector
   JsFrameMetrics frames;
   JsCallbackNames *callback_names;
   JsProcessInfo process;
-  JsContext context;      /* scenes, marks, focused window, CPU/load/memory */
-  JsScrub *scrub;         /* JANKSCOPE_SCRUB: made on this thread (it reads passwd) */
+  JsContext context; /* scenes, marks, focused window, CPU/load/memory */
+  JsScrub *scrub;    /* JANKSCOPE_SCRUB: made on this thread (it reads passwd) */
 
-  JsWatchdog *watchdog;   /* NULL: no watchdog */
+  JsWatchdog *watchdog; /* NULL: no watchdog */
   JsStallStore stalls;
   gboolean have_stalls;
-  GArray *stall_headers;  /* scratch for js_watchdog_take */
+  GArray *stall_headers; /* scratch for js_watchdog_take */
   GPtrArray *stall_samples;
   JsonNode *previous_run; /* a previous run's unfinished hang, or NULL */
 
   guint64 records_seen;
-  gboolean snapshot_written;   /* the first whole report is on disk */
-  guint64 members_records;     /* records_seen when the summary was last journaled */
+  gboolean snapshot_written; /* the first whole report is on disk */
+  guint64 members_records;   /* records_seen when the summary was last journaled */
   gint64 members_ns;
   gboolean members_events_pending; /* events were journaled since the summary was */
-  guint64 hang_generation;     /* stalls.generation when the hang was last journaled */
+  guint64 hang_generation;         /* stalls.generation when the hang was last journaled */
   gint64 hang_ns;
-  gboolean hang_journaled;     /* the journal's last hang line is a hang, not its end */
+  gboolean hang_journaled; /* the journal's last hang line is a hang, not its end */
   gint64 last_poll_check_ns;
-  gint64 cpu_ns;               /* the collector thread's own CPU time, at the last tick */
+  gint64 cpu_ns; /* the collector thread's own CPU time, at the last tick */
 };
 
 JsCollector *
@@ -128,8 +128,7 @@ js_collector_set_watchdog (JsCollector *c, JsWatchdog *watchdog, JsModules *modu
 {
   c->watchdog = watchdog;
   js_stall_store_init (&c->stalls, modules, c->config->debuginfod);
-  js_symbolizer_set_debug_dirs (c->stalls.symbolizer,
-                                (const char *const *) c->config->debug_dirs);
+  js_symbolizer_set_debug_dirs (c->stalls.symbolizer, (const char *const *) c->config->debug_dirs);
   /* Callbacks are named by the same symbolizer as stack frames. */
   js_callback_names_set_symbolizer (c->callback_names, c->stalls.symbolizer, modules);
   c->have_stalls = TRUE;
@@ -306,8 +305,8 @@ journal_events (JsCollector *c, const JsReportInput *in, JsEventStore *store, gi
           && now - e->journaled_ns < journal_period (e))
         continue;
       {
-        g_autoptr (GBytes) json = e->frozen != NULL ? g_bytes_ref (e->frozen)
-                                                    : js_report_event_json (in, e);
+        g_autoptr (GBytes) json
+            = e->frozen != NULL ? g_bytes_ref (e->frozen) : js_report_event_json (in, e);
 
         js_report_writer_add_event (c->writer, json);
         e->journaled_bytes = g_bytes_get_size (json);
@@ -354,8 +353,7 @@ persist (JsCollector *c, gint64 now, gboolean final)
       js_report_writer_add_hang (c->writer, NULL, 0);
       c->hang_journaled = FALSE;
     }
-  if (final
-      || (c->records_seen != c->members_records && now - c->members_ns >= MEMBERS_PERIOD_NS)
+  if (final || (c->records_seen != c->members_records && now - c->members_ns >= MEMBERS_PERIOD_NS)
       || (c->members_events_pending && now - c->members_ns >= MEMBERS_EVENTS_PERIOD_NS))
     {
       gsize length;
@@ -515,7 +513,6 @@ collector_thread (gpointer data)
       drain (c);
       now = js_now_ns ();
       take_stalls (c, now);
-
 
       /* The live viewer's hang progress: the stall under way, symbolized. */
       if (c->have_stalls)

@@ -25,7 +25,7 @@
 #define DEFAULT_MAX_EVENTS 1000
 #define DEFAULT_MAX_PARTS 64
 #define DEFAULT_EXIT_MS 100
-#define DEFAULT_PRETRIGGER_MS 16   /* one frame at 60 Hz */
+#define DEFAULT_PRETRIGGER_MS 16 /* one frame at 60 Hz */
 /* Short intervals while the stall is young, longer ones for long stalls and
  * hangs (5/50/100 ms; why: docs/background.md, "The schedule"). */
 static const gint64 default_sample_ms[JS_N_SAMPLE_STAGES] = { 5, 50, 100 };
@@ -78,8 +78,7 @@ env_bool (const char *(*get_env) (const char *), const char *name, gboolean def)
   if (!g_ascii_strcasecmp (text, "0") || !g_ascii_strcasecmp (text, "false")
       || !g_ascii_strcasecmp (text, "no") || !g_ascii_strcasecmp (text, "off"))
     return FALSE;
-  js_log_warning ("%s='%s' is not one of 0/1/true/false/yes/no/on/off; using %d", name, text,
-                  def);
+  js_log_warning ("%s='%s' is not one of 0/1/true/false/yes/no/on/off; using %d", name, text, def);
   return def;
 }
 
@@ -177,7 +176,8 @@ env_dirs (const char *(*get_env) (const char *), const char *name, guint max)
     }
   if (rejected > 0)
     js_log_warning ("%s='%s': %u entr%s left out (absolute directories only, ':'-separated, "
-                    "at most %u)", name, text, rejected, rejected == 1 ? "y" : "ies", max);
+                    "at most %u)",
+                    name, text, rejected, rejected == 1 ? "y" : "ies", max);
   if (dirs->len == 0)
     {
       g_ptr_array_free (dirs, TRUE);
@@ -202,11 +202,14 @@ load_watchdog (JsConfig *config, const char *(*get_env) (const char *name))
                    "one interval or three non-decreasing ones (stall under 500 ms, under 2 s, "
                    "longer), 1 to 10000 ms, e.g. \"5,50,100\"");
   for (guint i = 0; i < JS_N_SAMPLE_STAGES; i++)
-    config->sample_interval_ns[i] = (n == 0 ? default_sample_ms[i] : n == 1 ? ms[0] : ms[i])
+    config->sample_interval_ns[i] = (n == 0   ? default_sample_ms[i]
+                                     : n == 1 ? ms[0]
+                                              : ms[i])
                                     * G_GINT64_CONSTANT (1000000);
 
-  n = env_ms_list (get_env, "JANKSCOPE_WATCHDOG_MS", 1, JS_MAX_WATCHDOG_TIERS, FALSE, 1, 3600 * 1000,
-                   TRUE, ms, "1 to 4 increasing millisecond tiers, e.g. \"250,1000,3000,5000\"");
+  n = env_ms_list (get_env, "JANKSCOPE_WATCHDOG_MS", 1, JS_MAX_WATCHDOG_TIERS, FALSE, 1,
+                   3600 * 1000, TRUE, ms,
+                   "1 to 4 increasing millisecond tiers, e.g. \"250,1000,3000,5000\"");
   if (n == 0)
     {
       n = JS_MAX_WATCHDOG_TIERS;
@@ -216,8 +219,7 @@ load_watchdog (JsConfig *config, const char *(*get_env) (const char *name))
   for (guint i = 0; i < n; i++)
     config->watchdog_tier_ns[i] = ms[i] * G_GINT64_CONSTANT (1000000);
 
-  config->ping_period_ns = env_int (get_env, "JANKSCOPE_PING_MS", 0, 3600 * 1000, 0,
-                                    "milliseconds")
+  config->ping_period_ns = env_int (get_env, "JANKSCOPE_PING_MS", 0, 3600 * 1000, 0, "milliseconds")
                            * G_GINT64_CONSTANT (1000000);
   config->sample_signal = (int) env_int (get_env, "JANKSCOPE_SAMPLE_SIGNAL", -1, 28, -1,
                                          "(offset from SIGRTMIN, -1 = automatic)");
@@ -269,27 +271,26 @@ js_config_load (JsConfig *config, const char *(*get_env) (const char *name))
   config->debug = env_bool (get_env, "JANKSCOPE_DEBUG", FALSE);
   report = get_env ("JANKSCOPE_REPORT");
   config->report_path = (report != NULL && *report != '\0') ? g_strdup (report) : NULL;
-  config->threshold_ns = env_int (get_env, "JANKSCOPE_THRESHOLD_MS", 1, 60000,
-                                  DEFAULT_THRESHOLD_MS, "milliseconds")
-                         * G_GINT64_CONSTANT (1000000);
+  config->threshold_ns
+      = env_int (get_env, "JANKSCOPE_THRESHOLD_MS", 1, 60000, DEFAULT_THRESHOLD_MS, "milliseconds")
+        * G_GINT64_CONSTANT (1000000);
   config->tier_ns[JS_TIER_NOTICEABLE] = config->threshold_ns;
   env_tiers (get_env, config);
-  config->merge_gap_ns = env_int (get_env, "JANKSCOPE_MERGE_MS", 0, 60000, DEFAULT_MERGE_MS,
-                                  "milliseconds")
-                         * G_GINT64_CONSTANT (1000000);
-  config->max_events = (guint) env_int (get_env, "JANKSCOPE_MAX_EVENTS", 1, 100000,
-                                        DEFAULT_MAX_EVENTS, "events");
+  config->merge_gap_ns
+      = env_int (get_env, "JANKSCOPE_MERGE_MS", 0, 60000, DEFAULT_MERGE_MS, "milliseconds")
+        * G_GINT64_CONSTANT (1000000);
+  config->max_events
+      = (guint) env_int (get_env, "JANKSCOPE_MAX_EVENTS", 1, 100000, DEFAULT_MAX_EVENTS, "events");
   config->max_parts = DEFAULT_MAX_PARTS;
-  config->slow_frame_pct
-      = (guint) env_int (get_env, "JANKSCOPE_SLOW_FRAME_PCT", JS_SLOW_FRAME_MIN_PCT,
-                         JS_SLOW_FRAME_MAX_PCT, JS_SLOW_FRAME_DEFAULT_PCT,
-                         "percent of the frame budget");
+  config->slow_frame_pct = (guint) env_int (
+      get_env, "JANKSCOPE_SLOW_FRAME_PCT", JS_SLOW_FRAME_MIN_PCT, JS_SLOW_FRAME_MAX_PCT,
+      JS_SLOW_FRAME_DEFAULT_PCT, "percent of the frame budget");
   load_watchdog (config, get_env);
   config->install_share = env_share (get_env, "JANKSCOPE_INSTALL_SHARE", 1.0);
   config->scrub = env_bool (get_env, "JANKSCOPE_SCRUB", FALSE);
-  config->exit_wait_ns = env_int (get_env, "JANKSCOPE_EXIT_MS", 1, 10000, DEFAULT_EXIT_MS,
-                                  "milliseconds")
-                         * G_GINT64_CONSTANT (1000000);
+  config->exit_wait_ns
+      = env_int (get_env, "JANKSCOPE_EXIT_MS", 1, 10000, DEFAULT_EXIT_MS, "milliseconds")
+        * G_GINT64_CONSTANT (1000000);
 }
 
 void

@@ -26,22 +26,22 @@ typedef struct
   guint slow_frame_pct; /* a frame is slow over this % of its budget (js-slow-frame.h) */
 
   /* Watchdog and stack sampling (js-watchdog.h). */
-  gboolean sampling;        /* take stacks (else the watchdog only times stalls) */
-  gint64 pretrigger_ns;     /* a busy span this old is a stall: sampling starts */
+  gboolean sampling;    /* take stacks (else the watchdog only times stalls) */
+  gint64 pretrigger_ns; /* a busy span this old is a stall: sampling starts */
   gint64 sample_interval_ns[JS_N_SAMPLE_STAGES]; /* stall younger than 500 ms, 2 s, older */
   gint64 watchdog_tier_ns[JS_MAX_WATCHDOG_TIERS];
   guint n_watchdog_tiers;
-  gint64 ping_period_ns;    /* 0: one ping per stall; else a classic periodic ping */
-  int sample_signal;        /* SIGRTMIN + this; -1: the first free one from SIGRTMIN+3 */
-  gboolean debuginfod;      /* ask debuginfod servers for debug files (network) */
-  char **debug_dirs;        /* JANKSCOPE_DEBUG_DIRS: debug roots before /usr/lib/debug, or NULL */
-  gboolean inspector;       /* open jankscope's window (GTK 4 apps) */
-  gboolean ui;              /* load the GTK 4 UI module (Inspector page, shortcut); JANKSCOPE_UI */
-  gboolean live;            /* serve the live stream to `jankscope view` (js-live-server.h) */
+  gint64 ping_period_ns; /* 0: one ping per stall; else a classic periodic ping */
+  int sample_signal;     /* SIGRTMIN + this; -1: the first free one from SIGRTMIN+3 */
+  gboolean debuginfod;   /* ask debuginfod servers for debug files (network) */
+  char **debug_dirs;     /* JANKSCOPE_DEBUG_DIRS: debug roots before /usr/lib/debug, or NULL */
+  gboolean inspector;    /* open jankscope's window (GTK 4 apps) */
+  gboolean ui;           /* load the GTK 4 UI module (Inspector page, shortcut); JANKSCOPE_UI */
+  gboolean live;         /* serve the live stream to `jankscope view` (js-live-server.h) */
 
   /* Fleet sampling and privacy (js-install-id.h, js-scrub.h). */
-  double install_share;     /* monitor installs in this share of the id space, (0, 1] */
-  gboolean scrub;           /* no home directory, user name or window title in reports */
+  double install_share; /* monitor installs in this share of the id space, (0, 1] */
+  gboolean scrub;       /* no home directory, user name or window title in reports */
 
   /* The app's exit waits this long at most for jankscope (the final report). */
   gint64 exit_wait_ns;

@@ -28,7 +28,7 @@ js_timeline_add (JsTimeline *t, gint64 t_ns, guint32 id)
       t->first = (t->first + 1) % JS_CONTEXT_TIMELINE;
       t->len--;
     }
-  t->entries[(t->first + t->len) % JS_CONTEXT_TIMELINE] = (JsTimelineEntry) { t_ns, id };
+  t->entries[(t->first + t->len) % JS_CONTEXT_TIMELINE] = (JsTimelineEntry){ t_ns, id };
   t->len++;
 }
 
@@ -133,7 +133,7 @@ feed_mark (JsContext *c, const JsRecord *r)
       close_open_from (c, r->depth);
       /* Levels skipped by lost begins stay empty (seq 0). */
       while (c->n_open < r->depth - 1u)
-        c->open[c->n_open++] = (JsMark) { 0 };
+        c->open[c->n_open++] = (JsMark){ 0 };
       c->open[c->n_open++] = m;
       return;
     }

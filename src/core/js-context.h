@@ -25,9 +25,9 @@
 
 G_BEGIN_DECLS
 
-#define JS_CONTEXT_TIMELINE 1024   /* scene or title changes kept */
-#define JS_CONTEXT_MARKS 256       /* ended marks kept for the report */
-#define JS_EVENT_MAX_MARKS 8       /* marks listed per event */
+#define JS_CONTEXT_TIMELINE 1024 /* scene or title changes kept */
+#define JS_CONTEXT_MARKS 256     /* ended marks kept for the report */
+#define JS_EVENT_MAX_MARKS 8     /* marks listed per event */
 #define JS_STARTUP_PLAIN_NS (5000 * G_GINT64_CONSTANT (1000000))
 
 typedef struct
@@ -47,17 +47,17 @@ typedef struct
 
 typedef struct
 {
-  guint32 seq;      /* the mark's id in the report */
-  guint32 name_id;  /* js_marks_labels () */
-  guint32 depth;    /* 1 = outermost */
+  guint32 seq;     /* the mark's id in the report */
+  guint32 name_id; /* js_marks_labels () */
+  guint32 depth;   /* 1 = outermost */
   gint64 start_ns;
-  gint64 end_ns;    /* 0: open */
+  gint64 end_ns; /* 0: open */
 } JsMark;
 
 struct _JsEventContext
 {
-  guint32 scene;    /* js_scenes_labels (), 0 = none or unknown */
-  guint32 title;    /* js_focus_titles (), 0 = none or unknown */
+  guint32 scene; /* js_scenes_labels (), 0 = none or unknown */
+  guint32 title; /* js_focus_titles (), 0 = none or unknown */
   gboolean startup;
   gboolean have_resources;
   JsResourceWindow resources;
@@ -74,13 +74,13 @@ typedef struct
   JsTimeline titles;
   JsMark open[JS_SCENES_MAX_DEPTH]; /* by depth - 1 */
   guint n_open;
-  JsMark done[JS_CONTEXT_MARKS];    /* circular, by end */
+  JsMark done[JS_CONTEXT_MARKS]; /* circular, by end */
   guint done_first, done_len;
   guint64 marks_ended;
-  guint64 marks_lost;               /* ends never seen (records dropped) */
+  guint64 marks_lost; /* ends never seen (records dropped) */
   JsResources resources;
-  gint64 first_frame_ns;            /* end of the first frame, 0 before it */
-  gboolean gtk;                     /* GTK is loaded: start-up ends at the first frame */
+  gint64 first_frame_ns; /* end of the first frame, 0 before it */
+  gboolean gtk;          /* GTK is loaded: start-up ends at the first frame */
 } JsContext;
 
 void js_context_init (JsContext *c, const JsConfig *config, gint64 start_ns);

@@ -83,8 +83,8 @@ at_exit (void)
     js_log_warning ("the final report was not finished within %d ms of the app's exit "
                     "(JANKSCOPE_EXIT_MS); %s and %s" JS_JOURNAL_SUFFIX " hold what was written "
                     "until then (jankscope reads both)",
-                    (int) (config.exit_wait_ns / JS_NS_PER_MS), js_collector_report_path (collector),
-                    js_collector_report_path (collector));
+                    (int) (config.exit_wait_ns / JS_NS_PER_MS),
+                    js_collector_report_path (collector), js_collector_report_path (collector));
   /* Viewers get a last word with what is left; the socket is removed. */
   left = deadline - js_now_ns ();
   js_live_server_stop (live_server, (guint) MAX (left / JS_NS_PER_MS, 0));
@@ -133,7 +133,8 @@ jankscope_core_start (JsBridge *bridge)
   js_config_load (&config, g_getenv);
   js_log_set_debug (config.debug);
   /* Per-install buckets (docs/background.md): this install is in or out for good. */
-  if (config.install_share < 1.0 && !js_install_id_in_share (js_install_id (), config.install_share))
+  if (config.install_share < 1.0
+      && !js_install_id_in_share (js_install_id (), config.install_share))
     {
       js_log_debug ("install %s is outside JANKSCOPE_INSTALL_SHARE=%g: not monitoring",
                     js_install_id () ? js_install_id () : "(no machine id)", config.install_share);

@@ -173,15 +173,15 @@ load_client (Client *client)
 
   if (lib == NULL)
     return FALSE;
-  client->begin = (debuginfod_client * (*) (void)) dlsym (lib, "debuginfod_begin");
+  client->begin = (debuginfod_client * (*) (void) ) dlsym (lib, "debuginfod_begin");
   client->end = (void (*) (debuginfod_client *)) dlsym (lib, "debuginfod_end");
-  client->find_debuginfo = (int (*) (debuginfod_client *, const unsigned char *, int, char **))
-      dlsym (lib, "debuginfod_find_debuginfo");
-  client->set_progressfn = (void (*) (debuginfod_client *, debuginfod_progressfn_t))
-      dlsym (lib, "debuginfod_set_progressfn");
-  client->set_verbose_fd = (void (*) (debuginfod_client *, int))
-      dlsym (lib, "debuginfod_set_verbose_fd");
-  client->get_url = (const char *(*) (debuginfod_client *)) dlsym (lib, "debuginfod_get_url");
+  client->find_debuginfo = (int (*) (debuginfod_client *, const unsigned char *, int,
+                                     char **)) dlsym (lib, "debuginfod_find_debuginfo");
+  client->set_progressfn = (void (*) (debuginfod_client *, debuginfod_progressfn_t)) dlsym (
+      lib, "debuginfod_set_progressfn");
+  client->set_verbose_fd
+      = (void (*) (debuginfod_client *, int)) dlsym (lib, "debuginfod_set_verbose_fd");
+  client->get_url = (const char *(*) (debuginfod_client *) ) dlsym (lib, "debuginfod_get_url");
   /* Never dlclose ()d: the client may keep state (curl) for the process. */
   return client->begin != NULL && client->end != NULL && client->find_debuginfo != NULL
          && client->set_progressfn != NULL;
@@ -193,7 +193,8 @@ hex_to_bytes (const char *hex, guint8 *bytes, int *len)
   gsize n = strlen (hex);
 
   for (gsize i = 0; i + 1 < n; i += 2)
-    bytes[i / 2] = (guint8) (g_ascii_xdigit_value (hex[i]) << 4 | g_ascii_xdigit_value (hex[i + 1]));
+    bytes[i / 2]
+        = (guint8) (g_ascii_xdigit_value (hex[i]) << 4 | g_ascii_xdigit_value (hex[i + 1]));
   *len = (int) (n / 2);
   return n > 0 && n % 2 == 0;
 }
@@ -225,7 +226,8 @@ fetch_thread (gpointer data)
 
   if (!loaded)
     js_log_warning ("JANKSCOPE_DEBUGINFOD=1 but %s could not be loaded: no debug information "
-                    "from debuginfod servers", LIBDEBUGINFOD);
+                    "from debuginfod servers",
+                    LIBDEBUGINFOD);
   else if ((c = client.begin ()) != NULL)
     {
       /* Quiet in the app's stderr (DEBUGINFOD_VERBOSE, DEBUGINFOD_PROGRESS). */

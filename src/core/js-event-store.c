@@ -159,7 +159,8 @@ victim_below (JsEventStore *store, JsTier tier)
 
       if (e->longest.tier < tier
           && (best < 0
-              || e->longest.tier < ((JsEvent *) g_ptr_array_index (store->events, best))->longest.tier))
+              || e->longest.tier
+                     < ((JsEvent *) g_ptr_array_index (store->events, best))->longest.tier))
         best = (gint) i;
     }
   return best;

@@ -20,7 +20,7 @@
 
 G_BEGIN_DECLS
 
-typedef struct _JsFrameInfo JsFrameInfo; /* js-frame-metrics.h */
+typedef struct _JsFrameInfo JsFrameInfo;       /* js-frame-metrics.h */
 typedef struct _JsEventContext JsEventContext; /* js-context.h */
 
 typedef struct
@@ -31,15 +31,15 @@ typedef struct
   gint64 duration_ns; /* own time (dispatch) or unexplained busy time (iteration) */
   gint64 nested_ns;
   JsTier tier;
-  guint32 name_id;    /* dispatch: its source; iteration: its main contributor */
+  guint32 name_id; /* dispatch: its source; iteration: its main contributor */
   const void *code;
   guint32 code_is_dispatch;
   gint16 priority;
   guint8 depth;
-  guint32 dispatches; /* iteration: dispatches in it */
-  gint64 top_ns;      /* iteration: own time of its main contributor (name_id, code) */
+  guint32 dispatches;     /* iteration: dispatches in it */
+  gint64 top_ns;          /* iteration: own time of its main contributor (name_id, code) */
   guint32 frames_delayed; /* dispatch: slow frames it overlapped */
-  JsFrameInfo *frame;  /* frame parts only: owned by the event once added */
+  JsFrameInfo *frame;     /* frame parts only: owned by the event once added */
 } JsPart;
 
 typedef struct
@@ -50,30 +50,30 @@ typedef struct
   gint64 duration_ns; /* sum of the parts */
   guint parts_count;  /* including parts left out of `parts` */
   JsPart longest;
-  GArray *parts;      /* JsPart, at most max_parts */
+  GArray *parts;              /* JsPart, at most max_parts */
   JsFrameInfo *longest_frame; /* copy of longest.frame (frame events) */
   /* What the watchdog's stalls say, aggregated (js-attribution.h): each
    * stall is folded in once it can no longer change (js-stall-store.h), and
    * let go. NULL until the first. */
   JsAttribution *attribution;
-  GPtrArray *stalls;  /* stalls it overlaps not folded in yet (js-stall-store.h), or NULL */
+  GPtrArray *stalls; /* stalls it overlaps not folded in yet (js-stall-store.h), or NULL */
   guint stalls_dropped;
   /* Every part's span (those left out of `parts` too, as long as a stall
    * may still need them): where its samples go. */
-  GArray *windows;    /* JsPartWindow */
+  GArray *windows;         /* JsPartWindow */
   JsEventContext *context; /* scene, marks, system state: set once closed (js-context.h) */
 
   /* Once it can no longer change (closed, its stalls attached, its frames
    * seen), the event is serialized once (js-report.c) and its parts and
    * stalls are let go: a kept event then costs its JSON text, and the
    * report is a concatenation, not a new analysis of every event. */
-  GBytes *frozen;          /* its report JSON (one line), or NULL */
-  gint64 closed_ns;        /* when it closed (0: open) */
-  guint64 changed;         /* the store's generation at its last change */
-  guint64 journaled;       /* `changed` when last written to the journal, 0 never */
-  guint64 journaled_stalls;/* js_event_stalls_state () then */
+  GBytes *frozen;           /* its report JSON (one line), or NULL */
+  gint64 closed_ns;         /* when it closed (0: open) */
+  guint64 changed;          /* the store's generation at its last change */
+  guint64 journaled;        /* `changed` when last written to the journal, 0 never */
+  guint64 journaled_stalls; /* js_event_stalls_state () then */
   gint64 journaled_ns;
-  gsize journaled_bytes;   /* the size of its JSON then */
+  gsize journaled_bytes; /* the size of its JSON then */
 } JsEvent;
 
 typedef struct
@@ -82,7 +82,7 @@ typedef struct
   GPtrArray *events; /* closed JsEvents, by start */
   JsEvent *open;     /* the episode still accepting parts, or NULL */
   guint64 next_id;
-  guint64 *ids;      /* where event ids come from: &next_id, or a counter shared by stores */
+  guint64 *ids; /* where event ids come from: &next_id, or a counter shared by stores */
   guint64 dropped_by_tier[JS_N_TIERS];
   guint64 generation; /* bumped on every change: "is the report stale?" */
 } JsEventStore;
@@ -103,8 +103,7 @@ void js_event_store_foreach_overlapping (JsEventStore *store, JsRecordKind type,
  * its end by the merge gap and the main loop is not in the middle of an
  * iteration that started before that (`busy_since_ns`, 0 when idle).
  * `force` closes it regardless (exit). */
-void js_event_store_tick (JsEventStore *store, gint64 now_ns, gint64 busy_since_ns,
-                          gboolean force);
+void js_event_store_tick (JsEventStore *store, gint64 now_ns, gint64 busy_since_ns, gboolean force);
 
 /* Marks `e` changed (for the journal). */
 void js_event_store_touch (JsEventStore *store, JsEvent *e);

@@ -23,7 +23,7 @@ static JsLabels titles;
 /* Main thread only. */
 static gboolean gtk_ready;
 static GQuark seen_quark;
-static gpointer focused;               /* compared, never dereferenced */
+static gpointer focused;                /* compared, never dereferenced */
 static guint32 current = TITLE_UNKNOWN; /* the last title recorded */
 
 static GList *(*list_toplevels) (void);
@@ -66,7 +66,7 @@ gtk_is_ready (void)
    * ourselves (that would run GTK code before gtk_init ()). */
   if (type == 0 || g_type_class_peek (type) == NULL)
     return FALSE;
-  list_toplevels = (GList * (*) (void)) dlsym (RTLD_DEFAULT, "gtk_window_list_toplevels");
+  list_toplevels = (GList * (*) (void) ) dlsym (RTLD_DEFAULT, "gtk_window_list_toplevels");
   is_active = (gboolean (*) (gpointer)) dlsym (RTLD_DEFAULT, "gtk_window_is_active");
   get_title = (const char *(*) (gpointer)) dlsym (RTLD_DEFAULT, "gtk_window_get_title");
   if (list_toplevels == NULL || is_active == NULL || get_title == NULL)

@@ -21,8 +21,8 @@
 
 G_BEGIN_DECLS
 
-#define JS_FOCUS_TITLES 256       /* distinct titles kept */
-#define JS_FOCUS_TITLE_BYTES 128  /* 127 bytes kept */
+#define JS_FOCUS_TITLES 256      /* distinct titles kept */
+#define JS_FOCUS_TITLE_BYTES 128 /* 127 bytes kept */
 
 /* Start-up, on the main thread. Nothing happens unless `enabled`. */
 void js_focus_init (JsRing *ring, gboolean enabled);

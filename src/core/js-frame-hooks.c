@@ -33,19 +33,20 @@ typedef struct
   guint32 id;
   gboolean excluded;
   gboolean in_frame;
-  JsPhase phase;        /* the phase under way */
+  JsPhase phase; /* the phase under way */
   gint64 phase_start_ns;
   gint64 frame_start_ns;
   gint64 flush_start_ns; /* flush-events seen, no frame yet: 0 if none */
   gint64 budget_ns;
-  gint64 late_ns;        /* how late the frame's dispatch started */
-  const void *code;      /* the frame's dispatch */
+  gint64 late_ns;   /* how late the frame's dispatch started */
+  const void *code; /* the frame's dispatch */
   guint32 name_id;
   guint32 mask;
   gint64 phase_ns[JS_N_PHASES];
 } ClockState;
 
-typedef void (*RefreshInfoFunc) (gpointer clock, gint64 base, gint64 *interval, gint64 *presentation);
+typedef void (*RefreshInfoFunc) (gpointer clock, gint64 base, gint64 *interval,
+                                 gint64 *presentation);
 
 static JsRing *ring;
 static pthread_t main_thread;
@@ -93,10 +94,10 @@ static gpointer
 display_of_clock (gpointer clock)
 {
   GList *(*list_toplevels) (void) = gtk_symbol ("gtk_window_list_toplevels");
-  gpointer (*native_surface) (gpointer) = gtk_symbol ("gtk_native_get_surface");   /* GTK4 */
+  gpointer (*native_surface) (gpointer) = gtk_symbol ("gtk_native_get_surface"); /* GTK4 */
   gpointer (*surface_clock) (gpointer) = gtk_symbol ("gdk_surface_get_frame_clock");
   gpointer (*surface_display) (gpointer) = gtk_symbol ("gdk_surface_get_display");
-  gpointer (*widget_window) (gpointer) = gtk_symbol ("gtk_widget_get_window");      /* GTK3 */
+  gpointer (*widget_window) (gpointer) = gtk_symbol ("gtk_widget_get_window"); /* GTK3 */
   gpointer (*window_clock) (gpointer) = gtk_symbol ("gdk_window_get_frame_clock");
   gpointer (*window_display) (gpointer) = gtk_symbol ("gdk_window_get_display");
   gpointer display = NULL;

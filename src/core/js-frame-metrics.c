@@ -75,8 +75,8 @@ window_for (JsFrameMetrics *d, guint32 id, gboolean create)
 }
 
 static void
-count_frame (JsFrameWindow *w, gint64 frame_ns, gboolean animating, gboolean slow,
-             gboolean frozen, gint64 budget_ns)
+count_frame (JsFrameWindow *w, gint64 frame_ns, gboolean animating, gboolean slow, gboolean frozen,
+             gint64 budget_ns)
 {
   w->frames++;
   w->slow += slow;
@@ -142,7 +142,8 @@ count_frames_in_dispatch (JsFrameMetrics *d, const JsRecord *r)
   if (e == NULL || e->parts->len == 0)
     return;
   last = &g_array_index (e->parts, JsPart, e->parts->len - 1);
-  if (last->type != JS_RECORD_DISPATCH || last->start_ns != r->start_ns || last->end_ns != r->end_ns)
+  if (last->type != JS_RECORD_DISPATCH || last->start_ns != r->start_ns
+      || last->end_ns != r->end_ns)
     return;
   js_event_store_foreach_overlapping (&d->frame_store, JS_RECORD_FRAME, r->start_ns, r->end_ns, 8,
                                       count_frame_inside, last);
@@ -169,7 +170,8 @@ judge_slow_frame (JsFrameMetrics *d, const JsRecord *r, gint64 frame_ns, gint64 
   add_overlap (info, r->name_id, r->code, info->work_ns);
   for (guint i = 0; i < n_recent; i++)
     {
-      const typeof (d->recent[0]) *x = &d->recent[(d->n_recent - 1 - i) % JS_FRAME_RECENT_DISPATCHES];
+      const typeof (d->recent[0]) *x
+          = &d->recent[(d->n_recent - 1 - i) % JS_FRAME_RECENT_DISPATCHES];
       gint64 overlap;
 
       if (x->end_ns <= window_start)
@@ -177,10 +179,10 @@ judge_slow_frame (JsFrameMetrics *d, const JsRecord *r, gint64 frame_ns, gint64 
       overlap = MIN (x->end_ns, r->end_ns) - MAX (x->start_ns, window_start);
       add_overlap (info, x->name_id, x->code, MIN (overlap, x->own_ns));
     }
-  info->fully_blocking = info->n_dispatches > 0
-                         && info->dispatches[0].overlap_ns * 10 >= (frame_ns - budget_ns) * 9;
+  info->fully_blocking
+      = info->n_dispatches > 0 && info->dispatches[0].overlap_ns * 10 >= (frame_ns - budget_ns) * 9;
 
-  part = (JsPart) {
+  part = (JsPart){
     .type = JS_RECORD_FRAME,
     .start_ns = window_start,
     .end_ns = r->end_ns,
@@ -204,7 +206,7 @@ static void
 recent_add_dispatch (JsRecentFrame *f, guint32 name_id, const void *code, gint64 duration_ns,
                      gint64 offset_ns)
 {
-  guint32 us = (guint32)CLAMP (duration_ns / 1000, 0, G_MAXUINT32);
+  guint32 us = (guint32) CLAMP (duration_ns / 1000, 0, G_MAXUINT32);
   guint i = f->n_dispatches;
 
   if (us == 0)
@@ -226,7 +228,7 @@ recent_add_dispatch (JsRecentFrame *f, guint32 name_id, const void *code, gint64
     .code = code,
     .name_id = name_id,
     .duration_us = us,
-    .offset_us = (guint32)CLAMP (offset_ns / 1000, 0, G_MAXUINT32),
+    .offset_us = (guint32) CLAMP (offset_ns / 1000, 0, G_MAXUINT32),
   };
 }
 
@@ -262,8 +264,8 @@ feed_frame (JsFrameMetrics *d, const JsRecord *r)
   gint64 budget_ns = js_frame_budget (r->inner_ns > 0 ? r->inner_ns : w ? w->budget_ns : 0);
   gint64 late_ns = (gint64) r->delay_us * 1000;
   gint64 due_at = r->start_ns - late_ns;
-  gboolean continuous = w != NULL && w->last_end_ns != 0
-                        && (due_at - w->last_end_ns) * 2 <= budget_ns * 3;
+  gboolean continuous
+      = w != NULL && w->last_end_ns != 0 && (due_at - w->last_end_ns) * 2 <= budget_ns * 3;
   gint64 frame_ns = continuous ? r->end_ns - w->last_end_ns : late_ns + (r->end_ns - r->start_ns);
   gboolean slow = js_frame_is_slow (frame_ns, budget_ns, d->frame_config.slow_frame_pct);
   gboolean frozen = js_frame_is_frozen (d->frame_config.tier_ns, frame_ns);

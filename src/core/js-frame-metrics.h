@@ -44,7 +44,7 @@ typedef struct
 typedef struct
 {
   gint64 end_ns;
-  gint64 frame_ns;   /* the frame time (see js_frame_metrics_feed) */
+  gint64 frame_ns; /* the frame time (see js_frame_metrics_feed) */
   guint32 budget_us;
   guint32 window;
   guint32 phase_us[JS_N_PHASES]; /* from the record; 0 for phases that did not run */
@@ -54,19 +54,19 @@ typedef struct
   JsRecentDispatch dispatches[JS_RECENT_FRAME_DISPATCHES];
 } JsRecentFrame;
 
-_Static_assert (sizeof (JsRecentDispatch) == 24, "JsRecentDispatch layout");
-_Static_assert (sizeof (JsRecentFrame) == 128, "JsRecentFrame layout");
+_Static_assert(sizeof (JsRecentDispatch) == 24, "JsRecentDispatch layout");
+_Static_assert(sizeof (JsRecentFrame) == 128, "JsRecentFrame layout");
 
 struct _JsFrameInfo
 {
   guint32 window;
   gint64 budget_ns;
-  gint64 work_ns;                /* before-paint (or flush-events) to the end of after-paint */
-  guint32 mask;                  /* phases that ran, 1 << JsPhase */
+  gint64 work_ns; /* before-paint (or flush-events) to the end of after-paint */
+  guint32 mask;   /* phases that ran, 1 << JsPhase */
   gint64 phase_ns[JS_N_PHASES];
-  guint32 dropped_frames;        /* refresh deadlines missed */
-  gboolean fully_blocking;       /* one dispatch held the loop for (almost) all the delay */
-  JsTier tier;                   /* js_tier_of_frame: light, noticeable, severe or frozen */
+  guint32 dropped_frames;  /* refresh deadlines missed */
+  gboolean fully_blocking; /* one dispatch held the loop for (almost) all the delay */
+  JsTier tier;             /* js_tier_of_frame: light, noticeable, severe or frozen */
   guint n_dispatches;
   struct
   {
@@ -81,9 +81,9 @@ typedef struct
   guint32 id;
   gboolean gone;
   guint64 frames, slow, frozen;
-  JsHistogram hist;           /* frame times */
-  guint64 animating_frames;   /* frames due right after the previous one (clock running) */
-  gint64 animating_ns;        /* their frame times, summed */
+  JsHistogram hist;         /* frame times */
+  guint64 animating_frames; /* frames due right after the previous one (clock running) */
+  gint64 animating_ns;      /* their frame times, summed */
   gint64 last_end_ns;
   gint64 budget_ns;
 } JsFrameWindow;
@@ -94,7 +94,7 @@ typedef struct
   JsEventStore frame_store;     /* frame events */
   JsConfig frame_config;        /* frame_store's merge gap and caps */
   JsFrameWindow total;
-  GPtrArray *windows;           /* JsFrameWindow, by first frame; at most JS_FRAME_MAX_WINDOWS */
+  GPtrArray *windows; /* JsFrameWindow, by first frame; at most JS_FRAME_MAX_WINDOWS */
   guint64 windows_dropped;
   /* The latest dispatches (any length), to find what overlapped a frame. */
   struct
@@ -103,7 +103,7 @@ typedef struct
     guint32 name_id;
     const void *code;
   } recent[JS_FRAME_RECENT_DISPATCHES];
-  guint n_recent; /* total pushed; index modulo the size */
+  guint n_recent;               /* total pushed; index modulo the size */
   JsRecentFrame *recent_frames; /* JS_FRAME_RECENT_FRAMES, a ring */
   guint64 n_recent_frames;      /* total pushed; index modulo the size */
 } JsFrameMetrics;

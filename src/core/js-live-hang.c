@@ -110,7 +110,7 @@ build (JsStallStore *store, JsStall *s, gint64 now_ns)
       if (f->line > 0)
         js_json_member_int (b, "line", f->line);
       json_builder_set_member_name (b, "confidence");
-      json_builder_add_double_value (b, ((gint64)(a.confidence * 1000 + 0.5)) / 1000.0);
+      json_builder_add_double_value (b, ((gint64) (a.confidence * 1000 + 0.5)) / 1000.0);
       js_json_member_string (b, "reason", a.culprit_reason);
       json_builder_end_object (b);
     }

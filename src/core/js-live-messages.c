@@ -171,7 +171,7 @@ find_hang_event (GBytes *snapshot, gint64 since_ns, gint64 end_ns, gint64 merge_
   gint64 now, best_overlap = 0;
   gboolean best_is_frame = TRUE;
 
-  if (!json_parser_load_from_data (parser, data, (gssize)size, NULL)
+  if (!json_parser_load_from_data (parser, data, (gssize) size, NULL)
       || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     return NULL;
   root = json_node_get_object (json_parser_get_root (parser));

@@ -158,7 +158,8 @@ client_flush (Client *c)
 
       /* Non-blocking, and GLib passes MSG_NOSIGNAL: a viewer gone mid-write
        * is an error here, never a SIGPIPE in the app. */
-      n = g_socket_send (c->socket, (const char *)data + c->offset, size - c->offset, NULL, &error);
+      n = g_socket_send (c->socket, (const char *) data + c->offset, size - c->offset, NULL,
+                         &error);
       if (n < 0)
         {
           if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
@@ -187,7 +188,7 @@ client_flush (Client *c)
     {
       c->out_source = g_socket_create_source (c->socket, G_IO_OUT, NULL);
       g_source_set_name (c->out_source, "[jankscope-live] client out");
-      g_source_set_callback (c->out_source, (GSourceFunc)(void (*) (void))client_out_cb, c, NULL);
+      g_source_set_callback (c->out_source, (GSourceFunc) (void (*) (void)) client_out_cb, c, NULL);
       g_source_attach (c->out_source, s->context);
     }
   return TRUE;
@@ -288,7 +289,7 @@ check_snapshot (JsLiveServer *s, gint64 now_ns)
       g_clear_pointer (&s->snapshot_message, g_bytes_unref);
       s->snapshot_message = js_live_message_snapshot (snapshot, generation, now_ns);
       for (GList *l = s->clients; l != NULL; l = l->next)
-        ((Client *)l->data)->needs_snapshot = TRUE;
+        ((Client *) l->data)->needs_snapshot = TRUE;
       if (s->hang_end_since_ns != 0)
         send_hang_event (s, snapshot, now_ns);
     }
@@ -313,7 +314,7 @@ static void
 want_if_watched (JsLiveServer *s, gint64 now_ns)
 {
   for (GList *l = s->clients; l != NULL; l = l->next)
-    if (now_ns - ((Client *)l->data)->connected_ns >= PROBE_NS)
+    if (now_ns - ((Client *) l->data)->connected_ns >= PROBE_NS)
       {
         jankscope_live_api_v1.want ();
         return;
@@ -424,11 +425,11 @@ accept_cb (GSocket *listener, GIOCondition condition, gpointer data)
     return G_SOURCE_CONTINUE;
   /* SO_PEERCRED: the uid of the process that connected, from the kernel. */
   creds = g_socket_get_credentials (socket, NULL);
-  uid = creds != NULL ? g_credentials_get_unix_user (creds, NULL) : (uid_t)-1;
+  uid = creds != NULL ? g_credentials_get_unix_user (creds, NULL) : (uid_t) -1;
   if (creds == NULL || uid != s->uid)
     {
       count (s, &s->stats.refused_uid, 1);
-      js_log_debug ("live: refused a connection from uid %d", (int)uid);
+      js_log_debug ("live: refused a connection from uid %d", (int) uid);
       refuse (socket, NULL);
       return G_SOURCE_CONTINUE;
     }
@@ -452,7 +453,7 @@ accept_cb (GSocket *listener, GIOCondition condition, gpointer data)
 
   c->in_source = g_socket_create_source (socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
   g_source_set_name (c->in_source, "[jankscope-live] client in");
-  g_source_set_callback (c->in_source, (GSourceFunc)(void (*) (void))client_in_cb, c, NULL);
+  g_source_set_callback (c->in_source, (GSourceFunc) (void (*) (void)) client_in_cb, c, NULL);
   g_source_attach (c->in_source, s->context);
 
   if (s->tick_source == NULL)
@@ -501,7 +502,7 @@ listen_on_socket (JsLiveServer *s)
     return FALSE;
   s->listen_source = g_socket_create_source (s->listener, G_IO_IN, NULL);
   g_source_set_name (s->listen_source, "[jankscope-live] accept");
-  g_source_set_callback (s->listen_source, (GSourceFunc)(void (*) (void))accept_cb, s, NULL);
+  g_source_set_callback (s->listen_source, (GSourceFunc) (void (*) (void)) accept_cb, s, NULL);
   g_source_attach (s->listen_source, s->context);
   g_mutex_lock (&s->lock);
   s->path = path;

@@ -56,7 +56,7 @@ remove_stale_sockets (const char *dir, pid_t self)
 
       if (end == e->d_name || g_strcmp0 (end, ".sock") != 0 || pid <= 0 || pid > G_MAXINT)
         continue;
-      if (pid == self || (kill ((pid_t)pid, 0) != 0 && errno == ESRCH))
+      if (pid == self || (kill ((pid_t) pid, 0) != 0 && errno == ESRCH))
         {
           g_autofree char *path = g_build_filename (dir, e->d_name, NULL);
 
@@ -84,7 +84,7 @@ js_live_socket_listen (const char *runtime_dir, pid_t pid, int backlog, char **p
   dir = g_build_filename (runtime_dir, "jankscope", NULL);
   if (!make_private_dir (dir))
     return NULL;
-  path = g_strdup_printf ("%s/%d.sock", dir, (int)pid);
+  path = g_strdup_printf ("%s/%d.sock", dir, (int) pid);
   if (strlen (path) >= sizeof sun.sun_path)
     {
       js_log_warning ("JANKSCOPE_LIVE: the socket path %s is too long; the live server stays off",

@@ -5,7 +5,7 @@
 #include "js-live.h"
 #include "js-clock.h"
 
-static GMutex lock;         /* guards `latest` only: held for a pointer swap */
+static GMutex lock; /* guards `latest` only: held for a pointer swap */
 static GBytes *latest;
 static guint64 generation;
 static gint64 wanted_at_ns; /* atomic */

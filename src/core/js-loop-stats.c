@@ -72,8 +72,8 @@ entry_for (JsLoopStats *stats, guint32 name_id, const void *code, gboolean is_di
 void
 js_loop_stats_add_dispatch (JsLoopStats *stats, const JsRecord *r, gint64 own_ns)
 {
-  JsSourceStats *s = entry_for (stats, r->name_id, r->code,
-                                (r->flags & JS_RECORD_CODE_IS_DISPATCH) != 0);
+  JsSourceStats *s
+      = entry_for (stats, r->name_id, r->code, (r->flags & JS_RECORD_CODE_IS_DISPATCH) != 0);
 
   stats->dispatches++;
   if (r->flags & JS_RECORD_NESTED_LOOP)

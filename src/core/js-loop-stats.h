@@ -18,11 +18,11 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  guint32 name_id;      /* js-names.h */
-  const void *code;     /* callback or dispatch function */
+  guint32 name_id;  /* js-names.h */
+  const void *code; /* callback or dispatch function */
   guint32 code_is_dispatch;
-  gint64 total_ns;      /* own time */
-  JsHistogram hist;     /* count and max live here */
+  gint64 total_ns;  /* own time */
+  JsHistogram hist; /* count and max live here */
 } JsSourceStats;
 
 typedef struct

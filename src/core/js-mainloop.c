@@ -224,7 +224,7 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
 
   frame = &open[depth++];
   frame->source = source;
-  frame->r = (JsRecord) {
+  frame->r = (JsRecord){
     .kind = JS_RECORD_DISPATCH,
     /* GDK 3's gdk_threads_add_* wrapper: the app's function it runs. */
     .code = callback ? js_gdk_threads_callback (callback, user_data) : (const void *) real,
@@ -303,8 +303,8 @@ js_mainloop_ensure_poll_func (void)
 }
 
 void
-js_mainloop_start (JsRing *the_ring, JsBridge *bridge,
-                   void (*set) (GMainContext *, GPollFunc), GPollFunc (*get) (GMainContext *))
+js_mainloop_start (JsRing *the_ring, JsBridge *bridge, void (*set) (GMainContext *, GPollFunc),
+                   GPollFunc (*get) (GMainContext *))
 {
   GPollFunc current;
 
@@ -399,7 +399,7 @@ js_mainloop_add_poll_observer (JsPollObserver observer)
       return FALSE;
     }
   /* Due at once: called at the next poll. */
-  poll_observers[n_poll_observers++] = (PollObserver) { observer, G_MININT64 };
+  poll_observers[n_poll_observers++] = (PollObserver){ observer, G_MININT64 };
   poll_observers_due_ns = G_MININT64;
   return TRUE;
 }

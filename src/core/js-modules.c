@@ -46,7 +46,7 @@ struct _JsModules
   guint n_loaded;
   unsigned long long adds, subs; /* as of the last refresh */
   guint refreshes;
-  char *exe_path; /* /proc/self/exe, read once */
+  char *exe_path;   /* /proc/self/exe, read once */
   gboolean offline; /* modules added by hand, never read from the process */
 };
 
@@ -148,9 +148,8 @@ read_build_id (const struct dl_phdr_info *info)
           desc = name + name_size;
           if (name_size > (gsize) (end - name) || desc_size > (gsize) (end - desc))
             break;
-          if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4
-              && memcmp (name, "GNU", 4) == 0 && note.n_descsz > 0
-              && note.n_descsz <= BUILD_ID_MAX)
+          if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && memcmp (name, "GNU", 4) == 0
+              && note.n_descsz > 0 && note.n_descsz <= BUILD_ID_MAX)
             {
               char *hex = g_malloc (note.n_descsz * 2 + 1);
 

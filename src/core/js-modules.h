@@ -20,13 +20,13 @@ G_BEGIN_DECLS
 typedef struct
 {
   guint id;
-  char *path;        /* as the dynamic loader knows it ("" for the main program: see `path`) */
-  char *name;        /* base name, e.g. "libgtk-4.so.1" */
-  guint64 base;      /* load bias (dlpi_addr) */
-  guint64 start, end;/* [start, end) covered by its PT_LOAD segments */
-  char *build_id;    /* lower-case hex, or NULL */
-  gboolean is_main;  /* the executable */
-  gboolean unloaded; /* seen gone at a later refresh */
+  char *path;         /* as the dynamic loader knows it ("" for the main program: see `path`) */
+  char *name;         /* base name, e.g. "libgtk-4.so.1" */
+  guint64 base;       /* load bias (dlpi_addr) */
+  guint64 start, end; /* [start, end) covered by its PT_LOAD segments */
+  char *build_id;     /* lower-case hex, or NULL */
+  gboolean is_main;   /* the executable */
+  gboolean unloaded;  /* seen gone at a later refresh */
 } JsModule;
 
 typedef struct _JsModules JsModules;

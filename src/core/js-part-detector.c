@@ -64,7 +64,7 @@ feed_dispatch (JsPartDetector *d, const JsRecord *r)
   if (own < d->config->threshold_ns)
     return;
 
-  part = (JsPart) {
+  part = (JsPart){
     .type = JS_RECORD_DISPATCH,
     .start_ns = r->start_ns,
     .end_ns = r->end_ns,
@@ -107,7 +107,7 @@ feed_iteration (JsPartDetector *d, const JsRecord *r)
   if (busy - explained < d->config->threshold_ns)
     return;
 
-  part = (JsPart) {
+  part = (JsPart){
     .type = JS_RECORD_ITERATION,
     .start_ns = r->start_ns,
     .end_ns = r->end_ns,

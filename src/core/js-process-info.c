@@ -27,8 +27,8 @@ js_process_info_read (JsProcessInfo *info)
     info->exe = g_strdup ("");
   info->name = prgname ? g_strdup (prgname) : g_path_get_basename (info->exe);
   info->pid = getpid ();
-  info->glib_version = g_strdup_printf ("%u.%u.%u", glib_major_version, glib_minor_version,
-                                        glib_micro_version);
+  info->glib_version
+      = g_strdup_printf ("%u.%u.%u", glib_major_version, glib_minor_version, glib_micro_version);
   info->toolkit = "glib";
   if (major != NULL && minor != NULL && micro != NULL)
     {

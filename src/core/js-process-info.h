@@ -10,11 +10,11 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  char *exe;          /* /proc/self/exe */
-  char *name;         /* g_get_prgname () or the exe's base name */
+  char *exe;  /* /proc/self/exe */
+  char *name; /* g_get_prgname () or the exe's base name */
   int pid;
-  char *glib_version; /* of the GLib loaded in the process */
-  char *gtk_version;  /* NULL without GTK */
+  char *glib_version;  /* of the GLib loaded in the process */
+  char *gtk_version;   /* NULL without GTK */
   const char *toolkit; /* "gtk4", "gtk3", "glib" */
 } JsProcessInfo;
 

@@ -42,12 +42,12 @@ enum
 
 typedef struct
 {
-  JsFrame frame;     /* representative (pseudo nodes: all 0) */
-  guint32 parent;    /* JS_PROFILE_NONE: a root */
+  JsFrame frame;  /* representative (pseudo nodes: all 0) */
+  guint32 parent; /* JS_PROFILE_NONE: a root */
   guint32 first_child;
   guint32 next_sibling;
-  guint32 other;     /* its [other] child, or JS_PROFILE_NONE */
-  guint32 flags;     /* JS_NODE_* */
+  guint32 other; /* its [other] child, or JS_PROFILE_NONE */
+  guint32 flags; /* JS_NODE_* */
   guint64 self_samples;
   gint64 self_ns;
 } JsProfileNode;
@@ -60,7 +60,7 @@ typedef struct
 
 typedef struct
 {
-  GArray *nodes;     /* JsProfileNode; a parent before its children */
+  GArray *nodes; /* JsProfileNode; a parent before its children */
   guint32 first_root;
   guint32 root_other; /* the [other] root, or JS_PROFILE_NONE */
   guint n_function_nodes;

@@ -15,18 +15,18 @@ typedef enum
 {
   JS_RECORD_DISPATCH = 1,
   JS_RECORD_ITERATION,
-  JS_RECORD_FRAME,       /* a GdkFrameClock frame (js-frame-hooks.c) */
-  JS_RECORD_CLOCK_GONE,  /* a frame clock was finalized: `count` is its window id */
+  JS_RECORD_FRAME,      /* a GdkFrameClock frame (js-frame-hooks.c) */
+  JS_RECORD_CLOCK_GONE, /* a frame clock was finalized: `count` is its window id */
   /* The app's annotations (js-scenes.c) and the focused window (js-focus.c),
    * all at `start_ns`; each is self-contained, so a dropped one only blurs
    * the timeline until the next: */
-  JS_RECORD_SCENE,       /* the scene stack changed: `name_id` its innermost scene
-                          * (js-scenes.h labels, 0 = none), `depth` its depth */
-  JS_RECORD_MARK_BEGIN,  /* a mark began: `name_id` (mark names), `count` its
-                          * sequence number, `depth` its nesting (1 = outermost) */
-  JS_RECORD_MARK_END,    /* a mark ended: the same, and `end_ns` */
-  JS_RECORD_TITLE,       /* the focused window or its title changed: `name_id`
-                          * (window titles, 0 = no focused window or no title) */
+  JS_RECORD_SCENE,      /* the scene stack changed: `name_id` its innermost scene
+                         * (js-scenes.h labels, 0 = none), `depth` its depth */
+  JS_RECORD_MARK_BEGIN, /* a mark began: `name_id` (mark names), `count` its
+                         * sequence number, `depth` its nesting (1 = outermost) */
+  JS_RECORD_MARK_END,   /* a mark ended: the same, and `end_ns` */
+  JS_RECORD_TITLE,      /* the focused window or its title changed: `name_id`
+                         * (window titles, 0 = no focused window or no title) */
 } JsRecordKind;
 
 /* Frame phases, in the order a frame runs them. */
@@ -56,16 +56,16 @@ typedef struct
    * still running when it ended (the one that started a nested loop).
    * Frame: the refresh interval (frame budget). */
   int64_t inner_ns;
-  const void *code;   /* dispatch: callback (or dispatch function) address;
-                       * frame: that of the dispatch that ran the frame */
-  uint32_t name_id;   /* dispatch (frame: its dispatch's): interned source name (js-names.h) */
-  uint32_t count;     /* iteration: dispatches in it; frame, clock gone: window id */
-  int16_t priority;   /* dispatch: source priority, clamped */
-  uint8_t kind;       /* JsRecordKind */
-  uint8_t depth;      /* dispatch: 1 = outermost loop; iteration: loop nesting, 0 = outermost */
-  uint32_t flags;     /* frame: bit (1 << JsPhase) for each phase that ran */
+  const void *code; /* dispatch: callback (or dispatch function) address;
+                     * frame: that of the dispatch that ran the frame */
+  uint32_t name_id; /* dispatch (frame: its dispatch's): interned source name (js-names.h) */
+  uint32_t count;   /* iteration: dispatches in it; frame, clock gone: window id */
+  int16_t priority; /* dispatch: source priority, clamped */
+  uint8_t kind;     /* JsRecordKind */
+  uint8_t depth;    /* dispatch: 1 = outermost loop; iteration: loop nesting, 0 = outermost */
+  uint32_t flags;   /* frame: bit (1 << JsPhase) for each phase that ran */
   uint32_t phase_us[JS_N_PHASES]; /* frame: time in each phase, µs */
-  uint32_t delay_us;  /* frame: how late its dispatch started after the source was ready */
+  uint32_t delay_us; /* frame: how late its dispatch started after the source was ready */
 } JsRecord;
 
-_Static_assert (sizeof (JsRecord) == 80, "JsRecord layout");
+_Static_assert(sizeof (JsRecord) == 80, "JsRecord layout");

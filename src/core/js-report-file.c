@@ -77,7 +77,7 @@ write_all (int fd, const char *data, gsize length, GError **error)
 {
   while (length > 0)
     {
-      gssize n = write (fd, data, MIN (length, (gsize)G_MAXSSIZE));
+      gssize n = write (fd, data, MIN (length, (gsize) G_MAXSSIZE));
 
       if (n < 0 && errno == EINTR)
         continue;
@@ -86,7 +86,7 @@ write_all (int fd, const char *data, gsize length, GError **error)
       if (n == 0)
         return set_errno_error (error, ENOSPC, "cannot write");
       data += n;
-      length -= (gsize)n;
+      length -= (gsize) n;
     }
   return TRUE;
 }
@@ -164,7 +164,7 @@ write_temporary (const char *path, char *templ, mode_t mode, gboolean set_mode, 
       if (fd < 0)
         continue; /* no O_TMPFILE on this file system: a named file */
       if (set_mode)
-        (void)fchmod (fd, mode);
+        (void) fchmod (fd, mode);
       if (!write_and_sync (fd, data, length, sync, error))
         {
           if (named)
@@ -273,23 +273,23 @@ js_report_file_read_tail (const char *path, gsize max, gsize *length, guint64 *f
       not_regular (error, st.st_mode);
       return NULL;
     }
-  want = (gsize)MIN ((guint64)st.st_size, (guint64)max);
-  offset = st.st_size - (goffset)want;
+  want = (gsize) MIN ((guint64) st.st_size, (guint64) max);
+  offset = st.st_size - (goffset) want;
   buffer = g_malloc (want + 1);
   while (done < want)
     {
-      gssize n = pread (fd, buffer + done, want - done, offset + (goffset)done);
+      gssize n = pread (fd, buffer + done, want - done, offset + (goffset) done);
 
       if (n < 0 && errno == EINTR)
         continue;
       if (n <= 0)
         break; /* shorter than it was: keep what was read */
-      done += (gsize)n;
+      done += (gsize) n;
     }
   close (fd);
   buffer[done] = '\0';
   *length = done;
   if (file_size != NULL)
-    *file_size = (guint64)st.st_size;
+    *file_size = (guint64) st.st_size;
   return g_steal_pointer (&buffer);
 }

@@ -25,11 +25,11 @@ string_index (StringTable *t, const char *s)
   pos = g_hash_table_lookup (t->index, s);
   if (pos == NULL)
     {
-      g_ptr_array_add (t->strings, (gpointer)s);
+      g_ptr_array_add (t->strings, (gpointer) s);
       pos = GUINT_TO_POINTER (t->strings->len);
-      g_hash_table_insert (t->index, (gpointer)s, pos);
+      g_hash_table_insert (t->index, (gpointer) s, pos);
     }
-  return (gint64)GPOINTER_TO_UINT (pos) - 1;
+  return (gint64) GPOINTER_TO_UINT (pos) - 1;
 }
 
 static void

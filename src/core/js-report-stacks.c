@@ -13,7 +13,7 @@
 struct _JsReportStacks
 {
   JsStallStore *store;
-  JsAttribution *a;     /* owned, or the event's own (borrowed) */
+  JsAttribution *a; /* owned, or the event's own (borrowed) */
   gboolean owned;
   gboolean no_parts;    /* the ongoing hang: one stall, no parts */
   GArray *stacks;       /* guint32 nodes listed in `stacks`, most time first */
@@ -178,8 +178,7 @@ js_report_stacks_new (JsStallStore *store, const JsEvent *e)
     {
       g_autoptr (GArray) regions = g_array_new (FALSE, FALSE, sizeof (JsRegion));
 
-      rs->a = e->attribution != NULL ? js_attribution_copy (e->attribution)
-                                     : js_attribution_new ();
+      rs->a = e->attribution != NULL ? js_attribution_copy (e->attribution) : js_attribution_new ();
       rs->owned = TRUE;
       for (guint i = 0; pending && i < e->stalls->len; i++)
         {
@@ -198,8 +197,8 @@ JsAttribution *
 js_report_stall_attribution (JsStallStore *store, const JsStall *stall)
 {
   JsAttribution *a = js_attribution_new ();
-  gint64 end = stall->h.end_ns != 0 ? stall->h.end_ns
-                                     : MAX (stall->h.last_seen_ns, stall->h.start_ns);
+  gint64 end
+      = stall->h.end_ns != 0 ? stall->h.end_ns : MAX (stall->h.last_seen_ns, stall->h.start_ns);
   g_autoptr (GArray) windows = g_array_new (FALSE, FALSE, sizeof (JsPartWindow));
   g_autoptr (GArray) regions = g_array_new (FALSE, FALSE, sizeof (JsRegion));
   JsPartWindow w = { stall->h.start_ns, end, JS_PART_UNLISTED };
@@ -446,7 +445,9 @@ add_stacks (JsonBuilder *b, JsReportStacks *rs)
 static const char *
 state_name (guint8 state)
 {
-  return state == JS_THREAD_RUNNING ? "running" : state == JS_THREAD_WAITING ? "waiting" : "unknown";
+  return state == JS_THREAD_RUNNING   ? "running"
+         : state == JS_THREAD_WAITING ? "waiting"
+                                      : "unknown";
 }
 
 static void
@@ -558,8 +559,7 @@ add_part_stacks (JsonBuilder *b, JsReportStacks *rs, const JsPartAttribution *p)
       const JsNodeWeight *w = &g_array_index (p->weights, JsNodeWeight, i);
       guint k;
 
-      if (w->samples == 0
-          || (js_profile_node (rs->a->profile, w->node)->flags & JS_NODE_PSEUDO))
+      if (w->samples == 0 || (js_profile_node (rs->a->profile, w->node)->flags & JS_NODE_PSEUDO))
         continue;
       /* Insertion into the few best. */
       for (k = n; k > 0; k--)
@@ -645,8 +645,7 @@ js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint
   js_stall_analysis_cause (rs->a->profile, samples, ns, s, duration_ns, &c);
   add_class_members (b, s, &c);
   add_culprit (b, rs, &c);
-  js_json_member_int (b, "attributed_ns",
-                      MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)));
+  js_json_member_int (b, "attributed_ns", MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)));
   add_counts (b, s);
   add_part_profile (b, p);
   add_part_stacks (b, rs, p);

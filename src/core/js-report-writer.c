@@ -121,7 +121,7 @@ js_report_writer_add_event (JsReportWriter *w, GBytes *json)
   const char *data = g_bytes_get_data (json, &length);
 
   begin_line (w, "event");
-  g_string_append_len (w->pending, data, (gssize)length);
+  g_string_append_len (w->pending, data, (gssize) length);
   end_line (w);
 }
 
@@ -130,7 +130,7 @@ js_report_writer_add_hang (JsReportWriter *w, const char *json, gsize length)
 {
   begin_line (w, "hang");
   if (json != NULL)
-    g_string_append_len (w->pending, json, (gssize)length);
+    g_string_append_len (w->pending, json, (gssize) length);
   else
     g_string_append (w->pending, "null");
   end_line (w);
@@ -140,7 +140,7 @@ void
 js_report_writer_add_members (JsReportWriter *w, const char *json, gsize length)
 {
   begin_line (w, "set");
-  g_string_append_len (w->pending, json, (gssize)length);
+  g_string_append_len (w->pending, json, (gssize) length);
   end_line (w);
 }
 
@@ -179,7 +179,7 @@ js_report_writer_flush (JsReportWriter *w)
 gboolean
 js_report_writer_wants_snapshot (JsReportWriter *w)
 {
-  return w->journal_bytes >= MAX (w->snapshot_bytes, (guint64)JS_JOURNAL_MIN_COMPACT);
+  return w->journal_bytes >= MAX (w->snapshot_bytes, (guint64) JS_JOURNAL_MIN_COMPACT);
 }
 
 gboolean
@@ -248,7 +248,7 @@ parse_line (JsonParser *parser, const char *line, gsize length)
   JsonNode *root;
 
   if (length == 0 || length > MAX_LINE || json_depth (line, length, MAX_JSON_DEPTH) > MAX_JSON_DEPTH
-      || !json_parser_load_from_data (parser, line, (gssize)length, NULL))
+      || !json_parser_load_from_data (parser, line, (gssize) length, NULL))
     return NULL;
   root = json_parser_get_root (parser); /* NULL for an empty document */
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
@@ -319,7 +319,7 @@ js_report_writer_find_previous_hang (JsReportWriter *w)
       end = line;
       if (line == tail && size > length)
         break; /* the first line in the tail may be cut: not trusted */
-      o = parse_line (parser, line, (gsize)(line_end - line));
+      o = parse_line (parser, line, (gsize) (line_end - line));
       if (o == NULL || (run = string_member (o, "run")) == NULL)
         continue;
       if (last_run == NULL)

@@ -391,7 +391,7 @@ js_report_has_ongoing_hang (const JsReportInput *in)
 {
   return in->stalls != NULL && in->stalls->ongoing != NULL
          && in->stalls->ongoing->h.last_seen_ns - in->stalls->ongoing->h.start_ns
-              >= in->config->watchdog_tier_ns[0];
+                >= in->config->watchdog_tier_ns[0];
 }
 
 char *
@@ -521,8 +521,8 @@ js_report_build (const JsReportInput *in, gsize *length)
   for (guint i = 0; i < events->len; i++)
     {
       const JsEvent *e = g_ptr_array_index (events, i);
-      g_autoptr (GBytes) json = e->frozen != NULL ? g_bytes_ref (e->frozen)
-                                                  : js_report_event_json (in, e);
+      g_autoptr (GBytes) json
+          = e->frozen != NULL ? g_bytes_ref (e->frozen) : js_report_event_json (in, e);
       gsize n;
       const char *data = g_bytes_get_data (json, &n);
 

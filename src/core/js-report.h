@@ -28,7 +28,7 @@ typedef struct
 {
   const JsConfig *config;
   const JsProcessInfo *process;
-  const char *mode;         /* "preload", "gtk-module" */
+  const char *mode; /* "preload", "gtk-module" */
   gint64 start_ns;
   gint64 now_ns;
   gboolean final;
@@ -38,16 +38,16 @@ typedef struct
   JsCallbackNames *callback_names;
   guint64 records_dropped;
   guint poll_reinstalls;
-  guint sources_not_timed;  /* js_source_swap_refused () */
-  JsStallStore *stalls;     /* NULL without a watchdog */
+  guint sources_not_timed; /* js_source_swap_refused () */
+  JsStallStore *stalls;    /* NULL without a watchdog */
   JsWatchdog *watchdog;
-  JsonNode *previous_run;   /* a previous run's unfinished hang, or NULL */
-  gboolean live;            /* a live snapshot: add the `live` member */
-  gint64 collector_cpu_ns;  /* the collector thread's CPU time */
-  JsContext *context;       /* scenes, marks, system state (js-context.h) */
-  const JsScrub *scrub;     /* JANKSCOPE_SCRUB: applied to the whole report; NULL: off */
-  const char *journal_run;  /* the report on disk: its journal's run id (js-report-writer.h) */
-  guint64 journal_seq;      /* and the last journal line it holds */
+  JsonNode *previous_run;  /* a previous run's unfinished hang, or NULL */
+  gboolean live;           /* a live snapshot: add the `live` member */
+  gint64 collector_cpu_ns; /* the collector thread's CPU time */
+  JsContext *context;      /* scenes, marks, system state (js-context.h) */
+  const JsScrub *scrub;    /* JANKSCOPE_SCRUB: applied to the whole report; NULL: off */
+  const char *journal_run; /* the report on disk: its journal's run id (js-report-writer.h) */
+  guint64 journal_seq;     /* and the last journal line it holds */
   const JsReportWriterStats *writer_stats; /* what writing it has cost; NULL: no file */
 } JsReportInput;
 
@@ -63,8 +63,7 @@ gboolean js_report_has_ongoing_hang (const JsReportInput *in);
 
 /* That hang as one line of JSON; `with_process`: with {"pid", "exe"} in
  * "process" (for the journal). */
-char *js_report_ongoing_hang_json (const JsReportInput *in, gboolean with_process,
-                                   gsize *length);
+char *js_report_ongoing_hang_json (const JsReportInput *in, gboolean with_process, gsize *length);
 
 /* The report's top-level members but the events and the document's
  * identity (format, version, generator, final, journal), as one JSON

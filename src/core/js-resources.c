@@ -89,8 +89,9 @@ js_resources_sample (JsResources *r, gint64 now_ns, gboolean force)
   /* /proc/meminfo is about 1.5 KiB; MemAvailable is its third line. */
   char buf[4096];
 
-  if (r->len > 0 && (now_ns <= nth (r, r->len - 1)->t_ns
-                     || (!force && now_ns - nth (r, r->len - 1)->t_ns < JS_RESOURCE_MIN_PERIOD_NS)))
+  if (r->len > 0
+      && (now_ns <= nth (r, r->len - 1)->t_ns
+          || (!force && now_ns - nth (r, r->len - 1)->t_ns < JS_RESOURCE_MIN_PERIOD_NS)))
     return;
   if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) == 0)
     s.cpu_ns = (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;

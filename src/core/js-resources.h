@@ -39,9 +39,9 @@ typedef struct
 /* What the samples around a span say; a member is -1 when unknown. */
 typedef struct
 {
-  double cpu_pct;   /* process CPU time / wall time, in % of one CPU */
-  double load1;     /* mean of the samples */
-  gint64 mem_kb;    /* lowest of the samples */
+  double cpu_pct;        /* process CPU time / wall time, in % of one CPU */
+  double load1;          /* mean of the samples */
+  gint64 mem_kb;         /* lowest of the samples */
   gint64 from_ns, to_ns; /* the samples used */
 } JsResourceWindow;
 

@@ -159,7 +159,8 @@ load_unwinder (void)
 
   if (lib != NULL)
     {
-      void (*set_caching) (void *, int) = (void (*) (void *, int)) dlsym (lib, "_ULx86_64_set_caching_policy");
+      void (*set_caching) (void *, int)
+          = (void (*) (void *, int)) dlsym (lib, "_ULx86_64_set_caching_policy");
       void **local_space = dlsym (lib, "_ULx86_64_local_addr_space");
 
       backtrace_func = (BacktraceFunc) dlsym (lib, "unw_backtrace");

@@ -34,11 +34,11 @@ G_BEGIN_DECLS
 typedef enum
 {
   JS_SAMPLER_OK,
-  JS_SAMPLER_TIMEOUT,      /* no answer in time (the thread is not scheduled, or blocks the signal) */
-  JS_SAMPLER_SIGNAL_LOST,  /* the app replaced our handler: sampling is off for good */
-  JS_SAMPLER_OFF,          /* not initialised, or disabled */
+  JS_SAMPLER_TIMEOUT, /* no answer in time (the thread is not scheduled, or blocks the signal) */
+  JS_SAMPLER_SIGNAL_LOST, /* the app replaced our handler: sampling is off for good */
+  JS_SAMPLER_OFF,         /* not initialised, or disabled */
   JS_SAMPLER_SEND_FAILED,
-  JS_SAMPLER_IN_CALL,      /* the thread is in a blocking call the signal would cut short: not sent */
+  JS_SAMPLER_IN_CALL, /* the thread is in a blocking call the signal would cut short: not sent */
 } JsSamplerStatus;
 
 typedef struct
@@ -46,14 +46,14 @@ typedef struct
   guint64 requested;
   guint64 taken;
   guint64 timeouts;
-  guint64 late;                 /* answers that came after their timeout (discarded) */
+  guint64 late;           /* answers that came after their timeout (discarded) */
   guint64 withheld;       /* not sent: the thread was in a guarded blocking call */
   guint64 deferred;       /* arrived while a guarded call held the signal back */
   guint64 blocking_eintr; /* EINTR returned by the preload's guarded calls (the app's signals) */
   guint64 truncated;
-  int signal;                   /* the signal in use, 0 if none */
-  gboolean lost;                /* the app took the signal over */
-  const char *unwinder;         /* "libunwind", "glibc backtrace" */
+  int signal;           /* the signal in use, 0 if none */
+  gboolean lost;        /* the app took the signal over */
+  const char *unwinder; /* "libunwind", "glibc backtrace" */
 } JsSamplerCounters;
 
 /* Main thread. `signal_offset` >= 0 forces SIGRTMIN+offset (it must still be

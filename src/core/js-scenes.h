@@ -32,9 +32,9 @@ typedef struct
 {
   guint64 scenes_pushed;
   guint64 marks_begun;
-  guint64 other_thread;  /* calls ignored: not on the main thread */
-  guint64 unbalanced;    /* pops and ends with nothing open */
-  guint64 too_deep;      /* pushes and begins past JS_SCENES_MAX_DEPTH */
+  guint64 other_thread;    /* calls ignored: not on the main thread */
+  guint64 unbalanced;      /* pops and ends with nothing open */
+  guint64 too_deep;        /* pushes and begins past JS_SCENES_MAX_DEPTH */
   guint64 labels_overflow; /* labels reported as "(other)" */
 } JsScenesCounters;
 

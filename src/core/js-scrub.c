@@ -151,8 +151,8 @@ scrubbed_copy (const JsScrub *s, JsonNode *node)
         for (GList *l = members; l != NULL; l = l->next)
           json_object_set_member (to, l->data,
                                   g_str_equal (l->data, "window_title")
-                                    ? json_node_new (JSON_NODE_NULL)
-                                    : scrubbed_copy (s, json_object_get_member (from, l->data)));
+                                      ? json_node_new (JSON_NODE_NULL)
+                                      : scrubbed_copy (s, json_object_get_member (from, l->data)));
         copy = json_node_new (JSON_NODE_OBJECT);
         json_node_take_object (copy, to);
         return copy;
@@ -207,6 +207,6 @@ js_scrub_json (const JsScrub *s, JsonNode *root)
   for (GList *l = members; l != NULL; l = l->next)
     json_object_set_member (object, l->data,
                             g_str_equal (l->data, "window_title")
-                              ? json_node_new (JSON_NODE_NULL)
-                              : scrubbed_copy (s, json_object_get_member (object, l->data)));
+                                ? json_node_new (JSON_NODE_NULL)
+                                : scrubbed_copy (s, json_object_get_member (object, l->data)));
 }

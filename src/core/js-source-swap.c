@@ -6,8 +6,8 @@
 
 typedef struct
 {
-  GSourceFuncs funcs;        /* what the source points at: must stay first */
-  const GSourceFuncs *orig;  /* what the app gave */
+  GSourceFuncs funcs;       /* what the source points at: must stay first */
+  const GSourceFuncs *orig; /* what the app gave */
 } FuncsCopy;
 
 /* Copies are never freed: sources point at them for as long as they live, and

@@ -9,15 +9,17 @@
 /* Modules of the system: libc, the loader, GLib's main loop and object
  * system, and what they call. */
 static const char *const system_prefixes[] = {
-  "libc.so", "libc-", "ld-linux", "ld-musl", "libpthread", "libdl.so", "libm.so", "linux-vdso",
-  "libglib-2.0", "libgobject-2.0", "libgio-2.0", "libgmodule-2.0", "libffi", "libunwind",
-  "libgcc_s",
+  "libc.so",    "libc-",          "ld-linux",   "ld-musl",     "libpthread",
+  "libdl.so",   "libm.so",        "linux-vdso", "libglib-2.0", "libgobject-2.0",
+  "libgio-2.0", "libgmodule-2.0", "libffi",     "libunwind",   "libgcc_s",
 };
 
 /* The main loop's dispatch, and the frame clock's paint (its phases are
  * signals emitted from there). */
 static const char *const dispatch_functions[] = {
-  "g_main_dispatch", "g_main_context_dispatch", "g_main_context_dispatch_unlocked",
+  "g_main_dispatch",
+  "g_main_context_dispatch",
+  "g_main_context_dispatch_unlocked",
   "gdk_frame_clock_paint_idle",
 };
 static const char *const dispatch_prefixes[] = { "_gdk_frame_clock_emit_" };
@@ -25,10 +27,21 @@ static const char *const dispatch_prefixes[] = { "_gdk_frame_clock_emit_" };
 /* Frames that call into the main loop or start the program: never what the
  * loop dispatched. */
 static const char *const loop_functions[] = {
-  "main", "_start", "__libc_start_main", "__libc_start_call_main", "__libc_start_main_impl",
-  "g_application_run", "gtk_main", "gtk_main_iteration", "gtk_main_iteration_do",
-  "g_main_loop_run", "g_main_context_iteration", "g_main_context_iterate",
-  "g_main_context_iterate_unlocked", "gtk_dialog_run", "gtk_native_dialog_run",
+  "main",
+  "_start",
+  "__libc_start_main",
+  "__libc_start_call_main",
+  "__libc_start_main_impl",
+  "g_application_run",
+  "gtk_main",
+  "gtk_main_iteration",
+  "gtk_main_iteration_do",
+  "g_main_loop_run",
+  "g_main_context_iteration",
+  "g_main_context_iterate",
+  "g_main_context_iterate_unlocked",
+  "gtk_dialog_run",
+  "gtk_native_dialog_run",
 };
 
 static gboolean
@@ -188,7 +201,7 @@ make_path (JsModules *modules, JsStack *stack)
     guint k = 0;
 
     if (stack->truncated)
-      stack->path[k++] = (JsPathFrame) { NULL, JS_NODE_TRUNCATED };
+      stack->path[k++] = (JsPathFrame){ NULL, JS_NODE_TRUNCATED };
     for (guint i = outer; i-- > 0;)
       stack->path[k++] = g_array_index (kept, JsPathFrame, i);
   }

@@ -60,14 +60,14 @@ typedef struct
 
 typedef struct
 {
-  gint64 time_ns;  /* CLOCK_MONOTONIC, when taken (the first, for folded ones) */
-  gint64 last_ns;  /* the last identical sample folded into this one */
-  gint64 cpu_ns;   /* the main thread's CPU clock when taken; -1 unknown */
-  guint32 count;   /* 1 + identical consecutive samples folded in */
-  guint8 state;    /* JsThreadState */
-  guint8 wait;     /* JsWaitKind */
+  gint64 time_ns; /* CLOCK_MONOTONIC, when taken (the first, for folded ones) */
+  gint64 last_ns; /* the last identical sample folded into this one */
+  gint64 cpu_ns;  /* the main thread's CPU clock when taken; -1 unknown */
+  guint32 count;  /* 1 + identical consecutive samples folded in */
+  guint8 state;   /* JsThreadState */
+  guint8 wait;    /* JsWaitKind */
   guint8 flags;
-  gint16 syscall;  /* waiting: the system call's number; -1 otherwise */
+  gint16 syscall; /* waiting: the system call's number; -1 otherwise */
   guint16 n_frames;
   guint64 unloads;   /* js_modules_unloads () before it was taken */
   JsStackCopy *copy; /* waiting: owned until unwound into `frames`, else NULL */

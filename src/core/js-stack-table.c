@@ -9,12 +9,12 @@
 struct _JsStackTable
 {
   JsSymbolizer *symbolizer;
-  GHashTable *by_key;  /* JsStack* (hashed by its addresses) -> itself */
-  GPtrArray *by_id;    /* index id - 1; NULL where a freed stack was */
-  GArray *free_ids;    /* guint: ids of freed stacks, used again first */
+  GHashTable *by_key; /* JsStack* (hashed by its addresses) -> itself */
+  GPtrArray *by_id;   /* index id - 1; NULL where a freed stack was */
+  GArray *free_ids;   /* guint: ids of freed stacks, used again first */
   guint size;
-  guint provisional;      /* stacks with provisional frames */
-  guint generation;       /* the symbolizer's, at the last refresh */
+  guint provisional; /* stacks with provisional frames */
+  guint generation;  /* the symbolizer's, at the last refresh */
   guint64 interned;
   guint64 dropped;
 };

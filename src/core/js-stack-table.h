@@ -49,8 +49,8 @@ void js_stack_table_free (JsStackTable *table);
 
 /* Returns the stack's id (1...) with a new reference, or 0 when the table is
  * full or n is 0. */
-guint js_stack_table_intern (JsStackTable *table, const guint64 *addresses,
-                             const guint16 *modules, guint n, gboolean truncated);
+guint js_stack_table_intern (JsStackTable *table, const guint64 *addresses, const guint16 *modules,
+                             guint n, gboolean truncated);
 
 /* Drops a reference (0: nothing); the stack is freed with its last. */
 void js_stack_table_unref (JsStackTable *table, guint id);

@@ -27,19 +27,19 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  const char *klass;   /* "compute", "wait", "mixed", or NULL */
-  JsWaitKind wait;     /* main wait kind (wait and mixed) */
-  gint64 cpu_ns;       /* -1 unknown */
-  gint64 runnable_ns;  /* -1 unknown */
+  const char *klass;  /* "compute", "wait", "mixed", or NULL */
+  JsWaitKind wait;    /* main wait kind (wait and mixed) */
+  gint64 cpu_ns;      /* -1 unknown */
+  gint64 runnable_ns; /* -1 unknown */
 
-  guint32 culprit;     /* its profile node, or JS_PROFILE_NONE */
+  guint32 culprit;            /* its profile node, or JS_PROFILE_NONE */
   const char *culprit_reason; /* "app-code", "library", "leaf" */
   guint64 culprit_samples;
   gint64 culprit_ns;
-  double confidence;   /* 0..1 */
-  guint32 callback;    /* the dispatched function on its path, or JS_PROFILE_NONE */
-  gint64 app_code_ns;  /* time of samples with the app's own code inside the dispatch */
-  guint64 of_samples;  /* samples with a stack */
+  double confidence;  /* 0..1 */
+  guint32 callback;   /* the dispatched function on its path, or JS_PROFILE_NONE */
+  gint64 app_code_ns; /* time of samples with the app's own code inside the dispatch */
+  guint64 of_samples; /* samples with a stack */
 } JsCause;
 
 /* The class of `stats` and the culprit in `profile`, with each node's self

@@ -36,7 +36,8 @@ js_stall_unref (gpointer p)
     return;
   /* Each sample's stack was interned for it: give the stacks back. */
   for (guint i = 0; i < stall->samples->len; i++)
-    js_stack_table_unref (stall->stacks, g_array_index (stall->samples, JsStallSampleInfo, i).stack);
+    js_stack_table_unref (stall->stacks,
+                          g_array_index (stall->samples, JsStallSampleInfo, i).stack);
   g_array_unref (stall->samples);
   if (stall->chunks != NULL)
     g_ptr_array_unref (stall->chunks);

@@ -53,12 +53,12 @@ struct _JsStall
 {
   gint ref;
   JsStallHeader h;
-  GArray *samples; /* JsStallSampleInfo, the newest; each holds a reference on its stack */
-  GPtrArray *chunks; /* JsStallChunk: the older samples of a long stall, aggregated */
+  GArray *samples;     /* JsStallSampleInfo, the newest; each holds a reference on its stack */
+  GPtrArray *chunks;   /* JsStallChunk: the older samples of a long stall, aggregated */
   gint64 cell_from_ns; /* where the first sample of `samples` speaks from (0: the start) */
   JsStackTable *stacks;
   gint64 ended_seen_ns;
-  guint attached;  /* events it was attached to */
+  guint attached; /* events it was attached to */
 };
 typedef struct _JsStall JsStall;
 
@@ -76,8 +76,8 @@ typedef struct
   JsSymbolizer *symbolizer;
   JsStackTable *stacks;
   JsModules *modules;
-  GHashTable *live;   /* id -> JsStall*: under way, or ended and not settled yet */
-  JsStall *ongoing;   /* the one under way (also in `live`), or NULL */
+  GHashTable *live; /* id -> JsStall*: under way, or ended and not settled yet */
+  JsStall *ongoing; /* the one under way (also in `live`), or NULL */
   guint64 stalls;
   guint64 unattached; /* ended without overlapping any event */
   guint32 last_removed_id;

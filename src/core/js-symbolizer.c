@@ -70,7 +70,7 @@
 
 typedef struct
 {
-  guint64 address; /* absolute, at the module's load bias */
+  guint64 address;  /* absolute, at the module's load bias */
   const char *name; /* libdw's: lives as long as the `names` session */
   guint32 size;
   guint8 rank; /* lower is better: global, weak, local */
@@ -78,15 +78,15 @@ typedef struct
 
 typedef struct
 {
-  gboolean reported;   /* in `names` (tried) */
-  Dwfl_Module *mod;    /* NULL if it could not be reported */
-  guint reports;       /* times it was reported in `names` */
+  gboolean reported; /* in `names` (tried) */
+  Dwfl_Module *mod;  /* NULL if it could not be reported */
+  guint reports;     /* times it was reported in `names` */
   gboolean symbols_read;
-  Symbol *symbols;     /* functions, sorted by address, one per address */
+  Symbol *symbols; /* functions, sorted by address, one per address */
   guint n_symbols;
   gboolean dwarf_checked, has_dwarf;
-  gboolean pending;    /* its debug file is asked of debuginfod */
-  guint unwind_gen;    /* the `unwind` session it was reported in, 0 = none */
+  gboolean pending; /* its debug file is asked of debuginfod */
+  guint unwind_gen; /* the `unwind` session it was reported in, 0 = none */
 } ModInfo;
 
 typedef struct _JsSymbolizer JsSymbolizer;
@@ -105,21 +105,21 @@ struct _Session
   Dwfl *dwfl;
   guint8 *vdso_image; /* the vDSO has no file: a copy of its ELF image */
   gsize vdso_size;
-  GPtrArray *refs;    /* ModRef, freed with the session */
+  GPtrArray *refs; /* ModRef, freed with the session */
 };
 
 struct _JsSymbolizer
 {
   JsModules *modules;
   Dwfl_Callbacks callbacks;
-  char *debuginfo_path;  /* the callbacks' debuginfo_path: the debug roots */
+  char *debuginfo_path; /* the callbacks' debuginfo_path: the debug roots */
   JsDebugFiles *files;
   JsDebuginfod *debuginfod; /* NULL unless JANKSCOPE_DEBUGINFOD=1 */
   Session names;
   Session unwind;
   guint unwind_gen;
   gboolean unwind_attached;
-  GArray *unwind_ids; /* modules reported in `unwind` */
+  GArray *unwind_ids;                 /* modules reported in `unwind` */
   ModInfo *infos[JS_MODULES_MAX + 1]; /* by module id */
 
   /* address -> (first << 8 | count) in cache_frames; one table per is_return */
@@ -185,8 +185,8 @@ find_debuginfo (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Ad
     return -1;
   if (debuglink_file != NULL && debuglink_crc == 0)
     /* The alt file (libdwfl checks its build-id), under the same roots. */
-    return dwfl_build_id_find_debuginfo (mod, userdata, modname, base, file_name,
-                                         debuglink_file, debuglink_crc, debuginfo_file_name);
+    return dwfl_build_id_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file,
+                                         debuglink_crc, debuginfo_file_name);
   len = dwfl_module_build_id (mod, &bits, &vaddr);
   if (len <= 0)
     return -1;
@@ -195,8 +195,8 @@ find_debuginfo (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Ad
   if (fd >= 0 || s->debuginfod == NULL)
     return fd;
   /* Only the `names` session asks; `unwind` takes what has come. */
-  switch (js_debuginfod_lookup (s->debuginfod, bits, (gsize) len, ref->session == &s->names,
-                                &fetched))
+  switch (
+      js_debuginfod_lookup (s->debuginfod, bits, (gsize) len, ref->session == &s->names, &fetched))
     {
     case JS_DEBUGINFOD_FOUND:
       fd = js_debug_files_open_checked (fetched, bits, (gsize) len);
@@ -217,8 +217,8 @@ find_debuginfo (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Ad
  * memory) and modules whose file is gone or was replaced (the original,
  * by build-id, from ROOT/.build-id/xx/yyyy). */
 static int
-find_elf (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-          char **file_name, Elf **elfp)
+find_elf (Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base, char **file_name,
+          Elf **elfp)
 {
   ModRef *ref = *userdata;
   Session *session = ref != NULL ? ref->session : NULL;
@@ -346,7 +346,7 @@ report (JsSymbolizer *s, Session *session, const JsModule *m, guint nth)
     {
       ModRef *ref = g_new (ModRef, 1);
 
-      *ref = (ModRef) { s, session, m->id };
+      *ref = (ModRef){ s, session, m->id };
       g_ptr_array_add (session->refs, ref);
       *userdata = ref;
     }
@@ -371,7 +371,6 @@ intern (JsSymbolizer *s, const char *string)
 {
   return string == NULL ? NULL : g_string_chunk_insert_const (s->strings, string);
 }
-
 
 static int
 compare_symbols (gconstpointer a, gconstpointer b)
@@ -786,7 +785,8 @@ js_symbolizer_lookup_in (JsSymbolizer *s, guint module, guint64 address, gboolea
   guint first, n;
   /* Cached per (module, address): a module loaded where a dlclosed one was
    * has the same addresses. User-space addresses fit in 48 bits. */
-  guint64 key = (address & G_GUINT64_CONSTANT (0xffffffffffff)) | ((guint64) (module & 0xffff) << 48);
+  guint64 key
+      = (address & G_GUINT64_CONSTANT (0xffffffffffff)) | ((guint64) (module & 0xffff) << 48);
 
   if (s == NULL || out == NULL)
     return 0;
@@ -1009,7 +1009,7 @@ js_symbolizer_new (JsModules *modules, gboolean allow_debuginfod)
   s->modules = modules;
   s->files = js_debug_files_new (NULL);
   s->debuginfo_path = g_strdup (js_debug_files_search_path (s->files));
-  s->callbacks = (Dwfl_Callbacks) {
+  s->callbacks = (Dwfl_Callbacks){
     .find_elf = find_elf,
     .find_debuginfo = find_debuginfo,
     .section_address = dwfl_offline_section_address,

@@ -66,8 +66,8 @@ guint js_symbolizer_lookup_in (JsSymbolizer *symbolizer, guint module, guint64 a
 /* Unwinds a blocked thread's stack copy (CFI from the modules' files) into
  * code addresses, leaf first (out[0] = copy->pc). Returns how many (>= 1 if
  * copy->pc is set). */
-guint js_symbolizer_unwind_copy (JsSymbolizer *symbolizer, const JsStackCopy *copy,
-                                 guint64 *out, guint max);
+guint js_symbolizer_unwind_copy (JsSymbolizer *symbolizer, const JsStackCopy *copy, guint64 *out,
+                                 guint max);
 
 /* Counters for the report and benchmarks. */
 typedef struct
@@ -77,8 +77,8 @@ typedef struct
   guint modules_loaded;
   guint unwinds;
   guint unwind_frames;
-  guint64 deadline_skips; /* lookups cut short by the deadline */
-  guint64 provisional;    /* lookups whose module's debug file was being fetched */
+  guint64 deadline_skips;    /* lookups cut short by the deadline */
+  guint64 provisional;       /* lookups whose module's debug file was being fetched */
   guint debuginfod_reloaded; /* modules reported again with a fetched debug file */
   gboolean debuginfod_on;
   JsDebuginfodStats debuginfod;

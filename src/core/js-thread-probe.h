@@ -33,11 +33,11 @@ typedef struct
 
 typedef struct
 {
-  char state;            /* 'R', 'S', 'D', 'T', ...; 0 if unknown */
-  guint64 sig_blocked;   /* SigBlk: bit n-1 for signal n */
-  guint64 nvcsw;         /* voluntary context switches: changes whenever it blocks */
-  gboolean blocked;      /* in a system call and not running ("syscall" gave a number) */
-  long syscall_nr;       /* -1 when blocked outside a system call (page fault...) */
+  char state;          /* 'R', 'S', 'D', 'T', ...; 0 if unknown */
+  guint64 sig_blocked; /* SigBlk: bit n-1 for signal n */
+  guint64 nvcsw;       /* voluntary context switches: changes whenever it blocks */
+  gboolean blocked;    /* in a system call and not running ("syscall" gave a number) */
+  long syscall_nr;     /* -1 when blocked outside a system call (page fault...) */
   guint64 args[6];
   guint64 sp, pc;
 } JsThreadSnapshot;
@@ -45,8 +45,8 @@ typedef struct
 /* Opens the /proc files of `tid` (a thread of this process) and its CPU
  * clock. `stack_lo`/`stack_hi` bound stack copies (0: the copy is bounded by
  * its size only). Returns FALSE when /proc is not readable. */
-gboolean js_thread_probe_open (JsThreadProbe *probe, pid_t tid, pthread_t thread,
-                               guint64 stack_lo, guint64 stack_hi);
+gboolean js_thread_probe_open (JsThreadProbe *probe, pid_t tid, pthread_t thread, guint64 stack_lo,
+                               guint64 stack_hi);
 void js_thread_probe_close (JsThreadProbe *probe);
 
 /* Reads status and syscall. FALSE if either could not be read or parsed. */

@@ -48,7 +48,7 @@ typedef struct
 {
   gboolean active;
   JsStallHeader h;
-  JsStackSample last;   /* the previous sample (frames, state) for folding */
+  JsStackSample last; /* the previous sample (frames, state) for folding */
   gboolean have_last;
   guint64 last_nvcsw;   /* context switches at the last sample (blocked) */
   JsStallSample *open;  /* the sample identical ones fold into, still in our hands */
@@ -66,9 +66,9 @@ struct _JsWatchdog
   GThread *thread;
   pthread_t self;
   gint64 final_cpu_ns; /* its CPU time when it ended, -1 before */
-  int quit;      /* futex word: the thread sleeps on it */
-  int stopped;   /* futex word: set when the thread is done */
-  int park;      /* futex word: 1 while parked (js_mainloop_set_park_word) */
+  int quit;            /* futex word: the thread sleeps on it */
+  int stopped;         /* futex word: set when the thread is done */
+  int park;            /* futex word: 1 while parked (js_mainloop_set_park_word) */
 
   Stall stall;
   JsStallHeader last_finished;
@@ -84,8 +84,8 @@ struct _JsWatchdog
 
   /* Outbox, under lock (the watchdog and the collector only). */
   GMutex lock;
-  GArray *headers;     /* JsStallHeader, changed since the last take */
-  GPtrArray *samples;  /* JsStallSample* */
+  GArray *headers;    /* JsStallHeader, changed since the last take */
+  GPtrArray *samples; /* JsStallSample* */
   JsWatchdogStats stats;
 };
 
@@ -360,8 +360,8 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
        * loaded machine), another may now sit where it was: the frames
        * cannot be told apart, and the sample counts as failed. */
       for (guint i = 0; i < s->n_frames && !(s->flags & JS_STACK_SAMPLE_FROM_COPY); i++)
-        s->modules[i] = (guint16) js_modules_resolve (wd->modules,
-                                                      i > 0 ? s->frames[i] - 1 : s->frames[i]);
+        s->modules[i]
+            = (guint16) js_modules_resolve (wd->modules, i > 0 ? s->frames[i] - 1 : s->frames[i]);
       if (!(s->flags & JS_STACK_SAMPLE_FROM_COPY) && js_modules_unloads () != s->unloads)
         {
           st->h.samples_failed++;
@@ -484,7 +484,7 @@ check_ping (JsWatchdog *wd, gint64 now)
             if (g_array_index (wd->headers, JsStallHeader, i).id == wd->ping_stall_id)
               {
                 g_array_index (wd->headers, JsStallHeader, i).ping_latency_ns
-                  = served - wd->ping_sent_ns;
+                    = served - wd->ping_sent_ns;
                 found = TRUE;
               }
           g_mutex_unlock (&wd->lock);
@@ -733,8 +733,8 @@ js_watchdog_get_stats (JsWatchdog *wd, JsWatchdogStats *stats)
   *stats = wd->stats;
   g_mutex_unlock (&wd->lock);
   stats->thread_cpu_ns = __atomic_load_n (&wd->final_cpu_ns, __ATOMIC_ACQUIRE);
-  if (stats->thread_cpu_ns < 0 && wd->thread != NULL && pthread_getcpuclockid (wd->self, &clock) == 0
-      && clock_gettime (clock, &ts) == 0)
+  if (stats->thread_cpu_ns < 0 && wd->thread != NULL
+      && pthread_getcpuclockid (wd->self, &clock) == 0 && clock_gettime (clock, &ts) == 0)
     stats->thread_cpu_ns = ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
 }
 

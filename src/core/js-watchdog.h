@@ -31,24 +31,23 @@
 
 G_BEGIN_DECLS
 
-
 typedef struct
 {
   guint32 id;
-  gint64 start_ns;    /* the busy span's start (last poll return) */
-  gint64 detected_ns; /* when the watchdog saw it pass the pre-trigger */
-  gint64 end_ns;      /* when the loop came back (poll entered); 0 while it lasts */
-  gint64 last_seen_ns;/* the watchdog's latest look at it */
+  gint64 start_ns;     /* the busy span's start (last poll return) */
+  gint64 detected_ns;  /* when the watchdog saw it pass the pre-trigger */
+  gint64 end_ns;       /* when the loop came back (poll entered); 0 while it lasts */
+  gint64 last_seen_ns; /* the watchdog's latest look at it */
   gint64 tier_at_ns[JS_MAX_WATCHDOG_TIERS]; /* when each tier was crossed, 0 if not */
-  gint64 ping_sent_ns;    /* 0: no ping */
-  gint64 ping_latency_ns; /* -1: not answered (yet) */
-  gboolean ping_caught;   /* periodic ping mode: a ping went unanswered for a whole period */
+  gint64 ping_sent_ns;                      /* 0: no ping */
+  gint64 ping_latency_ns;                   /* -1: not answered (yet) */
+  gboolean ping_caught; /* periodic ping mode: a ping went unanswered for a whole period */
   gint64 cpu_first_ns, cpu_first_at_ns; /* first CPU clock reading in the stall (-1: none) */
   gint64 cpu_last_ns, cpu_last_at_ns;
   gint64 runnable_first_ns, runnable_last_ns; /* schedstat run delay then (-1: unknown) */
-  guint32 samples;        /* samples taken (folded ones included) */
+  guint32 samples;                            /* samples taken (folded ones included) */
   guint32 samples_failed; /* timeouts, signal lost, unreadable /proc, a module unloaded meanwhile */
-  guint32 samples_dropped;/* past the outbox's bound (the collector fell behind) */
+  guint32 samples_dropped; /* past the outbox's bound (the collector fell behind) */
 } JsStallHeader;
 
 /* A sample as the collector receives it. */
@@ -90,9 +89,9 @@ typedef struct
   guint64 signal_blocked;      /* the main thread blocked the signal: no stack */
   guint64 pings_sent;
   guint64 pings_caught;
-  gint64 handler_ns_total;     /* main-thread time spent in the signal handler */
+  gint64 handler_ns_total; /* main-thread time spent in the signal handler */
   gint64 handler_ns_max;
-  gint64 thread_cpu_ns;        /* the watchdog thread's own CPU time */
+  gint64 thread_cpu_ns; /* the watchdog thread's own CPU time */
 } JsWatchdogStats;
 
 void js_watchdog_get_stats (JsWatchdog *wd, JsWatchdogStats *stats);

@@ -76,7 +76,7 @@ typedef struct
 {
   gint32 pid;
   guint tid;
-  gint64 ts_ns;       /* since the export's origin */
+  gint64 ts_ns; /* since the export's origin */
   guint sf;
   gint64 weight;
 } SampleEntry;
@@ -84,7 +84,7 @@ typedef struct
 typedef struct
 {
   JseContext *ctx;
-  JsrJsonWriter *w;      /* the document; "traceEvents" while processes are written */
+  JsrJsonWriter *w; /* the document; "traceEvents" while processes are written */
   guint next_tid;
   GHashTable *frame_ids; /* "parent\x1fname\x1fmodule" -> id */
   GArray *stack_frames;  /* of StackFrame, written after the events */
@@ -92,23 +92,20 @@ typedef struct
 
   /* Of the process being written. */
   const JseProcess *process;
-  GHashTable *tracks;    /* name -> Track */
+  GHashTable *tracks; /* name -> Track */
 } Chrome;
 
 /* --- JSON pieces ----------------------------------------------------------- */
 
 /* Microseconds since the export's origin, to the nanosecond. */
 static void
-write_ts (Chrome *c,
-          gint64  t_ns)
+write_ts (Chrome *c, gint64 t_ns)
 {
   jsr_json_writer_fixed (c->w, jsr_sat_sub (t_ns, c->ctx->origin_ns), 1000, 3);
 }
 
 static void
-arg_str (Chrome     *c,
-         const char *key,
-         const char *value)
+arg_str (Chrome *c, const char *key, const char *value)
 {
   if (value == NULL)
     return;
@@ -117,9 +114,7 @@ arg_str (Chrome     *c,
 }
 
 static void
-arg_int (Chrome     *c,
-         const char *key,
-         gint64      value)
+arg_int (Chrome *c, const char *key, gint64 value)
 {
   if (value == JSR_UNKNOWN)
     return;
@@ -128,9 +123,7 @@ arg_int (Chrome     *c,
 }
 
 static void
-arg_ms (Chrome     *c,
-        const char *key,
-        gint64      ns)
+arg_ms (Chrome *c, const char *key, gint64 ns)
 {
   if (ns == JSR_UNKNOWN)
     return;
@@ -139,8 +132,7 @@ arg_ms (Chrome     *c,
 }
 
 static void
-arg_true (Chrome     *c,
-          const char *key)
+arg_true (Chrome *c, const char *key)
 {
   jsr_json_writer_member (c->w, key);
   jsr_json_writer_bool (c->w, TRUE);
@@ -148,8 +140,7 @@ arg_true (Chrome     *c,
 
 /* A stackFrames id, as the format spells it: a string. */
 static void
-write_id (JsrJsonWriter *w,
-          guint          id)
+write_id (JsrJsonWriter *w, guint id)
 {
   char text[16];
 
@@ -167,10 +158,7 @@ next_event (Chrome *c)
 
 /* Starts an event: {"ph":..,"pid":..,"tid":..,"ts":.. */
 static void
-begin_event (Chrome     *c,
-             const char *ph,
-             guint       tid,
-             gint64      t_ns)
+begin_event (Chrome *c, const char *ph, guint tid, gint64 t_ns)
 {
   next_event (c);
   jsr_json_writer_member (c->w, "ph");
@@ -187,9 +175,7 @@ begin_event (Chrome     *c,
 }
 
 static void
-add_name_cat (Chrome     *c,
-              const char *name,
-              const char *cat)
+add_name_cat (Chrome *c, const char *name, const char *cat)
 {
   jsr_json_writer_member (c->w, "name");
   jsr_json_writer_string (c->w, name);
@@ -198,9 +184,7 @@ add_name_cat (Chrome     *c,
 }
 
 static void
-add_dur (Chrome *c,
-         gint64  start_ns,
-         gint64  end_ns)
+add_dur (Chrome *c, gint64 start_ns, gint64 end_ns)
 {
   jsr_json_writer_member (c->w, "dur");
   jsr_json_writer_fixed (c->w, jsr_span (start_ns, end_ns), 1000, 3);
@@ -222,12 +206,7 @@ end_event (Chrome *c)
 }
 
 static void
-metadata (Chrome     *c,
-          const char *name,
-          guint       tid,
-          const char *key,
-          const char *value,
-          gint64      number)
+metadata (Chrome *c, const char *name, guint tid, const char *key, const char *value, gint64 number)
 {
   next_event (c);
   jsr_json_writer_member (c->w, "ph");
@@ -268,10 +247,7 @@ track_free (Track *track)
 }
 
 static Track *
-get_track (Chrome     *c,
-           const char *name,
-           int         sort_index,
-           gboolean    nest)
+get_track (Chrome *c, const char *name, int sort_index, gboolean nest)
 {
   Track *track = g_hash_table_lookup (c->tracks, name);
 
@@ -289,9 +265,7 @@ get_track (Chrome     *c,
 }
 
 static guint
-new_thread (Chrome     *c,
-            const char *name,
-            int         sort_index)
+new_thread (Chrome *c, const char *name, int sort_index)
 {
   guint tid = c->next_tid++;
 
@@ -304,10 +278,7 @@ new_thread (Chrome     *c,
  * slice, or inside the innermost one when the track nests. Slices must come
  * by start, longest first. */
 static guint
-place (Chrome *c,
-       Track  *track,
-       gint64  start_ns,
-       gint64  end_ns)
+place (Chrome *c, Track *track, gint64 start_ns, gint64 end_ns)
 {
   Lane *lane;
 
@@ -345,15 +316,13 @@ place (Chrome *c,
 /* --- slices ------------------------------------------------------------------ */
 
 static const char *
-or_else (const char *a,
-         const char *b)
+or_else (const char *a, const char *b)
 {
   return a != NULL ? a : b;
 }
 
 static void
-culprit_args (Chrome                 *c,
-              const JsrReportCulprit *culprit)
+culprit_args (Chrome *c, const JsrReportCulprit *culprit)
 {
   g_autofree char *callback = jsr_culprit_callback_name (culprit);
   g_autoptr (GString) text = NULL;
@@ -384,9 +353,7 @@ culprit_args (Chrome                 *c,
 }
 
 static void
-write_event_slice (Chrome      *c,
-                   const Slice *s,
-                   guint        tid)
+write_event_slice (Chrome *c, const Slice *s, guint tid)
 {
   const JsrReportEvent *e = s->event;
   const JsrReportEventDetail *d = e->detail;
@@ -451,9 +418,9 @@ write_event_slice (Chrome      *c,
     {
       /* Process-wide, so that it shows across all its tracks. */
       begin_event (c, "i", tid, s->end_ns);
-      add_name_cat (c, c->process->previous_run
-                         ? "hang under way when the process was killed"
-                         : "hang still under way when the report was written",
+      add_name_cat (c,
+                    c->process->previous_run ? "hang under way when the process was killed"
+                                             : "hang still under way when the report was written",
                     "jank");
       jsr_json_writer_member (c->w, "s");
       jsr_json_writer_string (c->w, "p");
@@ -462,9 +429,7 @@ write_event_slice (Chrome      *c,
 }
 
 static void
-write_part_slice (Chrome      *c,
-                  const Slice *s,
-                  guint        tid)
+write_part_slice (Chrome *c, const Slice *s, guint tid)
 {
   const JsrReportPart *p = s->part;
   g_autofree char *name = NULL;
@@ -502,9 +467,7 @@ write_part_slice (Chrome      *c,
  * after-paint) and its phases inside. The report gives each phase's time,
  * not its start: phases are laid out in their order from the work's start. */
 static void
-write_frame_slice (Chrome      *c,
-                   const Slice *s,
-                   guint        tid)
+write_frame_slice (Chrome *c, const Slice *s, guint tid)
 {
   const JsrReportPart *p = s->part;
   gint64 phases_ns = 0;
@@ -560,8 +523,7 @@ write_frame_slice (Chrome      *c,
 }
 
 static gint
-slice_order (gconstpointer a,
-             gconstpointer b)
+slice_order (gconstpointer a, gconstpointer b)
 {
   const Slice *x = a, *y = b;
 
@@ -573,16 +535,11 @@ slice_order (gconstpointer a,
 }
 
 static void
-add_slice (GArray               *slices,
-           const JseProcess     *process,
-           SliceKind             kind,
-           const JsrReportEvent *event,
-           const JsrReportPart  *part,
-           gint64                start_ns,
-           gint64                end_ns)
+add_slice (GArray *slices, const JseProcess *process, SliceKind kind, const JsrReportEvent *event,
+           const JsrReportPart *part, gint64 start_ns, gint64 end_ns)
 {
-  Slice s = { kind, jse_time (process, start_ns), jse_time (process, MAX (end_ns, start_ns)),
-              event, part };
+  Slice s = { kind, jse_time (process, start_ns), jse_time (process, MAX (end_ns, start_ns)), event,
+              part };
 
   g_array_append_val (slices, s);
 }
@@ -649,10 +606,10 @@ write_slices (Chrome *c)
           break;
         case SLICE_FRAME:
           {
-            g_autofree char *name =
-              s->part->window != JSR_UNKNOWN
-                ? g_strdup_printf ("slow frames (window %" G_GINT64_FORMAT ")", s->part->window)
-                : g_strdup ("slow frames");
+            g_autofree char *name
+                = s->part->window != JSR_UNKNOWN ? g_strdup_printf (
+                      "slow frames (window %" G_GINT64_FORMAT ")", s->part->window)
+                                                 : g_strdup ("slow frames");
 
             track = get_track (c, name, 5, FALSE);
             write_frame_slice (c, s, place (c, track, s->start_ns, s->end_ns));
@@ -668,10 +625,7 @@ write_slices (Chrome *c)
 
 /* The stackFrames id of a frame under @parent (0: a root). */
 static guint
-frame_id (Chrome     *c,
-          guint       parent,
-          const char *name,
-          const char *module)
+frame_id (Chrome *c, guint parent, const char *name, const char *module)
 {
   g_autofree char *key = g_strdup_printf ("%u\x1f%s\x1f%s", parent, name, module ? module : "");
   StackFrame frame;
@@ -692,8 +646,7 @@ frame_id (Chrome     *c,
 
 /* The frames of a timed sample, leaf first (empty: no stack). */
 static void
-sample_frames (const JseTimedSample *t,
-               GPtrArray            *out)
+sample_frames (const JseTimedSample *t, GPtrArray *out)
 {
   g_ptr_array_set_size (out, 0);
   if (t->node >= 0)
@@ -703,8 +656,7 @@ sample_frames (const JseTimedSample *t,
 /* The leaf's stackFrames id of a stack, linked from the root (frames leaf
  * first). */
 static guint
-stack_id (Chrome    *c,
-          GPtrArray *frames)
+stack_id (Chrome *c, GPtrArray *frames)
 {
   guint id = 0;
 
@@ -721,9 +673,7 @@ stack_id (Chrome    *c,
 }
 
 static void
-stack_text (Chrome    *c,
-            GString   *out,
-            GPtrArray *frames)
+stack_text (Chrome *c, GString *out, GPtrArray *frames)
 {
   if (frames->len == 0)
     {
@@ -736,8 +686,8 @@ stack_text (Chrome    *c,
 
       g_string_append_printf (out, "%s%s", i > 0 ? "\n" : "", jse_frame_name (c->ctx, frame));
       if (frame->file != NULL && frame->line != JSR_UNKNOWN)
-        g_string_append_printf (out, " (%s:%" G_GINT64_FORMAT ")",
-                                jse_text (c->ctx, frame->file), frame->line);
+        g_string_append_printf (out, " (%s:%" G_GINT64_FORMAT ")", jse_text (c->ctx, frame->file),
+                                frame->line);
       if (frame->module != NULL)
         g_string_append_printf (out, " [%s]", jse_text (c->ctx, frame->module));
       if (frame->inlined)
@@ -746,8 +696,7 @@ stack_text (Chrome    *c,
 }
 
 static void
-write_sample_instants (Chrome *c,
-                       GArray *timeline)
+write_sample_instants (Chrome *c, GArray *timeline)
 {
   g_autoptr (GPtrArray) frames = g_ptr_array_new ();
   guint tid = 0;
@@ -806,16 +755,13 @@ typedef struct
   const char *name;
   const JsrReportFrame *frame; /* NULL for JSE_NO_STACK */
   gint64 start_ns;
-  gint64 end_ns;               /* once closed */
-  guint depth;                 /* 0: the root */
+  gint64 end_ns; /* once closed */
+  guint depth;   /* 0: the root */
 } StackSlice;
 
 /* Closes the open frames deeper than @keep at @at_ns. */
 static void
-close_frames (GArray *open,
-              GArray *closed,
-              guint   keep,
-              gint64  at_ns)
+close_frames (GArray *open, GArray *closed, guint keep, gint64 at_ns)
 {
   while (open->len > keep)
     {
@@ -830,8 +776,7 @@ close_frames (GArray *open,
 /* By start, parents first: a reader that meets a child before its parent
  * at the same time could take them as overlapping. */
 static gint
-stack_slice_order (gconstpointer a,
-                   gconstpointer b)
+stack_slice_order (gconstpointer a, gconstpointer b)
 {
   const StackSlice *x = a, *y = b;
 
@@ -841,9 +786,7 @@ stack_slice_order (gconstpointer a,
 }
 
 static void
-write_stack_slices (Chrome *c,
-                    guint   tid,
-                    GArray *closed)
+write_stack_slices (Chrome *c, guint tid, GArray *closed)
 {
   g_array_sort (closed, stack_slice_order);
   for (guint i = 0; i < closed->len; i++)
@@ -868,8 +811,7 @@ write_stack_slices (Chrome *c,
 /* The sampled stacks as a flame chart: each sample stands until the next
  * one, and frames shared by consecutive samples are one slice. */
 static void
-write_sampled_stacks (Chrome *c,
-                      GArray *timeline)
+write_sampled_stacks (Chrome *c, GArray *timeline)
 {
   g_autoptr (GArray) open = g_array_new (FALSE, TRUE, sizeof (StackSlice));
   g_autoptr (GArray) closed = g_array_new (FALSE, TRUE, sizeof (StackSlice));
@@ -882,9 +824,8 @@ write_sampled_stacks (Chrome *c,
   for (guint i = 0; i < timeline->len; i++)
     {
       const JseTimedSample *t = &g_array_index (timeline, JseTimedSample, i);
-      const JseTimedSample *next = i + 1 < timeline->len
-                                        ? &g_array_index (timeline, JseTimedSample, i + 1)
-                                        : NULL;
+      const JseTimedSample *next
+          = i + 1 < timeline->len ? &g_array_index (timeline, JseTimedSample, i + 1) : NULL;
       const JsrReportSample *s = t->sample;
       gint64 start = jse_time (c->process, s->t_ns);
       gint64 last = jse_time (c->process, MAX (s->last_ns, s->t_ns));
@@ -893,8 +834,8 @@ write_sampled_stacks (Chrome *c,
 
       sample_frames (t, frames);
       depth = MAX (frames->len, 1);
-      if (next != NULL &&
-          jsr_sat_sub (jse_time (c->process, next->sample->t_ns), last) <= SAMPLE_GAP_NS)
+      if (next != NULL
+          && jsr_sat_sub (jse_time (c->process, next->sample->t_ns), last) <= SAMPLE_GAP_NS)
         end = MAX (jse_time (c->process, next->sample->t_ns), last);
       else
         end = jsr_sat_add (last, SAMPLE_ALONE_NS);
@@ -907,10 +848,10 @@ write_sampled_stacks (Chrome *c,
       for (; common < open->len && common < depth; common++)
         {
           const StackSlice *f = &g_array_index (open, StackSlice, common);
-          const char *name = frames->len == 0
-                               ? JSE_NO_STACK
-                               : jse_frame_name (c->ctx, g_ptr_array_index (frames,
-                                                                            depth - 1 - common));
+          const char *name
+              = frames->len == 0
+                    ? JSE_NO_STACK
+                    : jse_frame_name (c->ctx, g_ptr_array_index (frames, depth - 1 - common));
 
           if (strcmp (f->name, name) != 0)
             break;
@@ -943,15 +884,13 @@ write_sampled_stacks (Chrome *c,
 typedef struct
 {
   const JsrProfile *profile;
-  gint64 *inclusive;      /* per node: self (the counted weights) plus children */
+  gint64 *inclusive; /* per node: self (the counted weights) plus children */
   gint64 *self;
-  GPtrArray **children;   /* per node, of GINT_TO_POINTER (child); NULL: none */
+  GPtrArray **children; /* per node, of GINT_TO_POINTER (child); NULL: none */
 } ProfileLayout;
 
 static gint
-by_inclusive (gconstpointer a,
-              gconstpointer b,
-              gpointer      data)
+by_inclusive (gconstpointer a, gconstpointer b, gpointer data)
 {
   const ProfileLayout *l = data;
   gint x = GPOINTER_TO_INT (*(gconstpointer *) a), y = GPOINTER_TO_INT (*(gconstpointer *) b);
@@ -962,12 +901,8 @@ by_inclusive (gconstpointer a,
 }
 
 static void
-write_profile_node (Chrome              *c,
-                    guint                tid,
-                    const ProfileLayout *l,
-                    const JsrReportEvent *event,
-                    gint                 node,
-                    gint64               start_ns)
+write_profile_node (Chrome *c, guint tid, const ProfileLayout *l, const JsrReportEvent *event,
+                    gint node, gint64 start_ns)
 {
   const JsrReportFrame *frame = jse_node_frame (l->profile, node);
   gint64 end_ns = jsr_sat_add (start_ns, l->inclusive[node]);
@@ -995,10 +930,7 @@ write_profile_node (Chrome              *c,
 
 /* The weights of one event (weights[first..last)), as a flame graph. */
 static void
-write_event_profile (Chrome              *c,
-                     Track               *track,
-                     const JseNodeWeight *weights,
-                     guint                n_weights)
+write_event_profile (Chrome *c, Track *track, const JseNodeWeight *weights, guint n_weights)
 {
   const JsrReportEvent *event = weights[0].event;
   ProfileLayout l = { weights[0].profile };
@@ -1061,8 +993,7 @@ write_event_profile (Chrome              *c,
 }
 
 static gint
-weight_order (gconstpointer a,
-              gconstpointer b)
+weight_order (gconstpointer a, gconstpointer b)
 {
   const JseNodeWeight *x = a, *y = b;
   gint64 xs = jse_time (x->process, x->event->start_ns);
@@ -1078,8 +1009,7 @@ weight_order (gconstpointer a,
 /* The process's events' profiles (the weights every profile format adds
  * up), each a flame graph over its event on the "profile" track. */
 static void
-write_profiles (Chrome *c,
-                GArray *all)
+write_profiles (Chrome *c, GArray *all)
 {
   g_autoptr (GArray) mine = g_array_new (FALSE, FALSE, sizeof (JseNodeWeight));
   Track *track = get_track (c, "profile (flame graph per event: inclusive times, not a time line)",
@@ -1093,8 +1023,9 @@ write_profiles (Chrome *c,
     {
       guint last = first + 1;
 
-      while (last < mine->len && g_array_index (mine, JseNodeWeight, last).event ==
-                                   g_array_index (mine, JseNodeWeight, first).event)
+      while (last < mine->len
+             && g_array_index (mine, JseNodeWeight, last).event
+                    == g_array_index (mine, JseNodeWeight, first).event)
         last++;
       write_event_profile (c, track, &g_array_index (mine, JseNodeWeight, first), last - first);
       first = last;
@@ -1104,10 +1035,7 @@ write_profiles (Chrome *c,
 /* --- the document ---------------------------------------------------------------- */
 
 static void
-write_process (Chrome           *c,
-               const JseProcess *process,
-               guint             index,
-               GArray           *weights)
+write_process (Chrome *c, const JseProcess *process, guint index, GArray *weights)
 {
   const JsrReport *report = process->report;
   const JseInput *input = g_ptr_array_index (c->ctx->inputs, process->input);
@@ -1213,8 +1141,7 @@ write_samples (Chrome *c)
 }
 
 GBytes *
-jse_format_chrome (JseContext *ctx,
-                   GError    **error)
+jse_format_chrome (JseContext *ctx, GError **error)
 {
   Chrome c = { 0 };
   g_autoptr (GArray) weights = jse_profile_weights (ctx);

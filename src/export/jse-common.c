@@ -11,8 +11,7 @@
 #include "jsr-saturate.h"
 
 JseContext *
-jse_context_new (gboolean scrub,
-                 JseAlign align)
+jse_context_new (gboolean scrub, JseAlign align)
 {
   JseContext *ctx = g_new0 (JseContext, 1);
 
@@ -53,8 +52,7 @@ jse_context_free (JseContext *ctx)
 }
 
 const char *
-jse_text (JseContext *ctx,
-          const char *text)
+jse_text (JseContext *ctx, const char *text)
 {
   g_autofree char *scrubbed = NULL;
 
@@ -79,8 +77,7 @@ jse_event_end (const JsrReportEvent *event)
 /* --- loading ------------------------------------------------------------ */
 
 static void
-learn_frames (JseScrubber *scrubber,
-              GPtrArray   *frames)
+learn_frames (JseScrubber *scrubber, GPtrArray *frames)
 {
   for (guint i = 0; frames != NULL && i < frames->len; i++)
     {
@@ -92,8 +89,7 @@ learn_frames (JseScrubber *scrubber,
 }
 
 static void
-learn_event (JseScrubber          *scrubber,
-             const JsrReportEvent *event)
+learn_event (JseScrubber *scrubber, const JsrReportEvent *event)
 {
   if (event->culprit != NULL)
     jse_scrubber_learn (scrubber, event->culprit->file);
@@ -109,9 +105,7 @@ learn_event (JseScrubber          *scrubber,
 }
 
 static void
-learn_report (JseScrubber     *scrubber,
-              const JsrReport *report,
-              const char      *path)
+learn_report (JseScrubber *scrubber, const JsrReport *report, const char *path)
 {
   jse_scrubber_learn (scrubber, path);
   for (guint i = 0; i < report->events->len; i++)
@@ -125,19 +119,14 @@ learn_report (JseScrubber     *scrubber,
 }
 
 static gboolean
-pid_taken (JseContext *ctx,
-           gint64      pid)
+pid_taken (JseContext *ctx, gint64 pid)
 {
   return g_hash_table_contains (ctx->pids, GINT_TO_POINTER ((gint32) pid));
 }
 
 static JseProcess *
-add_process (JseContext      *ctx,
-             guint            input,
-             const JsrReport *report,
-             gint64           real_pid,
-             const char      *name,
-             gboolean         previous_run)
+add_process (JseContext *ctx, guint input, const JsrReport *report, gint64 real_pid,
+             const char *name, gboolean previous_run)
 {
   JseProcess *process = g_new0 (JseProcess, 1);
 
@@ -154,18 +143,19 @@ add_process (JseContext      *ctx,
   process->name = jse_text (ctx, name != NULL && name[0] != '\0' ? name : "process");
   if (process->real_pid == JSR_UNKNOWN)
     {
-      g_autofree char *label =
-        previous_run ? g_strdup_printf ("%s (previous run, killed during a hang)", process->name)
-                     : g_strdup (process->name);
+      g_autofree char *label
+          = previous_run
+                ? g_strdup_printf ("%s (previous run, killed during a hang)", process->name)
+                : g_strdup (process->name);
 
       process->label = g_string_chunk_insert (ctx->strings, label);
     }
   else
     {
-      g_autofree char *label =
-        previous_run ? g_strdup_printf ("%s (pid %lld, previous run, killed during a hang)",
-                                        process->name, (long long) real_pid)
-                     : g_strdup_printf ("%s (pid %lld)", process->name, (long long) real_pid);
+      g_autofree char *label
+          = previous_run ? g_strdup_printf ("%s (pid %lld, previous run, killed during a hang)",
+                                            process->name, (long long) real_pid)
+                         : g_strdup_printf ("%s (pid %lld)", process->name, (long long) real_pid);
 
       process->label = g_string_chunk_insert (ctx->strings, label);
     }
@@ -177,8 +167,7 @@ add_process (JseContext      *ctx,
 }
 
 static char *
-hang_key (gint64 pid,
-          gint64 start_ns)
+hang_key (gint64 pid, gint64 start_ns)
 {
   return g_strdup_printf ("%" G_GINT64_FORMAT "@%" G_GINT64_FORMAT, pid, start_ns);
 }
@@ -188,8 +177,7 @@ hang_key (gint64 pid,
  * per report of every next run that found it: exported once. @hangs holds
  * "pid@start" of the hangs exported so far. */
 static gboolean
-hang_exported (GHashTable                 *hangs,
-               const JsrReportPreviousRun *previous)
+hang_exported (GHashTable *hangs, const JsrReportPreviousRun *previous)
 {
   g_autofree char *key = NULL;
 
@@ -203,10 +191,7 @@ hang_exported (GHashTable                 *hangs,
 }
 
 static void
-widen (JseContext       *ctx,
-       const JseProcess *process,
-       gint64            start_ns,
-       gint64            end_ns)
+widen (JseContext *ctx, const JseProcess *process, gint64 start_ns, gint64 end_ns)
 {
   ctx->origin_ns = MIN (ctx->origin_ns, jse_time (process, start_ns));
   ctx->end_ns = MAX (ctx->end_ns, jse_time (process, end_ns));
@@ -235,8 +220,8 @@ build_processes (JseContext *ctx)
   for (guint i = 0; i < ctx->reports->len; i++)
     {
       const JsrReport *report = g_ptr_array_index (ctx->reports, i);
-      gint64 shift = ctx->align == JSE_ALIGN_START ? jsr_sat_sub (first_start, report->start_ns)
-                                                      : 0;
+      gint64 shift
+          = ctx->align == JSE_ALIGN_START ? jsr_sat_sub (first_start, report->start_ns) : 0;
       const JsrReportPreviousRun *previous = report->previous_run;
       JseProcess *process = add_process (ctx, i, report, report->pid, report->name, FALSE);
 
@@ -276,9 +261,7 @@ build_processes (JseContext *ctx)
 }
 
 gboolean
-jse_context_load (JseContext  *ctx,
-                  char       **paths,
-                  GError     **error)
+jse_context_load (JseContext *ctx, char **paths, GError **error)
 {
   for (guint i = 0; paths[i] != NULL; i++)
     {
@@ -320,8 +303,7 @@ jse_context_load (JseContext  *ctx,
 /* --- frames ------------------------------------------------------------- */
 
 const char *
-jse_frame_name (JseContext           *ctx,
-                const JsrReportFrame *frame)
+jse_frame_name (JseContext *ctx, const JsrReportFrame *frame)
 {
   g_autofree char *name = NULL;
 
@@ -341,14 +323,13 @@ jse_frame_name (JseContext           *ctx,
 
 /* --- where the time went: profiles, each moment once ------------------------ */
 
-const JsrReportFrame jse_other_frame = { .function = (char *) JSR_PROFILE_OTHER_NAME,
-                                         .line = JSR_UNKNOWN };
-const JsrReportFrame jse_truncated_frame = { .function = (char *) JSR_PROFILE_TRUNCATED_NAME,
-                                             .line = JSR_UNKNOWN };
+const JsrReportFrame jse_other_frame
+    = { .function = (char *) JSR_PROFILE_OTHER_NAME, .line = JSR_UNKNOWN };
+const JsrReportFrame jse_truncated_frame
+    = { .function = (char *) JSR_PROFILE_TRUNCATED_NAME, .line = JSR_UNKNOWN };
 
 static const JsrReportFrame *
-frame_of (const JsrProfile     *profile,
-          const JsrProfileNode *n)
+frame_of (const JsrProfile *profile, const JsrProfileNode *n)
 {
   if (n->frame == JSR_PROFILE_TRUNCATED)
     return JSE_TRUNCATED_FRAME;
@@ -360,16 +341,13 @@ frame_of (const JsrProfile     *profile,
 }
 
 const JsrReportFrame *
-jse_node_frame (const JsrProfile *profile,
-                guint             node)
+jse_node_frame (const JsrProfile *profile, guint node)
 {
   return frame_of (profile, &g_array_index (profile->nodes, JsrProfileNode, node));
 }
 
 void
-jse_node_frames (const JsrProfile *profile,
-                 guint             node,
-                 GPtrArray        *out)
+jse_node_frames (const JsrProfile *profile, guint node, GPtrArray *out)
 {
   g_autoptr (GPtrArray) path = g_ptr_array_new ();
 
@@ -391,9 +369,7 @@ event_profile (const JsrReportEvent *event)
 }
 
 gboolean
-jse_main_loop_overlaps (const JseProcess *process,
-                        gint64            start_ns,
-                        gint64            end_ns)
+jse_main_loop_overlaps (const JseProcess *process, gint64 start_ns, gint64 end_ns)
 {
   for (guint i = 0; i < process->events->len; i++)
     {
@@ -430,12 +406,8 @@ main_loop_sample_times (const JseProcess *process)
 }
 
 static void
-add_weight (GArray               *out,
-            const JseProcess     *process,
-            const JsrReportEvent *event,
-            guint                 node,
-            gint64                samples,
-            gint64                time_ns)
+add_weight (GArray *out, const JseProcess *process, const JsrReportEvent *event, guint node,
+            gint64 samples, gint64 time_ns)
 {
   JseNodeWeight w = { process, event, event_profile (event), node, samples, time_ns };
 
@@ -445,9 +417,7 @@ add_weight (GArray               *out,
 
 /* Every node of the event's profile with self samples or time. */
 static void
-add_profile (GArray               *out,
-             const JseProcess     *process,
-             const JsrReportEvent *event)
+add_profile (GArray *out, const JseProcess *process, const JsrReportEvent *event)
 {
   const JsrProfile *profile = event_profile (event);
 
@@ -463,10 +433,8 @@ add_profile (GArray               *out,
  * at its stack's node, with its share of the event's watched time (rounded
  * on the running sum, so that all of them make watched_ns). */
 static void
-add_frame_event_samples (GArray               *out,
-                         const JseProcess     *process,
-                         const JsrReportEvent *event,
-                         GHashTable           *seen)
+add_frame_event_samples (GArray *out, const JseProcess *process, const JsrReportEvent *event,
+                         GHashTable *seen)
 {
   const JsrProfile *profile = event_profile (event);
   GArray *samples = event->detail->samples;
@@ -532,8 +500,7 @@ jse_profile_weights (JseContext *ctx)
 }
 
 static gint
-by_time (gconstpointer a,
-         gconstpointer b)
+by_time (gconstpointer a, gconstpointer b)
 {
   const JseTimedSample *x = a, *y = b;
 

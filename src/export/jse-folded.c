@@ -28,8 +28,7 @@
 static const char *const prefix_kinds[] = { "process", "class", "signature" };
 
 gboolean
-jse_folded_check_prefix (const char *prefix,
-                         GError    **error)
+jse_folded_check_prefix (const char *prefix, GError **error)
 {
   g_auto (GStrv) parts = NULL;
 
@@ -42,7 +41,7 @@ jse_folded_check_prefix (const char *prefix,
         g_autofree char *part = jsr_display (parts[i]);
 
         g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                     _("--folded-prefix: “%s” is not process, class, signature or none"), part);
+                     _ ("--folded-prefix: “%s” is not process, class, signature or none"), part);
         return FALSE;
       }
 
@@ -50,8 +49,7 @@ jse_folded_check_prefix (const char *prefix,
 }
 
 static void
-append_frame (GString    *line,
-              const char *name)
+append_frame (GString *line, const char *name)
 {
   if (line->len > 0)
     g_string_append_c (line, ';');
@@ -60,9 +58,7 @@ append_frame (GString    *line,
 }
 
 static void
-append_prefix (GString             *line,
-               const char          *kind,
-               const JseNodeWeight *weight)
+append_prefix (GString *line, const char *kind, const JseNodeWeight *weight)
 {
   const JsrReportEvent *event = weight->event;
 
@@ -83,25 +79,21 @@ append_prefix (GString             *line,
   else if (strcmp (kind, "signature") == 0)
     {
       char id[17];
-      g_autofree char *signature =
-        jsr_profile_signature (weight->profile, event->detail->stacks, weight->node,
-                               JS_SIGNATURE_DEFAULT_FRAMES, id);
+      g_autofree char *signature = jsr_profile_signature (
+          weight->profile, event->detail->stacks, weight->node, JS_SIGNATURE_DEFAULT_FRAMES, id);
 
       append_frame (line, signature != NULL ? signature : "[no signature]");
     }
 }
 
 static int
-compare_lines (const void *a,
-               const void *b)
+compare_lines (const void *a, const void *b)
 {
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
 gboolean
-jse_folded_parse_weight (const char    *text,
-                         JseFoldedWeight *out,
-                         GError       **error)
+jse_folded_parse_weight (const char *text, JseFoldedWeight *out, GError **error)
 {
   if (text == NULL || strcmp (text, "time") == 0)
     *out = JSE_FOLDED_TIME;
@@ -112,7 +104,7 @@ jse_folded_parse_weight (const char    *text,
       g_autofree char *value = jsr_display (text);
 
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--folded-weight: “%s” is not time or samples"), value);
+                   _ ("--folded-weight: “%s” is not time or samples"), value);
       return FALSE;
     }
   return TRUE;
@@ -126,8 +118,7 @@ to_us (gint64 ns)
 }
 
 GBytes *
-jse_format_folded (JseContext *ctx,
-                   GError    **error)
+jse_format_folded (JseContext *ctx, GError **error)
 {
   g_autoptr (GArray) weights = jse_profile_weights (ctx);
   g_autoptr (GHashTable) lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);

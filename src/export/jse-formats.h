@@ -12,29 +12,21 @@
 
 G_BEGIN_DECLS
 
-GBytes *jse_format_chrome  (JseContext *ctx,
-                            GError    **error);
-GBytes *jse_format_folded  (JseContext *ctx,
-                            GError    **error);
-GBytes *jse_format_json    (JseContext *ctx,
-                            GError    **error);
+GBytes *jse_format_chrome (JseContext *ctx, GError **error);
+GBytes *jse_format_folded (JseContext *ctx, GError **error);
+GBytes *jse_format_json (JseContext *ctx, GError **error);
 #ifdef JANKSCOPE_HAVE_PPROF
-GBytes *jse_format_pprof   (JseContext *ctx,
-                            GError    **error);
+GBytes *jse_format_pprof (JseContext *ctx, GError **error);
 #endif
 #ifdef JANKSCOPE_HAVE_SYSPROF
-GBytes *jse_format_sysprof (JseContext *ctx,
-                            GError    **error);
+GBytes *jse_format_sysprof (JseContext *ctx, GError **error);
 #endif
 
 /* --folded-weight: time (the default, NULL) or samples. */
-gboolean jse_folded_parse_weight (const char      *text,
-                                  JseFoldedWeight *out,
-                                  GError         **error);
+gboolean jse_folded_parse_weight (const char *text, JseFoldedWeight *out, GError **error);
 
 /* --folded-prefix: checks a comma-separated list of process, class,
  * signature (or none). */
-gboolean jse_folded_check_prefix (const char *prefix,
-                                  GError    **error);
+gboolean jse_folded_check_prefix (const char *prefix, GError **error);
 
 G_END_DECLS

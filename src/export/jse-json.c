@@ -68,8 +68,7 @@ unique_members (const JsrJsonNode *object)
 
 /* The string values, in document order. */
 static void
-learn_strings (JseScrubber       *scrubber,
-               const JsrJsonNode *node)
+learn_strings (JseScrubber *scrubber, const JsrJsonNode *node)
 {
   switch (node->type)
     {
@@ -83,8 +82,8 @@ learn_strings (JseScrubber       *scrubber,
     case JSR_JSON_OBJECT:
       {
         g_autoptr (GArray) unique = unique_members (node);
-        const JsrJsonMember *members = unique != NULL ? (const JsrJsonMember *) unique->data
-                                                      : node->v.members;
+        const JsrJsonMember *members
+            = unique != NULL ? (const JsrJsonMember *) unique->data : node->v.members;
         guint length = unique != NULL ? unique->len : node->length;
 
         for (guint i = 0; i < length; i++)
@@ -100,9 +99,7 @@ learn_strings (JseScrubber       *scrubber,
  * members that are user data in themselves, not paths, null: the focused
  * window's title ("window_title": a title may name a document or a person). */
 static void
-write_value (JsrJsonWriter     *w,
-             const JsrJsonNode *node,
-             const JseScrubber *scrubber)
+write_value (JsrJsonWriter *w, const JsrJsonNode *node, const JseScrubber *scrubber)
 {
   switch (node->type)
     {
@@ -125,8 +122,8 @@ write_value (JsrJsonWriter     *w,
     case JSR_JSON_OBJECT:
       {
         g_autoptr (GArray) unique = unique_members (node);
-        const JsrJsonMember *members = unique != NULL ? (const JsrJsonMember *) unique->data
-                                                      : node->v.members;
+        const JsrJsonMember *members
+            = unique != NULL ? (const JsrJsonMember *) unique->data : node->v.members;
         guint length = unique != NULL ? unique->len : node->length;
 
         jsr_json_writer_begin_object (w);
@@ -152,8 +149,7 @@ write_value (JsrJsonWriter     *w,
  * the path may be something else by now: read with the loaders' own checks,
  * a regular file of a bounded size), then parsed as plain JSON. */
 static JsrJsonDoc *
-read_report (const JseInput *input,
-             GError        **error)
+read_report (const JseInput *input, GError **error)
 {
   g_autofree char *data = NULL;
   gsize length;
@@ -161,9 +157,9 @@ read_report (const JseInput *input,
   g_autoptr (GError) local_error = NULL;
   JsrJsonDoc *doc = NULL;
 
-  if (!jsr_report_read_file (input->path, &data, &length, &local_error) ||
-      (check = jsr_report_load_full_from_data (data, length, &local_error)) == NULL ||
-      (doc = jsr_json_doc_parse (data, length, JSR_REPORT_MAX_JSON_DEPTH, &local_error)) == NULL)
+  if (!jsr_report_read_file (input->path, &data, &length, &local_error)
+      || (check = jsr_report_load_full_from_data (data, length, &local_error)) == NULL
+      || (doc = jsr_json_doc_parse (data, length, JSR_REPORT_MAX_JSON_DEPTH, &local_error)) == NULL)
     {
       g_autofree char *name = jsr_display_filename (input->path);
 
@@ -178,8 +174,7 @@ read_report (const JseInput *input,
 /* The reports in json-glib 1.6's pretty printing (jsr-json-writer.h), as
  * this export wrote them when it used json-glib. */
 GBytes *
-jse_format_json (JseContext *ctx,
-                 GError    **error)
+jse_format_json (JseContext *ctx, GError **error)
 {
   g_autoptr (GPtrArray) docs = g_ptr_array_new_with_free_func ((GDestroyNotify) jsr_json_doc_free);
   g_autoptr (GString) out = g_string_new (NULL);

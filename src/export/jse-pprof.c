@@ -39,24 +39,22 @@ typedef struct
   GPtrArray *strings;       /* the string table */
   GHashTable *mappings;     /* "module\x1fbuild_id" -> Mapping */
   GPtrArray *mapping_list;
-  GHashTable *functions;    /* "name\x1ffile" -> Function */
+  GHashTable *functions; /* "name\x1ffile" -> Function */
   GPtrArray *function_list;
-  GHashTable *locations;    /* key -> Location */
+  GHashTable *locations; /* key -> Location */
   GPtrArray *location_list;
   GPtrArray *samples;
 } Pprof;
 
 static gpointer
-keep (Pprof   *p,
-      gpointer memory)
+keep (Pprof *p, gpointer memory)
 {
   g_ptr_array_add (p->garbage, memory);
   return memory;
 }
 
 static gint64
-string_id (Pprof      *p,
-           const char *text)
+string_id (Pprof *p, const char *text)
 {
   gpointer index;
 
@@ -73,8 +71,7 @@ string_id (Pprof      *p,
 }
 
 static Mapping *
-get_mapping (Pprof                *p,
-             const JsrReportFrame *frame)
+get_mapping (Pprof *p, const JsrReportFrame *frame)
 {
   g_autofree char *key = NULL;
   Mapping *mapping;
@@ -101,9 +98,7 @@ get_mapping (Pprof                *p,
 }
 
 static guint64
-get_function (Pprof                *p,
-              const char           *name,
-              const JsrReportFrame *frame)
+get_function (Pprof *p, const char *name, const JsrReportFrame *frame)
 {
   const char *file = frame != NULL ? jse_text (p->ctx, frame->file) : NULL;
   g_autofree char *key = g_strdup_printf ("%s\x1f%s", name, file ? file : "");
@@ -137,10 +132,7 @@ parse_offset (const char *offset)
 /* The location of frames[first..last]: frames first..last-1 were inlined
  * into frames[last], all at one address. */
 static guint64
-get_location (Pprof     *p,
-              GPtrArray *frames,
-              guint      first,
-              guint      last)
+get_location (Pprof *p, GPtrArray *frames, guint first, guint last)
 {
   const JsrReportFrame *physical = g_ptr_array_index (frames, last);
   Mapping *mapping = get_mapping (p, physical);
@@ -202,11 +194,7 @@ get_location (Pprof     *p,
 }
 
 static void
-add_label (Pprof      *p,
-           GPtrArray  *labels,
-           const char *key,
-           const char *str,
-           gint64      num)
+add_label (Pprof *p, GPtrArray *labels, const char *key, const char *str, gint64 num)
 {
   Perftools__Profiles__Label init = PERFTOOLS__PROFILES__LABEL__INIT;
   Perftools__Profiles__Label *label;
@@ -224,8 +212,7 @@ add_label (Pprof      *p,
 }
 
 static void
-add_sample (Pprof               *p,
-            const JseNodeWeight *weight)
+add_sample (Pprof *p, const JseNodeWeight *weight)
 {
   Perftools__Profiles__Sample init = PERFTOOLS__PROFILES__SAMPLE__INIT;
   Perftools__Profiles__Sample *sample = keep (p, g_new0 (Perftools__Profiles__Sample, 1));
@@ -241,8 +228,8 @@ add_sample (Pprof               *p,
       guint last = first;
       guint64 id;
 
-      while (last + 1 < frames->len &&
-             ((JsrReportFrame *) g_ptr_array_index (frames, last))->inlined)
+      while (last + 1 < frames->len
+             && ((JsrReportFrame *) g_ptr_array_index (frames, last))->inlined)
         last++;
       id = get_location (p, frames, first, last);
       g_array_append_val (ids, id);
@@ -274,9 +261,7 @@ add_sample (Pprof               *p,
 }
 
 static Perftools__Profiles__ValueType *
-value_type (Pprof      *p,
-            const char *type,
-            const char *unit)
+value_type (Pprof *p, const char *type, const char *unit)
 {
   Perftools__Profiles__ValueType init = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
   Perftools__Profiles__ValueType *value = keep (p, g_new0 (Perftools__Profiles__ValueType, 1));
@@ -288,18 +273,16 @@ value_type (Pprof      *p,
 }
 
 static GBytes *
-gzip (const guint8 *data,
-      gsize         length,
-      GError      **error)
+gzip (const guint8 *data, gsize length, GError **error)
 {
-  g_autoptr (GZlibCompressor) compressor =
-    g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
+  g_autoptr (GZlibCompressor) compressor
+      = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
   g_autoptr (GOutputStream) memory = g_memory_output_stream_new_resizable ();
-  g_autoptr (GOutputStream) stream =
-    g_converter_output_stream_new (memory, G_CONVERTER (compressor));
+  g_autoptr (GOutputStream) stream
+      = g_converter_output_stream_new (memory, G_CONVERTER (compressor));
 
-  if (!g_output_stream_write_all (stream, data, length, NULL, NULL, error) ||
-      !g_output_stream_close (stream, NULL, error))
+  if (!g_output_stream_write_all (stream, data, length, NULL, NULL, error)
+      || !g_output_stream_close (stream, NULL, error))
     return NULL;
 
   return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (memory));
@@ -309,8 +292,8 @@ gzip (const guint8 *data,
 static void
 main_binary_first (Pprof *p)
 {
-  const JseProcess *first = p->ctx->processes->len > 0 ? g_ptr_array_index (p->ctx->processes, 0)
-                                                           : NULL;
+  const JseProcess *first
+      = p->ctx->processes->len > 0 ? g_ptr_array_index (p->ctx->processes, 0) : NULL;
 
   for (guint i = 1; first != NULL && i < p->mapping_list->len; i++)
     {
@@ -326,8 +309,7 @@ main_binary_first (Pprof *p)
 }
 
 GBytes *
-jse_format_pprof (JseContext *ctx,
-                  GError    **error)
+jse_format_pprof (JseContext *ctx, GError **error)
 {
   Pprof p = { 0 };
   Perftools__Profiles__Profile profile = PERFTOOLS__PROFILES__PROFILE__INIT;

@@ -26,8 +26,7 @@ struct _JseScrubber
 static const char *const home_parents[] = { "/home/", "/var/home/" };
 
 static gboolean
-contains (GPtrArray  *array,
-          const char *text)
+contains (GPtrArray *array, const char *text)
 {
   for (guint i = 0; i < array->len; i++)
     if (strcmp (g_ptr_array_index (array, i), text) == 0)
@@ -36,23 +35,21 @@ contains (GPtrArray  *array,
 }
 
 static void
-add_name (JseScrubber *scrubber,
-          const char  *name)
+add_name (JseScrubber *scrubber, const char *name)
 {
   /* "root" names a folder of every system: nothing personal. */
-  if (name == NULL || name[0] == '\0' || strcmp (name, "root") == 0 ||
-      contains (scrubber->names, name))
+  if (name == NULL || name[0] == '\0' || strcmp (name, "root") == 0
+      || contains (scrubber->names, name))
     return;
   g_ptr_array_add (scrubber->names, g_strdup (name));
 }
 
 static void
-add_home (JseScrubber *scrubber,
-          const char  *home)
+add_home (JseScrubber *scrubber, const char *home)
 {
   /* "/" or "/home" as a home would scrub everything. */
-  if (home == NULL || strlen (home) < 2 || strcmp (home, "/home") == 0 ||
-      !g_path_is_absolute (home) || contains (scrubber->homes, home))
+  if (home == NULL || strlen (home) < 2 || strcmp (home, "/home") == 0 || !g_path_is_absolute (home)
+      || contains (scrubber->homes, home))
     return;
   g_ptr_array_add (scrubber->homes, g_strdup (home));
 }
@@ -92,8 +89,7 @@ is_word_char (char c)
 /* A path starts at the beginning of the text or after a separator: not
  * inside a longer path ("/usr/root/..." holds no home folder). */
 static gboolean
-is_path_start (const char *text,
-               const char *at)
+is_path_start (const char *text, const char *at)
 {
   char before;
 
@@ -113,9 +109,7 @@ ends_component (char c)
 /* The length of the user-named home folder at @at ("/home/NAME"), 0 if
  * none; @name_out gets NAME. */
 static gsize
-user_home_at (const char  *at,
-              const char **name_out,
-              gsize       *name_length)
+user_home_at (const char *at, const char **name_out, gsize *name_length)
 {
   for (gsize i = 0; i < G_N_ELEMENTS (home_parents); i++)
     {
@@ -137,8 +131,7 @@ user_home_at (const char  *at,
 }
 
 void
-jse_scrubber_learn (JseScrubber *scrubber,
-                    const char  *text)
+jse_scrubber_learn (JseScrubber *scrubber, const char *text)
 {
   if (text == NULL || strchr (text, '/') == NULL)
     return;
@@ -162,8 +155,7 @@ jse_scrubber_learn (JseScrubber *scrubber,
 }
 
 static gsize
-known_home_at (const JseScrubber *scrubber,
-               const char        *at)
+known_home_at (const JseScrubber *scrubber, const char *at)
 {
   gsize best = 0;
 
@@ -180,8 +172,7 @@ known_home_at (const JseScrubber *scrubber,
 }
 
 static char *
-scrub_homes (const JseScrubber *scrubber,
-             const char        *text)
+scrub_homes (const JseScrubber *scrubber, const char *text)
 {
   GString *out = g_string_sized_new (strlen (text));
 
@@ -211,8 +202,7 @@ scrub_homes (const JseScrubber *scrubber,
 }
 
 static char *
-scrub_names (const JseScrubber *scrubber,
-             char              *text)
+scrub_names (const JseScrubber *scrubber, char *text)
 {
   for (guint i = 0; i < scrubber->names->len; i++)
     {
@@ -242,8 +232,7 @@ scrub_names (const JseScrubber *scrubber,
 }
 
 char *
-jse_scrubber_apply (const JseScrubber *scrubber,
-                    const char        *text)
+jse_scrubber_apply (const JseScrubber *scrubber, const char *text)
 {
   if (text == NULL)
     return NULL;

@@ -55,12 +55,11 @@ typedef struct
   GHashTable *addresses; /* frame name -> SysprofCaptureAddress */
   gboolean failed;       /* a write failed (errno) */
   int saved_errno;
-  gint64 sample_ns;      /* attributed time per sample */
+  gint64 sample_ns; /* attributed time per sample */
 } Sysprof;
 
 static void
-check (Sysprof *s,
-       bool     ok)
+check (Sysprof *s, bool ok)
 {
   if (!ok && !s->failed)
     {
@@ -70,13 +69,8 @@ check (Sysprof *s,
 }
 
 static void
-mark (Sysprof          *s,
-      const JseProcess *process,
-      gint64            start_ns,
-      gint64            end_ns,
-      const char       *group,
-      const char       *name,
-      GString          *message)
+mark (Sysprof *s, const JseProcess *process, gint64 start_ns, gint64 end_ns, const char *group,
+      const char *name, GString *message)
 {
   if (message->len > MAX_MESSAGE)
     {
@@ -87,27 +81,22 @@ mark (Sysprof          *s,
         end--;
       g_string_truncate (message, end - message->str);
     }
-  check (s, sysprof_capture_writer_add_mark (s->writer, jse_time (process, start_ns), -1,
-                                             process->pid, jsr_span (start_ns, end_ns), group, name,
-                                             message->str));
+  check (s,
+         sysprof_capture_writer_add_mark (s->writer, jse_time (process, start_ns), -1, process->pid,
+                                          jsr_span (start_ns, end_ns), group, name, message->str));
 }
 
 static void
-append_ms (GString    *out,
-           const char *label,
-           gint64      ns)
+append_ms (GString *out, const char *label, gint64 ns)
 {
   if (ns == JSR_UNKNOWN)
     return;
   g_string_append_printf (out, "%s%s %" G_GINT64_FORMAT ".%03" G_GINT64_FORMAT " ms",
-                          out->len > 0 ? ", " : "", label, ns / NS_PER_MS,
-                          (ns % NS_PER_MS) / 1000);
+                          out->len > 0 ? ", " : "", label, ns / NS_PER_MS, (ns % NS_PER_MS) / 1000);
 }
 
 static void
-append_text (GString    *out,
-             const char *label,
-             const char *text)
+append_text (GString *out, const char *label, const char *text)
 {
   if (text != NULL)
     g_string_append_printf (out, "%s%s %s", out->len > 0 ? ", " : "", label, text);
@@ -115,8 +104,7 @@ append_text (GString    *out,
 
 /* "culprit sleepy_cb → g_usleep (confidence 80%)" */
 static void
-append_culprit (GString                *message,
-                const JsrReportCulprit *culprit)
+append_culprit (GString *message, const JsrReportCulprit *culprit)
 {
   g_autofree char *callback = jsr_culprit_callback_name (culprit);
 
@@ -131,9 +119,7 @@ append_culprit (GString                *message,
 }
 
 static void
-event_mark (Sysprof              *s,
-            const JseProcess     *process,
-            const JsrReportEvent *e)
+event_mark (Sysprof *s, const JseProcess *process, const JsrReportEvent *e)
 {
   g_autoptr (GString) message = g_string_new (NULL);
   g_autofree char *name = NULL;
@@ -159,10 +145,7 @@ event_mark (Sysprof              *s,
 }
 
 static void
-frame_marks (Sysprof              *s,
-             const JseProcess     *process,
-             const JsrReportEvent *e,
-             const JsrReportPart  *p)
+frame_marks (Sysprof *s, const JseProcess *process, const JsrReportEvent *e, const JsrReportPart *p)
 {
   g_autoptr (GString) message = g_string_new (NULL);
   gint64 start = jsr_sat_sub (p->end_ns, MAX (p->duration_ns, 0));
@@ -197,10 +180,7 @@ frame_marks (Sysprof              *s,
 }
 
 static void
-part_mark (Sysprof              *s,
-           const JseProcess     *process,
-           const JsrReportEvent *e,
-           const JsrReportPart  *p)
+part_mark (Sysprof *s, const JseProcess *process, const JsrReportEvent *e, const JsrReportPart *p)
 {
   g_autoptr (GString) message = g_string_new (NULL);
 
@@ -218,8 +198,7 @@ part_mark (Sysprof              *s,
 }
 
 static SysprofCaptureAddress
-address (Sysprof    *s,
-         const char *name)
+address (Sysprof *s, const char *name)
 {
   gpointer value;
   SysprofCaptureAddress address;
@@ -242,8 +221,7 @@ typedef struct
 } Placed;
 
 static gint
-placed_order (gconstpointer a,
-              gconstpointer b)
+placed_order (gconstpointer a, gconstpointer b)
 {
   const Placed *x = a, *y = b;
 
@@ -256,10 +234,7 @@ placed_order (gconstpointer a,
  * is total × (2j + 1) / 2k, exact in 128 bits; where in an entry, a double
  * (at most a span's 2^-52 off), clamped to the span. */
 static gint64
-place_sample (const JseNodeWeight *w,
-              gint64               total,
-              gint64               j,
-              gint64               k)
+place_sample (const JseNodeWeight *w, gint64 total, gint64 j, gint64 k)
 {
   const JsrReportEvent *event = w->event;
   GArray *entries = event->detail->samples;
@@ -286,8 +261,8 @@ place_sample (const JseNodeWeight *w,
           gint64 span = jsr_span (e->t_ns, e->last_ns);
           double share = (double) (point - seen * scale) / ((double) count * (double) scale);
 
-          return jsr_sat_add (e->t_ns, (gint64) MIN (jsr_double_to_uint64 (share * (double) span),
-                                                     (guint64) span));
+          return jsr_sat_add (
+              e->t_ns, (gint64) MIN (jsr_double_to_uint64 (share * (double) span), (guint64) span));
         }
       seen += count;
     }
@@ -312,9 +287,7 @@ node_entries (const JseNodeWeight *w)
 }
 
 static void
-write_samples (Sysprof          *s,
-               const JseProcess *process,
-               GArray           *weights)
+write_samples (Sysprof *s, const JseProcess *process, GArray *weights)
 {
   g_autoptr (GArray) placed = g_array_new (FALSE, FALSE, sizeof (Placed));
   g_autoptr (GArray) addresses = g_array_new (FALSE, FALSE, sizeof (SysprofCaptureAddress));
@@ -356,24 +329,21 @@ write_samples (Sysprof          *s,
           jse_node_frames (p->weight->profile, p->weight->node, frames);
           for (guint k = 0; k < frames->len; k++)
             {
-              SysprofCaptureAddress a =
-                address (s, jse_frame_name (s->ctx, g_ptr_array_index (frames, k)));
+              SysprofCaptureAddress a
+                  = address (s, jse_frame_name (s->ctx, g_ptr_array_index (frames, k)));
 
               g_array_append_val (addresses, a);
             }
           last = p->weight;
         }
-      check (s, sysprof_capture_writer_add_sample (s->writer, jse_time (process, p->t_ns), -1,
-                                                   process->pid, process->pid,
-                                                   (const SysprofCaptureAddress *) addresses->data,
-                                                   addresses->len));
+      check (s, sysprof_capture_writer_add_sample (
+                    s->writer, jse_time (process, p->t_ns), -1, process->pid, process->pid,
+                    (const SysprofCaptureAddress *) addresses->data, addresses->len));
     }
 }
 
 static void
-write_process (Sysprof          *s,
-               const JseProcess *process,
-               GArray           *weights)
+write_process (Sysprof *s, const JseProcess *process, GArray *weights)
 {
   const JsrReport *report = process->report;
   gint64 first = G_MAXINT64;
@@ -400,8 +370,8 @@ write_process (Sysprof          *s,
       append_ms (message, "samples: one per", s->sample_ns);
       g_string_append (message, " of attributed time");
       mark (s, process, report->start_ns,
-            jsr_sat_add (report->start_ns, MAX (report->monitored_ns, 0)), "jankscope",
-            "monitored", message);
+            jsr_sat_add (report->start_ns, MAX (report->monitored_ns, 0)), "jankscope", "monitored",
+            message);
     }
 
   for (guint i = 0; i < process->events->len; i++)
@@ -426,8 +396,7 @@ write_process (Sysprof          *s,
 }
 
 static GByteArray *
-read_all (int      fd,
-          GError **error)
+read_all (int fd, GError **error)
 {
   g_autoptr (GByteArray) data = g_byte_array_new ();
   guint8 buffer[65536];
@@ -444,7 +413,7 @@ read_all (int      fd,
           int saved_errno = errno;
 
           g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                       _("cannot read the capture back: %s"), g_strerror (saved_errno));
+                       _ ("cannot read the capture back: %s"), g_strerror (saved_errno));
           return NULL;
         }
       if (n == 0)
@@ -463,9 +432,7 @@ read_all (int      fd,
  * range, in the bytes the writer left (native byte order, frames one after
  * the other, each starting with its length). */
 static void
-set_time_range (GByteArray *capture,
-                gint64      start_ns,
-                gint64      end_ns)
+set_time_range (GByteArray *capture, gint64 start_ns, gint64 end_ns)
 {
   gsize at = sizeof (SysprofCaptureFileHeader);
 
@@ -489,8 +456,7 @@ set_time_range (GByteArray *capture,
 }
 
 GBytes *
-jse_format_sysprof (JseContext *ctx,
-                    GError    **error)
+jse_format_sysprof (JseContext *ctx, GError **error)
 {
   Sysprof s = { 0 };
   g_autoptr (GArray) weights = NULL;
@@ -522,7 +488,7 @@ jse_format_sysprof (JseContext *ctx,
   s.addresses = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (s.writer == NULL)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot start a Sysprof capture"));
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _ ("cannot start a Sysprof capture"));
       close (own_fd);
       g_hash_table_unref (s.addresses);
       return NULL;
@@ -547,7 +513,7 @@ jse_format_sysprof (JseContext *ctx,
 
   if (s.failed)
     g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (s.saved_errno),
-                 _("cannot write the Sysprof capture: %s"), g_strerror (s.saved_errno));
+                 _ ("cannot write the Sysprof capture: %s"), g_strerror (s.saved_errno));
   else if ((capture = read_all (own_fd, error)) != NULL)
     {
       set_time_range (capture, ctx->origin_ns, ctx->end_ns);

@@ -11,8 +11,8 @@
 
 /* By tier; the last one for frames on time. */
 static const char *const fallback[JS_N_EVENT_TIERS + 1] = {
-  [JS_TIER_LIGHT] = "#f6d32d", [JS_TIER_NOTICEABLE] = "#ff7800", [JS_TIER_SEVERE] = "#e01b24",
-  [JS_TIER_FROZEN] = "#9141ac", [JS_TIER_HANG] = "#63452c",   [JS_N_EVENT_TIERS] = "#3584e4",
+  [JS_TIER_LIGHT] = "#f6d32d",  [JS_TIER_NOTICEABLE] = "#ff7800", [JS_TIER_SEVERE] = "#e01b24",
+  [JS_TIER_FROZEN] = "#9141ac", [JS_TIER_HANG] = "#63452c",       [JS_N_EVENT_TIERS] = "#3584e4",
 };
 
 void

@@ -20,7 +20,7 @@ jsui_export_format_from_name (const char *name, JsuiExportFormat *format)
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     if (g_strcmp0 (name, names[i]) == 0)
       {
-        *format = (JsuiExportFormat)i;
+        *format = (JsuiExportFormat) i;
         return TRUE;
       }
   return FALSE;
@@ -161,7 +161,7 @@ jsui_export_async (GBytes *document, JsuiExportFormat format, GFile *dest,
   job->dest = g_object_ref (dest);
   g_task_set_name (task, "[jankscope-ui] export");
   g_task_set_source_tag (task, jsui_export_async);
-  g_task_set_task_data (task, job, (GDestroyNotify)job_free);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
   g_task_run_in_thread (task, export_thread);
 }
 

@@ -35,7 +35,7 @@ jsui_flame_graph_measure (GtkWidget *widget, GtkOrientation orientation, int for
       *natural = 400;
     }
   else
-    *minimum = *natural = (int)(self->depth * JSUI_FLAME_ROW);
+    *minimum = *natural = (int) (self->depth * JSUI_FLAME_ROW);
 }
 
 /* A warm colour per function name: the same function has the same colour in
@@ -55,7 +55,7 @@ static void
 jsui_flame_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   JsuiFlameGraph *self = JSUI_FLAME_GRAPH (widget);
-  float width = (float)gtk_widget_get_width (widget);
+  float width = (float) gtk_widget_get_width (widget);
   g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
   GdkRGBA text = { 0, 0, 0, 0.9f };
 
@@ -64,8 +64,8 @@ jsui_flame_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     {
       const JsuiFlameRect *r = &g_array_index (self->rects, JsuiFlameRect, i);
       graphene_rect_t box
-          = GRAPHENE_RECT_INIT ((float)r->x * width, (float)r->depth * JSUI_FLAME_ROW,
-                                MAX ((float)r->width * width - 1, 1), JSUI_FLAME_ROW - 1);
+          = GRAPHENE_RECT_INIT ((float) r->x * width, (float) r->depth * JSUI_FLAME_ROW,
+                                MAX ((float) r->width * width - 1, 1), JSUI_FLAME_ROW - 1);
       GdkRGBA color;
       int text_width;
 
@@ -77,7 +77,7 @@ jsui_flame_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
         color_for (r->node, &color);
       gtk_snapshot_append_color (snapshot, &color, &box);
 
-      text_width = (int)box.size.width - 4;
+      text_width = (int) box.size.width - 4;
       if (text_width < 12)
         continue;
       pango_layout_set_text (layout, r->node->name, -1);
@@ -103,7 +103,7 @@ query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 
   if (width <= 0 || y < 0)
     return FALSE;
-  r = jsui_flame_hit (self->rects, (double)x / width, (guint)(y / JSUI_FLAME_ROW));
+  r = jsui_flame_hit (self->rects, (double) x / width, (guint) (y / JSUI_FLAME_ROW));
   if (r == NULL)
     return FALSE;
   pct = jsui_format_percent (r->width);
@@ -113,9 +113,9 @@ query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   markup = g_markup_printf_escaped (
       g_dngettext (GETTEXT_PACKAGE, "<b>%s</b>\n%s\n%s (%s), %lld sample",
                    "<b>%s</b>\n%s\n%s (%s), %lld samples",
-                   (gulong)CLAMP (r->node->total_samples, 0, G_MAXINT32)),
+                   (gulong) CLAMP (r->node->total_samples, 0, G_MAXINT32)),
       r->node->name, r->node->module ? r->node->module : "", time, pct,
-      (long long)r->node->total_samples);
+      (long long) r->node->total_samples);
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }

@@ -30,7 +30,7 @@ jsui_flame_layout (const JsuiStackNode *root, double min_width)
   g_return_val_if_fail (root != NULL, rects);
 
   if (root->total > 0)
-    layout_node (rects, root, 0.0, 1.0 / (double)root->total, min_width);
+    layout_node (rects, root, 0.0, 1.0 / (double) root->total, min_width);
   return rects;
 }
 

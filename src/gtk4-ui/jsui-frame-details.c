@@ -223,12 +223,12 @@ jsui_frame_details_set_timeline (JsuiFrameDetails *self, JsuiTimeline *timeline)
   if (self->timeline != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->timeline, self);
-      g_object_remove_weak_pointer (G_OBJECT (self->timeline), (gpointer *)&self->timeline);
+      g_object_remove_weak_pointer (G_OBJECT (self->timeline), (gpointer *) &self->timeline);
     }
   self->timeline = timeline;
   if (timeline != NULL)
     {
-      g_object_add_weak_pointer (G_OBJECT (timeline), (gpointer *)&self->timeline);
+      g_object_add_weak_pointer (G_OBJECT (timeline), (gpointer *) &self->timeline);
       g_signal_connect (timeline, "frames-selected", G_CALLBACK (frames_selected_cb), self);
     }
 }
@@ -437,8 +437,8 @@ merge_done (GObject *source, GAsyncResult *result, gpointer user_data)
    * time, their samples */
   title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Events %s: %s, %lld sample",
                                         "Events %s: %s, %lld samples",
-                                        (gulong)CLAMP (samples, 0, G_MAXINT32)),
-                           job->ids, time, (long long)samples);
+                                        (gulong) CLAMP (samples, 0, G_MAXINT32)),
+                           job->ids, time, (long long) samples);
   jsui_stacks_view_set_trees (self->stacks_view, job->merged, job->merged_up, title,
                               _ ("No stacks were sampled during these events"));
 }
@@ -493,7 +493,8 @@ fill_stacks (JsuiFrameDetails *self, JsuiSnapshot *snap, GArray *frames, guint f
 
   job = g_new0 (MergeJob, 1);
   job->trees = g_ptr_array_new_with_free_func ((GDestroyNotify) jsui_stack_tree_unref);
-  job->ups = bottom_up ? g_ptr_array_new_with_free_func ((GDestroyNotify) jsui_stack_tree_unref) : NULL;
+  job->ups
+      = bottom_up ? g_ptr_array_new_with_free_func ((GDestroyNotify) jsui_stack_tree_unref) : NULL;
   n_merged = MIN (self->events->len, MAX_MERGED_EVENTS);
   for (guint e = 0; e < n_merged; e++)
     {
@@ -502,7 +503,7 @@ fill_stacks (JsuiFrameDetails *self, JsuiSnapshot *snap, GArray *frames, guint f
       JsuiStackTree *tree = ev != NULL ? jsui_snapshot_get_tree (snap, ev, FALSE) : NULL;
       JsuiStackTree *up = ev != NULL ? jsui_snapshot_get_tree (snap, ev, TRUE) : NULL;
 
-      g_string_append_printf (ids, "%s%lld", e > 0 ? ", " : "", (long long)id);
+      g_string_append_printf (ids, "%s%lld", e > 0 ? ", " : "", (long long) id);
       if (tree == NULL)
         continue;
       g_ptr_array_add (job->trees, jsui_stack_tree_ref (tree));
@@ -588,7 +589,7 @@ jsui_frame_details_set_frames (JsuiFrameDetails *self, JsuiSnapshot *snapshot, i
       first = last;
       last = t;
     }
-  if (snapshot == NULL || first < 0 || (guint)last >= snapshot->frames->len)
+  if (snapshot == NULL || first < 0 || (guint) last >= snapshot->frames->len)
     {
       g_list_store_remove_all (self->phases);
       g_list_store_remove_all (self->dispatches);
@@ -599,10 +600,10 @@ jsui_frame_details_set_frames (JsuiFrameDetails *self, JsuiSnapshot *snapshot, i
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
-  set_title (self, snapshot, (guint)first, (guint)last);
-  fill_phases (self, snapshot->frames, (guint)first, (guint)last);
-  fill_dispatches (self, snapshot->frames, (guint)first, (guint)last);
-  fill_stacks (self, snapshot, snapshot->frames, (guint)first, (guint)last);
+  set_title (self, snapshot, (guint) first, (guint) last);
+  fill_phases (self, snapshot->frames, (guint) first, (guint) last);
+  fill_dispatches (self, snapshot->frames, (guint) first, (guint) last);
+  fill_stacks (self, snapshot, snapshot->frames, (guint) first, (guint) last);
   gtk_stack_set_visible_child_name (self->stack, "frames");
 }
 
@@ -645,5 +646,5 @@ const gint64 *
 jsui_frame_details_get_events (JsuiFrameDetails *self)
 {
   g_return_val_if_fail (JSUI_IS_FRAME_DETAILS (self), NULL);
-  return (const gint64 *)(void *)self->events->data;
+  return (const gint64 *) (void *) self->events->data;
 }

@@ -14,7 +14,7 @@
 static int
 compare_gint64 (gconstpointer a, gconstpointer b)
 {
-  gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
 
   return x < y ? -1 : x > y;
 }

@@ -31,7 +31,7 @@ jsui_event_finalize (GObject *object)
 static void
 jsui_event_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
-  g_value_set_pointer (value, (gpointer)JSUI_EVENT (object)->event);
+  g_value_set_pointer (value, (gpointer) JSUI_EVENT (object)->event);
 }
 
 static void
@@ -218,7 +218,7 @@ jsui_stack_item_get_fraction (JsuiStackItem *self)
 {
   gint64 all = self->tree->root->total;
 
-  return all > 0 ? (double)self->node->total / (double)all : 0.0;
+  return all > 0 ? (double) self->node->total / (double) all : 0.0;
 }
 
 GListModel *

@@ -21,7 +21,7 @@ find_live_api (void)
   const JankscopeLiveApiV1 *api = dlsym (RTLD_DEFAULT, "jankscope_live_api_v1");
   Dl_info info;
 
-  if (api == NULL && dladdr ((void *)find_live_api, &info) != 0 && info.dli_fname != NULL)
+  if (api == NULL && dladdr ((void *) find_live_api, &info) != 0 && info.dli_fname != NULL)
     {
       g_autofree char *dir = g_path_get_dirname (info.dli_fname);
       g_autofree char *path = g_build_filename (dir, CORE_LIBRARY, NULL);

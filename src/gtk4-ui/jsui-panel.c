@@ -44,9 +44,9 @@ struct _JsuiPanel
 
   char *title;
   GtkWidget *banner;
-  gboolean paused;     /* "paused": the refresher applies nothing new */
-  gint64 baseline_ns;  /* "baseline": Clear; 0: none */
-  GBytes *document;    /* what the shown snapshot was parsed from */
+  gboolean paused;    /* "paused": the refresher applies nothing new */
+  gint64 baseline_ns; /* "baseline": Clear; 0: none */
+  GBytes *document;   /* what the shown snapshot was parsed from */
 
   JsuiSnapshot *snapshot;
   GListStore *events;
@@ -156,7 +156,7 @@ tier_classes (GtkListItem *list_item, const JsrReportEvent *ev)
 {
   const char *classes[] = { "tier", jsui_tier_css_name (ev->tier), NULL };
 
-  return g_strdupv ((char **)classes);
+  return g_strdupv ((char **) classes);
 }
 
 static char *
@@ -434,14 +434,14 @@ jsui_panel_class_init (JsuiPanelClass *klass)
   object_class->set_property = jsui_panel_set_property;
   widget_class->realize = jsui_panel_realize;
 
-  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL,
-                                                G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_PAUSED] = g_param_spec_boolean (
-      "paused", NULL, NULL, FALSE,
-      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_BASELINE] = g_param_spec_int64 (
-      "baseline", NULL, NULL, 0, G_MAXINT64, 0,
-      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TITLE]
+      = g_param_spec_string ("title", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PAUSED]
+      = g_param_spec_boolean ("paused", NULL, NULL, FALSE,
+                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BASELINE]
+      = g_param_spec_int64 ("baseline", NULL, NULL, 0, G_MAXINT64, 0,
+                            G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SNAPSHOT_TIME]
       = g_param_spec_int64 ("snapshot-time", NULL, NULL, 0, G_MAXINT64, 0,
                             G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -518,7 +518,7 @@ jsui_panel_init (JsuiPanel *self)
 
   /* Translators: the window title: program name and process id */
   self->title = g_strdup_printf (_ ("jankscope — %s (pid %d)"),
-                                 g_get_prgname () ? g_get_prgname () : "?", (int)getpid ());
+                                 g_get_prgname () ? g_get_prgname () : "?", (int) getpid ());
   jsui_panel_set_snapshot (self, NULL);
 }
 
@@ -550,7 +550,7 @@ slow_percentile (const JsrReport *r, gint64 ns, gint64 budget_ns)
 static void
 set_rate (GtkLabel *label, gint64 count, gint64 of)
 {
-  g_autofree char *text = jsui_format_percent (of > 0 ? (double)count / (double)of : -1);
+  g_autofree char *text = jsui_format_percent (of > 0 ? (double) count / (double) of : -1);
 
   gtk_label_set_text (label, text);
 }
@@ -649,7 +649,7 @@ update_metrics (JsuiPanel *self)
 
   if (r != NULL && r->name != NULL && r->pid > 0)
     {
-      title = g_strdup_printf (_ ("jankscope — %s (pid %d)"), r->name, (int)r->pid);
+      title = g_strdup_printf (_ ("jankscope — %s (pid %d)"), r->name, (int) r->pid);
       if (g_strcmp0 (title, self->title) != 0)
         {
           g_free (self->title);

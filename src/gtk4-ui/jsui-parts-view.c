@@ -57,9 +57,9 @@ cell_text (JsuiPart *item, guint column)
       return g_strdup_printf ("%u", jsui_part_get_index (item) + 1);
     case COLUMN_START:
       /* Translators: a part's start from its event's, in seconds */
-      return g_strdup_printf (_ ("+%.3f s"),
-                              part->start_ns >= ev->start_ns ? (part->start_ns - ev->start_ns) / 1e9
-                                                             : 0.0);
+      return g_strdup_printf (_ ("+%.3f s"), part->start_ns >= ev->start_ns
+                                                 ? (part->start_ns - ev->start_ns) / 1e9
+                                                 : 0.0);
     case COLUMN_DURATION:
       return jsui_format_duration (part->duration_ns);
     case COLUMN_CALLBACK:
@@ -85,11 +85,10 @@ cell_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoint
   GtkWidget *label = gtk_label_new (NULL);
   guint c = GPOINTER_TO_UINT (column);
 
-  gtk_label_set_xalign (GTK_LABEL (label),
-                        c == COLUMN_PART || c == COLUMN_START || c == COLUMN_DURATION
-                                || c == COLUMN_ATTRIBUTED
-                            ? 1
-                            : 0);
+  gtk_label_set_xalign (GTK_LABEL (label), c == COLUMN_PART || c == COLUMN_START
+                                                   || c == COLUMN_DURATION || c == COLUMN_ATTRIBUTED
+                                               ? 1
+                                               : 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   if (c != COLUMN_CALLBACK && c != COLUMN_CLASS && c != COLUMN_CULPRIT)
     gtk_widget_add_css_class (label, "numeric");
@@ -157,9 +156,9 @@ jsui_parts_view_class_init (JsuiPartsViewClass *klass)
    * JsuiPartsView::part-selected:
    * @index: the part's index in the event's parts, -1: none (the whole event)
    */
-  signals[PART_SELECTED] = g_signal_new ("part-selected", G_TYPE_FROM_CLASS (klass),
-                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
-                                         G_TYPE_INT);
+  signals[PART_SELECTED]
+      = g_signal_new ("part-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      NULL, G_TYPE_NONE, 1, G_TYPE_INT);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/jankscope/ui/jsui-parts-view.ui");
   gtk_widget_class_bind_template_child (widget_class, JsuiPartsView, view);
@@ -197,13 +196,12 @@ jsui_parts_view_new (void)
 }
 
 void
-jsui_parts_view_set_event (JsuiPartsView *self, JsuiSnapshot *snapshot,
-                           const JsrReportEvent *event)
+jsui_parts_view_set_event (JsuiPartsView *self, JsuiSnapshot *snapshot, const JsrReportEvent *event)
 {
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   int keep = -1;
   guint n = snapshot != NULL && event != NULL && event->parts != NULL ? event->parts->len : 0;
-  gint64 count = event != NULL ? MAX (event->parts_count, (gint64)n) : 0;
+  gint64 count = event != NULL ? MAX (event->parts_count, (gint64) n) : 0;
   g_autofree char *title = NULL;
 
   g_return_if_fail (JSUI_IS_PARTS_VIEW (self));
@@ -218,18 +216,17 @@ jsui_parts_view_set_event (JsuiPartsView *self, JsuiSnapshot *snapshot,
   g_list_store_splice (self->parts, 0, g_list_model_get_n_items (G_LIST_MODEL (self->parts)),
                        items->pdata, items->len);
   gtk_single_selection_set_selected (
-      self->selection, keep >= 0 && (guint)keep < n ? (guint)keep : GTK_INVALID_LIST_POSITION);
+      self->selection, keep >= 0 && (guint) keep < n ? (guint) keep : GTK_INVALID_LIST_POSITION);
   self->updating = FALSE;
 
-  if (count > (gint64)n)
+  if (count > (gint64) n)
     /* Translators: the parts list's title when the report left some out */
-    title = g_strdup_printf (_ ("Parts: %u of %lld, each with its own cause"), n,
-                             (long long)count);
+    title
+        = g_strdup_printf (_ ("Parts: %u of %lld, each with its own cause"), n, (long long) count);
   else
-    title = g_strdup_printf (
-        g_dngettext (GETTEXT_PACKAGE, "%u part, each with its own cause",
-                     "%u parts, each with its own cause", n),
-        n);
+    title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u part, each with its own cause",
+                                          "%u parts, each with its own cause", n),
+                             n);
   gtk_label_set_text (self->title_label, title);
   gtk_widget_set_visible (GTK_WIDGET (self), n >= 2);
 }
@@ -240,7 +237,7 @@ jsui_parts_view_select (JsuiPartsView *self, int index)
   g_return_if_fail (JSUI_IS_PARTS_VIEW (self));
 
   gtk_single_selection_set_selected (self->selection,
-                                     index >= 0 ? (guint)index : GTK_INVALID_LIST_POSITION);
+                                     index >= 0 ? (guint) index : GTK_INVALID_LIST_POSITION);
 }
 
 int
@@ -251,7 +248,7 @@ jsui_parts_view_get_selected (JsuiPartsView *self)
   g_return_val_if_fail (JSUI_IS_PARTS_VIEW (self), -1);
 
   selected = gtk_single_selection_get_selected (self->selection);
-  return selected != GTK_INVALID_LIST_POSITION ? (int)selected : -1;
+  return selected != GTK_INVALID_LIST_POSITION ? (int) selected : -1;
 }
 
 GListModel *

@@ -64,7 +64,7 @@ parse_thread (GTask *task, gpointer source_object, gpointer task_data, GCancella
         g_array_remove_range (snap->frames, 0, keep_from);
     }
   if (snap != NULL)
-    g_task_return_pointer (task, snap, (GDestroyNotify)jsui_snapshot_unref);
+    g_task_return_pointer (task, snap, (GDestroyNotify) jsui_snapshot_unref);
   else if (error != NULL)
     g_task_return_error (task, error);
   else
@@ -89,8 +89,8 @@ static gboolean tick_cb (gpointer user_data);
 static void
 schedule (JsuiRefresher *self, gint64 now)
 {
-  gint64 interval = (gint64)self->interval_ms * 1000;
-  gint64 retry = MIN ((gint64)JSUI_REFRESH_RETRY_MS * 1000, interval);
+  gint64 interval = (gint64) self->interval_ms * 1000;
+  gint64 retry = MIN ((gint64) JSUI_REFRESH_RETRY_MS * 1000, interval);
   gint64 next;
 
   if (now - self->waiting_since_us >= 2 * interval)
@@ -186,7 +186,7 @@ tick_cb (gpointer user_data)
    * context: the default one (GTask's default too), never below the app's
    * redraws. */
   g_task_set_priority (task, G_PRIORITY_DEFAULT);
-  g_task_set_task_data (task, job, (GDestroyNotify)parse_job_free);
+  g_task_set_task_data (task, job, (GDestroyNotify) parse_job_free);
   g_task_run_in_thread (task, parse_thread);
   jsui_ui_cost_add (g_get_monotonic_time (), g_get_monotonic_time () - start);
   return G_SOURCE_CONTINUE;

@@ -70,12 +70,12 @@ jsui_samples_layout (const JsrReportEvent *event)
       const JsrReportSample *s = &g_array_index (samples, JsrReportSample, i);
       gint64 a = CLAMP (from[i], start, end), b = CLAMP (to[i], start, end);
       JsuiSampleSpan span = {
-        .x = (double)(a - start) / (double)(end - start),
-        .width = (double)(b - a) / (double)(end - start),
+        .x = (double) (a - start) / (double) (end - start),
+        .width = (double) (b - a) / (double) (end - start),
         .stack = s->stack,
         .node = s->node,
         .waiting = g_strcmp0 (s->state, "waiting") == 0,
-        .sample = (guint)i,
+        .sample = (guint) i,
       };
 
       /* Out of order in the file (untrusted): never overlap. */
@@ -141,14 +141,15 @@ node_name (const JsrProfile *profile, int node)
 {
   g_autoptr (GPtrArray) path = NULL;
 
-  if (profile == NULL || node < 0 || (guint)node >= profile->nodes->len)
+  if (profile == NULL || node < 0 || (guint) node >= profile->nodes->len)
     return NULL;
   path = g_ptr_array_new ();
-  jsr_profile_path (profile, (guint)node, path);
+  jsr_profile_path (profile, (guint) node, path);
   for (guint i = 0; i < path->len; i++)
     {
       const JsrProfileNode *n = g_ptr_array_index (path, i);
-      const JsrReportFrame *f = n->frame >= 0 ? g_ptr_array_index (profile->frames, n->frame) : NULL;
+      const JsrReportFrame *f
+          = n->frame >= 0 ? g_ptr_array_index (profile->frames, n->frame) : NULL;
 
       if (f == NULL)
         return g_strdup (n->frame == JSR_PROFILE_TRUNCATED ? JSR_PROFILE_TRUNCATED_NAME
@@ -189,8 +190,8 @@ static void
 jsui_samples_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   JsuiSamplesStrip *self = JSUI_SAMPLES_STRIP (widget);
-  float width = (float)gtk_widget_get_width (widget);
-  float height = (float)gtk_widget_get_height (widget);
+  float width = (float) gtk_widget_get_width (widget);
+  float height = (float) gtk_widget_get_height (widget);
   GdkRGBA track, none;
   /* the run of spans being drawn: adjacent ones of the same stack and
    * state are one rectangle (thousands of samples over a few hundred px) */
@@ -206,8 +207,8 @@ jsui_samples_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     {
       const JsuiSampleSpan *s
           = i < self->spans->len ? &g_array_index (self->spans, JsuiSampleSpan, i) : NULL;
-      float x0 = s != NULL ? (float)s->x * width : 0;
-      float x1 = s != NULL ? x0 + MAX ((float)s->width * width, 1) : 0;
+      float x0 = s != NULL ? (float) s->x * width : 0;
+      float x1 = s != NULL ? x0 + MAX ((float) s->width * width, 1) : 0;
 
       if (s != NULL && run != NULL && s->node == run->node && s->waiting == run->waiting
           && x0 <= run_x1 + 1)
@@ -223,7 +224,7 @@ jsui_samples_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
           GdkRGBA color = none;
           float h = run->waiting ? height * 0.6f : height;
 
-          if (run->node >= 0 && (guint)run->node < self->colors->len
+          if (run->node >= 0 && (guint) run->node < self->colors->len
               && g_array_index (self->colors, GdkRGBA, run->node).alpha > 0)
             color = g_array_index (self->colors, GdkRGBA, run->node);
           if (run->waiting)
@@ -271,7 +272,8 @@ jsui_samples_strip_describe_at (JsuiSamplesStrip *self, double x)
   if (sample->wait != NULL)
     /* Translators: a sample of the strip: time into the event, state, wait kind, function */
     return g_strdup_printf (_ ("%s: %s (%s) in %s"), at, state_label (sample->state),
-                            jsui_wait_kind_label (sample->wait), name != NULL ? name : _ ("no stack"));
+                            jsui_wait_kind_label (sample->wait),
+                            name != NULL ? name : _ ("no stack"));
   /* Translators: a sample of the strip: time into the event, state, function */
   return g_strdup_printf (_ ("%s: %s in %s"), at, state_label (sample->state),
                           name != NULL ? name : _ ("no stack"));
@@ -347,8 +349,8 @@ jsui_samples_strip_class_init (JsuiSamplesStripClass *klass)
    * @node: the sample's node in the event's profile (any stack, listed or not)
    */
   signals[NODE_ACTIVATED]
-      = g_signal_new ("node-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
-                      NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+      = g_signal_new ("node-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      NULL, G_TYPE_NONE, 1, G_TYPE_INT);
   gtk_widget_class_set_css_name (widget_class, "jankscope-samples");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -402,7 +404,7 @@ jsui_samples_strip_set_event (JsuiSamplesStrip *self, JsuiSnapshot *snapshot,
       GdkRGBA *color;
       g_autofree char *name = NULL;
 
-      if (node < 0 || (guint)node >= n)
+      if (node < 0 || (guint) node >= n)
         continue;
       color = &g_array_index (self->colors, GdkRGBA, node);
       if (color->alpha > 0 || (name = node_name (profile_of (self), node)) == NULL)

@@ -38,7 +38,7 @@ member_int (const JsrJsonNode *o, const char *name, gint64 fallback)
       /* casting an out-of-range double (1e300, inf) is undefined */
       if (!(d > -9.0e18 && d < 9.0e18))
         return fallback;
-      return (gint64)d;
+      return (gint64) d;
     }
   return fallback;
 }
@@ -273,7 +273,7 @@ read_live (JsuiSnapshot *snap, const JsrJsonNode *live)
         cpu += CLAMP (member_int (overhead, parts[i], 0), 0, JSUI_MAX_NS);
       snap->overhead_cpu_ns = cpu;
       if (monitored > 0)
-        snap->overhead_cpu_pct = 100.0 * (double)cpu / (double)monitored;
+        snap->overhead_cpu_pct = 100.0 * (double) cpu / (double) monitored;
     }
 
   if (a != NULL)
@@ -294,8 +294,8 @@ read_live (JsuiSnapshot *snap, const JsrJsonNode *live)
           budget_us = element_int (fa, 2);
           f.budget_ns
               = budget_us > 0 && budget_us < G_MAXINT64 / 1000 ? clamp_ns (budget_us * 1000) : 0;
-          f.window = (guint)CLAMP (element_int (fa, 3), 0, G_MAXUINT);
-          f.flags = (guint)CLAMP (element_int (fa, 4), 0, G_MAXUINT);
+          f.window = (guint) CLAMP (element_int (fa, 3), 0, G_MAXUINT);
+          f.flags = (guint) CLAMP (element_int (fa, 4), 0, G_MAXUINT);
           if (f.end_ns < 0 || f.duration_ns < 0)
             continue;
           f.end_ns = clamp_time (f.end_ns);

@@ -248,7 +248,7 @@ queue_resort (JsuiSourcesView *self)
       /* Bounded by time (every SORT_INTERVAL_US at most), so at the
        * priority of the app's events: at G_PRIORITY_LOW it would never run
        * in an app that always has a frame to draw. */
-      self->sort_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint)(wait / 1000) + 1, resort_cb,
+      self->sort_id = g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) (wait / 1000) + 1, resort_cb,
                                           self, NULL);
       g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->sort_id),
                                 "[jankscope-ui] sources-sort");
@@ -268,7 +268,7 @@ set_summary (JsuiSourcesView *self, JsuiSnapshot *snapshot, guint n)
                                             "%u sources, by own dispatch time; %lld more left out "
                                             "of the report",
                                             n),
-                               n, (long long)snapshot->report->sources_truncated);
+                               n, (long long) snapshot->report->sources_truncated);
   else
     summary = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u source, by own dispatch time",
                                             "%u sources, by own dispatch time", n),
@@ -304,7 +304,7 @@ apply (JsuiSourcesView *self, JsuiSnapshot *snapshot)
           g_free (key);
           key = longer;
         }
-      if (g_hash_table_steal_extended (self->by_key, key, &old_key, (gpointer *)&item))
+      if (g_hash_table_steal_extended (self->by_key, key, &old_key, (gpointer *) &item))
         {
           g_free (old_key);
           values_changed |= jsui_source_update (item, src);

@@ -94,7 +94,7 @@ child_named (JsuiStackNode *node, const char *name, const char *module)
 
   if (node->index != NULL)
     {
-      JsuiStackNode key = { .name = (char *)name, .module = (char *)module };
+      JsuiStackNode key = { .name = (char *) name, .module = (char *) module };
 
       c = g_hash_table_lookup (node->index, &key);
       if (c != NULL)
@@ -152,8 +152,8 @@ jsui_stack_tree_add (JsuiStackTree *tree, const char *const *names, const char *
 static int
 compare_nodes (gconstpointer a, gconstpointer b)
 {
-  const JsuiStackNode *x = *(const JsuiStackNode *const *)a;
-  const JsuiStackNode *y = *(const JsuiStackNode *const *)b;
+  const JsuiStackNode *x = *(const JsuiStackNode *const *) a;
+  const JsuiStackNode *y = *(const JsuiStackNode *const *) b;
 
   if (x->total != y->total)
     return x->total > y->total ? -1 : 1;
@@ -194,8 +194,8 @@ jsui_frame_is_own (const JsrReportFrame *frame)
  * jankscope's own frames of older reports left out (reports with profiles
  * have none: the core removed them). */
 static void
-add_node (JsuiStackTree *tree, const JsrProfile *profile, guint node, gint64 weight,
-          gint64 samples, GPtrArray *path, GPtrArray *names, GPtrArray *modules)
+add_node (JsuiStackTree *tree, const JsrProfile *profile, guint node, gint64 weight, gint64 samples,
+          GPtrArray *path, GPtrArray *names, GPtrArray *modules)
 {
   g_ptr_array_set_size (path, 0);
   g_ptr_array_set_size (names, 0);
@@ -204,7 +204,8 @@ add_node (JsuiStackTree *tree, const JsrProfile *profile, guint node, gint64 wei
   for (guint i = path->len; i-- > 0;)
     {
       const JsrProfileNode *n = g_ptr_array_index (path, i);
-      const JsrReportFrame *f = n->frame >= 0 ? g_ptr_array_index (profile->frames, n->frame) : NULL;
+      const JsrReportFrame *f
+          = n->frame >= 0 ? g_ptr_array_index (profile->frames, n->frame) : NULL;
 
       if (f != NULL && jsui_frame_is_own (f))
         continue;
@@ -214,8 +215,8 @@ add_node (JsuiStackTree *tree, const JsrProfile *profile, guint node, gint64 wei
                                                         : JSR_PROFILE_OTHER_NAME));
       g_ptr_array_add (modules, f != NULL ? f->module : NULL);
     }
-  jsui_stack_tree_add_weighted (tree, (const char *const *)names->pdata,
-                                (const char *const *)modules->pdata, names->len, MAX (weight, 0),
+  jsui_stack_tree_add_weighted (tree, (const char *const *) names->pdata,
+                                (const char *const *) modules->pdata, names->len, MAX (weight, 0),
                                 MAX (samples, 0));
 }
 
@@ -263,7 +264,7 @@ jsui_stack_tree_from_part (const JsrReportEvent *event, guint part_index)
       const JsrReportPartNode *entry = &g_array_index (part->profile, JsrReportPartNode, i);
 
       /* The reader checked the node against the profile. */
-      add_node (tree, profile, (guint)entry->node, entry->self_ns, entry->self_samples, path,
+      add_node (tree, profile, (guint) entry->node, entry->self_ns, entry->self_samples, path,
                 names, modules);
     }
   /* What the part's profile left out: its time, not where it went. */
@@ -291,8 +292,8 @@ add_callers (JsuiStackTree *inverted, const JsuiStackNode *node, GPtrArray *name
           g_ptr_array_add (names, n->name);
           g_ptr_array_add (modules, n->module);
         }
-      jsui_stack_tree_add_weighted (inverted, (const char *const *)names->pdata,
-                                    (const char *const *)modules->pdata, names->len, node->self,
+      jsui_stack_tree_add_weighted (inverted, (const char *const *) names->pdata,
+                                    (const char *const *) modules->pdata, names->len, node->self,
                                     node->self_samples);
     }
   for (guint i = 0; i < node->children->len; i++)

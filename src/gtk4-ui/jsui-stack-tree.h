@@ -21,13 +21,13 @@ typedef struct _JsuiStackNode JsuiStackNode;
 
 struct _JsuiStackNode
 {
-  char *name;   /* function, or module+offset, or "??" */
-  char *module; /* may be NULL */
-  gint64 total; /* weight through this frame (events: attributed ns) */
-  gint64 self;  /* weight that ended here */
+  char *name;           /* function, or module+offset, or "??" */
+  char *module;         /* may be NULL */
+  gint64 total;         /* weight through this frame (events: attributed ns) */
+  gint64 self;          /* weight that ended here */
   gint64 total_samples; /* samples through this frame */
   gint64 self_samples;  /* samples that ended here */
-  guint depth;  /* 0: the root */
+  guint depth;          /* 0: the root */
   JsuiStackNode *parent;
   GPtrArray *children; /* of JsuiStackNode, most samples first after _sort () */
   GHashTable *index;   /* set of children by (name, module), built once there are many */

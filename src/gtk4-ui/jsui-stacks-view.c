@@ -101,10 +101,10 @@ time_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiSta
   g_autoptr (JsuiStackItem) item = item_of (list_item);
   const JsuiStackNode *node = jsui_stack_item_get_node (item);
   g_autofree char *text = jsui_format_duration (node->total);
-  g_autofree char *samples = g_strdup_printf (
-      g_dngettext (GETTEXT_PACKAGE, "%lld sample", "%lld samples",
-                   (gulong)CLAMP (node->total_samples, 0, G_MAXINT32)),
-      (long long)node->total_samples);
+  g_autofree char *samples
+      = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%lld sample", "%lld samples",
+                                      (gulong) CLAMP (node->total_samples, 0, G_MAXINT32)),
+                         (long long) node->total_samples);
 
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
   gtk_widget_set_tooltip_text (gtk_list_item_get_child (list_item), samples);
@@ -125,7 +125,7 @@ self_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiSta
   g_autoptr (JsuiStackItem) item = item_of (list_item);
   const JsuiStackNode *node = jsui_stack_item_get_node (item);
   double all = jsui_stack_item_get_fraction (item);
-  double share = node->total > 0 ? all * (double)node->self / (double)node->total : 0;
+  double share = node->total > 0 ? all * (double) node->self / (double) node->total : 0;
   g_autofree char *text = jsui_format_percent (share);
 
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
@@ -355,13 +355,14 @@ tree_title (const JsrReportEvent *event, const JsrReportPart *part, guint part_n
   if (part != NULL)
     /* Translators: the stacks pane's title for one part of an event: event
      * id, part number, its callback, its attributed time, "N stacks" */
-    return g_strdup_printf (_ ("Event %lld, part %u (%s): %s in %s"), (long long)event->id,
-                            part_number, part->callback != NULL ? part->callback
-                                         : part->source != NULL ? part->source
-                                                                : "–",
+    return g_strdup_printf (_ ("Event %lld, part %u (%s): %s in %s"), (long long) event->id,
+                            part_number,
+                            part->callback != NULL ? part->callback
+                            : part->source != NULL ? part->source
+                                                   : "–",
                             time, stacks);
   /* Translators: the stacks pane's title: event id, its attributed time, "N stacks" */
-  return g_strdup_printf (_ ("Event %lld: %s in %s"), (long long)event->id, time, stacks);
+  return g_strdup_printf (_ ("Event %lld: %s in %s"), (long long) event->id, time, stacks);
 }
 
 /* The whole event's trees (part < 0) or one part's. */
@@ -377,13 +378,13 @@ show_part (JsuiStacksView *self, int part)
     return;
   if (part >= 0)
     {
-      top_down = built = jsui_stack_tree_from_part (event, (guint)part);
+      top_down = built = jsui_stack_tree_from_part (event, (guint) part);
       if (built == NULL)
         {
           show_trees (self, NULL, NULL, NULL, _ ("No stacks were sampled during this part"));
           return;
         }
-      title = tree_title (event, g_ptr_array_index (event->parts, part), (guint)part + 1, built);
+      title = tree_title (event, g_ptr_array_index (event->parts, part), (guint) part + 1, built);
       show_trees (self, top_down, NULL, title, _ ("No stacks were sampled during this part"));
       return;
     }
@@ -493,7 +494,7 @@ jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index)
   g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), FALSE);
 
   if (self->event == NULL || self->event->detail == NULL || stack_index < 0
-      || (guint)stack_index >= self->event->detail->stacks->len)
+      || (guint) stack_index >= self->event->detail->stacks->len)
     return FALSE;
   stack = g_ptr_array_index (self->event->detail->stacks, stack_index);
   /* The tree's path: callers first top-down, the leaf first bottom-up
@@ -527,17 +528,19 @@ jsui_stacks_view_select_node (JsuiStacksView *self, int node)
 
   g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), FALSE);
 
-  profile = self->event != NULL && self->event->detail != NULL ? self->event->detail->profile
-                                                               : NULL;
-  if (profile == NULL || node < 0 || (guint)node >= profile->nodes->len)
+  profile
+      = self->event != NULL && self->event->detail != NULL ? self->event->detail->profile : NULL;
+  if (profile == NULL || node < 0 || (guint) node >= profile->nodes->len)
     return FALSE;
-  jsr_profile_path (profile, (guint)node, path);
+  jsr_profile_path (profile, (guint) node, path);
   /* The tree's path: callers first top-down, the leaf first bottom-up
    * (jankscope's own frames are not in the tree). */
   for (guint i = 0; i < path->len; i++)
     {
-      const JsrProfileNode *n = g_ptr_array_index (path, self->show_bottom_up ? i : path->len - 1 - i);
-      const JsrReportFrame *f = n->frame >= 0 ? g_ptr_array_index (profile->frames, n->frame) : NULL;
+      const JsrProfileNode *n
+          = g_ptr_array_index (path, self->show_bottom_up ? i : path->len - 1 - i);
+      const JsrReportFrame *f
+          = n->frame >= 0 ? g_ptr_array_index (profile->frames, n->frame) : NULL;
 
       if (f != NULL && jsui_frame_is_own (f))
         continue;

@@ -117,12 +117,12 @@ watch_adjustment (JsuiTimeline *self)
   if (self->hadj != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->hadj, self);
-      g_object_remove_weak_pointer (G_OBJECT (self->hadj), (gpointer *)&self->hadj);
+      g_object_remove_weak_pointer (G_OBJECT (self->hadj), (gpointer *) &self->hadj);
     }
   self->hadj = adj;
   if (adj != NULL)
     {
-      g_object_add_weak_pointer (G_OBJECT (adj), (gpointer *)&self->hadj);
+      g_object_add_weak_pointer (G_OBJECT (adj), (gpointer *) &self->hadj);
       /* After the viewport's own handler: the new extent is known. */
       g_signal_connect_after (adj, "changed", G_CALLBACK (adjustment_changed_cb), self);
       g_signal_connect_swapped (adj, "value-changed", G_CALLBACK (gtk_widget_queue_draw), self);
@@ -154,7 +154,7 @@ static double
 default_anchor (JsuiTimeline *self)
 {
   if (self->sel_first >= 0)
-    return jsui_timeline_x_for_frame (self, (guint)self->sel_first);
+    return jsui_timeline_x_for_frame (self, (guint) self->sel_first);
   return jsui_timeline_get_n_frames (self) * self->zoom;
 }
 
@@ -167,7 +167,7 @@ jsui_timeline_measure (GtkWidget *widget, GtkOrientation orientation, int for_si
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       /* A GtkViewport scrolls over its child's minimum width. */
-      *minimum = *natural = (int)ceil (jsui_timeline_get_n_frames (self) * self->zoom);
+      *minimum = *natural = (int) ceil (jsui_timeline_get_n_frames (self) * self->zoom);
     }
   else
     *minimum = *natural = MIN_HEIGHT;
@@ -183,7 +183,7 @@ static gboolean
 is_selected (JsuiTimeline *self, guint i, const JsuiFrame *f)
 {
   return (self->selected_event != 0 && f->event_id == self->selected_event)
-         || (self->sel_first >= 0 && (int)i >= self->sel_first && (int)i <= self->sel_last);
+         || (self->sel_first >= 0 && (int) i >= self->sel_first && (int) i <= self->sel_last);
 }
 
 static void
@@ -195,8 +195,8 @@ jsui_timeline_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   int height = gtk_widget_get_height (widget);
   gint64 budget = budget_of (self);
   gint64 scale_ns = budget * SCALE_BUDGETS;
-  float step = (float)self->zoom;
-  float bar = step >= 3 ? step - 1 : step; /* a gap only when there is room */
+  float step = (float) self->zoom;
+  float bar = step >= 3 ? step - 1 : step;                /* a gap only when there is room */
   GdkRGBA colors[JS_N_EVENT_TIERS + 1], fg, line, select; /* by tier, then on time */
   float budget_y;
   double from = 0, to = width;
@@ -217,8 +217,8 @@ jsui_timeline_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
           to = MIN (width, origin.x + gtk_widget_get_width (viewport));
         }
     }
-  first = (guint)MAX (0, floor (from / step));
-  last = (guint)MIN ((double)frames->len, ceil (to / step) + 1);
+  first = (guint) MAX (0, floor (from / step));
+  last = (guint) MIN ((double) frames->len, ceil (to / step) + 1);
 
   jsui_fg_color (widget, &fg);
   for (guint t = 0; t <= JS_N_EVENT_TIERS; t++)
@@ -228,8 +228,8 @@ jsui_timeline_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   for (guint i = first; i < last; i++)
     {
       const JsuiFrame *f = &g_array_index (frames, JsuiFrame, i);
-      float x = (float)i * step;
-      float h = (float)height * (float)MIN (f->duration_ns, scale_ns) / (float)scale_ns;
+      float x = (float) i * step;
+      float h = (float) height * (float) MIN (f->duration_ns, scale_ns) / (float) scale_ns;
       JsTier tier = JS_N_EVENT_TIERS; /* on time */
 
       jsui_frame_is_slow (self->snapshot->report, f->duration_ns, f->budget_ns, &tier);
@@ -244,7 +244,7 @@ budget_line:
   /* The budget line, across the whole width. */
   jsui_fg_color (widget, &line);
   line.alpha = 0.5f;
-  budget_y = (float)height * (1.0f - (float)budget / (float)scale_ns);
+  budget_y = (float) height * (1.0f - (float) budget / (float) scale_ns);
   append_rect (snapshot, &line, 0, budget_y, width, 1);
 }
 
@@ -304,7 +304,7 @@ static void
 set_selection (JsuiTimeline *self, int first, int last)
 {
   GArray *frames = frames_of (self);
-  int n = frames != NULL ? (int)frames->len : 0;
+  int n = frames != NULL ? (int) frames->len : 0;
 
   if (first > last)
     {
@@ -342,7 +342,7 @@ jsui_timeline_select_range (JsuiTimeline *self, int first, int last)
 void
 jsui_timeline_select_between (JsuiTimeline *self, double x0, double x1)
 {
-  int n = (int)jsui_timeline_get_n_frames (self);
+  int n = (int) jsui_timeline_get_n_frames (self);
   int a, b;
 
   g_return_if_fail (JSUI_IS_TIMELINE (self));
@@ -350,8 +350,8 @@ jsui_timeline_select_between (JsuiTimeline *self, double x0, double x1)
   if (n == 0)
     return;
   /* Past the ends: the first or the last frame. */
-  a = (int)CLAMP (floor (MIN (x0, x1) / self->zoom), 0, n - 1);
-  b = (int)CLAMP (floor (MAX (x0, x1) / self->zoom), 0, n - 1);
+  a = (int) CLAMP (floor (MIN (x0, x1) / self->zoom), 0, n - 1);
+  b = (int) CLAMP (floor (MAX (x0, x1) / self->zoom), 0, n - 1);
   jsui_timeline_select_range (self, a, b);
 }
 
@@ -362,8 +362,8 @@ jsui_timeline_get_selection (JsuiTimeline *self, guint *first, guint *last)
 
   if (self->sel_first < 0)
     return FALSE;
-  *first = (guint)self->sel_first;
-  *last = (guint)self->sel_last;
+  *first = (guint) self->sel_first;
+  *last = (guint) self->sel_last;
   return TRUE;
 }
 
@@ -379,12 +379,12 @@ static void
 drag_update_cb (GtkGestureDrag *gesture, double dx, double dy, JsuiTimeline *self)
 {
   int a = jsui_timeline_frame_at (self, self->drag_x);
-  int n = (int)jsui_timeline_get_n_frames (self);
+  int n = (int) jsui_timeline_get_n_frames (self);
   int b;
 
   if (a < 0 || n == 0)
     return;
-  b = (int)CLAMP (floor ((self->drag_x + dx) / self->zoom), 0, n - 1);
+  b = (int) CLAMP (floor ((self->drag_x + dx) / self->zoom), 0, n - 1);
   set_selection (self, a, b); /* drawn now, told at the end */
 }
 
@@ -433,7 +433,7 @@ pinch_scale_cb (GtkGestureZoom *gesture, double scale, JsuiTimeline *self)
 static void
 move_selection (JsuiTimeline *self, int to, gboolean extend)
 {
-  int n = (int)jsui_timeline_get_n_frames (self);
+  int n = (int) jsui_timeline_get_n_frames (self);
 
   if (n == 0)
     return;
@@ -447,7 +447,7 @@ move_selection (JsuiTimeline *self, int to, gboolean extend)
     }
   else
     jsui_timeline_select_range (self, to, to);
-  scroll_to_frame (self, (guint)to);
+  scroll_to_frame (self, (guint) to);
 }
 
 /* The moving end of the selection: the one away from where it started. */
@@ -464,7 +464,7 @@ static void
 action_move (GtkWidget *widget, const char *name, GVariant *parameter)
 {
   JsuiTimeline *self = JSUI_TIMELINE (widget);
-  int n = (int)jsui_timeline_get_n_frames (self);
+  int n = (int) jsui_timeline_get_n_frames (self);
   gboolean extend = g_str_has_prefix (name, "timeline.extend-");
   const char *to = strrchr (name, '-') != NULL && extend ? strrchr (name, '-') + 1 : name + 9;
   int cursor = cursor_of (self);
@@ -494,7 +494,7 @@ action_activate (GtkWidget *widget, const char *name, GVariant *parameter)
   JsuiTimeline *self = JSUI_TIMELINE (widget);
 
   if (self->sel_first >= 0 && self->sel_first == self->sel_last)
-    jsui_timeline_activate_at (self, jsui_timeline_x_for_frame (self, (guint)self->sel_first));
+    jsui_timeline_activate_at (self, jsui_timeline_x_for_frame (self, (guint) self->sel_first));
 }
 
 static void
@@ -505,7 +505,7 @@ jsui_timeline_dispose (GObject *object)
   if (self->hadj != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->hadj, self);
-      g_object_remove_weak_pointer (G_OBJECT (self->hadj), (gpointer *)&self->hadj);
+      g_object_remove_weak_pointer (G_OBJECT (self->hadj), (gpointer *) &self->hadj);
       self->hadj = NULL;
     }
   g_clear_pointer (&self->snapshot, jsui_snapshot_unref);
@@ -527,7 +527,7 @@ jsui_timeline_unroot (GtkWidget *widget)
   if (self->hadj != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->hadj, self);
-      g_object_remove_weak_pointer (G_OBJECT (self->hadj), (gpointer *)&self->hadj);
+      g_object_remove_weak_pointer (G_OBJECT (self->hadj), (gpointer *) &self->hadj);
       self->hadj = NULL;
     }
   GTK_WIDGET_CLASS (jsui_timeline_parent_class)->unroot (widget);
@@ -658,10 +658,10 @@ jsui_timeline_set_snapshot (JsuiTimeline *self, JsuiSnapshot *snapshot)
       && jsui_snapshot_frames_between (snapshot, self->sel_first_end, self->sel_last_end, &first,
                                        &last))
     {
-      int shift = (int)first - self->sel_first;
+      int shift = (int) first - self->sel_first;
 
-      self->sel_first = (int)first;
-      self->sel_last = (int)last;
+      self->sel_first = (int) first;
+      self->sel_last = (int) last;
       if (self->anchor >= 0)
         self->anchor += shift;
     }
@@ -723,7 +723,7 @@ jsui_timeline_frame_at (JsuiTimeline *self, double x)
   if (x < 0)
     return -1;
   i = floor (x / self->zoom);
-  return i < n ? (int)i : -1;
+  return i < n ? (int) i : -1;
 }
 
 double

@@ -66,14 +66,14 @@ static void
 before_paint_cb (GdkFrameClock *clock, gpointer user_data)
 {
   g_object_set_data (G_OBJECT (clock), WATCHED_KEY "-start",
-                     GSIZE_TO_POINTER ((gsize)g_get_monotonic_time ()));
+                     GSIZE_TO_POINTER ((gsize) g_get_monotonic_time ()));
 }
 
 static void
 after_paint_cb (GdkFrameClock *clock, gpointer user_data)
 {
   gint64 start
-      = (gint64)GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (clock), WATCHED_KEY "-start"));
+      = (gint64) GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (clock), WATCHED_KEY "-start"));
   gint64 now = g_get_monotonic_time ();
 
   if (start > 0)

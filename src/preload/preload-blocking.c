@@ -52,30 +52,30 @@ JS_EXPORT int __poll_chk (struct pollfd *fds, nfds_t nfds, int timeout, size_t f
 JS_EXPORT int __ppoll_chk (struct pollfd *fds, nfds_t nfds, const struct timespec *timeout,
                            const sigset_t *ss, size_t fdslen);
 
-#define REAL_FUNCS(X)                                                                       \
-  X (poll, int, (struct pollfd *, nfds_t, int))                                             \
-  X (__poll_chk, int, (struct pollfd *, nfds_t, int, size_t))                               \
-  X (ppoll, int, (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *))      \
-  X (__ppoll_chk, int,                                                                      \
-     (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *, size_t))          \
-  X (select, int, (int, fd_set *, fd_set *, fd_set *, struct timeval *))                    \
-  X (pselect, int,                                                                          \
-     (int, fd_set *, fd_set *, fd_set *, const struct timespec *, const sigset_t *))        \
-  X (epoll_wait, int, (int, struct epoll_event *, int, int))                                \
-  X (epoll_pwait, int, (int, struct epoll_event *, int, int, const sigset_t *))             \
-  X (epoll_pwait2, int,                                                                     \
-     (int, struct epoll_event *, int, const struct timespec *, const sigset_t *))           \
-  X (nanosleep, int, (const struct timespec *, struct timespec *))                          \
-  X (clock_nanosleep, int, (clockid_t, int, const struct timespec *, struct timespec *))    \
-  X (usleep, int, (useconds_t))                                                             \
-  X (sleep, unsigned, (unsigned))                                                           \
-  X (pause, int, (void))                                                                    \
-  X (sigsuspend, int, (const sigset_t *))                                                   \
-  X (sigtimedwait, int, (const sigset_t *, siginfo_t *, const struct timespec *))           \
-  X (sigwaitinfo, int, (const sigset_t *, siginfo_t *))
+#define REAL_FUNCS(X)                                                                              \
+  X (poll, int, (struct pollfd *, nfds_t, int) )                                                   \
+  X (__poll_chk, int, (struct pollfd *, nfds_t, int, size_t))                                      \
+  X (ppoll, int, (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *) )            \
+  X (__ppoll_chk, int,                                                                             \
+     (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *, size_t))                 \
+  X (select, int, (int, fd_set *, fd_set *, fd_set *, struct timeval *) )                          \
+  X (pselect, int,                                                                                 \
+     (int, fd_set *, fd_set *, fd_set *, const struct timespec *, const sigset_t *) )              \
+  X (epoll_wait, int, (int, struct epoll_event *, int, int) )                                      \
+  X (epoll_pwait, int, (int, struct epoll_event *, int, int, const sigset_t *) )                   \
+  X (epoll_pwait2, int,                                                                            \
+     (int, struct epoll_event *, int, const struct timespec *, const sigset_t *) )                 \
+  X (nanosleep, int, (const struct timespec *, struct timespec *) )                                \
+  X (clock_nanosleep, int, (clockid_t, int, const struct timespec *, struct timespec *) )          \
+  X (usleep, int, (useconds_t))                                                                    \
+  X (sleep, unsigned, (unsigned) )                                                                 \
+  X (pause, int, (void) )                                                                          \
+  X (sigsuspend, int, (const sigset_t *) )                                                         \
+  X (sigtimedwait, int, (const sigset_t *, siginfo_t *, const struct timespec *) )                 \
+  X (sigwaitinfo, int, (const sigset_t *, siginfo_t *) )
 
-#define DECLARE_REAL(name, ret, params)                                                     \
-  typedef ret (*name##_func) params;                                                        \
+#define DECLARE_REAL(name, ret, params)                                                            \
+  typedef ret (*name##_func) params;                                                               \
   static name##_func real_##name;
 REAL_FUNCS (DECLARE_REAL)
 
@@ -108,27 +108,27 @@ static inline JsCallGuard *
 guard (void)
 {
   return js_call_guard_mine (
-    __atomic_load_n ((JsCallGuard **) &js_preload_bridge.call_guard, __ATOMIC_ACQUIRE));
+      __atomic_load_n ((JsCallGuard **) &js_preload_bridge.call_guard, __ATOMIC_ACQUIRE));
 }
 
 /* `ret = CALL` for a call without a mask of its own: as the app made it, or,
  * while a sampling signal is in flight, with that signal blocked around it.
  * EINTR_IF says how this call reports EINTR. */
-#define GUARDED(g, ret, CALL, EINTR_IF)                                                     \
-  do                                                                                        \
-    {                                                                                       \
-      if (!js_call_guard_enter (g))                                                         \
-        ret = CALL;                                                                         \
-      else                                                                                  \
-        {                                                                                   \
-          JsCallHold hold_;                                                                 \
-                                                                                            \
-          js_call_guard_hold (g, &hold_);                                                   \
-          ret = CALL;                                                                       \
-          js_call_guard_release (g, &hold_);                                                \
-        }                                                                                   \
-      js_call_guard_leave (g, EINTR_IF);                                                    \
-    }                                                                                       \
+#define GUARDED(g, ret, CALL, EINTR_IF)                                                            \
+  do                                                                                               \
+    {                                                                                              \
+      if (!js_call_guard_enter (g))                                                                \
+        ret = CALL;                                                                                \
+      else                                                                                         \
+        {                                                                                          \
+          JsCallHold hold_;                                                                        \
+                                                                                                   \
+          js_call_guard_hold (g, &hold_);                                                          \
+          ret = CALL;                                                                              \
+          js_call_guard_release (g, &hold_);                                                       \
+        }                                                                                          \
+      js_call_guard_leave (g, EINTR_IF);                                                           \
+    }                                                                                              \
   while (0)
 
 /* The same for a call that installs the app's mask while it waits (ppoll,
@@ -136,28 +136,28 @@ guard (void)
  * blocked in the thread's mask and added to the app's (a copy: the app's
  * own mask is read here, an invalid pointer faults here instead of giving
  * EFAULT, a difference only while a sample is in flight). */
-#define GUARDED_MASK(g, ret, app_mask, CALL_WITH_MASK, EINTR_IF)                            \
-  do                                                                                        \
-    {                                                                                       \
-      if (!js_call_guard_enter (g))                                                         \
-        {                                                                                   \
-          const sigset_t *mask_ = (app_mask);                                               \
-                                                                                            \
-          ret = CALL_WITH_MASK;                                                             \
-        }                                                                                   \
-      else                                                                                  \
-        {                                                                                   \
-          JsCallHold hold_;                                                                 \
-          sigset_t copy_;                                                                   \
-          const sigset_t *mask_;                                                            \
-                                                                                            \
-          js_call_guard_hold (g, &hold_);                                                   \
-          mask_ = js_call_guard_mask (&hold_, (app_mask), &copy_);                          \
-          ret = CALL_WITH_MASK;                                                             \
-          js_call_guard_release (g, &hold_);                                                \
-        }                                                                                   \
-      js_call_guard_leave (g, EINTR_IF);                                                    \
-    }                                                                                       \
+#define GUARDED_MASK(g, ret, app_mask, CALL_WITH_MASK, EINTR_IF)                                   \
+  do                                                                                               \
+    {                                                                                              \
+      if (!js_call_guard_enter (g))                                                                \
+        {                                                                                          \
+          const sigset_t *mask_ = (app_mask);                                                      \
+                                                                                                   \
+          ret = CALL_WITH_MASK;                                                                    \
+        }                                                                                          \
+      else                                                                                         \
+        {                                                                                          \
+          JsCallHold hold_;                                                                        \
+          sigset_t copy_;                                                                          \
+          const sigset_t *mask_;                                                                   \
+                                                                                                   \
+          js_call_guard_hold (g, &hold_);                                                          \
+          mask_ = js_call_guard_mask (&hold_, (app_mask), &copy_);                                 \
+          ret = CALL_WITH_MASK;                                                                    \
+          js_call_guard_release (g, &hold_);                                                       \
+        }                                                                                          \
+      js_call_guard_leave (g, EINTR_IF);                                                           \
+    }                                                                                              \
   while (0)
 
 #define FAILED_EINTR(ret) ((ret) < 0 && errno == EINTR)

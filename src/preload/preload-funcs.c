@@ -26,7 +26,7 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
-_Static_assert (sizeof (JsSourceFuncs) == 6 * sizeof (void *), "GSourceFuncs layout");
+_Static_assert(sizeof (JsSourceFuncs) == 6 * sizeof (void *), "GSourceFuncs layout");
 
 typedef int (*JsPrepareFunc) (void *source, int *timeout);
 typedef int (*JsCheckFunc) (void *source);
@@ -74,23 +74,23 @@ forward_finalize (const JsSourceFuncs *real, void *source)
 /* One table and four small forwarders per built-in type: each forwarder must
  * know which of GLib's tables it stands for, and a GSource carries no more
  * than its table pointer. */
-#define JS_BUILTIN_FUNCS(name)                                                    \
-  static JsSourceFuncs *name##_real;                                              \
-  JS_EXPORT JsSourceFuncs name;                                                   \
-  static JsSourceFuncs *name##_get (void)                                         \
-  {                                                                               \
-    return resolve_real (&name##_real, #name, &name);                             \
-  }                                                                               \
-  static int name##_prepare (void *s, int *t) { return forward_prepare (name##_get (), s, t); } \
-  static int name##_check (void *s) { return forward_check (name##_get (), s); }  \
-  static void name##_finalize (void *s) { forward_finalize (name##_get (), s); }  \
-  static int name##_dispatch (void *s, void *cb, void *ud)                        \
-  {                                                                               \
-    return js_preload_dispatch ((JsDispatchFunc) name##_get ()->dispatch, s, cb, ud); \
-  }                                                                               \
-  JsSourceFuncs name = { (void *) name##_prepare, (void *) name##_check,          \
-                         (void *) name##_dispatch, (void *) name##_finalize,      \
-                         NULL, NULL };
+#define JS_BUILTIN_FUNCS(name)                                                                     \
+  static JsSourceFuncs *name##_real;                                                               \
+  JS_EXPORT JsSourceFuncs name;                                                                    \
+  static JsSourceFuncs *name##_get (void) { return resolve_real (&name##_real, #name, &name); }    \
+  static int name##_prepare (void *s, int *t) { return forward_prepare (name##_get (), s, t); }    \
+  static int name##_check (void *s) { return forward_check (name##_get (), s); }                   \
+  static void name##_finalize (void *s) { forward_finalize (name##_get (), s); }                   \
+  static int name##_dispatch (void *s, void *cb, void *ud)                                         \
+  {                                                                                                \
+    return js_preload_dispatch ((JsDispatchFunc) name##_get ()->dispatch, s, cb, ud);              \
+  }                                                                                                \
+  JsSourceFuncs name = { (void *) name##_prepare,                                                  \
+                         (void *) name##_check,                                                    \
+                         (void *) name##_dispatch,                                                 \
+                         (void *) name##_finalize,                                                 \
+                         NULL,                                                                     \
+                         NULL };
 
 JS_BUILTIN_FUNCS (g_idle_funcs)
 JS_BUILTIN_FUNCS (g_timeout_funcs)

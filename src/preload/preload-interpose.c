@@ -55,7 +55,7 @@ JS_EXPORT unsigned g_source_attach (void *source, void *context);
 JS_EXPORT void g_main_context_set_poll_func (void *context, void *func);
 JS_EXPORT void *g_main_context_get_poll_func (void *context);
 JS_EXPORT void *g_main_context_find_source_by_funcs_user_data (void *context, void *funcs,
-                                                                void *user_data);
+                                                               void *user_data);
 JS_EXPORT int g_source_remove_by_funcs_user_data (void *funcs, void *user_data);
 JS_EXPORT int g_main_context_iteration (void *context, int may_block);
 JS_EXPORT void g_main_loop_run (void *loop);
@@ -111,14 +111,14 @@ g_main_context_get_poll_func (void *context)
 
   if (hook != NULL && hook (context, &func))
     return func;
-  return REAL (g_main_context_get_poll_func, void *(*) (void *)) (context);
+  return REAL (g_main_context_get_poll_func, void *(*) (void *) ) (context);
 }
 
 static void *
 find_source (void *context, void *funcs, void *user_data)
 {
-  void *(*find) (void *, void *, void *) =
-    REAL (g_main_context_find_source_by_funcs_user_data, void *(*) (void *, void *, void *));
+  void *(*find) (void *, void *, void *)
+      = REAL (g_main_context_find_source_by_funcs_user_data, void *(*) (void *, void *, void *) );
   const void *(*swapped) (const void *) = js_load_hook ((void **) &js_preload_bridge.swapped_funcs);
   void *source = find (context, funcs, user_data);
   const void *copy;

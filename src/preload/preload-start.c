@@ -91,7 +91,7 @@ first_object (struct dl_phdr_info *info, size_t size, void *data)
  * on most architectures; where .dynamic is read-only they are still offsets
  * from the load bias. */
 static const void *
-dynamic_address (const ElfW (Dyn) *dyn, ElfW (Sxword) tag, ElfW (Addr) bias)
+dynamic_address (const ElfW (Dyn) * dyn, ElfW (Sxword) tag, ElfW (Addr) bias)
 {
   for (; dyn->d_tag != DT_NULL; dyn++)
     if (dyn->d_tag == tag)
@@ -106,7 +106,7 @@ executable_imports (const char *name)
 {
   struct dl_phdr_info exe = { 0 };
   const ElfW (Dyn) *dyn = NULL;
-  const ElfW (Sym) *symtab;
+  const ElfW (Sym) * symtab;
   const uint32_t *gnu_hash, *hash;
   const char *strtab;
   size_t n_symbols;

@@ -137,7 +137,8 @@ js_preload_init (void)
 int
 js_preload_dispatch (JsDispatchFunc real, void *source, void *callback, void *user_data)
 {
-  int (*hook) (JsDispatchFunc, void *, void *, void *) = js_load_hook ((void **) &js_preload_bridge.dispatch);
+  int (*hook) (JsDispatchFunc, void *, void *, void *)
+      = js_load_hook ((void **) &js_preload_bridge.dispatch);
 
   if (JS_UNLIKELY (hook == NULL) && JS_UNLIKELY (js_preload_undecided ()))
     {

@@ -29,25 +29,20 @@
 /* A count of the aggregate's own members: at most G_MAXINT64, an integer
  * every reader takes. */
 static void
-write_count (JsrJsonWriter *w,
-             guint64        value)
+write_count (JsrJsonWriter *w, guint64 value)
 {
   jsr_json_writer_uint (w, MIN (value, (guint64) G_MAXINT64));
 }
 
 static void
-member_string (JsrJsonWriter *w,
-               const char    *name,
-               const char    *value)
+member_string (JsrJsonWriter *w, const char *name, const char *value)
 {
   jsr_json_writer_member (w, name);
   jsr_json_writer_string (w, value);
 }
 
 static void
-member_bool (JsrJsonWriter *w,
-             const char    *name,
-             gboolean       value)
+member_bool (JsrJsonWriter *w, const char *name, gboolean value)
 {
   jsr_json_writer_member (w, name);
   jsr_json_writer_bool (w, value);
@@ -55,9 +50,7 @@ member_bool (JsrJsonWriter *w,
 
 /* A top-level member (or one of a block at `indent`) on a line of its own. */
 static void
-line_member (JsrJsonWriter *w,
-             guint          indent,
-             const char    *name)
+line_member (JsrJsonWriter *w, guint indent, const char *name)
 {
   jsr_json_writer_newline (w, indent);
   jsr_json_writer_member (w, name);
@@ -65,10 +58,8 @@ line_member (JsrJsonWriter *w,
 
 /* The members of a JsrAggStats: "events": 1, ... */
 static void
-write_stats (JsrJsonWriter     *w,
-             const JsrAggStats *s,
-             const char        *total_name,
-             gboolean           with_attribution)
+write_stats (JsrJsonWriter *w, const JsrAggStats *s, const char *total_name,
+             gboolean with_attribution)
 {
   jsr_json_writer_member (w, "events");
   jsr_json_writer_uint (w, s->events);
@@ -90,8 +81,7 @@ write_stats (JsrJsonWriter     *w,
 }
 
 static void
-write_key (JsrJsonWriter   *w,
-           const JsrAggKey *key)
+write_key (JsrJsonWriter *w, const JsrAggKey *key)
 {
   member_string (w, "tier", key->tier);
   member_string (w, "class", key->klass);
@@ -103,12 +93,8 @@ write_key (JsrJsonWriter   *w,
 
 /* The members of a percentile block at `indent`, its histogram last. */
 static void
-write_histogram (JsrJsonWriter      *w,
-                 guint               indent,
-                 const JsrHistogram *h,
-                 const double       *qs,
-                 const char *const  *names,
-                 guint               n)
+write_histogram (JsrJsonWriter *w, guint indent, const JsrHistogram *h, const double *qs,
+                 const char *const *names, guint n)
 {
   line_member (w, indent, "count");
   write_count (w, h->count);
@@ -148,8 +134,7 @@ write_histogram (JsrJsonWriter      *w,
 }
 
 static int
-compare_u64 (gconstpointer a,
-             gconstpointer b)
+compare_u64 (gconstpointer a, gconstpointer b)
 {
   guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
 
@@ -157,8 +142,7 @@ compare_u64 (gconstpointer a,
 }
 
 static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
+compare_strings (gconstpointer a, gconstpointer b)
 {
   return strcmp (*(char *const *) a, *(char *const *) b);
 }
@@ -180,8 +164,7 @@ sorted_string_keys (GHashTable *set)
 
 /* A run id as the documents spell it: 16 hexadecimal digits. */
 static void
-write_run_id (JsrJsonWriter *w,
-              guint64        run)
+write_run_id (JsrJsonWriter *w, guint64 run)
 {
   char id[17];
 
@@ -190,11 +173,10 @@ write_run_id (JsrJsonWriter *w,
 }
 
 static void
-write_runs (JsrJsonWriter      *w,
-            const JsrAggregate *agg)
+write_runs (JsrJsonWriter *w, const JsrAggregate *agg)
 {
-  g_autoptr (GArray) ids = g_array_sized_new (FALSE, FALSE, sizeof (guint64),
-                                              g_hash_table_size (agg->runs));
+  g_autoptr (GArray) ids
+      = g_array_sized_new (FALSE, FALSE, sizeof (guint64), g_hash_table_size (agg->runs));
   GHashTableIter iter;
   gpointer key;
 
@@ -215,8 +197,7 @@ write_runs (JsrJsonWriter      *w,
 }
 
 static void
-write_installs (JsrJsonWriter      *w,
-                const JsrAggregate *agg)
+write_installs (JsrJsonWriter *w, const JsrAggregate *agg)
 {
   g_autoptr (GPtrArray) ids = sorted_string_keys (agg->installs);
 
@@ -233,8 +214,7 @@ write_installs (JsrJsonWriter      *w,
 }
 
 static void
-write_apps (JsrJsonWriter      *w,
-            const JsrAggregate *agg)
+write_apps (JsrJsonWriter *w, const JsrAggregate *agg)
 {
   g_autoptr (GPtrArray) names = sorted_string_keys (agg->apps);
 
@@ -259,8 +239,7 @@ write_apps (JsrJsonWriter      *w,
 }
 
 static void
-write_summary (JsrJsonWriter      *w,
-               const JsrAggregate *agg)
+write_summary (JsrJsonWriter *w, const JsrAggregate *agg)
 {
   static const double busy_qs[] = { 0.50, 0.95, 0.99 };
   static const char *const busy_names[] = { "p50_ns", "p95_ns", "p99_ns" };
@@ -271,9 +250,9 @@ write_summary (JsrJsonWriter      *w,
     const char *name;
     guint64 value;
   } counts[] = {
-    { "monitored_ns", agg->monitored_ns },     { "busy_ns", agg->busy_ns },
-    { "iterations", agg->iterations },         { "dispatches", agg->dispatches },
-    { "events_total", agg->events_total },     { "events_dropped", agg->events_dropped },
+    { "monitored_ns", agg->monitored_ns },       { "busy_ns", agg->busy_ns },
+    { "iterations", agg->iterations },           { "dispatches", agg->dispatches },
+    { "events_total", agg->events_total },       { "events_dropped", agg->events_dropped },
     { "records_dropped", agg->records_dropped },
   };
   const guint in = TOP + 2;
@@ -314,17 +293,14 @@ write_summary (JsrJsonWriter      *w,
 }
 
 static int
-compare_groups (gconstpointer a,
-                gconstpointer b)
+compare_groups (gconstpointer a, gconstpointer b)
 {
-  return jsr_agg_key_compare (&(*(JsrAggGroup *const *) a)->key,
-                              &(*(JsrAggGroup *const *) b)->key);
+  return jsr_agg_key_compare (&(*(JsrAggGroup *const *) a)->key, &(*(JsrAggGroup *const *) b)->key);
 }
 
 /* An entry of the signatures (at TOP + 2), its cells one per line under it. */
 static void
-write_signature (JsrJsonWriter         *w,
-                 const JsrAggSignature *sig)
+write_signature (JsrJsonWriter *w, const JsrAggSignature *sig)
 {
   g_autoptr (GPtrArray) cells = g_ptr_array_new ();
   const guint in = TOP + 3; /* past the entry's brace */
@@ -368,9 +344,7 @@ write_signature (JsrJsonWriter         *w,
 }
 
 static void
-write_part (JsrJsonWriter    *w,
-            guint             in,
-            const JsrAggPart *part)
+write_part (JsrJsonWriter *w, guint in, const JsrAggPart *part)
 {
   jsr_json_writer_newline (w, in);
   jsr_json_writer_begin_object (w);
@@ -395,8 +369,7 @@ write_part (JsrJsonWriter    *w,
 }
 
 static void
-write_worst (JsrJsonWriter     *w,
-             const JsrAggEvent *e)
+write_worst (JsrJsonWriter *w, const JsrAggEvent *e)
 {
   const guint in = TOP + 3; /* past the entry's brace */
 
@@ -438,8 +411,7 @@ write_worst (JsrJsonWriter     *w,
 /* The blocks of many entries: one per line, the closing bracket on a line of
  * its own unless there are none. */
 static void
-end_block (JsrJsonWriter *w,
-           guint          entries)
+end_block (JsrJsonWriter *w, guint entries)
 {
   if (entries > 0)
     jsr_json_writer_newline (w, TOP);
@@ -570,24 +542,17 @@ typedef const JsrJsonNode Node;
 typedef JsrJsonPath Path;
 
 static gboolean
-fail (GError    **error,
-      const Path *path,
-      const char *member,
-      const char *problem)
+fail (GError **error, const Path *path, const char *member, const char *problem)
 {
   g_autofree char *full = jsr_json_path_to_string (path, member);
 
   /* Translators: a member of the aggregate, then what is wrong with it. */
-  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _("%s %s"), full, problem);
+  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _ ("%s %s"), full, problem);
   return FALSE;
 }
 
 static gboolean
-read_u64 (Node       *object,
-          const Path *path,
-          const char *member,
-          guint64    *out,
-          GError    **error)
+read_u64 (Node *object, const Path *path, const char *member, guint64 *out, GError **error)
 {
   gint64 value;
 
@@ -598,47 +563,40 @@ read_u64 (Node       *object,
 }
 
 static gboolean
-read_stats (Node        *object,
-            const Path  *path,
-            const char  *total_name,
-            gboolean     with_attribution,
-            JsrAggStats *stats,
-            GError     **error)
+read_stats (Node *object, const Path *path, const char *total_name, gboolean with_attribution,
+            JsrAggStats *stats, GError **error)
 {
-  if (!read_u64 (object, path, "events", &stats->events, error) ||
-      !read_u64 (object, path, "samples", &stats->samples, error) ||
-      !read_u64 (object, path, "runs", &stats->runs, error) ||
-      !read_u64 (object, path, total_name, &stats->total_ns, error) ||
-      !read_u64 (object, path, "max_ns", &stats->max_ns, error))
+  if (!read_u64 (object, path, "events", &stats->events, error)
+      || !read_u64 (object, path, "samples", &stats->samples, error)
+      || !read_u64 (object, path, "runs", &stats->runs, error)
+      || !read_u64 (object, path, total_name, &stats->total_ns, error)
+      || !read_u64 (object, path, "max_ns", &stats->max_ns, error))
     return FALSE;
   if (with_attribution)
     {
-      if (!read_u64 (object, path, "attributed_ns", &stats->attributed_ns, error) ||
-          !read_u64 (object, path, "unattributed_ns", &stats->unattributed_ns, error))
+      if (!read_u64 (object, path, "attributed_ns", &stats->attributed_ns, error)
+          || !read_u64 (object, path, "unattributed_ns", &stats->unattributed_ns, error))
         return FALSE;
       /* Both below 2^63: no overflow. */
       if (stats->attributed_ns + stats->unattributed_ns != stats->total_ns)
         return fail (error, path, NULL,
-                     _("does not add up: attributed_ns + unattributed_ns must equal its "
-                       "blocked_ns"));
+                     _ ("does not add up: attributed_ns + unattributed_ns must equal its "
+                        "blocked_ns"));
     }
   if (stats->max_ns > stats->total_ns && stats->events > 0 && stats->total_ns > 0)
-    return fail (error, path, "max_ns", _("must not be more than the total"));
+    return fail (error, path, "max_ns", _ ("must not be more than the total"));
   return TRUE;
 }
 
 static gboolean
-read_key (Node       *object,
-          const Path *path,
-          JsrAggKey  *key,
-          GError    **error)
+read_key (Node *object, const Path *path, JsrAggKey *key, GError **error)
 {
-  return jsr_json_read_string (object, path, "tier", TRUE, &key->tier, error) &&
-         jsr_json_read_string (object, path, "class", TRUE, &key->klass, error) &&
-         jsr_json_read_string (object, path, "wait", TRUE, &key->wait, error) &&
-         jsr_json_read_string (object, path, "source", TRUE, &key->source, error) &&
-         jsr_json_read_string (object, path, "callback", TRUE, &key->callback, error) &&
-         jsr_json_read_string (object, path, "scene", TRUE, &key->scene, error);
+  return jsr_json_read_string (object, path, "tier", TRUE, &key->tier, error)
+         && jsr_json_read_string (object, path, "class", TRUE, &key->klass, error)
+         && jsr_json_read_string (object, path, "wait", TRUE, &key->wait, error)
+         && jsr_json_read_string (object, path, "source", TRUE, &key->source, error)
+         && jsr_json_read_string (object, path, "callback", TRUE, &key->callback, error)
+         && jsr_json_read_string (object, path, "scene", TRUE, &key->scene, error);
 }
 
 static void
@@ -654,16 +612,13 @@ clear_key (JsrAggKey *key)
 }
 
 static gboolean
-read_hex_id (Node       *node,
-             const Path *path,
-             guint64    *out,
-             GError    **error)
+read_hex_id (Node *node, const Path *path, guint64 *out, GError **error)
 {
   guint64 value = 0;
 
-  if (node->type != JSR_JSON_STRING || node->length != 16 ||
-      strspn (node->v.string, "0123456789abcdef") != 16)
-    return fail (error, path, NULL, _("must be 16 lowercase hex digits"));
+  if (node->type != JSR_JSON_STRING || node->length != 16
+      || strspn (node->v.string, "0123456789abcdef") != 16)
+    return fail (error, path, NULL, _ ("must be 16 lowercase hex digits"));
   for (guint i = 0; i < 16; i++)
     {
       char c = node->v.string[i];
@@ -675,36 +630,31 @@ read_hex_id (Node       *node,
 }
 
 static gboolean
-read_histogram (Node         *object,
-                const Path   *path,
-                JsrHistogram *h,
-                GError      **error)
+read_histogram (Node *object, const Path *path, JsrHistogram *h, GError **error)
 {
   g_autoptr (GError) local_error = NULL;
   JsrReportHistogram *histogram = NULL;
   gint64 approximate;
 
-  if (!jsr_histogram_read_member (object, path, &histogram, error) ||
-      !jsr_json_read_count (object, path, "approximate", &approximate, error))
+  if (!jsr_histogram_read_member (object, path, &histogram, error)
+      || !jsr_json_read_count (object, path, "approximate", &approximate, error))
     {
       g_clear_pointer (&histogram, jsr_report_histogram_free);
       return FALSE;
     }
   if (histogram == NULL)
     return fail (error, path, "histogram",
-                 _("is missing or not of the layout sub_bits 4, min_exp 6"));
+                 _ ("is missing or not of the layout sub_bits 4, min_exp 6"));
   jsr_histogram_add_report (h, histogram);
   jsr_report_histogram_free (histogram);
   if ((guint64) approximate > h->count)
-    return fail (error, path, "approximate", _("must not be more than the histogram's count"));
+    return fail (error, path, "approximate", _ ("must not be more than the histogram's count"));
   h->approximate = (guint64) approximate;
   return TRUE;
 }
 
 static gboolean
-read_summary (Node         *root,
-              JsrAggregate *agg,
-              GError      **error)
+read_summary (Node *root, JsrAggregate *agg, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "summary");
   Path tiers_path = JSR_JSON_MEMBER (&path, "events_by_tier");
@@ -713,34 +663,31 @@ read_summary (Node         *root,
   Node *summary = jsr_json_read_object (root, NULL, "summary", error);
   Node *tiers, *busy, *frames;
 
-  if (summary == NULL ||
-      !read_u64 (summary, &path, "monitored_ns", &agg->monitored_ns, error) ||
-      !read_u64 (summary, &path, "busy_ns", &agg->busy_ns, error) ||
-      !read_u64 (summary, &path, "iterations", &agg->iterations, error) ||
-      !read_u64 (summary, &path, "dispatches", &agg->dispatches, error) ||
-      !read_u64 (summary, &path, "events_total", &agg->events_total, error) ||
-      !read_u64 (summary, &path, "events_dropped", &agg->events_dropped, error) ||
-      !read_u64 (summary, &path, "records_dropped", &agg->records_dropped, error) ||
-      (tiers = jsr_json_read_object (summary, &path, "events_by_tier", error)) == NULL)
+  if (summary == NULL || !read_u64 (summary, &path, "monitored_ns", &agg->monitored_ns, error)
+      || !read_u64 (summary, &path, "busy_ns", &agg->busy_ns, error)
+      || !read_u64 (summary, &path, "iterations", &agg->iterations, error)
+      || !read_u64 (summary, &path, "dispatches", &agg->dispatches, error)
+      || !read_u64 (summary, &path, "events_total", &agg->events_total, error)
+      || !read_u64 (summary, &path, "events_dropped", &agg->events_dropped, error)
+      || !read_u64 (summary, &path, "records_dropped", &agg->records_dropped, error)
+      || (tiers = jsr_json_read_object (summary, &path, "events_by_tier", error)) == NULL)
     return FALSE;
   for (JsTier t = 0; t < JS_N_TIERS; t++)
     if (!read_u64 (tiers, &tiers_path, js_tier_name (t), &agg->events_by_tier[t], error))
       return FALSE;
-  if ((busy = jsr_json_read_object (summary, &path, "iteration_busy", error)) == NULL ||
-      !read_histogram (busy, &busy_path, &agg->iteration_busy, error) ||
-      (frames = jsr_json_read_object (summary, &path, "frames", error)) == NULL ||
-      !read_u64 (frames, &frames_path, "frames", &agg->frames, error) ||
-      !read_u64 (frames, &frames_path, "slow", &agg->frames_slow, error) ||
-      !read_u64 (frames, &frames_path, "frozen", &agg->frames_frozen, error) ||
-      !read_histogram (frames, &frames_path, &agg->frame_time, error))
+  if ((busy = jsr_json_read_object (summary, &path, "iteration_busy", error)) == NULL
+      || !read_histogram (busy, &busy_path, &agg->iteration_busy, error)
+      || (frames = jsr_json_read_object (summary, &path, "frames", error)) == NULL
+      || !read_u64 (frames, &frames_path, "frames", &agg->frames, error)
+      || !read_u64 (frames, &frames_path, "slow", &agg->frames_slow, error)
+      || !read_u64 (frames, &frames_path, "frozen", &agg->frames_frozen, error)
+      || !read_histogram (frames, &frames_path, &agg->frame_time, error))
     return FALSE;
   return TRUE;
 }
 
 static gboolean
-read_runs (Node         *root,
-           JsrAggregate *agg,
-           GError      **error)
+read_runs (Node *root, JsrAggregate *agg, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "runs");
   Path ids_path = JSR_JSON_MEMBER (&path, "ids");
@@ -748,11 +695,11 @@ read_runs (Node         *root,
   Node *ids;
   gint64 count;
 
-  if (runs == NULL || !jsr_json_read_count (runs, &path, "count", &count, error) ||
-      (ids = jsr_json_read_array (runs, &path, "ids", error)) == NULL)
+  if (runs == NULL || !jsr_json_read_count (runs, &path, "count", &count, error)
+      || (ids = jsr_json_read_array (runs, &path, "ids", error)) == NULL)
     return FALSE;
   if ((guint64) count != ids->length)
-    return fail (error, &path, "count", _("must be the number of its ids"));
+    return fail (error, &path, "count", _ ("must be the number of its ids"));
   for (guint i = 0; i < ids->length; i++)
     {
       Path id_path = JSR_JSON_ELEMENT (&ids_path, i);
@@ -761,7 +708,7 @@ read_runs (Node         *root,
       if (!read_hex_id (&ids->v.elements[i], &id_path, &id, error))
         return FALSE;
       if (g_hash_table_contains (agg->runs, &id))
-        return fail (error, &id_path, NULL, _("is listed twice"));
+        return fail (error, &id_path, NULL, _ ("is listed twice"));
       key = g_new (guint64, 1);
       *key = id;
       g_hash_table_add (agg->runs, key);
@@ -770,9 +717,7 @@ read_runs (Node         *root,
 }
 
 static gboolean
-read_installs (Node         *root,
-               JsrAggregate *agg,
-               GError      **error)
+read_installs (Node *root, JsrAggregate *agg, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "installs");
   Path ids_path = JSR_JSON_MEMBER (&path, "ids");
@@ -780,26 +725,24 @@ read_installs (Node         *root,
   Node *ids;
   gint64 count;
 
-  if (installs == NULL || !jsr_json_read_count (installs, &path, "count", &count, error) ||
-      (ids = jsr_json_read_array (installs, &path, "ids", error)) == NULL)
+  if (installs == NULL || !jsr_json_read_count (installs, &path, "count", &count, error)
+      || (ids = jsr_json_read_array (installs, &path, "ids", error)) == NULL)
     return FALSE;
   for (guint i = 0; i < ids->length; i++)
     {
       Path id_path = JSR_JSON_ELEMENT (&ids_path, i);
 
       if (ids->v.elements[i].type != JSR_JSON_STRING)
-        return jsr_json_invalid (error, &id_path, NULL, _("a string"), &ids->v.elements[i]);
+        return jsr_json_invalid (error, &id_path, NULL, _ ("a string"), &ids->v.elements[i]);
       g_hash_table_add (agg->installs, jsr_json_copy_capped (ids->v.elements[i].v.string));
     }
   if ((guint64) count != g_hash_table_size (agg->installs))
-    return fail (error, &path, "count", _("must be the number of its distinct ids"));
+    return fail (error, &path, "count", _ ("must be the number of its distinct ids"));
   return TRUE;
 }
 
 static gboolean
-read_apps (Node         *root,
-           JsrAggregate *agg,
-           GError      **error)
+read_apps (Node *root, JsrAggregate *agg, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "apps");
   Node *apps = jsr_json_read_array (root, NULL, "apps", error);
@@ -813,8 +756,8 @@ read_apps (Node         *root,
       g_autofree char *name = NULL;
       guint64 runs, *count;
 
-      if (app == NULL || !jsr_json_read_string (app, &app_path, "name", FALSE, &name, error) ||
-          !read_u64 (app, &app_path, "runs", &runs, error))
+      if (app == NULL || !jsr_json_read_string (app, &app_path, "name", FALSE, &name, error)
+          || !read_u64 (app, &app_path, "runs", &runs, error))
         return FALSE;
       count = g_hash_table_lookup (agg->apps, name);
       if (count == NULL)
@@ -828,9 +771,7 @@ read_apps (Node         *root,
 }
 
 static gboolean
-read_groups (Node         *root,
-             JsrAggregate *agg,
-             GError      **error)
+read_groups (Node *root, JsrAggregate *agg, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "groups");
   Path other_path = JSR_JSON_MEMBER (NULL, "groups_other");
@@ -839,37 +780,37 @@ read_groups (Node         *root,
   Path by_tier_path = JSR_JSON_MEMBER (&frame_path, "by_tier");
   Node *groups, *other, *stalls, *frame_events, *by_tier;
 
-  if ((stalls = jsr_json_read_object (root, NULL, "stalls", error)) == NULL ||
-      !read_stats (stalls, &stalls_path, "blocked_ns", TRUE, &agg->stalls, error) ||
-      !read_u64 (stalls, &stalls_path, "filtered_out", &agg->events_filtered_out, error) ||
-      (frame_events = jsr_json_read_object (root, NULL, "frame_events", error)) == NULL ||
-      (by_tier = jsr_json_read_object (frame_events, &frame_path, "by_tier", error)) == NULL ||
-      !read_u64 (frame_events, &frame_path, "total_ns", &agg->frame_events_ns, error))
+  if ((stalls = jsr_json_read_object (root, NULL, "stalls", error)) == NULL
+      || !read_stats (stalls, &stalls_path, "blocked_ns", TRUE, &agg->stalls, error)
+      || !read_u64 (stalls, &stalls_path, "filtered_out", &agg->events_filtered_out, error)
+      || (frame_events = jsr_json_read_object (root, NULL, "frame_events", error)) == NULL
+      || (by_tier = jsr_json_read_object (frame_events, &frame_path, "by_tier", error)) == NULL
+      || !read_u64 (frame_events, &frame_path, "total_ns", &agg->frame_events_ns, error))
     return FALSE;
   for (JsTier t = 0; t < JS_N_EVENT_TIERS; t++)
-    if (!read_u64 (by_tier, &by_tier_path, js_tier_name (t), &agg->frame_events_by_tier[t],
-                   error))
+    if (!read_u64 (by_tier, &by_tier_path, js_tier_name (t), &agg->frame_events_by_tier[t], error))
       return FALSE;
   /* Aggregates before it have none. */
   {
     Path uncovered_path = JSR_JSON_MEMBER (&frame_path, "uncovered");
     g_autoptr (GError) local_error = NULL;
-    Node *uncovered = jsr_json_read_optional_object (frame_events, &frame_path, "uncovered",
-                                                     &local_error);
+    Node *uncovered
+        = jsr_json_read_optional_object (frame_events, &frame_path, "uncovered", &local_error);
 
     if (local_error != NULL)
       {
         g_propagate_error (error, g_steal_pointer (&local_error));
         return FALSE;
       }
-    if (uncovered != NULL &&
-        !read_stats (uncovered, &uncovered_path, "blocked_ns", TRUE, &agg->frame_uncovered, error))
+    if (uncovered != NULL
+        && !read_stats (uncovered, &uncovered_path, "blocked_ns", TRUE, &agg->frame_uncovered,
+                        error))
       return FALSE;
   }
 
-  if ((groups = jsr_json_read_array (root, NULL, "groups", error)) == NULL ||
-      (other = jsr_json_read_object (root, NULL, "groups_other", error)) == NULL ||
-      !read_stats (other, &other_path, "blocked_ns", TRUE, &agg->groups_other, error))
+  if ((groups = jsr_json_read_array (root, NULL, "groups", error)) == NULL
+      || (other = jsr_json_read_object (root, NULL, "groups_other", error)) == NULL
+      || !read_stats (other, &other_path, "blocked_ns", TRUE, &agg->groups_other, error))
     return FALSE;
   for (guint i = 0; i < groups->length; i++)
     {
@@ -880,15 +821,15 @@ read_groups (Node         *root,
       if (object == NULL)
         return FALSE;
       group = g_new0 (JsrAggGroup, 1);
-      if (!read_key (object, &group_path, &group->key, error) ||
-          !read_stats (object, &group_path, "blocked_ns", TRUE, &group->stats, error) ||
-          g_hash_table_contains (agg->groups, &group->key))
+      if (!read_key (object, &group_path, &group->key, error)
+          || !read_stats (object, &group_path, "blocked_ns", TRUE, &group->stats, error)
+          || g_hash_table_contains (agg->groups, &group->key))
         {
           gboolean twice = error == NULL || *error == NULL;
 
           clear_key (&group->key);
           g_free (group);
-          return twice ? fail (error, &group_path, NULL, _("is listed twice")) : FALSE;
+          return twice ? fail (error, &group_path, NULL, _ ("is listed twice")) : FALSE;
         }
       g_hash_table_insert (agg->groups, &group->key, group);
     }
@@ -905,10 +846,7 @@ free_group (gpointer data)
 }
 
 static gboolean
-read_signature (Node         *object,
-                const Path   *path,
-                JsrAggregate *agg,
-                GError      **error)
+read_signature (Node *object, const Path *path, JsrAggregate *agg, GError **error)
 {
   Path cells_path = JSR_JSON_MEMBER (path, "cells");
   Path cells_other_path = JSR_JSON_MEMBER (path, "cells_other");
@@ -917,13 +855,13 @@ read_signature (Node         *object,
   JsrAggSignature *sig;
   Node *cells, *cells_other;
 
-  if (!jsr_json_read_string (object, path, "signature", FALSE, &text, error) ||
-      !jsr_json_read_string (object, path, "signature_id", FALSE, &id, error))
+  if (!jsr_json_read_string (object, path, "signature", FALSE, &text, error)
+      || !jsr_json_read_string (object, path, "signature_id", FALSE, &id, error))
     return FALSE;
   if (strlen (id) != 16 || strspn (id, "0123456789abcdef") != 16)
-    return fail (error, path, "signature_id", _("must be 16 lowercase hex digits"));
+    return fail (error, path, "signature_id", _ ("must be 16 lowercase hex digits"));
   if (g_hash_table_contains (agg->signatures, text))
-    return fail (error, path, "signature", _("is listed twice"));
+    return fail (error, path, "signature", _ ("is listed twice"));
 
   sig = g_new0 (JsrAggSignature, 1);
   sig->text = g_steal_pointer (&text);
@@ -931,8 +869,8 @@ read_signature (Node         *object,
   sig->cells = jsr_aggregate_new_group_table ();
   g_hash_table_insert (agg->signatures, sig->text, sig);
 
-  if (!read_stats (object, path, "total_ns", FALSE, &sig->stats, error) ||
-      (cells = jsr_json_read_array (object, path, "cells", error)) == NULL)
+  if (!read_stats (object, path, "total_ns", FALSE, &sig->stats, error)
+      || (cells = jsr_json_read_array (object, path, "cells", error)) == NULL)
     return FALSE;
   cells_other = jsr_json_read_optional_object (object, path, "cells_other", &local_error);
   if (local_error != NULL)
@@ -956,14 +894,14 @@ read_signature (Node         *object,
       if (element == NULL)
         return FALSE;
       cell = g_new0 (JsrAggGroup, 1);
-      if (!read_key (element, &cell_path, &cell->key, error) ||
-          !read_stats (element, &cell_path, "total_ns", FALSE, &cell->stats, error) ||
-          g_hash_table_contains (sig->cells, &cell->key))
+      if (!read_key (element, &cell_path, &cell->key, error)
+          || !read_stats (element, &cell_path, "total_ns", FALSE, &cell->stats, error)
+          || g_hash_table_contains (sig->cells, &cell->key))
         {
           gboolean twice = error == NULL || *error == NULL;
 
           free_group (cell);
-          return twice ? fail (error, &cell_path, NULL, _("is listed twice")) : FALSE;
+          return twice ? fail (error, &cell_path, NULL, _ ("is listed twice")) : FALSE;
         }
       g_hash_table_insert (sig->cells, &cell->key, cell);
     }
@@ -971,19 +909,17 @@ read_signature (Node         *object,
 }
 
 static gboolean
-read_signatures (Node         *root,
-                 JsrAggregate *agg,
-                 GError      **error)
+read_signatures (Node *root, JsrAggregate *agg, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "signatures");
   Path other_path = JSR_JSON_MEMBER (NULL, "signatures_other");
   Node *signatures = jsr_json_read_array (root, NULL, "signatures", error);
   Node *other;
 
-  if (signatures == NULL ||
-      (other = jsr_json_read_object (root, NULL, "signatures_other", error)) == NULL ||
-      !read_u64 (other, &other_path, "signatures", &agg->signatures_other_count, error) ||
-      !read_stats (other, &other_path, "total_ns", FALSE, &agg->signatures_other, error))
+  if (signatures == NULL
+      || (other = jsr_json_read_object (root, NULL, "signatures_other", error)) == NULL
+      || !read_u64 (other, &other_path, "signatures", &agg->signatures_other_count, error)
+      || !read_stats (other, &other_path, "total_ns", FALSE, &agg->signatures_other, error))
     return FALSE;
   /* Every signature of the file is kept (the target applies its bound). */
   agg->max_signatures = MAX (agg->max_signatures, signatures->length);
@@ -1000,10 +936,7 @@ read_signatures (Node         *root,
 
 /* worst_events[].parts: optional (aggregates before them have none). */
 static gboolean
-read_worst_parts (Node        *object,
-                  const Path  *event_path,
-                  JsrAggEvent *event,
-                  GError     **error)
+read_worst_parts (Node *object, const Path *event_path, JsrAggEvent *event, GError **error)
 {
   Path path = JSR_JSON_MEMBER (event_path, "parts");
   g_autoptr (GError) local_error = NULL;
@@ -1021,7 +954,7 @@ read_worst_parts (Node        *object,
   if (parts == NULL)
     return TRUE;
   if (parts->length > JSR_AGGREGATE_WORST_PARTS)
-    return fail (error, event_path, "parts", _("has more entries than an aggregate keeps"));
+    return fail (error, event_path, "parts", _ ("has more entries than an aggregate keeps"));
   event->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) jsr_agg_part_free);
   for (guint i = 0; i < parts->length; i++)
     {
@@ -1034,19 +967,19 @@ read_worst_parts (Node        *object,
         return FALSE;
       part = g_new0 (JsrAggPart, 1);
       g_ptr_array_add (event->parts, part);
-      if (!jsr_json_read_string (element, &part_path, "type", TRUE, &part->type, error) ||
-          !jsr_json_read_string (element, &part_path, "source", TRUE, &part->source, error) ||
-          !jsr_json_read_string (element, &part_path, "callback", TRUE, &part->callback, error) ||
-          !jsr_json_read_count (element, &part_path, "start_ns", &part->start_ns, error) ||
-          !jsr_json_read_count (element, &part_path, "duration_ns", &value, error) ||
-          !jsr_json_read_string (element, &part_path, "tier", TRUE, &part->tier, error) ||
-          !jsr_json_read_string (element, &part_path, "class", TRUE, &part->klass, error) ||
-          !jsr_json_read_string (element, &part_path, "wait", TRUE, &part->wait, error) ||
-          !jsr_json_read_string (element, &part_path, "culprit", TRUE, &part->culprit, error) ||
-          !jsr_json_read_string (element, &part_path, "culprit_callback", TRUE,
-                                 &part->culprit_callback, error) ||
-          !jsr_json_read_optional_count (element, &part_path, "attributed_ns",
-                                         &part->attributed_ns, error))
+      if (!jsr_json_read_string (element, &part_path, "type", TRUE, &part->type, error)
+          || !jsr_json_read_string (element, &part_path, "source", TRUE, &part->source, error)
+          || !jsr_json_read_string (element, &part_path, "callback", TRUE, &part->callback, error)
+          || !jsr_json_read_count (element, &part_path, "start_ns", &part->start_ns, error)
+          || !jsr_json_read_count (element, &part_path, "duration_ns", &value, error)
+          || !jsr_json_read_string (element, &part_path, "tier", TRUE, &part->tier, error)
+          || !jsr_json_read_string (element, &part_path, "class", TRUE, &part->klass, error)
+          || !jsr_json_read_string (element, &part_path, "wait", TRUE, &part->wait, error)
+          || !jsr_json_read_string (element, &part_path, "culprit", TRUE, &part->culprit, error)
+          || !jsr_json_read_string (element, &part_path, "culprit_callback", TRUE,
+                                    &part->culprit_callback, error)
+          || !jsr_json_read_optional_count (element, &part_path, "attributed_ns",
+                                            &part->attributed_ns, error))
         return FALSE;
       part->duration_ns = (guint64) value;
     }
@@ -1054,9 +987,7 @@ read_worst_parts (Node        *object,
 }
 
 static gboolean
-read_worst (Node         *root,
-            JsrAggregate *agg,
-            GError      **error)
+read_worst (Node *root, JsrAggregate *agg, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "worst_events");
   Node *worst = jsr_json_read_array (root, NULL, "worst_events", error);
@@ -1077,30 +1008,31 @@ read_worst (Node         *root,
       event = g_new0 (JsrAggEvent, 1);
       g_ptr_array_add (agg->worst, event);
       ok = (jsr_json_object_get (object, "run") != NULL
-              ? read_hex_id (jsr_json_object_get (object, "run"), &run_path, &event->run, error)
-              : jsr_json_invalid (error, &event_path, "run", _("a string"), NULL)) &&
-           jsr_json_read_string (object, &event_path, "app", TRUE, &event->app, error) &&
-           jsr_json_read_count (object, &event_path, "pid", &event->pid, error) &&
-           jsr_json_read_count (object, &event_path, "id", &event->event_id, error) &&
-           jsr_json_read_count (object, &event_path, "start_ns", &event->start_ns, error) &&
-           jsr_json_read_count (object, &event_path, "duration_ns", &value, error) &&
-           (event->duration_ns = (guint64) value, TRUE) &&
-           jsr_json_read_count (object, &event_path, "attributed_ns", &value, error) &&
-           (event->attributed_ns = (guint64) value, TRUE) &&
-           jsr_json_read_count (object, &event_path, "unattributed_ns", &value, error) &&
-           (event->unattributed_ns = (guint64) value, TRUE) &&
-           read_key (object, &event_path, &event->key, error) &&
-           jsr_json_read_string (object, &event_path, "culprit", TRUE, &event->culprit, error) &&
-           jsr_json_read_string (object, &event_path, "culprit_callback", TRUE,
-                                 &event->culprit_callback, error) &&
-           jsr_json_read_string (object, &event_path, "signature", TRUE, &event->signature, error) &&
-           read_worst_parts (object, &event_path, event, error);
+                ? read_hex_id (jsr_json_object_get (object, "run"), &run_path, &event->run, error)
+                : jsr_json_invalid (error, &event_path, "run", _ ("a string"), NULL))
+           && jsr_json_read_string (object, &event_path, "app", TRUE, &event->app, error)
+           && jsr_json_read_count (object, &event_path, "pid", &event->pid, error)
+           && jsr_json_read_count (object, &event_path, "id", &event->event_id, error)
+           && jsr_json_read_count (object, &event_path, "start_ns", &event->start_ns, error)
+           && jsr_json_read_count (object, &event_path, "duration_ns", &value, error)
+           && (event->duration_ns = (guint64) value, TRUE)
+           && jsr_json_read_count (object, &event_path, "attributed_ns", &value, error)
+           && (event->attributed_ns = (guint64) value, TRUE)
+           && jsr_json_read_count (object, &event_path, "unattributed_ns", &value, error)
+           && (event->unattributed_ns = (guint64) value, TRUE)
+           && read_key (object, &event_path, &event->key, error)
+           && jsr_json_read_string (object, &event_path, "culprit", TRUE, &event->culprit, error)
+           && jsr_json_read_string (object, &event_path, "culprit_callback", TRUE,
+                                    &event->culprit_callback, error)
+           && jsr_json_read_string (object, &event_path, "signature", TRUE, &event->signature,
+                                    error)
+           && read_worst_parts (object, &event_path, event, error);
       if (!ok)
         return FALSE;
       if (event->attributed_ns + event->unattributed_ns != event->duration_ns)
         return fail (error, &event_path, NULL,
-                     _("does not add up: attributed_ns + unattributed_ns must equal its "
-                       "duration_ns"));
+                     _ ("does not add up: attributed_ns + unattributed_ns must equal its "
+                        "duration_ns"));
     }
   return TRUE;
 }
@@ -1110,13 +1042,12 @@ jsr_aggregate_json_is_aggregate (const JsrJsonNode *root)
 {
   Node *format = jsr_json_object_get (root, "format");
 
-  return format != NULL && format->type == JSR_JSON_STRING &&
-         strcmp (format->v.string, JSR_AGGREGATE_FORMAT) == 0;
+  return format != NULL && format->type == JSR_JSON_STRING
+         && strcmp (format->v.string, JSR_AGGREGATE_FORMAT) == 0;
 }
 
 JsrAggregate *
-jsr_aggregate_load_from_json (const JsrJsonNode *root,
-                              GError           **error)
+jsr_aggregate_load_from_json (const JsrJsonNode *root, GError **error)
 {
   g_autoptr (JsrAggregate) agg = NULL;
   Node *version;
@@ -1126,21 +1057,21 @@ jsr_aggregate_load_from_json (const JsrJsonNode *root,
   if (!jsr_aggregate_json_is_aggregate (root))
     {
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT,
-                   _("not a jankscope aggregate: its “format” is not “%s”"), JSR_AGGREGATE_FORMAT);
+                   _ ("not a jankscope aggregate: its “format” is not “%s”"), JSR_AGGREGATE_FORMAT);
       return NULL;
     }
   version = jsr_json_object_get (root, "version");
   if (version == NULL || version->type != JSR_JSON_INT)
     {
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
-                   _("the aggregate has no valid “version”"));
+                   _ ("the aggregate has no valid “version”"));
       return NULL;
     }
   if (version->v.integer != JSR_AGGREGATE_VERSION)
     {
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
-                   _("aggregate format version %lld is not supported (this jankscope reads "
-                     "version %d)"),
+                   _ ("aggregate format version %lld is not supported (this jankscope reads "
+                      "version %d)"),
                    (long long) version->v.integer, JSR_AGGREGATE_VERSION);
       return NULL;
     }
@@ -1148,23 +1079,19 @@ jsr_aggregate_load_from_json (const JsrJsonNode *root,
     return NULL;
   if (frames < 1 || frames > 64)
     {
-      fail (error, NULL, "signature_frames", _("must be from 1 to 64"));
+      fail (error, NULL, "signature_frames", _ ("must be from 1 to 64"));
       return NULL;
     }
 
   agg = jsr_aggregate_new ((guint) frames, 1);
-  if (!read_u64 (root, NULL, "reports", &agg->reports, error) ||
-      !jsr_json_read_bool (root, NULL, "overflowed", &agg->overflowed, error) ||
-      !jsr_json_read_bool (root, NULL, "saturated", &agg->saturated, error) ||
-      !jsr_json_read_bool (root, NULL, "runs_upper_bound", &agg->runs_upper_bound, error) ||
-      !jsr_json_read_bool (root, NULL, "exact", &flag, error) ||
-      !read_runs (root, agg, error) ||
-      !read_installs (root, agg, error) ||
-      !read_apps (root, agg, error) ||
-      !read_summary (root, agg, error) ||
-      !read_groups (root, agg, error) ||
-      !read_signatures (root, agg, error) ||
-      !read_worst (root, agg, error))
+  if (!read_u64 (root, NULL, "reports", &agg->reports, error)
+      || !jsr_json_read_bool (root, NULL, "overflowed", &agg->overflowed, error)
+      || !jsr_json_read_bool (root, NULL, "saturated", &agg->saturated, error)
+      || !jsr_json_read_bool (root, NULL, "runs_upper_bound", &agg->runs_upper_bound, error)
+      || !jsr_json_read_bool (root, NULL, "exact", &flag, error) || !read_runs (root, agg, error)
+      || !read_installs (root, agg, error) || !read_apps (root, agg, error)
+      || !read_summary (root, agg, error) || !read_groups (root, agg, error)
+      || !read_signatures (root, agg, error) || !read_worst (root, agg, error))
     return NULL;
 
   return g_steal_pointer (&agg);

@@ -25,9 +25,7 @@ jsr_aggregate_error_quark (void)
 /* ---- sums ------------------------------------------------------------------- */
 
 static guint64
-add_sat (JsrAggregate *agg,
-         guint64       a,
-         guint64       b)
+add_sat (JsrAggregate *agg, guint64 a, guint64 b)
 {
   guint64 sum;
 
@@ -37,9 +35,7 @@ add_sat (JsrAggregate *agg,
 }
 
 static void
-stats_add (JsrAggregate      *agg,
-           JsrAggStats       *to,
-           const JsrAggStats *from)
+stats_add (JsrAggregate *agg, JsrAggStats *to, const JsrAggStats *from)
 {
   to->events = add_sat (agg, to->events, from->events);
   to->samples = add_sat (agg, to->samples, from->samples);
@@ -57,8 +53,7 @@ stats_add (JsrAggregate      *agg,
 
 /* Counts the run once per entry it touches. */
 static void
-touch (JsrAggregate *agg,
-       JsrAggStats  *stats)
+touch (JsrAggregate *agg, JsrAggStats *stats)
 {
   if (stats->last_run != agg->run_serial)
     {
@@ -90,24 +85,22 @@ key_hash (gconstpointer data)
 }
 
 static gboolean
-key_equal (gconstpointer a,
-           gconstpointer b)
+key_equal (gconstpointer a, gconstpointer b)
 {
   const JsrAggKey *x = a, *y = b;
 
-  return g_strcmp0 (x->tier, y->tier) == 0 && g_strcmp0 (x->klass, y->klass) == 0 &&
-         g_strcmp0 (x->wait, y->wait) == 0 && g_strcmp0 (x->source, y->source) == 0 &&
-         g_strcmp0 (x->callback, y->callback) == 0 && g_strcmp0 (x->scene, y->scene) == 0;
+  return g_strcmp0 (x->tier, y->tier) == 0 && g_strcmp0 (x->klass, y->klass) == 0
+         && g_strcmp0 (x->wait, y->wait) == 0 && g_strcmp0 (x->source, y->source) == 0
+         && g_strcmp0 (x->callback, y->callback) == 0 && g_strcmp0 (x->scene, y->scene) == 0;
 }
 
 int
-jsr_agg_key_compare (const JsrAggKey *a,
-                     const JsrAggKey *b)
+jsr_agg_key_compare (const JsrAggKey *a, const JsrAggKey *b)
 {
   int c;
 
-  if ((c = g_strcmp0 (a->tier, b->tier)) != 0 || (c = g_strcmp0 (a->klass, b->klass)) != 0 ||
-      (c = g_strcmp0 (a->wait, b->wait)) != 0 || (c = g_strcmp0 (a->source, b->source)) != 0)
+  if ((c = g_strcmp0 (a->tier, b->tier)) != 0 || (c = g_strcmp0 (a->klass, b->klass)) != 0
+      || (c = g_strcmp0 (a->wait, b->wait)) != 0 || (c = g_strcmp0 (a->source, b->source)) != 0)
     return c;
   if ((c = g_strcmp0 (a->callback, b->callback)) != 0)
     return c;
@@ -115,8 +108,7 @@ jsr_agg_key_compare (const JsrAggKey *a,
 }
 
 static void
-key_copy (JsrAggKey       *to,
-          const JsrAggKey *from)
+key_copy (JsrAggKey *to, const JsrAggKey *from)
 {
   to->tier = g_strdup (from->tier);
   to->klass = g_strdup (from->klass);
@@ -169,9 +161,7 @@ jsr_aggregate_new_group_table (void)
 /* The group of `key` in `table`, created if the table has room; NULL when
  * it is full. */
 static JsrAggGroup *
-lookup_group (GHashTable      *table,
-              const JsrAggKey *key,
-              guint            limit)
+lookup_group (GHashTable *table, const JsrAggKey *key, guint limit)
 {
   JsrAggGroup *group = g_hash_table_lookup (table, key);
 
@@ -193,9 +183,7 @@ signature_free (JsrAggSignature *sig)
 }
 
 static JsrAggSignature *
-lookup_signature (JsrAggregate *agg,
-                  const char   *text,
-                  const char   *id)
+lookup_signature (JsrAggregate *agg, const char *text, const char *id)
 {
   JsrAggSignature *sig = g_hash_table_lookup (agg->signatures, text);
 
@@ -275,8 +263,7 @@ event_copy (const JsrAggEvent *from)
 /* Longest first; ties in a fixed order, so that any grouping of a merge
  * keeps the same events. */
 static int
-event_compare (const JsrAggEvent *a,
-               const JsrAggEvent *b)
+event_compare (const JsrAggEvent *a, const JsrAggEvent *b)
 {
   if (a->duration_ns != b->duration_ns)
     return a->duration_ns > b->duration_ns ? -1 : 1;
@@ -290,21 +277,19 @@ event_compare (const JsrAggEvent *a,
 }
 
 static int
-event_compare_indirect (gconstpointer a,
-                        gconstpointer b)
+event_compare_indirect (gconstpointer a, gconstpointer b)
 {
   return event_compare (*(JsrAggEvent *const *) a, *(JsrAggEvent *const *) b);
 }
 
 /* Offers an event to the worst list; takes `event`. */
 static void
-offer_worst (JsrAggregate *agg,
-             JsrAggEvent  *event)
+offer_worst (JsrAggregate *agg, JsrAggEvent *event)
 {
   GPtrArray *worst = agg->worst;
 
-  if (worst->len >= JSR_AGGREGATE_WORST_EVENTS &&
-      event_compare (event, g_ptr_array_index (worst, worst->len - 1)) >= 0)
+  if (worst->len >= JSR_AGGREGATE_WORST_EVENTS
+      && event_compare (event, g_ptr_array_index (worst, worst->len - 1)) >= 0)
     {
       event_free (event);
       return;
@@ -328,8 +313,7 @@ filter_free (JsrAggFilter *filter)
 }
 
 JsrAggregate *
-jsr_aggregate_new (guint signature_frames,
-                   guint max_signatures)
+jsr_aggregate_new (guint signature_frames, guint max_signatures)
 {
   JsrAggregate *agg = g_new0 (JsrAggregate, 1);
 
@@ -339,8 +323,8 @@ jsr_aggregate_new (guint signature_frames,
   agg->installs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   agg->apps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   agg->groups = jsr_aggregate_new_group_table ();
-  agg->signatures =
-    g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) signature_free);
+  agg->signatures
+      = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) signature_free);
   agg->worst = g_ptr_array_new_with_free_func ((GDestroyNotify) event_free);
   agg->signatures_overflowed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   return agg;
@@ -363,12 +347,12 @@ jsr_aggregate_free (JsrAggregate *agg)
 }
 
 void
-jsr_aggregate_set_filter (JsrAggregate       *agg,
-                          const JsrAggFilter *filter)
+jsr_aggregate_set_filter (JsrAggregate *agg, const JsrAggFilter *filter)
 {
   g_clear_pointer (&agg->filter, filter_free);
-  if (filter == NULL || (filter->tiers == NULL && filter->classes == NULL &&
-                         filter->sources == NULL && filter->scenes == NULL))
+  if (filter == NULL
+      || (filter->tiers == NULL && filter->classes == NULL && filter->sources == NULL
+          && filter->scenes == NULL))
     return;
   agg->filter = g_new0 (JsrAggFilter, 1);
   agg->filter->tiers = g_strdupv (filter->tiers);
@@ -378,22 +362,21 @@ jsr_aggregate_set_filter (JsrAggregate       *agg,
 }
 
 gboolean
-jsr_aggregate_filter_matches (const JsrAggFilter *filter,
-                              const JsrAggKey    *key)
+jsr_aggregate_filter_matches (const JsrAggFilter *filter, const JsrAggKey *key)
 {
   gboolean ok;
 
   if (filter == NULL)
     return TRUE;
-  if (filter->tiers != NULL && (key->tier == NULL ||
-                                !g_strv_contains ((const char *const *) filter->tiers, key->tier)))
+  if (filter->tiers != NULL
+      && (key->tier == NULL || !g_strv_contains ((const char *const *) filter->tiers, key->tier)))
     return FALSE;
   if (filter->classes != NULL)
     {
       ok = FALSE;
       for (guint i = 0; filter->classes[i] != NULL && !ok; i++)
-        ok = strcmp (filter->classes[i], jsr_agg_class_label (key)) == 0 ||
-             g_strcmp0 (filter->classes[i], key->wait) == 0;
+        ok = strcmp (filter->classes[i], jsr_agg_class_label (key)) == 0
+             || g_strcmp0 (filter->classes[i], key->wait) == 0;
       if (!ok)
         return FALSE;
     }
@@ -401,8 +384,9 @@ jsr_aggregate_filter_matches (const JsrAggFilter *filter,
     {
       ok = FALSE;
       for (guint i = 0; filter->sources[i] != NULL && !ok; i++)
-        ok = (key->source != NULL && g_pattern_match_simple (filter->sources[i], key->source)) ||
-             (key->callback != NULL && g_pattern_match_simple (filter->sources[i], key->callback));
+        ok = (key->source != NULL && g_pattern_match_simple (filter->sources[i], key->source))
+             || (key->callback != NULL
+                 && g_pattern_match_simple (filter->sources[i], key->callback));
       if (!ok)
         return FALSE;
     }
@@ -420,8 +404,7 @@ jsr_aggregate_filter_matches (const JsrAggFilter *filter,
 /* ---- signatures ----------------------------------------------------------- */
 
 void
-jsr_agg_signature_id (const char *text,
-                      char        id[17])
+jsr_agg_signature_id (const char *text, char id[17])
 {
   guint64 hash = G_GUINT64_CONSTANT (14695981039346656037);
 
@@ -436,9 +419,7 @@ jsr_agg_signature_id (const char *text,
 /* The stack's signature at the aggregate's depth: the report's own when it
  * has one of the default depth, else computed from its frames. */
 static char *
-stack_signature (const JsrAggregate   *agg,
-                 const JsrReportStack *stack,
-                 char                  id[17])
+stack_signature (const JsrAggregate *agg, const JsrReportStack *stack, char id[17])
 {
   g_autofree JsSignatureFrame *frames = NULL;
   guint n = stack->frames->len;
@@ -481,8 +462,7 @@ stack_signature (const JsrAggregate   *agg,
 /* ---- folding a report ---------------------------------------------------------- */
 
 static guint64
-fnv_update (guint64     hash,
-            const char *text)
+fnv_update (guint64 hash, const char *text)
 {
   for (const char *p = text != NULL ? text : ""; *p != '\0'; p++)
     {
@@ -496,11 +476,7 @@ fnv_update (guint64     hash,
 }
 
 static guint64
-run_id (const char *install_id,
-        const char *kind,
-        gint64      pid,
-        gint64      start_ns,
-        const char *name)
+run_id (const char *install_id, const char *kind, gint64 pid, gint64 start_ns, const char *name)
 {
   guint64 hash = G_GUINT64_CONSTANT (14695981039346656037);
   char number[32];
@@ -529,9 +505,7 @@ app_name (const JsrReport *report)
 }
 
 static void
-count_app (JsrAggregate *agg,
-           const char   *name,
-           guint64       runs)
+count_app (JsrAggregate *agg, const char *name, guint64 runs)
 {
   guint64 *count = g_hash_table_lookup (agg->apps, name);
 
@@ -550,8 +524,7 @@ count_app (JsrAggregate *agg,
 }
 
 static void
-add_run_id (JsrAggregate *agg,
-            guint64       id)
+add_run_id (JsrAggregate *agg, guint64 id)
 {
   guint64 *key = g_new (guint64, 1);
 
@@ -561,9 +534,7 @@ add_run_id (JsrAggregate *agg,
 
 /* a * b / c without overflow (c > 0, b <= c). */
 static guint64
-mul_div (guint64 a,
-         guint64 b,
-         guint64 c)
+mul_div (guint64 a, guint64 b, guint64 c)
 {
   return (guint64) (((unsigned __int128) a * b) / c);
 }
@@ -578,8 +549,7 @@ typedef struct
 
 /* A signature that did not fit in the table: counted in "other", once. */
 static void
-note_overflowed (JsrAggregate *agg,
-                 const char   *id)
+note_overflowed (JsrAggregate *agg, const char *id)
 {
   guint64 value = g_ascii_strtoull (id, NULL, 16);
 
@@ -602,9 +572,7 @@ event_signature_clear (gpointer data)
 /* Frame events describe the same time as the dispatches and iterations
  * they overlap: counted apart, never in groups or signatures. */
 static void
-count_frame_event (JsrAggregate         *agg,
-                   const JsrReportEvent *event,
-                   guint64               duration)
+count_frame_event (JsrAggregate *agg, const JsrReportEvent *event, guint64 duration)
 {
   guint64 *count = &agg->frame_events_by_tier[event->tier];
 
@@ -615,8 +583,7 @@ count_frame_event (JsrAggregate         *agg,
 /* The event's samples: samples_total, else the timeline's, never fewer than
  * the stacks' own counts. */
 static guint64
-event_samples (JsrAggregate         *agg,
-               const JsrReportEvent *event)
+event_samples (JsrAggregate *agg, const JsrReportEvent *event)
 {
   const JsrReportEventDetail *detail = event->detail;
   guint64 samples = 0, stack_samples = 0;
@@ -645,9 +612,7 @@ event_samples (JsrAggregate         *agg,
 /* The entry of `text` in the event's signatures, made when new (it takes
  * `text`). */
 static EventSignature *
-event_signature (GArray     *sigs,
-                 char       *text,
-                 const char *id)
+event_signature (GArray *sigs, char *text, const char *id)
 {
   EventSignature fresh = { .text = text };
 
@@ -670,11 +635,8 @@ event_signature (GArray     *sigs,
  * watched time), grouped by signature into `sigs` (of EventSignature).
  * Returns the time the stacks speak for in all, at most `duration`. */
 static guint64
-attribute_stacks (JsrAggregate         *agg,
-                  const JsrReportEvent *event,
-                  guint64               duration,
-                  guint64               samples,
-                  GArray               *sigs)
+attribute_stacks (JsrAggregate *agg, const JsrReportEvent *event, guint64 duration, guint64 samples,
+                  GArray *sigs)
 {
   const JsrReportEventDetail *detail = event->detail;
   guint64 watched = event->watched_ns > 0 ? MIN ((guint64) event->watched_ns, duration) : 0;
@@ -724,11 +686,8 @@ file_profile (const JsrReportEvent *event)
  * the caller (returned minus the named part, the "other" bucket). Returns
  * the time of the named stacks. */
 static guint64
-attribute_profile (JsrAggregate         *agg,
-                   const JsrReportEvent *event,
-                   const JsrProfile     *profile,
-                   guint64               duration,
-                   GArray               *sigs)
+attribute_profile (JsrAggregate *agg, const JsrReportEvent *event, const JsrProfile *profile,
+                   guint64 duration, GArray *sigs)
 {
   guint64 named = 0, given = 0;
 
@@ -758,9 +717,7 @@ attribute_profile (JsrAggregate         *agg,
  * (which may include stacks the report left out), never less than what the
  * listed stacks speak for, at most the blocked time. */
 static guint64
-event_attributed (const JsrReportEvent *event,
-                  guint64               duration,
-                  guint64               named)
+event_attributed (const JsrReportEvent *event, guint64 duration, guint64 named)
 {
   const JsrReportEventDetail *detail = event->detail;
   guint64 attributed = named;
@@ -773,9 +730,7 @@ event_attributed (const JsrReportEvent *event,
 
 /* The event in its group (or the groups' "other") and in the stall totals. */
 static void
-add_to_groups (JsrAggregate      *agg,
-               const JsrAggKey   *key,
-               const JsrAggStats *delta)
+add_to_groups (JsrAggregate *agg, const JsrAggKey *key, const JsrAggStats *delta)
 {
   JsrAggGroup *group = lookup_group (agg->groups, key, JSR_AGGREGATE_MAX_GROUPS);
 
@@ -796,10 +751,7 @@ add_to_groups (JsrAggregate      *agg,
 /* A signature's part of the event in the signature's cell of the event's
  * key (or its "other" cell). */
 static void
-add_to_cell (JsrAggregate      *agg,
-             JsrAggSignature   *sig,
-             const JsrAggKey   *key,
-             const JsrAggStats *part)
+add_to_cell (JsrAggregate *agg, JsrAggSignature *sig, const JsrAggKey *key, const JsrAggStats *part)
 {
   JsrAggGroup *cell = lookup_group (sig->cells, key, JSR_AGGREGATE_MAX_CELLS);
 
@@ -821,9 +773,7 @@ add_to_cell (JsrAggregate      *agg,
 /* The event's signatures in the table (or its "other") and their cells.
  * Returns the index of the one with most time, G_MAXUINT without any. */
 static guint
-add_to_signatures (JsrAggregate    *agg,
-                   const JsrAggKey *key,
-                   GArray          *sigs)
+add_to_signatures (JsrAggregate *agg, const JsrAggKey *key, GArray *sigs)
 {
   guint best = G_MAXUINT;
 
@@ -831,7 +781,10 @@ add_to_signatures (JsrAggregate    *agg,
     {
       EventSignature *es = &g_array_index (sigs, EventSignature, k);
       JsrAggStats part = {
-        .events = 1, .samples = es->samples, .total_ns = es->time_ns, .max_ns = es->time_ns,
+        .events = 1,
+        .samples = es->samples,
+        .total_ns = es->time_ns,
+        .max_ns = es->time_ns,
       };
       JsrAggSignature *sig = lookup_signature (agg, es->text, es->id);
 
@@ -865,8 +818,7 @@ culprit_name (const JsrReportCulprit *culprit)
 }
 
 static gint
-part_by_duration (gconstpointer a,
-                  gconstpointer b)
+part_by_duration (gconstpointer a, gconstpointer b)
 {
   const JsrReportPart *x = *(JsrReportPart *const *) a, *y = *(JsrReportPart *const *) b;
 
@@ -876,8 +828,7 @@ part_by_duration (gconstpointer a,
 }
 
 static gint
-agg_part_by_start (gconstpointer a,
-                   gconstpointer b)
+agg_part_by_start (gconstpointer a, gconstpointer b)
 {
   const JsrAggPart *x = *(JsrAggPart *const *) a, *y = *(JsrAggPart *const *) b;
 
@@ -924,23 +875,20 @@ worst_parts (const JsrReportEvent *event)
 /* The event among the worst ones, if it is one: most events are not, so
  * only those are copied. */
 static void
-offer_worst_event (JsrAggregate         *agg,
-                   const JsrReportEvent *event,
-                   const JsrAggKey      *key,
-                   guint64               run,
-                   const char           *app,
-                   gint64                pid,
-                   guint64               duration,
-                   guint64               attributed,
-                   const char           *signature)
+offer_worst_event (JsrAggregate *agg, const JsrReportEvent *event, const JsrAggKey *key,
+                   guint64 run, const char *app, gint64 pid, guint64 duration, guint64 attributed,
+                   const char *signature)
 {
   JsrAggEvent probe = {
-    .run = run, .event_id = event->id, .start_ns = event->start_ns, .duration_ns = duration,
+    .run = run,
+    .event_id = event->id,
+    .start_ns = event->start_ns,
+    .duration_ns = duration,
   };
   JsrAggEvent *candidate;
 
-  if (agg->worst->len >= JSR_AGGREGATE_WORST_EVENTS &&
-      event_compare (&probe, g_ptr_array_index (agg->worst, agg->worst->len - 1)) >= 0)
+  if (agg->worst->len >= JSR_AGGREGATE_WORST_EVENTS
+      && event_compare (&probe, g_ptr_array_index (agg->worst, agg->worst->len - 1)) >= 0)
     return;
 
   candidate = g_new0 (JsrAggEvent, 1);
@@ -956,8 +904,8 @@ offer_worst_event (JsrAggregate         *agg,
   candidate->culprit = culprit_name (event->culprit);
   candidate->culprit_callback = jsr_culprit_callback_name (event->culprit);
   candidate->signature = g_strdup (signature);
-  candidate->parts_count = (guint64) MAX (event->parts_count,
-                                          event->parts != NULL ? (gint64) event->parts->len : 0);
+  candidate->parts_count
+      = (guint64) MAX (event->parts_count, event->parts != NULL ? (gint64) event->parts->len : 0);
   candidate->parts = worst_parts (event);
   offer_worst (agg, candidate);
 }
@@ -966,10 +914,8 @@ offer_worst_event (JsrAggregate         *agg,
  * (docs/aggregate-format.md, "Frame events"). Its profile goes into the
  * signatures, its times into frame_uncovered, as the exports count it. */
 static void
-fold_uncovered_frame_event (JsrAggregate         *agg,
-                            const JsrReportEvent *event,
-                            const JsrAggKey      *key,
-                            guint64               duration)
+fold_uncovered_frame_event (JsrAggregate *agg, const JsrReportEvent *event, const JsrAggKey *key,
+                            guint64 duration)
 {
   g_autoptr (GArray) sigs = NULL;
   guint64 named, attributed;
@@ -1008,8 +954,7 @@ event_end (const JsrReportEvent *event)
 
 /* Does a stall event (dispatch, iteration, hang) of the report overlap it? */
 static gboolean
-covered_by_stall_event (const JsrReport      *report,
-                        const JsrReportEvent *frame)
+covered_by_stall_event (const JsrReport *report, const JsrReportEvent *frame)
 {
   gint64 end = event_end (frame);
 
@@ -1024,12 +969,8 @@ covered_by_stall_event (const JsrReport      *report,
 }
 
 static void
-fold_event (JsrAggregate         *agg,
-            const JsrReportEvent *event,
-            guint64               run,
-            const char           *app,
-            gint64                pid,
-            gboolean              uncovered)
+fold_event (JsrAggregate *agg, const JsrReportEvent *event, guint64 run, const char *app,
+            gint64 pid, gboolean uncovered)
 {
   JsrAggKey key = {
     .tier = (char *) js_tier_name (event->tier),
@@ -1097,12 +1038,11 @@ fold_event (JsrAggregate         *agg,
 
 /* Percentiles turned into a histogram, for reports that have none. */
 static void
-add_iteration_busy (JsrAggregate    *agg,
-                    const JsrReport *report)
+add_iteration_busy (JsrAggregate *agg, const JsrReport *report)
 {
   static const double qs[] = { 0.50, 0.95, 0.99 };
-  gint64 values[] = { report->iteration_p50_ns, report->iteration_p95_ns,
-                      report->iteration_p99_ns };
+  gint64 values[]
+      = { report->iteration_p50_ns, report->iteration_p95_ns, report->iteration_p99_ns };
 
   if (report->iteration_histogram != NULL)
     jsr_histogram_add_report (&agg->iteration_busy, report->iteration_histogram);
@@ -1112,12 +1052,11 @@ add_iteration_busy (JsrAggregate    *agg,
 }
 
 static void
-add_frame_time (JsrAggregate    *agg,
-                const JsrReport *report)
+add_frame_time (JsrAggregate *agg, const JsrReport *report)
 {
   static const double qs[] = { 0.50, 0.90, 0.95, 0.99 };
-  gint64 values[] = { report->frame_p50_ns, report->frame_p90_ns, report->frame_p95_ns,
-                      report->frame_p99_ns };
+  gint64 values[]
+      = { report->frame_p50_ns, report->frame_p90_ns, report->frame_p95_ns, report->frame_p99_ns };
 
   if (report->frames <= 0)
     return;
@@ -1129,9 +1068,7 @@ add_frame_time (JsrAggregate    *agg,
 }
 
 gboolean
-jsr_aggregate_add_report (JsrAggregate    *agg,
-                          const JsrReport *report,
-                          GError         **error)
+jsr_aggregate_add_report (JsrAggregate *agg, const JsrReport *report, GError **error)
 {
   const char *app = app_name (report);
   guint64 id = run_id (report->install_id, "run", report->pid, report->start_ns, report->name);
@@ -1142,7 +1079,7 @@ jsr_aggregate_add_report (JsrAggregate    *agg,
       g_autofree char *shown = jsr_display (app);
 
       g_set_error (error, JSR_AGGREGATE_ERROR, JSR_AGGREGATE_ERROR_DUPLICATE,
-                   _("the run of %s (pid %lld) is already merged: skipped"), shown,
+                   _ ("the run of %s (pid %lld) is already merged: skipped"), shown,
                    (long long) report->pid);
       return FALSE;
     }
@@ -1169,8 +1106,8 @@ jsr_aggregate_add_report (JsrAggregate    *agg,
   agg->events_dropped = add_sat (agg, agg->events_dropped, (guint64) report->events_dropped);
   agg->records_dropped = add_sat (agg, agg->records_dropped, (guint64) report->records_dropped);
   for (guint t = 0; t < JS_N_TIERS; t++)
-    agg->events_by_tier[t] = add_sat (agg, agg->events_by_tier[t],
-                                      (guint64) report->events_by_tier[t]);
+    agg->events_by_tier[t]
+        = add_sat (agg, agg->events_by_tier[t], (guint64) report->events_by_tier[t]);
   agg->frames = add_sat (agg, agg->frames, (guint64) report->frames);
   agg->frames_slow = add_sat (agg, agg->frames_slow, (guint64) report->frames_slow);
   agg->frames_frozen = add_sat (agg, agg->frames_frozen, (guint64) report->frames_frozen);
@@ -1191,8 +1128,8 @@ jsr_aggregate_add_report (JsrAggregate    *agg,
       agg->run_serial++;
       add_run_id (agg, previous_id);
       count_app (agg, app, 1);
-      fold_event (agg, report->previous_run->hang, previous_id, app,
-                  report->previous_run->pid, FALSE);
+      fold_event (agg, report->previous_run->hang, previous_id, app, report->previous_run->pid,
+                  FALSE);
     }
 
   return TRUE;
@@ -1201,15 +1138,13 @@ jsr_aggregate_add_report (JsrAggregate    *agg,
 /* ---- folding an aggregate -------------------------------------------------------- */
 
 static void
-add_cell (JsrAggregate      *agg,
-          JsrAggSignature   *sig,
-          const JsrAggGroup *cell)
+add_cell (JsrAggregate *agg, JsrAggSignature *sig, const JsrAggGroup *cell)
 {
-  JsrAggGroup *mine = cell->key.tier != NULL || cell->key.klass != NULL ||
-                          cell->key.source != NULL || cell->key.callback != NULL ||
-                          cell->key.wait != NULL || cell->key.scene != NULL
-                        ? lookup_group (sig->cells, &cell->key, JSR_AGGREGATE_MAX_CELLS)
-                        : NULL;
+  JsrAggGroup *mine = cell->key.tier != NULL || cell->key.klass != NULL || cell->key.source != NULL
+                              || cell->key.callback != NULL || cell->key.wait != NULL
+                              || cell->key.scene != NULL
+                          ? lookup_group (sig->cells, &cell->key, JSR_AGGREGATE_MAX_CELLS)
+                          : NULL;
 
   if (mine == NULL)
     {
@@ -1227,9 +1162,7 @@ add_cell (JsrAggregate      *agg,
 /* Only an aggregate of the same signature depth and of other runs can be
  * folded in (runs are disjoint across inputs: "runs affected" is a sum). */
 static gboolean
-check_mergeable (const JsrAggregate *agg,
-                 const JsrAggregate *other,
-                 GError            **error)
+check_mergeable (const JsrAggregate *agg, const JsrAggregate *other, GError **error)
 {
   GHashTableIter iter;
   gpointer key;
@@ -1238,8 +1171,8 @@ check_mergeable (const JsrAggregate *agg,
   if (other->signature_frames != agg->signature_frames)
     {
       g_set_error (error, JSR_AGGREGATE_ERROR, JSR_AGGREGATE_ERROR_MISMATCH,
-                   _("its signatures have %u frames, not %u: merge its reports again with "
-                     "--signature-frames=%u"),
+                   _ ("its signatures have %u frames, not %u: merge its reports again with "
+                      "--signature-frames=%u"),
                    other->signature_frames, agg->signature_frames, agg->signature_frames);
       return FALSE;
     }
@@ -1262,8 +1195,7 @@ check_mergeable (const JsrAggregate *agg,
 
 /* Its runs, installations and apps. */
 static void
-add_inputs (JsrAggregate       *agg,
-            const JsrAggregate *other)
+add_inputs (JsrAggregate *agg, const JsrAggregate *other)
 {
   GHashTableIter iter;
   gpointer key, value;
@@ -1282,8 +1214,7 @@ add_inputs (JsrAggregate       *agg,
 
 /* The reports' summaries (never filtered), frame events and the flags. */
 static void
-add_summaries (JsrAggregate       *agg,
-               const JsrAggregate *other)
+add_summaries (JsrAggregate *agg, const JsrAggregate *other)
 {
   agg->reports = add_sat (agg, agg->reports, other->reports);
   agg->monitored_ns = add_sat (agg, agg->monitored_ns, other->monitored_ns);
@@ -1301,8 +1232,8 @@ add_summaries (JsrAggregate       *agg,
   jsr_histogram_merge (&agg->iteration_busy, &other->iteration_busy);
   jsr_histogram_merge (&agg->frame_time, &other->frame_time);
   for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
-    agg->frame_events_by_tier[t] = add_sat (agg, agg->frame_events_by_tier[t],
-                                            other->frame_events_by_tier[t]);
+    agg->frame_events_by_tier[t]
+        = add_sat (agg, agg->frame_events_by_tier[t], other->frame_events_by_tier[t]);
   agg->frame_events_ns = add_sat (agg, agg->frame_events_ns, other->frame_events_ns);
   /* Not by groups: a filter cannot pick them out of an aggregate (its
    * signatures' cells still have them). */
@@ -1317,8 +1248,7 @@ add_summaries (JsrAggregate       *agg,
 /* Groups: all of them, or those that match the filter (the stall totals
  * are then theirs). */
 static void
-add_groups (JsrAggregate       *agg,
-            const JsrAggregate *other)
+add_groups (JsrAggregate *agg, const JsrAggregate *other)
 {
   const JsrAggFilter *filter = agg->filter;
   GHashTableIter iter;
@@ -1357,17 +1287,15 @@ add_groups (JsrAggregate       *agg,
     {
       /* Runs of the filtered totals: each group counted its own. */
       agg->runs_upper_bound = TRUE;
-      agg->events_filtered_out = add_sat (agg, agg->events_filtered_out,
-                                          other->groups_other.events);
+      agg->events_filtered_out
+          = add_sat (agg, agg->events_filtered_out, other->groups_other.events);
     }
 }
 
 /* What of a signature of the other aggregate passes the filter: all of it,
  * or the sum of its matching cells. FALSE when nothing does. */
 static gboolean
-matched_stats (JsrAggregate          *agg,
-               const JsrAggSignature *theirs,
-               JsrAggStats           *matched)
+matched_stats (JsrAggregate *agg, const JsrAggSignature *theirs, JsrAggStats *matched)
 {
   GHashTableIter cells;
   gpointer cell;
@@ -1388,8 +1316,7 @@ matched_stats (JsrAggregate          *agg,
 
 /* Signatures: whole, or rebuilt from their matching cells. */
 static void
-add_signatures (JsrAggregate       *agg,
-                const JsrAggregate *other)
+add_signatures (JsrAggregate *agg, const JsrAggregate *other)
 {
   const JsrAggFilter *filter = agg->filter;
   GHashTableIter iter;
@@ -1424,17 +1351,15 @@ add_signatures (JsrAggregate       *agg,
   if (filter == NULL)
     {
       stats_add (agg, &agg->signatures_other, &other->signatures_other);
-      agg->signatures_other_count =
-        add_sat (agg, agg->signatures_other_count,
-                 add_sat (agg, other->signatures_other_count,
-                          g_hash_table_size (other->signatures_overflowed)));
+      agg->signatures_other_count
+          = add_sat (agg, agg->signatures_other_count,
+                     add_sat (agg, other->signatures_other_count,
+                              g_hash_table_size (other->signatures_overflowed)));
     }
 }
 
 gboolean
-jsr_aggregate_add_aggregate (JsrAggregate       *agg,
-                             const JsrAggregate *other,
-                             GError            **error)
+jsr_aggregate_add_aggregate (JsrAggregate *agg, const JsrAggregate *other, GError **error)
 {
   if (!check_mergeable (agg, other, error))
     return FALSE;
@@ -1456,7 +1381,6 @@ jsr_aggregate_add_aggregate (JsrAggregate       *agg,
 
 /* ---- views ------------------------------------------------------------------ */
 
-
 /* g_hash_table_get_values_as_ptr_array () is GLib 2.76. */
 static GPtrArray *
 values_of (GHashTable *table)
@@ -1472,8 +1396,7 @@ values_of (GHashTable *table)
 }
 
 static guint64
-sort_value (const JsrAggStats *s,
-            JsrAggSort         sort)
+sort_value (const JsrAggStats *s, JsrAggSort sort)
 {
   switch (sort)
     {
@@ -1490,9 +1413,7 @@ sort_value (const JsrAggStats *s,
 }
 
 static int
-signature_compare (gconstpointer a,
-                   gconstpointer b,
-                   gpointer      data)
+signature_compare (gconstpointer a, gconstpointer b, gpointer data)
 {
   const JsrAggSignature *x = *(JsrAggSignature *const *) a;
   const JsrAggSignature *y = *(JsrAggSignature *const *) b;
@@ -1507,8 +1428,7 @@ signature_compare (gconstpointer a,
 }
 
 GPtrArray *
-jsr_aggregate_sorted_signatures (const JsrAggregate *agg,
-                                 JsrAggSort          sort)
+jsr_aggregate_sorted_signatures (const JsrAggregate *agg, JsrAggSort sort)
 {
   GPtrArray *out = values_of (agg->signatures);
 
@@ -1517,11 +1437,9 @@ jsr_aggregate_sorted_signatures (const JsrAggregate *agg,
 }
 
 static int
-group_compare (gconstpointer a,
-               gconstpointer b)
+group_compare (gconstpointer a, gconstpointer b)
 {
-  return jsr_agg_key_compare (&(*(JsrAggGroup *const *) a)->key,
-                              &(*(JsrAggGroup *const *) b)->key);
+  return jsr_agg_key_compare (&(*(JsrAggGroup *const *) a)->key, &(*(JsrAggGroup *const *) b)->key);
 }
 
 GPtrArray *

@@ -50,18 +50,18 @@ G_BEGIN_DECLS
 #define JSR_AGGREGATE_FORMAT "jankscope-aggregate"
 #define JSR_AGGREGATE_VERSION 1
 #define JSR_AGGREGATE_WORST_EVENTS 20
-#define JSR_AGGREGATE_WORST_PARTS 8   /* parts kept of a worst event */
+#define JSR_AGGREGATE_WORST_PARTS 8 /* parts kept of a worst event */
 #define JSR_AGGREGATE_DEFAULT_MAX_SIGNATURES 10000
 #define JSR_AGGREGATE_MAX_GROUPS 100000
-#define JSR_AGGREGATE_MAX_CELLS 256   /* per signature */
+#define JSR_AGGREGATE_MAX_CELLS 256 /* per signature */
 #define JSR_AGGREGATE_MAX_APPS 256
 
 #define JSR_AGGREGATE_ERROR (jsr_aggregate_error_quark ())
 
 typedef enum
 {
-  JSR_AGGREGATE_ERROR_DUPLICATE,  /* a run that is already in */
-  JSR_AGGREGATE_ERROR_MISMATCH,   /* signatures of another depth */
+  JSR_AGGREGATE_ERROR_DUPLICATE, /* a run that is already in */
+  JSR_AGGREGATE_ERROR_MISMATCH,  /* signatures of another depth */
 } JsrAggregateError;
 
 /* Sums; saturate at G_MAXINT64 (a hostile input cannot wrap them around). */
@@ -87,7 +87,7 @@ typedef struct
   char *wait;
   char *source;
   char *callback;
-  char *scene;    /* the app's scene label (include/jankscope.h), NULL: none */
+  char *scene; /* the app's scene label (include/jankscope.h), NULL: none */
 } JsrAggKey;
 
 typedef struct
@@ -98,7 +98,7 @@ typedef struct
 
 typedef struct
 {
-  char *text;     /* "" when every frame was main loop or system */
+  char *text; /* "" when every frame was main loop or system */
   char id[17];
   JsrAggStats stats;
   GHashTable *cells; /* JsrAggKey* -> JsrAggGroup* (stats of this signature's events of that key) */
@@ -119,12 +119,12 @@ typedef struct
   char *culprit_callback; /* the dispatched callback shown next to a library's culprit */
   gint64 start_ns;
   guint64 duration_ns;
-  gint64 attributed_ns;   /* JSR_UNKNOWN: unknown */
+  gint64 attributed_ns; /* JSR_UNKNOWN: unknown */
 } JsrAggPart;
 
 typedef struct
 {
-  guint64 run;         /* run id */
+  guint64 run; /* run id */
   char *app;
   gint64 pid;
   gint64 event_id;
@@ -133,34 +133,34 @@ typedef struct
   guint64 attributed_ns;
   guint64 unattributed_ns;
   JsrAggKey key;
-  char *culprit;       /* function, else module!?, NULL: none */
+  char *culprit;          /* function, else module!?, NULL: none */
   char *culprit_callback; /* the dispatched callback, when the culprit is not the app's code */
-  char *signature;     /* of the stack with most time, NULL: none */
-  guint64 parts_count; /* the event's parts_count */
-  GPtrArray *parts;    /* of JsrAggPart: the longest JSR_AGGREGATE_WORST_PARTS parts
-                        * with their causes, in time order; NULL: none known */
+  char *signature;        /* of the stack with most time, NULL: none */
+  guint64 parts_count;    /* the event's parts_count */
+  GPtrArray *parts;       /* of JsrAggPart: the longest JSR_AGGREGATE_WORST_PARTS parts
+                           * with their causes, in time order; NULL: none known */
 } JsrAggEvent;
 
 typedef struct
 {
-  char **tiers;    /* tier names; NULL: any */
-  char **classes;  /* compute, wait, mixed, unknown, or a wait kind (lock, io, ...); NULL: any */
-  char **sources;  /* glob patterns on the source or the callback; NULL: any */
-  char **scenes;   /* glob patterns on the scene; NULL: any */
+  char **tiers;   /* tier names; NULL: any */
+  char **classes; /* compute, wait, mixed, unknown, or a wait kind (lock, io, ...); NULL: any */
+  char **sources; /* glob patterns on the source or the callback; NULL: any */
+  char **scenes;  /* glob patterns on the scene; NULL: any */
 } JsrAggFilter;
 
 typedef struct
 {
   guint signature_frames;
   guint max_signatures;
-  JsrAggFilter *filter;  /* NULL: none */
+  JsrAggFilter *filter; /* NULL: none */
 
   /* inputs */
-  guint64 reports;       /* report files folded in (through aggregates too) */
-  GHashTable *runs;      /* run ids: guint64* -> NULL */
-  GHashTable *installs;  /* install ids (strings) */
-  GHashTable *apps;      /* app name -> guint64* runs */
-  guint64 apps_other;    /* runs of apps beyond JSR_AGGREGATE_MAX_APPS */
+  guint64 reports;      /* report files folded in (through aggregates too) */
+  GHashTable *runs;     /* run ids: guint64* -> NULL */
+  GHashTable *installs; /* install ids (strings) */
+  GHashTable *apps;     /* app name -> guint64* runs */
+  guint64 apps_other;   /* runs of apps beyond JSR_AGGREGATE_MAX_APPS */
 
   /* the reports' summaries */
   guint64 monitored_ns;
@@ -178,7 +178,7 @@ typedef struct
   JsrHistogram frame_time;
 
   /* stall events (dispatch, iteration, hang) that passed the filter */
-  JsrAggStats stalls;    /* events, samples, total_ns = blocked, attributed, unattributed */
+  JsrAggStats stalls; /* events, samples, total_ns = blocked, attributed, unattributed */
   guint64 events_filtered_out;
   /* frame events: counted apart */
   guint64 frame_events_by_tier[JS_N_EVENT_TIERS];
@@ -188,40 +188,35 @@ typedef struct
    * signatures as every export counts them. total_ns: their frame time. */
   JsrAggStats frame_uncovered;
 
-  GHashTable *groups;    /* JsrAggKey* -> JsrAggGroup* */
+  GHashTable *groups; /* JsrAggKey* -> JsrAggGroup* */
   JsrAggStats groups_other;
-  GHashTable *signatures; /* text -> JsrAggSignature* */
-  JsrAggStats signatures_other; /* total_ns includes stacks left out of reports */
-  guint64 signatures_other_count; /* signatures in the inputs' "other" (a sum over them) */
+  GHashTable *signatures;            /* text -> JsrAggSignature* */
+  JsrAggStats signatures_other;      /* total_ns includes stacks left out of reports */
+  guint64 signatures_other_count;    /* signatures in the inputs' "other" (a sum over them) */
   GHashTable *signatures_overflowed; /* ids of signatures this aggregate put in "other" */
-  GPtrArray *worst;      /* of JsrAggEvent, longest first, at most JSR_AGGREGATE_WORST_EVENTS */
+  GPtrArray *worst; /* of JsrAggEvent, longest first, at most JSR_AGGREGATE_WORST_EVENTS */
 
-  gboolean overflowed;   /* a bound was hit: exact, but no longer associative */
-  gboolean saturated;    /* a sum reached G_MAXINT64 */
+  gboolean overflowed;       /* a bound was hit: exact, but no longer associative */
+  gboolean saturated;        /* a sum reached G_MAXINT64 */
   gboolean runs_upper_bound; /* filtered aggregate input: signature runs are sums of cells */
 
-  guint64 run_serial;    /* internal */
+  guint64 run_serial; /* internal */
 } JsrAggregate;
 
-GQuark        jsr_aggregate_error_quark (void);
+GQuark jsr_aggregate_error_quark (void);
 
-JsrAggregate *jsr_aggregate_new          (guint               signature_frames,
-                                          guint               max_signatures);
-void          jsr_aggregate_free         (JsrAggregate       *aggregate);
+JsrAggregate *jsr_aggregate_new (guint signature_frames, guint max_signatures);
+void jsr_aggregate_free (JsrAggregate *aggregate);
 /* Events that do not match are left out (counted in events_filtered_out);
  * the summaries (histograms, monitored time) are not filtered. */
-void          jsr_aggregate_set_filter   (JsrAggregate       *aggregate,
-                                          const JsrAggFilter *filter);
-gboolean      jsr_aggregate_filter_matches (const JsrAggFilter *filter,
-                                            const JsrAggKey    *key);
+void jsr_aggregate_set_filter (JsrAggregate *aggregate, const JsrAggFilter *filter);
+gboolean jsr_aggregate_filter_matches (const JsrAggFilter *filter, const JsrAggKey *key);
 
 /* The report must come from jsr_report_load_full (). */
-gboolean      jsr_aggregate_add_report   (JsrAggregate       *aggregate,
-                                          const JsrReport    *report,
-                                          GError            **error);
-gboolean      jsr_aggregate_add_aggregate (JsrAggregate      *aggregate,
-                                           const JsrAggregate *other,
-                                           GError           **error);
+gboolean jsr_aggregate_add_report (JsrAggregate *aggregate, const JsrReport *report,
+                                   GError **error);
+gboolean jsr_aggregate_add_aggregate (JsrAggregate *aggregate, const JsrAggregate *other,
+                                      GError **error);
 
 /* Sorted views (the arrays hold borrowed pointers). */
 typedef enum
@@ -232,22 +227,19 @@ typedef enum
   JSR_AGG_SORT_SAMPLES,
 } JsrAggSort;
 
-GPtrArray    *jsr_aggregate_sorted_signatures (const JsrAggregate *aggregate,
-                                               JsrAggSort          sort);
-GPtrArray    *jsr_aggregate_sorted_groups     (const JsrAggregate *aggregate);
-int           jsr_agg_key_compare             (const JsrAggKey    *a,
-                                               const JsrAggKey    *b);
-const char   *jsr_agg_class_label             (const JsrAggKey    *key);
+GPtrArray *jsr_aggregate_sorted_signatures (const JsrAggregate *aggregate, JsrAggSort sort);
+GPtrArray *jsr_aggregate_sorted_groups (const JsrAggregate *aggregate);
+int jsr_agg_key_compare (const JsrAggKey *a, const JsrAggKey *b);
+const char *jsr_agg_class_label (const JsrAggKey *key);
 
 /* A table of JsrAggGroup keyed by their own key (for readers). */
-GHashTable   *jsr_aggregate_new_group_table   (void);
+GHashTable *jsr_aggregate_new_group_table (void);
 
 /* Parts of worst events (jsr-aggregate-io.c reads them). */
-void          jsr_agg_part_free               (JsrAggPart         *part);
+void jsr_agg_part_free (JsrAggPart *part);
 
 /* The 64-bit FNV-1a of a signature's text, as js-signature.c computes it. */
-void          jsr_agg_signature_id            (const char         *text,
-                                               char                id[17]);
+void jsr_agg_signature_id (const char *text, char id[17]);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrAggregate, jsr_aggregate_free)
 

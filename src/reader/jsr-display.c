@@ -37,16 +37,15 @@ escape_char (gunichar c)
     }
   if (c < 0x20 || c == 0x7f)
     return g_strdup_printf ("\\x%02x", c);
-  if (g_unichar_iscntrl (c) || g_unichar_type (c) == G_UNICODE_FORMAT ||
-      g_unichar_type (c) == G_UNICODE_LINE_SEPARATOR ||
-      g_unichar_type (c) == G_UNICODE_PARAGRAPH_SEPARATOR)
+  if (g_unichar_iscntrl (c) || g_unichar_type (c) == G_UNICODE_FORMAT
+      || g_unichar_type (c) == G_UNICODE_LINE_SEPARATOR
+      || g_unichar_type (c) == G_UNICODE_PARAGRAPH_SEPARATOR)
     return g_strdup_printf ("\\u%04x", c);
   return NULL;
 }
 
 char *
-jsr_display_cut (const char *text,
-                 guint       max_chars)
+jsr_display_cut (const char *text, guint max_chars)
 {
   g_autofree char *valid = NULL;
   GString *out;

@@ -15,11 +15,10 @@ G_BEGIN_DECLS
  * characters with "…". NULL reads "(null)". Every message of the CLI that
  * quotes such a value goes through it. */
 #define JSR_DISPLAY_MAX_CHARS 200
-char *jsr_display          (const char *text);
+char *jsr_display (const char *text);
 /* The same for a file name in the file system's encoding. */
 char *jsr_display_filename (const char *path);
 /* Any limit (0: none). */
-char *jsr_display_cut      (const char *text,
-                            guint       max_chars);
+char *jsr_display_cut (const char *text, guint max_chars);
 
 G_END_DECLS

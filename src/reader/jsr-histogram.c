@@ -18,9 +18,7 @@
 #define add_saturated jsr_sat_add_u64
 
 static void
-note_range (JsrHistogram *h,
-            gint64        min_ns,
-            gint64        max_ns)
+note_range (JsrHistogram *h, gint64 min_ns, gint64 max_ns)
 {
   if (h->count == 0)
     {
@@ -35,9 +33,7 @@ note_range (JsrHistogram *h,
 }
 
 void
-jsr_histogram_add_values (JsrHistogram *h,
-                          gint64        ns,
-                          guint64       count)
+jsr_histogram_add_values (JsrHistogram *h, gint64 ns, guint64 count)
 {
   guint b;
 
@@ -51,8 +47,7 @@ jsr_histogram_add_values (JsrHistogram *h,
 }
 
 void
-jsr_histogram_add_report (JsrHistogram             *h,
-                          const JsrReportHistogram *report)
+jsr_histogram_add_report (JsrHistogram *h, const JsrReportHistogram *report)
 {
   if (report == NULL || report->count == 0)
     return;
@@ -67,12 +62,8 @@ jsr_histogram_add_report (JsrHistogram             *h,
 }
 
 void
-jsr_histogram_add_percentiles (JsrHistogram *h,
-                               guint64       count,
-                               const double *qs,
-                               const gint64 *values,
-                               guint         n,
-                               gint64        max_ns)
+jsr_histogram_add_percentiles (JsrHistogram *h, guint64 count, const double *qs,
+                               const gint64 *values, guint n, gint64 max_ns)
 {
   guint64 placed = 0;
   gint64 last = JSR_UNKNOWN;
@@ -94,8 +85,8 @@ jsr_histogram_add_percentiles (JsrHistogram *h,
         {
           gint64 v = MAX (values[i], last);
 
-          h->buckets[js_histogram_bucket_of (v)] =
-            add_saturated (h->buckets[js_histogram_bucket_of (v)], upto - placed);
+          h->buckets[js_histogram_bucket_of (v)]
+              = add_saturated (h->buckets[js_histogram_bucket_of (v)], upto - placed);
           min_ns = MIN (min_ns, v);
           last = v;
           placed = upto;
@@ -105,16 +96,15 @@ jsr_histogram_add_percentiles (JsrHistogram *h,
     max_ns = last != JSR_UNKNOWN ? last : 0;
   max_ns = MAX (max_ns, MAX (last, 0));
   if (placed < count)
-    h->buckets[js_histogram_bucket_of (max_ns)] =
-      add_saturated (h->buckets[js_histogram_bucket_of (max_ns)], count - placed);
+    h->buckets[js_histogram_bucket_of (max_ns)]
+        = add_saturated (h->buckets[js_histogram_bucket_of (max_ns)], count - placed);
   note_range (h, MIN (min_ns, max_ns), max_ns);
   h->count = add_saturated (h->count, count);
   h->approximate = add_saturated (h->approximate, count);
 }
 
 void
-jsr_histogram_merge (JsrHistogram       *h,
-                     const JsrHistogram *other)
+jsr_histogram_merge (JsrHistogram *h, const JsrHistogram *other)
 {
   if (other->count == 0)
     return;
@@ -127,22 +117,19 @@ jsr_histogram_merge (JsrHistogram       *h,
 }
 
 guint
-jsr_histogram_bucket_of_rank (const JsrHistogram *h,
-                              guint64             rank)
+jsr_histogram_bucket_of_rank (const JsrHistogram *h, guint64 rank)
 {
   return MIN (js_percentile_bucket_of_rank64 (h->buckets, rank), JSR_HISTOGRAM_BUCKETS - 1);
 }
 
 gint64
-jsr_histogram_percentile (const JsrHistogram *h,
-                          double              q)
+jsr_histogram_percentile (const JsrHistogram *h, double q)
 {
   return js_percentile_of_buckets64 (h->buckets, h->count, h->min_ns, h->max_ns, q);
 }
 
 double
-jsr_histogram_value_at_rank (const JsrHistogram *h,
-                             double              rank)
+jsr_histogram_value_at_rank (const JsrHistogram *h, double rank)
 {
   guint64 seen = 0;
 
@@ -186,10 +173,8 @@ jsr_report_histogram_free (JsrReportHistogram *histogram)
 /* A "histogram" member (report-format.md, "Histograms"): optional; one of
  * another layout is left out (NULL): the percentiles are still there. */
 gboolean
-jsr_histogram_read_member (const JsrJsonNode   *parent,
-                           const JsrJsonPath   *parent_path,
-                           JsrReportHistogram **out,
-                           GError             **error)
+jsr_histogram_read_member (const JsrJsonNode *parent, const JsrJsonPath *parent_path,
+                           JsrReportHistogram **out, GError **error)
 {
   JsrJsonPath path = JSR_JSON_MEMBER (parent_path, "histogram");
   JsrJsonPath buckets_path = JSR_JSON_MEMBER (&path, "buckets");
@@ -225,17 +210,17 @@ jsr_histogram_read_member (const JsrJsonNode   *parent,
       && !(layout->type == JSR_JSON_INT && layout->v.integer == JSR_HISTOGRAM_MIN_EXP))
     return TRUE;
 
-  if (!jsr_json_read_optional_count (object, &path, "count", &declared, error) ||
-      !jsr_json_read_optional_count (object, &path, "min_ns", &min_ns, error) ||
-      !jsr_json_read_optional_count (object, &path, "max_ns", &max_ns, error) ||
-      (array = jsr_json_read_array (object, &path, "buckets", error)) == NULL)
+  if (!jsr_json_read_optional_count (object, &path, "count", &declared, error)
+      || !jsr_json_read_optional_count (object, &path, "min_ns", &min_ns, error)
+      || !jsr_json_read_optional_count (object, &path, "max_ns", &max_ns, error)
+      || (array = jsr_json_read_array (object, &path, "buckets", error)) == NULL)
     return FALSE;
   if (array->length > JSR_HISTOGRAM_BUCKETS)
     {
       g_autofree char *full = jsr_json_path_to_string (&path, "buckets");
 
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-                   _("%s has %u entries: a histogram has %d buckets"), full, array->length,
+                   _ ("%s has %u entries: a histogram has %d buckets"), full, array->length,
                    JSR_HISTOGRAM_BUCKETS);
       return FALSE;
     }
@@ -247,17 +232,17 @@ jsr_histogram_read_member (const JsrJsonNode   *parent,
       const JsrJsonNode *pair = &array->v.elements[i];
       JsrReportBucket bucket;
 
-      if (pair->type != JSR_JSON_ARRAY || pair->length != 2 ||
-          pair->v.elements[0].type != JSR_JSON_INT || pair->v.elements[1].type != JSR_JSON_INT ||
-          pair->v.elements[0].v.integer <= previous ||
-          pair->v.elements[0].v.integer >= JSR_HISTOGRAM_BUCKETS ||
-          pair->v.elements[1].v.integer < 0)
+      if (pair->type != JSR_JSON_ARRAY || pair->length != 2
+          || pair->v.elements[0].type != JSR_JSON_INT || pair->v.elements[1].type != JSR_JSON_INT
+          || pair->v.elements[0].v.integer <= previous
+          || pair->v.elements[0].v.integer >= JSR_HISTOGRAM_BUCKETS
+          || pair->v.elements[1].v.integer < 0)
         {
           g_autofree char *full = jsr_json_path_to_string (&element_path, NULL);
 
           g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-                       _("%s must be [index, count] with increasing indexes below %d and a "
-                         "count of at least 0"),
+                       _ ("%s must be [index, count] with increasing indexes below %d and a "
+                          "count of at least 0"),
                        full, JSR_HISTOGRAM_BUCKETS);
           return FALSE;
         }
@@ -278,8 +263,8 @@ jsr_histogram_read_member (const JsrJsonNode   *parent,
   if (total > 0)
     {
       JsrReportBucket *first = &g_array_index ((*out)->buckets, JsrReportBucket, 0);
-      JsrReportBucket *last =
-        &g_array_index ((*out)->buckets, JsrReportBucket, (*out)->buckets->len - 1);
+      JsrReportBucket *last
+          = &g_array_index ((*out)->buckets, JsrReportBucket, (*out)->buckets->len - 1);
       gint64 low = js_histogram_bucket_low (first->index);
       gint64 high = js_histogram_bucket_high (last->index);
 
@@ -288,10 +273,9 @@ jsr_histogram_read_member (const JsrJsonNode   *parent,
 
       /* A hostile min or max outside its bucket is brought back into it. */
       (*out)->min_ns = min_ns != JSR_UNKNOWN ? CLAMP (min_ns, low, first_high - 1) : low;
-      (*out)->max_ns = max_ns != JSR_UNKNOWN ? CLAMP (max_ns, last_low, MAX (last_low, high - 1))
-                                             : last_low;
+      (*out)->max_ns
+          = max_ns != JSR_UNKNOWN ? CLAMP (max_ns, last_low, MAX (last_low, high - 1)) : last_low;
       (*out)->max_ns = MAX ((*out)->max_ns, (*out)->min_ns);
     }
   return TRUE;
 }
-

@@ -41,46 +41,33 @@ typedef struct
 
 /* Buckets: js_histogram_bucket_of/_low/_high/_mid (js-histogram-layout.h). */
 
-void     jsr_histogram_add_values      (JsrHistogram       *h,
-                                        gint64              ns,
-                                        guint64             count);
-void     jsr_histogram_add_report      (JsrHistogram       *h,
-                                        const JsrReportHistogram *report);
+void jsr_histogram_add_values (JsrHistogram *h, gint64 ns, guint64 count);
+void jsr_histogram_add_report (JsrHistogram *h, const JsrReportHistogram *report);
 /* `count` values whose percentiles (qs[i], increasing) are values[i]
  * (JSR_UNKNOWN entries skipped); `max_ns` the largest (JSR_UNKNOWN: the
  * last percentile). Counted as approximate. */
-void     jsr_histogram_add_percentiles (JsrHistogram       *h,
-                                        guint64             count,
-                                        const double       *qs,
-                                        const gint64       *values,
-                                        guint               n,
-                                        gint64              max_ns);
-void     jsr_histogram_merge           (JsrHistogram       *h,
-                                        const JsrHistogram *other);
+void jsr_histogram_add_percentiles (JsrHistogram *h, guint64 count, const double *qs,
+                                    const gint64 *values, guint n, gint64 max_ns);
+void jsr_histogram_merge (JsrHistogram *h, const JsrHistogram *other);
 
 /* The core's reading (src/common/js-percentile.h): the rank's bucket
  * midpoint, clamped to [min, max]; the smallest and largest values exactly.
  * 0 when empty. Identical to what one report holding all the values would
  * say. */
-gint64   jsr_histogram_percentile      (const JsrHistogram *h,
-                                        double              q);
+gint64 jsr_histogram_percentile (const JsrHistogram *h, double q);
 /* The bucket holding the value of rank `rank` (1..count). */
-guint    jsr_histogram_bucket_of_rank  (const JsrHistogram *h,
-                                        guint64             rank);
+guint jsr_histogram_bucket_of_rank (const JsrHistogram *h, guint64 rank);
 /* The value at a (fractional) rank, interpolated linearly inside its bucket
  * and clamped to [min, max]: it follows small shifts of a distribution that
  * the midpoint would hide or exaggerate (jankscope diff). */
-double   jsr_histogram_value_at_rank   (const JsrHistogram *h,
-                                        double              rank);
+double jsr_histogram_value_at_rank (const JsrHistogram *h, double rank);
 
 /* The member "histogram" of `parent` (a report's summary.iteration_busy or
  * summary.frames, or an aggregate's): *out stays NULL when it is absent or
  * of another layout (the percentiles are still there); FALSE with
  * JSR_REPORT_ERROR_INVALID or JSR_JSON_ERROR_INVALID when it is malformed. */
-gboolean jsr_histogram_read_member     (const JsrJsonNode   *parent,
-                                        const JsrJsonPath   *parent_path,
-                                        JsrReportHistogram **out,
-                                        GError             **error);
-void     jsr_report_histogram_free     (JsrReportHistogram  *histogram);
+gboolean jsr_histogram_read_member (const JsrJsonNode *parent, const JsrJsonPath *parent_path,
+                                    JsrReportHistogram **out, GError **error);
+void jsr_report_histogram_free (JsrReportHistogram *histogram);
 
 G_END_DECLS

@@ -27,8 +27,8 @@ struct _JsrInputQueue
   JsrReportLoadFlags flags;
 
   GMutex lock;
-  GCond ready;  /* a slot was filled */
-  GCond space;  /* the caller took one */
+  GCond ready; /* a slot was filled */
+  GCond space; /* the caller took one */
   JsrInput **slots;
   guint window;
   guint next_claim; /* next input a worker will load */
@@ -49,8 +49,7 @@ jsr_input_free (JsrInput *input)
 }
 
 JsrInput *
-jsr_input_load (const char        *path,
-                JsrReportLoadFlags flags)
+jsr_input_load (const char *path, JsrReportLoadFlags flags)
 {
   JsrInput *input = g_new0 (JsrInput, 1);
   g_autofree char *data = NULL;
@@ -63,14 +62,14 @@ jsr_input_load (const char        *path,
     return input;
   if (length == 0)
     {
-      g_set_error (&input->error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY, _("the file is empty"));
+      g_set_error (&input->error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY,
+                   _ ("the file is empty"));
       return input;
     }
   /* Members the reader will not look at (frames are most of a report) are
    * checked, not built. The text stays until the report is built. */
   doc = jsr_json_doc_parse_lazy (data, length, JSR_REPORT_MAX_JSON_DEPTH,
-                                 jsr_report_lazy_members (flags),
-                                 &input->error);
+                                 jsr_report_lazy_members (flags), &input->error);
   if (doc == NULL)
     return input;
 
@@ -87,8 +86,8 @@ jsr_input_load (const char        *path,
           /* Either kind would do: say so. */
           g_clear_error (&input->error);
           g_set_error (&input->error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT,
-                       _("not a jankscope report or aggregate (its “format” is neither "
-                         "“jankscope-report” nor “%s”)"),
+                       _ ("not a jankscope report or aggregate (its “format” is neither "
+                          "“jankscope-report” nor “%s”)"),
                        JSR_AGGREGATE_FORMAT);
         }
     }
@@ -106,8 +105,8 @@ worker (gpointer data)
       JsrInput *input;
       guint index;
 
-      while (!queue->stop && queue->next_claim < queue->n_paths &&
-             queue->next_claim >= queue->next_take + queue->window)
+      while (!queue->stop && queue->next_claim < queue->n_paths
+             && queue->next_claim >= queue->next_take + queue->window)
         g_cond_wait (&queue->space, &queue->lock);
       if (queue->stop || queue->next_claim >= queue->n_paths)
         break;
@@ -125,9 +124,7 @@ worker (gpointer data)
 }
 
 JsrInputQueue *
-jsr_input_queue_new (const char *const *paths,
-                     guint              n_paths,
-                     guint              threads,
+jsr_input_queue_new (const char *const *paths, guint n_paths, guint threads,
                      JsrReportLoadFlags flags)
 {
   JsrInputQueue *queue = g_new0 (JsrInputQueue, 1);
@@ -202,15 +199,13 @@ jsr_input_queue_free (JsrInputQueue *queue)
 }
 
 static int
-compare_paths (gconstpointer a,
-               gconstpointer b)
+compare_paths (gconstpointer a, gconstpointer b)
 {
   return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
 GPtrArray *
-jsr_input_expand_paths (char   **arguments,
-                        GError **error)
+jsr_input_expand_paths (char **arguments, GError **error)
 {
   g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
 

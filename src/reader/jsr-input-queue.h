@@ -30,22 +30,18 @@ typedef struct _JsrInputQueue JsrInputQueue;
 
 /* `paths` must outlive the queue. threads 0: one per processor (at most 8).
  * Reports are loaded with `flags` (JSR_REPORT_LOAD_FULL at least). */
-JsrInputQueue *jsr_input_queue_new  (const char *const *paths,
-                                     guint              n_paths,
-                                     guint              threads,
-                                     JsrReportLoadFlags flags);
+JsrInputQueue *jsr_input_queue_new (const char *const *paths, guint n_paths, guint threads,
+                                    JsrReportLoadFlags flags);
 /* The next input in order, NULL after the last. */
-JsrInput      *jsr_input_queue_next (JsrInputQueue     *queue);
-void           jsr_input_queue_free (JsrInputQueue     *queue);
-void           jsr_input_free       (JsrInput          *input);
+JsrInput *jsr_input_queue_next (JsrInputQueue *queue);
+void jsr_input_queue_free (JsrInputQueue *queue);
+void jsr_input_free (JsrInput *input);
 
 /* Loads one file: a report (with `flags`) or an aggregate, by its "format". */
-JsrInput      *jsr_input_load       (const char        *path,
-                                     JsrReportLoadFlags flags);
+JsrInput *jsr_input_load (const char *path, JsrReportLoadFlags flags);
 
 /* The arguments, with each folder replaced by its *.json files (sorted). */
-GPtrArray     *jsr_input_expand_paths (char           **arguments,
-                                       GError         **error);
+GPtrArray *jsr_input_expand_paths (char **arguments, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrInputQueue, jsr_input_queue_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrInput, jsr_input_free)

@@ -38,7 +38,7 @@ struct _JsrJsonDoc
   GPtrArray *chunks; /* of g_malloc'ed blocks */
   char *pos;         /* free space of the current chunk */
   char *end;
-  const char *text;  /* the document (lazy values are built from it) */
+  const char *text; /* the document (lazy values are built from it) */
   gsize length;
   guint max_depth;
   JsrJsonNode root;
@@ -55,7 +55,7 @@ typedef struct
   gsize scratch_size;
   guint depth;
   guint max_depth;
-  guint64 cost; /* jsr-json-guard.c's estimate */
+  guint64 cost;            /* jsr-json-guard.c's estimate */
   const char *const *lazy; /* member names whose values are only checked */
   GError **error;
 } Parser;
@@ -65,16 +65,15 @@ typedef struct
 {
   JsrJsonDoc *doc;
   const char *text;
-  guint depth;         /* of the value in the document */
+  guint depth; /* of the value in the document */
   gboolean is_array;
-  guint32 elements;    /* when it is an array */
+  guint32 elements; /* when it is an array */
 } Lazy;
 
 /* ---- arena ---------------------------------------------------------------- */
 
 static void
-add_chunk (JsrJsonDoc *doc,
-           gsize       size)
+add_chunk (JsrJsonDoc *doc, gsize size)
 {
   char *chunk = g_malloc (size);
 
@@ -84,8 +83,7 @@ add_chunk (JsrJsonDoc *doc,
 }
 
 static void *
-arena_alloc (JsrJsonDoc *doc,
-             gsize       size)
+arena_alloc (JsrJsonDoc *doc, gsize size)
 {
   void *block;
 
@@ -100,10 +98,7 @@ arena_alloc (JsrJsonDoc *doc,
 /* ---- errors ---------------------------------------------------------------- */
 
 static void
-position_of (const Parser *ps,
-             const char   *at,
-             guint        *line,
-             guint        *column)
+position_of (const Parser *ps, const char *at, guint *line, guint *column)
 {
   const char *line_start = ps->start;
 
@@ -118,8 +113,7 @@ position_of (const Parser *ps,
 }
 
 static guint
-line_of (const Parser *ps,
-         const char   *at)
+line_of (const Parser *ps, const char *at)
 {
   guint line, column;
 
@@ -128,10 +122,7 @@ line_of (const Parser *ps,
 }
 
 static gboolean G_GNUC_PRINTF (3, 4)
-syntax_error (Parser     *ps,
-              const char *at,
-              const char *format,
-              ...)
+    syntax_error (Parser *ps, const char *at, const char *format, ...)
 {
   g_autofree char *detail = NULL;
   guint line, column;
@@ -145,27 +136,25 @@ syntax_error (Parser     *ps,
   /* Columns count characters; an invalid byte is counted as one. */
   position_of (ps, MIN (at, ps->end), &line, &column);
   g_set_error (ps->error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
-               _("not valid JSON: line %u, column %u: %s"), line, column, detail);
+               _ ("not valid JSON: line %u, column %u: %s"), line, column, detail);
   return FALSE;
 }
 
 static gboolean
-unexpected (Parser     *ps,
-            const char *at)
+unexpected (Parser *ps, const char *at)
 {
   guchar c;
 
   if (at >= ps->end)
-    return syntax_error (ps, at, "%s", _("unexpected end of the file"));
+    return syntax_error (ps, at, "%s", _ ("unexpected end of the file"));
   c = (guchar) *at;
   if (c >= 0x21 && c < 0x7f)
-    return syntax_error (ps, at, _("unexpected character “%c”"), c);
-  return syntax_error (ps, at, _("unexpected byte 0x%02x"), c);
+    return syntax_error (ps, at, _ ("unexpected character “%c”"), c);
+  return syntax_error (ps, at, _ ("unexpected byte 0x%02x"), c);
 }
 
 static gboolean
-charge (Parser *ps,
-        guint64 cost)
+charge (Parser *ps, guint64 cost)
 {
   ps->cost += cost;
   if (ps->cost > JSR_JSON_GUARD_MAX_TREE_BYTES)
@@ -194,8 +183,8 @@ skip_blanks (Parser *ps)
       p++;
       while (ps->end - p >= 16)
         {
-          int mask = _mm_movemask_epi8 (_mm_cmpeq_epi8 (_mm_loadu_si128 ((const __m128i *) p),
-                                                        space));
+          int mask
+              = _mm_movemask_epi8 (_mm_cmpeq_epi8 (_mm_loadu_si128 ((const __m128i *) p), space));
 
           if (mask != 0xffff)
             {
@@ -233,9 +222,7 @@ hex_value (char c)
 }
 
 static gboolean
-read_hex4 (Parser     *ps,
-           const char *at,
-           gunichar   *out)
+read_hex4 (Parser *ps, const char *at, gunichar *out)
 {
   gunichar value = 0;
 
@@ -246,7 +233,7 @@ read_hex4 (Parser     *ps,
       int digit = hex_value (at[i]);
 
       if (digit < 0)
-        return syntax_error (ps, at + i, "%s", _("invalid \\u escape"));
+        return syntax_error (ps, at + i, "%s", _ ("invalid \\u escape"));
       value = value * 16 + (gunichar) digit;
     }
   *out = value;
@@ -255,8 +242,7 @@ read_hex4 (Parser     *ps,
 
 /* Length of the valid UTF-8 sequence at p (multi-byte only), 0 if invalid. */
 static gsize
-utf8_sequence (const guchar *p,
-               const guchar *end)
+utf8_sequence (const guchar *p, const guchar *end)
 {
   guchar c = p[0];
   gsize n;
@@ -279,8 +265,8 @@ utf8_sequence (const guchar *p,
       value = (value << 6) | (p[i] & 0x3f);
     }
   /* Overlong forms, surrogates, beyond U+10FFFF. */
-  if ((n == 3 && value < 0x800) || (n == 4 && (value < 0x10000 || value > 0x10ffff)) ||
-      (value >= 0xd800 && value <= 0xdfff))
+  if ((n == 3 && value < 0x800) || (n == 4 && (value < 0x10000 || value > 0x10ffff))
+      || (value >= 0xd800 && value <= 0xdfff))
     return 0;
   return n;
 }
@@ -289,8 +275,7 @@ utf8_sequence (const guchar *p,
  * 16 bytes at a time where SSE2 is there: a signed compare below 0x20 finds
  * control characters and non-ASCII bytes (negative as signed) at once. */
 static inline gsize
-plain_run (const char *p,
-           const char *end)
+plain_run (const char *p, const char *end)
 {
   const char *start = p;
 
@@ -302,9 +287,9 @@ plain_run (const char *p,
   while (end - p >= 16)
     {
       __m128i chunk = _mm_loadu_si128 ((const __m128i *) p);
-      __m128i stop = _mm_or_si128 (_mm_or_si128 (_mm_cmpeq_epi8 (chunk, quote),
-                                                 _mm_cmpeq_epi8 (chunk, backslash)),
-                                   _mm_cmplt_epi8 (chunk, space));
+      __m128i stop = _mm_or_si128 (
+          _mm_or_si128 (_mm_cmpeq_epi8 (chunk, quote), _mm_cmpeq_epi8 (chunk, backslash)),
+          _mm_cmplt_epi8 (chunk, space));
       int mask = _mm_movemask_epi8 (stop);
 
       if (mask != 0)
@@ -320,9 +305,7 @@ plain_run (const char *p,
 /* A string; ps->p is on the opening quote. Sets *out (in the arena) and
  * *out_length. */
 static gboolean
-parse_string (Parser      *ps,
-              const char **out,
-              guint32     *out_length)
+parse_string (Parser *ps, const char **out, guint32 *out_length)
 {
   const char *p = ps->p + 1;
   const char *run;
@@ -372,14 +355,38 @@ parse_string (Parser      *ps,
 
           switch (e)
             {
-            case '"': *w++ = '"'; p += 2; continue;
-            case '\\': *w++ = '\\'; p += 2; continue;
-            case '/': *w++ = '/'; p += 2; continue;
-            case 'b': *w++ = '\b'; p += 2; continue;
-            case 'f': *w++ = '\f'; p += 2; continue;
-            case 'n': *w++ = '\n'; p += 2; continue;
-            case 'r': *w++ = '\r'; p += 2; continue;
-            case 't': *w++ = '\t'; p += 2; continue;
+            case '"':
+              *w++ = '"';
+              p += 2;
+              continue;
+            case '\\':
+              *w++ = '\\';
+              p += 2;
+              continue;
+            case '/':
+              *w++ = '/';
+              p += 2;
+              continue;
+            case 'b':
+              *w++ = '\b';
+              p += 2;
+              continue;
+            case 'f':
+              *w++ = '\f';
+              p += 2;
+              continue;
+            case 'n':
+              *w++ = '\n';
+              p += 2;
+              continue;
+            case 'r':
+              *w++ = '\r';
+              p += 2;
+              continue;
+            case 't':
+              *w++ = '\t';
+              p += 2;
+              continue;
             case 'u':
               if (!read_hex4 (ps, p + 2, &c))
                 return FALSE;
@@ -403,17 +410,17 @@ parse_string (Parser      *ps,
               continue;
             default:
               if ((guchar) e >= 0x21 && (guchar) e < 0x7f)
-                return syntax_error (ps, p, _("invalid escape “\\%c”"), e);
-              return syntax_error (ps, p, "%s", _("invalid escape"));
+                return syntax_error (ps, p, _ ("invalid escape “\\%c”"), e);
+              return syntax_error (ps, p, "%s", _ ("invalid escape"));
             }
         }
       if ((guchar) *p < 0x20)
-        return syntax_error (ps, p, "%s", _("a control character in a string"));
+        return syntax_error (ps, p, "%s", _ ("a control character in a string"));
       {
         gsize n = utf8_sequence ((const guchar *) p, (const guchar *) ps->end);
 
         if (n == 0)
-          return syntax_error (ps, p, "%s", _("invalid UTF-8"));
+          return syntax_error (ps, p, "%s", _ ("invalid UTF-8"));
         memcpy (w, p, n);
         w += n;
         p += n;
@@ -428,8 +435,7 @@ parse_string (Parser      *ps,
 }
 
 static gboolean
-parse_number (Parser      *ps,
-              JsrJsonNode *node)
+parse_number (Parser *ps, JsrJsonNode *node)
 {
   const char *start = ps->p;
   const char *p = start;
@@ -443,7 +449,7 @@ parse_number (Parser      *ps,
       p++;
     }
   if (p >= ps->end || !g_ascii_isdigit (*p))
-    return syntax_error (ps, p, "%s", _("invalid number"));
+    return syntax_error (ps, p, "%s", _ ("invalid number"));
   if (*p == '0')
     p++;
   else
@@ -469,7 +475,7 @@ parse_number (Parser      *ps,
       fraction = TRUE;
       p++;
       if (p >= ps->end || !g_ascii_isdigit (*p))
-        return syntax_error (ps, p, "%s", _("invalid number"));
+        return syntax_error (ps, p, "%s", _ ("invalid number"));
       while (p < ps->end && g_ascii_isdigit (*p))
         p++;
     }
@@ -480,7 +486,7 @@ parse_number (Parser      *ps,
       if (p < ps->end && (*p == '+' || *p == '-'))
         p++;
       if (p >= ps->end || !g_ascii_isdigit (*p))
-        return syntax_error (ps, p, "%s", _("invalid number"));
+        return syntax_error (ps, p, "%s", _ ("invalid number"));
       while (p < ps->end && g_ascii_isdigit (*p))
         p++;
     }
@@ -508,7 +514,7 @@ parse_number (Parser      *ps,
           jsr_json_guard_check_integer (start, p - start, line_of (ps, start), ps->error);
           if (ps->error != NULL && *ps->error == NULL)
             g_set_error (ps->error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
-                         _("line %u: an integer does not fit in 64 bits"), line_of (ps, start));
+                         _ ("line %u: an integer does not fit in 64 bits"), line_of (ps, start));
           return FALSE;
         }
       node->type = JSR_JSON_INT;
@@ -519,9 +525,7 @@ parse_number (Parser      *ps,
 }
 
 static gboolean
-parse_word (Parser      *ps,
-            const char  *word,
-            JsrJsonNode *node)
+parse_word (Parser *ps, const char *word, JsrJsonNode *node)
 {
   gsize length = strlen (word);
 
@@ -557,7 +561,14 @@ skip_string (Parser *ps)
             return unexpected (ps, ps->end);
           switch (p[1])
             {
-            case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+            case '"':
+            case '\\':
+            case '/':
+            case 'b':
+            case 'f':
+            case 'n':
+            case 'r':
+            case 't':
               p += 2;
               continue;
             case 'u':
@@ -567,17 +578,17 @@ skip_string (Parser *ps)
               continue;
             default:
               if ((guchar) p[1] >= 0x21 && (guchar) p[1] < 0x7f)
-                return syntax_error (ps, p, _("invalid escape “\\%c”"), p[1]);
-              return syntax_error (ps, p, "%s", _("invalid escape"));
+                return syntax_error (ps, p, _ ("invalid escape “\\%c”"), p[1]);
+              return syntax_error (ps, p, "%s", _ ("invalid escape"));
             }
         }
       if ((guchar) *p < 0x20)
-        return syntax_error (ps, p, "%s", _("a control character in a string"));
+        return syntax_error (ps, p, "%s", _ ("a control character in a string"));
       {
         gsize n = utf8_sequence ((const guchar *) p, (const guchar *) ps->end);
 
         if (n == 0)
-          return syntax_error (ps, p, "%s", _("invalid UTF-8"));
+          return syntax_error (ps, p, "%s", _ ("invalid UTF-8"));
         p += n;
       }
     }
@@ -589,8 +600,7 @@ skip_string (Parser *ps)
 
 /* A value checked like parse_value, not built; *elements: of an array. */
 static gboolean
-skip_value (Parser  *ps,
-            guint32 *elements)
+skip_value (Parser *ps, guint32 *elements)
 {
   JsrJsonNode scalar;
   char open, close;
@@ -633,13 +643,13 @@ skip_value (Parser  *ps,
             if (ps->p >= ps->end)
               return unexpected (ps, ps->p);
             if (*ps->p != '"')
-              return syntax_error (ps, ps->p, "%s", _("expected a member name in quotes"));
+              return syntax_error (ps, ps->p, "%s", _ ("expected a member name in quotes"));
             if (!skip_string (ps))
               return FALSE;
             skip_blanks (ps);
             if (ps->p >= ps->end || *ps->p != ':')
               return ps->p >= ps->end ? unexpected (ps, ps->p)
-                                      : syntax_error (ps, ps->p, "%s", _("expected “:”"));
+                                      : syntax_error (ps, ps->p, "%s", _ ("expected “:”"));
             ps->p++;
             skip_blanks (ps);
           }
@@ -661,7 +671,7 @@ skip_value (Parser  *ps,
         if (ps->p >= ps->end)
           return unexpected (ps, ps->p);
         return syntax_error (ps, ps->p, "%s",
-                             open == '{' ? _("expected “,” or “}”") : _("expected “,” or “]”"));
+                             open == '{' ? _ ("expected “,” or “}”") : _ ("expected “,” or “]”"));
       }
   ps->depth--;
   if (elements != NULL)
@@ -670,8 +680,7 @@ skip_value (Parser  *ps,
 }
 
 static gboolean
-is_lazy_name (const Parser *ps,
-              const char   *name)
+is_lazy_name (const Parser *ps, const char *name)
 {
   for (guint i = 0; ps->lazy[i] != NULL; i++)
     if (name[0] == ps->lazy[i][0] && strcmp (name, ps->lazy[i]) == 0)
@@ -681,8 +690,7 @@ is_lazy_name (const Parser *ps,
 
 /* A member's value to be built later: checked now. */
 static gboolean
-parse_lazy (Parser      *ps,
-            JsrJsonNode *node)
+parse_lazy (Parser *ps, JsrJsonNode *node)
 {
   Lazy *lazy = arena_alloc (ps->doc, sizeof (Lazy));
 
@@ -703,7 +711,6 @@ parse_lazy (Parser      *ps,
 
 static gboolean parse_value (Parser *ps, JsrJsonNode *node);
 
-
 /* A slot for one more child on the scratch stack; returns its index (the
  * stack may move while the child itself is parsed). */
 static gsize
@@ -718,8 +725,7 @@ push_scratch (Parser *ps)
 }
 
 static gboolean
-enter (Parser *ps,
-       guint64 cost)
+enter (Parser *ps, guint64 cost)
 {
   if (++ps->depth > ps->max_depth)
     {
@@ -731,8 +737,7 @@ enter (Parser *ps,
 }
 
 static gboolean
-parse_array (Parser      *ps,
-             JsrJsonNode *node)
+parse_array (Parser *ps, JsrJsonNode *node)
 {
   gsize base = ps->n_scratch;
   JsrJsonNode *elements;
@@ -767,7 +772,7 @@ parse_array (Parser      *ps,
           }
         if (ps->p >= ps->end)
           return unexpected (ps, ps->p);
-        return syntax_error (ps, ps->p, "%s", _("expected “,” or “]”"));
+        return syntax_error (ps, ps->p, "%s", _ ("expected “,” or “]”"));
       }
 
   n = ps->n_scratch - base;
@@ -783,8 +788,7 @@ parse_array (Parser      *ps,
 }
 
 static gboolean
-parse_object (Parser      *ps,
-              JsrJsonNode *node)
+parse_object (Parser *ps, JsrJsonNode *node)
 {
   gsize base = ps->n_scratch;
   JsrJsonMember *members;
@@ -807,18 +811,18 @@ parse_object (Parser      *ps,
         if (ps->p >= ps->end)
           return unexpected (ps, ps->p);
         if (*ps->p != '"')
-          return syntax_error (ps, ps->p, "%s", _("expected a member name in quotes"));
+          return syntax_error (ps, ps->p, "%s", _ ("expected a member name in quotes"));
         if (!parse_string (ps, &name, &name_length))
           return FALSE;
         skip_blanks (ps);
         if (ps->p >= ps->end || *ps->p != ':')
           return ps->p >= ps->end ? unexpected (ps, ps->p)
-                                  : syntax_error (ps, ps->p, "%s", _("expected “:”"));
+                                  : syntax_error (ps, ps->p, "%s", _ ("expected “:”"));
         ps->p++;
         skip_blanks (ps);
         slot = push_scratch (ps);
-        if (ps->lazy != NULL && is_lazy_name (ps, name) && ps->p < ps->end &&
-            (*ps->p == '[' || *ps->p == '{'))
+        if (ps->lazy != NULL && is_lazy_name (ps, name) && ps->p < ps->end
+            && (*ps->p == '[' || *ps->p == '{'))
           {
             if (!parse_lazy (ps, &value))
               return FALSE;
@@ -841,7 +845,7 @@ parse_object (Parser      *ps,
           }
         if (ps->p >= ps->end)
           return unexpected (ps, ps->p);
-        return syntax_error (ps, ps->p, "%s", _("expected “,” or “}”"));
+        return syntax_error (ps, ps->p, "%s", _ ("expected “,” or “}”"));
       }
 
   n = ps->n_scratch - base;
@@ -857,8 +861,7 @@ parse_object (Parser      *ps,
 }
 
 static gboolean
-parse_value (Parser      *ps,
-             JsrJsonNode *node)
+parse_value (Parser *ps, JsrJsonNode *node)
 {
   if (ps->p >= ps->end)
     return unexpected (ps, ps->p);
@@ -904,11 +907,8 @@ jsr_json_doc_free (JsrJsonDoc *doc)
 }
 
 JsrJsonDoc *
-jsr_json_doc_parse_lazy (const char        *data,
-                         gsize              length,
-                         guint              max_depth,
-                         const char *const *lazy,
-                         GError           **error)
+jsr_json_doc_parse_lazy (const char *data, gsize length, guint max_depth, const char *const *lazy,
+                         GError **error)
 {
   g_autoptr (JsrJsonDoc) doc = g_new0 (JsrJsonDoc, 1);
   Parser ps = {
@@ -930,14 +930,14 @@ jsr_json_doc_parse_lazy (const char        *data,
   doc->max_depth = max_depth;
   /* The tree of a pretty-printed report takes some 60% of its text (less
    * with lazy members). */
-  add_chunk (doc, CLAMP (ps.lazy != NULL ? length / 4 : length - length / 4, MIN_CHUNK,
-                         MAX_FIRST_CHUNK));
+  add_chunk (
+      doc, CLAMP (ps.lazy != NULL ? length / 4 : length - length / 4, MIN_CHUNK, MAX_FIRST_CHUNK));
 
   skip_blanks (&ps);
   if (ps.p >= ps.end)
     {
       g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
-                   _("not valid JSON: the file holds no value"));
+                   _ ("not valid JSON: the file holds no value"));
       return NULL;
     }
   ok = parse_value (&ps, &doc->root);
@@ -947,13 +947,13 @@ jsr_json_doc_parse_lazy (const char        *data,
       /* A check that failed without a message (cannot happen, but an error
        * must never be lost). */
       if (error != NULL && *error == NULL)
-        syntax_error (&ps, ps.p, "%s", _("invalid value"));
+        syntax_error (&ps, ps.p, "%s", _ ("invalid value"));
       return NULL;
     }
   skip_blanks (&ps);
   if (ps.p < ps.end)
     {
-      syntax_error (&ps, ps.p, "%s", _("more text after the value"));
+      syntax_error (&ps, ps.p, "%s", _ ("more text after the value"));
       return NULL;
     }
 
@@ -961,10 +961,7 @@ jsr_json_doc_parse_lazy (const char        *data,
 }
 
 JsrJsonDoc *
-jsr_json_doc_parse (const char *data,
-                    gsize       length,
-                    guint       max_depth,
-                    GError    **error)
+jsr_json_doc_parse (const char *data, gsize length, guint max_depth, GError **error)
 {
   return jsr_json_doc_parse_lazy (data, length, max_depth, NULL, error);
 }
@@ -1002,8 +999,7 @@ jsr_json_doc_get_root (JsrJsonDoc *doc)
 }
 
 static const JsrJsonMember *
-find_member (const JsrJsonNode *object,
-             const char        *name)
+find_member (const JsrJsonNode *object, const char *name)
 {
   if (object == NULL || object->type != JSR_JSON_OBJECT)
     return NULL;
@@ -1015,8 +1011,8 @@ find_member (const JsrJsonNode *object,
       const char *member = object->v.members[i].name;
 
       /* Names differ in their first two bytes most of the time. */
-      if (member[0] == name[0] && (name[0] == '\0' || member[1] == name[1]) &&
-          strcmp (member, name) == 0)
+      if (member[0] == name[0] && (name[0] == '\0' || member[1] == name[1])
+          && strcmp (member, name) == 0)
         return &object->v.members[i];
     }
 
@@ -1024,8 +1020,7 @@ find_member (const JsrJsonNode *object,
 }
 
 const JsrJsonNode *
-jsr_json_object_get (const JsrJsonNode *object,
-                     const char        *name)
+jsr_json_object_get (const JsrJsonNode *object, const char *name)
 {
   const JsrJsonMember *member = find_member (object, name);
 
@@ -1038,8 +1033,7 @@ jsr_json_object_get (const JsrJsonNode *object,
 }
 
 gint64
-jsr_json_object_array_length (const JsrJsonNode *object,
-                              const char        *name)
+jsr_json_object_array_length (const JsrJsonNode *object, const char *name)
 {
   const JsrJsonMember *member = find_member (object, name);
 

@@ -46,7 +46,7 @@ typedef enum
   JSR_JSON_STRING,
   JSR_JSON_ARRAY,
   JSR_JSON_OBJECT,
-  JSR_JSON_LAZY,   /* internal: a checked value not built yet (never seen by readers) */
+  JSR_JSON_LAZY, /* internal: a checked value not built yet (never seen by readers) */
 } JsrJsonType;
 
 typedef struct _JsrJsonNode JsrJsonNode;
@@ -77,30 +77,22 @@ struct _JsrJsonMember
 /* Parses `data` (not NUL-terminated; `length` bytes). On error returns NULL
  * and sets a JSR_JSON_ERROR: SYNTAX ("not valid JSON: line 3, column 7:
  * ...", nesting, integers out of range) or TOO_LARGE (the memory budget). */
-JsrJsonDoc        *jsr_json_doc_parse      (const char *data,
-                                            gsize       length,
-                                            guint       max_depth,
-                                            GError    **error);
+JsrJsonDoc *jsr_json_doc_parse (const char *data, gsize length, guint max_depth, GError **error);
 /* Like jsr_json_doc_parse, but the values of members named in `lazy` (a
  * NULL-terminated list) are only checked (the same rules) and built when
  * first read with jsr_json_object_get: a reader that never asks for them
  * saves most of their cost. `data` must then outlive the document. */
-JsrJsonDoc        *jsr_json_doc_parse_lazy (const char        *data,
-                                            gsize              length,
-                                            guint              max_depth,
-                                            const char *const *lazy,
-                                            GError           **error);
-const JsrJsonNode *jsr_json_doc_get_root   (JsrJsonDoc *doc);
-void               jsr_json_doc_free       (JsrJsonDoc *doc);
+JsrJsonDoc *jsr_json_doc_parse_lazy (const char *data, gsize length, guint max_depth,
+                                     const char *const *lazy, GError **error);
+const JsrJsonNode *jsr_json_doc_get_root (JsrJsonDoc *doc);
+void jsr_json_doc_free (JsrJsonDoc *doc);
 
 /* The member `name` of an object (the last one of that name), or NULL when
  * absent or when `object` is not an object. A lazy member is built here. */
-const JsrJsonNode *jsr_json_object_get     (const JsrJsonNode *object,
-                                            const char        *name);
+const JsrJsonNode *jsr_json_object_get (const JsrJsonNode *object, const char *name);
 /* The number of elements of an array member without building it if it is
  * lazy; -1 when absent or not an array. */
-gint64             jsr_json_object_array_length (const JsrJsonNode *object,
-                                                 const char        *name);
+gint64 jsr_json_object_array_length (const JsrJsonNode *object, const char *name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrJsonDoc, jsr_json_doc_free)
 

@@ -38,10 +38,7 @@
 #define MAX_TREE_BYTES JSR_JSON_GUARD_MAX_TREE_BYTES
 
 gboolean
-jsr_json_guard_check_integer (const char *token,
-                              gsize       length,
-                              guint       line,
-                              GError    **error)
+jsr_json_guard_check_integer (const char *token, gsize length, guint line, GError **error)
 {
   char buffer[MAX_NUMBER_TOKEN + 1];
   g_autoptr (GError) local_error = NULL;
@@ -64,19 +61,18 @@ jsr_json_guard_check_integer (const char *token,
       if (digits + sign < length)
         return TRUE; /* not a number: a syntax error for the parser */
       g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
-                   _("line %u: an integer of %zu digits does not fit in 64 bits"),
-                   line, digits);
+                   _ ("line %u: an integer of %zu digits does not fit in 64 bits"), line, digits);
       return FALSE;
     }
 
   memcpy (buffer, token, length);
   buffer[length] = '\0';
 
-  if (!g_ascii_string_to_signed (buffer, 10, G_MININT64, G_MAXINT64, &value, &local_error) &&
-      g_error_matches (local_error, G_NUMBER_PARSER_ERROR, G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS))
+  if (!g_ascii_string_to_signed (buffer, 10, G_MININT64, G_MAXINT64, &value, &local_error)
+      && g_error_matches (local_error, G_NUMBER_PARSER_ERROR, G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS))
     {
       g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
-                   _("line %u: the integer %s does not fit in 64 bits"), line, buffer);
+                   _ ("line %u: the integer %s does not fit in 64 bits"), line, buffer);
       return FALSE;
     }
 
@@ -84,19 +80,17 @@ jsr_json_guard_check_integer (const char *token,
 }
 
 void
-jsr_json_guard_depth_error (guint    line,
-                            guint    max_depth,
-                            GError **error)
+jsr_json_guard_depth_error (guint line, guint max_depth, GError **error)
 {
   g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_SYNTAX,
-               _("line %u: the JSON is nested more than %u levels deep"), line, max_depth);
+               _ ("line %u: the JSON is nested more than %u levels deep"), line, max_depth);
 }
 
 void
 jsr_json_guard_budget_error (GError **error)
 {
   g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_TOO_LARGE,
-               _("the report holds too many values: loading it would take more than "
-                 "%u MB of memory"),
+               _ ("the report holds too many values: loading it would take more than "
+                  "%u MB of memory"),
                (guint) (MAX_TREE_BYTES >> 20));
 }

@@ -11,8 +11,7 @@
 #include "jsr-json-read.h"
 
 static void
-append_path (GString           *text,
-             const JsrJsonPath *path)
+append_path (GString *text, const JsrJsonPath *path)
 {
   if (path == NULL)
     return;
@@ -28,8 +27,7 @@ append_path (GString           *text,
 }
 
 char *
-jsr_json_path_to_string (const JsrJsonPath *path,
-                         const char        *member)
+jsr_json_path_to_string (const JsrJsonPath *path, const char *member)
 {
   GString *text = g_string_new (NULL);
 
@@ -49,38 +47,35 @@ jsr_json_describe (const JsrJsonNode *node)
   switch ((JsrJsonType) node->type)
     {
     case JSR_JSON_OBJECT:
-      return _("an object");
+      return _ ("an object");
     case JSR_JSON_ARRAY:
-      return _("an array");
+      return _ ("an array");
     case JSR_JSON_NULL:
-      return _("null");
+      return _ ("null");
     case JSR_JSON_INT:
-      return _("an integer");
+      return _ ("an integer");
     case JSR_JSON_DOUBLE:
-      return _("a number with a fraction or an exponent");
+      return _ ("a number with a fraction or an exponent");
     case JSR_JSON_BOOLEAN:
-      return _("a boolean");
+      return _ ("a boolean");
     case JSR_JSON_STRING:
-      return _("a string");
+      return _ ("a string");
     default:
-      return _("a value of unknown type");
+      return _ ("a value of unknown type");
     }
 }
 
 gboolean
-jsr_json_invalid (GError           **error,
-                  const JsrJsonPath *path,
-                  const char        *member,
-                  const char        *expected,
+jsr_json_invalid (GError **error, const JsrJsonPath *path, const char *member, const char *expected,
                   const JsrJsonNode *found)
 {
   g_autofree char *full = jsr_json_path_to_string (path, member);
 
   if (found == NULL)
-    g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID, _("%s is missing"), full);
+    g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID, _ ("%s is missing"), full);
   else
-    g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID, _("%s must be %s, not %s"),
-                 full, expected, jsr_json_describe (found));
+    g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID, _ ("%s must be %s, not %s"), full,
+                 expected, jsr_json_describe (found));
 
   return FALSE;
 }
@@ -92,31 +87,26 @@ jsr_json_is_absent (const JsrJsonNode *node)
 }
 
 static gboolean
-holds (const JsrJsonNode *node,
-       JsrJsonType        type)
+holds (const JsrJsonNode *node, JsrJsonType type)
 {
   return node != NULL && node->type == type;
 }
 
 gboolean
-jsr_json_read_count (const JsrJsonNode *object,
-                     const JsrJsonPath *path,
-                     const char        *member,
-                     gint64            *out,
-                     GError           **error)
+jsr_json_read_count (const JsrJsonNode *object, const JsrJsonPath *path, const char *member,
+                     gint64 *out, GError **error)
 {
   const JsrJsonNode *node = jsr_json_object_get (object, member);
 
   if (!holds (node, JSR_JSON_INT))
-    return jsr_json_invalid (error, path, member, _("an integer"), node);
+    return jsr_json_invalid (error, path, member, _ ("an integer"), node);
 
   if (node->v.integer < 0)
     {
       g_autofree char *full = jsr_json_path_to_string (path, member);
 
       g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID,
-                   _("%s must not be negative (it is %lld)"), full,
-                   (long long) node->v.integer);
+                   _ ("%s must not be negative (it is %lld)"), full, (long long) node->v.integer);
       return FALSE;
     }
 
@@ -125,11 +115,8 @@ jsr_json_read_count (const JsrJsonNode *object,
 }
 
 gboolean
-jsr_json_read_optional_count (const JsrJsonNode *object,
-                              const JsrJsonPath *path,
-                              const char        *member,
-                              gint64            *out,
-                              GError           **error)
+jsr_json_read_optional_count (const JsrJsonNode *object, const JsrJsonPath *path,
+                              const char *member, gint64 *out, GError **error)
 {
   const JsrJsonNode *node = jsr_json_object_get (object, member);
 
@@ -137,7 +124,7 @@ jsr_json_read_optional_count (const JsrJsonNode *object,
   if (jsr_json_is_absent (node))
     return TRUE;
   if (!holds (node, JSR_JSON_INT))
-    return jsr_json_invalid (error, path, member, _("an integer or null"), node);
+    return jsr_json_invalid (error, path, member, _ ("an integer or null"), node);
 
   return jsr_json_read_count (object, path, member, out, error);
 }
@@ -159,12 +146,8 @@ jsr_json_copy_capped (const char *text)
 }
 
 gboolean
-jsr_json_read_string (const JsrJsonNode *object,
-                      const JsrJsonPath *path,
-                      const char        *member,
-                      gboolean           nullable,
-                      char             **out,
-                      GError           **error)
+jsr_json_read_string (const JsrJsonNode *object, const JsrJsonPath *path, const char *member,
+                      gboolean nullable, char **out, GError **error)
 {
   const JsrJsonNode *node = jsr_json_object_get (object, member);
 
@@ -175,34 +158,28 @@ jsr_json_read_string (const JsrJsonNode *object,
 
   if (!holds (node, JSR_JSON_STRING))
     return jsr_json_invalid (error, path, member,
-                             nullable ? _("a string or null") : _("a string"), node);
+                             nullable ? _ ("a string or null") : _ ("a string"), node);
 
   *out = jsr_json_copy_capped (node->v.string);
   return TRUE;
 }
 
 gboolean
-jsr_json_read_bool (const JsrJsonNode *object,
-                    const JsrJsonPath *path,
-                    const char        *member,
-                    gboolean          *out,
-                    GError           **error)
+jsr_json_read_bool (const JsrJsonNode *object, const JsrJsonPath *path, const char *member,
+                    gboolean *out, GError **error)
 {
   const JsrJsonNode *node = jsr_json_object_get (object, member);
 
   if (!holds (node, JSR_JSON_BOOLEAN))
-    return jsr_json_invalid (error, path, member, _("a boolean"), node);
+    return jsr_json_invalid (error, path, member, _ ("a boolean"), node);
 
   *out = node->v.boolean;
   return TRUE;
 }
 
 gboolean
-jsr_json_read_optional_bool (const JsrJsonNode *object,
-                             const JsrJsonPath *path,
-                             const char        *member,
-                             gboolean          *out,
-                             GError           **error)
+jsr_json_read_optional_bool (const JsrJsonNode *object, const JsrJsonPath *path, const char *member,
+                             gboolean *out, GError **error)
 {
   *out = FALSE;
   if (jsr_json_is_absent (jsr_json_object_get (object, member)))
@@ -212,11 +189,8 @@ jsr_json_read_optional_bool (const JsrJsonNode *object,
 }
 
 gboolean
-jsr_json_read_fraction (const JsrJsonNode *object,
-                        const JsrJsonPath *path,
-                        const char        *member,
-                        double            *out,
-                        GError           **error)
+jsr_json_read_fraction (const JsrJsonNode *object, const JsrJsonPath *path, const char *member,
+                        double *out, GError **error)
 {
   const JsrJsonNode *node = jsr_json_object_get (object, member);
   double value;
@@ -229,14 +203,14 @@ jsr_json_read_fraction (const JsrJsonNode *object,
   else if (holds (node, JSR_JSON_INT))
     value = (double) node->v.integer;
   else
-    return jsr_json_invalid (error, path, member, _("a number or null"), node);
+    return jsr_json_invalid (error, path, member, _ ("a number or null"), node);
 
   if (!(value >= 0.0 && value <= 1.0))
     {
       g_autofree char *full = jsr_json_path_to_string (path, member);
 
       g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID,
-                   _("%s must be from 0 to 1 (it is %g)"), full, value);
+                   _ ("%s must be from 0 to 1 (it is %g)"), full, value);
       return FALSE;
     }
 
@@ -245,12 +219,8 @@ jsr_json_read_fraction (const JsrJsonNode *object,
 }
 
 static const JsrJsonNode *
-read_container (const JsrJsonNode *object,
-                const JsrJsonPath *path,
-                const char        *member,
-                JsrJsonType        type,
-                gboolean           optional,
-                GError           **error)
+read_container (const JsrJsonNode *object, const JsrJsonPath *path, const char *member,
+                JsrJsonType type, gboolean optional, GError **error)
 {
   const JsrJsonNode *node = jsr_json_object_get (object, member);
 
@@ -261,9 +231,9 @@ read_container (const JsrJsonNode *object,
       const char *expected;
 
       if (type == JSR_JSON_OBJECT)
-        expected = optional ? _("an object or null") : _("an object");
+        expected = optional ? _ ("an object or null") : _ ("an object");
       else
-        expected = optional ? _("an array or null") : _("an array");
+        expected = optional ? _ ("an array or null") : _ ("an array");
       jsr_json_invalid (error, path, member, expected, node);
       return NULL;
     }
@@ -272,45 +242,35 @@ read_container (const JsrJsonNode *object,
 }
 
 const JsrJsonNode *
-jsr_json_read_object (const JsrJsonNode *object,
-                      const JsrJsonPath *path,
-                      const char        *member,
-                      GError           **error)
+jsr_json_read_object (const JsrJsonNode *object, const JsrJsonPath *path, const char *member,
+                      GError **error)
 {
   return read_container (object, path, member, JSR_JSON_OBJECT, FALSE, error);
 }
 
 const JsrJsonNode *
-jsr_json_read_array (const JsrJsonNode *object,
-                     const JsrJsonPath *path,
-                     const char        *member,
-                     GError           **error)
+jsr_json_read_array (const JsrJsonNode *object, const JsrJsonPath *path, const char *member,
+                     GError **error)
 {
   return read_container (object, path, member, JSR_JSON_ARRAY, FALSE, error);
 }
 
 const JsrJsonNode *
-jsr_json_read_optional_object (const JsrJsonNode *object,
-                               const JsrJsonPath *path,
-                               const char        *member,
-                               GError           **error)
+jsr_json_read_optional_object (const JsrJsonNode *object, const JsrJsonPath *path,
+                               const char *member, GError **error)
 {
   return read_container (object, path, member, JSR_JSON_OBJECT, TRUE, error);
 }
 
 const JsrJsonNode *
-jsr_json_read_optional_array (const JsrJsonNode *object,
-                              const JsrJsonPath *path,
-                              const char        *member,
-                              GError           **error)
+jsr_json_read_optional_array (const JsrJsonNode *object, const JsrJsonPath *path,
+                              const char *member, GError **error)
 {
   return read_container (object, path, member, JSR_JSON_ARRAY, TRUE, error);
 }
 
 const JsrJsonNode *
-jsr_json_read_element (const JsrJsonNode *array,
-                       const JsrJsonPath *path,
-                       GError           **error)
+jsr_json_read_element (const JsrJsonNode *array, const JsrJsonPath *path, GError **error)
 {
   const JsrJsonNode *node = &array->v.elements[path->index];
 
@@ -318,8 +278,8 @@ jsr_json_read_element (const JsrJsonNode *array,
     {
       g_autofree char *full = jsr_json_path_to_string (path, NULL);
 
-      g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID, _("%s must be %s, not %s"),
-                   full, _("an object"), jsr_json_describe (node));
+      g_set_error (error, JSR_JSON_ERROR, JSR_JSON_ERROR_INVALID, _ ("%s must be %s, not %s"), full,
+                   _ ("an object"), jsr_json_describe (node));
       return NULL;
     }
 

@@ -32,89 +32,64 @@ struct _JsrJsonPath
   guint index;
 };
 
-#define JSR_JSON_MEMBER(parent_, member_) { (parent_), (member_), 0 }
-#define JSR_JSON_ELEMENT(parent_, index_) { (parent_), NULL, (index_) }
+#define JSR_JSON_MEMBER(parent_, member_)                                                          \
+  {                                                                                                \
+    (parent_), (member_), 0                                                                        \
+  }
+#define JSR_JSON_ELEMENT(parent_, index_)                                                          \
+  {                                                                                                \
+    (parent_), NULL, (index_)                                                                      \
+  }
 
 /* "events[3].stacks" for path events[3] and member "stacks" (member may be
  * NULL: the path itself). */
-char       *jsr_json_path_to_string      (const JsrJsonPath *path,
-                                          const char        *member);
-const char *jsr_json_describe            (const JsrJsonNode *node);
+char *jsr_json_path_to_string (const JsrJsonPath *path, const char *member);
+const char *jsr_json_describe (const JsrJsonNode *node);
 
 /* Sets "PATH.MEMBER is missing" or "PATH.MEMBER must be EXPECTED, not
  * FOUND"; returns FALSE. */
-gboolean    jsr_json_invalid             (GError           **error,
-                                          const JsrJsonPath *path,
-                                          const char        *member,
-                                          const char        *expected,
-                                          const JsrJsonNode *found);
+gboolean jsr_json_invalid (GError **error, const JsrJsonPath *path, const char *member,
+                           const char *expected, const JsrJsonNode *found);
 
-gboolean    jsr_json_is_absent           (const JsrJsonNode *node);
+gboolean jsr_json_is_absent (const JsrJsonNode *node);
 
 /* An integer >= 0. */
-gboolean    jsr_json_read_count          (const JsrJsonNode *object,
-                                          const JsrJsonPath *path,
-                                          const char        *member,
-                                          gint64            *out,
-                                          GError           **error);
+gboolean jsr_json_read_count (const JsrJsonNode *object, const JsrJsonPath *path,
+                              const char *member, gint64 *out, GError **error);
 /* An integer >= 0, or JSR_UNKNOWN when null or missing. */
-gboolean    jsr_json_read_optional_count (const JsrJsonNode *object,
-                                          const JsrJsonPath *path,
-                                          const char        *member,
-                                          gint64            *out,
-                                          GError           **error);
+gboolean jsr_json_read_optional_count (const JsrJsonNode *object, const JsrJsonPath *path,
+                                       const char *member, gint64 *out, GError **error);
 /* A string (a copy of at most JSR_JSON_MAX_STRING bytes); a nullable one
  * may also be null or missing (NULL). */
-gboolean    jsr_json_read_string         (const JsrJsonNode *object,
-                                          const JsrJsonPath *path,
-                                          const char        *member,
-                                          gboolean           nullable,
-                                          char             **out,
-                                          GError           **error);
-gboolean    jsr_json_read_bool           (const JsrJsonNode *object,
-                                          const JsrJsonPath *path,
-                                          const char        *member,
-                                          gboolean          *out,
-                                          GError           **error);
+gboolean jsr_json_read_string (const JsrJsonNode *object, const JsrJsonPath *path,
+                               const char *member, gboolean nullable, char **out, GError **error);
+gboolean jsr_json_read_bool (const JsrJsonNode *object, const JsrJsonPath *path, const char *member,
+                             gboolean *out, GError **error);
 /* FALSE when null or missing. */
-gboolean    jsr_json_read_optional_bool  (const JsrJsonNode *object,
-                                          const JsrJsonPath *path,
-                                          const char        *member,
-                                          gboolean          *out,
-                                          GError           **error);
+gboolean jsr_json_read_optional_bool (const JsrJsonNode *object, const JsrJsonPath *path,
+                                      const char *member, gboolean *out, GError **error);
 /* A number from 0 to 1, < 0 when null or missing. */
-gboolean    jsr_json_read_fraction       (const JsrJsonNode *object,
-                                          const JsrJsonPath *path,
-                                          const char        *member,
-                                          double            *out,
-                                          GError           **error);
+gboolean jsr_json_read_fraction (const JsrJsonNode *object, const JsrJsonPath *path,
+                                 const char *member, double *out, GError **error);
 
 /* Containers: the node, or NULL with the error set. The optional ones
  * return NULL without an error when the member is null or missing: check
  * `*error` (or use a local GError) to tell the two apart. */
-const JsrJsonNode *jsr_json_read_object          (const JsrJsonNode *object,
-                                                  const JsrJsonPath *path,
-                                                  const char        *member,
-                                                  GError           **error);
-const JsrJsonNode *jsr_json_read_array           (const JsrJsonNode *object,
-                                                  const JsrJsonPath *path,
-                                                  const char        *member,
-                                                  GError           **error);
+const JsrJsonNode *jsr_json_read_object (const JsrJsonNode *object, const JsrJsonPath *path,
+                                         const char *member, GError **error);
+const JsrJsonNode *jsr_json_read_array (const JsrJsonNode *object, const JsrJsonPath *path,
+                                        const char *member, GError **error);
 const JsrJsonNode *jsr_json_read_optional_object (const JsrJsonNode *object,
-                                                  const JsrJsonPath *path,
-                                                  const char        *member,
-                                                  GError           **error);
-const JsrJsonNode *jsr_json_read_optional_array  (const JsrJsonNode *object,
-                                                  const JsrJsonPath *path,
-                                                  const char        *member,
-                                                  GError           **error);
+                                                  const JsrJsonPath *path, const char *member,
+                                                  GError **error);
+const JsrJsonNode *jsr_json_read_optional_array (const JsrJsonNode *object, const JsrJsonPath *path,
+                                                 const char *member, GError **error);
 /* Element i of an array, which must be an object; `path` is the element's. */
-const JsrJsonNode *jsr_json_read_element         (const JsrJsonNode *array,
-                                                  const JsrJsonPath *path,
-                                                  GError           **error);
+const JsrJsonNode *jsr_json_read_element (const JsrJsonNode *array, const JsrJsonPath *path,
+                                          GError **error);
 
 /* A copy of at most JSR_JSON_MAX_STRING bytes, not cut inside a UTF-8
  * sequence. */
-char       *jsr_json_copy_capped         (const char        *text);
+char *jsr_json_copy_capped (const char *text);
 
 G_END_DECLS

@@ -31,19 +31,14 @@ enum
 
 /* Range designators: a GNU C extension (gnu11), which GCC and Clang have. */
 static const guint8 byte_class[256] = {
-  [0x00 ... 0x1f] = ESCAPE,
-  ['"'] = ESCAPE,
-  ['\\'] = ESCAPE,
-  [0x7f] = ESCAPE,
-  [0x80 ... 0xff] = UTF8,
+  [0x00 ... 0x1f] = ESCAPE, ['"'] = ESCAPE,         ['\\'] = ESCAPE,
+  [0x7f] = ESCAPE,          [0x80 ... 0xff] = UTF8,
 };
 
 /* g_string_append_len without a call when the bytes fit (GLib 2.74 has no
  * inline fast path for it; the writer appends many short pieces). */
 static inline void
-append_len (GString    *out,
-            const char *bytes,
-            gsize       length)
+append_len (GString *out, const char *bytes, gsize length)
 {
   if (G_LIKELY (out->len + length < out->allocated_len))
     {
@@ -56,8 +51,7 @@ append_len (GString    *out,
 }
 
 static void
-append_spaces (GString *out,
-               guint    n)
+append_spaces (GString *out, guint n)
 {
   static const char spaces[] = "                                ";
 
@@ -71,8 +65,7 @@ append_spaces (GString *out,
 }
 
 static void
-append_uint (GString *out,
-             guint64  value)
+append_uint (GString *out, guint64 value)
 {
   char buffer[24];
   char *p = buffer + sizeof buffer;
@@ -87,8 +80,7 @@ append_uint (GString *out,
 }
 
 static void
-append_int (GString *out,
-            gint64   value)
+append_int (GString *out, gint64 value)
 {
   if (value < 0)
     {
@@ -103,9 +95,7 @@ append_int (GString *out,
 /* `text` as a JSON string, invalid UTF-8 replaced (U+FFFD). json-glib
  * writes "\b" and "\f"; the other styles "\u0008", "\u000c". */
 static void
-append_string (GString    *out,
-               const char *text,
-               gboolean    short_bf)
+append_string (GString *out, const char *text, gboolean short_bf)
 {
   static const char hex[] = "0123456789abcdef";
   g_autofree char *valid = NULL;
@@ -180,9 +170,7 @@ restart:
 }
 
 void
-jsr_json_writer_init (JsrJsonWriter      *writer,
-                      GString            *out,
-                      JsrJsonWriterStyle  style)
+jsr_json_writer_init (JsrJsonWriter *writer, GString *out, JsrJsonWriterStyle style)
 {
   memset (writer, 0, sizeof *writer);
   writer->out = out;
@@ -236,8 +224,7 @@ before_value (JsrJsonWriter *w)
 }
 
 static void
-begin (JsrJsonWriter *w,
-       char           bracket)
+begin (JsrJsonWriter *w, char bracket)
 {
   before_value (w);
   g_string_append_c (w->out, bracket);
@@ -247,8 +234,7 @@ begin (JsrJsonWriter *w,
 }
 
 static void
-end (JsrJsonWriter *w,
-     char           bracket)
+end (JsrJsonWriter *w, char bracket)
 {
   gboolean started = w->depth > JSR_JSON_WRITER_MAX_DEPTH || w->started[w->depth];
 
@@ -300,8 +286,7 @@ jsr_json_writer_end_array (JsrJsonWriter *writer)
 }
 
 void
-jsr_json_writer_member (JsrJsonWriter *writer,
-                        const char    *name)
+jsr_json_writer_member (JsrJsonWriter *writer, const char *name)
 {
   before_value (writer);
   append_string (writer->out, name, writer->style == JSR_JSON_WRITER_PRETTY);
@@ -322,8 +307,7 @@ jsr_json_writer_member (JsrJsonWriter *writer,
 }
 
 void
-jsr_json_writer_string (JsrJsonWriter *writer,
-                        const char    *text)
+jsr_json_writer_string (JsrJsonWriter *writer, const char *text)
 {
   before_value (writer);
   if (text == NULL)
@@ -333,24 +317,21 @@ jsr_json_writer_string (JsrJsonWriter *writer,
 }
 
 void
-jsr_json_writer_int (JsrJsonWriter *writer,
-                     gint64         value)
+jsr_json_writer_int (JsrJsonWriter *writer, gint64 value)
 {
   before_value (writer);
   append_int (writer->out, value);
 }
 
 void
-jsr_json_writer_uint (JsrJsonWriter *writer,
-                      guint64        value)
+jsr_json_writer_uint (JsrJsonWriter *writer, guint64 value)
 {
   before_value (writer);
   append_uint (writer->out, value);
 }
 
 void
-jsr_json_writer_double (JsrJsonWriter *writer,
-                        double         value)
+jsr_json_writer_double (JsrJsonWriter *writer, double value)
 {
   char buffer[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -366,10 +347,7 @@ jsr_json_writer_double (JsrJsonWriter *writer,
 }
 
 void
-jsr_json_writer_fixed (JsrJsonWriter *writer,
-                       gint64         value,
-                       guint64        scale,
-                       int            digits)
+jsr_json_writer_fixed (JsrJsonWriter *writer, gint64 value, guint64 scale, int digits)
 {
   guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
   guint64 fraction = magnitude % scale;
@@ -394,16 +372,14 @@ jsr_json_writer_fixed (JsrJsonWriter *writer,
 }
 
 void
-jsr_json_writer_number (JsrJsonWriter *writer,
-                        const char    *text)
+jsr_json_writer_number (JsrJsonWriter *writer, const char *text)
 {
   before_value (writer);
   g_string_append (writer->out, text);
 }
 
 void
-jsr_json_writer_bool (JsrJsonWriter *writer,
-                      gboolean       value)
+jsr_json_writer_bool (JsrJsonWriter *writer, gboolean value)
 {
   before_value (writer);
   if (value)
@@ -420,8 +396,7 @@ jsr_json_writer_null (JsrJsonWriter *writer)
 }
 
 void
-jsr_json_writer_node (JsrJsonWriter     *writer,
-                      const JsrJsonNode *node)
+jsr_json_writer_node (JsrJsonWriter *writer, const JsrJsonNode *node)
 {
   switch (node->type)
     {
@@ -461,8 +436,7 @@ jsr_json_writer_node (JsrJsonWriter     *writer,
 }
 
 void
-jsr_json_writer_newline (JsrJsonWriter *writer,
-                         guint          indent)
+jsr_json_writer_newline (JsrJsonWriter *writer, guint indent)
 {
   if (writer->style != JSR_JSON_WRITER_PRETTY)
     writer->newline = (int) indent;

@@ -48,51 +48,37 @@ typedef struct
   guint8 started[JSR_JSON_WRITER_MAX_DEPTH + 1]; /* the container at each depth has an element */
 } JsrJsonWriter;
 
-void jsr_json_writer_init         (JsrJsonWriter      *writer,
-                                   GString            *out,
-                                   JsrJsonWriterStyle  style);
+void jsr_json_writer_init (JsrJsonWriter *writer, GString *out, JsrJsonWriterStyle style);
 
 /* Containers; an end with no container open writes nothing. */
-void jsr_json_writer_begin_object (JsrJsonWriter      *writer);
-void jsr_json_writer_end_object   (JsrJsonWriter      *writer);
-void jsr_json_writer_begin_array  (JsrJsonWriter      *writer);
-void jsr_json_writer_end_array    (JsrJsonWriter      *writer);
+void jsr_json_writer_begin_object (JsrJsonWriter *writer);
+void jsr_json_writer_end_object (JsrJsonWriter *writer);
+void jsr_json_writer_begin_array (JsrJsonWriter *writer);
+void jsr_json_writer_end_array (JsrJsonWriter *writer);
 /* A member's name; its value comes next. */
-void jsr_json_writer_member       (JsrJsonWriter      *writer,
-                                   const char         *name);
+void jsr_json_writer_member (JsrJsonWriter *writer, const char *name);
 
 /* NULL writes null. */
-void jsr_json_writer_string       (JsrJsonWriter      *writer,
-                                   const char         *text);
-void jsr_json_writer_int          (JsrJsonWriter      *writer,
-                                   gint64              value);
-void jsr_json_writer_uint         (JsrJsonWriter      *writer,
-                                   guint64             value);
+void jsr_json_writer_string (JsrJsonWriter *writer, const char *text);
+void jsr_json_writer_int (JsrJsonWriter *writer, gint64 value);
+void jsr_json_writer_uint (JsrJsonWriter *writer, guint64 value);
 /* The shortest text that reads back the same (g_ascii_dtostr), with ".0"
  * when it would read as an integer; JSON has no infinity: ±G_MAXDOUBLE
  * stands for it, 0 for NaN. */
-void jsr_json_writer_double       (JsrJsonWriter      *writer,
-                                   double              value);
+void jsr_json_writer_double (JsrJsonWriter *writer, double value);
 /* value / scale with `digits` decimals, exactly (no binary noise, no
  * locale): (1234567, 1000, 3) writes 1234.567. */
-void jsr_json_writer_fixed        (JsrJsonWriter      *writer,
-                                   gint64              value,
-                                   guint64             scale,
-                                   int                 digits);
+void jsr_json_writer_fixed (JsrJsonWriter *writer, gint64 value, guint64 scale, int digits);
 /* A number the caller formatted (g_ascii_formatd): written as it is. */
-void jsr_json_writer_number       (JsrJsonWriter      *writer,
-                                   const char         *text);
-void jsr_json_writer_bool         (JsrJsonWriter      *writer,
-                                   gboolean            value);
-void jsr_json_writer_null         (JsrJsonWriter      *writer);
+void jsr_json_writer_number (JsrJsonWriter *writer, const char *text);
+void jsr_json_writer_bool (JsrJsonWriter *writer, gboolean value);
+void jsr_json_writer_null (JsrJsonWriter *writer);
 
 /* A parsed value as it is (every member, duplicates included). */
-void jsr_json_writer_node         (JsrJsonWriter      *writer,
-                                   const JsrJsonNode  *node);
+void jsr_json_writer_node (JsrJsonWriter *writer, const JsrJsonNode *node);
 
 /* The next element, or the closing bracket, starts a new line indented by
  * `indent` spaces (its comma stays at the end of the line before). */
-void jsr_json_writer_newline      (JsrJsonWriter      *writer,
-                                   guint               indent);
+void jsr_json_writer_newline (JsrJsonWriter *writer, guint indent);
 
 G_END_DECLS

@@ -63,33 +63,27 @@ jsr_profile_free (JsrProfile *profile)
 }
 
 static gboolean
-too_many (GError    **error,
-          const Path *path,
-          const char *member,
-          guint       found,
-          guint       limit)
+too_many (GError **error, const Path *path, const char *member, guint found, guint limit)
 {
   g_autofree char *full = jsr_json_path_to_string (path, member);
 
   g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
-               _("%s has %u entries: at most %u can be loaded"), full, found, limit);
+               _ ("%s has %u entries: at most %u can be loaded"), full, found, limit);
   return FALSE;
 }
 
 /* ---- parsing ------------------------------------------------------------------- */
 
 static JsrReportFrame *
-parse_frame (Node       *object,
-             const Path *path,
-             GError    **error)
+parse_frame (Node *object, const Path *path, GError **error)
 {
   JsrReportFrame *frame = g_new0 (JsrReportFrame, 1);
 
   frame->line = JSR_UNKNOWN;
-  if (jsr_json_read_string (object, path, "function", TRUE, &frame->function, error) &&
-      jsr_json_read_string (object, path, "module", TRUE, &frame->module, error) &&
-      jsr_json_read_string (object, path, "offset", TRUE, &frame->offset, error) &&
-      jsr_json_read_string (object, path, "build_id", TRUE, &frame->build_id, error))
+  if (jsr_json_read_string (object, path, "function", TRUE, &frame->function, error)
+      && jsr_json_read_string (object, path, "module", TRUE, &frame->module, error)
+      && jsr_json_read_string (object, path, "offset", TRUE, &frame->offset, error)
+      && jsr_json_read_string (object, path, "build_id", TRUE, &frame->build_id, error))
     return frame;
 
   frame_free (frame);
@@ -97,10 +91,7 @@ parse_frame (Node       *object,
 }
 
 static gboolean
-parse_frames (Node       *object,
-              const Path *path,
-              JsrProfile *profile,
-              GError    **error)
+parse_frames (Node *object, const Path *path, JsrProfile *profile, GError **error)
 {
   Path frames_path = JSR_JSON_MEMBER (path, "frames");
   Node *frames = jsr_json_read_array (object, path, "frames", error);
@@ -124,32 +115,26 @@ parse_frames (Node       *object,
 
 /* Element i of a column: an integer from `min` to `max`. */
 static gboolean
-read_column_int (Node       *column,
-                 const Path *column_path,
-                 guint       i,
-                 gint64      min,
-                 gint64      max,
-                 const char *why,
-                 gint64     *out,
-                 GError    **error)
+read_column_int (Node *column, const Path *column_path, guint i, gint64 min, gint64 max,
+                 const char *why, gint64 *out, GError **error)
 {
   Path element_path = JSR_JSON_ELEMENT (column_path, i);
   Node *element = &column->v.elements[i];
 
   if (element->type != JSR_JSON_INT)
-    return jsr_json_invalid (error, &element_path, NULL, _("an integer"), element);
+    return jsr_json_invalid (error, &element_path, NULL, _ ("an integer"), element);
   if (element->v.integer < min || element->v.integer > max)
     {
       g_autofree char *full = jsr_json_path_to_string (&element_path, NULL);
 
       if (max == G_MAXINT64)
         g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-                     _("%s must not be negative (it is %lld)"), full,
+                     _ ("%s must not be negative (it is %lld)"), full,
                      (long long) element->v.integer);
       else
         /* Translators: the last %s says why, e.g. ": a parent comes before its child" */
         g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-                     _("%s must be from %lld to %lld (it is %lld)%s"), full, (long long) min,
+                     _ ("%s must be from %lld to %lld (it is %lld)%s"), full, (long long) min,
                      (long long) max, (long long) element->v.integer, why);
       return FALSE;
     }
@@ -160,10 +145,7 @@ read_column_int (Node       *column,
 static const char *const columns[] = { "parent", "frame", "self_samples", "self_ns" };
 
 static gboolean
-parse_nodes (Node       *object,
-             const Path *path,
-             JsrProfile *profile,
-             GError    **error)
+parse_nodes (Node *object, const Path *path, JsrProfile *profile, GError **error)
 {
   Path nodes_path = JSR_JSON_MEMBER (path, "nodes");
   Node *nodes = jsr_json_read_object (object, path, "nodes", error);
@@ -186,8 +168,8 @@ parse_nodes (Node       *object,
           g_autofree char *full = jsr_json_path_to_string (&nodes_path, NULL);
 
           g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-                       _("%s: “%s” has %u entries and “%s” %u: the columns must be of one "
-                         "length"),
+                       _ ("%s: “%s” has %u entries and “%s” %u: the columns must be of one "
+                          "length"),
                        full, columns[0], n, columns[c], column[c]->length);
           return FALSE;
         }
@@ -202,25 +184,26 @@ parse_nodes (Node       *object,
       gint64 parent, frame;
 
       if (!read_column_int (column[0], &column_path[0], i, -1, (gint64) i - 1,
-                            _(": a parent comes before its child"), &parent, error) ||
-          !read_column_int (column[1], &column_path[1], i, JSR_PROFILE_TRUNCATED,
-                            (gint64) profile->frames->len - 1,
-                            _(": an index of frames, or −1 or −2"), &frame, error) ||
-          !read_column_int (column[2], &column_path[2], i, 0, G_MAXINT64, "",
-                            &node->self_samples, error) ||
-          !read_column_int (column[3], &column_path[3], i, 0, G_MAXINT64, "", &node->self_ns,
-                            error))
+                            _ (": a parent comes before its child"), &parent, error)
+          || !read_column_int (column[1], &column_path[1], i, JSR_PROFILE_TRUNCATED,
+                               (gint64) profile->frames->len - 1,
+                               _ (": an index of frames, or −1 or −2"), &frame, error)
+          || !read_column_int (column[2], &column_path[2], i, 0, G_MAXINT64, "",
+                               &node->self_samples, error)
+          || !read_column_int (column[3], &column_path[3], i, 0, G_MAXINT64, "", &node->self_ns,
+                               error))
         return FALSE;
       node->parent = (gint32) parent;
       node->frame = (gint32) frame;
-      node->depth = parent < 0 ? 0 : g_array_index (profile->nodes, JsrProfileNode, parent).depth + 1;
+      node->depth
+          = parent < 0 ? 0 : g_array_index (profile->nodes, JsrProfileNode, parent).depth + 1;
       if (node->depth >= JSR_PROFILE_MAX_DEPTH)
         {
           Path element_path = JSR_JSON_ELEMENT (&column_path[0], i);
           g_autofree char *full = jsr_json_path_to_string (&element_path, NULL);
 
           g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
-                       _("%s: the node is %u calls deep: at most %u can be loaded"), full,
+                       _ ("%s: the node is %u calls deep: at most %u can be loaded"), full,
                        node->depth + 1, JSR_PROFILE_MAX_DEPTH);
           return FALSE;
         }
@@ -231,19 +214,16 @@ parse_nodes (Node       *object,
 }
 
 JsrProfile *
-jsr_profile_parse (Node       *object,
-                   const Path *path,
-                   GError    **error)
+jsr_profile_parse (Node *object, const Path *path, GError **error)
 {
   JsrProfile *profile = profile_new ();
   gint64 ignored;
 
   /* The totals must be counts; the reader takes the nodes' sums. */
-  if (jsr_json_read_optional_count (object, path, "samples", &ignored, error) &&
-      jsr_json_read_optional_count (object, path, "time_ns", &ignored, error) &&
-      jsr_json_read_optional_count (object, path, "nodes_max", &ignored, error) &&
-      parse_frames (object, path, profile, error) &&
-      parse_nodes (object, path, profile, error))
+  if (jsr_json_read_optional_count (object, path, "samples", &ignored, error)
+      && jsr_json_read_optional_count (object, path, "time_ns", &ignored, error)
+      && jsr_json_read_optional_count (object, path, "nodes_max", &ignored, error)
+      && parse_frames (object, path, profile, error) && parse_nodes (object, path, profile, error))
     return profile;
 
   jsr_profile_free (profile);
@@ -264,9 +244,7 @@ frame_key (const JsrReportFrame *frame)
 }
 
 static gint32
-intern_frame (JsrProfile           *profile,
-              GHashTable           *frames,
-              const JsrReportFrame *frame)
+intern_frame (JsrProfile *profile, GHashTable *frames, const JsrReportFrame *frame)
 {
   g_autofree char *key = frame_key (frame);
   gpointer index;
@@ -289,10 +267,7 @@ intern_frame (JsrProfile           *profile,
 }
 
 static gint32
-child_node (JsrProfile *profile,
-            GHashTable *children,
-            gint32      parent,
-            gint32      frame)
+child_node (JsrProfile *profile, GHashTable *children, gint32 parent, gint32 frame)
 {
   gint64 key = (gint64) (((guint64) (guint32) parent << 32) | (guint32) frame);
   gpointer index;
@@ -308,14 +283,12 @@ child_node (JsrProfile *profile,
 }
 
 JsrProfile *
-jsr_profile_from_stacks (GPtrArray *stacks,
-                         gint64     watched_ns,
-                         gint64     samples_total,
-                         gint64     attributed_ns)
+jsr_profile_from_stacks (GPtrArray *stacks, gint64 watched_ns, gint64 samples_total,
+                         gint64 attributed_ns)
 {
   g_autoptr (GHashTable) frames = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr (GHashTable) children = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                                           NULL);
+  g_autoptr (GHashTable) children
+      = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   JsrProfile *profile;
   gint64 samples = 0, counted = 0, given = 0;
   gint64 watched = MAX (watched_ns, 0);
@@ -325,8 +298,8 @@ jsr_profile_from_stacks (GPtrArray *stacks,
   /* The shares of watched time are of all the event's samples (those
    * without a stack too), as the reports of that time meant them. */
   for (guint i = 0; i < stacks->len; i++)
-    samples = jsr_sat_add (samples, MAX (((JsrReportStack *) g_ptr_array_index (stacks, i))->count,
-                                         0));
+    samples
+        = jsr_sat_add (samples, MAX (((JsrReportStack *) g_ptr_array_index (stacks, i))->count, 0));
   samples = MAX (samples, samples_total);
 
   profile = profile_new ();
@@ -354,9 +327,9 @@ jsr_profile_from_stacks (GPtrArray *stacks,
        * than the profiles' bound keeps its outer frames. */
       for (guint k = stack->frames->len; k-- > 0;)
         {
-          if (node != JSR_PROFILE_NO_NODE &&
-              g_array_index (profile->nodes, JsrProfileNode, node).depth + 1 >=
-                JSR_PROFILE_MAX_DEPTH)
+          if (node != JSR_PROFILE_NO_NODE
+              && g_array_index (profile->nodes, JsrProfileNode, node).depth + 1
+                     >= JSR_PROFILE_MAX_DEPTH)
             break;
           node = child_node (profile, children, node,
                              intern_frame (profile, frames, g_ptr_array_index (stack->frames, k)));
@@ -393,8 +366,7 @@ jsr_profile_from_stacks (GPtrArray *stacks,
 /* ---- walking ---------------------------------------------------------------- */
 
 void
-jsr_profile_set_sites (JsrProfile *profile,
-                       GPtrArray  *stacks)
+jsr_profile_set_sites (JsrProfile *profile, GPtrArray *stacks)
 {
   for (guint i = 0; stacks != NULL && i < stacks->len; i++)
     {
@@ -402,8 +374,8 @@ jsr_profile_set_sites (JsrProfile *profile,
       gint32 node = stack->node;
       guint k = 0;
 
-      if (node < 0 || (guint) node >= profile->nodes->len || stack->frames->len == 0 ||
-          g_array_index (profile->nodes, JsrProfileNode, node).depth + 1 != stack->frames->len)
+      if (node < 0 || (guint) node >= profile->nodes->len || stack->frames->len == 0
+          || g_array_index (profile->nodes, JsrProfileNode, node).depth + 1 != stack->frames->len)
         continue;
       for (; node >= 0 && k < stack->frames->len; k++)
         {
@@ -417,9 +389,7 @@ jsr_profile_set_sites (JsrProfile *profile,
 }
 
 void
-jsr_profile_inclusive (const JsrProfile *profile,
-                       gint64           *samples,
-                       gint64           *time_ns)
+jsr_profile_inclusive (const JsrProfile *profile, gint64 *samples, gint64 *time_ns)
 {
   guint n = profile->nodes->len;
 
@@ -448,8 +418,7 @@ jsr_profile_inclusive (const JsrProfile *profile,
 }
 
 const JsrReportFrame *
-jsr_profile_node_frame (const JsrProfile *profile,
-                        guint             node)
+jsr_profile_node_frame (const JsrProfile *profile, guint node)
 {
   gint32 frame;
 
@@ -459,9 +428,7 @@ jsr_profile_node_frame (const JsrProfile *profile,
 }
 
 void
-jsr_profile_path (const JsrProfile *profile,
-                  guint             node,
-                  GPtrArray        *out)
+jsr_profile_path (const JsrProfile *profile, guint node, GPtrArray *out)
 {
   gint32 i = (gint32) node;
 
@@ -477,11 +444,8 @@ jsr_profile_path (const JsrProfile *profile,
 }
 
 char *
-jsr_profile_signature (const JsrProfile *profile,
-                       GPtrArray        *stacks,
-                       guint             node,
-                       guint             max_frames,
-                       char              id[17])
+jsr_profile_signature (const JsrProfile *profile, GPtrArray *stacks, guint node, guint max_frames,
+                       char id[17])
 {
   g_autofree JsSignatureFrame *frames = NULL;
   const JsrProfileNode *n;
@@ -505,11 +469,12 @@ jsr_profile_signature (const JsrProfile *profile,
     }
 
   frames = g_new0 (JsSignatureFrame, n->depth + 1);
-  for (gint32 i = (gint32) node; i >= 0; i = g_array_index (profile->nodes, JsrProfileNode, i).parent)
+  for (gint32 i = (gint32) node; i >= 0;
+       i = g_array_index (profile->nodes, JsrProfileNode, i).parent)
     {
       const JsrProfileNode *at = &g_array_index (profile->nodes, JsrProfileNode, i);
-      const JsrReportFrame *frame = at->frame >= 0 ? g_ptr_array_index (profile->frames, at->frame)
-                                                   : NULL;
+      const JsrReportFrame *frame
+          = at->frame >= 0 ? g_ptr_array_index (profile->frames, at->frame) : NULL;
 
       /* [truncated] (the outermost: frames unknown) and [other] (a leaf: a
        * hostile file's above one) say nothing of the cause. */

@@ -32,9 +32,9 @@ G_BEGIN_DECLS
  * JSR_REPORT_ERROR_TOO_LARGE rather than truncate): four times the core's
  * own most (`nodes_max`, 2048, and an [other] node per node), and a depth that a stack of
  * JSR_REPORT_FULL_MAX_STACK_FRAMES frames and its [other] node reach. */
-#define JSR_PROFILE_MAX_NODES  16384
+#define JSR_PROFILE_MAX_NODES 16384
 #define JSR_PROFILE_MAX_FRAMES 16384
-#define JSR_PROFILE_MAX_DEPTH  (JSR_REPORT_FULL_MAX_STACK_FRAMES + 1)
+#define JSR_PROFILE_MAX_DEPTH (JSR_REPORT_FULL_MAX_STACK_FRAMES + 1)
 /* A part's share of the profile: the core writes at most 256 nodes. */
 #define JSR_PART_PROFILE_MAX_NODES 4096
 
@@ -51,10 +51,10 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  gint32 parent;        /* the caller's node, JSR_PROFILE_NO_NODE for an outermost frame;
-                         * always smaller than the node's own index */
-  gint32 frame;         /* index in `frames`, JSR_PROFILE_OTHER or JSR_PROFILE_TRUNCATED */
-  guint32 depth;        /* 0 for an outermost frame */
+  gint32 parent; /* the caller's node, JSR_PROFILE_NO_NODE for an outermost frame;
+                  * always smaller than the node's own index */
+  gint32 frame;  /* index in `frames`, JSR_PROFILE_OTHER or JSR_PROFILE_TRUNCATED */
+  guint32 depth; /* 0 for an outermost frame */
   gint64 self_samples;
   gint64 self_ns;
   /* A frame of one of the event's listed stacks at this node: its file,
@@ -77,9 +77,7 @@ struct _JsrProfile
 
 /* profile (an object) of an event; `path` is the profile's. Checks what
  * docs/report-format.md asks and the bounds above. */
-JsrProfile *jsr_profile_parse        (const JsrJsonNode *object,
-                                      const JsrJsonPath *path,
-                                      GError           **error);
+JsrProfile *jsr_profile_parse (const JsrJsonNode *object, const JsrJsonPath *path, GError **error);
 
 /* The profile of an older report's event, from its listed stacks: each
  * stack's frames become a path of the tree (a frame is its function and
@@ -89,41 +87,30 @@ JsrProfile *jsr_profile_parse        (const JsrJsonNode *object,
  * time. `extra_ns`, the time the event attributes beyond its listed stacks
  * (stacks it left out), is an [other] node of its own at the root. Sets each
  * stack's `node`. NULL without stacks or time. */
-JsrProfile *jsr_profile_from_stacks  (GPtrArray         *stacks,
-                                      gint64             watched_ns,
-                                      gint64             samples_total,
-                                      gint64             attributed_ns);
+JsrProfile *jsr_profile_from_stacks (GPtrArray *stacks, gint64 watched_ns, gint64 samples_total,
+                                     gint64 attributed_ns);
 
-void        jsr_profile_free         (JsrProfile        *profile);
+void jsr_profile_free (JsrProfile *profile);
 
 /* Each listed stack's path as the `site`s of its nodes, when the stack's
  * `node` leads to a path as long as its frames. */
-void        jsr_profile_set_sites    (JsrProfile        *profile,
-                                      GPtrArray         *stacks);
+void jsr_profile_set_sites (JsrProfile *profile, GPtrArray *stacks);
 
 /* Inclusive samples and time of every node (arrays of nodes->len; either
  * may be NULL): self plus the children's, saturated. */
-void        jsr_profile_inclusive    (const JsrProfile  *profile,
-                                      gint64            *samples,
-                                      gint64            *time_ns);
+void jsr_profile_inclusive (const JsrProfile *profile, gint64 *samples, gint64 *time_ns);
 
 /* The frame of `node` (NULL for [other] and [truncated]), and its path,
  * leaf first (the node itself first), into `out` of const JsrProfileNode *. */
-const JsrReportFrame *jsr_profile_node_frame (const JsrProfile *profile,
-                                              guint             node);
-void        jsr_profile_path         (const JsrProfile  *profile,
-                                      guint             node,
-                                      GPtrArray         *out);
+const JsrReportFrame *jsr_profile_node_frame (const JsrProfile *profile, guint node);
+void jsr_profile_path (const JsrProfile *profile, guint node, GPtrArray *out);
 
 /* The signature (js-signature.h) of the stack that ends at `node`: that of
  * the event's listed stack at that node when the report has one and
  * `max_frames` is the default, else computed from the path's frames. NULL
  * for an [other] node: its stack is not known (deeper frames, or stacks a
  * report left out). `id` as js_signature_compute sets it. */
-char       *jsr_profile_signature    (const JsrProfile  *profile,
-                                      GPtrArray         *stacks,
-                                      guint              node,
-                                      guint              max_frames,
-                                      char               id[17]);
+char *jsr_profile_signature (const JsrProfile *profile, GPtrArray *stacks, guint node,
+                             guint max_frames, char id[17]);
 
 G_END_DECLS

@@ -35,16 +35,16 @@ jsr_report_journal_read (const char *path, gsize *length)
       close (fd);
       return NULL;
     }
-  buffer = g_malloc ((gsize)st.st_size + 1);
-  while (done < (gsize)st.st_size)
+  buffer = g_malloc ((gsize) st.st_size + 1);
+  while (done < (gsize) st.st_size)
     {
-      gssize n = read (fd, buffer + done, (gsize)st.st_size - done);
+      gssize n = read (fd, buffer + done, (gsize) st.st_size - done);
 
       if (n < 0 && errno == EINTR)
         continue;
       if (n <= 0)
         break; /* shorter than it was: keep what was read */
-      done += (gsize)n;
+      done += (gsize) n;
     }
   close (fd);
   buffer[done] = '\0';
@@ -86,7 +86,8 @@ apply_line (Fold *f, const JsrJsonNode *line)
   const JsrJsonNode *n;
 
   if ((n = jsr_json_object_get (line, "event")) != NULL && n->type == JSR_JSON_OBJECT)
-    g_hash_table_insert (f->events, GSIZE_TO_POINTER ((gsize)int_member (n, "id", 0)), (gpointer)n);
+    g_hash_table_insert (f->events, GSIZE_TO_POINTER ((gsize) int_member (n, "id", 0)),
+                         (gpointer) n);
   else if ((n = jsr_json_object_get (line, "hang")) != NULL)
     f->hang = n->type == JSR_JSON_OBJECT ? n : NULL;
   else if ((n = jsr_json_object_get (line, "set")) != NULL && n->type == JSR_JSON_OBJECT)
@@ -96,8 +97,8 @@ apply_line (Fold *f, const JsrJsonNode *line)
 
         if (!g_hash_table_contains (f->members, name)
             && jsr_json_object_get (f->root, name) == NULL)
-          g_ptr_array_add (f->member_order, (gpointer)name);
-        g_hash_table_insert (f->members, (gpointer)name, (gpointer)&n->v.members[i].value);
+          g_ptr_array_add (f->member_order, (gpointer) name);
+        g_hash_table_insert (f->members, (gpointer) name, (gpointer) &n->v.members[i].value);
       }
   else if ((n = jsr_json_object_get (line, "final")) != NULL && n->type == JSR_JSON_BOOLEAN)
     f->final = n->v.boolean;
@@ -106,8 +107,8 @@ apply_line (Fold *f, const JsrJsonNode *line)
 static gint
 by_start (gconstpointer a, gconstpointer b)
 {
-  gint64 x = int_member (*(const JsrJsonNode *const *)a, "start_ns", 0);
-  gint64 y = int_member (*(const JsrJsonNode *const *)b, "start_ns", 0);
+  gint64 x = int_member (*(const JsrJsonNode *const *) a, "start_ns", 0);
+  gint64 y = int_member (*(const JsrJsonNode *const *) b, "start_ns", 0);
 
   return (x > y) - (x < y);
 }
@@ -156,7 +157,7 @@ jsr_report_journal_fold (const char *report, gsize report_length, const char *jo
 {
   g_autoptr (JsrJsonDoc) doc = NULL;
   g_autoptr (GPtrArray) line_docs
-      = g_ptr_array_new_with_free_func ((GDestroyNotify)jsr_json_doc_free);
+      = g_ptr_array_new_with_free_func ((GDestroyNotify) jsr_json_doc_free);
   g_autoptr (GHashTable) events = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr (GHashTable) members = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) member_order = g_ptr_array_new ();
@@ -192,8 +193,8 @@ jsr_report_journal_fold (const char *report, gsize report_length, const char *jo
       if (is_ongoing (e))
         f.hang = e;
       else
-        g_hash_table_insert (events, GSIZE_TO_POINTER ((gsize)int_member (e, "id", 0)),
-                             (gpointer)e);
+        g_hash_table_insert (events, GSIZE_TO_POINTER ((gsize) int_member (e, "id", 0)),
+                             (gpointer) e);
     }
 
   /* Complete lines only: a torn last line (the app was writing it) is
@@ -202,13 +203,13 @@ jsr_report_journal_fold (const char *report, gsize report_length, const char *jo
   end = journal + journal_length;
   while (p < end)
     {
-      const char *nl = memchr (p, '\n', (gsize)(end - p));
+      const char *nl = memchr (p, '\n', (gsize) (end - p));
       JsrJsonDoc *line_doc;
       const JsrJsonNode *line, *line_run;
 
       if (nl == NULL)
         break;
-      line_doc = nl > p ? jsr_json_doc_parse (p, (gsize)(nl - p), JSR_REPORT_MAX_JSON_DEPTH, NULL)
+      line_doc = nl > p ? jsr_json_doc_parse (p, (gsize) (nl - p), JSR_REPORT_MAX_JSON_DEPTH, NULL)
                         : NULL;
       p = nl + 1;
       if (line_doc == NULL)

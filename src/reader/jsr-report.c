@@ -36,8 +36,8 @@
 #include "jsr-report.h"
 #include "jsr-saturate.h"
 
-#define REPORT_FORMAT    "jankscope-report"
-#define REPORT_VERSION   1
+#define REPORT_FORMAT "jankscope-report"
+#define REPORT_VERSION 1
 
 GQuark
 jsr_report_error_quark (void)
@@ -177,7 +177,6 @@ previous_run_free (JsrReportPreviousRun *previous)
   g_free (previous);
 }
 
-
 void
 jsr_report_free (JsrReport *report)
 {
@@ -227,7 +226,7 @@ jsr_culprit_callback_name (const JsrReportCulprit *culprit)
     return NULL;
   if (callback->function != NULL)
     return g_strcmp0 (callback->function, culprit->function) != 0 ? g_strdup (callback->function)
-                                                                 : NULL;
+                                                                  : NULL;
   if (callback->module != NULL && callback->offset != NULL)
     return g_strdup_printf ("%s+%s", callback->module, callback->offset);
   return NULL;
@@ -238,20 +237,16 @@ jsr_culprit_callback_name (const JsrReportCulprit *culprit)
 typedef const JsrJsonNode Node;
 typedef JsrJsonPath Path;
 
-#define read_count          jsr_json_read_count
+#define read_count jsr_json_read_count
 #define read_optional_count jsr_json_read_optional_count
-#define read_string         jsr_json_read_string
-#define read_bool           jsr_json_read_bool
-#define read_optional_bool  jsr_json_read_optional_bool
+#define read_string jsr_json_read_string
+#define read_bool jsr_json_read_bool
+#define read_optional_bool jsr_json_read_optional_bool
 
 /* An optional container: FALSE only on a wrong type (*out NULL when absent). */
 static gboolean
-read_optional (Node       *object,
-               const Path *path,
-               const char *member,
-               JsrJsonType type,
-               Node      **out,
-               GError    **error)
+read_optional (Node *object, const Path *path, const char *member, JsrJsonType type, Node **out,
+               GError **error)
 {
   g_autoptr (GError) local_error = NULL;
 
@@ -268,24 +263,17 @@ read_optional (Node       *object,
 }
 
 static gboolean
-too_many (GError    **error,
-          const Path *path,
-          const char *member,
-          guint       found,
-          guint       limit)
+too_many (GError **error, const Path *path, const char *member, guint found, guint limit)
 {
   g_autofree char *full = jsr_json_path_to_string (path, member);
 
   g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
-               _("%s has %u entries: at most %u can be loaded"), full, found, limit);
+               _ ("%s has %u entries: at most %u can be loaded"), full, found, limit);
   return FALSE;
 }
 
 static gboolean
-read_tier (Node       *object,
-           const Path *path,
-           JsTier     *out,
-           GError    **error)
+read_tier (Node *object, const Path *path, JsTier *out, GError **error)
 {
   g_autofree char *name = NULL;
   g_autofree char *full = NULL;
@@ -300,7 +288,7 @@ read_tier (Node       *object,
   full = jsr_json_path_to_string (path, NULL);
   shown = jsr_display (name);
   g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-               _("%s.tier must be light, noticeable, severe, frozen or hang, not “%s”"), full,
+               _ ("%s.tier must be light, noticeable, severe, frozen or hang, not “%s”"), full,
                shown);
   return FALSE;
 }
@@ -308,22 +296,19 @@ read_tier (Node       *object,
 /* ---- the sections of a report ------------------------------------------- */
 
 static gboolean
-parse_process (Node      *root,
-               JsrReport *report,
-               GError   **error)
+parse_process (Node *root, JsrReport *report, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "process");
   Node *process = jsr_json_read_object (root, NULL, "process", error);
 
-  if (process == NULL ||
-      !read_string (process, &path, "name", TRUE, &report->name, error) ||
-      !read_count (process, &path, "pid", &report->pid, error) ||
-      !read_string (process, &path, "toolkit", TRUE, &report->toolkit, error) ||
-      !read_string (process, &path, "gtk_version", TRUE, &report->gtk_version, error) ||
-      !read_string (process, &path, "mode", TRUE, &report->mode, error) ||
-      !read_count (process, &path, "start_ns", &report->start_ns, error) ||
-      !read_string (process, &path, "exe", TRUE, &report->exe, error) ||
-      !read_optional_count (process, &path, "report_ns", &report->report_ns, error))
+  if (process == NULL || !read_string (process, &path, "name", TRUE, &report->name, error)
+      || !read_count (process, &path, "pid", &report->pid, error)
+      || !read_string (process, &path, "toolkit", TRUE, &report->toolkit, error)
+      || !read_string (process, &path, "gtk_version", TRUE, &report->gtk_version, error)
+      || !read_string (process, &path, "mode", TRUE, &report->mode, error)
+      || !read_count (process, &path, "start_ns", &report->start_ns, error)
+      || !read_string (process, &path, "exe", TRUE, &report->exe, error)
+      || !read_optional_count (process, &path, "report_ns", &report->report_ns, error))
     return FALSE;
 
   return TRUE;
@@ -334,9 +319,7 @@ parse_process (Node      *root,
  * tiers_ns or slow_frame_pct read as the defaults, with the threshold as the
  * noticeable bound. */
 static gboolean
-parse_config (Node      *root,
-              JsrReport *report,
-              GError   **error)
+parse_config (Node *root, JsrReport *report, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "config");
   Path tiers_path = JSR_JSON_MEMBER (&path, "tiers_ns");
@@ -344,10 +327,9 @@ parse_config (Node      *root,
   Node *tiers = NULL;
   gint64 pct;
 
-  if (config == NULL ||
-      !read_count (config, &path, "threshold_ns", &report->threshold_ns, error) ||
-      !read_optional (config, &path, "tiers_ns", JSR_JSON_OBJECT, &tiers, error) ||
-      !read_optional_count (config, &path, "slow_frame_pct", &pct, error))
+  if (config == NULL || !read_count (config, &path, "threshold_ns", &report->threshold_ns, error)
+      || !read_optional (config, &path, "tiers_ns", JSR_JSON_OBJECT, &tiers, error)
+      || !read_optional_count (config, &path, "slow_frame_pct", &pct, error))
     return FALSE;
 
   js_tier_default_bounds (report->tier_ns);
@@ -361,24 +343,22 @@ parse_config (Node      *root,
       if (bound != JSR_UNKNOWN)
         report->tier_ns[tier] = bound;
     }
-  report->slow_frame_pct = pct != JSR_UNKNOWN ? (guint) MIN (pct, G_MAXUINT)
-                                              : JS_SLOW_FRAME_DEFAULT_PCT;
+  report->slow_frame_pct
+      = pct != JSR_UNKNOWN ? (guint) MIN (pct, G_MAXUINT) : JS_SLOW_FRAME_DEFAULT_PCT;
   return TRUE;
 }
 
 static JsrReportSource *
-parse_source (Node       *object,
-              const Path *path,
-              GError    **error)
+parse_source (Node *object, const Path *path, GError **error)
 {
   JsrReportSource *source = g_new0 (JsrReportSource, 1);
 
-  if (read_string (object, path, "source", TRUE, &source->source, error) &&
-      read_string (object, path, "callback", TRUE, &source->callback, error) &&
-      read_count (object, path, "count", &source->count, error) &&
-      read_count (object, path, "total_ns", &source->total_ns, error) &&
-      read_count (object, path, "max_ns", &source->max_ns, error) &&
-      read_count (object, path, "p95_ns", &source->p95_ns, error))
+  if (read_string (object, path, "source", TRUE, &source->source, error)
+      && read_string (object, path, "callback", TRUE, &source->callback, error)
+      && read_count (object, path, "count", &source->count, error)
+      && read_count (object, path, "total_ns", &source->total_ns, error)
+      && read_count (object, path, "max_ns", &source->max_ns, error)
+      && read_count (object, path, "p95_ns", &source->p95_ns, error))
     return source;
 
   source_free (source);
@@ -386,10 +366,7 @@ parse_source (Node       *object,
 }
 
 static gboolean
-parse_sources (Node       *summary,
-               const Path *summary_path,
-               JsrReport  *report,
-               GError    **error)
+parse_sources (Node *summary, const Path *summary_path, JsrReport *report, GError **error)
 {
   Path path = JSR_JSON_MEMBER (summary_path, "sources");
   Node *sources = jsr_json_read_array (summary, summary_path, "sources", error);
@@ -413,10 +390,7 @@ parse_sources (Node       *summary,
 
 /* summary.iteration_busy: optional (its percentiles and histogram). */
 static gboolean
-parse_iteration_busy (Node       *summary,
-                      const Path *summary_path,
-                      JsrReport  *report,
-                      GError    **error)
+parse_iteration_busy (Node *summary, const Path *summary_path, JsrReport *report, GError **error)
 {
   Path path = JSR_JSON_MEMBER (summary_path, "iteration_busy");
   Node *busy;
@@ -428,19 +402,16 @@ parse_iteration_busy (Node       *summary,
   if (busy == NULL)
     return TRUE;
 
-  return read_optional_count (busy, &path, "p50_ns", &report->iteration_p50_ns, error) &&
-         read_optional_count (busy, &path, "p95_ns", &report->iteration_p95_ns, error) &&
-         read_optional_count (busy, &path, "p99_ns", &report->iteration_p99_ns, error) &&
-         read_optional_count (busy, &path, "max_ns", &report->iteration_max_ns, error) &&
-         jsr_histogram_read_member (busy, &path, &report->iteration_histogram, error);
+  return read_optional_count (busy, &path, "p50_ns", &report->iteration_p50_ns, error)
+         && read_optional_count (busy, &path, "p95_ns", &report->iteration_p95_ns, error)
+         && read_optional_count (busy, &path, "p99_ns", &report->iteration_p99_ns, error)
+         && read_optional_count (busy, &path, "max_ns", &report->iteration_max_ns, error)
+         && jsr_histogram_read_member (busy, &path, &report->iteration_histogram, error);
 }
 
 /* summary.frames is optional: reports of plain GLib programs have no frames. */
 static gboolean
-parse_frames (Node       *summary,
-              const Path *summary_path,
-              JsrReport  *report,
-              GError    **error)
+parse_frames (Node *summary, const Path *summary_path, JsrReport *report, GError **error)
 {
   Path path = JSR_JSON_MEMBER (summary_path, "frames");
   Node *frames;
@@ -450,16 +421,15 @@ parse_frames (Node       *summary,
   if (jsr_json_object_get (summary, "frames") == NULL)
     return TRUE;
   frames = jsr_json_read_object (summary, summary_path, "frames", error);
-  if (frames == NULL ||
-      !read_count (frames, &path, "frames", &report->frames, error) ||
-      !read_count (frames, &path, "slow", &report->frames_slow, error) ||
-      !read_count (frames, &path, "frozen", &report->frames_frozen, error) ||
-      !read_count (frames, &path, "p50_ns", &report->frame_p50_ns, error) ||
-      !read_count (frames, &path, "p95_ns", &report->frame_p95_ns, error) ||
-      !read_count (frames, &path, "p99_ns", &report->frame_p99_ns, error) ||
-      !read_optional_count (frames, &path, "p90_ns", &report->frame_p90_ns, error) ||
-      !read_optional_count (frames, &path, "max_ns", &report->frame_max_ns, error) ||
-      !jsr_histogram_read_member (frames, &path, &report->frame_histogram, error))
+  if (frames == NULL || !read_count (frames, &path, "frames", &report->frames, error)
+      || !read_count (frames, &path, "slow", &report->frames_slow, error)
+      || !read_count (frames, &path, "frozen", &report->frames_frozen, error)
+      || !read_count (frames, &path, "p50_ns", &report->frame_p50_ns, error)
+      || !read_count (frames, &path, "p95_ns", &report->frame_p95_ns, error)
+      || !read_count (frames, &path, "p99_ns", &report->frame_p99_ns, error)
+      || !read_optional_count (frames, &path, "p90_ns", &report->frame_p90_ns, error)
+      || !read_optional_count (frames, &path, "max_ns", &report->frame_max_ns, error)
+      || !jsr_histogram_read_member (frames, &path, &report->frame_histogram, error))
     return FALSE;
   fps = jsr_json_object_get (frames, "fps_animating");
   if (fps != NULL && fps->type == JSR_JSON_DOUBLE)
@@ -468,25 +438,21 @@ parse_frames (Node       *summary,
 }
 
 static gboolean
-parse_summary (Node              *root,
-               JsrReport         *report,
-               JsrReportLoadFlags flags,
-               GError           **error)
+parse_summary (Node *root, JsrReport *report, JsrReportLoadFlags flags, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "summary");
   Path tiers_path = JSR_JSON_MEMBER (&path, "events_by_tier");
   Node *summary = jsr_json_read_object (root, NULL, "summary", error);
   Node *tiers;
 
-  if (summary == NULL ||
-      !read_count (summary, &path, "iterations", &report->iterations, error) ||
-      !read_count (summary, &path, "dispatches", &report->dispatches, error) ||
-      !read_count (summary, &path, "busy_ns", &report->busy_ns, error) ||
-      !read_count (summary, &path, "monitored_ns", &report->monitored_ns, error) ||
-      !read_count (summary, &path, "events_total", &report->events_total, error) ||
-      !read_count (summary, &path, "events_dropped", &report->events_dropped, error) ||
-      !read_count (summary, &path, "records_dropped", &report->records_dropped, error) ||
-      !read_count (summary, &path, "sources_truncated", &report->sources_truncated, error))
+  if (summary == NULL || !read_count (summary, &path, "iterations", &report->iterations, error)
+      || !read_count (summary, &path, "dispatches", &report->dispatches, error)
+      || !read_count (summary, &path, "busy_ns", &report->busy_ns, error)
+      || !read_count (summary, &path, "monitored_ns", &report->monitored_ns, error)
+      || !read_count (summary, &path, "events_total", &report->events_total, error)
+      || !read_count (summary, &path, "events_dropped", &report->events_dropped, error)
+      || !read_count (summary, &path, "records_dropped", &report->records_dropped, error)
+      || !read_count (summary, &path, "sources_truncated", &report->sources_truncated, error))
     return FALSE;
 
   tiers = jsr_json_read_object (summary, &path, "events_by_tier", error);
@@ -496,26 +462,23 @@ parse_summary (Node              *root,
     if (!read_count (tiers, &tiers_path, js_tier_name (tier), &report->events_by_tier[tier], error))
       return FALSE;
 
-  return parse_iteration_busy (summary, &path, report, error) &&
-         parse_frames (summary, &path, report, error) &&
-         ((flags & JSR_REPORT_LOAD_AGGREGATE) || parse_sources (summary, &path, report, error));
+  return parse_iteration_busy (summary, &path, report, error)
+         && parse_frames (summary, &path, report, error)
+         && ((flags & JSR_REPORT_LOAD_AGGREGATE) || parse_sources (summary, &path, report, error));
 }
 
 static JsrReportFrame *
-parse_frame (Node       *object,
-             const Path *path,
-             gboolean    full,
-             GError    **error)
+parse_frame (Node *object, const Path *path, gboolean full, GError **error)
 {
   JsrReportFrame *frame = g_new0 (JsrReportFrame, 1);
 
-  if (read_string (object, path, "function", TRUE, &frame->function, error) &&
-      read_string (object, path, "module", TRUE, &frame->module, error) &&
-      read_string (object, path, "file", TRUE, &frame->file, error) &&
-      read_optional_count (object, path, "line", &frame->line, error) &&
-      read_string (object, path, "offset", TRUE, &frame->offset, error) &&
-      read_optional_bool (object, path, "inlined", &frame->inlined, error) &&
-      (!full || read_string (object, path, "build_id", TRUE, &frame->build_id, error)))
+  if (read_string (object, path, "function", TRUE, &frame->function, error)
+      && read_string (object, path, "module", TRUE, &frame->module, error)
+      && read_string (object, path, "file", TRUE, &frame->file, error)
+      && read_optional_count (object, path, "line", &frame->line, error)
+      && read_string (object, path, "offset", TRUE, &frame->offset, error)
+      && read_optional_bool (object, path, "inlined", &frame->inlined, error)
+      && (!full || read_string (object, path, "build_id", TRUE, &frame->build_id, error)))
     return frame;
 
   frame_free (frame);
@@ -526,11 +489,8 @@ parse_frame (Node       *object,
  * first JSR_REPORT_MAX_FRAMES frames: the rest is counted, not validated
  * (jsr_report_load_full reads the others in detail). */
 static gboolean
-parse_top_stack (Node              *object,
-                 const Path        *path,
-                 JsrReportEvent    *event,
-                 JsrReportLoadFlags flags,
-                 GError           **error)
+parse_top_stack (Node *object, const Path *path, JsrReportEvent *event, JsrReportLoadFlags flags,
+                 GError **error)
 {
   Path stacks_path = JSR_JSON_MEMBER (path, "stacks");
   Path stack_path = JSR_JSON_ELEMENT (&stacks_path, 0);
@@ -547,18 +507,17 @@ parse_top_stack (Node              *object,
   event->n_stacks = stacks->length;
 
   stack = jsr_json_read_element (stacks, &stack_path, error);
-  if (stack == NULL ||
-      !read_optional_count (stack, &stack_path, "count", &event->top_stack_count, error) ||
-      !read_optional_bool (stack, &stack_path, "truncated", &event->top_stack_truncated, error))
+  if (stack == NULL
+      || !read_optional_count (stack, &stack_path, "count", &event->top_stack_count, error)
+      || !read_optional_bool (stack, &stack_path, "truncated", &event->top_stack_truncated, error))
     return FALSE;
 
   /* Aggregating by signatures needs no frames (see the flag). */
-  if ((flags & JSR_REPORT_LOAD_AGGREGATE) &&
-      jsr_json_object_get (stack, "signature") != NULL &&
-      jsr_json_object_get (stack, "signature")->type == JSR_JSON_STRING)
+  if ((flags & JSR_REPORT_LOAD_AGGREGATE) && jsr_json_object_get (stack, "signature") != NULL
+      && jsr_json_object_get (stack, "signature")->type == JSR_JSON_STRING)
     {
-      event->top_stack_frames_total =
-        (guint) MAX (jsr_json_object_array_length (stack, "frames"), 0);
+      event->top_stack_frames_total
+          = (guint) MAX (jsr_json_object_array_length (stack, "frames"), 0);
       return TRUE;
     }
   if (!read_optional (stack, &stack_path, "frames", JSR_JSON_ARRAY, &frames, error))
@@ -583,10 +542,7 @@ parse_top_stack (Node              *object,
 
 /* culprit.callback: null, absent or {function, module, offset}. */
 static gboolean
-parse_callback (Node              *culprit,
-                const Path        *culprit_path,
-                JsrReportCallback **out,
-                GError           **error)
+parse_callback (Node *culprit, const Path *culprit_path, JsrReportCallback **out, GError **error)
 {
   Path path = JSR_JSON_MEMBER (culprit_path, "callback");
   Node *member;
@@ -597,18 +553,15 @@ parse_callback (Node              *culprit,
   if (member == NULL)
     return TRUE;
   callback = *out = g_new0 (JsrReportCallback, 1);
-  return read_string (member, &path, "function", TRUE, &callback->function, error) &&
-         read_string (member, &path, "module", TRUE, &callback->module, error) &&
-         read_string (member, &path, "offset", TRUE, &callback->offset, error);
+  return read_string (member, &path, "function", TRUE, &callback->function, error)
+         && read_string (member, &path, "module", TRUE, &callback->module, error)
+         && read_string (member, &path, "offset", TRUE, &callback->offset, error);
 }
 
 /* The culprit of an event or a part (NULL when null or absent). Its `node`
  * is checked against the profile once that is read (check_culprit_node). */
 static gboolean
-parse_culprit (Node              *object,
-               const Path        *path,
-               JsrReportCulprit **out,
-               GError           **error)
+parse_culprit (Node *object, const Path *path, JsrReportCulprit **out, GError **error)
 {
   Path culprit_path = JSR_JSON_MEMBER (path, "culprit");
   Node *member;
@@ -620,29 +573,29 @@ parse_culprit (Node              *object,
     return TRUE;
 
   culprit = *out = g_new0 (JsrReportCulprit, 1);
-  if (!read_string (member, &culprit_path, "function", TRUE, &culprit->function, error) ||
-      !read_string (member, &culprit_path, "module", TRUE, &culprit->module, error) ||
-      !read_string (member, &culprit_path, "file", TRUE, &culprit->file, error) ||
-      !read_optional_count (member, &culprit_path, "line", &culprit->line, error) ||
-      !jsr_json_read_fraction (member, &culprit_path, "confidence", &culprit->confidence, error) ||
-      !read_optional_count (member, &culprit_path, "samples", &culprit->samples, error) ||
-      !read_optional_count (member, &culprit_path, "of_samples", &culprit->of_samples, error) ||
-      !read_string (member, &culprit_path, "reason", TRUE, &culprit->reason, error) ||
-      !read_string (member, &culprit_path, "offset", TRUE, &culprit->offset, error) ||
-      !read_optional_count (member, &culprit_path, "node", &culprit->node, error) ||
-      !read_optional_count (member, &culprit_path, "time_ns", &culprit->time_ns, error) ||
-      !read_optional_count (member, &culprit_path, "app_code_ns", &culprit->app_code_ns, error) ||
-      !parse_callback (member, &culprit_path, &culprit->callback, error))
+  if (!read_string (member, &culprit_path, "function", TRUE, &culprit->function, error)
+      || !read_string (member, &culprit_path, "module", TRUE, &culprit->module, error)
+      || !read_string (member, &culprit_path, "file", TRUE, &culprit->file, error)
+      || !read_optional_count (member, &culprit_path, "line", &culprit->line, error)
+      || !jsr_json_read_fraction (member, &culprit_path, "confidence", &culprit->confidence, error)
+      || !read_optional_count (member, &culprit_path, "samples", &culprit->samples, error)
+      || !read_optional_count (member, &culprit_path, "of_samples", &culprit->of_samples, error)
+      || !read_string (member, &culprit_path, "reason", TRUE, &culprit->reason, error)
+      || !read_string (member, &culprit_path, "offset", TRUE, &culprit->offset, error)
+      || !read_optional_count (member, &culprit_path, "node", &culprit->node, error)
+      || !read_optional_count (member, &culprit_path, "time_ns", &culprit->time_ns, error)
+      || !read_optional_count (member, &culprit_path, "app_code_ns", &culprit->app_code_ns, error)
+      || !parse_callback (member, &culprit_path, &culprit->callback, error))
     return FALSE;
 
-  if (culprit->samples != JSR_UNKNOWN && culprit->of_samples != JSR_UNKNOWN &&
-      culprit->samples > culprit->of_samples)
+  if (culprit->samples != JSR_UNKNOWN && culprit->of_samples != JSR_UNKNOWN
+      && culprit->samples > culprit->of_samples)
     {
       g_autofree char *full = jsr_json_path_to_string (&culprit_path, NULL);
 
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-                   _("%s.samples (%lld) must not be more than its of_samples (%lld)"),
-                   full, (long long) culprit->samples, (long long) culprit->of_samples);
+                   _ ("%s.samples (%lld) must not be more than its of_samples (%lld)"), full,
+                   (long long) culprit->samples, (long long) culprit->of_samples);
       return FALSE;
     }
 
@@ -651,33 +604,26 @@ parse_culprit (Node              *object,
 
 /* The members of "Stacks and classification": all optional. */
 static gboolean
-parse_event_analysis (Node              *object,
-                      const Path        *path,
-                      JsrReportEvent    *event,
-                      JsrReportLoadFlags flags,
-                      GError           **error)
+parse_event_analysis (Node *object, const Path *path, JsrReportEvent *event,
+                      JsrReportLoadFlags flags, GError **error)
 {
-  return read_optional_bool (object, path, "ongoing", &event->ongoing, error) &&
-         read_optional_count (object, path, "watched_ns", &event->watched_ns, error) &&
-         read_optional_count (object, path, "cpu_ns", &event->cpu_ns, error) &&
-         read_optional_count (object, path, "off_cpu_ns", &event->off_cpu_ns, error) &&
-         read_string (object, path, "class", TRUE, &event->klass, error) &&
-         read_string (object, path, "wait", TRUE, &event->wait, error) &&
-         read_optional_count (object, path, "samples_total", &event->samples_total, error) &&
-         parse_culprit (object, path, &event->culprit, error) &&
-         parse_top_stack (object, path, event, flags, error);
+  return read_optional_bool (object, path, "ongoing", &event->ongoing, error)
+         && read_optional_count (object, path, "watched_ns", &event->watched_ns, error)
+         && read_optional_count (object, path, "cpu_ns", &event->cpu_ns, error)
+         && read_optional_count (object, path, "off_cpu_ns", &event->off_cpu_ns, error)
+         && read_string (object, path, "class", TRUE, &event->klass, error)
+         && read_string (object, path, "wait", TRUE, &event->wait, error)
+         && read_optional_count (object, path, "samples_total", &event->samples_total, error)
+         && parse_culprit (object, path, &event->culprit, error)
+         && parse_top_stack (object, path, event, flags, error);
 }
 
 /* ---- full loading: the event's detail ---------------------------------------- */
 
 /* An index into a list of `n` entries: −1 (none) when null or absent. */
 static gboolean
-read_index (Node       *object,
-            const Path *path,
-            const char *member,
-            guint       n,
-            gint32     *out,
-            GError    **error)
+read_index (Node *object, const Path *path, const char *member, guint n, gint32 *out,
+            GError **error)
 {
   Node *node = jsr_json_object_get (object, member);
 
@@ -685,13 +631,13 @@ read_index (Node       *object,
   if (jsr_json_is_absent (node))
     return TRUE;
   if (node->type != JSR_JSON_INT)
-    return jsr_json_invalid (error, path, member, _("an integer or null"), node);
+    return jsr_json_invalid (error, path, member, _ ("an integer or null"), node);
   if (node->v.integer < -1 || node->v.integer >= (gint64) n)
     {
       g_autofree char *full = jsr_json_path_to_string (path, member);
 
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-                   _("%s must be from -1 to %d (it is %lld)"), full, (int) n - 1,
+                   _ ("%s must be from -1 to %d (it is %lld)"), full, (int) n - 1,
                    (long long) node->v.integer);
       return FALSE;
     }
@@ -700,23 +646,20 @@ read_index (Node       *object,
 }
 
 static JsrReportStack *
-parse_stack (Node              *object,
-             const Path        *path,
-             guint              n_nodes,
-             JsrReportLoadFlags flags,
-             GError           **error)
+parse_stack (Node *object, const Path *path, guint n_nodes, JsrReportLoadFlags flags,
+             GError **error)
 {
   Path frames_path = JSR_JSON_MEMBER (path, "frames");
   JsrReportStack *stack = g_new0 (JsrReportStack, 1);
   Node *frames;
 
   stack->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) frame_free);
-  if (!read_optional_count (object, path, "count", &stack->count, error) ||
-      !read_string (object, path, "signature", TRUE, &stack->signature, error) ||
-      !read_string (object, path, "signature_id", TRUE, &stack->signature_id, error) ||
-      !read_optional_bool (object, path, "truncated", &stack->truncated, error) ||
-      !read_optional_count (object, path, "time_ns", &stack->time_ns, error) ||
-      !read_index (object, path, "node", n_nodes, &stack->node, error))
+  if (!read_optional_count (object, path, "count", &stack->count, error)
+      || !read_string (object, path, "signature", TRUE, &stack->signature, error)
+      || !read_string (object, path, "signature_id", TRUE, &stack->signature_id, error)
+      || !read_optional_bool (object, path, "truncated", &stack->truncated, error)
+      || !read_optional_count (object, path, "time_ns", &stack->time_ns, error)
+      || !read_index (object, path, "node", n_nodes, &stack->node, error))
     goto fail;
   /* A stack without a count was sampled at least once. */
   if (stack->count == JSR_UNKNOWN)
@@ -758,25 +701,20 @@ fail:
 }
 
 static gboolean
-parse_sample (Node            *object,
-              const Path      *path,
-              guint            n_stacks,
-              guint            n_nodes,
-              guint            n_parts,
-              JsrReportSample *sample,
-              GError         **error)
+parse_sample (Node *object, const Path *path, guint n_stacks, guint n_nodes, guint n_parts,
+              JsrReportSample *sample, GError **error)
 {
   gint32 stack;
 
-  if (!read_count (object, path, "t_ns", &sample->t_ns, error) ||
-      !read_optional_count (object, path, "last_ns", &sample->last_ns, error) ||
-      !read_optional_count (object, path, "count", &sample->count, error) ||
-      !read_string (object, path, "state", TRUE, &sample->state, error) ||
-      !read_string (object, path, "wait", TRUE, &sample->wait, error) ||
-      !read_index (object, path, "stack", n_stacks, &stack, error) ||
-      !read_index (object, path, "node", n_nodes, &sample->node, error) ||
-      !read_index (object, path, "part", n_parts, &sample->part, error) ||
-      !read_optional_count (object, path, "running", &sample->running, error))
+  if (!read_count (object, path, "t_ns", &sample->t_ns, error)
+      || !read_optional_count (object, path, "last_ns", &sample->last_ns, error)
+      || !read_optional_count (object, path, "count", &sample->count, error)
+      || !read_string (object, path, "state", TRUE, &sample->state, error)
+      || !read_string (object, path, "wait", TRUE, &sample->wait, error)
+      || !read_index (object, path, "stack", n_stacks, &stack, error)
+      || !read_index (object, path, "node", n_nodes, &sample->node, error)
+      || !read_index (object, path, "part", n_parts, &sample->part, error)
+      || !read_optional_count (object, path, "running", &sample->running, error))
     return FALSE;
   sample->stack = stack;
   /* A last sample before the first makes no sense: taken as the first
@@ -793,10 +731,8 @@ parse_sample (Node            *object,
 
 /* A culprit's node must be one of the profile's. */
 static gboolean
-check_culprit_node (const JsrReportCulprit *culprit,
-                    const Path             *path,
-                    guint                   n_nodes,
-                    GError                **error)
+check_culprit_node (const JsrReportCulprit *culprit, const Path *path, guint n_nodes,
+                    GError **error)
 {
   g_autofree char *full = NULL;
 
@@ -804,31 +740,26 @@ check_culprit_node (const JsrReportCulprit *culprit,
     return TRUE;
   full = jsr_json_path_to_string (path, "culprit.node");
   g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-               _("%s must be from 0 to %d (it is %lld)"), full, (int) n_nodes - 1,
+               _ ("%s must be from 0 to %d (it is %lld)"), full, (int) n_nodes - 1,
                (long long) culprit->node);
   return FALSE;
 }
 
 static gboolean
-column_int (Node       *column,
-            const Path *column_path,
-            guint       i,
-            gint64      min,
-            gint64      max,
-            gint64     *out,
-            GError    **error)
+column_int (Node *column, const Path *column_path, guint i, gint64 min, gint64 max, gint64 *out,
+            GError **error)
 {
   Path element_path = JSR_JSON_ELEMENT (column_path, i);
   Node *element = &column->v.elements[i];
 
   if (element->type != JSR_JSON_INT)
-    return jsr_json_invalid (error, &element_path, NULL, _("an integer"), element);
+    return jsr_json_invalid (error, &element_path, NULL, _ ("an integer"), element);
   if (element->v.integer < min || element->v.integer > max)
     {
       g_autofree char *full = jsr_json_path_to_string (&element_path, NULL);
 
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-                   _("%s must be from %lld to %lld (it is %lld)"), full, (long long) min,
+                   _ ("%s must be from %lld to %lld (it is %lld)"), full, (long long) min,
                    (long long) max, (long long) element->v.integer);
       return FALSE;
     }
@@ -840,11 +771,8 @@ column_int (Node       *column,
  * profile (by columns), and at the others in all. The sums are the
  * reader's, as for the event's profile (jsr-profile.c). */
 static gboolean
-parse_part_profile (Node          *object,
-                    const Path    *part_path,
-                    guint          n_nodes,
-                    JsrReportPart *part,
-                    GError       **error)
+parse_part_profile (Node *object, const Path *part_path, guint n_nodes, JsrReportPart *part,
+                    GError **error)
 {
   Path path = JSR_JSON_MEMBER (part_path, "profile");
   Path node_path = JSR_JSON_MEMBER (&path, "node");
@@ -857,20 +785,20 @@ parse_part_profile (Node          *object,
     return FALSE;
   if (profile == NULL)
     return TRUE;
-  if (!read_optional_count (profile, &path, "samples", &ignored, error) ||
-      !read_optional_count (profile, &path, "time_ns", &ignored, error) ||
-      !read_optional_count (profile, &path, "other_samples", &part->other_samples, error) ||
-      !read_optional_count (profile, &path, "other_ns", &part->other_ns, error) ||
-      (nodes = jsr_json_read_array (profile, &path, "node", error)) == NULL ||
-      (samples = jsr_json_read_array (profile, &path, "self_samples", error)) == NULL ||
-      (times = jsr_json_read_array (profile, &path, "self_ns", error)) == NULL)
+  if (!read_optional_count (profile, &path, "samples", &ignored, error)
+      || !read_optional_count (profile, &path, "time_ns", &ignored, error)
+      || !read_optional_count (profile, &path, "other_samples", &part->other_samples, error)
+      || !read_optional_count (profile, &path, "other_ns", &part->other_ns, error)
+      || (nodes = jsr_json_read_array (profile, &path, "node", error)) == NULL
+      || (samples = jsr_json_read_array (profile, &path, "self_samples", error)) == NULL
+      || (times = jsr_json_read_array (profile, &path, "self_ns", error)) == NULL)
     return FALSE;
   if (samples->length != nodes->length || times->length != nodes->length)
     {
       g_autofree char *full = jsr_json_path_to_string (&path, NULL);
 
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-                   _("%s: “node”, “self_samples” and “self_ns” must be of one length"), full);
+                   _ ("%s: “node”, “self_samples” and “self_ns” must be of one length"), full);
       return FALSE;
     }
   if (nodes->length > JSR_PART_PROFILE_MAX_NODES)
@@ -886,9 +814,9 @@ parse_part_profile (Node          *object,
       JsrReportPartNode entry;
       gint64 node;
 
-      if (!column_int (nodes, &node_path, i, 0, (gint64) n_nodes - 1, &node, error) ||
-          !column_int (samples, &samples_path, i, 0, G_MAXINT64, &entry.self_samples, error) ||
-          !column_int (times, &ns_path, i, 0, G_MAXINT64, &entry.self_ns, error))
+      if (!column_int (nodes, &node_path, i, 0, (gint64) n_nodes - 1, &node, error)
+          || !column_int (samples, &samples_path, i, 0, G_MAXINT64, &entry.self_samples, error)
+          || !column_int (times, &ns_path, i, 0, G_MAXINT64, &entry.self_ns, error))
         return FALSE;
       entry.node = (gint32) node;
       g_array_append_val (part->profile, entry);
@@ -901,11 +829,8 @@ parse_part_profile (Node          *object,
 #define JSR_PART_MAX_STACKS 64
 
 static gboolean
-parse_part_stacks (Node          *object,
-                   const Path    *part_path,
-                   guint          n_nodes,
-                   JsrReportPart *part,
-                   GError       **error)
+parse_part_stacks (Node *object, const Path *part_path, guint n_nodes, JsrReportPart *part,
+                   GError **error)
 {
   Path path = JSR_JSON_MEMBER (part_path, "stacks");
   Node *stacks;
@@ -928,14 +853,14 @@ parse_part_stacks (Node          *object,
         return FALSE;
       stack = g_new0 (JsrReportPartStack, 1);
       g_ptr_array_add (part->stacks, stack);
-      if (!read_index (element, &stack_path, "node", n_nodes, &node, error) ||
-          !read_optional_count (element, &stack_path, "count", &stack->count, error) ||
-          !read_optional_count (element, &stack_path, "time_ns", &stack->time_ns, error) ||
-          !read_string (element, &stack_path, "signature", TRUE, &stack->signature, error) ||
-          !read_string (element, &stack_path, "signature_id", TRUE, &stack->signature_id, error))
+      if (!read_index (element, &stack_path, "node", n_nodes, &node, error)
+          || !read_optional_count (element, &stack_path, "count", &stack->count, error)
+          || !read_optional_count (element, &stack_path, "time_ns", &stack->time_ns, error)
+          || !read_string (element, &stack_path, "signature", TRUE, &stack->signature, error)
+          || !read_string (element, &stack_path, "signature_id", TRUE, &stack->signature_id, error))
         return FALSE;
       if (node < 0)
-        return jsr_json_invalid (error, &stack_path, "node", _("an index of the profile's nodes"),
+        return jsr_json_invalid (error, &stack_path, "node", _ ("an index of the profile's nodes"),
                                  jsr_json_object_get (element, "node"));
       stack->node = node;
       stack->count = MAX (stack->count, 0);
@@ -946,28 +871,23 @@ parse_part_stacks (Node          *object,
 /* The part's own cause (docs/report-format.md, "Causes per part"): all
  * optional; `n_nodes` is the event's profile's. */
 static gboolean
-parse_part_cause (Node          *object,
-                  const Path    *path,
-                  gboolean       with_profile,
-                  guint          n_nodes,
-                  JsrReportPart *part,
-                  GError       **error)
+parse_part_cause (Node *object, const Path *path, gboolean with_profile, guint n_nodes,
+                  JsrReportPart *part, GError **error)
 {
-  if (!read_optional_count (object, path, "stalls", &part->stalls, error) ||
-      !read_optional_count (object, path, "watched_ns", &part->watched_ns, error) ||
-      !read_optional_count (object, path, "cpu_ns", &part->cpu_ns, error) ||
-      !read_optional_count (object, path, "off_cpu_ns", &part->off_cpu_ns, error) ||
-      !read_optional_count (object, path, "runnable_ns", &part->runnable_ns, error) ||
-      !read_string (object, path, "class", TRUE, &part->klass, error) ||
-      !read_string (object, path, "wait", TRUE, &part->wait, error) ||
-      !parse_culprit (object, path, &part->culprit, error) ||
-      (with_profile && !check_culprit_node (part->culprit, path, n_nodes, error)) ||
-      !read_optional_count (object, path, "attributed_ns", &part->attributed_ns, error) ||
-      !read_optional_count (object, path, "samples_total", &part->samples_total, error) ||
-      !read_optional_count (object, path, "samples_with_stack", &part->samples_with_stack,
-                            error) ||
-      (with_profile && !parse_part_profile (object, path, n_nodes, part, error)) ||
-      (with_profile && !parse_part_stacks (object, path, n_nodes, part, error)))
+  if (!read_optional_count (object, path, "stalls", &part->stalls, error)
+      || !read_optional_count (object, path, "watched_ns", &part->watched_ns, error)
+      || !read_optional_count (object, path, "cpu_ns", &part->cpu_ns, error)
+      || !read_optional_count (object, path, "off_cpu_ns", &part->off_cpu_ns, error)
+      || !read_optional_count (object, path, "runnable_ns", &part->runnable_ns, error)
+      || !read_string (object, path, "class", TRUE, &part->klass, error)
+      || !read_string (object, path, "wait", TRUE, &part->wait, error)
+      || !parse_culprit (object, path, &part->culprit, error)
+      || (with_profile && !check_culprit_node (part->culprit, path, n_nodes, error))
+      || !read_optional_count (object, path, "attributed_ns", &part->attributed_ns, error)
+      || !read_optional_count (object, path, "samples_total", &part->samples_total, error)
+      || !read_optional_count (object, path, "samples_with_stack", &part->samples_with_stack, error)
+      || (with_profile && !parse_part_profile (object, path, n_nodes, part, error))
+      || (with_profile && !parse_part_stacks (object, path, n_nodes, part, error)))
     return FALSE;
 
   /* Its profile's time, as for the event, never more than its duration. */
@@ -979,28 +899,24 @@ parse_part_cause (Node          *object,
 }
 
 static JsrReportPart *
-parse_part (Node       *object,
-            const Path *path,
-            gboolean    with_profile,
-            guint       n_nodes,
-            GError    **error)
+parse_part (Node *object, const Path *path, gboolean with_profile, guint n_nodes, GError **error)
 {
   Path phases_path = JSR_JSON_MEMBER (path, "phases");
   JsrReportPart *part = g_new0 (JsrReportPart, 1);
   Node *phases;
 
-  if (!read_string (object, path, "type", FALSE, &part->type, error) ||
-      !read_count (object, path, "start_ns", &part->start_ns, error) ||
-      !read_count (object, path, "end_ns", &part->end_ns, error) ||
-      !read_count (object, path, "duration_ns", &part->duration_ns, error) ||
-      !read_string (object, path, "tier", TRUE, &part->tier, error) ||
-      !read_string (object, path, "source", TRUE, &part->source, error) ||
-      !read_string (object, path, "callback", TRUE, &part->callback, error) ||
-      !read_optional_count (object, path, "window", &part->window, error) ||
-      !read_optional_count (object, path, "budget_ns", &part->budget_ns, error) ||
-      !read_optional_count (object, path, "work_ns", &part->work_ns, error) ||
-      !read_optional (object, path, "phases", JSR_JSON_OBJECT, &phases, error) ||
-      !parse_part_cause (object, path, with_profile, n_nodes, part, error))
+  if (!read_string (object, path, "type", FALSE, &part->type, error)
+      || !read_count (object, path, "start_ns", &part->start_ns, error)
+      || !read_count (object, path, "end_ns", &part->end_ns, error)
+      || !read_count (object, path, "duration_ns", &part->duration_ns, error)
+      || !read_string (object, path, "tier", TRUE, &part->tier, error)
+      || !read_string (object, path, "source", TRUE, &part->source, error)
+      || !read_string (object, path, "callback", TRUE, &part->callback, error)
+      || !read_optional_count (object, path, "window", &part->window, error)
+      || !read_optional_count (object, path, "budget_ns", &part->budget_ns, error)
+      || !read_optional_count (object, path, "work_ns", &part->work_ns, error)
+      || !read_optional (object, path, "phases", JSR_JSON_OBJECT, &phases, error)
+      || !parse_part_cause (object, path, with_profile, n_nodes, part, error))
     goto fail;
 
   /* An end before the start makes no sense: taken as the start. */
@@ -1008,8 +924,8 @@ parse_part (Node       *object,
   for (guint p = 0; p < G_N_ELEMENTS (phase_names); p++)
     {
       part->phases[p] = JSR_UNKNOWN;
-      if (phases != NULL &&
-          !read_optional_count (phases, &phases_path, phase_names[p], &part->phases[p], error))
+      if (phases != NULL
+          && !read_optional_count (phases, &phases_path, phase_names[p], &part->phases[p], error))
         goto fail;
     }
   return part;
@@ -1022,11 +938,7 @@ fail:
 /* A number >= 0 or null, as an integer × 100 (JSR_UNKNOWN when null or
  * missing). */
 static gboolean
-read_number_x100 (Node       *object,
-                  const Path *path,
-                  const char *member,
-                  gint64     *out,
-                  GError    **error)
+read_number_x100 (Node *object, const Path *path, const char *member, gint64 *out, GError **error)
 {
   Node *node = jsr_json_object_get (object, member);
   double value;
@@ -1039,13 +951,13 @@ read_number_x100 (Node       *object,
   else if (node->type == JSR_JSON_DOUBLE)
     value = node->v.number;
   else
-    return jsr_json_invalid (error, path, member, _("a number or null"), node);
+    return jsr_json_invalid (error, path, member, _ ("a number or null"), node);
   if (!(value >= 0 && value < 1e15))
     {
       g_autofree char *full = jsr_json_path_to_string (path, member);
 
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
-                   _("%s must be a number from 0 to 10^15 (it is %g)"), full, value);
+                   _ ("%s must be a number from 0 to 10^15 (it is %g)"), full, value);
       return FALSE;
     }
   *out = (gint64) llround (value * 100);
@@ -1055,38 +967,31 @@ read_number_x100 (Node       *object,
 /* The event's scene and context (report-format.md, "Scenes and marks",
  * "Context"): all optional; unknown values are null. */
 static gboolean
-parse_context (Node                 *event,
-               const Path           *path,
-               JsrReportEventDetail *detail,
-               GError              **error)
+parse_context (Node *event, const Path *path, JsrReportEventDetail *detail, GError **error)
 {
   Path context_path = JSR_JSON_MEMBER (path, "context");
   Node *context;
 
   detail->process_cpu_pct_x100 = detail->load_avg_x100 = detail->mem_available_kb = JSR_UNKNOWN;
-  if (!read_string (event, path, "scene", TRUE, &detail->scene, error) ||
-      !read_optional (event, path, "context", JSR_JSON_OBJECT, &context, error))
+  if (!read_string (event, path, "scene", TRUE, &detail->scene, error)
+      || !read_optional (event, path, "context", JSR_JSON_OBJECT, &context, error))
     return FALSE;
   if (context == NULL)
     return TRUE;
 
-  return read_number_x100 (context, &context_path, "process_cpu_pct",
-                           &detail->process_cpu_pct_x100, error) &&
-         read_number_x100 (context, &context_path, "load_avg_1m", &detail->load_avg_x100,
-                           error) &&
-         read_optional_count (context, &context_path, "mem_available_kb",
-                              &detail->mem_available_kb, error) &&
-         read_optional_bool (context, &context_path, "startup", &detail->startup, error);
+  return read_number_x100 (context, &context_path, "process_cpu_pct", &detail->process_cpu_pct_x100,
+                           error)
+         && read_number_x100 (context, &context_path, "load_avg_1m", &detail->load_avg_x100, error)
+         && read_optional_count (context, &context_path, "mem_available_kb",
+                                 &detail->mem_available_kb, error)
+         && read_optional_bool (context, &context_path, "startup", &detail->startup, error);
 }
 
 /* The event's profile: the file's, else (an older report) one made of its
  * listed stacks. In either case the event's attributed time is the
  * profile's. */
 static gboolean
-parse_event_profile (Node              *object,
-                     const Path        *path,
-                     JsrReportEvent    *event,
-                     GError           **error)
+parse_event_profile (Node *object, const Path *path, JsrReportEvent *event, GError **error)
 {
   Path profile_path = JSR_JSON_MEMBER (path, "profile");
   JsrReportEventDetail *detail = event->detail;
@@ -1101,11 +1006,8 @@ parse_event_profile (Node              *object,
 }
 
 static gboolean
-parse_event_detail (Node              *object,
-                    const Path        *path,
-                    JsrReportEvent    *event,
-                    JsrReportLoadFlags flags,
-                    GError           **error)
+parse_event_detail (Node *object, const Path *path, JsrReportEvent *event, JsrReportLoadFlags flags,
+                    GError **error)
 {
   Path stacks_path = JSR_JSON_MEMBER (path, "stacks");
   Path samples_path = JSR_JSON_MEMBER (path, "samples");
@@ -1120,21 +1022,21 @@ parse_event_detail (Node              *object,
   g_array_set_clear_func (detail->samples, (GDestroyNotify) sample_clear);
   detail->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) part_free);
 
-  if (!read_optional_count (object, path, "runnable_ns", &detail->runnable_ns, error) ||
-      !read_optional_count (object, path, "end_ns", &detail->end_ns, error) ||
-      !read_optional_count (object, path, "attributed_ns", &detail->attributed_ns, error) ||
-      !read_optional_count (object, path, "unattributed_ns", &detail->unattributed_ns, error) ||
-      !read_optional_count (object, path, "attributed_unlisted_ns",
-                            &detail->attributed_unlisted_ns, error) ||
-      !read_optional_count (object, path, "stalls", &detail->stalls, error) ||
-      !read_optional_count (object, path, "samples_with_stack", &detail->samples_with_stack,
-                            error) ||
-      !read_optional_count (object, path, "stacks_omitted", &detail->stacks_omitted, error))
+  if (!read_optional_count (object, path, "runnable_ns", &detail->runnable_ns, error)
+      || !read_optional_count (object, path, "end_ns", &detail->end_ns, error)
+      || !read_optional_count (object, path, "attributed_ns", &detail->attributed_ns, error)
+      || !read_optional_count (object, path, "unattributed_ns", &detail->unattributed_ns, error)
+      || !read_optional_count (object, path, "attributed_unlisted_ns",
+                               &detail->attributed_unlisted_ns, error)
+      || !read_optional_count (object, path, "stalls", &detail->stalls, error)
+      || !read_optional_count (object, path, "samples_with_stack", &detail->samples_with_stack,
+                               error)
+      || !read_optional_count (object, path, "stacks_omitted", &detail->stacks_omitted, error))
     return FALSE;
   if (detail->end_ns == JSR_UNKNOWN)
     detail->end_ns = event->start_ns + MIN (event->duration_ns, G_MAXINT64 - event->start_ns);
-  if (!parse_context (object, path, detail, error) ||
-      !parse_event_profile (object, path, event, error))
+  if (!parse_context (object, path, detail, error)
+      || !parse_event_profile (object, path, event, error))
     return FALSE;
   if (detail->profile != NULL)
     n_nodes = detail->profile->nodes->len;
@@ -1145,8 +1047,8 @@ parse_event_detail (Node              *object,
   if (!read_optional (object, path, "stacks", JSR_JSON_ARRAY, &stacks, error))
     return FALSE;
   /* Aggregating needs the timeline only to count samples. */
-  if (!((flags & JSR_REPORT_LOAD_AGGREGATE) && event->samples_total != JSR_UNKNOWN) &&
-      !read_optional (object, path, "samples", JSR_JSON_ARRAY, &samples, error))
+  if (!((flags & JSR_REPORT_LOAD_AGGREGATE) && event->samples_total != JSR_UNKNOWN)
+      && !read_optional (object, path, "samples", JSR_JSON_ARRAY, &samples, error))
     return FALSE;
 
   if (stacks != NULL)
@@ -1159,8 +1061,8 @@ parse_event_detail (Node              *object,
           Node *element = jsr_json_read_element (stacks, &stack_path, error);
           JsrReportStack *stack;
 
-          if (element == NULL ||
-              (stack = parse_stack (element, &stack_path, n_nodes, flags, error)) == NULL)
+          if (element == NULL
+              || (stack = parse_stack (element, &stack_path, n_nodes, flags, error)) == NULL)
             return FALSE;
           g_ptr_array_add (detail->stacks, stack);
         }
@@ -1196,15 +1098,16 @@ parse_event_detail (Node              *object,
           Node *element = jsr_json_read_element (samples, &sample_path, error);
           JsrReportSample *sample = &g_array_index (detail->samples, JsrReportSample, i);
 
-          if (element == NULL ||
-              !parse_sample (element, &sample_path, detail->stacks->len,
-                             detail->profile != NULL && !detail->profile->from_stacks ? n_nodes : 0,
-                             (guint) MIN (n_parts, G_MAXUINT), sample, error))
+          if (element == NULL
+              || !parse_sample (element, &sample_path, detail->stacks->len,
+                                detail->profile != NULL && !detail->profile->from_stacks ? n_nodes
+                                                                                         : 0,
+                                (guint) MIN (n_parts, G_MAXUINT), sample, error))
             return FALSE;
           /* An older report's sample: the node of its stack. */
           if (detail->profile != NULL && detail->profile->from_stacks && sample->stack >= 0)
-            sample->node = ((JsrReportStack *) g_ptr_array_index (detail->stacks,
-                                                                  sample->stack))->node;
+            sample->node
+                = ((JsrReportStack *) g_ptr_array_index (detail->stacks, sample->stack))->node;
         }
     }
 
@@ -1216,10 +1119,7 @@ parse_event_detail (Node              *object,
  * profile: read with it only (full loading and aggregating), and then only
  * a file's. */
 static gboolean
-parse_event_parts (Node              *object,
-                   const Path        *path,
-                   JsrReportEvent    *event,
-                   GError           **error)
+parse_event_parts (Node *object, const Path *path, JsrReportEvent *event, GError **error)
 {
   Path parts_path = JSR_JSON_MEMBER (path, "parts");
   const JsrProfile *profile = event->detail != NULL ? event->detail->profile : NULL;
@@ -1245,8 +1145,8 @@ parse_event_parts (Node              *object,
       Node *element = jsr_json_read_element (parts, &part_path, error);
       JsrReportPart *part;
 
-      if (element == NULL ||
-          (part = parse_part (element, &part_path, with_profiles, n_nodes, error)) == NULL)
+      if (element == NULL
+          || (part = parse_part (element, &part_path, with_profiles, n_nodes, error)) == NULL)
         return FALSE;
       g_ptr_array_add (event->parts, part);
     }
@@ -1256,25 +1156,22 @@ parse_event_parts (Node              *object,
 /* ---- events ------------------------------------------------------------------ */
 
 static JsrReportEvent *
-parse_event (Node              *object,
-             const Path        *path,
-             JsrReportLoadFlags flags,
-             GError           **error)
+parse_event (Node *object, const Path *path, JsrReportLoadFlags flags, GError **error)
 {
   JsrReportEvent *event = g_new0 (JsrReportEvent, 1);
 
   event->top_stack = g_ptr_array_new_with_free_func ((GDestroyNotify) frame_free);
-  if (read_count (object, path, "id", &event->id, error) &&
-      read_string (object, path, "type", FALSE, &event->type, error) &&
-      read_tier (object, path, &event->tier, error) &&
-      read_count (object, path, "start_ns", &event->start_ns, error) &&
-      read_count (object, path, "duration_ns", &event->duration_ns, error) &&
-      read_optional_count (object, path, "parts_count", &event->parts_count, error) &&
-      read_string (object, path, "source", TRUE, &event->source, error) &&
-      read_string (object, path, "callback", TRUE, &event->callback, error) &&
-      parse_event_analysis (object, path, event, flags, error) &&
-      (!(flags & JSR_REPORT_LOAD_FULL) || parse_event_detail (object, path, event, flags, error)) &&
-      parse_event_parts (object, path, event, error))
+  if (read_count (object, path, "id", &event->id, error)
+      && read_string (object, path, "type", FALSE, &event->type, error)
+      && read_tier (object, path, &event->tier, error)
+      && read_count (object, path, "start_ns", &event->start_ns, error)
+      && read_count (object, path, "duration_ns", &event->duration_ns, error)
+      && read_optional_count (object, path, "parts_count", &event->parts_count, error)
+      && read_string (object, path, "source", TRUE, &event->source, error)
+      && read_string (object, path, "callback", TRUE, &event->callback, error)
+      && parse_event_analysis (object, path, event, flags, error)
+      && (!(flags & JSR_REPORT_LOAD_FULL) || parse_event_detail (object, path, event, flags, error))
+      && parse_event_parts (object, path, event, error))
     {
       if (event->parts_count == JSR_UNKNOWN)
         event->parts_count = 0;
@@ -1286,10 +1183,7 @@ parse_event (Node              *object,
 }
 
 static gboolean
-parse_events (Node              *root,
-              JsrReport         *report,
-              JsrReportLoadFlags flags,
-              GError           **error)
+parse_events (Node *root, JsrReport *report, JsrReportLoadFlags flags, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "events");
   Node *events = jsr_json_read_array (root, NULL, "events", error);
@@ -1313,10 +1207,7 @@ parse_events (Node              *root,
 
 /* previous_run: optional; its hang is an event like those of "events". */
 static gboolean
-parse_previous_run (Node              *root,
-                    JsrReport         *report,
-                    JsrReportLoadFlags flags,
-                    GError           **error)
+parse_previous_run (Node *root, JsrReport *report, JsrReportLoadFlags flags, GError **error)
 {
   Path path = JSR_JSON_MEMBER (NULL, "previous_run");
   Path hang_path = JSR_JSON_MEMBER (&path, "hang");
@@ -1330,8 +1221,8 @@ parse_previous_run (Node              *root,
     return TRUE;
 
   run = report->previous_run = g_new0 (JsrReportPreviousRun, 1);
-  if (!read_optional_count (previous, &path, "pid", &run->pid, error) ||
-      !read_string (previous, &path, "exe", TRUE, &run->exe, error))
+  if (!read_optional_count (previous, &path, "pid", &run->pid, error)
+      || !read_string (previous, &path, "exe", TRUE, &run->exe, error))
     return FALSE;
 
   hang = jsr_json_read_object (previous, &path, "hang", error);
@@ -1344,9 +1235,7 @@ parse_previous_run (Node              *root,
 
 /* summary.sampler: null or absent without a watchdog. */
 static gboolean
-parse_sampler (Node      *root,
-               JsrReport *report,
-               GError   **error)
+parse_sampler (Node *root, JsrReport *report, GError **error)
 {
   Path summary_path = JSR_JSON_MEMBER (NULL, "summary");
   Path path = JSR_JSON_MEMBER (&summary_path, "sampler");
@@ -1363,23 +1252,21 @@ parse_sampler (Node      *root,
   sampler = report->sampler = g_new0 (JsrReportSampler, 1);
   signal = jsr_json_object_get (object, "signal");
   if (signal != NULL && signal->type != JSR_JSON_NULL && signal->type != JSR_JSON_INT)
-    return jsr_json_invalid (error, &path, "signal", _("an integer or null"), signal);
+    return jsr_json_invalid (error, &path, "signal", _ ("an integer or null"), signal);
   sampler->sampling_off = signal != NULL && signal->type == JSR_JSON_NULL;
 
-  return read_optional_bool (object, &path, "signal_lost", &sampler->signal_lost, error) &&
-         read_optional_count (object, &path, "stalls", &sampler->stalls, error) &&
-         read_optional_count (object, &path, "samples", &sampler->samples, error) &&
-         read_optional_count (object, &path, "signals_sent", &sampler->signals_sent, error) &&
-         read_optional_count (object, &path, "signal_timeouts", &sampler->signal_timeouts,
-                              error) &&
-         read_optional_count (object, &path, "syscalls_interrupted",
-                              &sampler->syscalls_interrupted, error);
+  return read_optional_bool (object, &path, "signal_lost", &sampler->signal_lost, error)
+         && read_optional_count (object, &path, "stalls", &sampler->stalls, error)
+         && read_optional_count (object, &path, "samples", &sampler->samples, error)
+         && read_optional_count (object, &path, "signals_sent", &sampler->signals_sent, error)
+         && read_optional_count (object, &path, "signal_timeouts", &sampler->signal_timeouts, error)
+         && read_optional_count (object, &path, "syscalls_interrupted",
+                                 &sampler->syscalls_interrupted, error);
 }
 
 /* The installation's id: top level or in "process"; a string, else unknown. */
 static void
-parse_install_id (Node      *root,
-                  JsrReport *report)
+parse_install_id (Node *root, JsrReport *report)
 {
   Node *id = jsr_json_object_get (root, "install_id");
 
@@ -1392,8 +1279,7 @@ parse_install_id (Node      *root,
 /* Is this a report at all, and one of a version we read? Checked before
  * anything else so that a wrong file gets a plain "not a report" error. */
 static gboolean
-check_format (Node    *root,
-              GError **error)
+check_format (Node *root, GError **error)
 {
   Node *format;
   Node *version;
@@ -1401,17 +1287,17 @@ check_format (Node    *root,
   if (root->type != JSR_JSON_OBJECT)
     {
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT,
-                   _("not a jankscope report: the document is %s, not an object"),
+                   _ ("not a jankscope report: the document is %s, not an object"),
                    jsr_json_describe (root));
       return FALSE;
     }
 
   format = jsr_json_object_get (root, "format");
-  if (format == NULL || format->type != JSR_JSON_STRING ||
-      strcmp (format->v.string, REPORT_FORMAT) != 0)
+  if (format == NULL || format->type != JSR_JSON_STRING
+      || strcmp (format->v.string, REPORT_FORMAT) != 0)
     {
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_FORMAT,
-                   _("not a jankscope report: its “format” is not “%s”"), REPORT_FORMAT);
+                   _ ("not a jankscope report: its “format” is not “%s”"), REPORT_FORMAT);
       return FALSE;
     }
 
@@ -1419,14 +1305,14 @@ check_format (Node    *root,
   if (version == NULL || version->type != JSR_JSON_INT)
     {
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
-                   _("the report has no valid “version”"));
+                   _ ("the report has no valid “version”"));
       return FALSE;
     }
   if (version->v.integer != REPORT_VERSION)
     {
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_VERSION,
-                   _("report format version %lld is not supported (this jankscope reads "
-                     "version %d)"),
+                   _ ("report format version %lld is not supported (this jankscope reads "
+                      "version %d)"),
                    (long long) version->v.integer, REPORT_VERSION);
       return FALSE;
     }
@@ -1435,9 +1321,7 @@ check_format (Node    *root,
 }
 
 JsrReport *
-jsr_report_load_from_json (const JsrJsonNode *root,
-                           JsrReportLoadFlags flags,
-                           GError           **error)
+jsr_report_load_from_json (const JsrJsonNode *root, JsrReportLoadFlags flags, GError **error)
 {
   g_autoptr (JsrReport) report = NULL;
 
@@ -1449,14 +1333,12 @@ jsr_report_load_from_json (const JsrJsonNode *root,
   report->events = g_ptr_array_new_with_free_func ((GDestroyNotify) event_free);
   report->report_ns = JSR_UNKNOWN;
 
-  if (!read_string (root, NULL, "generator", FALSE, &report->generator, error) ||
-      !read_bool (root, NULL, "final", &report->final, error) ||
-      !parse_process (root, report, error) ||
-      !parse_config (root, report, error) ||
-      !parse_summary (root, report, flags, error) ||
-      !parse_sampler (root, report, error) ||
-      !parse_events (root, report, flags, error) ||
-      !parse_previous_run (root, report, flags, error))
+  if (!read_string (root, NULL, "generator", FALSE, &report->generator, error)
+      || !read_bool (root, NULL, "final", &report->final, error)
+      || !parse_process (root, report, error) || !parse_config (root, report, error)
+      || !parse_summary (root, report, flags, error) || !parse_sampler (root, report, error)
+      || !parse_events (root, report, flags, error)
+      || !parse_previous_run (root, report, flags, error))
     return NULL;
   parse_install_id (root, report);
 
@@ -1464,16 +1346,13 @@ jsr_report_load_from_json (const JsrJsonNode *root,
 }
 
 static JsrReport *
-load_from_data (const char        *data,
-                gsize              length,
-                JsrReportLoadFlags flags,
-                GError           **error)
+load_from_data (const char *data, gsize length, JsrReportLoadFlags flags, GError **error)
 {
   g_autoptr (JsrJsonDoc) doc = NULL;
 
   if (length == 0)
     {
-      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY, _("the file is empty"));
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY, _ ("the file is empty"));
       return NULL;
     }
 
@@ -1485,24 +1364,19 @@ load_from_data (const char        *data,
 }
 
 JsrReport *
-jsr_report_load_from_data (const char *data,
-                           gsize       length,
-                           GError    **error)
+jsr_report_load_from_data (const char *data, gsize length, GError **error)
 {
   return load_from_data (data, length, JSR_REPORT_LOAD_SUMMARY, error);
 }
 
 JsrReport *
-jsr_report_load_full_from_data (const char *data,
-                                gsize       length,
-                                GError    **error)
+jsr_report_load_full_from_data (const char *data, gsize length, GError **error)
 {
   return load_from_data (data, length, JSR_REPORT_LOAD_FULL, error);
 }
 
 static gboolean
-errno_error (GError **error,
-             int      saved_errno)
+errno_error (GError **error, int saved_errno)
 {
   g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), "%s",
                g_strerror (saved_errno));
@@ -1514,10 +1388,7 @@ errno_error (GError **error,
  * without a writer does not wait). A report whose app still runs or was
  * killed comes with its journal folded in (jsr-report-journal.h). */
 gboolean
-jsr_report_read_file (const char *path,
-                      char      **data,
-                      gsize      *length,
-                      GError    **error)
+jsr_report_read_file (const char *path, char **data, gsize *length, GError **error)
 {
   g_autofree char *buffer = NULL;
   g_autofree char *journal = NULL;
@@ -1543,7 +1414,7 @@ jsr_report_read_file (const char *path,
     {
       close (fd);
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_NOT_REGULAR, "%s",
-                   S_ISDIR (st.st_mode) ? _("is a directory") : _("not a regular file"));
+                   S_ISDIR (st.st_mode) ? _ ("is a directory") : _ ("not a regular file"));
       return FALSE;
     }
 
@@ -1551,7 +1422,7 @@ jsr_report_read_file (const char *path,
     {
       close (fd);
       g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
-                   _("the file is too large for a report (%lld bytes, at most %d)"),
+                   _ ("the file is too large for a report (%lld bytes, at most %d)"),
                    (long long) st.st_size, JSR_REPORT_MAX_BYTES);
       return FALSE;
     }
@@ -1582,7 +1453,7 @@ jsr_report_read_file (const char *path,
             {
               close (fd);
               g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_TOO_LARGE,
-                           _("the file is too large for a report"));
+                           _ ("the file is too large for a report"));
               return FALSE;
             }
           size = MIN (size * 2, (gsize) JSR_REPORT_MAX_BYTES + 1);
@@ -1595,8 +1466,8 @@ jsr_report_read_file (const char *path,
   if (journal != NULL)
     {
       gsize folded_length;
-      char *folded = jsr_report_journal_fold (buffer, done, journal, journal_length,
-                                              &folded_length);
+      char *folded
+          = jsr_report_journal_fold (buffer, done, journal, journal_length, &folded_length);
 
       if (folded != NULL)
         {
@@ -1611,9 +1482,7 @@ jsr_report_read_file (const char *path,
 }
 
 static JsrReport *
-load_file (const char        *path,
-           JsrReportLoadFlags flags,
-           GError           **error)
+load_file (const char *path, JsrReportLoadFlags flags, GError **error)
 {
   g_autofree char *data = NULL;
   gsize length;
@@ -1629,15 +1498,13 @@ load_file (const char        *path,
 }
 
 JsrReport *
-jsr_report_load (const char *path,
-                 GError    **error)
+jsr_report_load (const char *path, GError **error)
 {
   return load_file (path, JSR_REPORT_LOAD_SUMMARY, error);
 }
 
 JsrReport *
-jsr_report_load_full (const char *path,
-                      GError    **error)
+jsr_report_load_full (const char *path, GError **error)
 {
   return load_file (path, JSR_REPORT_LOAD_FULL, error);
 }

@@ -42,10 +42,10 @@ typedef struct
 
 /* Bounds of what the reader keeps of the sampler's members (the file may
  * hold more: the rest is skipped, not validated). */
-#define JSR_REPORT_MAX_FRAMES  8    /* frames of an event's top stack */
-#define JSR_REPORT_MAX_STRING  JSR_JSON_MAX_STRING /* bytes of a string from the new members */
-#define JSR_REPORT_MAX_JSON_DEPTH 64 /* the format nests 7 levels */
-#define JSR_REPORT_MAX_BYTES (256 * 1024 * 1024) /* a report is a few MB at most */
+#define JSR_REPORT_MAX_FRAMES 8                   /* frames of an event's top stack */
+#define JSR_REPORT_MAX_STRING JSR_JSON_MAX_STRING /* bytes of a string from the new members */
+#define JSR_REPORT_MAX_JSON_DEPTH 64              /* the format nests 7 levels */
+#define JSR_REPORT_MAX_BYTES (256 * 1024 * 1024)  /* a report is a few MB at most */
 
 /* "Unknown" for the nullable numbers of the stacks and classification:
  * JSR_UNKNOWN (jsr-json-read.h). */
@@ -68,9 +68,9 @@ typedef struct _JsrProfile JsrProfile; /* jsr-profile.h */
 /* culprit.callback: the dispatched function on the culprit's path. */
 typedef struct
 {
-  char *function;    /* may be NULL */
-  char *module;      /* may be NULL */
-  char *offset;      /* may be NULL */
+  char *function; /* may be NULL */
+  char *module;   /* may be NULL */
+  char *offset;   /* may be NULL */
 } JsrReportCallback;
 
 typedef struct
@@ -84,10 +84,10 @@ typedef struct
   gint64 of_samples; /* JSR_UNKNOWN when absent */
   char *reason;      /* "app-code", "library", "leaf" or another; may be NULL */
   /* Reports with profiles (JSR_UNKNOWN / NULL in older ones): */
-  char *offset;      /* may be NULL */
-  gint64 node;       /* its node in the event's profile; JSR_UNKNOWN when absent */
-  gint64 time_ns;    /* time of the samples through it inside the dispatch */
-  gint64 app_code_ns; /* time of the samples with the app's own code inside the dispatch */
+  char *offset;                /* may be NULL */
+  gint64 node;                 /* its node in the event's profile; JSR_UNKNOWN when absent */
+  gint64 time_ns;              /* time of the samples through it inside the dispatch */
+  gint64 app_code_ns;          /* time of the samples with the app's own code inside the dispatch */
   JsrReportCallback *callback; /* NULL: none (or an older report) */
 } JsrReportCulprit;
 
@@ -97,9 +97,9 @@ typedef struct
  * JSR_REPORT_ERROR_TOO_LARGE rather than truncate silently). */
 
 #define JSR_REPORT_FULL_MAX_STACK_FRAMES 256
-#define JSR_REPORT_FULL_MAX_STACKS 64      /* per event */
-#define JSR_REPORT_FULL_MAX_SAMPLES 4096   /* per event */
-#define JSR_REPORT_FULL_MAX_PARTS 1024     /* per event */
+#define JSR_REPORT_FULL_MAX_STACKS 64    /* per event */
+#define JSR_REPORT_FULL_MAX_SAMPLES 4096 /* per event */
+#define JSR_REPORT_FULL_MAX_PARTS 1024   /* per event */
 
 typedef struct
 {
@@ -119,7 +119,7 @@ typedef struct
  * the root in the event's profile. */
 typedef struct
 {
-  gint32 node;        /* in the event's profile, always valid */
+  gint32 node; /* in the event's profile, always valid */
   gint64 count;
   gint64 time_ns;     /* JSR_UNKNOWN when absent */
   char *signature;    /* may be NULL */
@@ -129,7 +129,7 @@ typedef struct
 /* A part's share of the event's profile, at one node. */
 typedef struct
 {
-  gint32 node;        /* in the event's profile, always valid */
+  gint32 node; /* in the event's profile, always valid */
   gint64 self_samples;
   gint64 self_ns;
 } JsrReportPartNode;
@@ -137,27 +137,27 @@ typedef struct
 typedef struct
 {
   gint64 t_ns;
-  gint64 last_ns;     /* == t_ns unless folded */
+  gint64 last_ns; /* == t_ns unless folded */
   gint64 count;
-  char *state;        /* "running", "waiting", ... */
-  char *wait;         /* may be NULL */
-  gint stack;         /* index into the event's stacks, -1 none */
-  gint32 node;        /* the profile node of its innermost frame, -1 none (older reports:
-                       * its stack's) */
-  gint32 part;        /* index into the event's parts, -1 unknown or not listed */
-  gint64 running;     /* merged entries: samples that found the thread running;
-                       * JSR_UNKNOWN on an entry that was not merged */
+  char *state;    /* "running", "waiting", ... */
+  char *wait;     /* may be NULL */
+  gint stack;     /* index into the event's stacks, -1 none */
+  gint32 node;    /* the profile node of its innermost frame, -1 none (older reports:
+                   * its stack's) */
+  gint32 part;    /* index into the event's parts, -1 unknown or not listed */
+  gint64 running; /* merged entries: samples that found the thread running;
+                   * JSR_UNKNOWN on an entry that was not merged */
 } JsrReportSample;
 
 typedef struct
 {
-  char *type;         /* "dispatch", "iteration", "frame" */
+  char *type; /* "dispatch", "iteration", "frame" */
   gint64 start_ns, end_ns, duration_ns;
   char *tier;
   char *source, *callback; /* may be NULL */
-  gint64 window;      /* frame parts; JSR_UNKNOWN otherwise */
-  gint64 budget_ns;   /* frame parts; JSR_UNKNOWN otherwise */
-  gint64 work_ns;     /* frame parts; JSR_UNKNOWN otherwise */
+  gint64 window;           /* frame parts; JSR_UNKNOWN otherwise */
+  gint64 budget_ns;        /* frame parts; JSR_UNKNOWN otherwise */
+  gint64 work_ns;          /* frame parts; JSR_UNKNOWN otherwise */
   /* frame parts: ns per phase, JSR_UNKNOWN for phases that did not run,
    * in the order flush-events, before-paint, update, layout, paint, after-paint */
   gint64 phases[6];
@@ -177,12 +177,12 @@ typedef struct
   gint64 attributed_ns;
   gint64 samples_total;
   gint64 samples_with_stack;
-  GArray *profile;          /* of JsrReportPartNode; NULL without a profile */
-  gint64 profile_samples;   /* the sums, other_* included (saturated) */
+  GArray *profile;        /* of JsrReportPartNode; NULL without a profile */
+  gint64 profile_samples; /* the sums, other_* included (saturated) */
   gint64 profile_time_ns;
-  gint64 other_samples;     /* samples at nodes the part's profile does not list */
+  gint64 other_samples; /* samples at nodes the part's profile does not list */
   gint64 other_ns;
-  GPtrArray *stacks;        /* of JsrReportPartStack; NULL without */
+  GPtrArray *stacks; /* of JsrReportPartStack; NULL without */
 } JsrReportPart;
 
 struct _JsrReportEventDetail
@@ -193,7 +193,7 @@ struct _JsrReportEventDetail
   gint64 runnable_ns; /* JSR_UNKNOWN when null/absent */
   gint64 end_ns;
   /* Context (for report, merge and diff; JSR_UNKNOWN / NULL when absent). */
-  char *scene;        /* innermost app scene label */
+  char *scene;                 /* innermost app scene label */
   gint64 process_cpu_pct_x100; /* process CPU % * 100 over the event */
   gint64 load_avg_x100;        /* system 1-min load * 100 */
   gint64 mem_available_kb;
@@ -229,20 +229,20 @@ typedef struct
 
   /* Stacks and classification: absent in reports written before the
    * sampler (all unknown then). */
-  gboolean ongoing;         /* the stall under way (id 0, type "hang") */
-  gint64 watched_ns;        /* JSR_UNKNOWN when absent */
-  gint64 cpu_ns;            /* JSR_UNKNOWN when null */
-  gint64 off_cpu_ns;        /* JSR_UNKNOWN when null */
-  char *klass;              /* "compute", "wait", "mixed" or another; may be NULL */
-  char *wait;               /* "lock", "sleep", ... or another; may be NULL */
-  JsrReportCulprit *culprit; /* NULL: none */
-  gint64 samples_total;     /* JSR_UNKNOWN when absent */
-  guint n_stacks;           /* entries of "stacks" */
-  gint64 top_stack_count;   /* samples of the top stack; JSR_UNKNOWN without one */
-  gboolean top_stack_truncated;     /* the sampler cut the stack itself */
-  guint top_stack_frames_total;     /* frames of the top stack in the file */
-  GPtrArray *top_stack;     /* of JsrReportFrame, leaf first, at most
-                             * JSR_REPORT_MAX_FRAMES; empty without stacks */
+  gboolean ongoing;             /* the stall under way (id 0, type "hang") */
+  gint64 watched_ns;            /* JSR_UNKNOWN when absent */
+  gint64 cpu_ns;                /* JSR_UNKNOWN when null */
+  gint64 off_cpu_ns;            /* JSR_UNKNOWN when null */
+  char *klass;                  /* "compute", "wait", "mixed" or another; may be NULL */
+  char *wait;                   /* "lock", "sleep", ... or another; may be NULL */
+  JsrReportCulprit *culprit;    /* NULL: none */
+  gint64 samples_total;         /* JSR_UNKNOWN when absent */
+  guint n_stacks;               /* entries of "stacks" */
+  gint64 top_stack_count;       /* samples of the top stack; JSR_UNKNOWN without one */
+  gboolean top_stack_truncated; /* the sampler cut the stack itself */
+  guint top_stack_frames_total; /* frames of the top stack in the file */
+  GPtrArray *top_stack;         /* of JsrReportFrame, leaf first, at most
+                                 * JSR_REPORT_MAX_FRAMES; empty without stacks */
 
   /* Filled only by jsr_report_load_full () (NULL otherwise). */
   JsrReportEventDetail *detail;
@@ -266,7 +266,7 @@ typedef struct
 
 typedef struct
 {
-  guint64 count;   /* the sum of the buckets' counts */
+  guint64 count; /* the sum of the buckets' counts */
   gint64 min_ns;
   gint64 max_ns;
   GArray *buckets; /* of JsrReportBucket */
@@ -275,7 +275,7 @@ typedef struct
 /* summary.sampler: counters are JSR_UNKNOWN when absent. */
 typedef struct
 {
-  gboolean sampling_off;    /* "signal": null */
+  gboolean sampling_off; /* "signal": null */
   gboolean signal_lost;
   gint64 stalls;
   gint64 samples;
@@ -287,8 +287,8 @@ typedef struct
 /* previous_run: a run killed during a hang, found in the report path. */
 typedef struct
 {
-  gint64 pid;           /* JSR_UNKNOWN when absent */
-  char *exe;            /* may be NULL */
+  gint64 pid; /* JSR_UNKNOWN when absent */
+  char *exe;  /* may be NULL */
   JsrReportEvent *hang;
 } JsrReportPreviousRun;
 
@@ -331,53 +331,47 @@ typedef struct
   gint64 frame_p50_ns;
   gint64 frame_p95_ns;
   gint64 frame_p99_ns;
-  double frames_fps;  /* while animating; < 0 when unknown */
+  double frames_fps; /* while animating; < 0 when unknown */
 
   JsrReportSampler *sampler; /* NULL: null or absent */
 
-  GPtrArray *events;  /* of JsrReportEvent, in file order, ongoing ones included */
+  GPtrArray *events; /* of JsrReportEvent, in file order, ongoing ones included */
 
   JsrReportPreviousRun *previous_run; /* NULL: none */
 
   /* Filled by jsr_report_load_full () when present (for report, merge, diff). */
-  char *install_id;   /* stable anonymous id of the installation, may be NULL */
-  char *path;         /* the file it was loaded from (for messages), may be NULL */
+  char *install_id; /* stable anonymous id of the installation, may be NULL */
+  char *path;       /* the file it was loaded from (for messages), may be NULL */
 
   /* Read by both loaders (for report, merge, diff); JSR_UNKNOWN / NULL when absent. */
-  char *exe;                    /* process.exe */
-  gint64 report_ns;             /* process.report_ns */
-  gint64 iteration_p50_ns;      /* summary.iteration_busy */
+  char *exe;               /* process.exe */
+  gint64 report_ns;        /* process.report_ns */
+  gint64 iteration_p50_ns; /* summary.iteration_busy */
   gint64 iteration_p95_ns;
   gint64 iteration_p99_ns;
   gint64 iteration_max_ns;
-  gint64 frame_p90_ns;          /* summary.frames (0 without frames, like the others) */
+  gint64 frame_p90_ns; /* summary.frames (0 without frames, like the others) */
   gint64 frame_max_ns;
   JsrReportHistogram *iteration_histogram; /* NULL: absent (older reports) */
   JsrReportHistogram *frame_histogram;     /* NULL: absent, or no frames */
 } JsrReport;
 
-GQuark      jsr_report_error_quark    (void);
+GQuark jsr_report_error_quark (void);
 
-JsrReport  *jsr_report_load           (const char *path,
-                                       GError    **error);
-JsrReport  *jsr_report_load_from_data (const char *data,
-                                       gsize       length,
-                                       GError    **error);
-void        jsr_report_free           (JsrReport  *report);
+JsrReport *jsr_report_load (const char *path, GError **error);
+JsrReport *jsr_report_load_from_data (const char *data, gsize length, GError **error);
+void jsr_report_free (JsrReport *report);
 
 /* Like jsr_report_load, plus every event's JsrReportEventDetail, and the
  * report-level members the analysis needs (install_id, ...). Same checks,
  * same untrusted-input rules. */
-JsrReport  *jsr_report_load_full      (const char *path,
-                                       GError    **error);
-JsrReport  *jsr_report_load_full_from_data (const char *data,
-                                            gsize       length,
-                                            GError    **error);
+JsrReport *jsr_report_load_full (const char *path, GError **error);
+JsrReport *jsr_report_load_full_from_data (const char *data, gsize length, GError **error);
 
 typedef enum
 {
-  JSR_REPORT_LOAD_SUMMARY = 0,        /* what jsr_report_load reads */
-  JSR_REPORT_LOAD_FULL = 1 << 0,      /* and every event's detail (jsr_report_load_full) */
+  JSR_REPORT_LOAD_SUMMARY = 0,   /* what jsr_report_load reads */
+  JSR_REPORT_LOAD_FULL = 1 << 0, /* and every event's detail (jsr_report_load_full) */
   /* With FULL: only what aggregating by the reports' own signatures needs
    * (jsr-aggregate.c), at a fraction of the cost: the frames of stacks that carry
    * a signature (their `frames` is empty, `frames_total` counts them) and of
@@ -390,18 +384,14 @@ typedef enum
 /* For readers of several kinds of documents (jankscope report, merge, diff):
  * a report from a parsed document, the same checks (root is the document's
  * root; the caller keeps the document alive during the call only). */
-JsrReport  *jsr_report_load_from_json (const JsrJsonNode *root,
-                                       JsrReportLoadFlags flags,
-                                       GError           **error);
+JsrReport *jsr_report_load_from_json (const JsrJsonNode *root, JsrReportLoadFlags flags,
+                                      GError **error);
 /* Members a document parsed for these flags may leave lazy
  * (jsr_json_doc_parse_lazy): those the reader does not read. */
 const char *const *jsr_report_lazy_members (JsrReportLoadFlags flags);
 
 /* The file's bytes with the loaders' checks (regular file, size limit). */
-gboolean    jsr_report_read_file      (const char        *path,
-                                       char             **data,
-                                       gsize             *length,
-                                       GError           **error);
+gboolean jsr_report_read_file (const char *path, char **data, gsize *length, GError **error);
 
 const JsrReportEvent *jsr_report_get_ongoing_hang (const JsrReport *report);
 

@@ -29,8 +29,7 @@
 G_BEGIN_DECLS
 
 static inline gint64
-jsr_sat_add (gint64 a,
-             gint64 b)
+jsr_sat_add (gint64 a, gint64 b)
 {
   gint64 sum;
 
@@ -40,8 +39,7 @@ jsr_sat_add (gint64 a,
 }
 
 static inline gint64
-jsr_sat_sub (gint64 a,
-             gint64 b)
+jsr_sat_sub (gint64 a, gint64 b)
 {
   gint64 difference;
 
@@ -52,8 +50,7 @@ jsr_sat_sub (gint64 a,
 
 /* end - start, 0 when the end comes first, G_MAXINT64 at most. */
 static inline gint64
-jsr_span (gint64 start,
-          gint64 end)
+jsr_span (gint64 start, gint64 end)
 {
   return end > start ? jsr_sat_sub (end, start) : 0;
 }
@@ -61,9 +58,7 @@ jsr_span (gint64 start,
 /* *sum = a + b for the guint64 statistics, which stay at or below
  * G_MAXINT64; FALSE when it saturated there. */
 static inline gboolean
-jsr_add_u64_checked (guint64 *sum,
-                     guint64  a,
-                     guint64  b)
+jsr_add_u64_checked (guint64 *sum, guint64 a, guint64 b)
 {
   if (!g_uint64_checked_add (sum, a, b) || *sum > (guint64) G_MAXINT64)
     {
@@ -74,8 +69,7 @@ jsr_add_u64_checked (guint64 *sum,
 }
 
 static inline guint64
-jsr_sat_add_u64 (guint64 a,
-                 guint64 b)
+jsr_sat_add_u64 (guint64 a, guint64 b)
 {
   guint64 sum;
 

@@ -80,7 +80,7 @@ jsv_application_command_line (GApplication *app, GApplicationCommandLine *cmdlin
           g_application_command_line_printerr (cmdline, _ ("Usage: jankscope view [PID]\n"));
           return 2;
         }
-      self->pid = (int)pid;
+      self->pid = (int) pid;
     }
   g_application_activate (app);
   return 0;

@@ -233,7 +233,7 @@ handle_line (JsvLiveClient *self, char *line, gsize length)
     {
       g_autoptr (JsonParser) parser = json_parser_new_immutable ();
 
-      if (json_parser_load_from_data (parser, line, (gssize)length, NULL)
+      if (json_parser_load_from_data (parser, line, (gssize) length, NULL)
           && JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
         handle_message (self, json_node_get_object (json_parser_get_root (parser)));
     }
@@ -245,8 +245,8 @@ bytes_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   JsvLiveClient *self = data;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result,
-                                                               &error);
+  g_autoptr (GBytes) bytes
+      = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, &error);
   gsize size = bytes != NULL ? g_bytes_get_size (bytes) : 0;
   gsize start = 0;
 
@@ -258,7 +258,7 @@ bytes_cb (GObject *source, GAsyncResult *result, gpointer data)
       g_object_unref (self);
       return;
     }
-  g_byte_array_append (self->pending, g_bytes_get_data (bytes, NULL), (guint)size);
+  g_byte_array_append (self->pending, g_bytes_get_data (bytes, NULL), (guint) size);
   for (;;)
     {
       const guint8 *nl = memchr (self->pending->data + start + self->scanned, '\n',
@@ -267,8 +267,8 @@ bytes_cb (GObject *source, GAsyncResult *result, gpointer data)
 
       if (nl == NULL)
         break;
-      length = (gsize)(nl - (self->pending->data + start));
-      handle_line (self, g_strndup ((const char *)self->pending->data + start, length), length);
+      length = (gsize) (nl - (self->pending->data + start));
+      handle_line (self, g_strndup ((const char *) self->pending->data + start, length), length);
       start += length + 1;
       self->scanned = 0;
       if (self->input == NULL)
@@ -276,7 +276,7 @@ bytes_cb (GObject *source, GAsyncResult *result, gpointer data)
     }
   if (self->pending != NULL)
     {
-      g_byte_array_remove_range (self->pending, 0, (guint)start);
+      g_byte_array_remove_range (self->pending, 0, (guint) start);
       self->scanned = self->pending->len;
       if (self->pending->len > MAX_LINE)
         {

@@ -66,7 +66,7 @@ jsv_socket_path (int pid)
 static int
 compare_pid (gconstpointer a, gconstpointer b)
 {
-  int x = jsv_process_get_pid (*(JsvProcess **)a), y = jsv_process_get_pid (*(JsvProcess **)b);
+  int x = jsv_process_get_pid (*(JsvProcess **) a), y = jsv_process_get_pid (*(JsvProcess **) b);
 
   return x < y ? -1 : x > y;
 }
@@ -115,7 +115,7 @@ probe_hello (Probe *p, const char *line, gsize length)
   g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   JsonObject *hello;
 
-  if (!json_parser_load_from_data (parser, line, (gssize)length, NULL)
+  if (!json_parser_load_from_data (parser, line, (gssize) length, NULL)
       || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       probe_done (p, NULL);
@@ -137,8 +137,8 @@ static void
 probe_bytes_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   Probe *p = data;
-  g_autoptr (GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result,
-                                                               NULL);
+  g_autoptr (GBytes) bytes
+      = g_input_stream_read_bytes_finish (G_INPUT_STREAM (source), result, NULL);
   gsize size = bytes != NULL ? g_bytes_get_size (bytes) : 0;
   const guint8 *nl;
 
@@ -147,10 +147,10 @@ probe_bytes_cb (GObject *source, GAsyncResult *result, gpointer data)
       probe_done (p, NULL); /* closed, failed or timed out before a hello */
       return;
     }
-  g_byte_array_append (p->received, g_bytes_get_data (bytes, NULL), (guint)size);
+  g_byte_array_append (p->received, g_bytes_get_data (bytes, NULL), (guint) size);
   nl = memchr (p->received->data, '\n', p->received->len);
   if (nl != NULL)
-    probe_hello (p, (const char *)p->received->data, (gsize)(nl - p->received->data));
+    probe_hello (p, (const char *) p->received->data, (gsize) (nl - p->received->data));
   else if (p->received->len >= MAX_HELLO)
     probe_done (p, NULL);
   else
@@ -161,8 +161,8 @@ static void
 probe_read (Probe *p)
 {
   g_input_stream_read_bytes_async (g_io_stream_get_input_stream (G_IO_STREAM (p->connection)),
-                                   MAX_HELLO - p->received->len, G_PRIORITY_DEFAULT,
-                                   p->cancellable, probe_bytes_cb, p);
+                                   MAX_HELLO - p->received->len, G_PRIORITY_DEFAULT, p->cancellable,
+                                   probe_bytes_cb, p);
 }
 
 static void
@@ -205,7 +205,7 @@ jsv_process_list_refresh (JsvProcessList *self)
         continue;
       p = g_new0 (Probe, 1);
       p->list = self;
-      p->pid = (int)pid;
+      p->pid = (int) pid;
       p->path = g_build_filename (dir_path, name, NULL);
       p->cancellable = g_cancellable_new ();
       p->timeout_id = g_timeout_add (PROBE_TIMEOUT_MS, probe_timeout_cb, p);

@@ -191,11 +191,11 @@ jsv_test_hooks_attach (JsvWindow *window)
   h = g_new0 (Hooks, 1);
   h->window = window;
   h->screenshot = g_strdup (g_getenv ("JANKSCOPE_VIEWER_TEST_SCREENSHOT"));
-  h->min_events = min != NULL ? (guint)atoi (min) : 1;
+  h->min_events = min != NULL ? (guint) atoi (min) : 1;
   g_signal_connect (jsv_window_get_banner (window), "changed", G_CALLBACK (banner_changed_cb), h);
   g_signal_connect (jsui_panel_get_events (jsv_window_get_panel (window)), "items-changed",
                     G_CALLBACK (events_changed_cb), h);
   g_timeout_add (50, watch_client_cb, h);
-  printf ("viewer-pid=%d\n", (int)getpid ());
+  printf ("viewer-pid=%d\n", (int) getpid ());
   fflush (stdout);
 }

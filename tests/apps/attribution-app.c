@@ -43,18 +43,18 @@ mono_ns (void)
 }
 
 /* Spins on the CPU until CLOCK_MONOTONIC reaches end_ns, in this frame. */
-#define SPIN_UNTIL(end_ns)                                                                        \
-  G_STMT_START                                                                                    \
-  {                                                                                               \
-    guint64 spin_acc_ = js_test_sink;                                                             \
-    while (mono_ns () < (end_ns))                                                                 \
-      {                                                                                           \
-        for (int spin_i_ = 0; spin_i_ < 2000; spin_i_++)                                          \
-          spin_acc_ = spin_acc_ * G_GUINT64_CONSTANT (2862933555777941757)                        \
-                      + G_GUINT64_CONSTANT (3037000493) + (guint64) spin_i_;                      \
-        js_test_sink = spin_acc_;                                                                 \
-      }                                                                                           \
-  }                                                                                               \
+#define SPIN_UNTIL(end_ns)                                                                         \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    guint64 spin_acc_ = js_test_sink;                                                              \
+    while (mono_ns () < (end_ns))                                                                  \
+      {                                                                                            \
+        for (int spin_i_ = 0; spin_i_ < 2000; spin_i_++)                                           \
+          spin_acc_ = spin_acc_ * G_GUINT64_CONSTANT (2862933555777941757)                         \
+                      + G_GUINT64_CONSTANT (3037000493) + (guint64) spin_i_;                       \
+        js_test_sink = spin_acc_;                                                                  \
+      }                                                                                            \
+  }                                                                                                \
   G_STMT_END
 
 static void

@@ -164,9 +164,9 @@ gboolean
 ctx_finish_cb (gpointer data)
 {
   step ("finish");
-  jankscope_scene_pop ();  /* "chat-list" */
-  jankscope_scene_pop ();  /* nothing left: unbalanced */
-  jankscope_mark_end ();   /* nothing open: unbalanced */
+  jankscope_scene_pop (); /* "chat-list" */
+  jankscope_scene_pop (); /* nothing left: unbalanced */
+  jankscope_mark_end ();  /* nothing open: unbalanced */
   g_main_loop_quit (loop);
   return G_SOURCE_REMOVE;
 }

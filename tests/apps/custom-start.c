@@ -16,16 +16,16 @@
 
 /* Entered with the stack as the kernel made it (argc, argv..., NULL,
  * envp..., NULL) and the dynamic loader's finalizer in %rdx. */
-__asm__ (".text\n"
-         ".globl _start\n"
-         ".type _start, @function\n"
-         "_start:\n"
-         "  xor %ebp, %ebp\n"
-         "  mov %rsp, %rdi\n"
-         "  mov %rdx, %rsi\n"
-         "  and $-16, %rsp\n"
-         "  call custom_start_c\n"
-         "  hlt\n");
+__asm__(".text\n"
+        ".globl _start\n"
+        ".type _start, @function\n"
+        "_start:\n"
+        "  xor %ebp, %ebp\n"
+        "  mov %rsp, %rdi\n"
+        "  mov %rdx, %rsi\n"
+        "  and $-16, %rsp\n"
+        "  call custom_start_c\n"
+        "  hlt\n");
 
 /* atexit () refers to it; crtbegin.o, left out too, defines it otherwise. */
 __attribute__ ((visibility ("hidden"))) void *__dso_handle = &__dso_handle;

@@ -96,8 +96,7 @@ void
 frames_watch_window (GtkWidget *window, int index)
 {
   g_signal_connect (window, "realize", G_CALLBACK (window_realize_cb), &window_frames[index]);
-  g_signal_connect (window, "unrealize", G_CALLBACK (window_unrealize_cb),
-                    &window_frames[index]);
+  g_signal_connect (window, "unrealize", G_CALLBACK (window_unrealize_cb), &window_frames[index]);
 }
 
 /* --- Stalls in the paint and layout phases -------------------------------- */
@@ -176,7 +175,7 @@ animate_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
  * second is then the only one, with the keyboard focus): there is no idle
  * moment in between. */
 static gint64 busy_start_us;
-static gint64 busy_spent_us; /* in the spins */
+static gint64 busy_spent_us;                        /* in the spins */
 static gint64 busy_start_cpu_ns, busy_spent_cpu_ns; /* the main thread's CPU time */
 static guint busy_frames;
 static gboolean busy_over;

@@ -37,7 +37,7 @@ area_draw_cb (GtkWidget *widget, cairo_t *cr, gpointer data)
   AreaState *state = data;
   int width = gtk_widget_get_allocated_width (widget);
   int height = gtk_widget_get_allocated_height (widget);
-  double t = state->phase - (gint64) state->phase;  /* a triangle wave, 1 Hz */
+  double t = state->phase - (gint64) state->phase; /* a triangle wave, 1 Hz */
   double x = (width - 40) * (t < 0.5 ? 2 * t : 2 - 2 * t);
 
   cairo_set_source_rgb (cr, 0.9, 0.9, 0.9);

@@ -44,8 +44,8 @@ struct _FramesArea
 G_DEFINE_TYPE (FramesArea, frames_area, GTK_TYPE_WIDGET)
 
 static void
-frames_area_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
-                     int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+frames_area_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum,
+                     int *natural, int *minimum_baseline, int *natural_baseline)
 {
   *minimum = *natural = 200;
 }
@@ -64,7 +64,7 @@ frames_area_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   int height = gtk_widget_get_height (widget);
   GdkRGBA background = { 0.9, 0.9, 0.9, 1.0 };
   GdkRGBA box = { 0.2, 0.4, 0.8, 1.0 };
-  double t = state->phase - (gint64) state->phase;  /* a triangle wave, 1 Hz */
+  double t = state->phase - (gint64) state->phase; /* a triangle wave, 1 Hz */
   float x = (float) ((width - 40) * (t < 0.5 ? 2 * t : 2 - 2 * t));
 
   gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));

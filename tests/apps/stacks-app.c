@@ -55,23 +55,24 @@
 
 /* CLOCK_MONOTONIC in ns, as a macro: no helper frame in the js_test_*
  * functions. */
-#define MONO_NS(ts) (clock_gettime (CLOCK_MONOTONIC, &(ts)), (gint64) (ts).tv_sec * NS_PER_SEC + (ts).tv_nsec)
+#define MONO_NS(ts)                                                                                \
+  (clock_gettime (CLOCK_MONOTONIC, &(ts)), (gint64) (ts).tv_sec * NS_PER_SEC + (ts).tv_nsec)
 
 /* Spins on the CPU until CLOCK_MONOTONIC reaches end_ns; arithmetic on a
  * volatile the compiler cannot drop. */
-#define SPIN_UNTIL(end_ns)                                                                        \
-  G_STMT_START                                                                                    \
-  {                                                                                               \
-    struct timespec spin_ts_;                                                                     \
-    guint64 spin_acc_ = js_test_sink;                                                             \
-    while (MONO_NS (spin_ts_) < (end_ns))                                                         \
-      {                                                                                           \
-        for (int spin_i_ = 0; spin_i_ < 2000; spin_i_++)                                          \
-          spin_acc_ = spin_acc_ * G_GUINT64_CONSTANT (2862933555777941757)                        \
-                      + G_GUINT64_CONSTANT (3037000493) + (guint64) spin_i_;                      \
-        js_test_sink = spin_acc_;                                                                 \
-      }                                                                                           \
-  }                                                                                               \
+#define SPIN_UNTIL(end_ns)                                                                         \
+  G_STMT_START                                                                                     \
+  {                                                                                                \
+    struct timespec spin_ts_;                                                                      \
+    guint64 spin_acc_ = js_test_sink;                                                              \
+    while (MONO_NS (spin_ts_) < (end_ns))                                                          \
+      {                                                                                            \
+        for (int spin_i_ = 0; spin_i_ < 2000; spin_i_++)                                           \
+          spin_acc_ = spin_acc_ * G_GUINT64_CONSTANT (2862933555777941757)                         \
+                      + G_GUINT64_CONSTANT (3037000493) + (guint64) spin_i_;                       \
+        js_test_sink = spin_acc_;                                                                  \
+      }                                                                                            \
+  }                                                                                                \
   G_STMT_END
 
 #define JS_TEST_FUNC __attribute__ ((noinline, noclone))
@@ -98,8 +99,7 @@ print_stall (gint64 start, gint64 end)
   fflush (stdout);
 }
 
-static G_GNUC_NORETURN G_GNUC_PRINTF (1, 2) void
-fail (const char *format, ...)
+static G_GNUC_NORETURN G_GNUC_PRINTF (1, 2) void fail (const char *format, ...)
 {
   va_list args;
 
@@ -201,9 +201,9 @@ js_test_nanosleep_loop (guint total_ms, guint *sleeps, guint *eintr, guint *othe
 /* sleep-loop: the same with each blocking call a program may make inside a
  * dispatch; every call is 2 ms long and cannot end early but for a signal.
  * `which` indexes sleep_calls[]; -1 takes them in turn ("mixed"). */
-static const char *const sleep_calls[] = { "poll", "select", "pselect", "ppoll", "epoll_wait",
-                                           "epoll_pwait", "nanosleep", "clock_nanosleep",
-                                           "usleep" };
+static const char *const sleep_calls[]
+    = { "poll",        "select",    "pselect",         "ppoll", "epoll_wait",
+        "epoll_pwait", "nanosleep", "clock_nanosleep", "usleep" };
 
 JS_TEST_FUNC void
 js_test_sleep_loop (int which, guint total_ms, int epfd, guint *calls, guint *eintr,
@@ -316,7 +316,8 @@ js_test_malloc_loop (guint seconds)
         rng ^= rng << 17;
         slot = (guint) (rng % G_N_ELEMENTS (live));
         /* Mostly small, some large enough to be mmapped. */
-        size = (rng >> 8) % 8 == 0 ? 128 * 1024 + (rng >> 16) % (512 * 1024) : 1 + (rng >> 16) % 4096;
+        size = (rng >> 8) % 8 == 0 ? 128 * 1024 + (rng >> 16) % (512 * 1024)
+                                   : 1 + (rng >> 16) % 4096;
         free (live[slot]);
         live[slot] = malloc (size);
         if (live[slot] == NULL)
@@ -628,7 +629,8 @@ hang (void)
 static void
 dlclose_module (void)
 {
-  const char *path = scenario_arg != NULL ? scenario_arg : g_getenv ("JANKSCOPE_TEST_STACKS_MODULE");
+  const char *path
+      = scenario_arg != NULL ? scenario_arg : g_getenv ("JANKSCOPE_TEST_STACKS_MODULE");
   void (*busy_func) (guint);
   void *handle;
   gint64 start;
@@ -742,7 +744,7 @@ debuginfo_module (void)
   handle = dlopen (scenario_arg, RTLD_NOW | RTLD_LOCAL);
   if (handle == NULL)
     fail ("dlopen (%s): %s", scenario_arg, dlerror ());
-  get_callback = (void *(*) (void)) dlsym (handle, "js_test_debuginfo_callback");
+  get_callback = (void *(*) (void) ) dlsym (handle, "js_test_debuginfo_callback");
   if (get_callback == NULL)
     fail ("dlsym (js_test_debuginfo_callback): %s", dlerror ());
   /* The module's static function is the source's own callback. */
@@ -966,11 +968,16 @@ app_signals (void)
     const char *name;
     AppCall call;
   } interrupted[] = {
-    { "nanosleep", APP_NANOSLEEP }, { "clock_nanosleep", APP_CLOCK_NANOSLEEP },
-    { "usleep", APP_USLEEP },       { "poll", APP_POLL },
-    { "ppoll", APP_PPOLL },         { "select", APP_SELECT },
-    { "pselect", APP_PSELECT },     { "epoll_wait", APP_EPOLL_WAIT },
-    { "epoll_pwait", APP_EPOLL_PWAIT }, { "sigtimedwait", APP_SIGTIMEDWAIT },
+    { "nanosleep", APP_NANOSLEEP },
+    { "clock_nanosleep", APP_CLOCK_NANOSLEEP },
+    { "usleep", APP_USLEEP },
+    { "poll", APP_POLL },
+    { "ppoll", APP_PPOLL },
+    { "select", APP_SELECT },
+    { "pselect", APP_PSELECT },
+    { "epoll_wait", APP_EPOLL_WAIT },
+    { "epoll_pwait", APP_EPOLL_PWAIT },
+    { "sigtimedwait", APP_SIGTIMEDWAIT },
     { "pause", APP_PAUSE },
   };
   struct sigaction sa;

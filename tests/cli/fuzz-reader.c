@@ -34,8 +34,7 @@ round_trip (JsrAggregate *agg)
 }
 
 int
-LLVMFuzzerTestOneInput (const guint8 *data,
-                        size_t        size)
+LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
 {
   const char *text = (const char *) data;
   JsrReportLoadFlags lazy_flags = JSR_REPORT_LOAD_FULL | JSR_REPORT_LOAD_AGGREGATE;

@@ -77,8 +77,7 @@ jit_name (SysprofCaptureAddress address)
 }
 
 int
-main (int    argc,
-      char **argv)
+main (int argc, char **argv)
 {
   SysprofCaptureReader *reader;
   SysprofCaptureFrameType type;

@@ -105,7 +105,7 @@ test_flame_layout (void)
 
   /* self counts: a stack ends where it ends */
   g_assert_cmpint (tree->root->self, ==, 0);
-  g_assert_cmpint (((JsuiStackNode *)g_ptr_array_index (tree->root->children, 1))->self, ==, 4);
+  g_assert_cmpint (((JsuiStackNode *) g_ptr_array_index (tree->root->children, 1))->self, ==, 4);
 }
 
 static void
@@ -495,7 +495,6 @@ test_screenshot (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-
 /* ---- the panel's actions, exports, own cost ------------------------- */
 
 static void
@@ -519,7 +518,7 @@ test_frame_stats (void)
   g_assert_cmpint (fs.p50_ns, ==, 500 * G_GINT64_CONSTANT (1000000));
   g_assert_cmpint (fs.p95_ns, ==, 950 * G_GINT64_CONSTANT (1000000));
   g_assert_cmpint (fs.p99_ns, ==, 990 * G_GINT64_CONSTANT (1000000));
-  g_assert_cmpint (fs.slow, ==, 98); /* 30 ms and more: over 1.5 × 16.7 ms */
+  g_assert_cmpint (fs.slow, ==, 98);   /* 30 ms and more: over 1.5 × 16.7 ms */
   g_assert_cmpint (fs.frozen, ==, 30); /* over 700 ms, as the core counts: 710 .. 1000 ms */
   /* From 91 s on: the last 10. */
   jsui_frame_stats_compute (frames, NULL, 91 * G_GINT64_CONSTANT (1000000000), &fs);
@@ -628,8 +627,8 @@ test_export (void)
   /* The CLI's exports. */
   chrome = jsui_export_convert (doc, JSUI_EXPORT_CHROME, &error);
   g_assert_no_error (error);
-  g_assert_nonnull (g_strstr_len (g_bytes_get_data (chrome, NULL), g_bytes_get_size (chrome),
-                                  "\"traceEvents\""));
+  g_assert_nonnull (
+      g_strstr_len (g_bytes_get_data (chrome, NULL), g_bytes_get_size (chrome), "\"traceEvents\""));
   folded = jsui_export_convert (doc, JSUI_EXPORT_FOLDED, &error);
   g_assert_no_error (error);
   g_assert_nonnull (g_strstr_len (g_bytes_get_data (folded, NULL), g_bytes_get_size (folded),
@@ -803,8 +802,8 @@ test_inspector_page (void)
   g_assert_nonnull (point);
   g_assert_true (g_io_extension_point_get_extension_by_name (point, JSUI_INSPECTOR_PAGE_NAME)
                  != NULL);
-  g_assert_true (g_io_extension_get_type (g_io_extension_point_get_extension_by_name (
-                     point, JSUI_INSPECTOR_PAGE_NAME))
+  g_assert_true (g_io_extension_get_type (
+                     g_io_extension_point_get_extension_by_name (point, JSUI_INSPECTOR_PAGE_NAME))
                  == JSUI_TYPE_INSPECTOR_PAGE);
 
   page = g_object_new (JSUI_TYPE_INSPECTOR_PAGE, NULL);

@@ -35,7 +35,7 @@ load_edited (void (*edit) (JsonObject *live, gpointer data), gpointer data)
   g_autofree char *out = NULL;
   JsonObject *root;
 
-  json_parser_load_from_data (parser, text, (gssize)length, &error);
+  json_parser_load_from_data (parser, text, (gssize) length, &error);
   g_assert_no_error (error);
   root = json_node_get_object (json_parser_get_root (parser));
   edit (json_object_get_object_member (root, "live"), data);
@@ -53,7 +53,7 @@ load_edited_root (void (*edit) (JsonObject *root, gpointer data), gpointer data)
   g_autoptr (GError) error = NULL;
   g_autofree char *out = NULL;
 
-  json_parser_load_from_data (parser, text, (gssize)length, &error);
+  json_parser_load_from_data (parser, text, (gssize) length, &error);
   g_assert_no_error (error);
   edit (json_node_get_object (json_parser_get_root (parser)), data);
   out = json_to_string (json_parser_get_root (parser), FALSE);
@@ -210,7 +210,7 @@ break_live (JsonObject *live, gpointer data)
   json_array_add_int_element (strings, 42); /* not a string: reads as null */
   /* frame 0: a source index past the end and the number above */
   json_array_add_int_element (bad, 9999);
-  json_array_add_int_element (bad, (gint64)json_array_get_length (strings) - 1);
+  json_array_add_int_element (bad, (gint64) json_array_get_length (strings) - 1);
   json_array_add_int_element (bad, 1000);
   json_array_add_int_element (bad, 5);
   json_array_add_array_element (d, bad);
@@ -373,7 +373,7 @@ make_hostile (JsonObject *root, gpointer data)
     {
       JsonObject *sm = json_array_get_object_element (samples, i);
 
-      json_object_set_int_member (sm, "t_ns", i == 0 ? 0 : G_MAXINT64 - (gint64)i);
+      json_object_set_int_member (sm, "t_ns", i == 0 ? 0 : G_MAXINT64 - (gint64) i);
       json_object_set_int_member (sm, "count", G_MAXINT64);
     }
 }
@@ -425,7 +425,7 @@ test_snapshot_hostile (void)
   g_assert_nonnull (tree);
   /* 3 stacks of G_MAXINT32 at most each: no overflow, no wrap */
   g_assert_cmpint (tree->root->total, >, 0);
-  g_assert_cmpint (tree->root->total, <=, 3 * (gint64)G_MAXINT32);
+  g_assert_cmpint (tree->root->total, <=, 3 * (gint64) G_MAXINT32);
   {
     g_autoptr (GArray) spans = jsui_samples_layout (ev);
 
@@ -1600,10 +1600,11 @@ test_profile_tree (void)
   assert_node (leaf, "leaf_23", 2, 2);
   g_assert_cmpint (leaf->total, ==, 10 * MS);
   for (guint i = 0; i < ev->detail->stacks->len; i++)
-    g_assert_cmpstr (((JsrReportFrame *)g_ptr_array_index (
-                          ((JsrReportStack *)g_ptr_array_index (ev->detail->stacks, i))->frames,
-                          0))->function,
-                     !=, "leaf_23");
+    g_assert_cmpstr (
+        ((JsrReportFrame *) g_ptr_array_index (
+             ((JsrReportStack *) g_ptr_array_index (ev->detail->stacks, i))->frames, 0))
+            ->function,
+        !=, "leaf_23");
 
   /* Each part its own share. */
   part1 = jsui_stack_tree_from_part (ev, 0);
@@ -1651,8 +1652,7 @@ test_parts (void)
   GtkWidget *window = gtk_window_new ();
   const char *expected[2][7] = {
     { "1", "+0.000 s", "300 ms", "work_cb", "compute", "work_cb", "240 ms" },
-    { "2", "+0.800 s", "120 ms", "sleepy_cb", "wait / sleep", "sleepy_cb → g_usleep",
-      "120 ms" },
+    { "2", "+0.800 s", "120 ms", "sleepy_cb", "wait / sleep", "sleepy_cb → g_usleep", "120 ms" },
   };
 
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (panel));
@@ -1661,8 +1661,8 @@ test_parts (void)
   ui_test_wait_ms (100);
 
   /* The jank list: the library's culprit after the dispatched callback. */
-  g_assert_nonnull (find_label_text (GTK_WIDGET (panel),
-                                     "first_validate_callback → gtk_text_layout_validate"));
+  g_assert_nonnull (
+      find_label_text (GTK_WIDGET (panel), "first_validate_callback → gtk_text_layout_validate"));
 
   g_assert_true (jsui_panel_select_event (panel, 1));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (parts)));
@@ -1691,8 +1691,8 @@ test_parts (void)
 
     g_assert_cmpint (jsui_stack_item_get_node (root)->total, ==, 120 * MS);
   }
-  g_assert_nonnull (find_label_text (GTK_WIDGET (stacks),
-                                     "Event 1, part 2 (sleepy_cb): 120 ms in 1 stack"));
+  g_assert_nonnull (
+      find_label_text (GTK_WIDGET (stacks), "Event 1, part 2 (sleepy_cb): 120 ms in 1 stack"));
   /* A refresh keeps it. */
   jsui_panel_set_snapshot (panel, snap);
   g_assert_cmpint (jsui_parts_view_get_selected (parts), ==, 1);
@@ -1806,14 +1806,14 @@ test_thresholds_from_config (void)
 
   /* The app's: 95 ms is on time (and belongs to no jank event), 216 ms is
    * frozen, 900 ms as long as a hang. */
-  g_assert_true (jsui_frame_is_slow (r, frame (snap, 29)->duration_ns, frame (snap, 29)->budget_ns,
-                                     &tier));
+  g_assert_true (
+      jsui_frame_is_slow (r, frame (snap, 29)->duration_ns, frame (snap, 29)->budget_ns, &tier));
   g_assert_cmpint (tier, ==, JS_TIER_FROZEN);
-  g_assert_true (jsui_frame_is_slow (r, frame (snap, 108)->duration_ns,
-                                     frame (snap, 108)->budget_ns, &tier));
+  g_assert_true (
+      jsui_frame_is_slow (r, frame (snap, 108)->duration_ns, frame (snap, 108)->budget_ns, &tier));
   g_assert_cmpint (tier, ==, JS_TIER_HANG);
-  g_assert_false (jsui_frame_is_slow (r, frame (snap, 144)->duration_ns,
-                                      frame (snap, 144)->budget_ns, NULL));
+  g_assert_false (
+      jsui_frame_is_slow (r, frame (snap, 144)->duration_ns, frame (snap, 144)->budget_ns, NULL));
   g_assert_cmpint (frame (snap, 144)->event_id, ==, 0);
   g_assert_cmpint (frame (snap, 29)->event_id, ==, 1);
   jsui_frame_stats_compute (snap->frames, r, 0, &fs);
@@ -1884,7 +1884,7 @@ test_thresholds_hostile (void)
       g_autoptr (GError) error = NULL;
       g_autofree char *doc = NULL;
 
-      json_parser_load_from_data (parser, text, (gssize)length, &error);
+      json_parser_load_from_data (parser, text, (gssize) length, &error);
       g_assert_no_error (error);
       break_thresholds (json_node_get_object (json_parser_get_root (parser)), GINT_TO_POINTER (i));
       doc = json_to_string (json_parser_get_root (parser), FALSE);

@@ -216,7 +216,7 @@ start_live_thread (void)
   if (api == NULL || g_atomic_int_get (&live_watching))
     return;
   g_atomic_int_set (&live_watching, 1);
-  g_thread_unref (g_thread_new ("shim-live", live_thread, (gpointer)api));
+  g_thread_unref (g_thread_new ("shim-live", live_thread, (gpointer) api));
 }
 
 static void
@@ -313,7 +313,7 @@ toplevel_realized_cb (GtkWidget *w, gpointer data)
       && g_object_class_find_property (G_OBJECT_GET_CLASS (panel), "snapshot-time") != NULL)
     {
       timed_panel = G_OBJECT (panel);
-      g_object_add_weak_pointer (timed_panel, (gpointer *)&timed_panel);
+      g_object_add_weak_pointer (timed_panel, (gpointer *) &timed_panel);
       g_signal_connect (panel, "notify::snapshot-time", G_CALLBACK (snapshot_time_cb), NULL);
     }
   g_signal_connect (w, "unrealize", G_CALLBACK (inspector_unrealized_cb), NULL);
@@ -465,7 +465,7 @@ start_cb (gpointer data)
       return G_SOURCE_REMOVE;
     }
   module = dlopen (path, RTLD_NOW | RTLD_LOCAL);
-  start = module != NULL ? (void (*) (void))dlsym (module, "jankscope_gtk4_ui_start") : NULL;
+  start = module != NULL ? (void (*) (void)) dlsym (module, "jankscope_gtk4_ui_start") : NULL;
   if (start == NULL)
     {
       fprintf (stderr, "FAIL: %s: %s\n", path, dlerror ());

@@ -89,10 +89,11 @@ typedef struct
 static gboolean
 blocked_in_wait (pid_t tid)
 {
-  static const long waits[] = { SYS_poll, SYS_ppoll, SYS_select, SYS_pselect6, SYS_epoll_wait,
-                                SYS_epoll_pwait, SYS_epoll_pwait2, SYS_nanosleep,
-                                SYS_clock_nanosleep, SYS_rt_sigtimedwait, SYS_rt_sigsuspend,
-                                SYS_pause };
+  static const long waits[] = {
+    SYS_poll,          SYS_ppoll,        SYS_select,    SYS_pselect6,        SYS_epoll_wait,
+    SYS_epoll_pwait,   SYS_epoll_pwait2, SYS_nanosleep, SYS_clock_nanosleep, SYS_rt_sigtimedwait,
+    SYS_rt_sigsuspend, SYS_pause
+  };
   char path[64], buf[256];
   FILE *f;
   gboolean blocked = FALSE;
@@ -165,18 +166,18 @@ typedef enum
 } Call;
 
 static const char *const call_names[] = {
-  "poll", "__poll_chk", "ppoll", "__ppoll_chk", "select", "pselect", "epoll_wait", "epoll_pwait",
-  "epoll_pwait2", "nanosleep", "clock_nanosleep", "usleep", "sigtimedwait", "pause", "sigsuspend",
-  "sigwaitinfo",
+  "poll",         "__poll_chk",  "ppoll",        "__ppoll_chk", "select",          "pselect",
+  "epoll_wait",   "epoll_pwait", "epoll_pwait2", "nanosleep",   "clock_nanosleep", "usleep",
+  "sigtimedwait", "pause",       "sigsuspend",   "sigwaitinfo",
 };
 
 typedef struct
 {
   int ret;
-  int error;           /* errno after the call (clock_nanosleep: its return value) */
-  int usr1_at_return;  /* SIGUSR1 handlers run when the call returned */
+  int error;          /* errno after the call (clock_nanosleep: its return value) */
+  int usr1_at_return; /* SIGUSR1 handlers run when the call returned */
   int ours_at_return;
-  gint64 left_us;      /* select's timeval, nanosleep's rem after the call; -1 if none */
+  gint64 left_us; /* select's timeval, nanosleep's rem after the call; -1 if none */
 } Result;
 
 /* The call with a TIMEOUT_MS timeout where it has one; `mask`: the mask
@@ -311,9 +312,9 @@ run (Call call, int in_flight, Plan plan, const sigset_t *mask, const char *what
   /* Whatever was sent has been handled by now (signals held back came in
    * at the end of the call). */
   g_assert_cmpint (guard.depth, ==, 0);
-  g_test_message ("%s %s: ret %d, errno %d, ours %d/%d, usr1 %d/%d, left %" G_GINT64_FORMAT
-                  " us", call_names[call], what, r.ret, r.error, r.ours_at_return,
-                  (int) ours_count, r.usr1_at_return, (int) usr1_count, r.left_us);
+  g_test_message ("%s %s: ret %d, errno %d, ours %d/%d, usr1 %d/%d, left %" G_GINT64_FORMAT " us",
+                  call_names[call], what, r.ret, r.error, r.ours_at_return, (int) ours_count,
+                  r.usr1_at_return, (int) usr1_count, r.left_us);
   g_assert_true (s.blocked_seen);
   return r;
 }
@@ -561,8 +562,8 @@ test_sleep (void)
 int
 main (int argc, char **argv)
 {
-  static const Call mask_calls[] = { C_PPOLL, C_PPOLL_CHK, C_PSELECT, C_EPOLL_PWAIT,
-                                     C_EPOLL_PWAIT2, C_SIGSUSPEND };
+  static const Call mask_calls[]
+      = { C_PPOLL, C_PPOLL_CHK, C_PSELECT, C_EPOLL_PWAIT, C_EPOLL_PWAIT2, C_SIGSUSPEND };
 
   g_test_init (&argc, &argv, NULL);
   for (Call c = 0; c < C_N; c++)

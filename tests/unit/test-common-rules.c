@@ -31,7 +31,7 @@ test_tier_names (void)
   g_assert_cmpint (JS_N_TIERS, ==, 4);
   /* Anything else: no name, no tier. */
   g_assert_null (js_tier_name (JS_N_EVENT_TIERS));
-  g_assert_null (js_tier_name ((JsTier)-1));
+  g_assert_null (js_tier_name ((JsTier) -1));
   tier = JS_TIER_SEVERE;
   g_assert_false (js_tier_from_name ("Hang", &tier));
   g_assert_false (js_tier_from_name ("", &tier));
@@ -191,7 +191,7 @@ test_percentile_of_buckets (void)
       double exact = MAX (qs[i], 1.0 / 10000) * 10000 * 1000;
 
       g_assert_cmpint (v32, ==, v64);
-      g_assert_cmpfloat (fabs ((double)v32 - exact) / exact, <=, 1.0 / 32 + 1e-9);
+      g_assert_cmpfloat (fabs ((double) v32 - exact) / exact, <=, 1.0 / 32 + 1e-9);
     }
   /* The extremes are exact; the middle is a bucket's midpoint. */
   g_assert_cmpint (js_percentile_of_buckets64 (b64, count, 1000, 10000000, 0.0), ==, 1000);

@@ -114,9 +114,9 @@ static const JsFrame *
 frame_at (Lookup *l, guint64 offset)
 {
   g_array_set_size (l->frames, 0);
-  g_assert_cmpuint (js_symbolizer_lookup_in (l->symbolizer, l->id, MODULE_BASE + offset, FALSE,
-                                             l->frames),
-                    >=, 1);
+  g_assert_cmpuint (
+      js_symbolizer_lookup_in (l->symbolizer, l->id, MODULE_BASE + offset, FALSE, l->frames), >=,
+      1);
   return &g_array_index (l->frames, JsFrame, l->frames->len - 1);
 }
 

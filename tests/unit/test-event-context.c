@@ -124,11 +124,15 @@ event (gint64 start_ns, gint64 end_ns)
 }
 
 static void
-feed (JsContext *c, JsRecordKind kind, gint64 start_ns, gint64 end_ns, guint32 name_id,
-      guint32 seq, guint8 depth)
+feed (JsContext *c, JsRecordKind kind, gint64 start_ns, gint64 end_ns, guint32 name_id, guint32 seq,
+      guint8 depth)
 {
   JsRecord r = {
-    .kind = kind, .start_ns = start_ns, .end_ns = end_ns, .name_id = name_id, .count = seq,
+    .kind = kind,
+    .start_ns = start_ns,
+    .end_ns = end_ns,
+    .name_id = name_id,
+    .count = seq,
     .depth = depth,
   };
 
@@ -144,11 +148,11 @@ test_event_scene_and_marks (void)
   const JsEventContext *got;
 
   js_context_init (c, &config, 0);
-  feed (c, JS_RECORD_SCENE, 100 * MS, 0, 7, 0, 1);         /* scene 7 at 100 ms */
-  feed (c, JS_RECORD_MARK_BEGIN, 150 * MS, 0, 3, 1, 1);    /* mark 1: 150 - 400 ms */
-  feed (c, JS_RECORD_MARK_BEGIN, 160 * MS, 0, 4, 2, 2);    /* mark 2: 160 - 170 ms */
+  feed (c, JS_RECORD_SCENE, 100 * MS, 0, 7, 0, 1);      /* scene 7 at 100 ms */
+  feed (c, JS_RECORD_MARK_BEGIN, 150 * MS, 0, 3, 1, 1); /* mark 1: 150 - 400 ms */
+  feed (c, JS_RECORD_MARK_BEGIN, 160 * MS, 0, 4, 2, 2); /* mark 2: 160 - 170 ms */
   feed (c, JS_RECORD_MARK_END, 160 * MS, 170 * MS, 4, 2, 2);
-  feed (c, JS_RECORD_SCENE, 210 * MS, 0, 8, 0, 2);         /* scene 8 at 210 ms */
+  feed (c, JS_RECORD_SCENE, 210 * MS, 0, 8, 0, 2); /* scene 8 at 210 ms */
 
   /* 200 - 300 ms: scene 7 at its start; mark 1 open (end unknown yet). */
   e1 = event (200 * MS, 300 * MS);
@@ -259,9 +263,9 @@ test_resources_window (void)
   js_resources_init (&r);
   g_assert_false (js_resources_window (&r, 0, 1, &w));
   /* 0-250 ms: 50 ms of CPU; 250-500 ms: 250 ms (one CPU busy). */
-  js_resources_add (&r, &(JsResourceSample) { 0, 0, 3000, 0.5 });
-  js_resources_add (&r, &(JsResourceSample) { 250 * MS, 50 * MS, 2000, 1.5 });
-  js_resources_add (&r, &(JsResourceSample) { 500 * MS, 300 * MS, 1000, -1 });
+  js_resources_add (&r, &(JsResourceSample){ 0, 0, 3000, 0.5 });
+  js_resources_add (&r, &(JsResourceSample){ 250 * MS, 50 * MS, 2000, 1.5 });
+  js_resources_add (&r, &(JsResourceSample){ 500 * MS, 300 * MS, 1000, -1 });
   g_assert_true (js_resources_window (&r, 300 * MS, 400 * MS, &w));
   g_assert_cmpfloat_with_epsilon (w.cpu_pct, 100.0, 1e-9);
   g_assert_cmpfloat_with_epsilon (w.load1, 1.5, 1e-9); /* the unknown one is left out */
@@ -278,12 +282,13 @@ test_resources_window (void)
                                   1e-9);
   g_assert_cmpfloat (js_resources_parse_loadavg ("garbage"), <, 0);
   g_assert_cmpint (js_resources_parse_meminfo ("MemTotal: 100 kB\nMemFree: 5 kB\n"
-                                               "MemAvailable:    24242424 kB\n"), ==, 24242424);
+                                               "MemAvailable:    24242424 kB\n"),
+                   ==, 24242424);
   g_assert_cmpint (js_resources_parse_meminfo ("MemTotal: 100 kB\n"), ==, -1);
 
   /* Bounded. */
   for (guint i = 0; i < 2 * JS_RESOURCE_SAMPLES; i++)
-    js_resources_add (&r, &(JsResourceSample) { (1000 + i) * MS, i * MS, 1, 1 });
+    js_resources_add (&r, &(JsResourceSample){ (1000 + i) * MS, i * MS, 1, 1 });
   g_assert_cmpuint (r.len, ==, JS_RESOURCE_SAMPLES);
   js_resources_sample (&r, G_MAXINT64 / 2, FALSE); /* real /proc */
   g_assert_cmpint (r.samples[(r.first + r.len - 1) % JS_RESOURCE_SAMPLES].mem_kb, >, 0);
@@ -302,8 +307,10 @@ test_install_id (void)
   g_assert_cmpuint (strlen (a), ==, 16);
   g_assert_cmpstr (a, ==, c);
   g_assert_cmpstr (a, !=, b);
-  g_checksum_update (sha, (const guchar *) "jankscope-install-id-v1\n"
-                                           "0123456789abcdef0123456789abcdef\n1000", -1);
+  g_checksum_update (sha,
+                     (const guchar *) "jankscope-install-id-v1\n"
+                                      "0123456789abcdef0123456789abcdef\n1000",
+                     -1);
   g_assert_true (strncmp (g_checksum_get_string (sha), a, 16) == 0);
 
   g_assert_true (js_install_id_in_share ("0000000000000000", 1e-9));
@@ -365,9 +372,10 @@ test_scrub_json (void)
   js_scrub_json (s, json_parser_get_root (parser));
   json_generator_set_root (gen, json_parser_get_root (parser));
   out = json_generator_to_data (gen, NULL);
-  g_assert_cmpstr (out, ==,
-                   "{\"exe\":\"~/bin/app\",\"n\":3,\"events\":[{\"context\":{\"window_title\":null},"
-                   "\"frames\":[{\"file\":\"/srv/<user>/a.c\"}]}],\"x\":null}");
+  g_assert_cmpstr (
+      out, ==,
+      "{\"exe\":\"~/bin/app\",\"n\":3,\"events\":[{\"context\":{\"window_title\":null},"
+      "\"frames\":[{\"file\":\"/srv/<user>/a.c\"}]}],\"x\":null}");
 }
 
 /* A previous run's hang comes from an immutable parser tree: copied, not
@@ -385,8 +393,7 @@ test_scrub_json_immutable (void)
   JsonNode *hang;
 
   g_assert_true (json_parser_load_from_data (
-      parser, "[{\"exe\": \"/home/alice/app\", \"d\": 1.5, \"ok\": true, \"n\": null}]", -1,
-      NULL));
+      parser, "[{\"exe\": \"/home/alice/app\", \"d\": 1.5, \"ok\": true, \"n\": null}]", -1, NULL));
   hang = json_array_get_element (json_node_get_array (json_parser_get_root (parser)), 0);
   g_assert_true (json_node_is_immutable (hang));
   json_builder_begin_object (b);

@@ -42,8 +42,13 @@ frame (Fixture *f, gint64 end_ms, double work_ms, gboolean animating, double pai
        gint64 late_ms)
 {
   JsRecord r = {
-    .kind = JS_RECORD_FRAME, .end_ns = end_ms * MS, .start_ns = end_ms * MS - (gint64) (work_ms * MS),
-    .inner_ns = BUDGET, .count = 1, .code = (void *) 0xf00, .name_id = 0,
+    .kind = JS_RECORD_FRAME,
+    .end_ns = end_ms * MS,
+    .start_ns = end_ms * MS - (gint64) (work_ms * MS),
+    .inner_ns = BUDGET,
+    .count = 1,
+    .code = (void *) 0xf00,
+    .name_id = 0,
     .flags = (1u << JS_PHASE_BEFORE_PAINT) | (1u << JS_PHASE_PAINT) | (1u << JS_PHASE_AFTER_PAINT)
              | (animating ? 1u << JS_PHASE_UPDATE : 0),
     .delay_us = (guint32) (late_ms * 1000),
@@ -55,8 +60,9 @@ frame (Fixture *f, gint64 end_ms, double work_ms, gboolean animating, double pai
 static void
 dispatch (Fixture *f, gint64 start_ms, gint64 end_ms, const void *code)
 {
-  JsRecord r = { .kind = JS_RECORD_DISPATCH, .start_ns = start_ms * MS, .end_ns = end_ms * MS,
-                 .code = code };
+  JsRecord r = {
+    .kind = JS_RECORD_DISPATCH, .start_ns = start_ms * MS, .end_ns = end_ms * MS, .code = code
+  };
   js_frame_metrics_feed (&f->frames, &r);
 }
 
@@ -97,8 +103,11 @@ test_stall_in_paint (Fixture *f, gconstpointer data)
 static void
 test_animation_delayed_by_dispatch (Fixture *f, gconstpointer data)
 {
-  JsPart slow = { .type = JS_RECORD_DISPATCH, .start_ns = 1010 * MS, .end_ns = 1210 * MS,
-                  .duration_ns = 200 * MS, .tier = JS_TIER_SEVERE };
+  JsPart slow = { .type = JS_RECORD_DISPATCH,
+                  .start_ns = 1010 * MS,
+                  .end_ns = 1210 * MS,
+                  .duration_ns = 200 * MS,
+                  .tier = JS_TIER_SEVERE };
 
   frame (f, 1000, 2, TRUE, 1, 0);
   dispatch (f, 1010, 1210, (void *) 0xbad);
@@ -246,17 +255,17 @@ test_recent_frame_dispatches (Fixture *f, gconstpointer data)
   frame (f, 1017, 2, TRUE, 1, 0);
   /* Inside the next frame's time (1017..1120): 60 ms, 10 ms, 0.5 ms, 5 ms,
    * and one that started before it (only its part inside counts). */
-  dispatch (f, 1010, 1030, (void *)0xa0);
-  dispatch (f, 1030, 1090, (void *)0xa1);
-  dispatch (f, 1090, 1100, (void *)0xa2);
+  dispatch (f, 1010, 1030, (void *) 0xa0);
+  dispatch (f, 1030, 1090, (void *) 0xa1);
+  dispatch (f, 1090, 1100, (void *) 0xa2);
   {
     JsRecord r = { .kind = JS_RECORD_DISPATCH,
                    .start_ns = 1100 * MS,
                    .end_ns = 1100 * MS + MS / 2,
-                   .code = (void *)0xa3 };
+                   .code = (void *) 0xa3 };
     js_frame_metrics_feed (&f->frames, &r);
   }
-  dispatch (f, 1105, 1110, (void *)0xa4);
+  dispatch (f, 1105, 1110, (void *) 0xa4);
   frame (f, 1120, 8, TRUE, 6, 78); /* due at 1034, ran 78 ms late: 103 ms */
   /* A frame on time: its own dispatch only. */
   frame (f, 1137, 3, TRUE, 2, 0);
@@ -267,20 +276,20 @@ test_recent_frame_dispatches (Fixture *f, gconstpointer data)
   g_assert_cmpint (slow->frame_ns, ==, 103 * MS);
   g_assert_true (slow->flags & JS_RECENT_FRAME_SLOW);
   g_assert_cmpuint (slow->n_dispatches, ==, JS_RECENT_FRAME_DISPATCHES);
-  g_assert_true (slow->dispatches[0].code == (void *)0xa1);
+  g_assert_true (slow->dispatches[0].code == (void *) 0xa1);
   g_assert_cmpuint (slow->dispatches[0].duration_us, ==, 60000);
   g_assert_cmpuint (slow->dispatches[0].offset_us, ==, 13000); /* 1030 - 1017 */
   /* 0xa0 ran 1010..1030: 13 ms of it inside; 0xa2 10 ms; 0xa4 5 ms is 4th. */
-  g_assert_true (slow->dispatches[1].code == (void *)0xa0);
+  g_assert_true (slow->dispatches[1].code == (void *) 0xa0);
   g_assert_cmpuint (slow->dispatches[1].duration_us, ==, 13000);
   g_assert_cmpuint (slow->dispatches[1].offset_us, ==, 0);
-  g_assert_true (slow->dispatches[2].code == (void *)0xa2);
+  g_assert_true (slow->dispatches[2].code == (void *) 0xa2);
   g_assert_cmpuint (slow->dispatches[2].duration_us, ==, 10000);
 
   quiet = &g_array_index (out, JsRecentFrame, 3);
   g_assert_false (quiet->flags & JS_RECENT_FRAME_SLOW);
   g_assert_cmpuint (quiet->n_dispatches, ==, 1);
-  g_assert_true (quiet->dispatches[0].code == (void *)0xf00); /* the frame's own dispatch */
+  g_assert_true (quiet->dispatches[0].code == (void *) 0xf00); /* the frame's own dispatch */
   g_assert_cmpuint (quiet->dispatches[0].duration_us, ==, 3000);
   g_assert_cmpuint (quiet->dispatches[0].offset_us, ==, 14000); /* 17 ms frame, 3 ms work */
 }

@@ -8,8 +8,7 @@
 #include "jsr-json-writer.h"
 
 static GString *
-start (JsrJsonWriter      *w,
-       JsrJsonWriterStyle  style)
+start (JsrJsonWriter *w, JsrJsonWriterStyle style)
 {
   GString *out = g_string_new (NULL);
 
@@ -128,8 +127,11 @@ test_strings (void)
   /* Invalid UTF-8 is replaced, wherever it starts. */
   g_string_truncate (out, 0);
   jsr_json_writer_init (&w, out, JSR_JSON_WRITER_COMPACT);
-  jsr_json_writer_string (&w, "ab\"\xff\xfe" "c\xc3");
-  g_assert_cmpstr (out->str, ==, "\"ab\\\"\xef\xbf\xbd\xef\xbf\xbd" "c\xef\xbf\xbd\"");
+  jsr_json_writer_string (&w, "ab\"\xff\xfe"
+                              "c\xc3");
+  g_assert_cmpstr (out->str, ==,
+                   "\"ab\\\"\xef\xbf\xbd\xef\xbf\xbd"
+                   "c\xef\xbf\xbd\"");
 }
 
 static void
@@ -163,8 +165,8 @@ test_numbers (void)
 static void
 test_round_trip (void)
 {
-  static const char text[] =
-    "{\"s\":\"a\\u0000b\\ud800\",\"n\":[1,-2.5,1e300,true,null,{\"k\":{}}],\"s\":\"last\"}";
+  static const char text[]
+      = "{\"s\":\"a\\u0000b\\ud800\",\"n\":[1,-2.5,1e300,true,null,{\"k\":{}}],\"s\":\"last\"}";
   g_autoptr (GError) error = NULL;
   g_autoptr (JsrJsonDoc) doc = jsr_json_doc_parse (text, strlen (text), 64, &error);
   g_autoptr (JsrJsonDoc) again = NULL;
@@ -178,7 +180,8 @@ test_round_trip (void)
   /* Every member as parsed (the readers take the last "s"); \u0000 and the
    * lone surrogate were read as U+FFFD. */
   g_assert_cmpstr (out->str, ==,
-                   "{\"s\":\"a\xef\xbf\xbd" "b\xef\xbf\xbd\",\"n\":[1,-2.5,"
+                   "{\"s\":\"a\xef\xbf\xbd"
+                   "b\xef\xbf\xbd\",\"n\":[1,-2.5,"
                    "1.0000000000000001e+300,true,null,{\"k\":{}}],\"s\":\"last\"}");
   again = jsr_json_doc_parse (out->str, out->len, 64, &error);
   g_assert_no_error (error);

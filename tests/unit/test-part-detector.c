@@ -42,8 +42,13 @@ static void
 dispatch (Fixture *f, gint64 start_ms, gint64 end_ms, gint64 inner_ms, guint8 depth)
 {
   JsRecord r = {
-    .kind = JS_RECORD_DISPATCH, .start_ns = start_ms * MS, .end_ns = end_ms * MS,
-    .inner_ns = inner_ms * MS, .code = (void *) 0x1234, .name_id = 0, .depth = depth,
+    .kind = JS_RECORD_DISPATCH,
+    .start_ns = start_ms * MS,
+    .end_ns = end_ms * MS,
+    .inner_ns = inner_ms * MS,
+    .code = (void *) 0x1234,
+    .name_id = 0,
+    .depth = depth,
   };
   js_part_detector_feed (&f->detector, &r);
 }
@@ -52,8 +57,11 @@ static void
 iteration (Fixture *f, gint64 start_ms, gint64 end_ms, guint32 count, gint64 inner_ms)
 {
   JsRecord r = {
-    .kind = JS_RECORD_ITERATION, .start_ns = start_ms * MS, .end_ns = end_ms * MS,
-    .count = count, .inner_ns = inner_ms * MS,
+    .kind = JS_RECORD_ITERATION,
+    .start_ns = start_ms * MS,
+    .end_ns = end_ms * MS,
+    .count = count,
+    .inner_ns = inner_ms * MS,
   };
   js_part_detector_feed (&f->detector, &r);
 }
@@ -118,9 +126,9 @@ test_nested_loop_not_double_counted (Fixture *f, gconstpointer data)
   /* Outer dispatch 0..320 runs a nested loop (polls 10..310, waiting), with
    * 10 ms of own work: not jank. The nested iterations are recorded with
    * the open dispatch's share in inner_ns. */
-  iteration (f, 0, 10, 0, 5);     /* outer iteration ends in the nested poll */
-  iteration (f, 310, 311, 1, 0);  /* nested iteration, quit dispatched */
-  dispatch (f, 5, 320, 305, 1);   /* own: 315 - 305 = 10 ms */
+  iteration (f, 0, 10, 0, 5);    /* outer iteration ends in the nested poll */
+  iteration (f, 310, 311, 1, 0); /* nested iteration, quit dispatched */
+  dispatch (f, 5, 320, 305, 1);  /* own: 315 - 305 = 10 ms */
   iteration (f, 311, 321, 1, 0);
   g_assert_cmpuint (n_events (f), ==, 0);
   g_assert_cmpuint (f->stats.dispatches, ==, 1);
@@ -132,12 +140,12 @@ test_nested_slow_inner_callback (Fixture *f, gconstpointer data)
   /* Outer dispatch 5..330 runs a nested loop: waits 10..90, a 120 ms inner
    * callback (depth 2) at 100..220, waits 221..320, quits. The 120 ms is the
    * inner callback's, not the outer's (own: 325 - 80 - 120 - 99 - 0 = 26 ms). */
-  iteration (f, 0, 10, 0, 5);       /* outer iteration, ends in the nested poll */
-  dispatch (f, 100, 220, 0, 2);     /* slow inner callback */
-  iteration (f, 90, 221, 1, 0);     /* nested iteration: explained by it */
-  dispatch (f, 320, 320, 0, 2);     /* the callback that quits the nested loop */
-  dispatch (f, 5, 330, 299, 1);     /* outer: 325 wall, 299 inner */
-  iteration (f, 320, 331, 2, 0);    /* outer iteration after the nested loop */
+  iteration (f, 0, 10, 0, 5);    /* outer iteration, ends in the nested poll */
+  dispatch (f, 100, 220, 0, 2);  /* slow inner callback */
+  iteration (f, 90, 221, 1, 0);  /* nested iteration: explained by it */
+  dispatch (f, 320, 320, 0, 2);  /* the callback that quits the nested loop */
+  dispatch (f, 5, 330, 299, 1);  /* outer: 325 wall, 299 inner */
+  iteration (f, 320, 331, 2, 0); /* outer iteration after the nested loop */
   g_assert_cmpuint (n_events (f), ==, 1);
   g_assert_cmpint (event (f, 0)->duration_ns, ==, 120 * MS);
   g_assert_cmpint (event (f, 0)->longest.depth, ==, 2);

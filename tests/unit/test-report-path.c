@@ -7,7 +7,10 @@
 static void
 test_expand (void)
 {
-  const struct { const char *templ, *expected; } cases[] = {
+  const struct
+  {
+    const char *templ, *expected;
+  } cases[] = {
     { "/tmp/r.json", "/tmp/r.json" },
     { "/tmp/r-%p.json", "/tmp/r-42.json" },
     { "/tmp/%e-%p.json", "/tmp/app-42.json" },

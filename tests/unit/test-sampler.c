@@ -94,8 +94,8 @@ test_handler_spin (void)
   t = g_thread_new ("watcher", watcher_thread, &w);
   spin_until_stopped (&w);
   g_thread_join (t);
-  g_test_message ("%u samples, %" G_GUINT64_FORMAT " at an odd pc, %u in a call, %u other",
-                  w.ok, w.odd_pcs, w.in_call, w.other);
+  g_test_message ("%u samples, %" G_GUINT64_FORMAT " at an odd pc, %u in a call, %u other", w.ok,
+                  w.odd_pcs, w.in_call, w.other);
   g_assert_cmpuint (w.ok + w.other, ==, N_SAMPLES);
   g_assert_cmpuint (w.in_call, ==, 0);
   /* Not vacuous: the handler did run at odd pcs. */

@@ -17,20 +17,32 @@ static void
 test_rules (void)
 {
   const F busy[] = {
-    { "__vdso_clock_gettime", "linux-vdso.so.1" }, { "__clock_gettime", "libc.so.6" },
-    { "g_get_monotonic_time", "libglib-2.0.so.0" }, { "busy_fn", "app" }, { "step", "app" },
-    { NULL, "libglib-2.0.so.0" }, { "js_dispatch", "libjankscope-core.so" },
-    { "g_main_context_dispatch", "libglib-2.0.so.0" }, { NULL, "libglib-2.0.so.0" },
-    { "g_main_loop_run", "libglib-2.0.so.0" }, { "main", "app" },
-    { "__libc_start_call_main", "libc.so.6" }, { "_start", "app" },
+    { "__vdso_clock_gettime", "linux-vdso.so.1" },
+    { "__clock_gettime", "libc.so.6" },
+    { "g_get_monotonic_time", "libglib-2.0.so.0" },
+    { "busy_fn", "app" },
+    { "step", "app" },
+    { NULL, "libglib-2.0.so.0" },
+    { "js_dispatch", "libjankscope-core.so" },
+    { "g_main_context_dispatch", "libglib-2.0.so.0" },
+    { NULL, "libglib-2.0.so.0" },
+    { "g_main_loop_run", "libglib-2.0.so.0" },
+    { "main", "app" },
+    { "__libc_start_call_main", "libc.so.6" },
+    { "_start", "app" },
   };
   const F busy_elsewhere[] = {
-    { "busy_fn", "app" }, { "step", "app" }, { "g_main_context_dispatch", "libglib-2.0.so.0" },
+    { "busy_fn", "app" },
+    { "step", "app" },
+    { "g_main_context_dispatch", "libglib-2.0.so.0" },
     { "main", "app" },
   };
   const F sleep[] = {
-    { "clock_nanosleep", "libc.so.6" }, { "usleep", "libc.so.6" }, { "sleeper", "app" },
-    { "step", "app" }, { "main", "app" },
+    { "clock_nanosleep", "libc.so.6" },
+    { "usleep", "libc.so.6" },
+    { "sleeper", "app" },
+    { "step", "app" },
+    { "main", "app" },
   };
   char a[17], b[17], c[17];
   g_autofree char *t1 = sig (busy, G_N_ELEMENTS (busy), 5, a);
@@ -50,7 +62,8 @@ test_depth_and_unnamed (void)
 {
   const F deep[] = {
     { "f1", "libapp.so" }, { NULL, "libgtk-4.so.1" }, { NULL, "libgtk-4.so.1" },
-    { "f2", "libapp.so" }, { "f3", "libapp.so" }, { "f4", "libapp.so" }, { "f5", "libapp.so" },
+    { "f2", "libapp.so" }, { "f3", "libapp.so" },     { "f4", "libapp.so" },
+    { "f5", "libapp.so" },
   };
   char id[17], id2[17];
   g_autofree char *t = sig (deep, G_N_ELEMENTS (deep), 3, id);
@@ -67,8 +80,10 @@ static void
 test_only_system (void)
 {
   const F sys[] = {
-    { "syscall", "libc.so.6" }, { "g_mutex_lock_slowpath", "libglib-2.0.so.0" },
-    { NULL, "libglib-2.0.so.0" }, { "g_main_context_iteration", "libglib-2.0.so.0" },
+    { "syscall", "libc.so.6" },
+    { "g_mutex_lock_slowpath", "libglib-2.0.so.0" },
+    { NULL, "libglib-2.0.so.0" },
+    { "g_main_context_iteration", "libglib-2.0.so.0" },
   };
   const F noise[] = { { NULL, "libc.so.6" }, { "js_dispatch", "libjankscope-core.so" } };
   char id[17], id2[17];

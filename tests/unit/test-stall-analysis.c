@@ -108,8 +108,8 @@ fixture_set_up (Fixture *f, gconstpointer data)
   addr_dispatch = address_in ((void (*) (void)) g_main_context_dispatch, "libglib-2.0", f->modules);
   addr_libc = address_in (libc_poll (), "libc", f->modules);
   addr_json_node = address_in ((void (*) (void)) json_node_get_type, "libjson-glib", f->modules);
-  addr_json_object = address_in ((void (*) (void)) json_object_get_type, "libjson-glib",
-                                 f->modules);
+  addr_json_object
+      = address_in ((void (*) (void)) json_object_get_type, "libjson-glib", f->modules);
   addr_json_array = address_in ((void (*) (void)) json_array_get_type, "libjson-glib", f->modules);
 }
 
@@ -434,8 +434,8 @@ test_two_parts_two_causes (Fixture *f, gconstpointer data)
 static void
 test_library_only (Fixture *f, gconstpointer data)
 {
-  const Stack j = { 5, { addr_json_node, addr_json_object, addr_dispatch, addr_loop,
-                         addr_app_caller } };
+  const Stack j
+      = { 5, { addr_json_node, addr_json_object, addr_dispatch, addr_loop, addr_app_caller } };
   JsCause c;
 
   stall (f, 1, 0, 100);
@@ -550,11 +550,11 @@ test_innermost_part (Fixture *f, gconstpointer data)
   const Stack a = { 2, { addr_app_leaf, addr_loop } };
 
   stall (f, 1, 0, 120);
-  sample (f, 1, 20, 20, 1, JS_THREAD_RUNNING, JS_WAIT_NONE, &a, -1);  /* [0, 35] */
-  sample (f, 1, 50, 50, 1, JS_THREAD_RUNNING, JS_WAIT_NONE, &a, -1);  /* [35, 80] */
+  sample (f, 1, 20, 20, 1, JS_THREAD_RUNNING, JS_WAIT_NONE, &a, -1);   /* [0, 35] */
+  sample (f, 1, 50, 50, 1, JS_THREAD_RUNNING, JS_WAIT_NONE, &a, -1);   /* [35, 80] */
   sample (f, 1, 110, 110, 1, JS_THREAD_RUNNING, JS_WAIT_NONE, &a, -1); /* [80, 120] */
-  part (f, 0, 120, 0);                /* the iteration */
-  part (f, 0, 100, 1);                /* the dispatch */
+  part (f, 0, 120, 0);                                                 /* the iteration */
+  part (f, 0, 100, 1);                                                 /* the dispatch */
   part (f, 40, 60, JS_PART_UNLISTED); /* the nested dispatch, not listed */
   feed (f);
   fold (f, f->a, 1);
@@ -596,8 +596,7 @@ test_compaction_is_exact (Fixture *f, gconstpointer data)
   h->cpu_last_at_ns = 5995 * MS;
   for (gint64 t = 5; t < 6000; t += 10)
     sample (f, 1, t, t, 1, (t / 10) % 3 ? JS_THREAD_RUNNING : JS_THREAD_WAITING,
-            (t / 10) % 3 ? JS_WAIT_NONE : JS_WAIT_LOCK, (t / 10) % 2 ? &a : &b,
-            1000 + (t - 5) / 2);
+            (t / 10) % 3 ? JS_WAIT_NONE : JS_WAIT_LOCK, (t / 10) % 2 ? &a : &b, 1000 + (t - 5) / 2);
   part (f, 0, 2500, 0);
   part (f, 2500, 6000, 1);
   feed (f);
@@ -685,9 +684,9 @@ test_profile_bound (Fixture *f, gconstpointer data)
     frames[i].offset = i;
   for (guint i = 1; i <= 40; i++)
     {
-      path[0] = (JsPathFrame) { &frames[0], 0 };
-      path[1] = (JsPathFrame) { &frames[i], 0 };
-      path[2] = (JsPathFrame) { &frames[(i * 7) % 41], 0 };
+      path[0] = (JsPathFrame){ &frames[0], 0 };
+      path[1] = (JsPathFrame){ &frames[i], 0 };
+      path[2] = (JsPathFrame){ &frames[(i * 7) % 41], 0 };
       js_profile_add (p, js_profile_intern (p, path, 3), 1, i);
     }
   g_assert_cmpuint (p->n_function_nodes, <=, 8);
@@ -716,9 +715,12 @@ test_timeline_shrink (Fixture *f, gconstpointer data)
   for (guint i = 0; i < 600; i++)
     {
       JsSampleEntry e = {
-        .t_ns = i * MS, .last_ns = i * MS, .count = 1 + i % 3,
+        .t_ns = i * MS,
+        .last_ns = i * MS,
+        .count = 1 + i % 3,
         .state = i % 2 ? JS_THREAD_RUNNING : JS_THREAD_WAITING,
-        .node = JS_PROFILE_NONE, .part = (i / 100) % 2,
+        .node = JS_PROFILE_NONE,
+        .part = (i / 100) % 2,
       };
 
       e.running = e.state == JS_THREAD_RUNNING ? e.count : 0;

@@ -293,7 +293,7 @@ test_stripped (Fixture *f, gconstpointer data)
 
   g_assert_nonnull (handle);
   exported = (guint64) (guintptr) dlsym (handle, "symbolizer_stripped_exported");
-  static_address = (void *(*) (void)) dlsym (handle, "symbolizer_stripped_static_address");
+  static_address = (void *(*) (void) ) dlsym (handle, "symbolizer_stripped_static_address");
   g_assert_nonnull (static_address);
   hidden = (guint64) (guintptr) static_address ();
 
@@ -553,7 +553,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-#define ADD(path, func) \
+#define ADD(path, func)                                                                            \
   g_test_add ("/Symbolizer/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("modules", test_modules);
   ADD ("static-function", test_static_function);

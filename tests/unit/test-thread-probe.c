@@ -24,7 +24,8 @@ test_parse_status (void)
   g_assert_false (js_thread_probe_parse_status ("Name:\tapp\nState:\tR\n", &s));
   g_assert_false (js_thread_probe_parse_status ("", &s));
   g_assert_false (js_thread_probe_parse_status ("State:\t? x\nSigBlk:\t0\n"
-                                                "voluntary_ctxt_switches:\t1\n", &s));
+                                                "voluntary_ctxt_switches:\t1\n",
+                                                &s));
 }
 
 static void
@@ -35,7 +36,7 @@ test_parse_syscall (void)
   g_assert_true (js_thread_probe_parse_syscall ("running\n", &s));
   g_assert_false (s.blocked);
   g_assert_true (js_thread_probe_parse_syscall (
-    "230 0x1 0x0 0x7ffd1a2b3c40 0x0 0x0 0x0 0x7ffd1a2b3c28 0x7f0011223344\n", &s));
+      "230 0x1 0x0 0x7ffd1a2b3c40 0x0 0x0 0x0 0x7ffd1a2b3c28 0x7f0011223344\n", &s));
   g_assert_true (s.blocked);
   g_assert_cmpint (s.syscall_nr, ==, 230);
   g_assert_cmpuint (s.args[2], ==, 0x7ffd1a2b3c40);

@@ -53,7 +53,7 @@ view_app_work (void)
 static int
 cmp_gint64 (gconstpointer a, gconstpointer b)
 {
-  gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
 
   return x < y ? -1 : x > y;
 }
@@ -64,7 +64,7 @@ percentile (GArray *a, double p)
   if (a->len == 0)
     return -1;
   g_array_sort (a, cmp_gint64);
-  return g_array_index (a, gint64, MIN (a->len - 1, (guint)(p * a->len)));
+  return g_array_index (a, gint64, MIN (a->len - 1, (guint) (p * a->len)));
 }
 
 static gboolean

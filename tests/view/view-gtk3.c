@@ -22,7 +22,7 @@ void view_gtk3_hang (guint ms);
 #define SPIN(ms, k)                                                                                \
   G_STMT_START                                                                                     \
   {                                                                                                \
-    gint64 end = g_get_monotonic_time () + (ms)*G_GINT64_CONSTANT (1000);                          \
+    gint64 end = g_get_monotonic_time () + (ms) *G_GINT64_CONSTANT (1000);                         \
     while (g_get_monotonic_time () < end)                                                          \
       for (guint i = 0; i < 1000; i++)                                                             \
         sink = sink * (k) + i;                                                                     \
