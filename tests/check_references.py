@@ -30,8 +30,9 @@ sources), the fuzzer's corpus (mutated bytes) or binary files. Fails (exit
 
 import os
 import re
-import subprocess
 import sys
+
+from repo_files import tracked_files
 
 # Between two words of a citation: blanks, line breaks, comment marks, "(".
 GAP = r"[\s*#/(]{1,12}"
@@ -67,22 +68,6 @@ COMPILED = [(re.compile(p, re.IGNORECASE), what,
 SKIP_PREFIXES = ("tests/cli/fuzz-corpus/",)
 SKIP_SUFFIXES = (".po", ".png", ".svg", ".jpg", ".gz", ".pb")
 SELF = "tests/check_references.py"
-
-
-def tracked_files(root):
-    try:
-        out = subprocess.run(["git", "-C", root, "ls-files", "-z"], check=True,
-                             capture_output=True).stdout
-        return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
-    except (OSError, subprocess.CalledProcessError):
-        files = []
-        for folder, dirs, names in os.walk(root):
-            # Hidden folders and meson build trees (their logs quote this check).
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".")
-                             and not os.path.isdir(os.path.join(folder, d, "meson-info")))
-            for name in sorted(names):
-                files.append(os.path.relpath(os.path.join(folder, name), root))
-        return files
 
 
 def citations(text):
