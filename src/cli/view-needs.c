@@ -74,7 +74,8 @@ cli_view_pid_serves (int pid, char **problem)
   g_socket_set_blocking (socket, FALSE);
   address = g_unix_socket_address_new (path);
   if (g_socket_connect (socket, address, NULL, &error)
-      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PENDING))
+      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PENDING)
+      || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
     return TRUE;
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED))
     *problem = g_strdup_printf (_ ("process %d's live socket refuses connections (%s): it was "
