@@ -9,6 +9,7 @@ packages=(
     build-essential pkg-config meson ninja-build gettext
     libglib2.0-dev libglib2.0-bin libgtk-4-dev libgtk-3-dev libjson-glib-dev
     libunwind-dev libdw-dev libelf-dev desktop-file-utils
+    appstream # appstreamcli validates the viewer's metainfo (suites data, install)
     # jankscope export: pprof (protobuf-c) and sysprof (libsysprof-capture)
     libprotobuf-c-dev protobuf-c-compiler libsysprof-4-dev
     # tests, demo and benchmarks

@@ -38,24 +38,26 @@ js_loader_disabled_by_env (void)
   return 0;
 }
 
+/* The core in @subdir of the directory of the object that holds @anchor ("" for that directory
+ * itself). Found through the object's own path (dladdr), never through the install prefix: an
+ * install moved elsewhere, unpacked into a DESTDIR or a package's staging folder, and a build
+ * tree all work as they are. */
 static int
-core_path_next_to (const void *anchor, char *buf, size_t size)
+core_path_near (const void *anchor, const char *subdir, char *buf, size_t size)
 {
   Dl_info info;
   const char *slash;
-  size_t dirlen;
+  int n;
 
   if (dladdr (anchor, &info) == 0 || info.dli_fname == NULL)
     return 0;
   slash = strrchr (info.dli_fname, '/');
   if (slash == NULL)
     return 0;
-  dirlen = (size_t) (slash - info.dli_fname);
-  if (dirlen + 1 + sizeof JS_CORE_LIBRARY > size)
+  n = snprintf (buf, size, "%.*s/%s%s%s", (int) (slash - info.dli_fname), info.dli_fname, subdir,
+                subdir[0] != '\0' ? "/" : "", JS_CORE_LIBRARY);
+  if (n < 0 || (size_t) n >= size)
     return 0;
-  memcpy (buf, info.dli_fname, dirlen);
-  buf[dirlen] = '/';
-  memcpy (buf + dirlen + 1, JS_CORE_LIBRARY, sizeof JS_CORE_LIBRARY);
   return access (buf, R_OK) == 0;
 }
 
@@ -66,7 +68,14 @@ js_loader_start_core (const void *anchor, JsBridge *bridge)
   void *core;
   JsCoreStartFunc start;
 
-  if (!core_path_next_to (anchor, path, sizeof path))
+  /* Beside the loader (the preload, and any loader in a build tree); then, for the GTK 3 module
+   * in LIBDIR/gtk-3.0/modules, where the core is from there (JS_CORE_RELATIVE_DIR); then the
+   * configured folder. */
+  if (!core_path_near (anchor, "", path, sizeof path)
+#ifdef JS_CORE_RELATIVE_DIR
+      && !core_path_near (anchor, JS_CORE_RELATIVE_DIR, path, sizeof path)
+#endif
+  )
     snprintf (path, sizeof path, "%s/%s", JANKSCOPE_PKGLIBDIR, JS_CORE_LIBRARY);
 
   /* RTLD_LOCAL: the core's symbols (and those of what it links) must never

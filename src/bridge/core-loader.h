@@ -12,6 +12,8 @@
 int js_loader_disabled_by_env (void);
 
 /* Loads the core from the directory of the object containing `anchor`
- * (build tree, or $libdir/jankscope), else from JANKSCOPE_PKGLIBDIR,
- * and calls its start function. Returns 0 when the core runs. */
+ * (build tree, or $libdir/jankscope), else from JS_CORE_RELATIVE_DIR
+ * relative to it when defined (the GTK 3 module), else from
+ * JANKSCOPE_PKGLIBDIR, and calls its start function. Returns 0 when the
+ * core runs. */
 int js_loader_start_core (const void *anchor, JsBridge *bridge);

@@ -26,6 +26,7 @@
 #include "jsr-report.h"
 #include "preload-locator.h"
 #include "summary-printer.h"
+#include "view-needs.h"
 #include "viewer-locator.h"
 
 #define MIN_THRESHOLD_MS 1
@@ -136,9 +137,10 @@ load_run_report (const char *path, const struct stat *before_run, const char *ap
   if (before_run != NULL && g_stat (path, &after_run) == 0
       && same_file_version (before_run, &after_run))
     {
-      *problem = g_strdup_printf (_ ("this run wrote no report: %s is from an earlier run. Is "
-                                     "“%s” a GLib program? It may also have ended before "
-                                     "jankscope could write a report."),
+      *problem = g_strdup_printf (_ ("this run wrote no report (%s is from an earlier run): "
+                                     "“%s” ran no GLib main loop, or ended before jankscope "
+                                     "could write one; jankscope watches GLib and GTK programs "
+                                     "only"),
                                   display_path, app);
       return NULL;
     }
@@ -148,8 +150,9 @@ load_run_report (const char *path, const struct stat *before_run, const char *ap
     {
       if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT)
           || g_error_matches (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_EMPTY))
-        *problem = g_strdup_printf (_ ("no report was written. Is “%s” a GLib program? It may "
-                                       "also have ended before jankscope could write a report."),
+        *problem = g_strdup_printf (_ ("no report was written: “%s” ran no GLib main loop, or "
+                                       "ended before jankscope could write one; jankscope "
+                                       "watches GLib and GTK programs only"),
                                     app);
       else
         *problem
@@ -423,6 +426,17 @@ cli_cmd_run (int argc, char **argv)
     return cli_usage_error (context, "%s", error->message);
   if ((status = check_options (context, &o)) != CLI_EXIT_OK)
     return status;
+  if (o.view)
+    {
+      g_autofree char *problem = NULL;
+
+      /* Said before the app starts: else a viewer would wait for a socket that never comes. */
+      if (!cli_view_has_runtime_dir (&problem) || !cli_view_has_display (&problem))
+        {
+          cli_error ("--view: %s", problem);
+          return CLI_EXIT_USAGE;
+        }
+    }
 
   preload = cli_preload_find (&error);
   if (preload == NULL)

@@ -17,6 +17,7 @@
 
 #include "cli-commands.h"
 #include "cli-common.h"
+#include "view-needs.h"
 #include "viewer-locator.h"
 
 int
@@ -26,6 +27,7 @@ cli_cmd_view (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) rest = NULL;
   g_autofree char *viewer = NULL;
+  g_autofree char *problem = NULL;
   const GOptionEntry entries[]
       = { { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, NULL },
           G_OPTION_ENTRY_NULL };
@@ -57,8 +59,13 @@ cli_cmd_view (int argc, char **argv)
           return CLI_EXIT_FAILURE;
         }
     }
-  if (g_getenv ("XDG_RUNTIME_DIR") == NULL)
-    cli_warning (_ ("XDG_RUNTIME_DIR is not set: monitored processes cannot be found"));
+  /* What the viewer needs, said here in one sentence, before its window would fail. */
+  if (!cli_view_has_runtime_dir (&problem) || !cli_view_has_display (&problem)
+      || (pid > 0 && !cli_view_pid_serves ((int) pid, &problem)))
+    {
+      cli_error ("%s", problem);
+      return CLI_EXIT_FAILURE;
+    }
 
   viewer = cli_viewer_find (&error);
   if (viewer == NULL)

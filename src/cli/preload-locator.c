@@ -2,10 +2,10 @@
  *
  * In order: $JANKSCOPE_PRELOAD (it must exist: a typo must not silently fall
  * back to another copy), next to the CLI in a build tree
- * (build/src/cli/jankscope -> build/src/libjankscope-preload.so), then the
- * installed one in $libdir/jankscope/. The result is an absolute path, since
- * the app may change its working directory before it starts children that
- * inherit LD_PRELOAD.
+ * (build/src/cli/jankscope -> build/src/libjankscope-preload.so), then
+ * $libdir/jankscope/ relative to the CLI's own folder (an installed tree,
+ * wherever it was moved), then the configured $libdir/jankscope/. The result is an absolute path,
+ * since the app may change its working directory before it starts children that inherit LD_PRELOAD.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -33,8 +33,9 @@ check_usable (const char *path, GError **error)
   return TRUE;
 }
 
+/* @relative (to the CLI's folder), NULL when the CLI's path is unknown. */
 static char *
-build_tree_candidate (void)
+beside_cli (const char *relative)
 {
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *dir = NULL;
@@ -43,7 +44,7 @@ build_tree_candidate (void)
     return NULL;
 
   dir = g_path_get_dirname (exe);
-  return g_canonicalize_filename ("../" CLI_PRELOAD_NAME, dir);
+  return g_canonicalize_filename (relative, dir);
 }
 
 char *
@@ -66,9 +67,19 @@ cli_preload_find (GError **error)
       return check_usable (path, error) ? g_steal_pointer (&path) : NULL;
     }
 
-  build_tree = build_tree_candidate ();
+  build_tree = beside_cli ("../" CLI_PRELOAD_NAME);
   if (build_tree != NULL && g_file_test (build_tree, G_FILE_TEST_IS_REGULAR))
     return check_usable (build_tree, error) ? g_steal_pointer (&build_tree) : NULL;
+
+#ifdef CLI_PKGLIBDIR_FROM_BINDIR
+  {
+    /* An install that was moved (a DESTDIR): BINDIR/../LIBDIR/jankscope. */
+    g_autofree char *moved = beside_cli (CLI_PKGLIBDIR_FROM_BINDIR "/" CLI_PRELOAD_NAME);
+
+    if (moved != NULL && g_file_test (moved, G_FILE_TEST_IS_REGULAR))
+      return check_usable (moved, error) ? g_steal_pointer (&moved) : NULL;
+  }
+#endif
 
   if (g_file_test (installed, G_FILE_TEST_IS_REGULAR))
     return check_usable (installed, error) ? g_strdup (installed) : NULL;

@@ -31,6 +31,13 @@ cli_viewer_find (GError **error)
 
       if (g_file_test (candidate, G_FILE_TEST_IS_EXECUTABLE))
         return g_steal_pointer (&candidate);
+#ifdef CLI_VIEWER_FROM_BINDIR
+      /* An install that was moved (a DESTDIR): BINDIR/../LIBEXECDIR/jankscope. */
+      g_clear_pointer (&candidate, g_free);
+      candidate = g_canonicalize_filename (CLI_VIEWER_FROM_BINDIR, dir);
+      if (g_file_test (candidate, G_FILE_TEST_IS_EXECUTABLE))
+        return g_steal_pointer (&candidate);
+#endif
     }
   if (g_file_test (JANKSCOPE_VIEWER_INSTALLED, G_FILE_TEST_IS_EXECUTABLE))
     return g_strdup (JANKSCOPE_VIEWER_INSTALLED);

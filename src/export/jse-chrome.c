@@ -1044,7 +1044,8 @@ write_process (Chrome *c, const JseProcess *process, guint index, GArray *weight
   c->process = process;
   c->tracks = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) track_free);
 
-  metadata (c, "process_name", 0, "name", process->label, 0);
+  /* Perfetto and chrome://tracing show "name (pid N)" or "name N" themselves. */
+  metadata (c, "process_name", 0, "name", process->title, 0);
   metadata (c, "process_sort_index", 0, "sort_index", NULL, index);
   metadata (c, "process_labels", 0, "labels", input->display_name, 0);
 

@@ -141,15 +141,15 @@ add_process (JseContext *ctx, guint input, const JsrReport *report, gint64 real_
       process->pid = JSE_SYNTHETIC_PID + ctx->synthetic_pids++;
     while (pid_taken (ctx, process->pid));
   process->name = jse_text (ctx, name != NULL && name[0] != '\0' ? name : "process");
-  if (process->real_pid == JSR_UNKNOWN)
-    {
-      g_autofree char *label
-          = previous_run
-                ? g_strdup_printf ("%s (previous run, killed during a hang)", process->name)
-                : g_strdup (process->name);
+  {
+    g_autofree char *bare
+        = previous_run ? g_strdup_printf ("%s (previous run, killed during a hang)", process->name)
+                       : g_strdup (process->name);
 
-      process->label = g_string_chunk_insert (ctx->strings, label);
-    }
+    process->title = g_string_chunk_insert (ctx->strings, bare);
+  }
+  if (process->real_pid == JSR_UNKNOWN)
+    process->label = process->title;
   else
     {
       g_autofree char *label
@@ -158,6 +158,9 @@ add_process (JseContext *ctx, guint input, const JsrReport *report, gint64 real_
                          : g_strdup_printf ("%s (pid %lld)", process->name, (long long) real_pid);
 
       process->label = g_string_chunk_insert (ctx->strings, label);
+      /* A made-up pid: the viewer shows that one, so the title keeps the real one. */
+      if (process->pid != real_pid)
+        process->title = process->label;
     }
   process->events = g_ptr_array_new ();
   g_ptr_array_add (ctx->processes, process);

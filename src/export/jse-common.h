@@ -44,6 +44,8 @@ typedef struct
   gint64 real_pid;         /* JSR_UNKNOWN when unknown */
   const char *name;        /* process name (scrubbed), never NULL */
   const char *label;       /* "name (pid N)", "name (pid N, previous run, killed)" */
+  const char *title;       /* for viewers that show the pid beside the name: the label without
+                            * the pid when the export's pid is the real one */
   gint64 shift_ns;         /* added to every time of this process (--align) */
   GPtrArray *events;       /* of const JsrReportEvent *, in file order */
 } JseProcess;

@@ -35,6 +35,31 @@ install_css (GdkDisplay *display)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 }
 
+/* GtkApplication's startup opens the display with gtk_init (), which prints the toolkit's own
+ * "cannot open display" warning and exits: said here in one sentence instead. */
+static void
+jsv_application_startup (GApplication *app)
+{
+  if (!gtk_init_check ())
+    {
+      const char *display = g_getenv ("WAYLAND_DISPLAY");
+
+      if (display == NULL || display[0] == '\0')
+        display = g_getenv ("DISPLAY");
+      if (display == NULL || display[0] == '\0')
+        fprintf (stderr, _ ("jankscope view: no display to open a window on (neither DISPLAY nor "
+                            "WAYLAND_DISPLAY is set): run it in a desktop session (over SSH, "
+                            "ssh -X)\n"));
+      else
+        fprintf (stderr,
+                 _ ("jankscope view: cannot open the display “%s”: run it in a desktop "
+                    "session, with DISPLAY or WAYLAND_DISPLAY set to its display\n"),
+                 display);
+      exit (1);
+    }
+  G_APPLICATION_CLASS (jsv_application_parent_class)->startup (app);
+}
+
 static void
 jsv_application_activate (GApplication *app)
 {
@@ -91,6 +116,7 @@ jsv_application_class_init (JsvApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  app_class->startup = jsv_application_startup;
   app_class->activate = jsv_application_activate;
   app_class->command_line = jsv_application_command_line;
   app_class->handle_local_options = jsv_application_handle_local_options;

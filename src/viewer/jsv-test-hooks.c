@@ -22,6 +22,7 @@ typedef struct
   guint frames_waited;
   gboolean taken;
   gboolean pending;
+  char *hint; /* the last one printed */
 } Hooks;
 
 static const char *
@@ -169,7 +170,15 @@ watch_client_cb (gpointer data)
 {
   Hooks *h = data;
   JsvLiveClient *client = jsv_window_get_client (h->window);
+  const char *hint = jsv_window_get_hint (h->window);
 
+  if (g_strcmp0 (hint, h->hint) != 0)
+    {
+      g_free (h->hint);
+      h->hint = g_strdup (hint);
+      printf ("hint=%s\n", hint != NULL ? hint : "");
+      fflush (stdout);
+    }
   if (client != NULL && g_object_get_data (G_OBJECT (client), "jsv-test-hooked") == NULL)
     {
       g_object_set_data (G_OBJECT (client), "jsv-test-hooked", GINT_TO_POINTER (1));

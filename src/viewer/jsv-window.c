@@ -59,6 +59,33 @@ update_connection_label (JsvWindow *self)
   gtk_label_set_label (self->connection_label, text);
 }
 
+/* The hint shown while no process is listed: what the user can do about it, never advice that
+ * cannot work here (without XDG_RUNTIME_DIR no app can serve; `jankscope run --view` started
+ * this viewer for one app, which is not serving yet). */
+static void
+update_empty_label (JsvWindow *self)
+{
+  g_autofree char *dir = jsv_socket_dir ();
+
+  if (dir == NULL)
+    gtk_label_set_label (self->empty_label,
+                         _ ("XDG_RUNTIME_DIR is not set, so no app can serve a live view here. Run "
+                            "the viewer and the app in a desktop session, or set XDG_RUNTIME_DIR "
+                            "to a folder of yours (mode 0700) for both."));
+  else if (self->child_of > 0)
+    gtk_label_set_label (self->empty_label,
+                         _ ("Waiting for the app to start its main loop. A program that is not a "
+                            "GLib or GTK program never shows here."));
+}
+
+const char *
+jsv_window_get_hint (JsvWindow *self)
+{
+  return gtk_widget_get_visible (GTK_WIDGET (self->empty_label))
+             ? gtk_label_get_label (self->empty_label)
+             : NULL;
+}
+
 static void
 select_pid (JsvWindow *self, int pid)
 {
@@ -166,6 +193,8 @@ processes_refreshed_cb (JsvProcessList *list, gpointer data)
            self->client != NULL ? jsv_live_client_get_pid (self->client) : 0,
            self->client_name != NULL ? self->client_name : "-");
   gtk_widget_set_visible (GTK_WIDGET (self->empty_label), n == 0);
+  if (n == 0)
+    update_empty_label (self);
   if (self->client == NULL)
     {
       /* Nothing followed yet: the first one (the first child of child_of). */

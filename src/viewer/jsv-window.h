@@ -34,5 +34,7 @@ JsuiPanel *jsv_window_get_panel (JsvWindow *self);
 JsvHangBanner *jsv_window_get_banner (JsvWindow *self);
 /* The client of the process followed, NULL: none. */
 JsvLiveClient *jsv_window_get_client (JsvWindow *self);
+/* The hint shown while no process is listed, NULL while one is. */
+const char *jsv_window_get_hint (JsvWindow *self);
 
 G_END_DECLS

@@ -1081,6 +1081,15 @@ class RunTest(CliTestCase):
                 self.assertIn(f"sh exited with status {code}", proc.err)
                 self.assertIn("no report was written", proc.err)
 
+    def test_not_a_glib_program(self):
+        # What to do, in one line: not a question, not two guesses.
+        proc = run_cli("run", "--", "sh", "-c", "exit 0")
+        self.assertExit(proc, 0)
+        self.assertEqual(proc.err.splitlines()[-1],
+                         "jankscope: no report was written: “sh” ran no GLib main loop, or ended "
+                         "before jankscope could write one; jankscope watches GLib and GTK "
+                         "programs only")
+
     def test_without_double_dash(self):
         proc = run_cli("run", "sh", "-c", "exit 3")
         self.assertExit(proc, 3)

@@ -499,10 +499,13 @@ class SyntheticTest(ExportTestCase):
         names = {e["pid"]: e["args"]["name"] for e in trace["traceEvents"]
                  if e["ph"] == "M" and e["name"] == "process_name"}
         self.assertEqual(len(names), 3)
-        self.assertEqual(names[4242], "fake-app (pid 4242)")
-        self.assertEqual(names[4343], "other-app (pid 4343)")
+        # Perfetto and chrome://tracing show the pid beside the name: not twice.
+        self.assertEqual(names[4242], "fake-app")
+        self.assertEqual(names[4343], "other-app")
         # C has A's pid: it gets a made-up one, and keeps its own in the name.
         self.assertEqual(names[SYNTHETIC_PID], "fake-app (pid 4242)")
+        for pid, name in names.items():
+            self.assertNotIn(f"(pid {pid}", name)
         labels = {e["pid"]: e["args"]["labels"] for e in trace["traceEvents"]
                   if e["ph"] == "M" and e["name"] == "process_labels"}
         self.assertEqual({pid: os.path.basename(label) for pid, label in labels.items()},
@@ -886,8 +889,8 @@ class SyntheticTest(ExportTestCase):
         trace = json.loads(self.export("chrome", *self.inputs("D")))
         names = {e["pid"]: e["args"]["name"] for e in trace["traceEvents"]
                  if e["ph"] == "M" and e["name"] == "process_name"}
-        self.assertEqual(names, {4444: "other-app (pid 4444)",
-                                 4343: "other-app (pid 4343, previous run, killed during a hang)"})
+        self.assertEqual(names, {4444: "other-app",
+                                 4343: "other-app (previous run, killed during a hang)"})
         stacks = read_folded(self.export("folded", *self.inputs("D")).decode())
         self.assertEqual(stacks, {"on_button;wait_for_lock;syscall": 3200 * US})
         # With the killed run's own report, the hang is there once.

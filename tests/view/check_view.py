@@ -805,6 +805,126 @@ def check_hostile_server():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def bare_env(**extra):
+    """Our environment without jankscope's settings, a display or a runtime dir, plus @extra."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("JANKSCOPE") and k not in (
+               "LD_PRELOAD", "GTK_MODULES", "DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR",
+               "GDK_BACKEND")}
+    env.update({"LC_ALL": "C.UTF-8", "JANKSCOPE_VIEWER": os.environ["JANKSCOPE_TEST_VIEWER"],
+                "JANKSCOPE_PRELOAD": preload_path()})
+    env.update(extra)
+    return env
+
+
+def run_cli(args, env, timeout=10):
+    return subprocess.run([os.environ["JANKSCOPE_TEST_CLI"], *args], env=env, text=True,
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
+
+
+def check_one_line(out, status, needle, what):
+    """@out failed with @status and said one line with @needle, nothing of the toolkit's."""
+    lines = out.stderr.splitlines()
+    check(out.returncode == status, f"{what}: exit {out.returncode}, expected {status}: "
+          f"{out.stderr!r}")
+    check(len(lines) == 1 and needle in lines[0], f"{what}: one line that says {needle!r}: "
+          f"{out.stderr!r}")
+    check("Gtk-" not in out.stderr and "WARNING" not in out.stderr, f"{what}: {out.stderr!r}")
+
+
+def check_no_display():
+    """`jankscope view` and `jankscope run --view` without a display: one sentence, nothing
+    started; the viewer itself on a display it cannot open: one sentence, not GTK's warning."""
+    tmp = tempfile.mkdtemp(prefix="jankscope-no-display-")
+    try:
+        runtime = os.path.join(tmp, "run")
+        os.mkdir(runtime, 0o700)
+        env = bare_env(XDG_RUNTIME_DIR=runtime)
+        check_one_line(run_cli(["view"], env), 1, "needs a display", "jankscope view")
+        marker = os.path.join(tmp, "started")
+        out = run_cli(["run", "--view", "--", "sh", "-c", f"touch {marker}"], env)
+        check_one_line(out, 2, "needs a display", "jankscope run --view")
+        check(not os.path.exists(marker), "the app was not started")
+        out = subprocess.run([os.environ["JANKSCOPE_TEST_VIEWER"]], env=bare_env(
+            XDG_RUNTIME_DIR=runtime, DISPLAY=":4093"), text=True, capture_output=True,
+            timeout=30)
+        check_one_line(out, 1, "cannot open the display “:4093”", "jankscope-viewer")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def check_cli_no_runtime_dir():
+    """`jankscope run --view` and `jankscope view` without XDG_RUNTIME_DIR: one sentence that
+    says what to do, before the app or a viewer that could never find it starts."""
+    tmp = tempfile.mkdtemp(prefix="jankscope-no-runtime-")
+    try:
+        env = bare_env(DISPLAY=os.environ.get("DISPLAY", ":4093"))
+        marker = os.path.join(tmp, "started")
+        out = run_cli(["run", "--view", "--", "sh", "-c", f"touch {marker}"], env)
+        check_one_line(out, 2, "XDG_RUNTIME_DIR", "jankscope run --view")
+        check(not os.path.exists(marker), "the app was not started")
+        check_one_line(run_cli(["view"], env), 1, "XDG_RUNTIME_DIR", "jankscope view")
+        check_one_line(run_cli(["view", str(os.getpid())], env), 1, "XDG_RUNTIME_DIR",
+                       "jankscope view PID")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def viewer_hint(env, args=()):
+    """The viewer's hint while it lists no process (JANKSCOPE_VIEWER_TEST's hint= line)."""
+    viewer = subprocess.Popen([os.environ["JANKSCOPE_TEST_VIEWER"], *args],
+                              env=dict(env, JANKSCOPE_VIEWER_TEST="1"), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        got = Lines(viewer).wait(lambda l: l.startswith("hint=") and l != "hint=", 20)
+        check(got is not None, "the viewer shows a hint")
+        return got[len("hint="):]
+    finally:
+        viewer.kill()
+        viewer.wait()
+
+
+def check_viewer_hints():
+    """The viewer's hint while it lists nothing never gives advice that cannot work: without
+    XDG_RUNTIME_DIR (started from the app grid, say) it says that; following the app of
+    `jankscope run --view` it waits for that app, and says a non-GLib program never comes."""
+    genv = gtk_env()
+    tmp = tempfile.mkdtemp(prefix="jankscope-hints-")
+    try:
+        runtime = os.path.join(tmp, "run")
+        os.mkdir(runtime, 0o700)
+        env = bare_env(**genv, DISPLAY=os.environ["DISPLAY"])
+        hint = viewer_hint(env)
+        check("XDG_RUNTIME_DIR is not set" in hint and "jankscope run --view" not in hint, hint)
+        env["XDG_RUNTIME_DIR"] = runtime
+        hint = viewer_hint(env)
+        check("jankscope run --view" in hint, f"without one listed: {hint}")
+        hint = viewer_hint(env, [f"--child-of={os.getpid()}"])
+        check("Waiting for the app" in hint and "jankscope run --view" not in hint, hint)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def check_socket_refused():
+    """`jankscope view PID` when the process serves no live view, and when its socket is one
+    nobody listens on (left by an earlier process with the same pid): one sentence each."""
+    tmp = tempfile.mkdtemp(prefix="jankscope-refused-")
+    try:
+        runtime = os.path.join(tmp, "run")
+        os.makedirs(os.path.join(runtime, "jankscope"), 0o700)
+        env = bare_env(XDG_RUNTIME_DIR=runtime, DISPLAY=os.environ.get("DISPLAY", ":4093"))
+        pid = str(os.getpid())
+        check_one_line(run_cli(["view", pid], env), 1, "serves no live view",
+                       "jankscope view PID without a socket")
+        stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        stale.bind(lc.socket_path(runtime, os.getpid()))
+        stale.close()  # the file stays; nobody listens
+        check_one_line(run_cli(["view", pid], env), 1, "refuses connections",
+                       "jankscope view PID with a stale socket")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 if __name__ == "__main__":
     sys.exit(main({
         "hang-progress": check_hang_progress,
@@ -823,4 +943,8 @@ if __name__ == "__main__":
         "viewer-restart": check_viewer_restart,
         "hostile-server": check_hostile_server,
         "gtk4-stream": check_gtk4_stream,
+        "no-display": check_no_display,
+        "cli-no-runtime-dir": check_cli_no_runtime_dir,
+        "socket-refused": check_socket_refused,
+        "viewer-hints": check_viewer_hints,
     }))
