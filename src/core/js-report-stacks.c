@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-report-stacks.h"
+#include "js-report-diagnosis.h"
 #include "js-sampler.h"
 #include "js-stall-analysis.h"
 #include "js-signature.h"
@@ -527,7 +528,7 @@ add_counts (JsonBuilder *b, const JsSampleStats *s)
 
 void
 js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStacks *rs,
-                            gint64 duration_ns)
+                            gint64 duration_ns, gboolean frame)
 {
   JsAttribution *a = rs->a;
   JsCause c;
@@ -536,6 +537,7 @@ js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStac
   js_stall_analysis_cause (a->profile, NULL, NULL, &a->stats, duration_ns, &c);
   add_class_members (b, &a->stats, &c);
   add_culprit (b, rs, &c);
+  js_report_add_diagnosis (b, a->profile, NULL, &a->stats, attributed, &c, frame);
   js_json_member_int (b, "attributed_ns", attributed);
   js_json_member_int (b, "unattributed_ns", MAX (0, duration_ns - attributed));
   js_json_member_int (b, "attributed_unlisted_ns",
@@ -624,7 +626,8 @@ add_part_profile (JsonBuilder *b, const JsPartAttribution *p)
 }
 
 void
-js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint64 duration_ns)
+js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint64 duration_ns,
+                           gboolean frame)
 {
   const JsPartAttribution *p
       = index < rs->a->parts->len ? &g_array_index (rs->a->parts, JsPartAttribution, index) : NULL;
@@ -645,6 +648,8 @@ js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint
   js_stall_analysis_cause (rs->a->profile, samples, ns, s, duration_ns, &c);
   add_class_members (b, s, &c);
   add_culprit (b, rs, &c);
+  js_report_add_diagnosis (b, rs->a->profile, ns, s,
+                           MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)), &c, frame);
   js_json_member_int (b, "attributed_ns", MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)));
   add_counts (b, s);
   add_part_profile (b, p);
@@ -674,7 +679,7 @@ js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore
   js_json_member_string (b, "source", NULL);
   js_json_member_string (b, "callback", NULL);
   js_json_member_int (b, "parts_count", 0);
-  js_report_stacks_add_event (b, config, rs, duration);
+  js_report_stacks_add_event (b, config, rs, duration, FALSE);
   json_builder_set_member_name (b, "parts");
   json_builder_begin_array (b);
   json_builder_end_array (b);
