@@ -9,6 +9,27 @@
 #include "js-json.h"
 #include "js-stack-sample.h"
 
+/* Where the mistake was made, for people: the innermost frame of the app's
+ * own code at or above `from`, inside the dispatch (never `main`); else the
+ * function the loop dispatched on the culprit's path. */
+static const char *
+caller_of (const JsProfile *profile, guint32 from, const JsCause *cause)
+{
+  for (guint32 i = from; i != JS_PROFILE_NONE;)
+    {
+      const JsProfileNode *node = js_profile_node (profile, i);
+
+      if (node->flags & JS_NODE_STOP)
+        break;
+      if ((node->flags & JS_NODE_APP) && node->frame.function != NULL)
+        return node->frame.function;
+      i = node->parent;
+    }
+  if (cause->callback != JS_PROFILE_NONE)
+    return js_profile_node (profile, cause->callback)->frame.function;
+  return NULL;
+}
+
 void
 js_report_add_diagnosis (JsonBuilder *b, const JsProfile *profile, const gint64 *ns,
                          const JsSampleStats *stats, gint64 attributed_ns, const JsCause *cause,
@@ -60,6 +81,9 @@ js_report_add_diagnosis (JsonBuilder *b, const JsProfile *profile, const gint64 
   js_json_member_string (b, "function", at != NULL ? at->frame.function : NULL);
   js_json_member_int (b, "node", at != NULL ? (gint64) d.node : -1);
   js_json_member_string (b, "wait", d.wait);
+  js_json_member_string (
+      b, "caller",
+      caller_of (profile, d.node != JS_DIAGNOSIS_NO_NODE ? d.node : cause->culprit, cause));
   js_json_member_string (b, "fix", d.rule->fix);
   json_builder_end_object (b);
 }
