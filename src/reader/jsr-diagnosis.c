@@ -107,8 +107,10 @@ jsr_diagnosis_title (const char *id, const char *fallback)
 {
   const JsDiagnosisRule *rule = js_diagnosis_rule_by_id (id);
 
+  /* The project's domain, not the default one: the window reads this inside
+   * the app, whose text domain is its own. */
   if (rule != NULL)
-    return _ (rule->title);
+    return g_dgettext (GETTEXT_PACKAGE, rule->title);
   return fallback != NULL ? fallback : id;
 }
 
@@ -117,5 +119,5 @@ jsr_diagnosis_fix (const char *id, const char *fallback)
 {
   const JsDiagnosisRule *rule = js_diagnosis_rule_by_id (id);
 
-  return rule != NULL ? _ (rule->fix) : fallback;
+  return rule != NULL ? g_dgettext (GETTEXT_PACKAGE, rule->fix) : fallback;
 }
