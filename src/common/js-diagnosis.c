@@ -53,6 +53,18 @@ matches (const Compiled *c, guint r, const char *function)
   return FALSE;
 }
 
+guint64
+js_diagnosis_match (const char *function)
+{
+  const Compiled *c = compiled ();
+  guint64 mask = 0;
+
+  for (guint r = 0; r < MIN (c->n_rules, 64); r++)
+    if (matches (c, r, function))
+      mask |= G_GUINT64_CONSTANT (1) << r;
+  return mask;
+}
+
 gboolean
 js_diagnosis_rule_matches (const JsDiagnosisRule *rule, const char *function)
 {
@@ -152,9 +164,7 @@ js_diagnosis_find (const JsDiagnosisInput *in, JsDiagnosis *out)
       guint64 above = in->parent[i] < i ? covered[in->parent[i]] : 0, here = 0;
 
       if (inclusive[i] > 0 && in->function[i] != NULL)
-        for (guint r = 0; r < c->n_rules; r++)
-          if (matches (c, r, in->function[i]))
-            here |= G_GUINT64_CONSTANT (1) << r;
+        here = in->masks != NULL ? in->masks[i] : js_diagnosis_match (in->function[i]);
       covered[i] = above | here;
       for (guint r = 0; r < c->n_rules; r++)
         if ((here & ~above) & (G_GUINT64_CONSTANT (1) << r))

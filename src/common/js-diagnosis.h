@@ -49,6 +49,8 @@ typedef struct
   gboolean frame;       /* a slow frame (generic rule: "slow-frame") */
   guint32 culprit;      /* its node, or JS_DIAGNOSIS_NO_NODE */
   gint64 culprit_ns;
+  const guint64 *masks; /* per node, js_diagnosis_match of its function; NULL: matched here.
+                           The parts of one event share their event's profile: match once */
 } JsDiagnosisInput;
 
 typedef struct
@@ -63,6 +65,9 @@ typedef struct
 
 /* The diagnosis of `in` into `out`; returns whether there is one. */
 gboolean js_diagnosis_find (const JsDiagnosisInput *in, JsDiagnosis *out);
+
+/* The rules `function` matches: bit r for the r-th rule of the table. */
+guint64 js_diagnosis_match (const char *function);
 
 /* Does `function` match one of the rule's functions? */
 gboolean js_diagnosis_rule_matches (const JsDiagnosisRule *rule, const char *function);

@@ -30,10 +30,36 @@ caller_of (const JsProfile *profile, guint32 from, const JsCause *cause)
   return NULL;
 }
 
+guint64 *
+js_report_diagnosis_masks (const JsProfile *profile)
+{
+  guint n = profile != NULL ? profile->nodes->len : 0;
+  guint64 *masks = g_new0 (guint64, MAX (n, 1));
+  /* Function names are the symbolizer's, one string per name. */
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      const JsProfileNode *node = js_profile_node (profile, i);
+      gpointer known;
+
+      if ((node->flags & JS_NODE_PSEUDO) || node->frame.function == NULL)
+        continue;
+      if (g_hash_table_lookup_extended (seen, node->frame.function, NULL, &known))
+        masks[i] = *(guint64 *) known;
+      else
+        {
+          masks[i] = js_diagnosis_match (node->frame.function);
+          g_hash_table_insert (seen, (gpointer) node->frame.function, &masks[i]);
+        }
+    }
+  return masks;
+}
+
 void
-js_report_add_diagnosis (JsonBuilder *b, const JsProfile *profile, const gint64 *ns,
-                         const JsSampleStats *stats, gint64 attributed_ns, const JsCause *cause,
-                         gboolean frame)
+js_report_add_diagnosis (JsonBuilder *b, const JsProfile *profile, const guint64 *masks,
+                         const gint64 *ns, const JsSampleStats *stats, gint64 attributed_ns,
+                         const JsCause *cause, gboolean frame)
 {
   guint n = profile != NULL ? profile->nodes->len : 0;
   g_autofree guint32 *parent = g_new (guint32, MAX (n, 1));
@@ -65,6 +91,7 @@ js_report_add_diagnosis (JsonBuilder *b, const JsProfile *profile, const gint64 
   in.frame = frame;
   in.culprit = cause->culprit;
   in.culprit_ns = cause->culprit_ns;
+  in.masks = masks;
   json_builder_set_member_name (b, "diagnosis");
   if (!js_diagnosis_find (&in, &d))
     {

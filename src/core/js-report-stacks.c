@@ -16,10 +16,11 @@ struct _JsReportStacks
   JsStallStore *store;
   JsAttribution *a; /* owned, or the event's own (borrowed) */
   gboolean owned;
-  gboolean no_parts;    /* the ongoing hang: one stall, no parts */
-  GArray *stacks;       /* guint32 nodes listed in `stacks`, most time first */
-  GHashTable *stack_of; /* node -> index in stacks + 1 */
-  guint stacks_total;   /* nodes that are stacks (listed or not) */
+  gboolean no_parts;        /* the ongoing hang: one stall, no parts */
+  GArray *stacks;           /* guint32 nodes listed in `stacks`, most time first */
+  GHashTable *stack_of;     /* node -> index in stacks + 1 */
+  guint stacks_total;       /* nodes that are stacks (listed or not) */
+  guint64 *diagnosis_masks; /* the rules each node matches, made once for the event's parts */
 };
 
 /* --- frames -------------------------------------------------------------- */
@@ -230,6 +231,7 @@ js_report_stacks_free (JsReportStacks *rs)
     return;
   if (rs->owned)
     js_attribution_free (rs->a);
+  g_free (rs->diagnosis_masks);
   g_array_unref (rs->stacks);
   g_hash_table_unref (rs->stack_of);
   g_free (rs);
@@ -526,6 +528,14 @@ add_counts (JsonBuilder *b, const JsSampleStats *s)
   js_json_member_int (b, "samples_with_stack", (gint64) s->samples_with_stack);
 }
 
+static const guint64 *
+diagnosis_masks (JsReportStacks *rs)
+{
+  if (rs->diagnosis_masks == NULL)
+    rs->diagnosis_masks = js_report_diagnosis_masks (rs->a->profile);
+  return rs->diagnosis_masks;
+}
+
 void
 js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStacks *rs,
                             gint64 duration_ns, gboolean frame)
@@ -537,7 +547,8 @@ js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStac
   js_stall_analysis_cause (a->profile, NULL, NULL, &a->stats, duration_ns, &c);
   add_class_members (b, &a->stats, &c);
   add_culprit (b, rs, &c);
-  js_report_add_diagnosis (b, a->profile, NULL, &a->stats, attributed, &c, frame);
+  js_report_add_diagnosis (b, a->profile, diagnosis_masks (rs), NULL, &a->stats, attributed, &c,
+                           frame);
   js_json_member_int (b, "attributed_ns", attributed);
   js_json_member_int (b, "unattributed_ns", MAX (0, duration_ns - attributed));
   js_json_member_int (b, "attributed_unlisted_ns",
@@ -648,7 +659,7 @@ js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint
   js_stall_analysis_cause (rs->a->profile, samples, ns, s, duration_ns, &c);
   add_class_members (b, s, &c);
   add_culprit (b, rs, &c);
-  js_report_add_diagnosis (b, rs->a->profile, ns, s,
+  js_report_add_diagnosis (b, rs->a->profile, diagnosis_masks (rs), ns, s,
                            MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)), &c, frame);
   js_json_member_int (b, "attributed_ns", MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)));
   add_counts (b, s);
