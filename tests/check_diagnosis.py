@@ -20,7 +20,8 @@ from jankscope_test import (
 APP = "diagnosis-app"
 MIN_EVIDENCE_NS = 40 * MS  # JS_DIAGNOSIS_MIN_NS
 MIN_SHARE = 0.3  # JS_DIAGNOSIS_MIN_SHARE
-DIAGNOSIS_KEYS = ("id", "title", "evidence_ns", "share", "function", "node", "wait", "fix")
+DIAGNOSIS_KEYS = ("id", "title", "evidence_ns", "share", "function", "node", "wait", "caller",
+                  "fix")
 
 
 def run(scenario, extra_env=None):
@@ -65,7 +66,11 @@ def the_event(r):
     return e
 
 
-def expect(scenario, diagnosis_id, functions=None, wait=None, env=None):
+def expect(scenario, diagnosis_id, functions=None, wait=None, env=None, callers=None):
+    """The event and its part diagnosed `diagnosis_id`, in one of `functions`
+    (or by the wait kind `wait`), made by one of `callers` (the app's own
+    js_test_* function; `do_work` where the compiler made the call to the
+    blocking function a tail call)."""
     def checker():
         r = run(scenario, env() if env else None)
         e = the_event(r)
@@ -76,6 +81,9 @@ def expect(scenario, diagnosis_id, functions=None, wait=None, env=None):
             check(d["function"] in functions or (wait is not None and d["wait"] == wait),
                   f"{scenario}: diagnosis function {d['function']!r} (wait {d['wait']!r}), "
                   f"expected one of {functions}")
+        if callers is not None:
+            check(d["caller"] in callers,
+                  f"{scenario}: diagnosis caller {d['caller']!r}, expected one of {callers}")
         longest = max(e["parts"], key=lambda p: p["duration_ns"])
         check(longest.get("diagnosis") is not None, f"{scenario}: the part has no diagnosis")
         check_equal(longest["diagnosis"]["id"], diagnosis_id, f"{scenario}: the part's diagnosis")
@@ -88,7 +96,8 @@ def check_dbus():
     """A bus of the test's own (session_bus_env: a private dbus-daemon
     unless the caller has a session bus), the service on a thread of the
     app."""
-    expect("dbus", "dbus-sync", ("g_dbus_connection_call_sync",), env=session_bus_env)()
+    expect("dbus", "dbus-sync", ("g_dbus_connection_call_sync",), env=session_bus_env,
+           callers=("js_test_call_dbus",))()
 
 
 def check_worker():
@@ -118,17 +127,23 @@ def check_mixed():
 
 
 CHECKS = {
-    "file-io": expect("file-io", "file-io", ("g_file_get_contents",), "io"),
+    "file-io": expect("file-io", "file-io", ("g_file_get_contents",), "io",
+                      callers=("js_test_read_files",)),
     "dbus": check_dbus,
     "spawn": expect("spawn", "subprocess-wait", ("g_spawn_command_line_sync", "g_spawn_sync"),
-                    "child"),
-    "image": expect("image", "image-decoding", ("gdk_pixbuf_new_from_file",)),
-    "json": expect("json", "json-decoding", ("json_parser_load_from_data",)),
-    "regex": expect("regex", "regex", ("g_regex_match", "g_regex_match_full")),
-    "font": expect("font", "font-loading", ("FcConfigAppFontAddFile",)),
-    "sleep": expect("sleep", "sleep", ("g_usleep",), "sleep"),
-    "lock": expect("lock", "lock-wait", ("g_mutex_lock",), "lock"),
-    "busy": expect("busy", "slow-callback", ("js_test_spin",)),
+                    "child", callers=("js_test_spawn",)),
+    "image": expect("image", "image-decoding", ("gdk_pixbuf_new_from_file",),
+                    callers=("js_test_decode_images",)),
+    "json": expect("json", "json-decoding", ("json_parser_load_from_data",),
+                   callers=("js_test_parse_json",)),
+    "regex": expect("regex", "regex", ("g_regex_match", "g_regex_match_full"),
+                    callers=("js_test_match_regex",)),
+    "font": expect("font", "font-loading", ("FcConfigAppFontAddFile",),
+                   callers=("js_test_load_fonts",)),
+    "sleep": expect("sleep", "sleep", ("g_usleep",), "sleep", callers=("js_test_sleep", "do_work")),
+    "lock": expect("lock", "lock-wait", ("g_mutex_lock",), "lock",
+                   callers=("js_test_lock", "do_work")),
+    "busy": expect("busy", "slow-callback", ("js_test_spin",), callers=("js_test_spin",)),
     "worker": check_worker,
     "mixed": check_mixed,
 }

@@ -35,7 +35,8 @@ js_report_diagnosis_masks (const JsProfile *profile)
 {
   guint n = profile != NULL ? profile->nodes->len : 0;
   guint64 *masks = g_new0 (guint64, MAX (n, 1));
-  /* Function names are the symbolizer's, one string per name. */
+  /* By the name's address: the symbolizer's string, shared by every frame of
+   * its symbol (a name in two strings is only matched twice). */
   g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
 
   for (guint32 i = 0; i < n; i++)
