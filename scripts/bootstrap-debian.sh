@@ -14,6 +14,7 @@ packages=(
     libprotobuf-c-dev protobuf-c-compiler libsysprof-4-dev
     # tests, demo and benchmarks
     python3 xvfb xauth gtk-4-examples time
+    libgdk-pixbuf-2.0-dev libfontconfig-dev # tests/apps/diagnosis-app.c (image and font scenarios)
     clang-format # the style check (tests/check_style.py) formats as clang-format 14 does
     dbus-daemon # a session bus for GTK test programs (GtkApplication warns without one)
     xdotool # the inspector shortcut check presses real keys under Xvfb

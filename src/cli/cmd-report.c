@@ -2,7 +2,8 @@
  *
  * Reads reports and aggregates (jankscope merge), folds them into one
  * aggregate (jsr-aggregate.h) and prints: an overview, the top signatures (by
- * attributed stall time, events or runs affected), stall time per tier,
+ * attributed stall time, events or runs affected), the kinds of mistake
+ * (diagnoses) with their fixes, stall time per tier,
  * class and source, and the worst events with their culprit and their
  * attributed and unattributed time.
  *
@@ -20,6 +21,7 @@
 #include "js-signature.h"
 #include "js-tiers.h"
 #include "jsr-saturate.h"
+#include "report-diagnoses.h"
 #include "text-table.h"
 
 #define INDENT "  "
@@ -764,6 +766,7 @@ cli_cmd_report (int argc, char **argv)
   printer.agg = agg;
   printer.out = out;
   format_overview (&printer);
+  cli_report_format_diagnoses (agg, printer.top, out);
   format_signatures (&printer);
   format_groups (&printer);
   format_worst (&printer);

@@ -401,6 +401,15 @@ add_counts (JsSampleStats *s, guint8 state, guint8 wait, guint64 count, gboolean
     }
 }
 
+/* A blocked sample's time (with a stack: what the profile speaks for) to its
+ * wait kind. */
+static void
+add_wait_time (JsSampleStats *s, guint8 state, guint8 wait, gint64 ns)
+{
+  if (s != NULL && state == JS_THREAD_WAITING)
+    s->wait_ns[MIN (wait, JS_N_WAITS - 1)] += ns;
+}
+
 static void
 add_stats_counts (JsSampleStats *to, const JsSampleStats *from)
 {
@@ -578,7 +587,11 @@ fold_raw (JsAttribution *a, JsModules *modules, JsStackTable *stacks, const JsSt
           gint64 ns = overlap (from, to, r->from_ns, r->to_ns);
 
           if (ns > 0 && r->part != JS_PART_NONE)
-            add_to_node (a, r->part, node, 0, ns);
+            {
+              add_to_node (a, r->part, node, 0, ns);
+              add_wait_time (&a->stats, s->state, s->wait, ns);
+              add_wait_time (part_stats (a, r->part), s->state, s->wait, ns);
+            }
         }
     }
 }
@@ -643,6 +656,17 @@ fold_chunk (JsAttribution *a, const JsStallChunk *ch, const GArray *regions)
   ps = part_stats (a, at->part);
   if (ps != NULL)
     add_stats_counts (ps, &ch->stats);
+  /* The blocked time, cut as the profile's was. */
+  for (guint k = 0; k < JS_N_WAITS; k++)
+    {
+      gint64 ns = profile == ch->profile ? ch->stats.wait_ns[k]
+                                         : (gint64) ((double) ch->stats.wait_ns[k] * (double) inside
+                                                     / (double) (ch->to_ns - ch->from_ns));
+
+      a->stats.wait_ns[k] += ns;
+      if (ps != NULL)
+        ps->wait_ns[k] += ns;
+    }
   for (guint i = 0; i < ch->timeline->len; i++)
     {
       JsSampleEntry e = g_array_index (ch->timeline, JsSampleEntry, i);
@@ -762,7 +786,10 @@ js_attribution_compact (JsStall *st, JsModules *modules, JsStackTable *stacks, c
           ch = chunk_for (st, edges, t, &curve);
           node = sample_node (ch->profile, modules, stacks, s);
           if (node != JS_PROFILE_NONE && piece_to > t)
-            js_profile_add (ch->profile, node, 0, piece_to - t);
+            {
+              js_profile_add (ch->profile, node, 0, piece_to - t);
+              add_wait_time (&ch->stats, s->state, s->wait, piece_to - t);
+            }
           if (!counted && (s->time_ns < piece_to || piece_to >= to))
             {
               add_counts (&ch->stats, s->state, s->wait, s->count, node != JS_PROFILE_NONE);

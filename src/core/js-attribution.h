@@ -67,6 +67,7 @@ typedef struct
   gboolean cpu_known, runnable_known;
   guint64 samples, samples_with_stack, samples_running, samples_waiting;
   guint64 wait_counts[JS_N_WAITS];
+  gint64 wait_ns[JS_N_WAITS]; /* the time of blocked samples with a stack, per wait kind */
 } JsSampleStats;
 
 typedef struct

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-report-stacks.h"
+#include "js-report-diagnosis.h"
 #include "js-sampler.h"
 #include "js-stall-analysis.h"
 #include "js-signature.h"
@@ -15,10 +16,11 @@ struct _JsReportStacks
   JsStallStore *store;
   JsAttribution *a; /* owned, or the event's own (borrowed) */
   gboolean owned;
-  gboolean no_parts;    /* the ongoing hang: one stall, no parts */
-  GArray *stacks;       /* guint32 nodes listed in `stacks`, most time first */
-  GHashTable *stack_of; /* node -> index in stacks + 1 */
-  guint stacks_total;   /* nodes that are stacks (listed or not) */
+  gboolean no_parts;        /* the ongoing hang: one stall, no parts */
+  GArray *stacks;           /* guint32 nodes listed in `stacks`, most time first */
+  GHashTable *stack_of;     /* node -> index in stacks + 1 */
+  guint stacks_total;       /* nodes that are stacks (listed or not) */
+  guint64 *diagnosis_masks; /* the rules each node matches, made once for the event's parts */
 };
 
 /* --- frames -------------------------------------------------------------- */
@@ -229,6 +231,7 @@ js_report_stacks_free (JsReportStacks *rs)
     return;
   if (rs->owned)
     js_attribution_free (rs->a);
+  g_free (rs->diagnosis_masks);
   g_array_unref (rs->stacks);
   g_hash_table_unref (rs->stack_of);
   g_free (rs);
@@ -525,9 +528,17 @@ add_counts (JsonBuilder *b, const JsSampleStats *s)
   js_json_member_int (b, "samples_with_stack", (gint64) s->samples_with_stack);
 }
 
+static const guint64 *
+diagnosis_masks (JsReportStacks *rs)
+{
+  if (rs->diagnosis_masks == NULL)
+    rs->diagnosis_masks = js_report_diagnosis_masks (rs->a->profile);
+  return rs->diagnosis_masks;
+}
+
 void
 js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStacks *rs,
-                            gint64 duration_ns)
+                            gint64 duration_ns, gboolean frame)
 {
   JsAttribution *a = rs->a;
   JsCause c;
@@ -536,6 +547,8 @@ js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStac
   js_stall_analysis_cause (a->profile, NULL, NULL, &a->stats, duration_ns, &c);
   add_class_members (b, &a->stats, &c);
   add_culprit (b, rs, &c);
+  js_report_add_diagnosis (b, a->profile, diagnosis_masks (rs), NULL, &a->stats, attributed, &c,
+                           frame);
   js_json_member_int (b, "attributed_ns", attributed);
   js_json_member_int (b, "unattributed_ns", MAX (0, duration_ns - attributed));
   js_json_member_int (b, "attributed_unlisted_ns",
@@ -624,7 +637,8 @@ add_part_profile (JsonBuilder *b, const JsPartAttribution *p)
 }
 
 void
-js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint64 duration_ns)
+js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint64 duration_ns,
+                           gboolean frame)
 {
   const JsPartAttribution *p
       = index < rs->a->parts->len ? &g_array_index (rs->a->parts, JsPartAttribution, index) : NULL;
@@ -645,6 +659,8 @@ js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint
   js_stall_analysis_cause (rs->a->profile, samples, ns, s, duration_ns, &c);
   add_class_members (b, s, &c);
   add_culprit (b, rs, &c);
+  js_report_add_diagnosis (b, rs->a->profile, diagnosis_masks (rs), ns, s,
+                           MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)), &c, frame);
   js_json_member_int (b, "attributed_ns", MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)));
   add_counts (b, s);
   add_part_profile (b, p);
@@ -674,7 +690,7 @@ js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore
   js_json_member_string (b, "source", NULL);
   js_json_member_string (b, "callback", NULL);
   js_json_member_int (b, "parts_count", 0);
-  js_report_stacks_add_event (b, config, rs, duration);
+  js_report_stacks_add_event (b, config, rs, duration, FALSE);
   json_builder_set_member_name (b, "parts");
   json_builder_begin_array (b);
   json_builder_end_array (b);

@@ -30,14 +30,15 @@ typedef struct _JsReportStacks JsReportStacks;
 JsReportStacks *js_report_stacks_new (JsStallStore *store, const JsEvent *e);
 void js_report_stacks_free (JsReportStacks *rs);
 
-/* Adds cpu_ns, off_cpu_ns, watched_ns, class, wait, culprit, profile,
- * stacks, samples, watchdog... to the event object being built. */
+/* Adds cpu_ns, off_cpu_ns, watched_ns, class, wait, culprit, diagnosis,
+ * profile, stacks, samples, watchdog... to the event object being built.
+ * `frame`: a frame event (its generic diagnosis is a slow frame). */
 void js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStacks *rs,
-                                 gint64 duration_ns);
+                                 gint64 duration_ns, gboolean frame);
 
 /* Adds part `index`'s own cause to the part object being built. */
-void js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index,
-                                gint64 duration_ns);
+void js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint64 duration_ns,
+                                gboolean frame);
 
 /* The stall under way as an event {"type": "hang", "ongoing": true, ...}. */
 void js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore *store,

@@ -300,7 +300,7 @@ add_part_members (JsonBuilder *b, const JsReportInput *in, const JsPart *p, JsRe
       js_json_member_int (b, "top_source_ns", p->top_ns);
     }
   js_json_member_int (b, "depth", p->depth);
-  js_report_stacks_add_part (b, rs, index, p->duration_ns);
+  js_report_stacks_add_part (b, rs, index, p->duration_ns, p->type == JS_RECORD_FRAME);
 }
 
 static void
@@ -335,7 +335,7 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
         delayed += g_array_index (e->parts, JsPart, i).frames_delayed;
       js_json_member_int (b, "frames_delayed", (gint64) delayed);
     }
-  js_report_stacks_add_event (b, in->config, rs, e->duration_ns);
+  js_report_stacks_add_event (b, in->config, rs, e->duration_ns, l->type == JS_RECORD_FRAME);
   json_builder_set_member_name (b, "parts");
   json_builder_begin_array (b);
   for (guint i = 0; i < e->parts->len; i++)

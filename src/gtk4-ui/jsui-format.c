@@ -176,6 +176,25 @@ jsui_format_culprit (const JsrReportCulprit *c)
   return g_steal_pointer (&name);
 }
 
+char *
+jsui_format_diagnosis (const JsrReportDiagnosis *d)
+{
+  return d != NULL ? g_strdup (jsr_diagnosis_title (d->id, d->title)) : NULL;
+}
+
+char *
+jsui_format_diagnosis_fix (const JsrReportDiagnosis *d)
+{
+  const char *fix = d != NULL ? jsr_diagnosis_fix (d->id, d->fix) : NULL;
+
+  if (d == NULL)
+    return NULL;
+  if (fix == NULL)
+    return jsui_format_diagnosis (d);
+  /* Translators: a diagnosis's title, then how to avoid the mistake. */
+  return g_strdup_printf (_ ("%s. Fix: %s"), jsr_diagnosis_title (d->id, d->title), fix);
+}
+
 const char *
 jsui_wait_kind_label (const char *wait)
 {

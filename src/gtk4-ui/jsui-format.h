@@ -64,4 +64,9 @@ char *jsui_format_class (const char *klass, const char *wait);
  * without a culprit. */
 char *jsui_format_culprit (const JsrReportCulprit *culprit);
 
+/* A diagnosis's title (docs/report-format.md, "Diagnosis"), translated,
+ * and its fix ("Title: the fix"), for a tooltip; NULL without one. */
+char *jsui_format_diagnosis (const JsrReportDiagnosis *diagnosis);
+char *jsui_format_diagnosis_fix (const JsrReportDiagnosis *diagnosis);
+
 G_END_DECLS

@@ -181,6 +181,20 @@ source_text (GtkListItem *list_item, const JsrReportEvent *ev)
   return cell_text (ev->source != NULL ? ev->source : ev->callback);
 }
 
+static char *
+diagnosis_text (GtkListItem *list_item, const JsrReportEvent *ev)
+{
+  g_autofree char *text = jsui_format_diagnosis (ev->diagnosis);
+
+  return cell_text (text);
+}
+
+static char *
+diagnosis_fix (GtkListItem *list_item, const JsrReportEvent *ev)
+{
+  return jsui_format_diagnosis_fix (ev->diagnosis);
+}
+
 /* "callback → function" for a library's culprit (jsui_format_culprit). */
 static char *
 culprit_text (GtkListItem *list_item, const JsrReportEvent *ev)
@@ -237,6 +251,19 @@ static void
 source_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
 {
   cell_setup (list_item, G_CALLBACK (source_text));
+}
+
+/* The kind of mistake, its fix in the tooltip. */
+static void
+diagnosis_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, JsuiPanel *self)
+{
+  GtkWidget *label = cell_setup (list_item, G_CALLBACK (diagnosis_text));
+  GtkExpression *event = event_expression ();
+
+  g_signal_handlers_disconnect_by_func (label, cell_tooltip_cb, NULL);
+  gtk_expression_bind (gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 1, &event,
+                                                    G_CALLBACK (diagnosis_fix), NULL, NULL),
+                       label, "tooltip-text", list_item);
 }
 
 static void
@@ -486,6 +513,7 @@ jsui_panel_class_init (JsuiPanelClass *klass)
   CALLBACK (type_setup_cb);
   CALLBACK (class_setup_cb);
   CALLBACK (source_setup_cb);
+  CALLBACK (diagnosis_setup_cb);
   CALLBACK (culprit_setup_cb);
   CALLBACK (confidence_setup_cb);
   CALLBACK (timeline_event_activated_cb);
@@ -674,6 +702,9 @@ same_event (const JsrReportEvent *a, const JsrReportEvent *b)
          && (a->detail != NULL ? a->detail->stacks->len : 0)
                 == (b->detail != NULL ? b->detail->stacks->len : 0)
          && g_strcmp0 (culprit_function (a), culprit_function (b)) == 0
+         && g_strcmp0 (a->diagnosis != NULL ? a->diagnosis->id : NULL,
+                       b->diagnosis != NULL ? b->diagnosis->id : NULL)
+                == 0
          && (a->culprit != NULL ? a->culprit->confidence : -1)
                 == (b->culprit != NULL ? b->culprit->confidence : -1);
 }

@@ -17,6 +17,7 @@ enum
   COLUMN_DURATION,
   COLUMN_CALLBACK,
   COLUMN_CLASS,
+  COLUMN_DIAGNOSIS,
   COLUMN_CULPRIT,
   COLUMN_ATTRIBUTED,
   N_COLUMNS
@@ -68,6 +69,9 @@ cell_text (JsuiPart *item, guint column)
     case COLUMN_CLASS:
       text = jsui_format_class (part->klass, part->wait);
       break;
+    case COLUMN_DIAGNOSIS:
+      text = jsui_format_diagnosis (part->diagnosis);
+      break;
     case COLUMN_CULPRIT:
       text = jsui_format_culprit (part->culprit);
       break;
@@ -90,7 +94,7 @@ cell_setup_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpoint
                                                ? 1
                                                : 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  if (c != COLUMN_CALLBACK && c != COLUMN_CLASS && c != COLUMN_CULPRIT)
+  if (c != COLUMN_CALLBACK && c != COLUMN_CLASS && c != COLUMN_DIAGNOSIS && c != COLUMN_CULPRIT)
     gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (list_item, label);
 }
@@ -102,8 +106,16 @@ cell_bind_cb (GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointe
   GtkWidget *label = gtk_list_item_get_child (list_item);
 
   gtk_label_set_text (GTK_LABEL (label), text);
-  /* The full text when it is cut. */
-  gtk_widget_set_tooltip_text (label, text);
+  /* The full text when it is cut; a diagnosis's fix. */
+  if (GPOINTER_TO_UINT (column) == COLUMN_DIAGNOSIS)
+    {
+      g_autofree char *fix = jsui_format_diagnosis_fix (
+          jsui_part_get_part (gtk_list_item_get_item (list_item))->diagnosis);
+
+      gtk_widget_set_tooltip_text (label, fix);
+    }
+  else
+    gtk_widget_set_tooltip_text (label, text);
 }
 
 static void
@@ -177,6 +189,7 @@ jsui_parts_view_init (JsuiPartsView *self)
   add_column (self, COLUMN_DURATION, C_ ("parts", "Duration"), FALSE);
   add_column (self, COLUMN_CALLBACK, C_ ("parts", "Callback"), TRUE);
   add_column (self, COLUMN_CLASS, C_ ("parts", "Class"), FALSE);
+  add_column (self, COLUMN_DIAGNOSIS, C_ ("parts", "Diagnosis"), TRUE);
   add_column (self, COLUMN_CULPRIT, C_ ("parts", "Culprit"), TRUE);
   add_column (self, COLUMN_ATTRIBUTED, C_ ("parts", "Attributed"), FALSE);
 

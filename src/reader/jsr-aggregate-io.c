@@ -511,6 +511,7 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
   jsr_json_writer_begin_object (w);
   write_stats (w, &agg->groups_other, "blocked_ns", TRUE);
   jsr_json_writer_end_object (w);
+  jsr_agg_diagnoses_write (w, TOP, &agg->diagnoses);
 
   line_member (w, TOP, "signatures");
   jsr_json_writer_begin_array (w);
@@ -1091,6 +1092,7 @@ jsr_aggregate_load_from_json (const JsrJsonNode *root, GError **error)
       || !jsr_json_read_bool (root, NULL, "exact", &flag, error) || !read_runs (root, agg, error)
       || !read_installs (root, agg, error) || !read_apps (root, agg, error)
       || !read_summary (root, agg, error) || !read_groups (root, agg, error)
+      || !jsr_agg_diagnoses_read (root, &agg->diagnoses, error)
       || !read_signatures (root, agg, error) || !read_worst (root, agg, error))
     return NULL;
 

@@ -326,6 +326,7 @@ jsr_aggregate_new (guint signature_frames, guint max_signatures)
   agg->signatures
       = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) signature_free);
   agg->worst = g_ptr_array_new_with_free_func ((GDestroyNotify) event_free);
+  jsr_agg_diagnoses_init (&agg->diagnoses);
   agg->signatures_overflowed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   return agg;
 }
@@ -343,6 +344,7 @@ jsr_aggregate_free (JsrAggregate *agg)
   g_hash_table_unref (agg->signatures);
   g_hash_table_unref (agg->signatures_overflowed);
   g_ptr_array_unref (agg->worst);
+  jsr_agg_diagnoses_clear (&agg->diagnoses);
   g_free (agg);
 }
 
@@ -1032,6 +1034,9 @@ fold_event (JsrAggregate *agg, const JsrReportEvent *event, guint64 run, const c
       stats_add (agg, &agg->signatures_other, &part);
     }
 
+  jsr_agg_diagnoses_add_event (&agg->diagnoses, event, agg->run_serial);
+  agg->saturated |= agg->diagnoses.saturated;
+  agg->overflowed |= agg->diagnoses.overflowed;
   offer_worst_event (agg, event, &key, run, app, pid, duration, attributed,
                      best != G_MAXUINT ? g_array_index (sigs, EventSignature, best).text : NULL);
 }
@@ -1368,6 +1373,9 @@ jsr_aggregate_add_aggregate (JsrAggregate *agg, const JsrAggregate *other, GErro
   add_summaries (agg, other);
   add_groups (agg, other);
   add_signatures (agg, other);
+  jsr_agg_diagnoses_merge (&agg->diagnoses, &other->diagnoses);
+  agg->saturated |= agg->diagnoses.saturated;
+  agg->overflowed |= agg->diagnoses.overflowed;
   for (guint i = 0; i < other->worst->len; i++)
     {
       const JsrAggEvent *event = g_ptr_array_index (other->worst, i);

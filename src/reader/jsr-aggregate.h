@@ -42,6 +42,7 @@
 
 #include <glib.h>
 
+#include "jsr-aggregate-diagnoses.h"
 #include "jsr-histogram.h"
 #include "jsr-report.h"
 
@@ -194,7 +195,8 @@ typedef struct
   JsrAggStats signatures_other;      /* total_ns includes stacks left out of reports */
   guint64 signatures_other_count;    /* signatures in the inputs' "other" (a sum over them) */
   GHashTable *signatures_overflowed; /* ids of signatures this aggregate put in "other" */
-  GPtrArray *worst; /* of JsrAggEvent, longest first, at most JSR_AGGREGATE_WORST_EVENTS */
+  GPtrArray *worst;          /* of JsrAggEvent, longest first, at most JSR_AGGREGATE_WORST_EVENTS */
+  JsrAggDiagnoses diagnoses; /* stall events that passed the filter, by diagnosis id */
 
   gboolean overflowed;       /* a bound was hit: exact, but no longer associative */
   gboolean saturated;        /* a sum reached G_MAXINT64 */

@@ -138,6 +138,7 @@ part_free (JsrReportPart *part)
   g_free (part->klass);
   g_free (part->wait);
   g_clear_pointer (&part->culprit, culprit_free);
+  g_clear_pointer (&part->diagnosis, jsr_diagnosis_free);
   g_clear_pointer (&part->profile, g_array_unref);
   g_clear_pointer (&part->stacks, g_ptr_array_unref);
   g_free (part);
@@ -163,6 +164,7 @@ event_free (JsrReportEvent *event)
   g_free (event->klass);
   g_free (event->wait);
   g_clear_pointer (&event->culprit, culprit_free);
+  g_clear_pointer (&event->diagnosis, jsr_diagnosis_free);
   g_clear_pointer (&event->top_stack, g_ptr_array_unref);
   g_clear_pointer (&event->detail, detail_free);
   g_clear_pointer (&event->parts, g_ptr_array_unref);
@@ -615,6 +617,7 @@ parse_event_analysis (Node *object, const Path *path, JsrReportEvent *event,
          && read_string (object, path, "wait", TRUE, &event->wait, error)
          && read_optional_count (object, path, "samples_total", &event->samples_total, error)
          && parse_culprit (object, path, &event->culprit, error)
+         && jsr_diagnosis_parse (object, path, &event->diagnosis, error)
          && parse_top_stack (object, path, event, flags, error);
 }
 
@@ -883,6 +886,8 @@ parse_part_cause (Node *object, const Path *path, gboolean with_profile, guint n
       || !read_string (object, path, "wait", TRUE, &part->wait, error)
       || !parse_culprit (object, path, &part->culprit, error)
       || (with_profile && !check_culprit_node (part->culprit, path, n_nodes, error))
+      || !jsr_diagnosis_parse (object, path, &part->diagnosis, error)
+      || (with_profile && !jsr_diagnosis_check_node (part->diagnosis, path, n_nodes, error))
       || !read_optional_count (object, path, "attributed_ns", &part->attributed_ns, error)
       || !read_optional_count (object, path, "samples_total", &part->samples_total, error)
       || !read_optional_count (object, path, "samples_with_stack", &part->samples_with_stack, error)
@@ -1040,7 +1045,8 @@ parse_event_detail (Node *object, const Path *path, JsrReportEvent *event, JsrRe
     return FALSE;
   if (detail->profile != NULL)
     n_nodes = detail->profile->nodes->len;
-  if (!check_culprit_node (event->culprit, path, n_nodes, error))
+  if (!check_culprit_node (event->culprit, path, n_nodes, error)
+      || !jsr_diagnosis_check_node (event->diagnosis, path, n_nodes, error))
     return FALSE;
 
   samples = NULL;

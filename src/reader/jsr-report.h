@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "jsr-diagnosis.h"
 #include "js-tiers.h" /* src/common: the tiers (JsTier), their names and bounds */
 #include "jsr-json-doc.h"
 #include "jsr-json-read.h" /* JSR_UNKNOWN, JSR_JSON_MAX_STRING */
@@ -172,6 +173,7 @@ typedef struct
   char *klass;
   char *wait;
   JsrReportCulprit *culprit;
+  JsrReportDiagnosis *diagnosis; /* NULL: none (or an older report) */
   /* Its profile's time (the nodes' and other_ns summed), never more than the
    * part's duration; else the file's attributed_ns; JSR_UNKNOWN without. */
   gint64 attributed_ns;
@@ -229,20 +231,21 @@ typedef struct
 
   /* Stacks and classification: absent in reports written before the
    * sampler (all unknown then). */
-  gboolean ongoing;             /* the stall under way (id 0, type "hang") */
-  gint64 watched_ns;            /* JSR_UNKNOWN when absent */
-  gint64 cpu_ns;                /* JSR_UNKNOWN when null */
-  gint64 off_cpu_ns;            /* JSR_UNKNOWN when null */
-  char *klass;                  /* "compute", "wait", "mixed" or another; may be NULL */
-  char *wait;                   /* "lock", "sleep", ... or another; may be NULL */
-  JsrReportCulprit *culprit;    /* NULL: none */
-  gint64 samples_total;         /* JSR_UNKNOWN when absent */
-  guint n_stacks;               /* entries of "stacks" */
-  gint64 top_stack_count;       /* samples of the top stack; JSR_UNKNOWN without one */
-  gboolean top_stack_truncated; /* the sampler cut the stack itself */
-  guint top_stack_frames_total; /* frames of the top stack in the file */
-  GPtrArray *top_stack;         /* of JsrReportFrame, leaf first, at most
-                                 * JSR_REPORT_MAX_FRAMES; empty without stacks */
+  gboolean ongoing;              /* the stall under way (id 0, type "hang") */
+  gint64 watched_ns;             /* JSR_UNKNOWN when absent */
+  gint64 cpu_ns;                 /* JSR_UNKNOWN when null */
+  gint64 off_cpu_ns;             /* JSR_UNKNOWN when null */
+  char *klass;                   /* "compute", "wait", "mixed" or another; may be NULL */
+  char *wait;                    /* "lock", "sleep", ... or another; may be NULL */
+  JsrReportCulprit *culprit;     /* NULL: none */
+  JsrReportDiagnosis *diagnosis; /* NULL: none (or an older report) */
+  gint64 samples_total;          /* JSR_UNKNOWN when absent */
+  guint n_stacks;                /* entries of "stacks" */
+  gint64 top_stack_count;        /* samples of the top stack; JSR_UNKNOWN without one */
+  gboolean top_stack_truncated;  /* the sampler cut the stack itself */
+  guint top_stack_frames_total;  /* frames of the top stack in the file */
+  GPtrArray *top_stack;          /* of JsrReportFrame, leaf first, at most
+                                  * JSR_REPORT_MAX_FRAMES; empty without stacks */
 
   /* Filled only by jsr_report_load_full () (NULL otherwise). */
   JsrReportEventDetail *detail;

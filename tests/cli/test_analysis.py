@@ -767,6 +767,134 @@ class ProfileReportTest(AnalysisTestCase):
                          "worst_events[1].parts[0].start_ns must not be negative")
 
 
+# ---- diagnoses -----------------------------------------------------------------------
+
+def diagnosis(id_, function, caller, evidence_ns, title=None, wait=None, node=-1, share=0.9):
+    """A `diagnosis` member (docs/report-format.md, "Diagnosis")."""
+    return {"id": id_, "title": title or id_, "evidence_ns": evidence_ns, "share": share,
+            "function": function, "node": node, "wait": wait, "caller": caller,
+            "fix": "the report's own fix"}
+
+
+def diagnosed_report(pid=5151):
+    """te.profile_report with diagnoses: event 1's parts a slow callback
+    (work_cb) and a sleep (sleepy_cb); the hang, which has no parts, a slow
+    callback in hang_cb."""
+    report = te.profile_report()
+    report["process"]["pid"] = pid
+    e1, _, _, hang = report["events"]
+    e1["parts"][0]["diagnosis"] = diagnosis("slow-callback", "work_cb", "work_cb", 240 * MS)
+    e1["parts"][1]["diagnosis"] = diagnosis("sleep", "g_usleep", "sleepy_cb", 120 * MS,
+                                            wait="sleep")
+    e1["diagnosis"] = diagnosis("slow-callback", "work_cb", "work_cb", 240 * MS)
+    hang["diagnosis"] = diagnosis("slow-callback", "spin", "spin", 500 * MS)
+    return report
+
+
+class DiagnosisTest(AnalysisTestCase):
+    """Diagnoses: read with their checks, grouped by kind in `report` with
+    the fix, counted by id in `merge` (docs/aggregate-format.md)."""
+
+    def test_report_groups_by_kind(self):
+        proc = self.report(self.write_json("D.json", diagnosed_report()))
+        lines = base.section(proc.out, "Diagnoses")
+        self.assertEqual(lines[0], "  Slow callback: 2 events, 800.0 ms, in `spin` "
+                                   "and 1 other place")
+        self.assertTrue(lines[1].startswith("    Fix: Split the work into short steps"), lines)
+        self.assertEqual(lines[2], "  Sleeping on the main thread: 1 event, 120.0 ms, "
+                                   "in `sleepy_cb`")
+        self.assertIn("g_timeout_add", lines[3])
+        # The table's own words, not the report's.
+        self.assertNotIn("the report's own fix", proc.out)
+
+    def test_unknown_ids_keep_the_reports_words(self):
+        report = diagnosed_report()
+        report["events"][0]["parts"][1]["diagnosis"] = diagnosis(
+            "future-kind", None, "sleepy_cb", 120 * MS, title="A kind from the future")
+        proc = self.report(self.write_json("F.json", report))
+        lines = base.section(proc.out, "Diagnoses")
+        self.assertIn("  A kind from the future: 1 event, 120.0 ms, in `sleepy_cb`", lines)
+
+    def test_reports_without_diagnoses(self):
+        proc = self.report(self.write_json("P.json", te.profile_report()))
+        self.assertNotIn("Diagnoses", proc.out)
+        aggregate = self.merge(self.path("P.json"))
+        self.assertEqual(aggregate["diagnoses"], [])
+        # An aggregate of before diagnoses reads as none.
+        del aggregate["diagnoses"], aggregate["diagnoses_other"]
+        proc = self.report(self.write_json("old-agg.json", aggregate))
+        self.assertNotIn("Diagnoses", proc.out)
+
+    def test_merge_counts_by_id(self):
+        a = self.write_json("a.json", diagnosed_report(5151))
+        b = self.write_json("b.json", diagnosed_report(5152))
+        aggregate = self.merge(a, b)
+        by_id = {d["id"]: d for d in aggregate["diagnoses"]}
+        self.assertEqual(sorted(by_id), ["sleep", "slow-callback"])
+        slow = by_id["slow-callback"]
+        self.assertEqual((slow["events"], slow["parts"], slow["runs"], slow["blocked_ns"],
+                          slow["evidence_ns"]), (4, 4, 2, 1600 * MS, 1480 * MS))
+        self.assertEqual(slow["places"], [{"function": "spin", "blocked_ns": 1000 * MS},
+                                          {"function": "work_cb", "blocked_ns": 600 * MS}])
+        self.assertEqual((by_id["sleep"]["events"], by_id["sleep"]["blocked_ns"]), (2, 240 * MS))
+        # Merging aggregates is merging their reports.
+        self.merge(a, out="ma.json")
+        self.merge(b, out="mb.json")
+        again = self.merge(self.path("ma.json"), self.path("mb.json"), out="again.json")
+        self.assertEqual(again["diagnoses"], aggregate["diagnoses"])
+        self.assertEqual(again["diagnoses_other"], {"parts": 0, "blocked_ns": 0})
+        proc = self.report(self.path("again.json"))
+        self.assertIn("Sleeping on the main thread: 2 events, 240.0 ms, in `sleepy_cb`", proc.out)
+
+    def test_hostile_diagnoses(self):
+        def broken(where, **change):
+            report = diagnosed_report()
+            e1 = report["events"][0]
+            target = e1 if where == "event" else e1["parts"][1]
+            target["diagnosis"].update(change)
+            return self.write_json("bad.json", report)
+
+        for command in ("report", "merge"):
+            self.check_error(command, broken("part", id="File I/O!"), 1,
+                             "events[0].parts[1].diagnosis.id must be a short id")
+            self.check_error(command, broken("part", id="x" * 65), 1,
+                             "events[0].parts[1].diagnosis.id must be a short id")
+            self.check_error(command, broken("part", id=None), 1,
+                             "events[0].parts[1].diagnosis.id")
+            self.check_error(command, broken("part", evidence_ns=-1), 1,
+                             "events[0].parts[1].diagnosis.evidence_ns must not be negative")
+            self.check_error(command, broken("part", share=2.5), 1,
+                             "events[0].parts[1].diagnosis.share")
+            self.check_error(command, broken("part", node=9999), 1,
+                             "events[0].parts[1].diagnosis.node must be from -1 to")
+            self.check_error(command, broken("event", node=9999), 1,
+                             "events[0].diagnosis.node must be from -1 to")
+            self.check_error(command, broken("event", node=-2), 1,
+                             "events[0].diagnosis.node must be an integer from -1")
+            self.check_error(command, broken("event", caller=7), 1,
+                             "events[0].diagnosis.caller")
+        report = diagnosed_report()
+        report["events"][0]["diagnosis"] = "sleep"
+        self.check_error("report", self.write_json("bad.json", report), 1,
+                         "events[0].diagnosis must be")
+
+    def test_hostile_aggregate_diagnoses(self):
+        aggregate = self.merge(self.write_json("D.json", diagnosed_report()))
+        cases = [
+            (lambda d: d[0].update(id="Bad Id"), "diagnoses[0].id must be a short id"),
+            (lambda d: d[0].update(events=99), "diagnoses[0].events must not be more than"),
+            (lambda d: d[0].update(places=d[0]["places"] * 9), "diagnoses[0].places has too many"),
+            (lambda d: d.append(copy.deepcopy(d[0])), "diagnoses[2] is listed twice"),
+            (lambda d: d[0].update(blocked_ns=-3), "diagnoses[0].blocked_ns must not be negative"),
+            (lambda d: d[0]["places"].append(dict(d[0]["places"][0])),
+             "diagnoses[0].places[2] is listed twice"),
+        ]
+        for change, message in cases:
+            broken = copy.deepcopy(aggregate)
+            change(broken["diagnoses"])
+            self.check_error("report", self.write_json("bad-agg.json", broken), 1, message)
+
+
 # ---- diff ----------------------------------------------------------------------------
 
 def lognormal(rng, n, median_ns, sigma, scale=1.0):

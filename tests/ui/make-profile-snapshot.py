@@ -8,7 +8,8 @@ with profiles and causes per part (tests/profile_report.py), no `live`.
 Event 1: a dispatch event of two parts, work_cb (300 ms: 24 stacks under it
 of 10 ms each, one or two samples, more than the 16 the report lists) and
 sleepy_cb (120 ms of g_usleep, 12 samples); its culprit is GTK's, shown after
-the dispatched callback. Event 2: an iteration whose profile filled up
+the dispatched callback; the event and its parts have diagnoses (a slow
+callback, a sleep). Event 2: an iteration whose profile filled up
 (nodes_max 5): its deeper calling contexts are [other] nodes.
 """
 
@@ -40,6 +41,12 @@ def part(type_, start_ms, end_ms, source, callback, tier="severe"):
             "source": source, "callback": callback, "depth": 1}
 
 
+def diagnosis(id_, function, evidence_ns, wait=None):
+    return {"id": id_, "title": id_, "evidence_ns": evidence_ns, "share": 1.0,
+            "function": function, "node": -1, "wait": wait, "caller": function,
+            "fix": "the report's own fix"}
+
+
 def main():
     samples = []
     t = 1000
@@ -63,6 +70,11 @@ def main():
         part_culprits={0: pr.culprit("work_cb", time_ns=240 * MS),
                        1: pr.culprit("g_usleep", GLIB, "leaf", callback=("sleepy_cb", "fake-app"),
                                      time_ns=120 * MS)})
+    # Diagnoses (docs/report-format.md, "Diagnosis"): the window shows the
+    # table's titles, the fix in a tooltip.
+    e1["diagnosis"] = diagnosis("slow-callback", "work_cb", 240 * MS)
+    e1["parts"][0]["diagnosis"] = diagnosis("slow-callback", "work_cb", 240 * MS)
+    e1["parts"][1]["diagnosis"] = diagnosis("sleep", "g_usleep", 120 * MS, wait="sleep")
     deep = [pr.Sample(at(3000 + 10 * i), stack(f"d{i}", "c", "b", "a"), 10 * MS)
             for i in range(4)]
     e2 = pr.profile_event(2, "iteration", [part("iteration", 3000, 3080, None, None,

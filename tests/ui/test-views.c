@@ -1639,7 +1639,8 @@ find_label_text (GtkWidget *widget, const char *text)
 }
 
 /* An episode of two causes: the parts list beside its stacks, each part
- * with its class, culprit (the callback before a library's) and time;
+ * with its class, diagnosis (the fix in its tooltip), culprit (the
+ * callback before a library's) and time;
  * selecting one shows its own stacks. */
 static void
 test_parts (void)
@@ -1650,9 +1651,10 @@ test_parts (void)
   JsuiPartsView *parts = jsui_stacks_view_get_parts_view (stacks);
   GListModel *rows = jsui_stacks_view_get_rows (stacks);
   GtkWidget *window = gtk_window_new ();
-  const char *expected[2][7] = {
-    { "1", "+0.000 s", "300 ms", "work_cb", "compute", "work_cb", "240 ms" },
-    { "2", "+0.800 s", "120 ms", "sleepy_cb", "wait / sleep", "sleepy_cb → g_usleep", "120 ms" },
+  const char *expected[2][8] = {
+    { "1", "+0.000 s", "300 ms", "work_cb", "compute", "Slow callback", "work_cb", "240 ms" },
+    { "2", "+0.800 s", "120 ms", "sleepy_cb", "wait / sleep", "Sleeping on the main thread",
+      "sleepy_cb → g_usleep", "120 ms" },
   };
 
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (panel));
@@ -1668,7 +1670,7 @@ test_parts (void)
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (parts)));
   g_assert_cmpuint (g_list_model_get_n_items (jsui_parts_view_get_parts (parts)), ==, 2);
   for (guint r = 0; r < 2; r++)
-    for (guint c = 0; c < 7; c++)
+    for (guint c = 0; c < 8; c++)
       {
         g_autofree char *text = jsui_parts_view_cell_text (parts, r, c);
 
@@ -1677,6 +1679,23 @@ test_parts (void)
   g_assert_null (jsui_parts_view_cell_text (parts, 2, 0));
   ui_test_wait_ms (50);
   g_assert_nonnull (find_label_text (GTK_WIDGET (parts), "sleepy_cb → g_usleep"));
+  /* The diagnoses: the table's titles (not the report's ids), the fix in a
+   * tooltip, in the jank list and the parts list. */
+  {
+    GtkWidget *row = find_label_text (GTK_WIDGET (panel), "Slow callback");
+    GtkWidget *part = find_label_text (GTK_WIDGET (parts), "Sleeping on the main thread");
+    const char *fix;
+
+    g_assert_nonnull (row);
+    g_assert_nonnull (part);
+    fix = gtk_widget_get_tooltip_text (part);
+    g_assert_nonnull (fix);
+    g_assert_true (g_str_has_prefix (fix, "Sleeping on the main thread. Fix: "));
+    g_assert_nonnull (strstr (fix, "g_timeout_add"));
+    fix = gtk_widget_get_tooltip_text (row);
+    g_assert_nonnull (fix);
+    g_assert_nonnull (strstr (fix, "GTask"));
+  }
   {
     g_autoptr (JsuiStackItem) root = ui_test_row_item (rows, 0);
 

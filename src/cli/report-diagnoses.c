@@ -1,0 +1,74 @@
+/* report-diagnoses.c: the "Diagnoses" section of "jankscope report"
+ * (report-diagnoses.h).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+#include "report-diagnoses.h"
+
+#include <glib/gi18n.h>
+
+#include "analysis.h"
+#include "jsr-diagnosis.h"
+#include "jsr-display.h"
+
+#define INDENT "  "
+
+/* The n of ngettext, which takes an unsigned long. */
+static gulong
+plural_n (guint64 n)
+{
+  return (gulong) MIN (n, (guint64) G_MAXULONG);
+}
+
+void
+cli_report_format_diagnoses (const JsrAggregate *agg, guint top, GString *out)
+{
+  g_autoptr (GPtrArray) sorted = jsr_agg_diagnoses_sorted (&agg->diagnoses);
+  guint shown = MIN (sorted->len, top);
+
+  if (sorted->len == 0)
+    return;
+  if (shown < sorted->len)
+    g_string_append_printf (out, _ ("\nDiagnoses (%u of %u)\n"), shown, sorted->len);
+  else
+    g_string_append (out, _ ("\nDiagnoses\n"));
+  for (guint i = 0; i < shown; i++)
+    {
+      const JsrAggDiagnosis *e = g_ptr_array_index (sorted, i);
+      g_autofree char *title = jsr_display (jsr_diagnosis_title (e->id, e->title));
+      g_autofree char *blocked = cli_format_duration (e->total_ns);
+      g_autofree char *events
+          = g_strdup_printf (ngettext ("%llu event", "%llu events", plural_n (e->events)),
+                             (unsigned long long) e->events);
+      const char *fix = jsr_diagnosis_fix (e->id, NULL);
+      const JsrAggPlace *place = e->places->len > 0 ? g_ptr_array_index (e->places, 0) : NULL;
+
+      if (place != NULL && place->function != NULL)
+        {
+          g_autofree char *where = jsr_display (place->function);
+
+          /* Translators: "File I/O on the main thread: 3 events, 1.2 s, in `load_settings`". */
+          g_string_append_printf (out, _ ("%s%s: %s, %s, in `%s`"), INDENT, title, events, blocked,
+                                  where);
+          if (e->places->len > 1)
+            g_string_append_printf (
+                out, ngettext (" and %u other place", " and %u other places", e->places->len - 1),
+                e->places->len - 1);
+        }
+      else
+        /* Translators: "File I/O on the main thread: 3 events, 1.2 s". */
+        g_string_append_printf (out, _ ("%s%s: %s, %s"), INDENT, title, events, blocked);
+      g_string_append_c (out, '\n');
+      if (fix != NULL)
+        /* Translators: the way to avoid the mistake, under its title. */
+        g_string_append_printf (out, _ ("%s%sFix: %s\n"), INDENT, INDENT, fix);
+    }
+  if (agg->diagnoses.other_parts > 0)
+    {
+      g_autofree char *blocked = cli_format_duration (agg->diagnoses.other_ns);
+
+      g_string_append_printf (out, _ ("%s(other kinds: %llu parts, %s)\n"), INDENT,
+                              (unsigned long long) agg->diagnoses.other_parts, blocked);
+    }
+}

@@ -1,0 +1,425 @@
+/* jsr-aggregate-diagnoses.c: stall events counted by diagnosis id
+ * (jsr-aggregate-diagnoses.h).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "jankscope-config.h"
+#include "jsr-aggregate-diagnoses.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+#include "jsr-saturate.h"
+
+static void
+place_free (JsrAggPlace *place)
+{
+  g_free (place->function);
+  g_free (place);
+}
+
+static void
+entry_free (JsrAggDiagnosis *e)
+{
+  g_free (e->id);
+  g_free (e->title);
+  g_ptr_array_unref (e->places);
+  g_free (e);
+}
+
+void
+jsr_agg_diagnoses_init (JsrAggDiagnoses *d)
+{
+  memset (d, 0, sizeof *d);
+  d->by_id = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) entry_free);
+}
+
+void
+jsr_agg_diagnoses_clear (JsrAggDiagnoses *d)
+{
+  g_clear_pointer (&d->by_id, g_hash_table_unref);
+}
+
+static guint64
+add (JsrAggDiagnoses *d, guint64 a, guint64 b)
+{
+  guint64 sum;
+
+  if (!jsr_add_u64_checked (&sum, a, b))
+    d->saturated = TRUE;
+  return sum;
+}
+
+/* The entry for `id`, made as needed; NULL past the table's bound. */
+static JsrAggDiagnosis *
+entry_for (JsrAggDiagnoses *d, const char *id, const char *title)
+{
+  JsrAggDiagnosis *e = g_hash_table_lookup (d->by_id, id);
+
+  if (e != NULL)
+    {
+      if (e->title == NULL && title != NULL)
+        e->title = g_strdup (title);
+      return e;
+    }
+  if (g_hash_table_size (d->by_id) >= JSR_AGG_MAX_DIAGNOSES)
+    {
+      d->overflowed = TRUE;
+      return NULL;
+    }
+  e = g_new0 (JsrAggDiagnosis, 1);
+  e->id = g_strdup (id);
+  e->title = g_strdup (title);
+  e->places = g_ptr_array_new_with_free_func ((GDestroyNotify) place_free);
+  g_hash_table_insert (d->by_id, e->id, e);
+  return e;
+}
+
+static gint
+place_by_time (gconstpointer a, gconstpointer b)
+{
+  const JsrAggPlace *x = *(JsrAggPlace *const *) a, *y = *(JsrAggPlace *const *) b;
+
+  if (x->total_ns != y->total_ns)
+    return x->total_ns > y->total_ns ? -1 : 1;
+  return g_strcmp0 (x->function, y->function);
+}
+
+/* `ns` at `function`: its place's, else a new place (the lightest one goes
+ * to places_other_ns when the list is full and the new one is heavier). */
+static void
+add_place (JsrAggDiagnoses *d, JsrAggDiagnosis *e, const char *function, guint64 ns)
+{
+  JsrAggPlace *place;
+
+  for (guint i = 0; i < e->places->len; i++)
+    {
+      place = g_ptr_array_index (e->places, i);
+      if (g_strcmp0 (place->function, function) == 0)
+        {
+          place->total_ns = add (d, place->total_ns, ns);
+          g_ptr_array_sort (e->places, place_by_time);
+          return;
+        }
+    }
+  if (e->places->len >= JSR_AGG_DIAGNOSIS_MAX_PLACES)
+    {
+      JsrAggPlace *lightest = g_ptr_array_index (e->places, e->places->len - 1);
+
+      if (lightest->total_ns >= ns)
+        {
+          e->places_other_ns = add (d, e->places_other_ns, ns);
+          return;
+        }
+      e->places_other_ns = add (d, e->places_other_ns, lightest->total_ns);
+      g_ptr_array_remove_index (e->places, e->places->len - 1);
+    }
+  place = g_new0 (JsrAggPlace, 1);
+  place->function = g_strdup (function);
+  place->total_ns = ns;
+  g_ptr_array_add (e->places, place);
+  g_ptr_array_sort (e->places, place_by_time);
+}
+
+/* Where a diagnosed part's time went, by name: the diagnosis's caller (the
+ * app's own code), else the app's code the culprit names, else the
+ * diagnosis's function, else the callback. */
+static const char *
+place_of (const JsrReportDiagnosis *diag, const JsrReportCulprit *culprit, const char *callback)
+{
+  if (diag->caller != NULL)
+    return diag->caller;
+  if (culprit != NULL && culprit->function != NULL && g_strcmp0 (culprit->reason, "app-code") == 0)
+    return culprit->function;
+  if (diag->function != NULL)
+    return diag->function;
+  if (culprit != NULL && culprit->function != NULL)
+    return culprit->function;
+  return callback;
+}
+
+static void
+count_part (JsrAggDiagnoses *d, const JsrReportDiagnosis *diag, const JsrReportCulprit *culprit,
+            const char *callback, gint64 duration_ns, guint64 run, GHashTable *seen)
+{
+  JsrAggDiagnosis *e = entry_for (d, diag->id, diag->title);
+  guint64 ns = (guint64) MAX (duration_ns, 0);
+
+  if (e == NULL)
+    {
+      d->other_parts = add (d, d->other_parts, 1);
+      d->other_ns = add (d, d->other_ns, ns);
+      return;
+    }
+  e->parts = add (d, e->parts, 1);
+  e->total_ns = add (d, e->total_ns, ns);
+  e->evidence_ns = add (d, e->evidence_ns, (guint64) MIN (MAX (diag->evidence_ns, 0), (gint64) ns));
+  if (!g_hash_table_contains (seen, e))
+    {
+      g_hash_table_add (seen, e);
+      e->events = add (d, e->events, 1);
+    }
+  if (e->last_run != run)
+    {
+      e->last_run = run;
+      e->runs = add (d, e->runs, 1);
+    }
+  add_place (d, e, place_of (diag, culprit, callback), ns);
+}
+
+void
+jsr_agg_diagnoses_add_event (JsrAggDiagnoses *d, const JsrReportEvent *event, guint64 run)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  guint n = event->parts != NULL ? event->parts->len : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const JsrReportPart *part = g_ptr_array_index (event->parts, i);
+
+      if (part->diagnosis != NULL)
+        count_part (d, part->diagnosis, part->culprit, part->callback, part->duration_ns, run,
+                    seen);
+    }
+  if (n == 0 && event->diagnosis != NULL)
+    count_part (d, event->diagnosis, event->culprit, event->callback, event->duration_ns, run,
+                seen);
+}
+
+void
+jsr_agg_diagnoses_merge (JsrAggDiagnoses *d, const JsrAggDiagnoses *other)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  d->other_parts = add (d, d->other_parts, other->other_parts);
+  d->other_ns = add (d, d->other_ns, other->other_ns);
+  d->saturated |= other->saturated;
+  d->overflowed |= other->overflowed;
+  g_hash_table_iter_init (&iter, other->by_id);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      const JsrAggDiagnosis *from = value;
+      JsrAggDiagnosis *e = entry_for (d, from->id, from->title);
+
+      if (e == NULL)
+        {
+          d->other_parts = add (d, d->other_parts, from->parts);
+          d->other_ns = add (d, d->other_ns, from->total_ns);
+          continue;
+        }
+      e->events = add (d, e->events, from->events);
+      e->parts = add (d, e->parts, from->parts);
+      e->runs = add (d, e->runs, from->runs);
+      e->total_ns = add (d, e->total_ns, from->total_ns);
+      e->evidence_ns = add (d, e->evidence_ns, from->evidence_ns);
+      e->places_other_ns = add (d, e->places_other_ns, from->places_other_ns);
+      for (guint i = 0; i < from->places->len; i++)
+        {
+          const JsrAggPlace *place = g_ptr_array_index (from->places, i);
+
+          add_place (d, e, place->function, place->total_ns);
+        }
+    }
+}
+
+static gint
+entry_by_time (gconstpointer a, gconstpointer b)
+{
+  const JsrAggDiagnosis *x = *(JsrAggDiagnosis *const *) a, *y = *(JsrAggDiagnosis *const *) b;
+
+  if (x->total_ns != y->total_ns)
+    return x->total_ns > y->total_ns ? -1 : 1;
+  return strcmp (x->id, y->id);
+}
+
+GPtrArray *
+jsr_agg_diagnoses_sorted (const JsrAggDiagnoses *d)
+{
+  GPtrArray *out = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, d->by_id);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_ptr_array_add (out, value);
+  g_ptr_array_sort (out, entry_by_time);
+  return out;
+}
+
+/* ---- the aggregate document ------------------------------------------------ */
+
+static void
+member_u64 (JsrJsonWriter *w, const char *name, guint64 value)
+{
+  jsr_json_writer_member (w, name);
+  jsr_json_writer_uint (w, MIN (value, (guint64) G_MAXINT64));
+}
+
+void
+jsr_agg_diagnoses_write (JsrJsonWriter *w, guint indent, const JsrAggDiagnoses *d)
+{
+  g_autoptr (GPtrArray) sorted = jsr_agg_diagnoses_sorted (d);
+
+  jsr_json_writer_newline (w, indent);
+  jsr_json_writer_member (w, "diagnoses");
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      const JsrAggDiagnosis *e = g_ptr_array_index (sorted, i);
+
+      jsr_json_writer_newline (w, indent + 2);
+      jsr_json_writer_begin_object (w);
+      jsr_json_writer_member (w, "id");
+      jsr_json_writer_string (w, e->id);
+      jsr_json_writer_member (w, "title");
+      if (e->title != NULL)
+        jsr_json_writer_string (w, e->title);
+      else
+        jsr_json_writer_null (w);
+      member_u64 (w, "events", e->events);
+      member_u64 (w, "parts", e->parts);
+      member_u64 (w, "runs", e->runs);
+      member_u64 (w, "blocked_ns", e->total_ns);
+      member_u64 (w, "evidence_ns", e->evidence_ns);
+      jsr_json_writer_member (w, "places");
+      jsr_json_writer_begin_array (w);
+      for (guint k = 0; k < e->places->len; k++)
+        {
+          const JsrAggPlace *place = g_ptr_array_index (e->places, k);
+
+          jsr_json_writer_begin_object (w);
+          jsr_json_writer_member (w, "function");
+          if (place->function != NULL)
+            jsr_json_writer_string (w, place->function);
+          else
+            jsr_json_writer_null (w);
+          member_u64 (w, "blocked_ns", place->total_ns);
+          jsr_json_writer_end_object (w);
+        }
+      jsr_json_writer_end_array (w);
+      member_u64 (w, "places_other_ns", e->places_other_ns);
+      jsr_json_writer_end_object (w);
+    }
+  if (sorted->len > 0)
+    jsr_json_writer_newline (w, indent);
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_newline (w, indent);
+  jsr_json_writer_member (w, "diagnoses_other");
+  jsr_json_writer_begin_object (w);
+  member_u64 (w, "parts", d->other_parts);
+  member_u64 (w, "blocked_ns", d->other_ns);
+  jsr_json_writer_end_object (w);
+}
+
+static gboolean
+read_u64 (const JsrJsonNode *object, const JsrJsonPath *path, const char *member, guint64 *out,
+          GError **error)
+{
+  gint64 value;
+
+  if (!jsr_json_read_count (object, path, member, &value, error))
+    return FALSE;
+  *out = (guint64) value;
+  return TRUE;
+}
+
+static gboolean
+invalid (GError **error, const JsrJsonPath *path, const char *member, const char *problem)
+{
+  g_autofree char *full = jsr_json_path_to_string (path, member);
+
+  /* Translators: a member of the aggregate, then what is wrong with it. */
+  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _ ("%s %s"), full, problem);
+  return FALSE;
+}
+
+static gboolean
+read_places (const JsrJsonNode *object, const JsrJsonPath *path, JsrAggDiagnosis *e, GError **error)
+{
+  JsrJsonPath places_path = JSR_JSON_MEMBER (path, "places");
+  const JsrJsonNode *places = jsr_json_read_array (object, path, "places", error);
+
+  if (places == NULL)
+    return FALSE;
+  if (places->length > JSR_AGG_DIAGNOSIS_MAX_PLACES)
+    return invalid (error, path, "places", _ ("has too many entries"));
+  for (guint i = 0; i < places->length; i++)
+    {
+      JsrJsonPath place_path = JSR_JSON_ELEMENT (&places_path, i);
+      const JsrJsonNode *element = jsr_json_read_element (places, &place_path, error);
+      g_autofree char *function = NULL;
+      guint64 ns;
+
+      if (element == NULL
+          || !jsr_json_read_string (element, &place_path, "function", TRUE, &function, error)
+          || !read_u64 (element, &place_path, "blocked_ns", &ns, error))
+        return FALSE;
+      for (guint k = 0; k < e->places->len; k++)
+        if (g_strcmp0 (((JsrAggPlace *) g_ptr_array_index (e->places, k))->function, function) == 0)
+          return invalid (error, &place_path, NULL, _ ("is listed twice"));
+      {
+        JsrAggPlace *place = g_new0 (JsrAggPlace, 1);
+
+        place->function = g_steal_pointer (&function);
+        place->total_ns = ns;
+        g_ptr_array_add (e->places, place);
+      }
+    }
+  g_ptr_array_sort (e->places, place_by_time);
+  return TRUE;
+}
+
+gboolean
+jsr_agg_diagnoses_read (const JsrJsonNode *root, JsrAggDiagnoses *d, GError **error)
+{
+  JsrJsonPath path = JSR_JSON_MEMBER (NULL, "diagnoses");
+  JsrJsonPath other_path = JSR_JSON_MEMBER (NULL, "diagnoses_other");
+  g_autoptr (GError) local_error = NULL;
+  const JsrJsonNode *list, *other = NULL;
+
+  list = jsr_json_read_optional_array (root, NULL, "diagnoses", &local_error);
+  if (local_error == NULL)
+    other = jsr_json_read_optional_object (root, NULL, "diagnoses_other", &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (other != NULL
+      && (!read_u64 (other, &other_path, "parts", &d->other_parts, error)
+          || !read_u64 (other, &other_path, "blocked_ns", &d->other_ns, error)))
+    return FALSE;
+  if (list == NULL)
+    return TRUE;
+  if (list->length > JSR_AGG_MAX_DIAGNOSES)
+    return invalid (error, NULL, "diagnoses", _ ("has too many entries"));
+  for (guint i = 0; i < list->length; i++)
+    {
+      JsrJsonPath entry_path = JSR_JSON_ELEMENT (&path, i);
+      const JsrJsonNode *object = jsr_json_read_element (list, &entry_path, error);
+      g_autofree char *id = NULL, *title = NULL;
+      JsrAggDiagnosis *e;
+
+      if (object == NULL || !jsr_json_read_string (object, &entry_path, "id", FALSE, &id, error)
+          || !jsr_json_read_string (object, &entry_path, "title", TRUE, &title, error))
+        return FALSE;
+      if (id[0] == '\0' || strlen (id) > JSR_DIAGNOSIS_MAX_ID
+          || strspn (id, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen (id))
+        return invalid (error, &entry_path, "id",
+                        _ ("must be a short id of lower-case letters, digits and '-'"));
+      if (g_hash_table_contains (d->by_id, id))
+        return invalid (error, &entry_path, NULL, _ ("is listed twice"));
+      e = entry_for (d, id, title);
+      if (!read_u64 (object, &entry_path, "events", &e->events, error)
+          || !read_u64 (object, &entry_path, "parts", &e->parts, error)
+          || !read_u64 (object, &entry_path, "runs", &e->runs, error)
+          || !read_u64 (object, &entry_path, "blocked_ns", &e->total_ns, error)
+          || !read_u64 (object, &entry_path, "evidence_ns", &e->evidence_ns, error)
+          || !read_u64 (object, &entry_path, "places_other_ns", &e->places_other_ns, error)
+          || !read_places (object, &entry_path, e, error))
+        return FALSE;
+      if (e->events > e->parts)
+        return invalid (error, &entry_path, "events", _ ("must not be more than its parts"));
+    }
+  return TRUE;
+}

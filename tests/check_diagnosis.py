@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Checks that each named anti-pattern done on the main thread is diagnosed
+with its id (docs/report-format.md, "Diagnosis"), that the same work in a
+worker thread is not, and that an episode of two causes gets one diagnosis
+per part.
+
+The program is tests/apps/diagnosis-app.c: each scenario does its thing in a
+timeout callback for about 300 ms (what exactly, and how honest a wait it is,
+is in its header). The D-Bus scenario runs on a private bus (a dbus-daemon the
+check starts, as the GTK checks do). Nothing here asserts on speed: only on what the samples show.
+Usage: check_diagnosis.py CHECK
+"""
+
+import os
+
+from jankscope_test import (
+    MS, Skip, app, check, check_equal, check_ran_fine, main, run_app, session_bus_env, stalls,
+    summarize, validate_run_report)
+
+APP = "diagnosis-app"
+MIN_EVIDENCE_NS = 40 * MS  # JS_DIAGNOSIS_MIN_NS
+MIN_SHARE = 0.3  # JS_DIAGNOSIS_MIN_SHARE
+DIAGNOSIS_KEYS = ("id", "title", "evidence_ns", "share", "function", "node", "wait", "caller",
+                  "fix")
+
+
+def run(scenario, extra_env=None):
+    if not os.environ.get("JANKSCOPE_TEST_DIAGNOSIS_APP"):
+        raise Skip(f"{APP} is not built (no gdk-pixbuf-2.0)")
+    r = run_app([app(APP), scenario], extra_env=extra_env, timeout=90)
+    if r.facts.get("skip"):
+        raise Skip(r.facts["skip"][0])
+    check_ran_fine(r)
+    validate_run_report(r)
+    return r
+
+
+def validate_diagnosis(d, owner, n_nodes, what):
+    """The member's shape and the rule that made it (a real share)."""
+    if d is None:
+        return
+    for key in DIAGNOSIS_KEYS:
+        check(key in d, f"{what}: diagnosis without {key!r}: {d}")
+    check(isinstance(d["id"], str) and d["id"], f"{what}: diagnosis id {d['id']!r}")
+    check(isinstance(d["title"], str) and d["title"], f"{what}: title {d['title']!r}")
+    check(isinstance(d["fix"], str) and d["fix"], f"{what}: fix {d['fix']!r}")
+    attributed = owner["attributed_ns"]
+    check(MIN_EVIDENCE_NS <= d["evidence_ns"] <= attributed,
+          f"{what}: evidence_ns {d['evidence_ns']} not within [40 ms, attributed {attributed}]")
+    check(d["evidence_ns"] >= MIN_SHARE * attributed - 1,
+          f"{what}: evidence {d['evidence_ns']} under 30% of {attributed}")
+    check(0 < d["share"] <= 1, f"{what}: share {d['share']}")
+    check(d["node"] == -1 or 0 <= d["node"] < n_nodes,
+          f"{what}: node {d['node']} outside the event's profile ({n_nodes} nodes)")
+    check(d["function"] != "main", f"{what}: a diagnosis names main")
+
+
+def the_event(r):
+    events = [e for e in r.report["events"] if e["type"] != "frame"]
+    check(len(events) == 1, f"expected one event, got {summarize(events)}")
+    e = events[0]
+    n_nodes = len(e["profile"]["nodes"]["parent"])
+    validate_diagnosis(e.get("diagnosis"), e, n_nodes, "event")
+    for i, p in enumerate(e["parts"]):
+        validate_diagnosis(p.get("diagnosis"), p, n_nodes, f"part {i}")
+    return e
+
+
+def expect(scenario, diagnosis_id, functions=None, wait=None, env=None, callers=None):
+    """The event and its part diagnosed `diagnosis_id`, in one of `functions`
+    (or by the wait kind `wait`), made by one of `callers` (the app's own
+    js_test_* function; `do_work` where the compiler made the call to the
+    blocking function a tail call)."""
+    def checker():
+        r = run(scenario, env() if env else None)
+        e = the_event(r)
+        d = e.get("diagnosis")
+        check(d is not None, f"{scenario}: no diagnosis (culprit {e.get('culprit')})")
+        check_equal(d["id"], diagnosis_id, f"{scenario}: the event's diagnosis")
+        if functions is not None:
+            check(d["function"] in functions or (wait is not None and d["wait"] == wait),
+                  f"{scenario}: diagnosis function {d['function']!r} (wait {d['wait']!r}), "
+                  f"expected one of {functions}")
+        if callers is not None:
+            check(d["caller"] in callers,
+                  f"{scenario}: diagnosis caller {d['caller']!r}, expected one of {callers}")
+        longest = max(e["parts"], key=lambda p: p["duration_ns"])
+        check(longest.get("diagnosis") is not None, f"{scenario}: the part has no diagnosis")
+        check_equal(longest["diagnosis"]["id"], diagnosis_id, f"{scenario}: the part's diagnosis")
+        print(f"info: {scenario}: {d['id']} in {d['function']} "
+              f"({d['evidence_ns'] / MS:.0f} ms, share {d['share']})")
+    return checker
+
+
+def check_dbus():
+    """A bus of the test's own (session_bus_env: a private dbus-daemon
+    unless the caller has a session bus), the service on a thread of the
+    app."""
+    expect("dbus", "dbus-sync", ("g_dbus_connection_call_sync",), env=session_bus_env,
+           callers=("js_test_call_dbus",))()
+
+
+def check_worker():
+    """The file reads, regular expressions and sleeps of a worker thread
+    are not the main thread's: its own computation is what is named."""
+    r = run("worker")
+    e = the_event(r)
+    for owner in [e] + e["parts"]:
+        d = owner.get("diagnosis")
+        check(d is not None, "worker: no diagnosis of the main thread's computation")
+        check_equal(d["id"], "slow-callback", "worker: diagnosis")
+        check_equal(d["function"], "js_test_spin", "worker: the function named")
+
+
+def check_mixed():
+    """Two callbacks under 500 ms apart: one event, a diagnosis per part."""
+    r = run("mixed")
+    e = the_event(r)
+    windows = stalls(r)
+    check_equal(len(windows), 2, "mixed: work windows printed")
+    parts = [p for p in e["parts"] if p["type"] == "dispatch"]
+    check(len(parts) >= 2, f"mixed: expected two dispatch parts, got {summarize([e])}")
+    ids = [p["diagnosis"]["id"] if p.get("diagnosis") else None for p in parts]
+    check_equal(ids, ["sleep", "json-decoding"], "mixed: the parts' diagnoses, in order")
+    check(e["diagnosis"]["id"] in ("sleep", "json-decoding"),
+          f"mixed: the event's diagnosis {e['diagnosis']['id']}")
+
+
+CHECKS = {
+    "file-io": expect("file-io", "file-io", ("g_file_get_contents",), "io",
+                      callers=("js_test_read_files",)),
+    "dbus": check_dbus,
+    "spawn": expect("spawn", "subprocess-wait", ("g_spawn_command_line_sync", "g_spawn_sync"),
+                    "child", callers=("js_test_spawn",)),
+    "image": expect("image", "image-decoding", ("gdk_pixbuf_new_from_file",),
+                    callers=("js_test_decode_images",)),
+    "json": expect("json", "json-decoding", ("json_parser_load_from_data",),
+                   callers=("js_test_parse_json",)),
+    "regex": expect("regex", "regex", ("g_regex_match", "g_regex_match_full"),
+                    callers=("js_test_match_regex",)),
+    "font": expect("font", "font-loading", ("FcConfigAppFontAddFile",),
+                   callers=("js_test_load_fonts",)),
+    "sleep": expect("sleep", "sleep", ("g_usleep",), "sleep", callers=("js_test_sleep", "do_work")),
+    "lock": expect("lock", "lock-wait", ("g_mutex_lock",), "lock",
+                   callers=("js_test_lock", "do_work")),
+    "busy": expect("busy", "slow-callback", ("js_test_spin",), callers=("js_test_spin",)),
+    "worker": check_worker,
+    "mixed": check_mixed,
+}
+
+if __name__ == "__main__":
+    raise SystemExit(main(CHECKS))
