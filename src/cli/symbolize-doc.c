@@ -647,6 +647,51 @@ remap_part_profile (Node *profile, const GArray *node_map)
   set (profile, "self_ns", int_array (t2));
 }
 
+/* A culprit (of the event or of a part) named as its node's profile frame
+ * was; its file and line from its own offset (where the listed stacks say
+ * whether it is a return address; else one unless its node has samples of
+ * its own). */
+static void
+name_culprit (Ctx *ctx, Node *culprit, const Columns *old, const Node *frames, GHashTable *sites)
+{
+  Node *node = get_typed (culprit, "node", JSR_JSON_INT);
+  const char *module = get_string (culprit, "module");
+  const char *build_id = build_id_of (ctx, culprit, module);
+  const char *offset = get_string (culprit, "offset");
+  g_autofree char *function = NULL;
+  g_autofree char *site_key = NULL;
+  gboolean is_return = TRUE;
+  const JsFrame *f = NULL;
+  int site;
+  guint n;
+
+  if (culprit == NULL || !is_unnamed_frame (culprit))
+    return;
+  if (node != NULL && node->integer >= 0 && node->integer < (gint64) old->parent->len)
+    {
+      gint64 k = COL (old->frame, node->integer);
+
+      if (k >= 0)
+        function = g_strdup (get_string (g_ptr_array_index (frames->items, k), "function"));
+      is_return = COL (old->self_samples, node->integer) == 0;
+    }
+  site_key = g_strdup_printf ("%s\n%s\n%s", module, build_id, offset);
+  site = GPOINTER_TO_INT (g_hash_table_lookup (sites, site_key));
+  if (site != 0)
+    is_return = site == 2;
+  n = lookup (ctx, module, build_id, offset, is_return);
+  if (n > 0)
+    f = looked_up (ctx, n - 1);
+  if (function == NULL && f == NULL)
+    return;
+  set (culprit, "function", new_string (function != NULL ? function : f->function));
+  set (culprit, "file", new_string (f != NULL ? f->file : NULL));
+  set (culprit, "line", f != NULL && f->line > 0 ? new_int (f->line) : node_new (JSR_JSON_NULL));
+  set (culprit, "symbolized", new_bool (TRUE));
+  ctx->stats->named++;
+  ctx->changed = TRUE;
+}
+
 /* The event's profile frames named; frames and nodes that became one
  * function merged; every node index of the event remapped. */
 static void
@@ -747,15 +792,11 @@ name_event (Ctx *ctx, Node *event)
         }
       g_array_append_val (frame_map, at);
     }
-  /* The culprit: a return address unless its node is where samples were. */
-  if (is_unnamed_frame (culprit))
-    {
-      Node *node = get_typed (culprit, "node", JSR_JSON_INT);
-      gboolean leaf = node != NULL && node->integer >= 0 && node->integer < (gint64) old.parent->len
-                      && COL (old.self_samples, node->integer) > 0;
-
-      name_single (ctx, culprit, NULL, !leaf);
-    }
+  /* The culprits, by the profile frames just named (old indices). */
+  name_culprit (ctx, culprit, &old, frames, sites);
+  for (guint i = 0; parts != NULL && i < parts->items->len; i++)
+    name_culprit (ctx, get_typed (g_ptr_array_index (parts->items, i), "culprit", JSR_JSON_OBJECT),
+                  &old, frames, sites);
   if (!named)
     {
       columns_clear (&old);
@@ -846,6 +887,11 @@ name_event (Ctx *ctx, Node *event)
       Node *part = g_ptr_array_index (parts->items, i);
       Node *part_profile = get_typed (part, "profile", JSR_JSON_OBJECT);
 
+      Node *part_culprit = get_typed (part, "culprit", JSR_JSON_OBJECT);
+      Node *node = get_typed (part_culprit, "node", JSR_JSON_INT);
+
+      if (node != NULL)
+        node->integer = remap (node_map, node->integer);
       if (part_profile != NULL)
         remap_part_profile (part_profile, node_map);
       merge_by_node (get_typed (part, "stacks", JSR_JSON_ARRAY), node_map, stack_sums, NULL);
@@ -900,9 +946,10 @@ walk (Ctx *ctx, Node *n)
         name_stack (ctx, value);
       else if (strcmp (name, "culprit") == 0)
         {
-          /* Named with its event's profile (name_event); without one, a
-           * return address (the culprit is rarely the leaf). */
-          if (is_unnamed_frame (value) && !has_profile)
+          /* A culprit with a node is named with its event's profile
+           * (name_event); without one, as a return address (a culprit is
+           * rarely the leaf). */
+          if (is_unnamed_frame (value) && !has_profile && get (value, "node") == NULL)
             name_single (ctx, value, NULL, TRUE);
         }
       else if (is_unnamed_frame (value))
