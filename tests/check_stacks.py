@@ -10,10 +10,13 @@ Nothing here asserts on speed: only on what was sampled.
 Usage: check_stacks.py CHECK
 """
 
+import codecs
 import contextlib
+import gzip
 import http.server
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -1159,6 +1162,71 @@ def symbolize_stripped(run, *extra, what="symbolize", env=None):
     return out, read_report(out, fold=False), err
 
 
+PROTO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "export",
+                         "pprof")
+
+
+def pprof_mappings(report_path, tmpdir):
+    """The mappings of `jankscope export --format=pprof`, decoded with
+    `protoc --decode`: [{filename, build_id, memory_start, memory_limit,
+    file_offset, has_functions}], the main binary first; and every
+    location's (filename, address - memory_start)."""
+    if shutil.which("protoc") is None:
+        raise Skip("protoc is not installed (Debian: protobuf-compiler)")
+    out = os.path.join(tmpdir, "export.pb.gz")
+    code, _, err = run_cli("export", "--format=pprof", report_path, "-o", out)
+    check_equal(code, 0, f"jankscope export --format=pprof ({err})")
+    with gzip.open(out, "rb") as f:
+        raw = f.read()
+    proc = subprocess.run(["protoc", f"--proto_path={PROTO_DIR}",
+                           "--decode=perftools.profiles.Profile", "profile.proto"],
+                          input=raw, capture_output=True, timeout=60)
+    check_equal(proc.returncode, 0, f"protoc --decode: {proc.stderr.decode()}")
+    text = proc.stdout.decode("utf-8")
+    # C-style escapes (octal for bytes past ASCII), as a bytes literal's.
+    strings = [codecs.escape_decode(m)[0].decode("utf-8")
+               for m in re.findall(r'^string_table: "(.*)"$', text, re.M)]
+    mappings, locations = [], []
+    for kind, body in re.findall(r"^(mapping|location) \{\n(.*?)^\}", text, re.M | re.S):
+        fields = dict(re.findall(r"^  (\w+): (\S+)$", body, re.M))
+        if kind == "mapping":
+            mappings.append({"id": int(fields["id"]),
+                             "filename": strings[int(fields.get("filename", 0))],
+                             "build_id": strings[int(fields.get("build_id", 0))],
+                             "memory_start": int(fields.get("memory_start", 0)),
+                             "memory_limit": int(fields.get("memory_limit", 0)),
+                             "file_offset": int(fields.get("file_offset", 0)),
+                             "has_functions": fields.get("has_functions") == "true"})
+        elif "mapping_id" in fields:
+            locations.append((int(fields["mapping_id"]), int(fields.get("address", 0))))
+    by_id = {m["id"]: m for m in mappings}
+    return mappings, [(by_id[i]["filename"], address - by_id[i]["memory_start"])
+                      for i, address in locations]
+
+
+def check_pprof_mappings(run, report_path, report, what):
+    """The pprof mappings carry each module's file (the executable's path)
+    and build-id, and address - memory_start is the report's offset."""
+    mappings, locations = pprof_mappings(report_path, run.tmpdir)
+    with open(debuginfo_variant("build-id.txt")) as f:
+        build_id = f.read().strip()
+    exe = report["process"]["exe"]
+    check_equal(mappings[0]["filename"], exe, f"{what}: pprof main mapping's file")
+    check(mappings[0]["build_id"], f"{what}: the executable's mapping has no build-id")
+    ours = [m for m in mappings if m["filename"] == DEBUGINFO_MODULE]
+    check_equal(len(ours), 1, f"{what}: pprof mappings of {DEBUGINFO_MODULE}: {mappings}")
+    check_equal(ours[0]["build_id"], build_id, f"{what}: its build-id")
+    check_equal(ours[0]["file_offset"], 0, f"{what}: its file offset")
+    offsets = {int(f["offset"], 16) for f in module_frames(report) if "line" in f}
+    found = {offset for name, offset in locations if name == DEBUGINFO_MODULE}
+    check(found and found <= offsets,
+          f"{what}: location offsets {sorted(map(hex, found))} not the report's "
+          f"{sorted(map(hex, offsets))}")
+    for m in mappings:
+        check(m["memory_start"] < m["memory_limit"], f"{what}: mapping range {m}")
+    return ours[0]
+
+
 def check_symbolized(run, out, report, what):
     """@report (@run's, symbolized) names the static functions with lines,
     as a run with the debug file would; its profiles hold (validated)."""
@@ -1170,6 +1238,11 @@ def check_symbolized(run, out, report, what):
           f"{what}: every named frame of the module says symbolized: {named[:3]}")
     check_equal(signatures_of(report), signatures_of(original),
                 f"{what}: the stacks' signatures as the run computed them")
+    mapping = check_pprof_mappings(run, out, report, what)
+    check(mapping["has_functions"], f"{what}: the named module's mapping has_functions")
+    mapping = check_pprof_mappings(run, run.report_path, original, what + " (before)")
+    check(not mapping["has_functions"],
+          f"{what}: the stripped module's mapping is left to pprof's symbolizer")
     # The reader, the summary and the exports read it.
     for args in (["summary", out], ["export", "--format=pprof", out, "-o",
                                     os.path.join(run.tmpdir, "out.pb.gz")]):
