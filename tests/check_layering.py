@@ -39,10 +39,11 @@ USES = {
     "preload": {"bridge"},           # libc and libdl only
     "gtk3-module": {"bridge"},       # libc and libdl only
     "common": set(),                 # GLib only, in the core and the reader
-    "core": {"common", "bridge"},
+    "symbols": {"common"},           # the symbolizer: the core's and the CLI's
+    "core": {"common", "bridge", "symbols"},
     "reader": {"common"},
     "export": {"reader"},
-    "cli": {"reader", "export"},
+    "cli": {"reader", "export", "symbols"},
     "gtk4-ui": {"reader", "export"},
     "viewer": {"gtk4-ui", "reader"},
 }
@@ -68,6 +69,7 @@ FORBIDDEN_SYSTEM = {
     "gtk3-module": GLIB_FAMILY,
     "common": ("gio/", "json-glib/", "gtk/", "gdk/"),
     "reader": ("gio/", "json-glib/", "gtk/", "gdk/"),
+    "symbols": ("gio/", "gobject/", "json-glib/", "gtk/", "gdk/"),
     "export": ("json-glib/", "gtk/", "gdk/"),
     "cli": ("json-glib/", "gtk/", "gdk/"),
 }
@@ -78,7 +80,7 @@ FORBIDDEN_SYSTEM = {
 SHARED_SOURCES = {"bridge"}
 
 # Folders whose sources the tests link as libraries, never compile.
-LIBRARY_FOLDERS = ("reader", "export", "cli", "gtk4-ui", "viewer")
+LIBRARY_FOLDERS = ("symbols", "reader", "export", "cli", "gtk4-ui", "viewer")
 
 QUOTED = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # A list of sources: NAME = files(... or NAME += files(...

@@ -10,9 +10,13 @@ Nothing here asserts on speed: only on what was sampled.
 Usage: check_stacks.py CHECK
 """
 
+import codecs
+import contextlib
+import gzip
 import http.server
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -860,52 +864,63 @@ class DelayingProxy:
         self.server.server_close()
 
 
-def run_debuginfod(delay_s=0):
-    """A real debuginfod server (elfutils' debuginfod -F) serving the module's
-    debug file on 127.0.0.1, behind a proxy that answers @delay_s late:
-    the stripped module must be named with lines once the file has come (it
-    is fetched on jankscope's own thread, the stacks named again), and the
-    file be in the client's cache."""
+@contextlib.contextmanager
+def debuginfod_server(tmp):
+    """A real debuginfod server (elfutils' debuginfod -F) serving the test
+    module's debug file on 127.0.0.1, once it serves it: yields its URL."""
     server = shutil.which("debuginfod")
     if server is None:
         raise Skip("no debuginfod (Debian package debuginfod)")
     served = debuginfo_variant("debuginfod")
     with open(debuginfo_variant("build-id.txt")) as f:
         build_id = f.read().strip()
+    port = free_port()
+    log = open(os.path.join(tmp, "server.log"), "w")
+    proc = subprocess.Popen([server, "-F", served, "-p", str(port), "-d",
+                             os.path.join(tmp, "db.sqlite"), "-t", "0", "-g", "0"],
+                            stdout=log, stderr=log)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            # The server scans its directory on start: wait until it serves
+            # the file.
+            try:
+                with urllib.request.urlopen(f"{url}/buildid/{build_id}/debuginfo",
+                                            timeout=5) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            check(proc.poll() is None, "debuginfod ended")
+            check(time.monotonic() < deadline, "debuginfod did not serve the file in 30 s")
+            time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+def run_debuginfod(delay_s=0):
+    """The stripped module, with a real debuginfod server serving its debug
+    file behind a proxy that answers @delay_s late: it must be named with
+    lines once the file has come (it is fetched on jankscope's own thread,
+    the stacks named again), and the file be in the client's cache."""
+    with open(debuginfo_variant("build-id.txt")) as f:
+        build_id = f.read().strip()
     with tempfile.TemporaryDirectory(prefix="jankscope-debuginfod-") as tmp:
-        port = free_port()
-        log = open(os.path.join(tmp, "server.log"), "w")
-        proc = subprocess.Popen([server, "-F", served, "-p", str(port), "-d",
-                                 os.path.join(tmp, "db.sqlite"), "-t", "0", "-g", "0"],
-                                stdout=log, stderr=log)
-        proxy = None
-        try:
-            url = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 30
-            while True:
-                # The server scans its directory on start: wait until it
-                # serves the file.
-                try:
-                    with urllib.request.urlopen(f"{url}/buildid/{build_id}/debuginfo",
-                                                timeout=5) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                check(proc.poll() is None, "debuginfod ended")
-                check(time.monotonic() < deadline, "debuginfod did not serve the file in 30 s")
-                time.sleep(0.2)
-            if delay_s > 0:
-                proxy = DelayingProxy(url, delay_s)
-                url = proxy.url
-            linger_ms = 1500 + int(delay_s * 1000) * 2
-            run = run_debuginfo("stripped", debuginfod_env(url, tmp), linger_ms=linger_ms)
-        finally:
-            if proxy is not None:
-                proxy.close()
-            proc.terminate()
-            proc.wait(timeout=10)
-            log.close()
+        with debuginfod_server(tmp) as url:
+            proxy = None
+            try:
+                if delay_s > 0:
+                    proxy = DelayingProxy(url, delay_s)
+                    url = proxy.url
+                linger_ms = 1500 + int(delay_s * 1000) * 2
+                run = run_debuginfo("stripped", debuginfod_env(url, tmp), linger_ms=linger_ms)
+            finally:
+                if proxy is not None:
+                    proxy.close()
         check_ran_fine(run)
         report = check_debuginfo_report(run, named=True, with_lines=True, what="debuginfod")
         fetched = report["summary"]["sampler"]["debuginfod"]
@@ -1099,6 +1114,231 @@ def test_idle():
     check_equal(sampler["signals_sent"], 0, "summary.sampler.signals_sent of an idle program")
 
 
+# --- jankscope symbolize: a saved report named afterwards -------------------
+#
+# The stripped module's report (no name for its static functions) named by
+# `jankscope symbolize` from the split copies' debug files, with the core's
+# own symbolizer: the same checks as a run that had them.
+
+
+def run_cli(*args, env=None, timeout=120):
+    """`jankscope ARGS...`: (exit code, stdout, stderr); never waits past
+    @timeout."""
+    proc = subprocess.run([env_path("JANKSCOPE_TEST_CLI"), *args], capture_output=True,
+                          text=True, timeout=timeout, env=clean_env(env))
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def module_frames(report):
+    """Every frame object of the test module: stacks, callback frames,
+    culprits, profile frames."""
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            if value.get("module") == DEBUGINFO_MODULE and "offset" in value:
+                found.append(value)
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+    walk(report)
+    return found
+
+
+def signatures_of(report):
+    """The distinct signatures of the events' stacks (stacks that became one
+    function's when named are one stack)."""
+    return sorted({(s["signature"], s["signature_id"]) for e in report["events"]
+                   for s in e.get("stacks", [])})
+
+
+def symbolize_stripped(run, *extra, what="symbolize", env=None):
+    """Symbolizes @run's report into its folder: (path, report, stderr)."""
+    out = os.path.join(run.tmpdir, f"{what}.json")
+    code, _, err = run_cli("symbolize", *extra, run.report_path, "-o", out, env=env)
+    check_equal(code, 0, f"{what}: exit code of jankscope symbolize (stderr: {err})")
+    return out, read_report(out, fold=False), err
+
+
+PROTO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "export",
+                         "pprof")
+
+
+def pprof_mappings(report_path, tmpdir):
+    """The mappings of `jankscope export --format=pprof`, decoded with
+    `protoc --decode`: [{filename, build_id, memory_start, memory_limit,
+    file_offset, has_functions}], the main binary first; and every
+    location's (filename, address - memory_start)."""
+    if shutil.which("protoc") is None:
+        raise Skip("protoc is not installed (Debian: protobuf-compiler)")
+    out = os.path.join(tmpdir, "export.pb.gz")
+    code, _, err = run_cli("export", "--format=pprof", report_path, "-o", out)
+    check_equal(code, 0, f"jankscope export --format=pprof ({err})")
+    with gzip.open(out, "rb") as f:
+        raw = f.read()
+    proc = subprocess.run(["protoc", f"--proto_path={PROTO_DIR}",
+                           "--decode=perftools.profiles.Profile", "profile.proto"],
+                          input=raw, capture_output=True, timeout=60)
+    check_equal(proc.returncode, 0, f"protoc --decode: {proc.stderr.decode()}")
+    text = proc.stdout.decode("utf-8")
+    # C-style escapes (octal for bytes past ASCII), as a bytes literal's.
+    strings = [codecs.escape_decode(m)[0].decode("utf-8")
+               for m in re.findall(r'^string_table: "(.*)"$', text, re.M)]
+    mappings, locations = [], []
+    for kind, body in re.findall(r"^(mapping|location) \{\n(.*?)^\}", text, re.M | re.S):
+        fields = dict(re.findall(r"^  (\w+): (\S+)$", body, re.M))
+        if kind == "mapping":
+            mappings.append({"id": int(fields["id"]),
+                             "filename": strings[int(fields.get("filename", 0))],
+                             "build_id": strings[int(fields.get("build_id", 0))],
+                             "memory_start": int(fields.get("memory_start", 0)),
+                             "memory_limit": int(fields.get("memory_limit", 0)),
+                             "file_offset": int(fields.get("file_offset", 0)),
+                             "has_functions": fields.get("has_functions") == "true"})
+        elif "mapping_id" in fields:
+            locations.append((int(fields["mapping_id"]), int(fields.get("address", 0))))
+    by_id = {m["id"]: m for m in mappings}
+    return mappings, [(by_id[i]["filename"], address - by_id[i]["memory_start"])
+                      for i, address in locations]
+
+
+def check_pprof_mappings(run, report_path, report, what):
+    """The pprof mappings carry each module's file (the executable's path)
+    and build-id, and address - memory_start is the report's offset."""
+    mappings, locations = pprof_mappings(report_path, run.tmpdir)
+    with open(debuginfo_variant("build-id.txt")) as f:
+        build_id = f.read().strip()
+    exe = report["process"]["exe"]
+    check_equal(mappings[0]["filename"], exe, f"{what}: pprof main mapping's file")
+    check(mappings[0]["build_id"], f"{what}: the executable's mapping has no build-id")
+    ours = [m for m in mappings if m["filename"] == DEBUGINFO_MODULE]
+    check_equal(len(ours), 1, f"{what}: pprof mappings of {DEBUGINFO_MODULE}: {mappings}")
+    check_equal(ours[0]["build_id"], build_id, f"{what}: its build-id")
+    check_equal(ours[0]["file_offset"], 0, f"{what}: its file offset")
+    offsets = {int(f["offset"], 16) for f in module_frames(report) if "line" in f}
+    found = {offset for name, offset in locations if name == DEBUGINFO_MODULE}
+    check(found and found <= offsets,
+          f"{what}: location offsets {sorted(map(hex, found))} not the report's "
+          f"{sorted(map(hex, offsets))}")
+    for m in mappings:
+        check(m["memory_start"] < m["memory_limit"], f"{what}: mapping range {m}")
+    return ours[0]
+
+
+def check_symbolized(run, out, report, what):
+    """@report (@run's, symbolized) names the static functions with lines,
+    as a run with the debug file would; its profiles hold (validated)."""
+    original = read_report(run.report_path)
+    run._report = report
+    check_debuginfo_report(run, named=True, with_lines=True, what=what)
+    named = [f for f in module_frames(report) if f.get("function") is not None]
+    check(named and all(f.get("symbolized") is True for f in named),
+          f"{what}: every named frame of the module says symbolized: {named[:3]}")
+    check_equal(signatures_of(report), signatures_of(original),
+                f"{what}: the stacks' signatures as the run computed them")
+    mapping = check_pprof_mappings(run, out, report, what)
+    check(mapping["has_functions"], f"{what}: the named module's mapping has_functions")
+    mapping = check_pprof_mappings(run, run.report_path, original, what + " (before)")
+    check(not mapping["has_functions"],
+          f"{what}: the stripped module's mapping is left to pprof's symbolizer")
+    # The reader, the summary and the exports read it.
+    for args in (["summary", out], ["export", "--format=pprof", out, "-o",
+                                    os.path.join(run.tmpdir, "out.pb.gz")]):
+        code, _, err = run_cli(*args)
+        check_equal(code, 0, f"{what}: jankscope {args[0]} of the symbolized report ({err})")
+
+
+def test_symbolize():
+    """`symbolize --debug-dir ROOT` names the stripped module's static
+    functions from ROOT/.build-id; a second pass changes nothing."""
+    run = run_debuginfo("stripped")
+    check_ran_fine(run)
+    check_debuginfo_report(run, named=False, with_lines=False, what="stripped")
+    root = debuginfo_variant("build-id-root")
+    out, report, err = symbolize_stripped(run, "--debug-dir", root)
+    info(f"symbolize: {err.strip()}")
+    check_symbolized(run, out, report, "symbolize")
+    # Idempotent: byte for byte, and --in-place leaves the file alone.
+    again = os.path.join(run.tmpdir, "again.json")
+    code, _, err = run_cli("symbolize", "--debug-dir", root, out, "-o", again)
+    check_equal(code, 0, f"second pass: exit code ({err})")
+    with open(out, "rb") as a, open(again, "rb") as b:
+        check(a.read() == b.read(), "a second pass changed the symbolized report")
+    check(" 0 named" in err, f"second pass: nothing to name: {err}")
+    before = os.stat(out)
+    code, _, err = run_cli("symbolize", "--debug-dir", root, "--in-place", out)
+    check_equal(code, 0, f"--in-place: exit code ({err})")
+    check_equal(os.stat(out).st_mtime_ns, before.st_mtime_ns, "--in-place with nothing to name")
+    # In place on a copy of the stripped report: the same result.
+    copy = os.path.join(run.tmpdir, "copy.json")
+    shutil.copyfile(run.report_path, copy)
+    code, _, err = run_cli("symbolize", "-d", root, "--in-place", copy)
+    check_equal(code, 0, f"--in-place: exit code ({err})")
+    with open(out, "rb") as a, open(copy, "rb") as b:
+        check(a.read() == b.read(), "--in-place and -o wrote different reports")
+
+
+def test_symbolize_mismatch():
+    """A file of the module's name with another build-id, and a debug file
+    at its build-id's path that is another module's: refused, the frames
+    left as they were, one line on stderr."""
+    run = run_debuginfo("stripped")
+    check_ran_fine(run)
+    original = read_report(run.report_path)
+    with open(debuginfo_variant("build-id.txt")) as f:
+        build_id = f.read().strip()
+    root = os.path.join(run.tmpdir, "wrong")
+    os.makedirs(os.path.join(root, ".build-id", build_id[:2]))
+    other = env_path("JANKSCOPE_TEST_STACKS_MODULE")  # another module, another build-id
+    shutil.copyfile(other, os.path.join(root, DEBUGINFO_MODULE))
+    shutil.copyfile(other, os.path.join(root, ".build-id", build_id[:2], build_id[2:] + ".debug"))
+    out, report, err = symbolize_stripped(run, "--debug-dir", root, what="mismatch")
+    lines = [line for line in err.splitlines() if DEBUGINFO_MODULE in line
+             and "build-id" in line]
+    check_equal(len(lines), 1, f"one line about the build-id mismatch: {err}")
+    check("refused" in err and " 0 refused" not in err, f"the frames counted as refused: {err}")
+    check(all(f.get("function") is None for f in module_frames(report)),
+          f"a frame was named from the wrong file: {module_frames(report)[:3]}")
+    check_equal(len(module_frames(report)), len(module_frames(original)),
+                "the module's frames left as they were")
+    check_equal(signatures_of(report), signatures_of(original), "signatures")
+
+
+def test_symbolize_merge():
+    """A merge of a symbolized report and another run's unsymbolized one
+    keeps one signature for the one cause, at any signature depth."""
+    runs = [run_debuginfo("stripped") for _ in range(2)]
+    for run in runs:
+        check_ran_fine(run)
+    out, _, _ = symbolize_stripped(runs[0], "--debug-dir", debuginfo_variant("build-id-root"))
+    for frames in ("5", "1", "8"):
+        merged = os.path.join(runs[0].tmpdir, f"merged-{frames}.json")
+        code, _, err = run_cli("merge", "--signature-frames", frames, out, runs[1].report_path,
+                               "-o", merged)
+        check_equal(code, 0, f"merge: exit code ({err})")
+        with open(merged, encoding="utf-8") as f:
+            agg = json.load(f)
+        ours = [s for s in agg["signatures"] if DEBUGINFO_MODULE in s["signature"]]
+        check_equal(len(ours), 1, f"--signature-frames {frames}: signatures of the module's "
+                                  f"stall: {[s['signature'] for s in agg['signatures']]}")
+        check_equal(ours[0]["events"], 2, f"--signature-frames {frames}: its events")
+
+
+def test_symbolize_debuginfod():
+    """`symbolize --debuginfod` waits for the module's debug file from a
+    real debuginfod server, and names the stripped module with lines."""
+    run = run_debuginfo("stripped")
+    check_ran_fine(run)
+    with debuginfod_server(run.tmpdir) as url:
+        env = {"DEBUGINFOD_URLS": url,
+               "DEBUGINFOD_CACHE_PATH": os.path.join(run.tmpdir, "cache")}
+        out, report, err = symbolize_stripped(run, "--debuginfod", what="debuginfod", env=env)
+    info(f"symbolize --debuginfod: {err.strip()}")
+    check_symbolized(run, out, report, "symbolize --debuginfod")
+
+
 CHECKS = {
     "busy": test_busy,
     "recursion": test_recursion,
@@ -1122,6 +1362,10 @@ CHECKS = {
     "debuginfod-slow": test_debuginfod_slow,
     "debuginfod-silent": test_debuginfod_silent,
     "debuginfod-gives-up": test_debuginfod_gives_up,
+    "symbolize": test_symbolize,
+    "symbolize-mismatch": test_symbolize_mismatch,
+    "symbolize-merge": test_symbolize_merge,
+    "symbolize-debuginfod": test_symbolize_debuginfod,
     "signal-takeover": test_signal_takeover,
     "signal-blocked": test_signal_blocked,
     "app-signals": test_app_signals,

@@ -18,6 +18,7 @@ int cli_cmd_export (int argc, char **argv);
 int cli_cmd_report (int argc, char **argv);
 int cli_cmd_merge (int argc, char **argv);
 int cli_cmd_diff (int argc, char **argv);
+int cli_cmd_symbolize (int argc, char **argv);
 int cli_cmd_view (int argc, char **argv);
 
 G_END_DECLS

@@ -27,6 +27,8 @@ static const CliCommand commands[] = {
   { "report", N_ ("Rank the stack signatures of the jank of many runs"), cli_cmd_report },
   { "merge", N_ ("Merge reports of many runs and machines into one aggregate"), cli_cmd_merge },
   { "diff", N_ ("Compare two runs and fail when jank regressed (a CI gate)"), cli_cmd_diff },
+  { "symbolize", N_ ("Name the frames of reports of an app that ran without debug information"),
+    cli_cmd_symbolize },
   { "view", N_ ("Show a monitored process live, even while it hangs"), cli_cmd_view },
 };
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <glib.h>
+#include "js-stack-copy.h" /* JsStackCopy: src/symbols/ unwinds it */
 
 G_BEGIN_DECLS
 
@@ -47,16 +48,6 @@ enum
   /* unwound from a copy of a blocked thread's stack */
   JS_STACK_SAMPLE_FROM_COPY = 1 << 2,
 };
-
-/* A copy of a blocked thread's stack, [sp, sp + size), with the registers
- * /proc/self/task/TID/syscall gives (the others are unknown). */
-typedef struct
-{
-  guint64 sp;
-  guint64 pc;
-  guint32 size;
-  guint8 data[];
-} JsStackCopy;
 
 typedef struct
 {

@@ -7,10 +7,18 @@
  * time; the default): the stall values add up to the attributed time
  * `jankscope report` prints. Labels say which event, process, tier,
  * class and wait kind. A Location is a (module, offset) with the functions
- * inlined there; a Mapping is a module (file name and build-id) at a
- * made-up address range, 1 TiB per module: addresses are module + offset,
- * so a symbolizer given the build-id finds the same code. Functions are
- * already named, so pprof has nothing to symbolize (has_functions).
+ * inlined there; a Mapping is a module: its file (the executable's path,
+ * `process.exe`; a library's file name, all a report has of it) and its
+ * build-id, mapped at a range of its own (1 TiB per module, the report has
+ * no load addresses) from file offset 0, so that pprof's rule for a shared
+ * object or PIE (base = memory_start - file_offset + the segment's p_offset
+ * - p_vaddr, where GNU ld makes the last two equal) gives address - base =
+ * the report's offset = the ELF virtual address: `pprof -symbolize=local`
+ * (PPROF_BINARY_PATH) or a debuginfod-aware symbolizer finds the same code
+ * by build-id. (A non-PIE executable's offsets are absolute addresses,
+ * which this layout does not give back.) A module all of whose frames are
+ * named says so (has_functions) and pprof leaves it as it is; one with an
+ * unnamed frame (`module+0xOFFSET`) is left to pprof's symbolizer.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -29,6 +37,7 @@ typedef struct
 {
   Perftools__Profiles__Mapping message;
   guint64 max_offset;
+  gboolean unnamed; /* a frame without a name: pprof may symbolize it */
 } Mapping;
 
 typedef struct
@@ -70,6 +79,23 @@ string_id (Pprof *p, const char *text)
   return p->strings->len - 1;
 }
 
+/* The module's file: a report names modules by file name only, but for the
+ * executable, whose path is `process.exe`. */
+static const char *
+module_file (Pprof *p, const char *module)
+{
+  for (guint i = 0; i < p->ctx->processes->len; i++)
+    {
+      const JseProcess *process = g_ptr_array_index (p->ctx->processes, i);
+      const char *exe = process->report != NULL ? process->report->exe : NULL;
+      const char *base = exe != NULL && exe[0] == '/' ? strrchr (exe, '/') + 1 : NULL;
+
+      if (base != NULL && strcmp (base, module) == 0)
+        return exe;
+    }
+  return module;
+}
+
 static Mapping *
 get_mapping (Pprof *p, const JsrReportFrame *frame)
 {
@@ -88,7 +114,7 @@ get_mapping (Pprof *p, const JsrReportFrame *frame)
       mapping->message = init;
       mapping->message.id = p->mapping_list->len + 1;
       mapping->message.memory_start = MAPPING_SPAN * mapping->message.id;
-      mapping->message.filename = string_id (p, jse_text (p->ctx, frame->module));
+      mapping->message.filename = string_id (p, jse_text (p->ctx, module_file (p, frame->module)));
       mapping->message.build_id = string_id (p, frame->build_id);
       g_ptr_array_add (p->mapping_list, mapping);
       g_hash_table_insert (p->mappings, g_steal_pointer (&key), mapping);
@@ -170,6 +196,7 @@ get_location (Pprof *p, GPtrArray *frames, guint first, guint last)
       const JsrReportFrame *frame = g_ptr_array_index (frames, i);
 
       mapping->message.has_functions |= frame->function != NULL;
+      mapping->unnamed |= frame->function == NULL;
       mapping->message.has_filenames |= frame->file != NULL;
       mapping->message.has_line_numbers |= frame->line != JSR_UNKNOWN;
       mapping->message.has_inline_frames |= frame->inlined;
@@ -299,7 +326,10 @@ main_binary_first (Pprof *p)
     {
       Mapping *mapping = g_ptr_array_index (p->mapping_list, i);
 
-      if (strcmp (g_ptr_array_index (p->strings, mapping->message.filename), first->name) == 0)
+      const char *file = g_ptr_array_index (p->strings, mapping->message.filename);
+      const char *slash = strrchr (file, '/');
+
+      if (strcmp (slash != NULL ? slash + 1 : file, first->name) == 0)
         {
           p->mapping_list->pdata[i] = p->mapping_list->pdata[0];
           p->mapping_list->pdata[0] = mapping;
@@ -348,6 +378,9 @@ jse_format_pprof (JseContext *ctx, GError **error)
       Mapping *mapping = g_ptr_array_index (p.mapping_list, i);
 
       mapping->message.memory_limit = mapping->message.memory_start + mapping->max_offset + 1;
+      /* pprof symbolizes only mappings without functions: all or nothing. */
+      if (mapping->unnamed)
+        mapping->message.has_functions = FALSE;
     }
   main_binary_first (&p);
 

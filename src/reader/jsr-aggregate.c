@@ -455,7 +455,8 @@ stack_signature (const JsrAggregate *agg, const JsrReportStack *stack, char id[1
     {
       const JsrReportFrame *f = g_ptr_array_index (stack->frames, i);
 
-      frames[i].function = f->function;
+      /* A frame `jankscope symbolize` named is the unnamed one it was. */
+      frames[i].function = f->symbolized ? NULL : f->function;
       frames[i].module = f->module;
     }
   return js_signature_compute (frames, n, agg->signature_frames, id);

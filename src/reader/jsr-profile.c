@@ -83,7 +83,8 @@ parse_frame (Node *object, const Path *path, GError **error)
   if (jsr_json_read_string (object, path, "function", TRUE, &frame->function, error)
       && jsr_json_read_string (object, path, "module", TRUE, &frame->module, error)
       && jsr_json_read_string (object, path, "offset", TRUE, &frame->offset, error)
-      && jsr_json_read_string (object, path, "build_id", TRUE, &frame->build_id, error))
+      && jsr_json_read_string (object, path, "build_id", TRUE, &frame->build_id, error)
+      && jsr_json_read_optional_bool (object, path, "symbolized", &frame->symbolized, error))
     return frame;
 
   frame_free (frame);
@@ -480,7 +481,8 @@ jsr_profile_signature (const JsrProfile *profile, GPtrArray *stacks, guint node,
        * hostile file's above one) say nothing of the cause. */
       if (frame == NULL)
         continue;
-      frames[k].function = frame->function;
+      /* A frame `jankscope symbolize` named is the unnamed one it was. */
+      frames[k].function = frame->symbolized ? NULL : frame->function;
       frames[k].module = frame->module;
       k++;
     }

@@ -480,6 +480,7 @@ parse_frame (Node *object, const Path *path, gboolean full, GError **error)
       && read_optional_count (object, path, "line", &frame->line, error)
       && read_string (object, path, "offset", TRUE, &frame->offset, error)
       && read_optional_bool (object, path, "inlined", &frame->inlined, error)
+      && read_optional_bool (object, path, "symbolized", &frame->symbolized, error)
       && (!full || read_string (object, path, "build_id", TRUE, &frame->build_id, error)))
     return frame;
 

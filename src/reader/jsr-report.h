@@ -61,6 +61,9 @@ typedef struct
   char *offset;   /* "0x1234", may be NULL */
   gboolean inlined;
   char *build_id; /* may be NULL (filled by jsr_report_load_full only) */
+  /* Named by `jankscope symbolize` ("symbolized": true): signatures take
+   * it for the unnamed frame it was (docs/report-format.md, "Signatures"). */
+  gboolean symbolized;
 } JsrReportFrame;
 
 typedef struct _JsrReportEventDetail JsrReportEventDetail;

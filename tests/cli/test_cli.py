@@ -1440,6 +1440,112 @@ class SignalTest(CliTestCase):
         self.assertEqual(self.out, direct.stdout.decode())
 
 
+class SymbolizeTest(CliTestCase):
+    """jankscope symbolize on untrusted input: each bad input gives exit
+    code 1 and one line, never a wait; the output is written atomically to
+    a regular file only. (Naming itself: tests/check_stacks.py, symbolize*.)"""
+
+    def symbolize(self, *args):
+        return run_cli("symbolize", *args)
+
+    def check_error(self, path, *fragments):
+        proc = self.symbolize(path, "-o", self.path("out.json"))
+        self.assertExit(proc, 1)
+        self.assertEqual(proc.out, "")
+        self.assertTrue(proc.err.startswith("jankscope: "), proc.err)
+        self.assertEqual(len(proc.err.splitlines()), 1, proc.err)
+        for fragment in fragments:
+            self.assertIn(fragment, proc.err)
+        self.assertFalse(os.path.exists(self.path("out.json")))
+
+    def test_usage(self):
+        report = self.write("r.json", json.dumps(make_report()))
+        self.assertUsageError(self.symbolize(report), "no output file given")
+        self.assertUsageError(self.symbolize(), "no report file given")
+        self.assertUsageError(self.symbolize(report, "-o", "x.json", "--in-place"),
+                              "cannot be used together")
+        self.assertUsageError(self.symbolize(report, report, "-o", self.path("x.json")),
+                              "--in-place for several")
+        self.assertUsageError(self.symbolize(report, "-o", self.path("x.json"), "--debug-dir", ""),
+                              "empty folder name")
+        proc = self.symbolize("--help")
+        self.assertExit(proc, 0)
+        self.assertIn("--debug-dir", proc.out)
+        self.assertIn("--debuginfod", proc.out)
+
+    def test_hostile_inputs(self):
+        fifo = self.path("fifo.json")
+        os.mkfifo(fifo)
+        self.check_error(fifo, "fifo.json")  # never waits for a writer
+        self.check_error("/dev/zero", "/dev/zero")
+        self.check_error(self.tmp, "is a directory")
+        self.check_error(self.path("missing.json"), "No such file")
+        huge = self.path("huge.json")
+        with open(huge, "wb") as f:
+            f.truncate(300 * 1024 * 1024)  # sparse
+        self.check_error(huge, "too large")
+        self.check_error(self.write("junk.json", "{\"events\": [1, 2,"), "not valid JSON")
+        self.check_error(self.write("deep.json", "[" * 100000 + "]" * 100000))
+        self.check_error(self.write("array.json", "[1, 2]"), "not a JSON object")
+        self.check_error(self.write("bad.json", b"\xff\xfe{}"), "not valid JSON")
+
+    def test_output_not_regular(self):
+        report = self.write("r.json", json.dumps(make_report()))
+        fifo = self.path("out-fifo")
+        os.mkfifo(fifo)
+        os.symlink(self.path("target.json"), self.path("link.json"))
+        for target in (fifo, self.path("link.json"), "/dev/null"):
+            proc = self.symbolize(report, "-o", target)
+            self.assertExit(proc, 1)
+            self.assertEqual(len(proc.err.splitlines()), 1, proc.err)
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode))
+        self.assertFalse(os.path.exists(self.path("target.json")))
+        # --in-place on a link: refused, the link and its target untouched.
+        proc = self.symbolize("--in-place", self.path("link.json"))
+        self.assertExit(proc, 1)
+
+    def test_nothing_to_name(self):
+        """A report whose frames all have names is written unchanged in
+        meaning (and read back), and --in-place leaves it alone."""
+        report = make_report()
+        path = self.write("r.json", json.dumps(report))
+        out = self.path("out.json")
+        proc = self.symbolize(path, "-o", out)
+        self.assertExit(proc, 0)
+        self.assertIn(" 0 named", proc.err)
+        with open(out) as f:
+            self.assertEqual(json.load(f), report)
+        mtime = os.stat(path).st_mtime_ns
+        proc = self.symbolize("--in-place", path)
+        self.assertExit(proc, 0)
+        self.assertEqual(os.stat(path).st_mtime_ns, mtime)
+        proc = run_cli("summary", out)
+        self.assertExit(proc, 0)
+
+    def test_stdout(self):
+        path = self.write("r.json", json.dumps(make_report()))
+        proc = self.symbolize(path, "-o", "-")
+        self.assertExit(proc, 0)
+        self.assertEqual(json.loads(proc.out), make_report())
+
+    def test_module_without_file(self):
+        """An unnamed frame of a module found nowhere: left as it is, one
+        line about it."""
+        report = make_report()
+        e = report["events"][0]
+        e["callback"] = "libnowhere.so.1+0x1234"
+        e["callback_frame"] = {"function": None, "module": "libnowhere.so.1", "file": None,
+                               "line": None, "offset": "0x1234", "build_id": "00112233aabbccdd"}
+        path = self.write("r.json", json.dumps(report))
+        out = self.path("out.json")
+        proc = self.symbolize(path, "-o", out, "--debug-dir", self.tmp)
+        self.assertExit(proc, 0)
+        self.assertEqual(len([line for line in proc.err.splitlines() if "libnowhere" in line]), 1,
+                         proc.err)
+        with open(out) as f:
+            self.assertEqual(json.load(f), report)
+
+
 class EndToEndTest(CliTestCase):
     """jankscope run on a real GLib program, with the real preload (found by
     the CLI next to itself in the build tree)."""

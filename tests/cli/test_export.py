@@ -754,11 +754,16 @@ class SyntheticTest(ExportTestCase):
 
         mappings = {(p.s(one(m, "filename")), p.s(one(m, "build_id"))): m
                     for m in p.mappings.values()}
-        fake = mappings[("fake-app", "ab12cd34")]
-        self.assertEqual(p.s(one(p.m["mapping"][0], "filename")), "fake-app", "main binary first")
+        # The executable's mapping has its path (process.exe), a library
+        # its file name (all a report has of it).
+        fake = mappings[("/home/alice/src/fake/build/fake-app", "ab12cd34")]
+        self.assertEqual(p.s(one(p.m["mapping"][0], "filename")),
+                         "/home/alice/src/fake/build/fake-app", "main binary first")
         self.assertTrue(one(fake, "has_functions", False))
         self.assertTrue(one(fake, "has_inline_frames", False))
-        self.assertIn(("libfoo.so", ""), mappings)
+        self.assertEqual(one(fake, "file_offset", 0), 0)
+        # libfoo.so+0x4711 has no name: pprof may symbolize that mapping.
+        self.assertFalse(one(mappings[("libfoo.so", "")], "has_functions", False))
         for loc in p.locations.values():
             if one(loc, "mapping_id"):
                 m = p.mappings[one(loc, "mapping_id")]

@@ -24,7 +24,7 @@
 #include <glib.h>
 #include "js-debuginfod.h"
 #include "js-modules.h"
-#include "js-stack-sample.h"
+#include "js-stack-copy.h"
 
 G_BEGIN_DECLS
 
