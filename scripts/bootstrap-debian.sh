@@ -9,6 +9,7 @@ packages=(
     build-essential pkg-config meson ninja-build gettext
     libglib2.0-dev libglib2.0-bin libgtk-4-dev libgtk-3-dev libjson-glib-dev
     libunwind-dev libdw-dev libelf-dev desktop-file-utils
+    libiberty-dev # C++ and Rust names demangled (src/core/js-demangle.c)
     # jankscope export: pprof (protobuf-c) and sysprof (libsysprof-capture)
     libprotobuf-c-dev protobuf-c-compiler libsysprof-4-dev
     # tests, demo and benchmarks
@@ -19,6 +20,7 @@ packages=(
     fonts-wqy-microhei # CJK glyphs: the zh_CN screenshot of the inspector (check_inspector.py)
     protobuf-compiler # protoc --decode reads the pprof export back
     python3-gi # a PyGObject app (GLib loaded by dlopen) in the safety checks
+    rustc # a Rust program whose names the stacks checks demangle (g++: build-essential)
     # debuginfod: the client's header (the core dlopens libdebuginfod.so.1) and
     # the server the stacks checks fetch a test module's debug file from
     libdebuginfod-dev debuginfod
