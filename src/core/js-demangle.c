@@ -46,6 +46,8 @@ append (const char *piece, size_t n, void *data)
 {
   Output *out = data;
 
+  if (n == 0)
+    return; /* the Rust demangler passes (NULL, 0) at times */
   if (n > JS_DEMANGLE_MAX_OUTPUT - out->len)
     longjmp (out->over, 1);
   memcpy (out->text + out->len, piece, n);
