@@ -1165,14 +1165,22 @@ def check_exports(report, folded):
 def test_cxx_names():
     e, report = run_names(names_app("JANKSCOPE_TEST_CXX_NAMES",
                                     "no C++ compiler: tests/apps/cxx-names.cc not built"))
-    check_culprit(e, "names_test::spin<unsigned long>", module="cxx-names")
-    check_raw_symbols(e, "_ZN10names_test4spinI")
+    # The template function inlined into another (an inline frame, named by
+    # its DWARF linkage name), called by a method.
+    check_culprit(e, "names_test::step<unsigned long>", module="cxx-names")
+    check_raw_symbols(e, "_ZN10names_test4stepI")
+    inlined = [f for s in e["stacks"] for f in s["frames"]
+               if f["function"] == "names_test::step<unsigned long>"]
+    check(inlined and all(f.get("inlined") for f in inlined),
+          f"names_test::step<unsigned long> is not an inline frame: {inlined[:1]}")
     signature, _ = culprit_signature(e)
     info(f"signature: {signature}")
-    check(signature.startswith("names_test::spin<unsigned long> < names_test::Worker::crunch < "
-                               "names_test::slow_idle"), f"signature {signature!r}")
+    check(signature.startswith("names_test::step<unsigned long> < names_test::spin<unsigned long> "
+                               "< names_test::Worker::crunch < names_test::slow_idle"),
+          f"signature {signature!r}")
     check_equal(e["callback"], "names_test::slow_idle", "the event's callback")
-    check_exports(report, "names_test::Worker::crunch;names_test::spin<unsigned long>")
+    check_exports(report, "names_test::Worker::crunch;names_test::spin<unsigned long>;"
+                          "names_test::step<unsigned long>")
 
 
 def test_rust_names():

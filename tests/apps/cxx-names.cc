@@ -4,8 +4,9 @@
  * namespace (names_test::Worker::crunch), which runs a template function
  * (names_test::spin<unsigned long>) for 300 ms of CPU; it prints the stall
  * window on stdout as "stall=START_NS,END_NS" (CLOCK_MONOTONIC, as the
- * report's times) and quits. Nothing is inlined: the culprit is the
- * template function, its caller the method.
+ * report's times) and quits. The template function's work is in another
+ * one inlined into it (names_test::step<unsigned long>); nothing else is
+ * inlined: the culprit is the template function, its caller the method.
  */
 #include <glib.h>
 
@@ -26,6 +27,20 @@ now_ns ()
   return ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
 }
 
+/* Inlined into spin: its frames are inline frames, named by their linkage
+ * name. */
+template <typename T>
+inline __attribute__ ((always_inline)) T
+step (T x, int i)
+{
+  for (int k = 0; k < 100; k++)
+    {
+      x = x * 6364136223846793005UL + (T) (i + k);
+      sink = x;
+    }
+  return x;
+}
+
 template <typename T>
 __attribute__ ((noinline)) T
 spin (T seed, gint64 until_ns)
@@ -33,11 +48,8 @@ spin (T seed, gint64 until_ns)
   T x = seed;
 
   while (now_ns () < until_ns)
-    for (int i = 0; i < 10000; i++)
-      {
-        x = x * 6364136223846793005UL + (T) i;
-        sink = x;
-      }
+    for (int i = 0; i < 100; i++)
+      x = step<T> (x, i);
   return x;
 }
 
