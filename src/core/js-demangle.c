@@ -131,9 +131,13 @@ js_demangle (const char *symbol)
   out = g_new (Output, 1);
   /* Rust first: a legacy Rust name is a valid C++ name too ("_ZN...E"),
    * which C++ demangling would print with its hash. */
-  if (run (symbol, TRUE, out) || (!v0 && run (symbol, FALSE, out)))
-    return g_strndup (out->text, out->len);
-  return NULL;
+  if (!run (symbol, TRUE, out) && (v0 || !run (symbol, FALSE, out)))
+    return NULL;
+  /* Reports are JSON: a name that is not UTF-8 (a hostile table's bytes, a
+   * punycode identifier decoded to no character) stays raw. */
+  if (!g_utf8_validate_len (out->text, out->len, NULL))
+    return NULL;
+  return g_strndup (out->text, out->len);
 }
 
 gboolean

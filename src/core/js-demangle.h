@@ -15,7 +15,8 @@
  * JS_DEMANGLE_MAX_OUTPUT (substitutions and back-references can make a
  * short name print exponentially long), which bounds the time too; the
  * thread needs JS_DEMANGLE_STACK_NEEDED bytes of stack left (the demangler
- * recurses, its depth bounded by libiberty's recursion limit).
+ * recurses, its depth bounded by libiberty's recursion limit). A name whose
+ * demangled form is not UTF-8 is not demangled.
  *
  * Any thread but never a signal handler (libiberty's Rust demangler
  * allocates). Thread-safe.

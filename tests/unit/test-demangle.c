@@ -52,6 +52,10 @@ test_names (void)
   expect ("_ZN3foo", NULL);
   expect ("_ZN9toolongE", NULL);
   expect ("_R", NULL);
+  /* Not UTF-8 once demangled: stays raw. */
+  expect ("_ZN2ns3\xff\xfe\xfd"
+          "E",
+          NULL);
   expect ("", NULL);
   expect (NULL, NULL);
 }
@@ -408,6 +412,7 @@ fuzz (gpointer data)
         {
           demangled++;
           g_assert_cmpuint (strlen (out), <=, JS_DEMANGLE_MAX_OUTPUT);
+          g_assert_true (g_utf8_validate (out, -1, NULL));
         }
       g_string_free (s, TRUE);
     }
