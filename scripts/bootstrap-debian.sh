@@ -10,6 +10,7 @@ packages=(
     libglib2.0-dev libglib2.0-bin libgtk-4-dev libgtk-3-dev libjson-glib-dev
     libunwind-dev libdw-dev libelf-dev desktop-file-utils
     appstream # appstreamcli validates the viewer's metainfo (suites data, install)
+    libiberty-dev # C++ and Rust names demangled (src/symbols/js-demangle.c)
     # jankscope export: pprof (protobuf-c) and sysprof (libsysprof-capture)
     libprotobuf-c-dev protobuf-c-compiler libsysprof-4-dev
     # tests, demo and benchmarks
@@ -21,6 +22,7 @@ packages=(
     fonts-wqy-microhei # CJK glyphs: the zh_CN screenshot of the inspector (check_inspector.py)
     protobuf-compiler # protoc --decode reads the pprof export back
     python3-gi # a PyGObject app (GLib loaded by dlopen) in the safety checks
+    rustc # a Rust program whose names the stacks checks demangle (g++: build-essential)
     # debuginfod: the client's header (the core dlopens libdebuginfod.so.1) and
     # the server the stacks checks fetch a test module's debug file from
     libdebuginfod-dev debuginfod

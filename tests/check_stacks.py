@@ -1339,7 +1339,123 @@ def test_symbolize_debuginfod():
     check_symbolized(run, out, report, "symbolize --debuginfod")
 
 
+# --- Names of C++ and Rust code (src/symbols/js-demangle.c) ----------------------
+
+def names_app(variable, missing):
+    """A C++ or Rust test program, or Skip when it was not built."""
+    if not os.environ.get(variable):
+        raise Skip(missing)
+    if os.environ.get("JANKSCOPE_TEST_DEMANGLE") != "1":
+        raise Skip("jankscope was built without libiberty (libiberty-dev): names stay mangled")
+    return env_path(variable)
+
+
+def run_names(path):
+    """Runs a names program; returns its stall's event and the report."""
+    run = run_app([path])
+    check_ran_fine(run)
+    report = stacks_report(run)
+    return stall_event(run, report), report
+
+
+def check_raw_symbols(e, prefix):
+    """Frames carry `symbol` only where it is not `function`; the culprit's
+    is its raw name."""
+    frames = [f for s in e["stacks"] for f in s["frames"]]
+    for f in frames:
+        if "symbol" in f:
+            check(isinstance(f["symbol"], str) and f["symbol"] != f["function"],
+                  f"frame {f}: symbol is not another name than function")
+    check(all("symbol" not in f for f in frames if f["function"] == "g_main_context_dispatch"),
+          "a C function's frame has a symbol member")
+    symbol = e["culprit"].get("symbol")
+    check(isinstance(symbol, str) and symbol.startswith(prefix),
+          f"culprit symbol {symbol!r} does not start with {prefix!r}")
+    return symbol
+
+
+def culprit_signature(e):
+    """The signature of the heaviest stack whose leaf is the culprit."""
+    function = e["culprit"]["function"]
+    stacks = [s for s in e["stacks"] if s["frames"] and s["frames"][0]["function"] == function]
+    check(stacks, f"no stack ends in {function}: {[stack_text(s) for s in e['stacks']]}")
+    return stacks[0]["signature"], stacks[0]["signature_id"]
+
+
+def check_exports(report, folded):
+    """The folded and Chrome exports carry the demangled names: @folded, the
+    leaf and its caller in folded form."""
+    with tempfile.TemporaryDirectory(prefix="jankscope-test-") as tmp:
+        path = os.path.join(tmp, "report.json")
+        with open(path, "w") as f:
+            json.dump(report, f)
+        for fmt in ("folded", "chrome"):
+            out = subprocess.run([env_path("JANKSCOPE_TEST_CLI"), "export", "--format=" + fmt,
+                                  path], capture_output=True, text=True, timeout=60)
+            check_equal(out.returncode, 0, f"jankscope export --format={fmt}: {out.stderr}")
+            if fmt == "folded":
+                check(folded in out.stdout, f"export --format=folded has no {folded!r}")
+            else:
+                text = json.dumps(json.loads(out.stdout), ensure_ascii=False)
+                leaf = folded.split(";")[-1]
+                check(json.dumps(leaf, ensure_ascii=False) in text,
+                      f"export --format={fmt} has no {leaf!r}")
+
+
+def test_cxx_names():
+    e, report = run_names(names_app("JANKSCOPE_TEST_CXX_NAMES",
+                                    "no C++ compiler: tests/apps/cxx-names.cc not built"))
+    # The template function inlined into another (an inline frame, named by
+    # its DWARF linkage name), called by a method.
+    check_culprit(e, "names_test::step<unsigned long>", module="cxx-names")
+    check_raw_symbols(e, "_ZN10names_test4stepI")
+    inlined = [f for s in e["stacks"] for f in s["frames"]
+               if f["function"] == "names_test::step<unsigned long>"]
+    check(inlined and all(f.get("inlined") for f in inlined),
+          f"names_test::step<unsigned long> is not an inline frame: {inlined[:1]}")
+    signature, _ = culprit_signature(e)
+    info(f"signature: {signature}")
+    check(signature.startswith("names_test::step<unsigned long> < names_test::spin<unsigned long> "
+                               "< names_test::Worker::crunch < names_test::slow_idle"),
+          f"signature {signature!r}")
+    check_equal(e["callback"], "names_test::slow_idle", "the event's callback")
+    check_exports(report, "names_test::Worker::crunch;names_test::spin<unsigned long>;"
+                          "names_test::step<unsigned long>")
+
+
+def test_rust_names():
+    """Two legacy-mangled builds whose hashes differ, and a v0 build: the
+    same names and, between the legacy builds, the same signature."""
+    missing = "no rustc (Debian package rustc): tests/apps/rust-names.rs not built"
+    # The Rust programs are not built with the sanitizers; libasan, loaded
+    # as the sanitized preload's dependency, crashes in its own start-up in
+    # them (a null call in __sanitizer::InitTlsSize, before any of
+    # jankscope's code runs).
+    skip_if_sanitized("libasan's start-up crashes in rustc's programs under the sanitized preload")
+    results = {}
+    for variant in ("a", "b", "v0"):
+        e, report = run_names(names_app("JANKSCOPE_TEST_RUST_NAMES_" + variant.upper(), missing))
+        check_culprit(e, "rust_names::slow::crunch", module="rust-names-" + variant)
+        raw = check_raw_symbols(e, "_RNv" if variant == "v0" else "_ZN10rust_names4slow6crunch17h")
+        check_equal(e["callback"], "rust_names::on_timeout", f"{variant}: the event's callback")
+        signature, signature_id = culprit_signature(e)
+        info(f"{variant}: culprit symbol {raw}, signature {signature} ({signature_id})")
+        check(signature.startswith("rust_names::slow::crunch < rust_names::on_timeout"),
+              f"{variant}: signature {signature!r}")
+        check("::h" not in signature, f"{variant}: a hash in the signature {signature!r}")
+        results[variant] = (raw, signature, signature_id)
+        if variant == "a":
+            check_exports(report, "rust_names::on_timeout;rust_names::slow::crunch")
+    check(results["a"][0] != results["b"][0],
+          f"the two builds' symbols have the same hash: {results['a'][0]}")
+    check_equal(results["b"][1:], results["a"][1:], "signature of build b (that of build a)")
+    # Rust's start-up frames, named differently by v0, are left out.
+    check_equal(results["v0"][1:], results["a"][1:], "signature of the v0 build (that of build a)")
+
+
 CHECKS = {
+    "cxx-names": test_cxx_names,
+    "rust-names": test_rust_names,
     "busy": test_busy,
     "recursion": test_recursion,
     "usleep": test_usleep,

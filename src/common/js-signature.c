@@ -81,10 +81,48 @@ js_signature_frame_is_noise (const char *function, const char *module)
 }
 
 static gboolean
+is_hex_run (const char *p, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if (!g_ascii_isxdigit (p[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* A Rust legacy name's hash changes with every build of its crate: it is no
+ * part of the key. Demangled, "::h" and 16 hex digits at the end (where a
+ * demangler printed it); raw, "17h" and 16 hex digits before the final "E"
+ * of a "_ZN" name (a frame that was not demangled): left out. */
+static void
+append_function (GString *text, const char *function)
+{
+  gsize len = strlen (function);
+
+  if (len > 19 && memcmp (function + len - 19, "::h", 3) == 0
+      && is_hex_run (function + len - 16, 16))
+    g_string_append_len (text, function, (gssize) (len - 19));
+  else if (len > 23 && g_str_has_prefix (function, "_ZN") && function[len - 1] == 'E'
+           && memcmp (function + len - 20, "17h", 3) == 0 && is_hex_run (function + len - 17, 16))
+    {
+      g_string_append_len (text, function, (gssize) (len - 20));
+      g_string_append_c (text, 'E');
+    }
+  else
+    g_string_append (text, function);
+}
+
+/* The program's start-up: C's main and below; and Rust's runtime below the
+ * crate's main (std::rt::lang_start calls it through
+ * __rust_begin_short_backtrace, in std::sys_common::backtrace or
+ * std::sys::backtrace, its generic arguments printed by v0 names only). */
+static gboolean
 is_start_up (const char *function)
 {
   return function != NULL
-         && (strcmp (function, "main") == 0 || g_str_has_prefix (function, "__libc_start"));
+         && (strcmp (function, "main") == 0 || g_str_has_prefix (function, "__libc_start")
+             || g_str_has_prefix (function, "std::rt::lang_start")
+             || (g_str_has_prefix (function, "std::sys")
+                 && strstr (function, "::backtrace::__rust_begin_short_backtrace") != NULL));
 }
 
 char *
@@ -136,7 +174,7 @@ js_signature_compute (const JsSignatureFrame *frames, guint n_frames, guint max_
       if (kept > 0)
         g_string_append (text, " < ");
       if (f->function != NULL)
-        g_string_append (text, f->function);
+        append_function (text, f->function);
       else
         g_string_append_printf (text, "%s!?", f->module);
       kept++;

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "js-callback-names.h"
+#include "js-demangle.h"
 
 #include <dlfcn.h>
 
@@ -55,14 +56,19 @@ describe (const void *address)
 {
   Dl_info info;
   g_autofree char *base = NULL;
+  g_autofree char *readable = NULL;
+  const char *sname;
 
   if (dladdr (address, &info) == 0 || info.dli_fname == NULL)
     return g_strdup_printf ("0x%" G_GINTPTR_MODIFIER "x", (guintptr) address);
-  if (info.dli_sname != NULL && info.dli_saddr == address)
-    return g_strdup (info.dli_sname);
+  /* Exported C++ and Rust functions: demangled, as the symbolizer's. */
+  readable = js_demangle (info.dli_sname);
+  sname = readable != NULL ? readable : info.dli_sname;
+  if (sname != NULL && info.dli_saddr == address)
+    return g_strdup (sname);
   base = g_path_get_basename (info.dli_fname[0] ? info.dli_fname : "?");
-  if (info.dli_sname != NULL)
-    return g_strdup_printf ("%s+0x%" G_GINTPTR_MODIFIER "x", info.dli_sname,
+  if (sname != NULL)
+    return g_strdup_printf ("%s+0x%" G_GINTPTR_MODIFIER "x", sname,
                             (guintptr) address - (guintptr) info.dli_saddr);
   return g_strdup_printf ("%s+0x%" G_GINTPTR_MODIFIER "x", base,
                           (guintptr) address - (guintptr) info.dli_fbase);

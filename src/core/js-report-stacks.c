@@ -48,11 +48,20 @@ member_line (JsonBuilder *b, guint line)
     js_json_member_string (b, "line", NULL);
 }
 
+/* The raw name, where it is not `function` (a C++ or Rust name, demangled). */
+static void
+member_symbol (JsonBuilder *b, const JsFrame *f)
+{
+  if (f->symbol != NULL)
+    js_json_member_string (b, "symbol", f->symbol);
+}
+
 void
 js_report_add_frame (JsonBuilder *b, const JsFrame *f, const JsModule *m)
 {
   json_builder_begin_object (b);
   js_json_member_string (b, "function", f->function);
+  member_symbol (b, f);
   js_json_member_string (b, "module", m ? m->name : NULL);
   js_json_member_string (b, "file", f->file);
   member_line (b, f->line);
@@ -303,6 +312,7 @@ add_culprit (JsonBuilder *b, JsReportStacks *rs, const JsCause *c)
   m = module_of (rs, &n->frame);
   json_builder_begin_object (b);
   js_json_member_string (b, "function", n->frame.function);
+  member_symbol (b, &n->frame);
   js_json_member_string (b, "module", m ? m->name : NULL);
   js_json_member_string (b, "file", n->frame.file);
   member_line (b, n->frame.line);
@@ -391,6 +401,7 @@ add_profile (JsonBuilder *b, JsReportStacks *rs)
 
       json_builder_begin_object (b);
       js_json_member_string (b, "function", f->function);
+      member_symbol (b, f);
       js_json_member_string (b, "module", m ? m->name : NULL);
       if (f->function == NULL)
         {

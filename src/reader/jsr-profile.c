@@ -35,6 +35,7 @@ static void
 frame_free (JsrReportFrame *frame)
 {
   g_free (frame->function);
+  g_free (frame->symbol);
   g_free (frame->module);
   g_free (frame->file);
   g_free (frame->offset);
@@ -81,6 +82,7 @@ parse_frame (Node *object, const Path *path, GError **error)
 
   frame->line = JSR_UNKNOWN;
   if (jsr_json_read_string (object, path, "function", TRUE, &frame->function, error)
+      && jsr_json_read_string (object, path, "symbol", TRUE, &frame->symbol, error)
       && jsr_json_read_string (object, path, "module", TRUE, &frame->module, error)
       && jsr_json_read_string (object, path, "offset", TRUE, &frame->offset, error)
       && jsr_json_read_string (object, path, "build_id", TRUE, &frame->build_id, error)
@@ -255,6 +257,7 @@ intern_frame (JsrProfile *profile, GHashTable *frames, const JsrReportFrame *fra
     return GPOINTER_TO_INT (index) - 1;
   copy = g_new0 (JsrReportFrame, 1);
   copy->function = g_strdup (frame->function);
+  copy->symbol = g_strdup (frame->symbol);
   copy->module = g_strdup (frame->module);
   copy->line = JSR_UNKNOWN;
   if (frame->function == NULL)

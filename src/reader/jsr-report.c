@@ -76,6 +76,7 @@ static void
 frame_free (JsrReportFrame *frame)
 {
   g_free (frame->function);
+  g_free (frame->symbol);
   g_free (frame->module);
   g_free (frame->file);
   g_free (frame->offset);
@@ -475,6 +476,7 @@ parse_frame (Node *object, const Path *path, gboolean full, GError **error)
   JsrReportFrame *frame = g_new0 (JsrReportFrame, 1);
 
   if (read_string (object, path, "function", TRUE, &frame->function, error)
+      && read_string (object, path, "symbol", TRUE, &frame->symbol, error)
       && read_string (object, path, "module", TRUE, &frame->module, error)
       && read_string (object, path, "file", TRUE, &frame->file, error)
       && read_optional_count (object, path, "line", &frame->line, error)

@@ -55,6 +55,8 @@ typedef struct
 typedef struct
 {
   char *function; /* NULL: no symbol */
+  char *symbol;   /* the raw (mangled) name where `function` is demangled; NULL in older
+                   * reports and where they are the same */
   char *module;   /* may be NULL */
   char *file;     /* may be NULL */
   gint64 line;    /* JSR_UNKNOWN when null */

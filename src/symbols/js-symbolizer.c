@@ -48,6 +48,7 @@
 #include "js-clock.h"
 #include "js-debug-files.h"
 #include "js-debuginfod.h"
+#include "js-demangle.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -67,6 +68,7 @@
 /* Reports of one module in `names`: the first, and one when its debug file
  * came from debuginfod. */
 #define MAX_REPORTS 2
+#define DEMANGLED_MAX 65536 /* names; past that, demangled again each time */
 
 typedef struct
 {
@@ -126,6 +128,7 @@ struct _JsSymbolizer
   GHashTable *cache[2];
   GArray *cache_frames; /* JsFrame */
   GStringChunk *strings;
+  GHashTable *demangled; /* raw name -> demangled name, or "" (none); both interned */
 
   /* Past this (js_now_ns clock; 0: never), only what costs no loading is
    * done: the app is exiting and waits for the final report. */
@@ -530,13 +533,55 @@ die_name (Dwarf_Die *die)
   return dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr));
 }
 
+/* The name an inlined or symbol-less function goes by: its linkage name
+ * where it has one (C++ and Rust: DW_AT_name is the bare "method", the
+ * mangled name says "ns::Klass::method" once demangled), else its name. */
+static const char *
+die_function_name (Dwarf_Die *die)
+{
+  Dwarf_Attribute attr;
+  const char *linkage = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_linkage_name, &attr));
+
+  if (linkage == NULL)
+    linkage = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_MIPS_linkage_name, &attr));
+  return linkage != NULL ? linkage : die_name (die);
+}
+
+/* The demangled form of an interned name, interned, or NULL. Off the main
+ * thread: the collector's lookups. */
+static const char *
+demangled (JsSymbolizer *s, const char *raw)
+{
+  const char *known;
+  g_autofree char *text = NULL;
+
+  if (raw == NULL || raw[0] != '_')
+    return NULL; /* C names: nothing to ask */
+  known = g_hash_table_lookup (s->demangled, raw);
+  if (known == NULL)
+    {
+      text = js_demangle (raw);
+      known = intern (s, text != NULL ? text : "");
+      if (g_hash_table_size (s->demangled) < DEMANGLED_MAX)
+        g_hash_table_insert (s->demangled, (gpointer) raw, (gpointer) known);
+    }
+  return known[0] != '\0' ? known : NULL;
+}
+
 static void
 push (JsSymbolizer *s, GArray *out, const JsFrame *proto, const char *function, const char *file,
       int line, gboolean inlined)
 {
   JsFrame frame = *proto;
+  const char *readable;
 
   frame.function = intern (s, function);
+  readable = demangled (s, frame.function);
+  if (readable != NULL && strcmp (readable, frame.function) != 0)
+    {
+      frame.symbol = frame.function;
+      frame.function = readable;
+    }
   frame.file = intern (s, file);
   frame.line = line > 0 ? (guint) line : 0;
   frame.inlined = inlined;
@@ -621,7 +666,7 @@ push_dwarf_frames (JsSymbolizer *s, ModInfo *info, guint64 pc, const JsFrame *pr
           Dwarf_Attribute attr;
           Dwarf_Word value;
 
-          push (s, out, proto, die_name (&chain[i]), file, lineno, TRUE);
+          push (s, out, proto, die_function_name (&chain[i]), file, lineno, TRUE);
           depth++;
           /* Where it was inlined: a position in the next frame out. */
           file = NULL;
@@ -635,7 +680,7 @@ push_dwarf_frames (JsSymbolizer *s, ModInfo *info, guint64 pc, const JsFrame *pr
       else if (tag == DW_TAG_subprogram || tag == DW_TAG_entry_point)
         {
           if (outer == NULL)
-            outer = die_name (&chain[i]);
+            outer = die_function_name (&chain[i]);
           break;
         }
     }
@@ -1025,6 +1070,7 @@ js_symbolizer_new (JsModules *modules, gboolean allow_debuginfod)
   s->cache[1] = g_hash_table_new (g_direct_hash, g_direct_equal);
   s->cache_frames = g_array_new (FALSE, FALSE, sizeof (JsFrame));
   s->strings = g_string_chunk_new (16384);
+  s->demangled = g_hash_table_new (g_str_hash, g_str_equal);
   return s;
 }
 
@@ -1062,6 +1108,7 @@ js_symbolizer_free (JsSymbolizer *s)
   g_hash_table_unref (s->cache[0]);
   g_hash_table_unref (s->cache[1]);
   g_array_unref (s->cache_frames);
+  g_hash_table_unref (s->demangled);
   g_string_chunk_free (s->strings);
   g_free (s);
 }

@@ -30,7 +30,9 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  const char *function; /* NULL when the module has no symbol for it */
+  const char *function; /* NULL when the module has no symbol for it; C++ and Rust
+                         * names demangled (js-demangle.h) */
+  const char *symbol;   /* the raw (mangled) name when it differs from `function`, else NULL */
   const char *file;     /* NULL without debug info */
   guint line;           /* 0 when unknown */
   guint module;         /* JsModules id, 0 when the address is in no module */

@@ -101,6 +101,80 @@ test_only_system (void)
   g_assert_false (js_signature_frame_is_noise (NULL, "libgtk-4.so.1"));
 }
 
+static void
+test_rust_hash (void)
+{
+  /* Two builds of one crate: only the legacy hash differs. */
+  const F build_a[] = {
+    { "app::slow::work::h0123456789abcdef", "rust-app" },
+    { "_ZN3app6on_idle17h00000000deadbeefE", "rust-app" },
+    { "ns::Klass::method", "cxx-app" },
+    { "ns::tmpl<int>", "cxx-app" },
+  };
+  const F build_b[] = {
+    { "app::slow::work::hfedcba9876543210", "rust-app" },
+    { "_ZN3app6on_idle17h1111111122222222E", "rust-app" },
+    { "ns::Klass::method", "cxx-app" },
+    { "ns::tmpl<int>", "cxx-app" },
+  };
+  /* Not hashes: kept. */
+  const F other[] = {
+    { "app::h0123456789abcdeg", "rust-app" },
+    { "app::h0123456789abcde", "rust-app" },
+    { "_ZN3app6on_idle17h00000000deadbeef", "rust-app" },
+    { "ns::tmpl<double>", "cxx-app" },
+  };
+  char id_a[17], id_b[17], id_o[17];
+  g_autofree char *a = sig (build_a, G_N_ELEMENTS (build_a), 5, id_a);
+  g_autofree char *b = sig (build_b, G_N_ELEMENTS (build_b), 5, id_b);
+  g_autofree char *o = sig (other, G_N_ELEMENTS (other), 5, id_o);
+
+  g_assert_cmpstr (a, ==, "app::slow::work < _ZN3app6on_idleE < ns::Klass::method < ns::tmpl<int>");
+  g_assert_cmpstr (b, ==, a);
+  g_assert_cmpstr (id_b, ==, id_a);
+  /* Template arguments are kept: another instantiation, another cause. */
+  g_assert_cmpstr (o, ==,
+                   "app::h0123456789abcdeg < app::h0123456789abcde < "
+                   "_ZN3app6on_idle17h00000000deadbeef < ns::tmpl<double>");
+}
+
+static void
+test_rust_start_up (void)
+{
+  /* Legacy and v0 names of one Rust program: its runtime's start-up frames
+   * (printed differently) are left out like C's main. */
+  const F legacy[] = {
+    { "rust_names::slow::crunch", "rust-names" },
+    { "rust_names::on_timeout", "rust-names" },
+    { "g_main_loop_run", "libglib-2.0.so.0" },
+    { "rust_names::main", "rust-names" },
+    { "core::ops::function::FnOnce::call_once", "rust-names" },
+    { "std::sys_common::backtrace::__rust_begin_short_backtrace", "rust-names" },
+    { "std::rt::lang_start::{{closure}}", "rust-names" },
+    { "std::rt::lang_start_internal", "rust-names" },
+    { "main", "rust-names" },
+  };
+  const F v0[] = {
+    { "rust_names::slow::crunch", "rust-names" },
+    { "rust_names::on_timeout", "rust-names" },
+    { "g_main_loop_run", "libglib-2.0.so.0" },
+    { "rust_names::main", "rust-names" },
+    { "std::sys::backtrace::__rust_begin_short_backtrace::<fn(), ()>", "rust-names" },
+    { "std::rt::lang_start::<()>::{closure#0}", "rust-names" },
+    { "std::rt::lang_start_internal", "rust-names" },
+    { "main", "rust-names" },
+  };
+  char id[17], id_v0[17];
+  g_autofree char *t = sig (legacy, G_N_ELEMENTS (legacy), 5, id);
+  g_autofree char *t_v0 = sig (v0, G_N_ELEMENTS (v0), 5, id_v0);
+
+  g_assert_cmpstr (t, ==,
+                   "rust_names::slow::crunch < rust_names::on_timeout < rust_names::main < "
+                   "core::ops::function::FnOnce::call_once");
+  g_assert_cmpstr (t_v0, ==,
+                   "rust_names::slow::crunch < rust_names::on_timeout < rust_names::main");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -108,5 +182,7 @@ main (int argc, char **argv)
   g_test_add_func ("/Signature/rules", test_rules);
   g_test_add_func ("/Signature/depth-and-unnamed", test_depth_and_unnamed);
   g_test_add_func ("/Signature/only-system", test_only_system);
+  g_test_add_func ("/Signature/rust-hash", test_rust_hash);
+  g_test_add_func ("/Signature/rust-start-up", test_rust_start_up);
   return g_test_run ();
 }
