@@ -333,6 +333,15 @@ is_unnamed_frame (const Node *n)
 }
 
 /* A stack frame object, as the core writes one (js-report-stacks.c). */
+/* The raw (mangled) name beside the demangled `function`, as the core
+ * writes it: only when they differ. */
+static void
+set_symbol (Node *frame, const JsFrame *f)
+{
+  if (f != NULL && f->symbol != NULL)
+    set (frame, "symbol", new_string (f->symbol));
+}
+
 static Node *
 stack_frame (const JsFrame *f, const char *module, const char *offset, const char *build_id,
              gboolean inlined)
@@ -340,6 +349,7 @@ stack_frame (const JsFrame *f, const char *module, const char *offset, const cha
   Node *n = node_new (JSR_JSON_OBJECT);
 
   set (n, "function", new_string (f->function));
+  set_symbol (n, f);
   set (n, "module", new_string (module));
   set (n, "file", new_string (f->file));
   set (n, "line", f->line > 0 ? new_int (f->line) : node_new (JSR_JSON_NULL));
@@ -367,6 +377,7 @@ name_single (Ctx *ctx, Node *frame, const char *build_id, gboolean is_return)
     return;
   f = looked_up (ctx, n - 1);
   set (frame, "function", new_string (f->function));
+  set_symbol (frame, f);
   if (get (frame, "file") != NULL)
     set (frame, "file", new_string (f->file));
   if (get (frame, "line") != NULL)
@@ -685,6 +696,8 @@ name_culprit (Ctx *ctx, Node *culprit, const Columns *old, const Node *frames, G
   if (function == NULL && f == NULL)
     return;
   set (culprit, "function", new_string (function != NULL ? function : f->function));
+  if (function == NULL)
+    set_symbol (culprit, f);
   set (culprit, "file", new_string (f != NULL ? f->file : NULL));
   set (culprit, "line", f != NULL && f->line > 0 ? new_int (f->line) : node_new (JSR_JSON_NULL));
   set (culprit, "symbolized", new_bool (TRUE));
@@ -769,6 +782,7 @@ name_event (Ctx *ctx, Node *event)
               Node *named_frame = node_new (JSR_JSON_OBJECT);
 
               set (named_frame, "function", new_string (looked_up (ctx, n - 1)->function));
+              set_symbol (named_frame, looked_up (ctx, n - 1));
               set (named_frame, "module", new_string (module));
               set (named_frame, "symbolized", new_bool (TRUE));
               g_ptr_array_index (frames->items, k) = named_frame;
