@@ -765,6 +765,16 @@ def check_debuginfo_report(run, named, with_lines, what):
     else:
         check(all(f["function"] is None for f in ours),
               f"{what}: a static function was named without debug information: {ours}")
+        # Nameless, but one profile frame per function (its entry from the
+        # call frame information), not one per address sampled: the culprit
+        # is then the spinning function, not its caller.
+        mine = [f for f in e["profile"]["frames"] if f.get("module") == DEBUGINFO_MODULE]
+        check(0 < len(mine) <= len(DEBUGINFO_STATIC),
+              f"{what}: {len(mine)} profile frames for the module's "
+              f"{len(DEBUGINFO_STATIC)} functions: {mine}")
+        check(e["culprit"]["samples"] >= 0.9 * e["culprit"]["of_samples"],
+              f"{what}: the culprit holds {e['culprit']['samples']} of "
+              f"{e['culprit']['of_samples']} samples")
         check(e["callback"].startswith(DEBUGINFO_MODULE + "+0x"),
               f"{what}: the event's callback {e['callback']!r}")
     check_callback_frame(e["callback_frame"], f"{what}: callback_frame", named, with_lines)

@@ -45,6 +45,10 @@ js_profile_same_function (const JsFrame *a, const JsFrame *b)
   if (a->function != NULL || b->function != NULL)
     return a->function != NULL && b->function != NULL
            && (a->function == b->function || strcmp (a->function, b->function) == 0);
+  /* Nameless: one function when the call frame information says so, else
+   * one address. */
+  if (a->entry != 0 || b->entry != 0)
+    return a->entry == b->entry;
   return a->offset == b->offset;
 }
 

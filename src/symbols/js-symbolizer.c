@@ -758,6 +758,28 @@ check_pending (JsSymbolizer *s, const JsModule *m, ModInfo *info)
   s->stats.debuginfod_reloaded++;
 }
 
+/* The entry of the function holding `pc`, as an offset in the module, from
+ * the call frame information (the FDE covering `pc` starts where the
+ * function does); 0 when there is none. Nameless frames of one function
+ * then count as one, wherever in it the samples landed. */
+static guint64
+function_entry (ModInfo *info, const JsModule *m, guint64 pc)
+{
+  Dwarf_Addr bias = 0, start = 0, end = 0;
+  Dwarf_CFI *cfi = dwfl_module_eh_cfi (info->mod, &bias);
+  Dwarf_Frame *frame = NULL;
+
+  if (cfi == NULL)
+    cfi = dwfl_module_dwarf_cfi (info->mod, &bias);
+  if (cfi == NULL || pc < bias || dwarf_cfi_addrframe (cfi, pc - bias, &frame) != 0)
+    return 0;
+  dwarf_frame_info (frame, &start, &end, NULL);
+  free (frame);
+  if (start + bias < m->base || start > pc - bias || pc - bias >= end)
+    return 0;
+  return start + bias - m->base;
+}
+
 static void
 symbolize (JsSymbolizer *s, guint module, guint64 address, gboolean is_return, GArray *out)
 {
@@ -796,6 +818,8 @@ symbolize (JsSymbolizer *s, guint module, guint64 address, gboolean is_return, G
   if (info->pending)
     check_pending (s, m, info);
   symbol = find_symbol (s, info, pc);
+  if (symbol == NULL)
+    proto.entry = function_entry (info, m, pc);
   if (!info->dwarf_checked && past_deadline (s))
     {
       /* Debug information can be compressed and large: the name only. */

@@ -37,6 +37,9 @@ typedef struct
   guint line;           /* 0 when unknown */
   guint module;         /* JsModules id, 0 when the address is in no module */
   guint64 offset;       /* address - module base (or the address, without a module) */
+  guint64 entry;        /* nameless frames: the offset of its function's entry, from the
+                         * module's call frame information (.eh_frame survives strip);
+                         * 0 when unknown or named */
   gboolean inlined;     /* inlined into the next frame (the same address) */
   gboolean provisional; /* its module's debug file is being fetched: a lookup made once
                          * js_symbolizer_generation () has changed may give more */

@@ -287,7 +287,7 @@ test_stripped (Fixture *f, gconstpointer data)
 {
   void *handle = dlopen (SYMBOLIZER_STRIPPED_PATH, RTLD_NOW | RTLD_LOCAL);
   void *(*static_address) (void);
-  guint64 exported, hidden, libc_getpid;
+  guint64 exported, hidden, libc_getpid, entry = 0;
   const JsFrame *frame;
   guint n;
 
@@ -305,12 +305,18 @@ test_stripped (Fixture *f, gconstpointer data)
   frame = lookup (f, exported + 4, FALSE, &n);
   g_assert_cmpstr (frame->function, ==, "symbolizer_stripped_exported");
 
-  /* ...and static ones are nameless, not their neighbour's. */
+  /* ...and static ones are nameless, not their neighbour's; but the call
+   * frame information (.eh_frame, kept by strip) says where the function
+   * starts: two addresses in it have its entry (the first one's offset). */
   for (guint64 delta = 0; delta < 8; delta += 4)
     {
       frame = lookup (f, hidden + delta, FALSE, &n);
       g_assert_cmpuint (frame->module, !=, 0);
       g_assert_null (frame->function);
+      if (delta == 0)
+        entry = frame->offset;
+      g_assert_cmpuint (frame->entry, ==, entry);
+      g_assert_cmpuint (frame->offset, ==, entry + delta);
     }
 
   /* libc: its exported name (getpid or its global alias __getpid). */
