@@ -90,6 +90,7 @@ callback_free (JsrReportCallback *callback)
   g_free (callback->function);
   g_free (callback->module);
   g_free (callback->offset);
+  g_free (callback->source);
   g_free (callback);
 }
 
@@ -230,9 +231,52 @@ jsr_culprit_callback_name (const JsrReportCulprit *culprit)
   if (callback->function != NULL)
     return g_strcmp0 (callback->function, culprit->function) != 0 ? g_strdup (callback->function)
                                                                   : NULL;
+  if (callback->source != NULL)
+    return g_strdup (callback->source);
   if (callback->module != NULL && callback->offset != NULL)
     return g_strdup_printf ("%s+%s", callback->module, callback->offset);
   return NULL;
+}
+
+/* GLib's type names of its sources ("GIdleSource", "GTimeoutSource",
+ * "GUnixSignalSource"...) name no callback. */
+static gboolean
+names_a_callback (const char *source)
+{
+  return source != NULL && source[0] != '\0'
+         && !(source[0] == 'G' && g_str_has_suffix (source, "Source") && strchr (source, ' ') == NULL);
+}
+
+static void
+set_callback_source (JsrReportCulprit *culprit, const char *source)
+{
+  if (culprit != NULL && culprit->callback != NULL && culprit->callback->function == NULL
+      && names_a_callback (source))
+    {
+      g_free (culprit->callback->source);
+      culprit->callback->source = g_strdup (source);
+    }
+}
+
+/* A nameless callback on a culprit's path (a stripped library's static
+ * function) takes the name of the source it was dispatched for where that
+ * is certain: each part's own; the event's when every part was dispatched
+ * for that source (its culprit may be in any of them). */
+static void
+name_callbacks_by_source (JsrReportEvent *event)
+{
+  gboolean one_source = event->source != NULL && event->parts->len > 0
+                        && (gint64) event->parts->len >= event->parts_count;
+
+  for (guint i = 0; i < event->parts->len; i++)
+    {
+      JsrReportPart *part = g_ptr_array_index (event->parts, i);
+
+      set_callback_source (part->culprit, part->source);
+      one_source = one_source && g_strcmp0 (part->source, event->source) == 0;
+    }
+  if (one_source)
+    set_callback_source (event->culprit, event->source);
 }
 
 /* ---- shorthands ------------------------------------------------------------- */
@@ -1184,6 +1228,7 @@ parse_event (Node *object, const Path *path, JsrReportLoadFlags flags, GError **
     {
       if (event->parts_count == JSR_UNKNOWN)
         event->parts_count = 0;
+      name_callbacks_by_source (event);
       return event;
     }
 

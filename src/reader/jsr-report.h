@@ -77,6 +77,10 @@ typedef struct
   char *function; /* may be NULL */
   char *module;   /* may be NULL */
   char *offset;   /* may be NULL */
+  /* Not in the report: the name of the source it was dispatched for, when
+   * that is certain (the part's, or the event's when all its parts have
+   * it) and says more than GLib's type names ("GIdleSource"); else NULL. */
+  char *source;
 } JsrReportCallback;
 
 typedef struct
@@ -405,8 +409,11 @@ const JsrReportEvent *jsr_report_get_ongoing_hang (const JsrReport *report);
 
 /* The name of the dispatched callback to show next to a culprit (“callback
  * → function”): when the culprit is not the app's own code (its reason is
- * not app-code) and the report has the callback: its function, else
- * “module+offset” (a static function of a stripped library); else NULL. */
+ * not app-code) and the report has the callback: its function; else (a
+ * static function of a stripped library) the name of the source it was
+ * dispatched for when the reader knows it (GTK names its sources after their
+ * callbacks: “[gtk] gdk_frame_clock_paint_idle”), else “module+offset”;
+ * else NULL. */
 char *jsr_culprit_callback_name (const JsrReportCulprit *culprit);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrReport, jsr_report_free)

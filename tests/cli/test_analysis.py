@@ -756,6 +756,37 @@ class ProfileReportTest(AnalysisTestCase):
                    if "gtk_text_layout_validate" in line)
         self.assertNotIn("→", row)
 
+    def test_nameless_callback_named_by_its_source(self):
+        """A stripped library's callback has no name; the source it was
+        dispatched for names it where that is certain (GTK names its sources
+        after their callbacks), not GLib's type names."""
+        report = te.profile_report()
+        event = report["events"][0]
+        event["culprit"] = te.pr.culprit(
+            "pango_shape", "libgtk-4.so.1", "library", time_ns=300 * MS,
+            callback=(None, "libgtk-4.so.1"))
+        paint = "[gtk] gdk_frame_clock_paint_idle"
+        for e in (event, *event["parts"]):
+            e["source"] = paint
+        proc = self.report(self.write_json("S.json", report))
+        self.assertIn(f"{paint} → pango_shape", proc.out)
+        aggregate = self.merge(self.path("S.json"))
+        worst = next(e for e in aggregate["worst_events"] if e["id"] == 1)
+        self.assertEqual(worst["culprit_callback"], paint)
+        # GLib's type name says nothing: module+offset.
+        for e in (event, *event["parts"]):
+            e["source"] = "GIdleSource"
+        proc = self.report(self.write_json("S.json", report))
+        self.assertIn("libgtk-4.so.1+0x20 → pango_shape", proc.out)
+        # Parts of two sources: the culprit may be in either, so the event
+        # does not guess; each part names its own.
+        event["source"] = event["parts"][0]["source"] = paint
+        event["parts"][1]["source"] = "src-sleep"
+        event["parts"][1]["culprit"]["callback"]["function"] = None
+        proc = self.report(self.write_json("S.json", report))
+        self.assertIn("libgtk-4.so.1+0x20 → pango_shape", proc.out)
+        self.assertIn("src-sleep → g_usleep", proc.out)
+
     def test_hostile_aggregate_parts(self):
         aggregate = self.merge(self.input)
         worst = next(e for e in aggregate["worst_events"] if e["id"] == 1)
