@@ -512,10 +512,10 @@ add_part_rows (CliTable *table, const JsrAggEvent *e)
   for (guint i = 0; i < shown; i++)
     {
       const JsrAggPart *part = g_ptr_array_index (e->parts, i);
-      const char *what = part->callback != NULL ? part->callback
-                         : part->source != NULL ? part->source
-                                                : part->type;
-      g_autofree char *label = g_strdup_printf ("  %s", what != NULL ? what : "?");
+      const char *what = jsr_dispatch_label (part->callback, part->source);
+      g_autofree char *label = g_strdup_printf ("  %s", what != NULL         ? what
+                                                        : part->type != NULL ? part->type
+                                                                             : "?");
       g_autofree char *duration = cli_format_duration (part->duration_ns);
       g_autofree char *klass = part_class (part);
       g_autofree char *culprit = cli_format_culprit (part->culprit, part->culprit_callback);

@@ -714,7 +714,7 @@ format_parts (const JsrReportEvent *event, GString *out)
           = part->attributed_ns >= 0 ? format_ms (part->attributed_ns) : g_strdup ("-");
 
       cli_table_add_row (table, number, start, duration,
-                         or_dash (part->callback != NULL ? part->callback : part->source),
+                         or_dash (jsr_dispatch_label (part->callback, part->source)),
                          or_dash (klass), culprit, attributed, NULL);
     }
   g_string_append_printf (out, "%s%s\n", STACK_INDENT,

@@ -64,7 +64,7 @@ cell_text (JsuiPart *item, guint column)
     case COLUMN_DURATION:
       return jsui_format_duration (part->duration_ns);
     case COLUMN_CALLBACK:
-      text = g_strdup (part->callback != NULL ? part->callback : part->source);
+      text = g_strdup (jsr_dispatch_label (part->callback, part->source));
       break;
     case COLUMN_CLASS:
       text = jsui_format_class (part->klass, part->wait);

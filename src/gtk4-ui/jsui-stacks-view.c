@@ -357,9 +357,9 @@ tree_title (const JsrReportEvent *event, const JsrReportPart *part, guint part_n
      * id, part number, its callback, its attributed time, "N stacks" */
     return g_strdup_printf (_ ("Event %lld, part %u (%s): %s in %s"), (long long) event->id,
                             part_number,
-                            part->callback != NULL ? part->callback
-                            : part->source != NULL ? part->source
-                                                   : "–",
+                            jsr_dispatch_label (part->callback, part->source) != NULL
+                                ? jsr_dispatch_label (part->callback, part->source)
+                                : "–",
                             time, stacks);
   /* Translators: the stacks pane's title: event id, its attributed time, "N stacks" */
   return g_strdup_printf (_ ("Event %lld: %s in %s"), (long long) event->id, time, stacks);

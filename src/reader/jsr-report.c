@@ -244,7 +244,27 @@ static gboolean
 names_a_callback (const char *source)
 {
   return source != NULL && source[0] != '\0'
-         && !(source[0] == 'G' && g_str_has_suffix (source, "Source") && strchr (source, ' ') == NULL);
+         && !(source[0] == 'G' && g_str_has_suffix (source, "Source")
+              && strchr (source, ' ') == NULL);
+}
+
+/* "module+0x1f2e": the core's name for a callback without a symbol. */
+static gboolean
+is_nameless_callback (const char *callback)
+{
+  const char *plus = callback != NULL ? strstr (callback, "+0x") : NULL;
+
+  return plus != NULL && plus > callback && plus[3] != '\0'
+         && strspn (plus + 3, "0123456789abcdefABCDEF") == strlen (plus + 3)
+         && strchr (callback, ' ') == NULL;
+}
+
+const char *
+jsr_dispatch_label (const char *callback, const char *source)
+{
+  if (callback != NULL && (!is_nameless_callback (callback) || !names_a_callback (source)))
+    return callback;
+  return source != NULL ? source : callback;
 }
 
 static void

@@ -416,6 +416,13 @@ const JsrReportEvent *jsr_report_get_ongoing_hang (const JsrReport *report);
  * else NULL. */
 char *jsr_culprit_callback_name (const JsrReportCulprit *culprit);
 
+/* What to call a dispatch (a part, a source's row): its callback's name; a
+ * nameless callback ("module+0x…", a stripped library's static function)
+ * gives way to its source's name when that names a callback (GTK's
+ * "[gtk] gdk_frame_clock_paint_idle", not GLib's "GIdleSource"); else the
+ * callback, else the source; NULL when neither is known. */
+const char *jsr_dispatch_label (const char *callback, const char *source);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsrReport, jsr_report_free)
 
 G_END_DECLS

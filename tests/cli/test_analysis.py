@@ -786,6 +786,17 @@ class ProfileReportTest(AnalysisTestCase):
         proc = self.report(self.write_json("S.json", report))
         self.assertIn("libgtk-4.so.1+0x20 → pango_shape", proc.out)
         self.assertIn("src-sleep → g_usleep", proc.out)
+        # A part's own label: its callback's name, or its source's for a
+        # nameless callback.
+        event["parts"][0]["callback"] = "libgtk-4.so.1+0x479550"
+        event["parts"][1]["callback"] = "libgtk-4.so.1+0x12ab"
+        event["parts"][1]["source"] = "GIdleSource"
+        proc = self.report(self.write_json("S.json", report))
+        rows = [line.split() for line in base.section(proc.out, "Worst events (3 of 3)")]
+        labels = [" ".join(r[:r.index("part")]) for r in rows if "part" in r]
+        self.assertEqual(len(labels), 2)
+        self.assertTrue(labels[0].startswith("[gtk] gdk_frame_clock_paint"), labels)  # cut to fit
+        self.assertEqual(labels[1], "libgtk-4.so.1+0x12ab")
 
     def test_hostile_aggregate_parts(self):
         aggregate = self.merge(self.input)
