@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -40,7 +41,8 @@ make_private_dir (const char *dir)
 }
 
 /* Sockets of processes that are gone (kill (pid, 0) says ESRCH), and a
- * socket with our own pid (a previous process that had it). */
+ * socket with our own pid (a previous process that had it); and their
+ * half-made ones (PID.sock.new). */
 static void
 remove_stale_sockets (const char *dir, pid_t self)
 {
@@ -54,7 +56,8 @@ remove_stale_sockets (const char *dir, pid_t self)
       char *end = NULL;
       gint64 pid = g_ascii_strtoll (e->d_name, &end, 10);
 
-      if (end == e->d_name || g_strcmp0 (end, ".sock") != 0 || pid <= 0 || pid > G_MAXINT)
+      if (end == e->d_name || (g_strcmp0 (end, ".sock") != 0 && g_strcmp0 (end, ".sock.new") != 0)
+          || pid <= 0 || pid > G_MAXINT)
         continue;
       if (pid == self || (kill ((pid_t) pid, 0) != 0 && errno == ESRCH))
         {
@@ -74,6 +77,7 @@ js_live_socket_listen (const char *runtime_dir, pid_t pid, int backlog, char **p
   g_autoptr (GSocket) listener = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *path = NULL;
+  g_autofree char *fresh = NULL;
   struct sockaddr_un sun;
 
   if (runtime_dir == NULL || !g_path_is_absolute (runtime_dir))
@@ -85,7 +89,8 @@ js_live_socket_listen (const char *runtime_dir, pid_t pid, int backlog, char **p
   if (!make_private_dir (dir))
     return NULL;
   path = g_strdup_printf ("%s/%d.sock", dir, (int) pid);
-  if (strlen (path) >= sizeof sun.sun_path)
+  fresh = g_strdup_printf ("%s.new", path);
+  if (strlen (fresh) >= sizeof sun.sun_path)
     {
       js_log_warning ("JANKSCOPE_LIVE: the socket path %s is too long; the live server stays off",
                       path);
@@ -98,15 +103,17 @@ js_live_socket_listen (const char *runtime_dir, pid_t pid, int backlog, char **p
   /* A path in our 0700 directory, made 0600 right after bind: nobody else
    * can reach it in between. No umask change: it is process-wide (it would
    * change the files the app creates meanwhile). GSocket makes its
-   * descriptors close-on-exec. */
-  address = listener != NULL ? g_unix_socket_address_new (path) : NULL;
+   * descriptors close-on-exec. Bound and listening under another name first,
+   * then renamed into place: a viewer that sees PID.sock can connect (between
+   * bind and listen, a connect is refused). */
+  address = listener != NULL ? g_unix_socket_address_new (fresh) : NULL;
   if (listener == NULL || !g_socket_bind (listener, address, FALSE, &error)
-      || chmod (path, 0600) != 0)
+      || chmod (fresh, 0600) != 0)
     {
       js_log_warning ("JANKSCOPE_LIVE: cannot serve %s (%s); the live server stays off", path,
                       error != NULL ? error->message : g_strerror (errno));
       if (listener != NULL && error == NULL)
-        unlink (path);
+        unlink (fresh);
       return NULL;
     }
   g_socket_set_listen_backlog (listener, backlog);
@@ -115,7 +122,14 @@ js_live_socket_listen (const char *runtime_dir, pid_t pid, int backlog, char **p
     {
       js_log_warning ("JANKSCOPE_LIVE: cannot listen on %s (%s); the live server stays off", path,
                       error->message);
-      unlink (path);
+      unlink (fresh);
+      return NULL;
+    }
+  if (rename (fresh, path) != 0)
+    {
+      js_log_warning ("JANKSCOPE_LIVE: cannot serve %s (%s); the live server stays off", path,
+                      g_strerror (errno));
+      unlink (fresh);
       return NULL;
     }
   *path_out = g_steal_pointer (&path);
