@@ -14,7 +14,7 @@ Usage: check_diagnosis.py CHECK
 import os
 
 from jankscope_test import (
-    MS, Skip, app, check, check_equal, check_ran_fine, main, run_app, session_bus_env, stalls,
+    MS, SANITIZED, Skip, app, check, check_equal, check_ran_fine, main, run_app, session_bus_env, stalls,
     summarize, validate_run_report)
 
 APP = "diagnosis-app"
@@ -77,11 +77,15 @@ def expect(scenario, diagnosis_id, functions=None, wait=None, env=None, callers=
         d = e.get("diagnosis")
         check(d is not None, f"{scenario}: no diagnosis (culprit {e.get('culprit')})")
         check_equal(d["id"], diagnosis_id, f"{scenario}: the event's diagnosis")
-        if functions is not None:
+        # Under ASan a blocked thread's stack copy unwinds no further than
+        # the sanitizer's interceptor of the call (__interceptor_waitpid,
+        # clock_nanosleep): the id holds, the function and caller above it
+        # cannot be seen.
+        if functions is not None and not SANITIZED:
             check(d["function"] in functions or (wait is not None and d["wait"] == wait),
                   f"{scenario}: diagnosis function {d['function']!r} (wait {d['wait']!r}), "
                   f"expected one of {functions}")
-        if callers is not None:
+        if callers is not None and not SANITIZED:
             check(d["caller"] in callers,
                   f"{scenario}: diagnosis caller {d['caller']!r}, expected one of {callers}")
         longest = max(e["parts"], key=lambda p: p["duration_ns"])
