@@ -592,8 +592,14 @@ cli_cmd_diff (int argc, char **argv)
       jsr_json_writer_string (&w, base_name);
       jsr_json_writer_member (&w, "new");
       jsr_json_writer_string (&w, new_name);
-      jsr_json_writer_member (&w, "threshold");
-      jsr_json_writer_double (&w, threshold);
+      {
+        char percent[G_ASCII_DTOSTR_BUF_SIZE];
+
+        /* As the text says it ("%g%%"): 5, not 0.05 with binary noise. */
+        jsr_json_writer_member (&w, "threshold_percent");
+        jsr_json_writer_number (&w,
+                                g_ascii_formatd (percent, sizeof percent, "%g", threshold * 100));
+      }
       write_apps (&w, "base_apps", base_apps);
       write_apps (&w, "new_apps", new_apps);
       jsr_json_writer_member (&w, "different_programs");
