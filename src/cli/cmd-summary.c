@@ -37,6 +37,8 @@ cli_cmd_summary (int argc, char **argv)
                                        "run --report FILE” or by an app run with "
                                        "JANKSCOPE_REPORT=FILE."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  /* Options may follow the file (no app arguments here to protect). */
+  g_option_context_set_strict_posix (context, FALSE);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cli_usage_error (context, "%s", error->message);
