@@ -188,6 +188,23 @@ class SummaryJsonTest(JsonTestCase):
         self.assertEqual(hang["type"], "hang")
         self.assertIn(f"Main thread stuck for {duration_text(hang['duration_ns'])}", text)
 
+    def test_hostile_strings_stay_json(self):
+        """Escape sequences and control characters are escaped, kept as they are."""
+        report = base.make_stacks_report()
+        name = "app\x1b[2J\r\nInjected \u2028 \x07"
+        report["process"]["name"] = name
+        report["summary"]["sources"] = [
+            base.source("\x1b]0;pwned\x07", "cb\x00\"}\\", 1, 100, 100, 100)]
+        report["events"][3]["culprit"]["function"] = "evil\x9b31m" + "x" * 5000
+        document, _ = self.summary(report)
+        self.assertEqual(document["process"]["name"], name)
+        # The reader's (a NUL is U+FFFD), the rest as it is.
+        self.assertEqual(document["top_sources_by_total"][0]["callback"], "cb\ufffd\"}\\")
+        path = self.path("report.json")
+        out = run_cli("summary", "--json", path).out
+        for raw in ("\x1b", "\r", "\x07", "\x00"):
+            self.assertNotIn(raw, out)
+
 
 # ---- report ---------------------------------------------------------------------------
 
