@@ -1,4 +1,4 @@
-/* cmd-diff.c: "jankscope diff BASE NEW [--threshold=5%]", a CI gate
+/* cmd-diff.c: "jankscope diff BASE NEW [--threshold=5%] [--json] [--strict]", a CI gate
  *
  * Compares two runs (reports, aggregates, or folders of them, each side
  * merged): P95 and P99 of the main loop's iteration busy time (the time it
@@ -6,7 +6,10 @@
  * of frame time, the jank rate (stall events per minute of monitored time)
  * and the slow-frame rate. Exit status: 1 when a metric regressed by more
  * than the threshold (5%: docs/background.md, "The regression gate"), 0
- * otherwise, 2 on bad input.
+ * otherwise, 2 on bad input, 3 with --strict when the two sides are runs of
+ * different programs (no app name in common: a gnome-calculator run against
+ * a gedit one says nothing about a regression; without --strict a warning).
+ * --json writes the same table as JSON (docs/cli-json.md).
  *
  * Not failing on noise (docs/aggregate-format.md, "jankscope diff"):
  *  - a percentile is judged only with enough values on both sides (P95:
@@ -36,6 +39,7 @@
 #include "cli-common.h"
 #include "js-percentile.h"
 #include "js-signature.h"
+#include "jsr-json-writer.h"
 #include "jsr-saturate.h"
 #include "text-table.h"
 
@@ -48,6 +52,9 @@
 #define MIN_MONITORED_NS (10 * G_GINT64_CONSTANT (1000000000))
 #define MIN_FRAMES 200
 #define MIN_SLOW_FRAMES 10
+/* Exit status of --strict when the sides are different programs: not 1
+ * (regressed) nor 2 (bad input). */
+#define EXIT_DIFFERENT_PROGRAMS 3
 
 typedef enum
 {
@@ -68,6 +75,7 @@ typedef enum
 
 typedef struct
 {
+  const char *id; /* the JSON's name of the metric */
   const char *name;
   Unit unit;
   double base;
@@ -127,13 +135,14 @@ judge (double change, double threshold)
 }
 
 static void
-compare_percentile (Metric *m, const char *name, const char *values_name, const JsrHistogram *a,
-                    const JsrHistogram *b, double q, double threshold)
+compare_percentile (Metric *m, const char *id, const char *name, const char *values_name,
+                    const JsrHistogram *a, const JsrHistogram *b, double q, double threshold)
 {
   guint64 needed = q >= 0.99 ? MIN_VALUES_P99 : MIN_VALUES_P95;
   double sigma_a, sigma_b, base_high, new_low;
   guint bucket_a, bucket_b;
 
+  m->id = id;
   m->name = name;
   m->unit = UNIT_NS;
   m->approximate = a->approximate > 0 || b->approximate > 0;
@@ -196,6 +205,7 @@ compare_jank_rate (Metric *m, const JsrAggregate *a, const JsrAggregate *b, doub
   double k_a = (double) a->events_total, k_b = (double) b->events_total;
   double t_a = (double) a->monitored_ns, t_b = (double) b->monitored_ns;
 
+  m->id = "jank_rate";
   m->name = _ ("jank rate (events per minute)");
   m->unit = UNIT_PER_MINUTE;
   if (t_a <= 0 && t_b <= 0)
@@ -242,6 +252,7 @@ compare_slow_frames (Metric *m, const JsrAggregate *a, const JsrAggregate *b, do
   double s_a = (double) a->frames_slow, s_b = (double) b->frames_slow;
   double pooled, z;
 
+  m->id = "slow_frames";
   m->name = _ ("slow frames");
   m->unit = UNIT_FRACTION;
   if (f_a == 0 && f_b == 0)
@@ -287,6 +298,140 @@ verdict_label (Verdict verdict)
     default:
       return _ ("ok");
     }
+}
+
+/* The verdict's name in the JSON (docs/cli-json.md), not translated. */
+static const char *
+verdict_id (Verdict verdict)
+{
+  switch (verdict)
+    {
+    case VERDICT_IMPROVED:
+      return "improved";
+    case VERDICT_REGRESSED:
+      return "regressed";
+    case VERDICT_NOISE:
+      return "noise";
+    case VERDICT_TOO_FEW:
+      return "not_judged";
+    case VERDICT_OK:
+    default:
+      return "ok";
+    }
+}
+
+static const char *
+unit_id (Unit unit)
+{
+  switch (unit)
+    {
+    case UNIT_PER_MINUTE:
+      return "per_minute";
+    case UNIT_FRACTION:
+      return "fraction";
+    case UNIT_NS:
+    default:
+      return "ns";
+    }
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The app names of a side, sorted; "(unknown)" (a report without a
+ * process name or exe) is left out: it tells nothing. */
+static GPtrArray *
+side_apps (const JsrAggregate *agg)
+{
+  GPtrArray *apps = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer name;
+
+  g_hash_table_iter_init (&iter, agg->apps);
+  while (g_hash_table_iter_next (&iter, &name, NULL))
+    if (strcmp (name, "(unknown)") != 0)
+      g_ptr_array_add (apps, name);
+  g_ptr_array_sort (apps, compare_names);
+  return apps;
+}
+
+/* Different programs: both sides name their apps and no name is on both
+ * (an app beyond the aggregate's table of names is not known: it does not
+ * count). */
+static gboolean
+different_programs (GPtrArray *base_apps, GPtrArray *new_apps)
+{
+  if (base_apps->len == 0 || new_apps->len == 0)
+    return FALSE;
+  for (guint i = 0; i < base_apps->len; i++)
+    for (guint j = 0; j < new_apps->len; j++)
+      if (strcmp (g_ptr_array_index (base_apps, i), g_ptr_array_index (new_apps, j)) == 0)
+        return FALSE;
+  return TRUE;
+}
+
+static char *
+join_apps (GPtrArray *apps)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < apps->len; i++)
+    g_string_append_printf (text, "%s%s", i > 0 ? ", " : "",
+                            (const char *) g_ptr_array_index (apps, i));
+  return g_string_free (text, FALSE);
+}
+
+static void
+write_apps (JsrJsonWriter *w, const char *member, GPtrArray *apps)
+{
+  jsr_json_writer_member (w, member);
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; i < apps->len; i++)
+    jsr_json_writer_string (w, g_ptr_array_index (apps, i));
+  jsr_json_writer_end_array (w);
+}
+
+/* A metric's value: integer ns for times (as the text rounds them), a
+ * number for rates and fractions. */
+static void
+write_value (JsrJsonWriter *w, Unit unit, double value)
+{
+  if (unit == UNIT_NS)
+    jsr_json_writer_uint (w, jsr_double_to_uint64 (round (value)));
+  else
+    jsr_json_writer_double (w, value);
+}
+
+static void
+write_metric (JsrJsonWriter *w, const Metric *m)
+{
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "id");
+  jsr_json_writer_string (w, m->id);
+  jsr_json_writer_member (w, "name");
+  jsr_json_writer_string (w, m->name);
+  jsr_json_writer_member (w, "unit");
+  jsr_json_writer_string (w, unit_id (m->unit));
+  jsr_json_writer_member (w, "base");
+  write_value (w, m->unit, m->base);
+  jsr_json_writer_member (w, "new");
+  write_value (w, m->unit, m->new);
+  /* From 0 to more: no ratio (the text's "new"). */
+  jsr_json_writer_member (w, "change");
+  if (isinf (m->change))
+    jsr_json_writer_null (w);
+  else
+    jsr_json_writer_double (w, m->change);
+  jsr_json_writer_member (w, "verdict");
+  jsr_json_writer_string (w, verdict_id (m->verdict));
+  jsr_json_writer_member (w, "why");
+  jsr_json_writer_string (w, m->why);
+  jsr_json_writer_member (w, "approximate");
+  jsr_json_writer_bool (w, m->approximate);
+  jsr_json_writer_end_object (w);
 }
 
 /* "5%", "5", "2.5%": a percentage above 0, at most 1000. */
@@ -339,6 +484,10 @@ cli_cmd_diff (int argc, char **argv)
   g_auto (GStrv) files = NULL;
   g_autofree char *threshold_text = NULL;
   g_autofree char *base_name = NULL, *new_name = NULL;
+  g_autoptr (GPtrArray) base_apps = NULL;
+  g_autoptr (GPtrArray) new_apps = NULL;
+  gboolean json = FALSE, strict = FALSE, different = FALSE;
+  int status;
   CliFoldOptions options = { .threads = 0 };
   double threshold = DEFAULT_THRESHOLD;
   Metric metrics[6] = { { 0 } };
@@ -346,6 +495,10 @@ cli_cmd_diff (int argc, char **argv)
   const GOptionEntry entries[]
       = { { "threshold", 't', 0, G_OPTION_ARG_STRING, &threshold_text,
             N_ ("Largest accepted increase of a metric (default 5%)"), N_ ("PERCENT") },
+          { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+            N_ ("Write the comparison as JSON (docs/cli-json.md)"), NULL },
+          { "strict", 0, 0, G_OPTION_ARG_NONE, &strict,
+            N_ ("Exit with 3 when BASE and NEW are runs of different programs"), NULL },
           { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
           G_OPTION_ENTRY_NULL };
 
@@ -354,7 +507,9 @@ cli_cmd_diff (int argc, char **argv)
                                        "them) and exits with 1 when P95 or P99 of iteration "
                                        "busy time or frame time, the jank rate or the slow-frame "
                                        "rate regressed by more than the threshold, 0 otherwise, "
-                                       "2 on bad input or when the result cannot be written."));
+                                       "2 on bad input or when the result cannot be written, 3 "
+                                       "with --strict when the two sides are runs of different "
+                                       "programs (no app name in common)."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   /* Options may follow the files (no app arguments here to protect). */
   g_option_context_set_strict_posix (context, FALSE);
@@ -380,20 +535,97 @@ cli_cmd_diff (int argc, char **argv)
   if (!fold_side (base, files[0], &options) || !fold_side (new, files[1], &options))
     return CLI_EXIT_USAGE;
 
-  compare_percentile (&metrics[0], _ ("iteration busy P95"), _ ("iterations"),
+  compare_percentile (&metrics[0], "iteration_busy_p95", _ ("iteration busy P95"), _ ("iterations"),
                       &base->iteration_busy, &new->iteration_busy, 0.95, threshold);
-  compare_percentile (&metrics[1], _ ("iteration busy P99"), _ ("iterations"),
+  compare_percentile (&metrics[1], "iteration_busy_p99", _ ("iteration busy P99"), _ ("iterations"),
                       &base->iteration_busy, &new->iteration_busy, 0.99, threshold);
-  compare_percentile (&metrics[2], _ ("frame time P95"), _ ("frames"), &base->frame_time,
-                      &new->frame_time, 0.95, threshold);
-  compare_percentile (&metrics[3], _ ("frame time P99"), _ ("frames"), &base->frame_time,
-                      &new->frame_time, 0.99, threshold);
+  compare_percentile (&metrics[2], "frame_time_p95", _ ("frame time P95"), _ ("frames"),
+                      &base->frame_time, &new->frame_time, 0.95, threshold);
+  compare_percentile (&metrics[3], "frame_time_p99", _ ("frame time P99"), _ ("frames"),
+                      &base->frame_time, &new->frame_time, 0.99, threshold);
   compare_jank_rate (&metrics[4], base, new, threshold);
   compare_slow_frames (&metrics[5], base, new, threshold);
 
   base_name = g_filename_display_name (files[0]);
   new_name = g_filename_display_name (files[1]);
+
+  /* Runs of two programs compare nothing: said on stderr, one line. */
+  base_apps = side_apps (base);
+  new_apps = side_apps (new);
+  different = different_programs (base_apps, new_apps);
+  if (different)
+    {
+      g_autofree char *base_list = join_apps (base_apps);
+      g_autofree char *new_list = join_apps (new_apps);
+      g_autofree char *base_shown = jsr_display (base_list);
+      g_autofree char *new_shown = jsr_display (new_list);
+
+      cli_warning (_ ("BASE and NEW are runs of different programs (%s, %s): the comparison "
+                      "says nothing about a regression"),
+                   base_shown, new_shown);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
+    {
+      if (metrics[i].verdict == VERDICT_REGRESSED)
+        regressions++;
+      if (metrics[i].verdict == VERDICT_TOO_FEW)
+        unjudged++;
+    }
+  if (strict && different)
+    status = EXIT_DIFFERENT_PROGRAMS;
+  else
+    status = regressions > 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+
   out = g_string_new (NULL);
+  if (json)
+    {
+      JsrJsonWriter w;
+
+      jsr_json_writer_init (&w, out, JSR_JSON_WRITER_PRETTY);
+      jsr_json_writer_begin_object (&w);
+      jsr_json_writer_member (&w, "format");
+      jsr_json_writer_string (&w, "jankscope-diff-json");
+      jsr_json_writer_member (&w, "version");
+      jsr_json_writer_int (&w, 1);
+      jsr_json_writer_member (&w, "base");
+      jsr_json_writer_string (&w, base_name);
+      jsr_json_writer_member (&w, "new");
+      jsr_json_writer_string (&w, new_name);
+      {
+        char percent[G_ASCII_DTOSTR_BUF_SIZE];
+
+        /* As the text says it ("%g%%"): 5, not 0.05 with binary noise. */
+        jsr_json_writer_member (&w, "threshold_percent");
+        jsr_json_writer_number (&w,
+                                g_ascii_formatd (percent, sizeof percent, "%g", threshold * 100));
+      }
+      write_apps (&w, "base_apps", base_apps);
+      write_apps (&w, "new_apps", new_apps);
+      jsr_json_writer_member (&w, "different_programs");
+      jsr_json_writer_bool (&w, different);
+      jsr_json_writer_member (&w, "metrics");
+      jsr_json_writer_begin_array (&w);
+      for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
+        if (metrics[i].verdict != VERDICT_NONE)
+          write_metric (&w, &metrics[i]);
+      jsr_json_writer_end_array (&w);
+      jsr_json_writer_member (&w, "regressions");
+      jsr_json_writer_uint (&w, regressions);
+      jsr_json_writer_member (&w, "not_judged");
+      jsr_json_writer_uint (&w, unjudged);
+      jsr_json_writer_member (&w, "regressed");
+      jsr_json_writer_bool (&w, regressions > 0);
+      jsr_json_writer_member (&w, "exit_status");
+      jsr_json_writer_int (&w, status);
+      jsr_json_writer_end_object (&w);
+      g_string_append_c (out, '\n');
+      for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
+        metric_clear (&metrics[i]);
+      if (!cli_print (out->str))
+        return CLI_EXIT_USAGE;
+      return status;
+    }
   {
     g_autofree char *title = g_strdup_printf (_ ("jankscope diff: %s → %s (threshold %g%%)"),
                                               base_name, new_name, threshold * 100);
@@ -424,10 +656,6 @@ cli_cmd_diff (int argc, char **argv)
         why = g_strdup (m->why != NULL ? m->why : "");
       cli_table_add_row (table, m->name, base_text, new_text, change, verdict_label (m->verdict),
                          why, NULL);
-      if (m->verdict == VERDICT_REGRESSED)
-        regressions++;
-      if (m->verdict == VERDICT_TOO_FEW)
-        unjudged++;
     }
   cli_table_format (table, INDENT, out);
   g_string_append_c (out, '\n');
@@ -466,5 +694,5 @@ cli_cmd_diff (int argc, char **argv)
    * any other comparison that did not happen. */
   if (!cli_print (out->str))
     return CLI_EXIT_USAGE;
-  return regressions > 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+  return status;
 }

@@ -5,7 +5,8 @@
  * attributed stall time, events or runs affected), the kinds of mistake
  * (diagnoses) with their fixes, stall time per tier,
  * class and source, and the worst events with their culprit and their
- * attributed and unattributed time.
+ * attributed and unattributed time. --json writes the same numbers
+ * (report-json.c); the tables' rows come from report-groups.c for both.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -22,6 +23,8 @@
 #include "js-tiers.h"
 #include "jsr-saturate.h"
 #include "report-diagnoses.h"
+#include "report-groups.h"
+#include "report-json.h"
 #include "text-table.h"
 
 #define INDENT "  "
@@ -348,57 +351,6 @@ format_signatures (const Printer *p)
 
 /* ---- tiers, classes, sources ----------------------------------------------------- */
 
-typedef struct
-{
-  char *label;
-  char *callback;
-  JsrAggStats stats;
-} Row;
-
-static void
-row_free (Row *row)
-{
-  g_free (row->label);
-  g_free (row->callback);
-  g_free (row);
-}
-
-static void
-row_add (GPtrArray *rows, const char *label, const char *callback, const JsrAggStats *stats)
-{
-  Row *row = NULL;
-
-  for (guint i = 0; i < rows->len && row == NULL; i++)
-    {
-      Row *r = g_ptr_array_index (rows, i);
-
-      if (strcmp (r->label, label) == 0 && g_strcmp0 (r->callback, callback) == 0)
-        row = r;
-    }
-  if (row == NULL)
-    {
-      row = g_new0 (Row, 1);
-      row->label = g_strdup (label);
-      row->callback = g_strdup (callback);
-      g_ptr_array_add (rows, row);
-    }
-  row->stats.events = jsr_sat_add_u64 (row->stats.events, stats->events);
-  row->stats.total_ns = jsr_sat_add_u64 (row->stats.total_ns, stats->total_ns);
-  row->stats.max_ns = MAX (row->stats.max_ns, stats->max_ns);
-  row->stats.attributed_ns = jsr_sat_add_u64 (row->stats.attributed_ns, stats->attributed_ns);
-  row->stats.unattributed_ns = jsr_sat_add_u64 (row->stats.unattributed_ns, stats->unattributed_ns);
-}
-
-static int
-row_compare_by_time (gconstpointer a, gconstpointer b)
-{
-  const Row *x = *(Row *const *) a, *y = *(Row *const *) b;
-
-  if (x->stats.total_ns != y->stats.total_ns)
-    return x->stats.total_ns > y->stats.total_ns ? -1 : 1;
-  return strcmp (x->label, y->label);
-}
-
 static void
 format_rows (const Printer *p, const char *heading, const char *first_column, GPtrArray *rows,
              gboolean with_callback, guint limit)
@@ -421,7 +373,7 @@ format_rows (const Printer *p, const char *heading, const char *first_column, GP
                        _ ("ATTRIBUTED"), NULL);
   for (guint i = 0; i < MIN (rows->len, limit); i++)
     {
-      const Row *row = g_ptr_array_index (rows, i);
+      const CliReportRow *row = g_ptr_array_index (rows, i);
       g_autofree char *events = count_text (row->stats.events);
       g_autofree char *blocked = cli_format_duration (row->stats.total_ns);
       g_autofree char *mean = mean_text (row->stats.total_ns, row->stats.events);
@@ -444,48 +396,16 @@ format_rows (const Printer *p, const char *heading, const char *first_column, GP
 static void
 format_groups (const Printer *p)
 {
-  g_autoptr (GPtrArray) groups = jsr_aggregate_sorted_groups (p->agg);
-  g_autoptr (GPtrArray) tiers = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
-  g_autoptr (GPtrArray) classes = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
-  g_autoptr (GPtrArray) sources = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
-  g_autoptr (GPtrArray) scenes = g_ptr_array_new_with_free_func ((GDestroyNotify) row_free);
-  g_autoptr (GPtrArray) ordered = g_ptr_array_new ();
-  gboolean any_scene = FALSE;
+  CliReportGroups g;
 
-  for (guint i = 0; i < groups->len; i++)
-    {
-      const JsrAggGroup *group = g_ptr_array_index (groups, i);
-      g_autofree char *klass = cli_format_class (&group->key);
-
-      row_add (tiers, group->key.tier != NULL ? group->key.tier : "?", NULL, &group->stats);
-      row_add (classes, klass, NULL, &group->stats);
-      row_add (sources, group->key.source != NULL ? group->key.source : _ ("(unnamed)"),
-               group->key.callback, &group->stats);
-      row_add (scenes, group->key.scene != NULL ? group->key.scene : _ ("(none)"), NULL,
-               &group->stats);
-      any_scene = any_scene || group->key.scene != NULL;
-    }
-  if (p->agg->groups_other.events > 0)
-    row_add (sources, _ ("(other)"), NULL, &p->agg->groups_other);
-
-  /* Tiers mildest first; the others by blocked time. */
-  for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
-    for (guint i = 0; i < tiers->len; i++)
-      if (strcmp (((Row *) g_ptr_array_index (tiers, i))->label, tier_at (t)) == 0)
-        g_ptr_array_add (ordered, g_ptr_array_index (tiers, i));
-  for (guint i = 0; i < tiers->len; i++)
-    if (!g_ptr_array_find (ordered, g_ptr_array_index (tiers, i), NULL))
-      g_ptr_array_add (ordered, g_ptr_array_index (tiers, i));
-  g_ptr_array_sort (classes, row_compare_by_time);
-  g_ptr_array_sort (sources, row_compare_by_time);
-  g_ptr_array_sort (scenes, row_compare_by_time);
-
-  format_rows (p, _ ("By tier"), _ ("TIER"), ordered, FALSE, G_MAXUINT);
-  format_rows (p, _ ("By class"), _ ("CLASS"), classes, FALSE, G_MAXUINT);
-  format_rows (p, _ ("By source"), _ ("SOURCE"), sources, TRUE, p->top);
+  cli_report_groups_build (p->agg, &g);
+  format_rows (p, _ ("By tier"), _ ("TIER"), g.ordered_tiers, FALSE, G_MAXUINT);
+  format_rows (p, _ ("By class"), _ ("CLASS"), g.classes, FALSE, G_MAXUINT);
+  format_rows (p, _ ("By source"), _ ("SOURCE"), g.sources, TRUE, p->top);
   /* Apps that label scenes (include/jankscope.h) get theirs. */
-  if (any_scene)
-    format_rows (p, _ ("By scene"), _ ("SCENE"), scenes, FALSE, p->top);
+  if (g.any_scene)
+    format_rows (p, _ ("By scene"), _ ("SCENE"), g.scenes, FALSE, p->top);
+  cli_report_groups_clear (&g);
 }
 
 /* ---- worst events ------------------------------------------------------------ */
@@ -658,6 +578,7 @@ cli_cmd_report (int argc, char **argv)
   guint signature_frames = JS_SIGNATURE_DEFAULT_FRAMES;
   guint folded;
   char *bad = NULL;
+  gboolean json = FALSE;
   const GOptionEntry entries[] = {
     { "sort", 0, 0, G_OPTION_ARG_STRING, &sort_text,
       N_ ("Order the signatures by stall time (default), count (events) or runs affected"),
@@ -681,6 +602,8 @@ cli_cmd_report (int argc, char **argv)
       N_ ("Skip unreadable files with a warning instead of failing"), NULL },
     { "jobs", 'j', 0, G_OPTION_ARG_STRING, &jobs_text,
       N_ ("Threads that read files (default: one per processor, at most 8)"), "N" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Write the report as JSON (docs/cli-json.md)"),
+      NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     G_OPTION_ENTRY_NULL
   };
@@ -765,6 +688,11 @@ cli_cmd_report (int argc, char **argv)
   out = g_string_new (NULL);
   printer.agg = agg;
   printer.out = out;
+  if (json)
+    {
+      cli_report_write_json (agg, printer.sort, printer.top, out);
+      return cli_print (out->str) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+    }
   format_overview (&printer);
   cli_report_format_diagnoses (agg, printer.top, out);
   format_signatures (&printer);

@@ -1,4 +1,8 @@
-/* cmd-summary.c: "jankscope summary FILE", the summary of an existing report
+/* cmd-summary.c: "jankscope summary FILE [--json]", the summary of an existing report
+ *
+ * Text for people (summary-printer.c), or the same numbers as JSON
+ * (summary-json.c, docs/cli-json.md). On an error nothing is written to
+ * the standard output: the document is built whole, then printed.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -9,6 +13,7 @@
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "jsr-report.h"
+#include "summary-json.h"
 #include "summary-printer.h"
 
 int
@@ -20,8 +25,11 @@ cli_cmd_summary (int argc, char **argv)
   g_autoptr (GString) out = NULL;
   g_autofree char *display_name = NULL;
   g_auto (GStrv) files = NULL;
+  gboolean json = FALSE;
   const GOptionEntry entries[]
-      = { { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
+      = { { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+            N_ ("Write the summary as JSON (docs/cli-json.md)"), NULL },
+          { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
           G_OPTION_ENTRY_NULL };
 
   context = cli_option_context_new ("summary", _ ("FILE"),
@@ -29,6 +37,8 @@ cli_cmd_summary (int argc, char **argv)
                                        "run --report FILE” or by an app run with "
                                        "JANKSCOPE_REPORT=FILE."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  /* Options may follow the file (no app arguments here to protect). */
+  g_option_context_set_strict_posix (context, FALSE);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return cli_usage_error (context, "%s", error->message);
@@ -46,7 +56,10 @@ cli_cmd_summary (int argc, char **argv)
     }
 
   out = g_string_new (NULL);
-  cli_summary_format (report, out);
+  if (json)
+    cli_summary_write_json (report, out);
+  else
+    cli_summary_format (report, out);
 
   return cli_print (out->str) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }

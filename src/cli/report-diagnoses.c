@@ -72,3 +72,57 @@ cli_report_format_diagnoses (const JsrAggregate *agg, guint top, GString *out)
                               (unsigned long long) agg->diagnoses.other_parts, blocked);
     }
 }
+
+void
+cli_report_write_diagnoses_json (const JsrAggregate *agg, guint top, JsrJsonWriter *w)
+{
+  g_autoptr (GPtrArray) sorted = jsr_agg_diagnoses_sorted (&agg->diagnoses);
+
+  jsr_json_writer_member (w, "diagnoses");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member (w, "of");
+  jsr_json_writer_uint (w, sorted->len);
+  jsr_json_writer_member (w, "rows");
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; i < MIN (sorted->len, top); i++)
+    {
+      const JsrAggDiagnosis *e = g_ptr_array_index (sorted, i);
+
+      jsr_json_writer_begin_object (w);
+      jsr_json_writer_member (w, "id");
+      jsr_json_writer_string (w, e->id);
+      jsr_json_writer_member (w, "title");
+      jsr_json_writer_string (w, jsr_diagnosis_title (e->id, e->title));
+      jsr_json_writer_member (w, "events");
+      jsr_json_writer_uint (w, e->events);
+      jsr_json_writer_member (w, "parts");
+      jsr_json_writer_uint (w, e->parts);
+      jsr_json_writer_member (w, "runs");
+      jsr_json_writer_uint (w, e->runs);
+      jsr_json_writer_member (w, "blocked_ns");
+      jsr_json_writer_uint (w, e->total_ns);
+      jsr_json_writer_member (w, "fix");
+      jsr_json_writer_string (w, jsr_diagnosis_fix (e->id, NULL));
+      jsr_json_writer_member (w, "places");
+      jsr_json_writer_begin_array (w);
+      for (guint j = 0; j < e->places->len; j++)
+        {
+          const JsrAggPlace *place = g_ptr_array_index (e->places, j);
+
+          jsr_json_writer_begin_object (w);
+          jsr_json_writer_member (w, "function");
+          jsr_json_writer_string (w, place->function);
+          jsr_json_writer_member (w, "blocked_ns");
+          jsr_json_writer_uint (w, place->total_ns);
+          jsr_json_writer_end_object (w);
+        }
+      jsr_json_writer_end_array (w);
+      jsr_json_writer_end_object (w);
+    }
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_member (w, "other_parts");
+  jsr_json_writer_uint (w, agg->diagnoses.other_parts);
+  jsr_json_writer_member (w, "other_ns");
+  jsr_json_writer_uint (w, agg->diagnoses.other_ns);
+  jsr_json_writer_end_object (w);
+}

@@ -9,11 +9,14 @@
 #include <glib.h>
 
 #include "jsr-aggregate.h"
+#include "jsr-json-writer.h"
 
 G_BEGIN_DECLS
 
 /* Appends the section (nothing when no event has a diagnosis), at most
  * `top` kinds. */
 void cli_report_format_diagnoses (const JsrAggregate *agg, guint top, GString *out);
+/* The same as the member "diagnoses" of `report --json` (docs/cli-json.md). */
+void cli_report_write_diagnoses_json (const JsrAggregate *agg, guint top, JsrJsonWriter *w);
 
 G_END_DECLS

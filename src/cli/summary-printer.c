@@ -2,7 +2,7 @@
  *
  * Aligned columns, one unit per column, every string from the report
  * sanitized by the table (see text-table.c). The output is plain text for
- * people; scripts should read the JSON report itself.
+ * people; scripts read `jankscope summary --json` (summary-json.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -286,14 +286,21 @@ borrow_array (GPtrArray *array)
   return copy;
 }
 
-static void
-format_sources (const JsrReport *report, const char *heading, GCompareFunc compare, GString *out)
+GPtrArray *
+cli_summary_sorted_sources (const JsrReport *report, gboolean by_longest)
 {
-  g_autoptr (GPtrArray) sorted = borrow_array (report->sources);
-  g_autoptr (CliTable) table = cli_table_new (6);
+  GPtrArray *sorted = borrow_array (report->sources);
 
   /* g_ptr_array_sort is a stable merge sort: ties keep the file's order. */
-  g_ptr_array_sort (sorted, compare);
+  g_ptr_array_sort (sorted, by_longest ? compare_sources_by_max : compare_sources_by_total);
+  return sorted;
+}
+
+static void
+format_sources (const JsrReport *report, const char *heading, gboolean by_longest, GString *out)
+{
+  g_autoptr (GPtrArray) sorted = cli_summary_sorted_sources (report, by_longest);
+  g_autoptr (CliTable) table = cli_table_new (6);
 
   cli_table_set_max_width (table, 0, MAX_NAME_COLUMNS);
   cli_table_set_max_width (table, 1, MAX_NAME_COLUMNS);
@@ -755,12 +762,10 @@ format_event_stacks (GPtrArray *sorted, GString *out)
     }
 }
 
-static void
-format_events (const JsrReport *report, GString *out)
+GPtrArray *
+cli_summary_sorted_events (const JsrReport *report)
 {
-  g_autoptr (GPtrArray) sorted = g_ptr_array_new ();
-  g_autoptr (CliTable) table = cli_table_new (9);
-  guint shown;
+  GPtrArray *sorted = g_ptr_array_new ();
 
   /* The stall under way has a block of its own. */
   for (guint i = 0; i < report->events->len; i++)
@@ -770,13 +775,23 @@ format_events (const JsrReport *report, GString *out)
       if (!event->ongoing)
         g_ptr_array_add (sorted, event);
     }
+  g_ptr_array_sort (sorted, compare_events_by_duration);
+  return sorted;
+}
+
+static void
+format_events (const JsrReport *report, GString *out)
+{
+  g_autoptr (GPtrArray) sorted = cli_summary_sorted_events (report);
+  g_autoptr (CliTable) table = cli_table_new (9);
+  guint shown;
+
   if (sorted->len == 0)
     {
       g_string_append_printf (out, "\n%s\n", _ ("No other jank events."));
       return;
     }
 
-  g_ptr_array_sort (sorted, compare_events_by_duration);
   shown = MIN (sorted->len, CLI_SUMMARY_TOP_N);
 
   for (guint c = 0; c < 3; c++)
@@ -837,8 +852,8 @@ cli_summary_format (const JsrReport *report, GString *out)
 
   if (report->sources->len > 0)
     {
-      format_sources (report, _ ("Top sources by total time"), compare_sources_by_total, out);
-      format_sources (report, _ ("Top sources by longest dispatch"), compare_sources_by_max, out);
+      format_sources (report, _ ("Top sources by total time"), FALSE, out);
+      format_sources (report, _ ("Top sources by longest dispatch"), TRUE, out);
     }
   else
     g_string_append_printf (out, "\n%s\n", _ ("No dispatches were recorded."));

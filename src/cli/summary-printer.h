@@ -16,4 +16,10 @@ G_BEGIN_DECLS
 void cli_summary_format (const JsrReport *report, GString *out);
 char *cli_summary_format_duration (gint64 ns);
 
+/* The orders of the summary's tables, shared with its JSON (summary-json.c);
+ * the arrays do not own their elements. The sources by total time (or by
+ * longest dispatch); the events but the one under way, longest first. */
+GPtrArray *cli_summary_sorted_sources (const JsrReport *report, gboolean by_longest);
+GPtrArray *cli_summary_sorted_events (const JsrReport *report);
+
 G_END_DECLS
