@@ -27,20 +27,6 @@ typedef struct
   JsrJsonWriter *json;
 } JsonPrinter;
 
-static void
-json_uint (JsrJsonWriter *w, const char *name, guint64 value)
-{
-  jsr_json_writer_member (w, name);
-  jsr_json_writer_uint (w, value);
-}
-
-static void
-json_string (JsrJsonWriter *w, const char *name, const char *value)
-{
-  jsr_json_writer_member (w, name);
-  jsr_json_writer_string (w, value);
-}
-
 /* The text's MEAN: null for none. */
 static void
 json_mean (JsrJsonWriter *w, guint64 total, guint64 count)
@@ -77,11 +63,11 @@ json_percentiles (JsrJsonWriter *w, const char *name, const JsrHistogram *h)
       return;
     }
   jsr_json_writer_begin_object (w);
-  json_uint (w, "count", h->count);
+  jsr_json_writer_member_uint (w, "count", h->count);
   /* As the text rounds them (cli_format_duration of the integer). */
-  json_uint (w, "p50_ns", (guint64) jsr_histogram_percentile (h, 0.50));
-  json_uint (w, "p95_ns", (guint64) jsr_histogram_percentile (h, 0.95));
-  json_uint (w, "p99_ns", (guint64) jsr_histogram_percentile (h, 0.99));
+  jsr_json_writer_member_uint (w, "p50_ns", (guint64) jsr_histogram_percentile (h, 0.50));
+  jsr_json_writer_member_uint (w, "p95_ns", (guint64) jsr_histogram_percentile (h, 0.95));
+  jsr_json_writer_member_uint (w, "p99_ns", (guint64) jsr_histogram_percentile (h, 0.99));
   jsr_json_writer_member (w, "approximate");
   jsr_json_writer_bool (w, h->approximate > 0);
   jsr_json_writer_end_object (w);
@@ -101,17 +87,17 @@ json_overview (const JsonPrinter *p)
 
   jsr_json_writer_member (w, "overview");
   jsr_json_writer_begin_object (w);
-  json_uint (w, "runs", g_hash_table_size (agg->runs));
+  jsr_json_writer_member_uint (w, "runs", g_hash_table_size (agg->runs));
   jsr_json_writer_member (w, "apps");
   jsr_json_writer_begin_object (w);
   apps = g_list_sort (apps, (GCompareFunc) strcmp);
   for (GList *l = apps; l != NULL; l = l->next)
-    json_uint (w, l->data, *(guint64 *) g_hash_table_lookup (agg->apps, l->data));
+    jsr_json_writer_member_uint (w, l->data, *(guint64 *) g_hash_table_lookup (agg->apps, l->data));
   jsr_json_writer_end_object (w);
-  json_uint (w, "apps_other_runs", agg->apps_other);
-  json_uint (w, "reports", agg->reports);
-  json_uint (w, "monitored_ns", agg->monitored_ns);
-  json_uint (w, "installations", g_hash_table_size (agg->installs));
+  jsr_json_writer_member_uint (w, "apps_other_runs", agg->apps_other);
+  jsr_json_writer_member_uint (w, "reports", agg->reports);
+  jsr_json_writer_member_uint (w, "monitored_ns", agg->monitored_ns);
+  jsr_json_writer_member_uint (w, "installations", g_hash_table_size (agg->installs));
 
   jsr_json_writer_member (w, "filter");
   if (agg->filter != NULL)
@@ -121,7 +107,7 @@ json_overview (const JsonPrinter *p)
       json_strv (w, "classes", agg->filter->classes);
       json_strv (w, "sources", agg->filter->sources);
       json_strv (w, "scenes", agg->filter->scenes);
-      json_uint (w, "events_left_out", agg->events_filtered_out);
+      jsr_json_writer_member_uint (w, "events_left_out", agg->events_filtered_out);
       jsr_json_writer_end_object (w);
     }
   else
@@ -129,7 +115,7 @@ json_overview (const JsonPrinter *p)
 
   jsr_json_writer_member (w, "stall_events");
   jsr_json_writer_begin_object (w);
-  json_uint (w, "total", agg->stalls.events);
+  jsr_json_writer_member_uint (w, "total", agg->stalls.events);
   jsr_json_writer_member (w, "by_tier");
   jsr_json_writer_begin_object (w);
   for (guint t = 1; t < JS_N_EVENT_TIERS; t++)
@@ -143,38 +129,39 @@ json_overview (const JsonPrinter *p)
           if (g_strcmp0 (group->key.tier, js_tier_name (js_tier_by_mildness (t))) == 0)
             n = jsr_sat_add_u64 (n, group->stats.events);
         }
-      json_uint (w, js_tier_name (js_tier_by_mildness (t)), n);
+      jsr_json_writer_member_uint (w, js_tier_name (js_tier_by_mildness (t)), n);
     }
   jsr_json_writer_end_object (w);
-  json_uint (w, "blocked_ns", agg->stalls.total_ns);
+  jsr_json_writer_member_uint (w, "blocked_ns", agg->stalls.total_ns);
   jsr_json_writer_end_object (w);
 
   jsr_json_writer_member (w, "attribution");
   jsr_json_writer_begin_object (w);
-  json_uint (w, "blocked_ns", blocked_ns);
-  json_uint (w, "attributed_ns", attributed_ns);
-  json_uint (w, "to_signatures_ns",
-             attributed_ns >= agg->signatures_other.total_ns
-                 ? attributed_ns - agg->signatures_other.total_ns
-                 : 0);
-  json_uint (w, "signatures", g_hash_table_size (agg->signatures));
-  json_uint (w, "unattributed_ns",
-             jsr_sat_add_u64 (agg->stalls.unattributed_ns, agg->frame_uncovered.unattributed_ns));
+  jsr_json_writer_member_uint (w, "blocked_ns", blocked_ns);
+  jsr_json_writer_member_uint (w, "attributed_ns", attributed_ns);
+  jsr_json_writer_member_uint (w, "to_signatures_ns",
+                               attributed_ns >= agg->signatures_other.total_ns
+                                   ? attributed_ns - agg->signatures_other.total_ns
+                                   : 0);
+  jsr_json_writer_member_uint (w, "signatures", g_hash_table_size (agg->signatures));
+  jsr_json_writer_member_uint (
+      w, "unattributed_ns",
+      jsr_sat_add_u64 (agg->stalls.unattributed_ns, agg->frame_uncovered.unattributed_ns));
   jsr_json_writer_end_object (w);
 
   for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
     frame_events = jsr_sat_add_u64 (frame_events, agg->frame_events_by_tier[t]);
   jsr_json_writer_member (w, "frame_events");
   jsr_json_writer_begin_object (w);
-  json_uint (w, "total", frame_events);
-  json_uint (w, "uncovered", agg->frame_uncovered.events);
-  json_uint (w, "uncovered_attributed_ns", agg->frame_uncovered.attributed_ns);
+  jsr_json_writer_member_uint (w, "total", frame_events);
+  jsr_json_writer_member_uint (w, "uncovered", agg->frame_uncovered.events);
+  jsr_json_writer_member_uint (w, "uncovered_attributed_ns", agg->frame_uncovered.attributed_ns);
   jsr_json_writer_end_object (w);
 
   json_percentiles (w, "iteration_busy", &agg->iteration_busy);
   json_percentiles (w, "frame_time", &agg->frame_time);
-  json_uint (w, "frames", agg->frames);
-  json_uint (w, "frames_slow", agg->frames_slow);
+  jsr_json_writer_member_uint (w, "frames", agg->frames);
+  jsr_json_writer_member_uint (w, "frames_slow", agg->frames_slow);
   jsr_json_writer_member (w, "overflowed");
   jsr_json_writer_bool (w, agg->overflowed);
   jsr_json_writer_member (w, "saturated");
@@ -212,8 +199,8 @@ json_signatures (const JsonPrinter *p)
 
   jsr_json_writer_member (w, "signatures");
   jsr_json_writer_begin_object (w);
-  json_string (w, "sort", sort_id (p->sort));
-  json_uint (w, "of", sorted->len);
+  jsr_json_writer_member_string (w, "sort", sort_id (p->sort));
+  jsr_json_writer_member_uint (w, "of", sorted->len);
   jsr_json_writer_member (w, "runs_upper_bound");
   jsr_json_writer_bool (w, agg->runs_upper_bound);
   jsr_json_writer_member (w, "rows");
@@ -232,26 +219,26 @@ json_signatures (const JsonPrinter *p)
           continue;
         }
       jsr_json_writer_begin_object (w);
-      json_uint (w, "rank", i + 1);
-      json_string (w, "id", sig->id);
-      json_string (w, "signature", sig->text);
-      json_uint (w, "total_ns", sig->stats.total_ns);
+      jsr_json_writer_member_uint (w, "rank", i + 1);
+      jsr_json_writer_member_string (w, "id", sig->id);
+      jsr_json_writer_member_string (w, "signature", sig->text);
+      jsr_json_writer_member_uint (w, "total_ns", sig->stats.total_ns);
       json_mean (w, sig->stats.total_ns, sig->stats.events);
-      json_uint (w, "max_ns", sig->stats.max_ns);
-      json_uint (w, "events", sig->stats.events);
-      json_uint (w, "samples", sig->stats.samples);
-      json_uint (w, "runs", sig->stats.runs);
+      jsr_json_writer_member_uint (w, "max_ns", sig->stats.max_ns);
+      jsr_json_writer_member_uint (w, "events", sig->stats.events);
+      jsr_json_writer_member_uint (w, "samples", sig->stats.samples);
+      jsr_json_writer_member_uint (w, "runs", sig->stats.runs);
       jsr_json_writer_end_object (w);
     }
   jsr_json_writer_end_array (w);
   jsr_json_writer_member (w, "other");
   jsr_json_writer_begin_object (w);
-  json_uint (w, "signatures", rest_count);
-  json_uint (w, "total_ns", rest.total_ns);
-  json_uint (w, "events", rest.events);
-  json_uint (w, "samples", rest.samples);
+  jsr_json_writer_member_uint (w, "signatures", rest_count);
+  jsr_json_writer_member_uint (w, "total_ns", rest.total_ns);
+  jsr_json_writer_member_uint (w, "events", rest.events);
+  jsr_json_writer_member_uint (w, "samples", rest.samples);
   jsr_json_writer_end_object (w);
-  json_uint (w, "unattributed_ns", agg->stalls.unattributed_ns);
+  jsr_json_writer_member_uint (w, "unattributed_ns", agg->stalls.unattributed_ns);
   jsr_json_writer_end_object (w);
 }
 
@@ -263,7 +250,7 @@ json_rows (const JsonPrinter *p, const char *name, GPtrArray *rows, gboolean wit
 
   jsr_json_writer_member (w, name);
   jsr_json_writer_begin_object (w);
-  json_uint (w, "of", rows->len);
+  jsr_json_writer_member_uint (w, "of", rows->len);
   jsr_json_writer_member (w, "rows");
   jsr_json_writer_begin_array (w);
   for (guint i = 0; i < MIN (rows->len, limit); i++)
@@ -271,15 +258,15 @@ json_rows (const JsonPrinter *p, const char *name, GPtrArray *rows, gboolean wit
       const CliReportRow *row = g_ptr_array_index (rows, i);
 
       jsr_json_writer_begin_object (w);
-      json_string (w, "label", row->label);
+      jsr_json_writer_member_string (w, "label", row->label);
       if (with_callback)
-        json_string (w, "callback", row->callback);
-      json_uint (w, "events", row->stats.events);
-      json_uint (w, "blocked_ns", row->stats.total_ns);
+        jsr_json_writer_member_string (w, "callback", row->callback);
+      jsr_json_writer_member_uint (w, "events", row->stats.events);
+      jsr_json_writer_member_uint (w, "blocked_ns", row->stats.total_ns);
       json_mean (w, row->stats.total_ns, row->stats.events);
-      json_uint (w, "max_ns", row->stats.max_ns);
-      json_uint (w, "attributed_ns", row->stats.attributed_ns);
-      json_uint (w, "unattributed_ns", row->stats.unattributed_ns);
+      jsr_json_writer_member_uint (w, "max_ns", row->stats.max_ns);
+      jsr_json_writer_member_uint (w, "attributed_ns", row->stats.attributed_ns);
+      jsr_json_writer_member_uint (w, "unattributed_ns", row->stats.unattributed_ns);
       jsr_json_writer_end_object (w);
     }
   jsr_json_writer_end_array (w);
@@ -314,7 +301,7 @@ json_worst (const JsonPrinter *p)
 
   jsr_json_writer_member (w, "worst_events");
   jsr_json_writer_begin_object (w);
-  json_uint (w, "of", agg->stalls.events);
+  jsr_json_writer_member_uint (w, "of", agg->stalls.events);
   jsr_json_writer_member (w, "rows");
   jsr_json_writer_begin_array (w);
   for (guint i = 0; i < MIN (agg->worst->len, p->top); i++)
@@ -323,23 +310,23 @@ json_worst (const JsonPrinter *p)
       guint n_parts = e->parts != NULL ? e->parts->len : 0;
 
       jsr_json_writer_begin_object (w);
-      json_string (w, "app", e->app);
+      jsr_json_writer_member_string (w, "app", e->app);
       jsr_json_writer_member (w, "pid");
       jsr_json_writer_int (w, e->pid);
       jsr_json_writer_member (w, "event_id");
       jsr_json_writer_int (w, e->event_id);
-      json_uint (w, "duration_ns", e->duration_ns);
-      json_string (w, "tier", e->key.tier);
-      json_string (w, "class", e->key.klass);
-      json_string (w, "wait", e->key.wait);
-      json_string (w, "source", e->key.source);
-      json_string (w, "callback", e->key.callback);
-      json_string (w, "culprit", e->culprit);
-      json_string (w, "culprit_callback", e->culprit_callback);
-      json_string (w, "signature", e->signature);
-      json_uint (w, "attributed_ns", e->attributed_ns);
-      json_uint (w, "unattributed_ns", e->unattributed_ns);
-      json_uint (w, "parts_count", e->parts_count);
+      jsr_json_writer_member_uint (w, "duration_ns", e->duration_ns);
+      jsr_json_writer_member_string (w, "tier", e->key.tier);
+      jsr_json_writer_member_string (w, "class", e->key.klass);
+      jsr_json_writer_member_string (w, "wait", e->key.wait);
+      jsr_json_writer_member_string (w, "source", e->key.source);
+      jsr_json_writer_member_string (w, "callback", e->key.callback);
+      jsr_json_writer_member_string (w, "culprit", e->culprit);
+      jsr_json_writer_member_string (w, "culprit_callback", e->culprit_callback);
+      jsr_json_writer_member_string (w, "signature", e->signature);
+      jsr_json_writer_member_uint (w, "attributed_ns", e->attributed_ns);
+      jsr_json_writer_member_uint (w, "unattributed_ns", e->unattributed_ns);
+      jsr_json_writer_member_uint (w, "parts_count", e->parts_count);
       jsr_json_writer_member (w, "parts");
       jsr_json_writer_begin_array (w);
       for (guint j = 0; j < n_parts; j++)
@@ -347,15 +334,15 @@ json_worst (const JsonPrinter *p)
           const JsrAggPart *part = g_ptr_array_index (e->parts, j);
 
           jsr_json_writer_begin_object (w);
-          json_string (w, "type", part->type);
-          json_string (w, "source", part->source);
-          json_string (w, "callback", part->callback);
-          json_uint (w, "duration_ns", part->duration_ns);
-          json_string (w, "tier", part->tier);
-          json_string (w, "class", part->klass);
-          json_string (w, "wait", part->wait);
-          json_string (w, "culprit", part->culprit);
-          json_string (w, "culprit_callback", part->culprit_callback);
+          jsr_json_writer_member_string (w, "type", part->type);
+          jsr_json_writer_member_string (w, "source", part->source);
+          jsr_json_writer_member_string (w, "callback", part->callback);
+          jsr_json_writer_member_uint (w, "duration_ns", part->duration_ns);
+          jsr_json_writer_member_string (w, "tier", part->tier);
+          jsr_json_writer_member_string (w, "class", part->klass);
+          jsr_json_writer_member_string (w, "wait", part->wait);
+          jsr_json_writer_member_string (w, "culprit", part->culprit);
+          jsr_json_writer_member_string (w, "culprit_callback", part->culprit_callback);
           /* Unknown: null for both, the text's "-". */
           jsr_json_writer_member (w, "attributed_ns");
           if (part->attributed_ns >= 0)
@@ -386,8 +373,8 @@ cli_report_write_json (const JsrAggregate *agg, JsrAggSort sort, guint top, GStr
 
   jsr_json_writer_init (&writer, out, JSR_JSON_WRITER_PRETTY);
   jsr_json_writer_begin_object (p->json);
-  json_string (p->json, "format", "jankscope-report-json");
-  json_uint (p->json, "version", 1);
+  jsr_json_writer_member_string (p->json, "format", "jankscope-report-json");
+  jsr_json_writer_member_uint (p->json, "version", 1);
   json_overview (p);
   cli_report_write_diagnoses_json (p->agg, p->top, p->json);
   json_signatures (p);

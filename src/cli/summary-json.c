@@ -15,20 +15,6 @@
 #include "jsr-json-writer.h"
 #include "summary-printer.h"
 
-static void
-member_string (JsrJsonWriter *w, const char *name, const char *value)
-{
-  jsr_json_writer_member (w, name);
-  jsr_json_writer_string (w, value);
-}
-
-static void
-member_int (JsrJsonWriter *w, const char *name, gint64 value)
-{
-  jsr_json_writer_member (w, name);
-  jsr_json_writer_int (w, value);
-}
-
 /* An integer that may be JSR_UNKNOWN (negative): null then. */
 static void
 member_known (JsrJsonWriter *w, const char *name, gint64 value)
@@ -41,22 +27,15 @@ member_known (JsrJsonWriter *w, const char *name, gint64 value)
 }
 
 static void
-member_bool (JsrJsonWriter *w, const char *name, gboolean value)
-{
-  jsr_json_writer_member (w, name);
-  jsr_json_writer_bool (w, value);
-}
-
-static void
 write_frame (JsrJsonWriter *w, const JsrReportFrame *frame)
 {
   jsr_json_writer_begin_object (w);
-  member_string (w, "function", frame->function);
-  member_string (w, "file", frame->file);
+  jsr_json_writer_member_string (w, "function", frame->function);
+  jsr_json_writer_member_string (w, "file", frame->file);
   member_known (w, "line", frame->line);
-  member_string (w, "module", frame->module);
-  member_string (w, "offset", frame->offset);
-  member_bool (w, "inlined", frame->inlined);
+  jsr_json_writer_member_string (w, "module", frame->module);
+  jsr_json_writer_member_string (w, "offset", frame->offset);
+  jsr_json_writer_member_bool (w, "inlined", frame->inlined);
   jsr_json_writer_end_object (w);
 }
 
@@ -73,12 +52,12 @@ write_culprit (JsrJsonWriter *w, const JsrReportCulprit *culprit)
     }
   callback = jsr_culprit_callback_name (culprit);
   jsr_json_writer_begin_object (w);
-  member_string (w, "function", culprit->function);
-  member_string (w, "file", culprit->file);
+  jsr_json_writer_member_string (w, "function", culprit->function);
+  jsr_json_writer_member_string (w, "file", culprit->file);
   member_known (w, "line", culprit->line);
-  member_string (w, "module", culprit->module);
+  jsr_json_writer_member_string (w, "module", culprit->module);
   /* The dispatched callback the text shows before a library's culprit. */
-  member_string (w, "callback", callback);
+  jsr_json_writer_member_string (w, "callback", callback);
   jsr_json_writer_member (w, "confidence");
   if (culprit->confidence < 0)
     jsr_json_writer_null (w);
@@ -86,7 +65,7 @@ write_culprit (JsrJsonWriter *w, const JsrReportCulprit *culprit)
     jsr_json_writer_double (w, culprit->confidence);
   member_known (w, "samples", culprit->samples);
   member_known (w, "of_samples", culprit->of_samples);
-  member_string (w, "reason", culprit->reason);
+  jsr_json_writer_member_string (w, "reason", culprit->reason);
   jsr_json_writer_end_object (w);
 }
 
@@ -96,7 +75,7 @@ write_parts (JsrJsonWriter *w, const JsrReportEvent *event)
   GPtrArray *parts = event->parts;
   guint n = parts != NULL ? parts->len : 0;
 
-  member_int (w, "parts_count", MAX (event->parts_count, (gint64) n));
+  jsr_json_writer_member_int (w, "parts_count", MAX (event->parts_count, (gint64) n));
   jsr_json_writer_member (w, "parts");
   jsr_json_writer_begin_array (w);
   for (guint i = 0; i < n; i++)
@@ -105,12 +84,12 @@ write_parts (JsrJsonWriter *w, const JsrReportEvent *event)
 
       jsr_json_writer_begin_object (w);
       /* From the event's start, like the text's "+0.120 s". */
-      member_int (w, "start_ns", part->start_ns - event->start_ns);
-      member_int (w, "duration_ns", part->duration_ns);
-      member_string (w, "source", part->source);
-      member_string (w, "callback", part->callback);
-      member_string (w, "class", part->klass);
-      member_string (w, "wait", part->wait);
+      jsr_json_writer_member_int (w, "start_ns", part->start_ns - event->start_ns);
+      jsr_json_writer_member_int (w, "duration_ns", part->duration_ns);
+      jsr_json_writer_member_string (w, "source", part->source);
+      jsr_json_writer_member_string (w, "callback", part->callback);
+      jsr_json_writer_member_string (w, "class", part->klass);
+      jsr_json_writer_member_string (w, "wait", part->wait);
       write_culprit (w, part->culprit);
       member_known (w, "attributed_ns", part->attributed_ns);
       jsr_json_writer_end_object (w);
@@ -125,19 +104,19 @@ static void
 write_event (JsrJsonWriter *w, const JsrReport *report, const JsrReportEvent *event)
 {
   jsr_json_writer_begin_object (w);
-  member_int (w, "id", event->id);
+  jsr_json_writer_member_int (w, "id", event->id);
   jsr_json_writer_member (w, "start_ns");
   if (report != NULL)
     jsr_json_writer_int (w, event->start_ns - report->start_ns);
   else
     jsr_json_writer_null (w);
-  member_int (w, "duration_ns", event->duration_ns);
-  member_string (w, "tier", js_tier_name (event->tier));
-  member_string (w, "type", event->type);
-  member_string (w, "source", event->source);
-  member_string (w, "callback", event->callback);
-  member_string (w, "class", event->klass);
-  member_string (w, "wait", event->wait);
+  jsr_json_writer_member_int (w, "duration_ns", event->duration_ns);
+  jsr_json_writer_member_string (w, "tier", js_tier_name (event->tier));
+  jsr_json_writer_member_string (w, "type", event->type);
+  jsr_json_writer_member_string (w, "source", event->source);
+  jsr_json_writer_member_string (w, "callback", event->callback);
+  jsr_json_writer_member_string (w, "class", event->klass);
+  jsr_json_writer_member_string (w, "wait", event->wait);
   member_known (w, "cpu_ns", event->cpu_ns);
   member_known (w, "off_cpu_ns", event->off_cpu_ns);
   write_culprit (w, event->culprit);
@@ -149,8 +128,8 @@ write_event (JsrJsonWriter *w, const JsrReport *report, const JsrReportEvent *ev
       jsr_json_writer_begin_object (w);
       member_known (w, "samples", event->top_stack_count);
       member_known (w, "of_samples", event->samples_total);
-      member_int (w, "frames_total", event->top_stack_frames_total);
-      member_bool (w, "truncated", event->top_stack_truncated);
+      jsr_json_writer_member_int (w, "frames_total", event->top_stack_frames_total);
+      jsr_json_writer_member_bool (w, "truncated", event->top_stack_truncated);
       jsr_json_writer_member (w, "frames");
       jsr_json_writer_begin_array (w);
       for (guint i = 0; i < event->top_stack->len; i++)
@@ -167,23 +146,23 @@ write_overview (JsrJsonWriter *w, const JsrReport *report)
 {
   jsr_json_writer_member (w, "process");
   jsr_json_writer_begin_object (w);
-  member_string (w, "name", report->name);
+  jsr_json_writer_member_string (w, "name", report->name);
   member_known (w, "pid", report->pid);
-  member_string (w, "exe", report->exe);
+  jsr_json_writer_member_string (w, "exe", report->exe);
   jsr_json_writer_end_object (w);
-  member_bool (w, "final", report->final);
+  jsr_json_writer_member_bool (w, "final", report->final);
 
   jsr_json_writer_member (w, "toolkit");
   jsr_json_writer_begin_object (w);
-  member_string (w, "name", report->toolkit);
-  member_string (w, "gtk_version", report->gtk_version);
-  member_string (w, "mode", report->mode);
+  jsr_json_writer_member_string (w, "name", report->toolkit);
+  jsr_json_writer_member_string (w, "gtk_version", report->gtk_version);
+  jsr_json_writer_member_string (w, "mode", report->mode);
   jsr_json_writer_end_object (w);
 
-  member_int (w, "monitored_ns", report->monitored_ns);
-  member_int (w, "iterations", report->iterations);
-  member_int (w, "dispatches", report->dispatches);
-  member_int (w, "busy_ns", report->busy_ns);
+  jsr_json_writer_member_int (w, "monitored_ns", report->monitored_ns);
+  jsr_json_writer_member_int (w, "iterations", report->iterations);
+  jsr_json_writer_member_int (w, "dispatches", report->dispatches);
+  jsr_json_writer_member_int (w, "busy_ns", report->busy_ns);
   /* The text's "Busy": n/a without monitored time. */
   jsr_json_writer_member (w, "busy_fraction");
   if (report->monitored_ns > 0)
@@ -193,27 +172,27 @@ write_overview (JsrJsonWriter *w, const JsrReport *report)
 
   jsr_json_writer_member (w, "events");
   jsr_json_writer_begin_object (w);
-  member_int (w, "total", report->events_total);
-  member_int (w, "threshold_ns", report->threshold_ns);
+  jsr_json_writer_member_int (w, "total", report->events_total);
+  jsr_json_writer_member_int (w, "threshold_ns", report->threshold_ns);
   jsr_json_writer_member (w, "by_tier");
   jsr_json_writer_begin_object (w);
   for (JsTier tier = 0; tier < JS_N_TIERS; tier++)
-    member_int (w, js_tier_name (tier), report->events_by_tier[tier]);
+    jsr_json_writer_member_int (w, js_tier_name (tier), report->events_by_tier[tier]);
   jsr_json_writer_end_object (w);
-  member_int (w, "dropped", report->events_dropped);
+  jsr_json_writer_member_int (w, "dropped", report->events_dropped);
   jsr_json_writer_end_object (w);
-  member_int (w, "records_dropped", report->records_dropped);
+  jsr_json_writer_member_int (w, "records_dropped", report->records_dropped);
 
   jsr_json_writer_member (w, "frames");
   if (report->frames > 0)
     {
       jsr_json_writer_begin_object (w);
-      member_int (w, "count", report->frames);
-      member_int (w, "slow", report->frames_slow);
-      member_int (w, "frozen", report->frames_frozen);
-      member_int (w, "p50_ns", report->frame_p50_ns);
-      member_int (w, "p95_ns", report->frame_p95_ns);
-      member_int (w, "p99_ns", report->frame_p99_ns);
+      jsr_json_writer_member_int (w, "count", report->frames);
+      jsr_json_writer_member_int (w, "slow", report->frames_slow);
+      jsr_json_writer_member_int (w, "frozen", report->frames_frozen);
+      jsr_json_writer_member_int (w, "p50_ns", report->frame_p50_ns);
+      jsr_json_writer_member_int (w, "p95_ns", report->frame_p95_ns);
+      jsr_json_writer_member_int (w, "p99_ns", report->frame_p99_ns);
       jsr_json_writer_member (w, "fps_animating");
       if (report->frames_fps >= 0)
         jsr_json_writer_double (w, report->frames_fps);
@@ -230,13 +209,13 @@ write_overview (JsrJsonWriter *w, const JsrReport *report)
       const JsrReportSampler *sampler = report->sampler;
 
       jsr_json_writer_begin_object (w);
-      member_bool (w, "sampling_off", sampler->sampling_off);
+      jsr_json_writer_member_bool (w, "sampling_off", sampler->sampling_off);
       member_known (w, "samples", sampler->samples);
       member_known (w, "stalls", sampler->stalls);
       member_known (w, "signals_sent", sampler->signals_sent);
       member_known (w, "signal_timeouts", sampler->signal_timeouts);
       member_known (w, "syscalls_interrupted", sampler->syscalls_interrupted);
-      member_bool (w, "signal_lost", sampler->signal_lost);
+      jsr_json_writer_member_bool (w, "signal_lost", sampler->signal_lost);
       jsr_json_writer_end_object (w);
     }
   else
@@ -255,12 +234,12 @@ write_sources (JsrJsonWriter *w, const char *name, const JsrReport *report, gboo
       const JsrReportSource *source = g_ptr_array_index (sorted, i);
 
       jsr_json_writer_begin_object (w);
-      member_string (w, "source", source->source);
-      member_string (w, "callback", source->callback);
-      member_int (w, "count", source->count);
-      member_int (w, "total_ns", source->total_ns);
-      member_int (w, "max_ns", source->max_ns);
-      member_int (w, "p95_ns", source->p95_ns);
+      jsr_json_writer_member_string (w, "source", source->source);
+      jsr_json_writer_member_string (w, "callback", source->callback);
+      jsr_json_writer_member_int (w, "count", source->count);
+      jsr_json_writer_member_int (w, "total_ns", source->total_ns);
+      jsr_json_writer_member_int (w, "max_ns", source->max_ns);
+      jsr_json_writer_member_int (w, "p95_ns", source->p95_ns);
       jsr_json_writer_end_object (w);
     }
   jsr_json_writer_end_array (w);
@@ -278,8 +257,8 @@ cli_summary_write_json (const JsrReport *report, GString *out)
 
   jsr_json_writer_init (&w, out, JSR_JSON_WRITER_PRETTY);
   jsr_json_writer_begin_object (&w);
-  member_string (&w, "format", "jankscope-summary-json");
-  member_int (&w, "version", 1);
+  jsr_json_writer_member_string (&w, "format", "jankscope-summary-json");
+  jsr_json_writer_member_int (&w, "version", 1);
   write_overview (&w, report);
 
   hang = jsr_report_get_ongoing_hang (report);
@@ -296,7 +275,7 @@ cli_summary_write_json (const JsrReport *report, GString *out)
 
       jsr_json_writer_begin_object (&w);
       member_known (&w, "pid", previous->pid);
-      member_string (&w, "exe", previous->exe);
+      jsr_json_writer_member_string (&w, "exe", previous->exe);
       jsr_json_writer_member (&w, "hang");
       write_event (&w, NULL, previous->hang);
       jsr_json_writer_end_object (&w);
@@ -308,7 +287,7 @@ cli_summary_write_json (const JsrReport *report, GString *out)
   write_sources (&w, "top_sources_by_longest", report, TRUE);
 
   events = cli_summary_sorted_events (report);
-  member_int (&w, "events_listed", events->len);
+  jsr_json_writer_member_int (&w, "events_listed", events->len);
   jsr_json_writer_member (&w, "worst_events");
   jsr_json_writer_begin_array (&w);
   for (guint i = 0; i < MIN (events->len, CLI_SUMMARY_TOP_N); i++)

@@ -34,20 +34,6 @@ write_count (JsrJsonWriter *w, guint64 value)
   jsr_json_writer_uint (w, MIN (value, (guint64) G_MAXINT64));
 }
 
-static void
-member_string (JsrJsonWriter *w, const char *name, const char *value)
-{
-  jsr_json_writer_member (w, name);
-  jsr_json_writer_string (w, value);
-}
-
-static void
-member_bool (JsrJsonWriter *w, const char *name, gboolean value)
-{
-  jsr_json_writer_member (w, name);
-  jsr_json_writer_bool (w, value);
-}
-
 /* A top-level member (or one of a block at `indent`) on a line of its own. */
 static void
 line_member (JsrJsonWriter *w, guint indent, const char *name)
@@ -83,12 +69,12 @@ write_stats (JsrJsonWriter *w, const JsrAggStats *s, const char *total_name,
 static void
 write_key (JsrJsonWriter *w, const JsrAggKey *key)
 {
-  member_string (w, "tier", key->tier);
-  member_string (w, "class", key->klass);
-  member_string (w, "wait", key->wait);
-  member_string (w, "source", key->source);
-  member_string (w, "callback", key->callback);
-  member_string (w, "scene", key->scene);
+  jsr_json_writer_member_string (w, "tier", key->tier);
+  jsr_json_writer_member_string (w, "class", key->klass);
+  jsr_json_writer_member_string (w, "wait", key->wait);
+  jsr_json_writer_member_string (w, "source", key->source);
+  jsr_json_writer_member_string (w, "callback", key->callback);
+  jsr_json_writer_member_string (w, "scene", key->scene);
 }
 
 /* The members of a percentile block at `indent`, its histogram last. */
@@ -226,7 +212,7 @@ write_apps (JsrJsonWriter *w, const JsrAggregate *agg)
 
       jsr_json_writer_newline (w, TOP + 2);
       jsr_json_writer_begin_object (w);
-      member_string (w, "name", name);
+      jsr_json_writer_member_string (w, "name", name);
       jsr_json_writer_member (w, "runs");
       jsr_json_writer_uint (w, *(guint64 *) g_hash_table_lookup (agg->apps, name));
       jsr_json_writer_end_object (w);
@@ -309,8 +295,8 @@ write_signature (JsrJsonWriter *w, const JsrAggSignature *sig)
 
   jsr_json_writer_newline (w, TOP + 2);
   jsr_json_writer_begin_object (w);
-  member_string (w, "signature", sig->text);
-  member_string (w, "signature_id", sig->id);
+  jsr_json_writer_member_string (w, "signature", sig->text);
+  jsr_json_writer_member_string (w, "signature_id", sig->id);
   write_stats (w, &sig->stats, "total_ns", FALSE);
   line_member (w, in, "cells");
   jsr_json_writer_begin_array (w);
@@ -348,18 +334,18 @@ write_part (JsrJsonWriter *w, guint in, const JsrAggPart *part)
 {
   jsr_json_writer_newline (w, in);
   jsr_json_writer_begin_object (w);
-  member_string (w, "type", part->type);
-  member_string (w, "source", part->source);
-  member_string (w, "callback", part->callback);
+  jsr_json_writer_member_string (w, "type", part->type);
+  jsr_json_writer_member_string (w, "source", part->source);
+  jsr_json_writer_member_string (w, "callback", part->callback);
   jsr_json_writer_member (w, "start_ns");
   jsr_json_writer_int (w, part->start_ns);
   jsr_json_writer_member (w, "duration_ns");
   write_count (w, part->duration_ns);
-  member_string (w, "tier", part->tier);
-  member_string (w, "class", part->klass);
-  member_string (w, "wait", part->wait);
-  member_string (w, "culprit", part->culprit);
-  member_string (w, "culprit_callback", part->culprit_callback);
+  jsr_json_writer_member_string (w, "tier", part->tier);
+  jsr_json_writer_member_string (w, "class", part->klass);
+  jsr_json_writer_member_string (w, "wait", part->wait);
+  jsr_json_writer_member_string (w, "culprit", part->culprit);
+  jsr_json_writer_member_string (w, "culprit_callback", part->culprit_callback);
   jsr_json_writer_member (w, "attributed_ns");
   if (part->attributed_ns >= 0)
     jsr_json_writer_int (w, part->attributed_ns);
@@ -377,7 +363,7 @@ write_worst (JsrJsonWriter *w, const JsrAggEvent *e)
   jsr_json_writer_begin_object (w);
   jsr_json_writer_member (w, "run");
   write_run_id (w, e->run);
-  member_string (w, "app", e->app);
+  jsr_json_writer_member_string (w, "app", e->app);
   jsr_json_writer_member (w, "pid");
   jsr_json_writer_int (w, e->pid);
   jsr_json_writer_member (w, "id");
@@ -394,8 +380,8 @@ write_worst (JsrJsonWriter *w, const JsrAggEvent *e)
   write_key (w, &e->key);
   line_member (w, in, "culprit");
   jsr_json_writer_string (w, e->culprit);
-  member_string (w, "culprit_callback", e->culprit_callback);
-  member_string (w, "signature", e->signature);
+  jsr_json_writer_member_string (w, "culprit_callback", e->culprit_callback);
+  jsr_json_writer_member_string (w, "signature", e->signature);
   line_member (w, in, "parts_count");
   write_count (w, e->parts_count);
   jsr_json_writer_member (w, "parts");
@@ -455,13 +441,13 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
   line_member (w, TOP, "signature_frames");
   write_count (w, agg->signature_frames);
   jsr_json_writer_newline (w, TOP);
-  member_bool (w, "exact", !overflowed && !agg->saturated);
+  jsr_json_writer_member_bool (w, "exact", !overflowed && !agg->saturated);
   jsr_json_writer_newline (w, TOP);
-  member_bool (w, "overflowed", overflowed);
+  jsr_json_writer_member_bool (w, "overflowed", overflowed);
   jsr_json_writer_newline (w, TOP);
-  member_bool (w, "saturated", agg->saturated);
+  jsr_json_writer_member_bool (w, "saturated", agg->saturated);
   jsr_json_writer_newline (w, TOP);
-  member_bool (w, "runs_upper_bound", agg->runs_upper_bound);
+  jsr_json_writer_member_bool (w, "runs_upper_bound", agg->runs_upper_bound);
   line_member (w, TOP, "reports");
   write_count (w, agg->reports);
   write_runs (w, agg);

@@ -389,6 +389,34 @@ jsr_json_writer_bool (JsrJsonWriter *writer, gboolean value)
 }
 
 void
+jsr_json_writer_member_string (JsrJsonWriter *writer, const char *name, const char *text)
+{
+  jsr_json_writer_member (writer, name);
+  jsr_json_writer_string (writer, text);
+}
+
+void
+jsr_json_writer_member_int (JsrJsonWriter *writer, const char *name, gint64 value)
+{
+  jsr_json_writer_member (writer, name);
+  jsr_json_writer_int (writer, value);
+}
+
+void
+jsr_json_writer_member_uint (JsrJsonWriter *writer, const char *name, guint64 value)
+{
+  jsr_json_writer_member (writer, name);
+  jsr_json_writer_uint (writer, value);
+}
+
+void
+jsr_json_writer_member_bool (JsrJsonWriter *writer, const char *name, gboolean value)
+{
+  jsr_json_writer_member (writer, name);
+  jsr_json_writer_bool (writer, value);
+}
+
+void
 jsr_json_writer_null (JsrJsonWriter *writer)
 {
   before_value (writer);

@@ -74,6 +74,13 @@ void jsr_json_writer_number (JsrJsonWriter *writer, const char *text);
 void jsr_json_writer_bool (JsrJsonWriter *writer, gboolean value);
 void jsr_json_writer_null (JsrJsonWriter *writer);
 
+/* A member and its value in one call: jsr_json_writer_member (), then the
+ * value as above. */
+void jsr_json_writer_member_string (JsrJsonWriter *writer, const char *name, const char *text);
+void jsr_json_writer_member_int (JsrJsonWriter *writer, const char *name, gint64 value);
+void jsr_json_writer_member_uint (JsrJsonWriter *writer, const char *name, guint64 value);
+void jsr_json_writer_member_bool (JsrJsonWriter *writer, const char *name, gboolean value);
+
 /* A parsed value as it is (every member, duplicates included). */
 void jsr_json_writer_node (JsrJsonWriter *writer, const JsrJsonNode *node);
 
