@@ -26,7 +26,7 @@ the end of after-paint), which is the sum of its phases.
 import sys
 
 from jankscope_test import (
-    MS, TIER_NAMES, CheckFailed, all_parts, app, check, check_covers, check_equal,
+    MS, TIER_NAMES, CheckFailed, all_parts, app, check, check_covers, check_equal, episode_tier,
     check_event_totals, check_ms, fact, gtk_env, is_int, main, non_frame_view, run_app, stalls,
     validate_report)
 
@@ -219,9 +219,20 @@ def validate_frame_events(report, static):
         for prev, nxt in zip(parts, parts[1:]):
             check(nxt["start_ns"] - prev["end_ns"] < config["merge_gap_ns"],
                   f"{what}: parts {ms(nxt['start_ns'] - prev['end_ns'])} ms apart in one event")
-        check_event_totals(e, parts, ("tier", "source", "callback"), what)
-        check(e["tier"] in frame_tier(e["max_part_ns"], config),
-              f"{what}: tier {e['tier']!r} for a longest frame of {ms(e['max_part_ns'])} ms")
+        check_event_totals(e, parts, ("source", "callback"), what)
+        # The episode's tier: the worse of its longest frame's and of the time
+        # its frames ran past their budget (at most severe), docs/report-format.md.
+        if e["parts_count"] == len(parts):
+            blocked = sum(max(0, p["duration_ns"] - p["budget_ns"]) for p in parts)
+            check_equal(e.get("blocked_ns"), blocked, f"{what}: blocked_ns (frames past budget)")
+        else:
+            blocked = e.get("blocked_ns", 0)
+        tiers = {episode_tier(longest, by_blocked, "severe")
+                 for longest in frame_tier(e["max_part_ns"], config)
+                 for by_blocked in frame_tier(blocked, config)}
+        check(e["tier"] in tiers,
+              f"{what}: tier {e['tier']!r} for a longest frame of {ms(e['max_part_ns'])} ms "
+              f"and {ms(blocked)} ms past budget (expected one of {sorted(tiers)})")
 
 
 def validate(run, toolkit, scenario):
@@ -240,6 +251,17 @@ def validate(run, toolkit, scenario):
     check(all(e.get("type") in ("dispatch", "iteration", "frame") for e in events),
           f"event types: {[e.get('type') for e in events]}")
 
+    # Frame events are counted apart from the stall events, per tier.
+    summary = report["summary"]
+    listed_frames = [e for e in events if e["type"] == "frame"]
+    check_equal(summary.get("frame_events_total"),
+                len(listed_frames) + summary.get("frame_events_dropped", -1),
+                "summary.frame_events_total (listed + dropped)")
+    if summary.get("frame_events_dropped") == 0:
+        check_equal(summary.get("frame_events_by_tier"),
+                    {t: sum(e["tier"] == t for e in listed_frames)
+                     for t in ("light", "noticeable", "severe", "frozen")},
+                    "summary.frame_events_by_tier")
     validate_report(non_frame_view(report), pid=run.pid, exe=run.argv[0], mode="preload",
                     toolkit=toolkit, gtk_version=fact(run, "gtk_version"),
                     glib_version=fact(run, "glib_version"))

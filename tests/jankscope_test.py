@@ -339,6 +339,31 @@ def tier_of(duration_ns, config):
     return name
 
 
+# Mildest first, as js-tiers.h orders them.
+MILDNESS = ("light", "noticeable", "severe", "frozen", "hang")
+
+
+def worse_tier(a, b):
+    return a if MILDNESS.index(a) >= MILDNESS.index(b) else b
+
+
+def episode_tier(longest_tier, by_blocked, cap):
+    """An event's tier as docs/report-format.md defines it: the worse of its
+    longest part's and its blocked time's, the latter at most @cap."""
+    if MILDNESS.index(by_blocked) > MILDNESS.index(cap):
+        by_blocked = cap
+    return worse_tier(longest_tier, by_blocked)
+
+
+def stall_event_tier(e, config):
+    """A stall event's tier from its own numbers (blocked_ns: its parts'
+    durations summed, equal to duration_ns)."""
+    check_equal(e.get("blocked_ns"), e["duration_ns"],
+                f"event {e['id']}: blocked_ns (its parts' durations)")
+    return episode_tier(tier_of(e["max_part_ns"], config),
+                        tier_of(e["duration_ns"], config) or "noticeable", "frozen")
+
+
 def is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -509,9 +534,8 @@ def validate_event(e, config, process):
     for prev, nxt in zip(parts, parts[1:]):
         check(nxt["start_ns"] - prev["end_ns"] < config["merge_gap_ns"],
               f"{what}: parts {(nxt['start_ns'] - prev['end_ns']) / MS} ms apart in one event")
-    check_event_totals(e, parts, ("type", "tier", "source", "callback", "priority", "depth"),
-                       what)
-    check_equal(e["tier"], tier_of(e["max_part_ns"], config), f"{what}: tier")
+    check_event_totals(e, parts, ("type", "source", "callback", "priority", "depth"), what)
+    check_equal(e["tier"], stall_event_tier(e, config), f"{what}: tier")
 
 
 # Frames that can never be blamed for what the main loop dispatched.

@@ -71,3 +71,38 @@ js_tier_of_frame (const gint64 bound_ns[JS_N_TIERS], gint64 frame_ns)
     return JS_TIER_NOTICEABLE;
   return JS_TIER_LIGHT;
 }
+
+guint
+js_tier_mildness (JsTier tier)
+{
+  if (tier == JS_TIER_LIGHT)
+    return 0;
+  return (guint) tier < JS_N_TIERS ? (guint) tier + 1 : JS_N_EVENT_TIERS;
+}
+
+JsTier
+js_tier_worse (JsTier a, JsTier b)
+{
+  return js_tier_mildness (b) > js_tier_mildness (a) ? b : a;
+}
+
+JsTier
+js_tier_of_episode (const gint64 bound_ns[JS_N_TIERS], gboolean frames, JsTier longest,
+                    gint64 blocked_ns)
+{
+  JsTier by_blocked;
+
+  if (frames)
+    {
+      by_blocked = js_tier_of_frame (bound_ns, blocked_ns);
+      if (by_blocked == JS_TIER_FROZEN)
+        by_blocked = JS_TIER_SEVERE;
+    }
+  else
+    {
+      by_blocked = js_tier_of_stall (bound_ns, blocked_ns);
+      if (by_blocked == JS_TIER_HANG)
+        by_blocked = JS_TIER_FROZEN;
+    }
+  return js_tier_worse (longest, by_blocked);
+}

@@ -63,4 +63,23 @@ JsTier js_tier_of_stall (const gint64 bound_ns[JS_N_TIERS], gint64 duration_ns);
  * its bound, light below; never hang (frames have no hang tier). */
 JsTier js_tier_of_frame (const gint64 bound_ns[JS_N_TIERS], gint64 frame_ns);
 
+/* Where a tier stands, mildest first: 0 for light, 4 for hang (the inverse
+ * of js_tier_by_mildness); past the tiers, above hang. */
+guint js_tier_mildness (JsTier tier);
+/* The worse of two tiers. */
+JsTier js_tier_worse (JsTier a, JsTier b);
+
+/* An episode's tier (a jank event: parts less than the merge gap apart).
+ * `longest` is the tier of its longest part (a frame event's from
+ * js_tier_of_frame, a stall's from js_tier_of_stall); `blocked_ns` the time
+ * the parts blocked in all: a stall event's parts' own durations summed, a
+ * frame event's frames' time past their budget summed (the time the display
+ * fell behind), so back-to-back slow callbacks or seconds of slow frames
+ * rank by what the user sat through, not by their longest piece. Blocked
+ * time alone never reaches the tier only one uninterrupted part can: a
+ * hang is one stall that long, a frozen frame event has a frozen frame, so
+ * it raises a stall event to frozen at most and a frame event to severe. */
+JsTier js_tier_of_episode (const gint64 bound_ns[JS_N_TIERS], gboolean frames, JsTier longest,
+                           gint64 blocked_ns);
+
 G_END_DECLS

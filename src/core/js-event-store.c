@@ -93,16 +93,33 @@ add_window (JsEvent *e, const JsPart *part, gint32 index)
   g_array_append_val (e->windows, w);
 }
 
+/* The time a part kept the user waiting: a stall's own time, a frame's time
+ * past its budget. */
+static gint64
+part_blocked_ns (const JsPart *part)
+{
+  if (part->frame != NULL)
+    return MAX (0, part->duration_ns - part->frame->budget_ns);
+  return MAX (0, part->duration_ns);
+}
+
 static void
 event_add (JsEventStore *store, JsEvent *e, const JsPart *part)
 {
+  gboolean frames = part->type == JS_RECORD_FRAME;
+  gint64 blocked = part_blocked_ns (part);
+
   e->start_ns = MIN (e->start_ns, part->start_ns);
   e->end_ns = MAX (e->end_ns, part->end_ns);
   e->duration_ns += part->duration_ns;
+  e->blocked_ns = blocked > G_MAXINT64 - e->blocked_ns ? G_MAXINT64 : e->blocked_ns + blocked;
   e->changed = store->generation;
   e->parts_count++;
   if (part->duration_ns > e->longest.duration_ns)
     set_longest (e, part);
+  e->tier = js_tier_of_episode (store->config->tier_ns, frames,
+                                e->longest_frame != NULL ? e->longest_frame->tier : e->longest.tier,
+                                e->blocked_ns);
   if (e->parts->len < store->config->max_parts)
     {
       g_array_append_val (e->parts, *part);
@@ -157,10 +174,10 @@ victim_below (JsEventStore *store, JsTier tier)
     {
       JsEvent *e = g_ptr_array_index (store->events, i);
 
-      if (e->longest.tier < tier
+      if (js_tier_mildness (e->tier) < js_tier_mildness (tier)
           && (best < 0
-              || e->longest.tier
-                     < ((JsEvent *) g_ptr_array_index (store->events, best))->longest.tier))
+              || js_tier_mildness (e->tier) < js_tier_mildness (
+                     ((JsEvent *) g_ptr_array_index (store->events, best))->tier)))
         best = (gint) i;
     }
   return best;
@@ -181,14 +198,14 @@ close_open (JsEventStore *store, gint64 now_ns)
       g_ptr_array_add (store->events, e);
       return;
     }
-  victim = victim_below (store, e->longest.tier);
+  victim = victim_below (store, e->tier);
   if (victim < 0)
     {
-      store->dropped_by_tier[e->longest.tier]++;
+      store->dropped_by_tier[e->tier]++;
       event_free (e);
       return;
     }
-  store->dropped_by_tier[((JsEvent *) g_ptr_array_index (store->events, victim))->longest.tier]++;
+  store->dropped_by_tier[((JsEvent *) g_ptr_array_index (store->events, victim))->tier]++;
   g_ptr_array_remove_index (store->events, (guint) victim); /* keeps the order */
   g_ptr_array_add (store->events, e);
 }
@@ -255,16 +272,17 @@ js_event_stalls_state (const JsEvent *e)
 }
 
 void
-js_event_store_count (const JsEventStore *store, guint64 by_tier[JS_N_TIERS], guint64 *dropped)
+js_event_store_count (const JsEventStore *store, guint64 by_tier[JS_N_EVENT_TIERS],
+                      guint64 *dropped)
 {
   *dropped = 0;
-  for (guint t = 0; t < JS_N_TIERS; t++)
+  for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
     {
       by_tier[t] = store->dropped_by_tier[t];
       *dropped += store->dropped_by_tier[t];
     }
   for (guint i = 0; i < store->events->len; i++)
-    by_tier[((JsEvent *) g_ptr_array_index (store->events, i))->longest.tier]++;
+    by_tier[((JsEvent *) g_ptr_array_index (store->events, i))->tier]++;
   if (store->open != NULL)
-    by_tier[store->open->longest.tier]++;
+    by_tier[store->open->tier]++;
 }

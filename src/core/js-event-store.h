@@ -48,7 +48,13 @@ typedef struct
   gint64 start_ns;
   gint64 end_ns;
   gint64 duration_ns; /* sum of the parts */
-  guint parts_count;  /* including parts left out of `parts` */
+  /* What the user sat through: the parts' own time (stall events) or the
+   * frames' time past their budget (frame events), summed; and the tier it
+   * gives the episode with its longest part (common/js-tiers.h,
+   * js_tier_of_episode). A frame event's tier may be light. */
+  gint64 blocked_ns;
+  JsTier tier;
+  guint parts_count; /* including parts left out of `parts` */
   JsPart longest;
   GArray *parts;              /* JsPart, at most max_parts */
   JsFrameInfo *longest_frame; /* copy of longest.frame (frame events) */
@@ -83,7 +89,7 @@ typedef struct
   JsEvent *open;     /* the episode still accepting parts, or NULL */
   guint64 next_id;
   guint64 *ids; /* where event ids come from: &next_id, or a counter shared by stores */
-  guint64 dropped_by_tier[JS_N_TIERS];
+  guint64 dropped_by_tier[JS_N_EVENT_TIERS];
   guint64 generation; /* bumped on every change: "is the report stale?" */
 } JsEventStore;
 
@@ -115,7 +121,7 @@ void js_event_store_freeze (JsEventStore *store, JsEvent *e, GBytes *json);
 guint64 js_event_stalls_state (const JsEvent *e);
 
 /* Events per tier, dropped ones included; and all dropped. */
-void js_event_store_count (const JsEventStore *store, guint64 by_tier[JS_N_TIERS],
+void js_event_store_count (const JsEventStore *store, guint64 by_tier[JS_N_EVENT_TIERS],
                            guint64 *dropped);
 
 G_END_DECLS

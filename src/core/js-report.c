@@ -172,9 +172,11 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
 {
   JsLoopStats *st = in->loop_stats;
   g_autoptr (GPtrArray) sources = js_loop_stats_sorted_sources (st);
-  guint64 by_tier[JS_N_TIERS], dropped, total = 0;
+  guint64 by_tier[JS_N_EVENT_TIERS], dropped, total = 0;
+  guint64 frame_by_tier[JS_N_EVENT_TIERS], frame_dropped, frame_total = 0;
 
   js_event_store_count (in->store, by_tier, &dropped);
+  js_event_store_count (&in->frames->frame_store, frame_by_tier, &frame_dropped);
   json_builder_set_member_name (b, "summary");
   json_builder_begin_object (b);
   js_json_member_int (b, "iterations", (gint64) st->iterations);
@@ -201,6 +203,20 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
   json_builder_end_object (b);
   js_json_member_int (b, "events_total", (gint64) total);
   js_json_member_int (b, "events_dropped", (gint64) dropped);
+  /* Frame events (episodes of slow frames) apart: with the stall events
+   * above, they are the jank events every reader counts. */
+  json_builder_set_member_name (b, "frame_events_by_tier");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < JS_N_EVENT_TIERS - 1; i++)
+    {
+      JsTier t = js_tier_by_mildness (i); /* light .. frozen: frames never hang */
+
+      js_json_member_int (b, js_tier_name (t), (gint64) frame_by_tier[t]);
+      frame_total += frame_by_tier[t];
+    }
+  json_builder_end_object (b);
+  js_json_member_int (b, "frame_events_total", (gint64) frame_total);
+  js_json_member_int (b, "frame_events_dropped", (gint64) frame_dropped);
   js_json_member_int (b, "records_dropped", (gint64) in->records_dropped);
   js_json_member_int (b, "nested_loops", (gint64) st->nested_loops);
   js_json_member_int (b, "poll_func_reinstalls", in->poll_reinstalls);
@@ -317,8 +333,9 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
   js_json_member_int (b, "end_ns", e->end_ns);
   js_json_member_int (b, "duration_ns", e->duration_ns);
   js_json_member_int (b, "max_part_ns", l->duration_ns);
+  js_json_member_int (b, "blocked_ns", e->blocked_ns);
   json_builder_set_member_name (b, "tier");
-  json_builder_add_string_value (b, part_tier_name (l));
+  json_builder_add_string_value (b, js_tier_name (e->tier));
   js_json_member_string (b, "source", js_names_get (l->name_id));
   add_callback (b, in, l->code);
   if (l->type == JS_RECORD_DISPATCH)

@@ -115,6 +115,45 @@ test_tier_of_frame (void)
   g_assert_true (js_frame_is_frozen (b, 400 * MS));
 }
 
+/* An episode's tier: the worse of its longest part's and its blocked
+ * time's, where blocked time alone stops one tier short of what only one
+ * uninterrupted part reaches. */
+static void
+test_tier_of_episode (void)
+{
+  gint64 b[JS_N_TIERS];
+
+  js_tier_default_bounds (b);
+  g_assert_cmpuint (js_tier_mildness (JS_TIER_LIGHT), <, js_tier_mildness (JS_TIER_NOTICEABLE));
+  g_assert_cmpuint (js_tier_mildness (JS_TIER_FROZEN), <, js_tier_mildness (JS_TIER_HANG));
+  for (guint i = 0; i < JS_N_EVENT_TIERS; i++)
+    g_assert_cmpuint (js_tier_mildness (js_tier_by_mildness (i)), ==, i);
+  g_assert_cmpint (js_tier_worse (JS_TIER_LIGHT, JS_TIER_NOTICEABLE), ==, JS_TIER_NOTICEABLE);
+  g_assert_cmpint (js_tier_worse (JS_TIER_HANG, JS_TIER_LIGHT), ==, JS_TIER_HANG);
+
+  /* One part: its own tier. */
+  g_assert_cmpint (js_tier_of_episode (b, FALSE, JS_TIER_NOTICEABLE, 60 * MS), ==,
+                   JS_TIER_NOTICEABLE);
+  g_assert_cmpint (js_tier_of_episode (b, TRUE, JS_TIER_LIGHT, 20 * MS), ==, JS_TIER_LIGHT);
+  /* Ten back-to-back 150 ms callbacks: 1.5 s blocked is a frozen window,
+   * not ten noticeable stutters; 30 of them still not a hang. */
+  g_assert_cmpint (js_tier_of_episode (b, FALSE, JS_TIER_NOTICEABLE, 1500 * MS), ==,
+                   JS_TIER_FROZEN);
+  g_assert_cmpint (js_tier_of_episode (b, FALSE, JS_TIER_NOTICEABLE, 4500 * MS), ==,
+                   JS_TIER_FROZEN);
+  g_assert_cmpint (js_tier_of_episode (b, FALSE, JS_TIER_SEVERE, 250 * MS), ==, JS_TIER_SEVERE);
+  /* One hang part stays a hang. */
+  g_assert_cmpint (js_tier_of_episode (b, FALSE, JS_TIER_HANG, 3000 * MS), ==, JS_TIER_HANG);
+  /* Six seconds of 40 ms frames (light each, 23 ms late each: 3.5 s behind)
+   * are severe, not light; never frozen without a frozen frame. */
+  g_assert_cmpint (js_tier_of_episode (b, TRUE, JS_TIER_LIGHT, 3500 * MS), ==, JS_TIER_SEVERE);
+  g_assert_cmpint (js_tier_of_episode (b, TRUE, JS_TIER_LIGHT, 60 * MS), ==, JS_TIER_NOTICEABLE);
+  g_assert_cmpint (js_tier_of_episode (b, TRUE, JS_TIER_FROZEN, 800 * MS), ==, JS_TIER_FROZEN);
+  /* Nothing blocked (or a nonsense negative sum): the longest part's. */
+  g_assert_cmpint (js_tier_of_episode (b, TRUE, JS_TIER_LIGHT, -5), ==, JS_TIER_LIGHT);
+  g_assert_cmpint (js_tier_of_episode (b, FALSE, JS_TIER_SEVERE, 0), ==, JS_TIER_SEVERE);
+}
+
 static void
 test_slow_frame (void)
 {
@@ -219,6 +258,7 @@ main (int argc, char **argv)
   g_test_add_func ("/CommonRules/default-bounds", test_default_bounds);
   g_test_add_func ("/CommonRules/tier-of-stall", test_tier_of_stall);
   g_test_add_func ("/CommonRules/tier-of-frame", test_tier_of_frame);
+  g_test_add_func ("/CommonRules/tier-of-episode", test_tier_of_episode);
   g_test_add_func ("/CommonRules/slow-frame", test_slow_frame);
   g_test_add_func ("/CommonRules/percentile-rank", test_percentile_rank);
   g_test_add_func ("/CommonRules/percentile-of-buckets", test_percentile_of_buckets);

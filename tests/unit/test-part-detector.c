@@ -183,7 +183,7 @@ test_tick_closes_only_when_nothing_can_join (Fixture *f, gconstpointer data)
 static void
 test_bounded_store_counts_drops (Fixture *f, gconstpointer data)
 {
-  guint64 by_tier[JS_N_TIERS], dropped;
+  guint64 by_tier[JS_N_EVENT_TIERS], dropped;
 
   f->config.max_events = 3;
   for (gint64 i = 0; i < 5; i++) /* five noticeable episodes, 1 s apart */
@@ -197,6 +197,39 @@ test_bounded_store_counts_drops (Fixture *f, gconstpointer data)
   g_assert_cmpuint (by_tier[JS_TIER_FROZEN], ==, 1);
   g_assert_cmpint (((JsEvent *) g_ptr_array_index (f->store.events, 2))->longest.tier, ==,
                    JS_TIER_FROZEN);
+  g_assert_cmpint (((JsEvent *) g_ptr_array_index (f->store.events, 2))->tier, ==, JS_TIER_FROZEN);
+}
+
+/* Back-to-back noticeable callbacks make one episode whose tier follows the
+ * time they blocked together (1.2 s: frozen), counted and kept as such. */
+static void
+test_episode_tier_from_blocked_time (Fixture *f, gconstpointer data)
+{
+  guint64 by_tier[JS_N_EVENT_TIERS], dropped;
+
+  for (gint64 i = 0; i < 10; i++) /* 120 ms each, 30 ms apart */
+    dispatch (f, i * 150, i * 150 + 120, 0, 1);
+  g_assert_cmpuint (n_events (f), ==, 1);
+  g_assert_cmpint (event (f, 0)->longest.tier, ==, JS_TIER_NOTICEABLE);
+  g_assert_cmpint (event (f, 0)->blocked_ns, ==, 1200 * MS);
+  g_assert_cmpint (event (f, 0)->tier, ==, JS_TIER_FROZEN);
+  /* A lone severe stall later, apart. */
+  dispatch (f, 10000, 10300, 0, 1);
+  js_event_store_tick (&f->store, 20000 * MS, 0, FALSE);
+  g_assert_cmpuint (n_events (f), ==, 2);
+  g_assert_cmpint (event (f, 1)->tier, ==, JS_TIER_SEVERE);
+  js_event_store_count (&f->store, by_tier, &dropped);
+  g_assert_cmpuint (by_tier[JS_TIER_FROZEN], ==, 1);
+  g_assert_cmpuint (by_tier[JS_TIER_SEVERE], ==, 1);
+  g_assert_cmpuint (by_tier[JS_TIER_NOTICEABLE], ==, 0);
+  /* Store full: the frozen episode outranks a new severe one, which goes. */
+  f->config.max_events = 2;
+  dispatch (f, 30000, 30250, 0, 1);
+  js_event_store_tick (&f->store, 40000 * MS, 0, FALSE);
+  g_assert_cmpuint (f->store.events->len, ==, 2);
+  g_assert_cmpint (event (f, 0)->tier, ==, JS_TIER_FROZEN);
+  js_event_store_count (&f->store, by_tier, &dropped);
+  g_assert_cmpuint (dropped, ==, 1);
 }
 
 static void
@@ -225,6 +258,7 @@ main (int argc, char **argv)
   ADD ("/EventStore/tick", test_tick_closes_only_when_nothing_can_join);
   ADD ("/EventStore/bounded", test_bounded_store_counts_drops);
   ADD ("/EventStore/parts-capped", test_parts_capped_time_exact);
+  ADD ("/EventStore/episode-tier", test_episode_tier_from_blocked_time);
 #undef ADD
   return g_test_run ();
 }
