@@ -181,6 +181,27 @@ write_overview (JsrJsonWriter *w, const JsrReport *report)
   jsr_json_writer_end_object (w);
   jsr_json_writer_member_int (w, "dropped", report->events_dropped);
   jsr_json_writer_end_object (w);
+  {
+    gint64 by_tier[JS_N_EVENT_TIERS];
+    gint64 total = jsr_report_frame_events (report, by_tier);
+
+    /* The text's "Frame events": apart from the stall events above. */
+    jsr_json_writer_member (w, "frame_events");
+    jsr_json_writer_begin_object (w);
+    jsr_json_writer_member_int (w, "total", total);
+    jsr_json_writer_member (w, "by_tier");
+    jsr_json_writer_begin_object (w);
+    for (guint i = 0; i + 1 < JS_N_EVENT_TIERS; i++)
+      jsr_json_writer_member_int (w, js_tier_name (js_tier_by_mildness (i)),
+                                  by_tier[js_tier_by_mildness (i)]);
+    jsr_json_writer_end_object (w);
+    jsr_json_writer_member (w, "dropped");
+    if (report->frame_events_dropped != JSR_UNKNOWN)
+      jsr_json_writer_int (w, report->frame_events_dropped);
+    else
+      jsr_json_writer_null (w);
+    jsr_json_writer_end_object (w);
+  }
   jsr_json_writer_member_int (w, "records_dropped", report->records_dropped);
 
   jsr_json_writer_member (w, "frames");

@@ -98,9 +98,31 @@ describe_events (const JsrReport *report)
   for (JsTier tier = 0; tier < JS_N_TIERS; tier++)
     g_string_append_printf (tiers, "%s%s %" G_GINT64_FORMAT, tier > 0 ? _ (", ") : "",
                             _ (tier_labels[tier]), report->events_by_tier[tier]);
-  /* Translators: events in all, then by tier ("light 2, noticeable 1, …"),
-   * then the jank threshold, e.g. "3 (light 2, noticeable 1), threshold 50 ms" */
+  /* Translators: events in all, then by tier ("noticeable 2, severe 1, …"),
+   * then the jank threshold, e.g. "3 (noticeable 2, severe 1), threshold 50 ms" */
   return g_strdup_printf (_ ("%s (%s), threshold %s"), total, tiers->str, threshold);
+}
+
+/* The frame events' row: NULL when there are none and no frames. */
+static char *
+describe_frame_events (const JsrReport *report)
+{
+  gint64 by_tier[JS_N_EVENT_TIERS];
+  gint64 total = jsr_report_frame_events (report, by_tier);
+  g_autoptr (GString) tiers = g_string_new (NULL);
+
+  if (total == 0 && report->frames <= 0)
+    return NULL;
+  for (guint i = 0; i + 1 < JS_N_EVENT_TIERS; i++) /* light .. frozen: frames never hang */
+    {
+      JsTier tier = js_tier_by_mildness (i);
+
+      g_string_append_printf (tiers, "%s%s %" G_GINT64_FORMAT, i > 0 ? _ (", ") : "",
+                              _ (tier_labels[tier]), by_tier[tier]);
+    }
+  /* Translators: frame events in all, then by tier, e.g. "2 (light 1, noticeable 0, severe 0,
+   * frozen 1)" */
+  return g_strdup_printf (_ ("%lld (%s)"), (long long) total, tiers->str);
 }
 
 static char *
@@ -194,6 +216,7 @@ format_overview (const JsrReport *report, GString *out)
   g_autofree char *dispatches = format_count (report->dispatches);
   g_autofree char *busy = NULL;
   g_autofree char *events = describe_events (report);
+  g_autofree char *frame_events = describe_frame_events (report);
 
   title = g_strdup_printf (_ ("Jank summary: %s (pid %lld)"),
                            report->name != NULL ? report->name : _ ("(unknown)"),
@@ -212,7 +235,11 @@ format_overview (const JsrReport *report, GString *out)
   cli_table_add_row (table, _ ("Iterations"), iterations, NULL);
   cli_table_add_row (table, _ ("Dispatches"), dispatches, NULL);
   cli_table_add_row (table, _ ("Busy"), busy, NULL);
-  cli_table_add_row (table, _ ("Jank events"), events, NULL);
+  /* The two kinds of jank events apart, as everywhere (jsr-report.h): a
+   * stall and the slow frame it caused are one stutter seen twice. */
+  cli_table_add_row (table, _ ("Stall events"), events, NULL);
+  if (frame_events != NULL)
+    cli_table_add_row (table, _ ("Frame events"), frame_events, NULL);
   if (report->frames > 0)
     {
       g_autofree char *frames = describe_frames (report);

@@ -583,6 +583,36 @@ set_rate (GtkLabel *label, gint64 count, gint64 of)
   gtk_label_set_text (label, text);
 }
 
+/* "3 stall events, 2 frame events": the two kinds of jank events apart, as
+ * the summary and the report count them (jsr-report.h), from the list
+ * shown (since Clear, when cleared). */
+static char *
+describe_event_counts (GListStore *events, guint n_events)
+{
+  guint stalls = 0, frames = 0;
+  g_autofree char *stall_text = NULL;
+  g_autofree char *frame_text = NULL;
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      g_autoptr (JsuiEvent) item = g_list_model_get_item (G_LIST_MODEL (events), i);
+      const JsrReportEvent *event = jsui_event_get_event (item);
+
+      if (event->ongoing)
+        continue;
+      if (g_strcmp0 (event->type, "frame") == 0)
+        frames++;
+      else
+        stalls++;
+    }
+  stall_text = g_strdup_printf (
+      g_dngettext (GETTEXT_PACKAGE, "%u stall event", "%u stall events", stalls), stalls);
+  frame_text = g_strdup_printf (
+      g_dngettext (GETTEXT_PACKAGE, "%u frame event", "%u frame events", frames), frames);
+  /* Translators: "3 stall events, 2 frame events" */
+  return g_strdup_printf (_ ("%s, %s"), stall_text, frame_text);
+}
+
 static void
 update_metrics (JsuiPanel *self)
 {
@@ -655,8 +685,7 @@ update_metrics (JsuiPanel *self)
       status = g_strdup_printf (_ ("Stalled for %s"), d);
     }
   else
-    status = g_strdup_printf (
-        g_dngettext (GETTEXT_PACKAGE, "%u jank event", "%u jank events", n_events), n_events);
+    status = describe_event_counts (self->events, n_events);
   if (self->baseline_ns > 0 && r != NULL)
     {
       /* Translators: the status, then: counted since the user pressed Clear */

@@ -205,6 +205,34 @@ jsr_report_free (JsrReport *report)
 }
 
 /* The first event of the stall under way, if the report has one. */
+gint64
+jsr_report_frame_events (const JsrReport *report, gint64 by_tier[JS_N_EVENT_TIERS])
+{
+  gint64 total = 0;
+
+  g_return_val_if_fail (report != NULL, 0);
+
+  if (report->frame_events_total != JSR_UNKNOWN)
+    {
+      if (by_tier != NULL)
+        memcpy (by_tier, report->frame_events_by_tier, sizeof report->frame_events_by_tier);
+      return report->frame_events_total;
+    }
+  if (by_tier != NULL)
+    memset (by_tier, 0, sizeof report->frame_events_by_tier);
+  for (guint i = 0; i < report->events->len; i++)
+    {
+      const JsrReportEvent *event = g_ptr_array_index (report->events, i);
+
+      if (event->ongoing || g_strcmp0 (event->type, "frame") != 0)
+        continue;
+      total++;
+      if (by_tier != NULL)
+        by_tier[event->tier]++;
+    }
+  return total;
+}
+
 const JsrReportEvent *
 jsr_report_get_ongoing_hang (const JsrReport *report)
 {
@@ -504,6 +532,46 @@ parse_frames (Node *summary, const Path *summary_path, JsrReport *report, GError
   return TRUE;
 }
 
+/* summary.frame_events_by_tier, _total, _dropped: all three or none (older
+ * reports), and the total must be the sum of the tiers. */
+static gboolean
+parse_frame_event_counts (Node *summary, const Path *path, JsrReport *report, GError **error)
+{
+  Path tiers_path = JSR_JSON_MEMBER (path, "frame_events_by_tier");
+  Node *tiers = jsr_json_object_get (summary, "frame_events_by_tier");
+  gint64 sum = 0;
+
+  report->frame_events_total = report->frame_events_dropped = JSR_UNKNOWN;
+  for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
+    report->frame_events_by_tier[t] = JSR_UNKNOWN;
+  if (tiers == NULL)
+    return TRUE;
+  if ((tiers = jsr_json_read_object (summary, path, "frame_events_by_tier", error)) == NULL
+      || !read_count (summary, path, "frame_events_total", &report->frame_events_total, error)
+      || !read_count (summary, path, "frame_events_dropped", &report->frame_events_dropped, error))
+    return FALSE;
+  for (guint i = 0; i + 1 < JS_N_EVENT_TIERS; i++)
+    {
+      JsTier t = js_tier_by_mildness (i); /* light .. frozen */
+
+      if (!read_count (tiers, &tiers_path, js_tier_name (t), &report->frame_events_by_tier[t],
+                       error))
+        return FALSE;
+      sum = jsr_sat_add (sum, report->frame_events_by_tier[t]);
+    }
+  report->frame_events_by_tier[JS_TIER_HANG] = 0; /* frames never hang */
+  if (sum != report->frame_events_total || report->frame_events_dropped > sum)
+    {
+      g_autofree char *full = jsr_json_path_to_string (path, "frame_events_total");
+
+      g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID,
+                   _ ("%s is not the sum of frame_events_by_tier, or fewer than the dropped ones"),
+                   full);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_summary (Node *root, JsrReport *report, JsrReportLoadFlags flags, GError **error)
 {
@@ -528,6 +596,8 @@ parse_summary (Node *root, JsrReport *report, JsrReportLoadFlags flags, GError *
   for (JsTier tier = 0; tier < JS_N_TIERS; tier++)
     if (!read_count (tiers, &tiers_path, js_tier_name (tier), &report->events_by_tier[tier], error))
       return FALSE;
+  if (!parse_frame_event_counts (summary, &path, report, error))
+    return FALSE;
 
   return parse_iteration_busy (summary, &path, report, error)
          && parse_frames (summary, &path, report, error)
@@ -1239,6 +1309,7 @@ parse_event (Node *object, const Path *path, JsrReportLoadFlags flags, GError **
       && read_tier (object, path, &event->tier, error)
       && read_count (object, path, "start_ns", &event->start_ns, error)
       && read_count (object, path, "duration_ns", &event->duration_ns, error)
+      && read_optional_count (object, path, "blocked_ns", &event->blocked_ns, error)
       && read_optional_count (object, path, "parts_count", &event->parts_count, error)
       && read_string (object, path, "source", TRUE, &event->source, error)
       && read_string (object, path, "callback", TRUE, &event->callback, error)

@@ -234,6 +234,8 @@ typedef struct
   JsTier tier;
   gint64 start_ns;
   gint64 duration_ns;
+  gint64 blocked_ns; /* the time its parts kept the user waiting (the tier's
+                      * measure, js_tier_of_episode); JSR_UNKNOWN in older reports */
   gint64 parts_count;
   char *source;   /* may be NULL */
   char *callback; /* may be NULL */
@@ -329,9 +331,15 @@ typedef struct
   gint64 dispatches;
   gint64 busy_ns;
   gint64 monitored_ns;
-  gint64 events_by_tier[JS_N_TIERS];
+  gint64 events_by_tier[JS_N_TIERS]; /* stall events (dispatches, iterations) */
   gint64 events_total;
   gint64 events_dropped;
+  /* Frame events (episodes of slow frames), light first; JSR_UNKNOWN in
+   * reports older than these counts: jsr_report_frame_events () counts the
+   * listed ones then. */
+  gint64 frame_events_by_tier[JS_N_EVENT_TIERS];
+  gint64 frame_events_total;
+  gint64 frame_events_dropped;
   gint64 records_dropped;
   gint64 sources_truncated;
   GPtrArray *sources; /* of JsrReportSource, in file order */
@@ -406,6 +414,15 @@ const char *const *jsr_report_lazy_members (JsrReportLoadFlags flags);
 gboolean jsr_report_read_file (const char *path, char **data, gsize *length, GError **error);
 
 const JsrReportEvent *jsr_report_get_ongoing_hang (const JsrReport *report);
+
+/* Jank events come in two kinds, counted apart everywhere (summary,
+ * report, window, viewer) because they see the same stutter from two sides:
+ * stall events (the main loop blocked: events_total) and frame events (slow
+ * frames, which a stall event often explains). */
+/* The frame events, per tier (indexed by JsTier, light included) when
+ * by_tier is not NULL: the summary's counts, dropped ones included, or in an
+ * older report the listed frame events. */
+gint64 jsr_report_frame_events (const JsrReport *report, gint64 by_tier[JS_N_EVENT_TIERS]);
 
 /* The name of the dispatched callback to show next to a culprit (“callback
  * → function”): when the culprit is not the app's own code (its reason is

@@ -419,10 +419,55 @@ class SummaryTest(CliTestCase):
         self.assertEqual(overview_value(out, "Iterations"), "4512")
         self.assertEqual(overview_value(out, "Dispatches"), "9876")
         self.assertEqual(overview_value(out, "Busy"), "25.0 % of the monitored time")
-        self.assertEqual(overview_value(out, "Jank events"),
+        self.assertEqual(overview_value(out, "Stall events"),
                          "7 (noticeable 4, severe 2, frozen 1, hang 0), threshold 50.0 ms")
-        for label in ("Dropped", "Lost", "Note"):
+        for label in ("Dropped", "Lost", "Note", "Frame events"):
             self.assertNotRegex(out, rf"(?m)^  {label} ")
+
+    def test_frame_events_apart_from_stall_events(self):
+        """Stall events and frame events are counted apart, the frame events from
+        the summary's counts (dropped ones included), and the worst-events list
+        holds both kinds: its total is their sum when nothing was dropped."""
+        report = make_report()
+        report["summary"]["frames"] = {"frames": 600, "slow": 9, "frozen": 1, "p50_ns": 16 * MS,
+                                       "p95_ns": 30 * MS, "p99_ns": 60 * MS}
+        report["events"].append(event(8, 7.0, 40, "light", "frame", "[gtk] paint", "paint"))
+        report["events"].append(event(9, 8.0, 900, "frozen", "frame", "[gtk] paint", "paint"))
+        report["summary"]["frame_events_by_tier"] = {"light": 1, "noticeable": 0, "severe": 0,
+                                                     "frozen": 1}
+        report["summary"]["frame_events_total"] = 2
+        report["summary"]["frame_events_dropped"] = 0
+        out = self.summarize(report)
+        self.assertEqual(overview_value(out, "Stall events"),
+                         "7 (noticeable 4, severe 2, frozen 1, hang 0), threshold 50.0 ms")
+        self.assertEqual(overview_value(out, "Frame events"),
+                         "2 (light 1, noticeable 0, severe 0, frozen 1)")
+        self.assertIn("Worst events (5 of 9)", out)
+        # Dropped frame events count: the summary's numbers, not the list's.
+        report["summary"]["frame_events_by_tier"]["severe"] = 3
+        report["summary"]["frame_events_total"] = 5
+        report["summary"]["frame_events_dropped"] = 3
+        self.assertEqual(overview_value(self.summarize(report), "Frame events"),
+                         "5 (light 1, noticeable 0, severe 3, frozen 1)")
+        # An older report without the counts: its listed frame events.
+        for member in ("frame_events_by_tier", "frame_events_total", "frame_events_dropped"):
+            del report["summary"][member]
+        self.assertEqual(overview_value(self.summarize(report), "Frame events"),
+                         "2 (light 1, noticeable 0, severe 0, frozen 1)")
+
+    def test_frame_event_counts_must_add_up(self):
+        for change in ({"frame_events_total": 3}, {"frame_events_dropped": 5},
+                       {"frame_events_total": -1}, {"frame_events_total": None}):
+            with self.subTest(change=change):
+                report = make_report()
+                report["summary"]["frame_events_by_tier"] = {
+                    "light": 1, "noticeable": 0, "severe": 0, "frozen": 1}
+                report["summary"]["frame_events_total"] = 2
+                report["summary"]["frame_events_dropped"] = 0
+                report["summary"].update(change)
+                proc = run_cli("summary", self.write("report.json", json.dumps(report)))
+                self.assertExit(proc, 1)
+                self.assertIn("frame_events", proc.err)
 
     def test_numbers_come_from_the_report(self):
         report = make_report()
@@ -437,7 +482,7 @@ class SummaryTest(CliTestCase):
         self.assertEqual(overview_value(out, "Toolkit"), "glib, preload mode")
         self.assertEqual(overview_value(out, "Iterations"), "31")
         self.assertEqual(overview_value(out, "Busy"), "25.0 % of the monitored time")
-        self.assertEqual(overview_value(out, "Jank events"),
+        self.assertEqual(overview_value(out, "Stall events"),
                          "5 (noticeable 0, severe 3, frozen 0, hang 2), threshold 16.0 ms")
 
     def test_drops_and_partial_reports_are_flagged(self):
@@ -1583,7 +1628,7 @@ class EndToEndTest(CliTestCase):
         app = env_path("CLI_TEST_SLOW_DISPATCH")
         proc = run_cli("run", "--threshold", "100", "--", app, env=base_env())
         self.assertExit(proc, 0)
-        self.assertIn("threshold 100.0 ms", overview_value(proc.err, "Jank events"))
+        self.assertIn("threshold 100.0 ms", overview_value(proc.err, "Stall events"))
         self.assertIn("[cli-test] slow idle", "\n".join(section(proc.err, "Worst events")))
         self.assertNotIn("Report:", proc.err)
 

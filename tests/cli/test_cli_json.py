@@ -129,7 +129,7 @@ class SummaryJsonTest(JsonTestCase):
                          f"{100 * document['busy_fraction']:.1f} % of the monitored time")
         events = document["events"]
         tiers = events["by_tier"]
-        self.assertEqual(base.overview_value(text, "Jank events"),
+        self.assertEqual(base.overview_value(text, "Stall events"),
                          f"{events['total']} (noticeable {tiers['noticeable']}, severe "
                          f"{tiers['severe']}, frozen {tiers['frozen']}, hang {tiers['hang']}), "
                          f"threshold {ms_text(events['threshold_ns'])}")

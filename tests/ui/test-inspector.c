@@ -223,7 +223,7 @@ test_models (void)
   g_assert_cmpstr (jsui_window_get_metric (window, "frozen"), ==, "0.4 %");
   g_assert_cmpstr (jsui_window_get_metric (window, "hangs"), ==, "0");
   g_assert_cmpstr (jsui_window_get_metric (window, "overhead"), ==, "0.2 %");
-  g_assert_cmpstr (jsui_window_get_metric (window, "status"), ==, "3 jank events");
+  g_assert_cmpstr (jsui_window_get_metric (window, "status"), ==, "2 stall events, 1 frame event");
   g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)),
                                    "jankscope — gtk4-stall (pid "));
 
@@ -670,13 +670,14 @@ test_actions (void)
   jsui_panel_set_document (panel, doc);
   jsui_panel_set_snapshot (panel, snap);
   g_assert_cmpuint (g_list_model_get_n_items (jsui_panel_get_events (panel)), ==, 3);
-  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==, "3 jank events");
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==, "2 stall events, 1 frame event");
   g_assert_cmpstr (jsui_panel_get_metric (panel, "ui"), !=, NULL);
 
   /* Pause: the property, the action, the status. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "panel.pause", NULL));
   g_assert_true (jsui_panel_get_paused (panel));
-  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==, "Paused — 3 jank events");
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==,
+                   "Paused — 2 stall events, 1 frame event");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (panel), "panel.pause", NULL));
   g_assert_false (jsui_panel_get_paused (panel));
 
@@ -684,7 +685,8 @@ test_actions (void)
    * header counts the frames after it. */
   jsui_panel_set_baseline (panel, ev2->start_ns);
   g_assert_cmpuint (g_list_model_get_n_items (jsui_panel_get_events (panel)), ==, 2);
-  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==, "2 jank events since Clear");
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==,
+                   "1 stall event, 1 frame event since Clear");
   jsui_frame_stats_compute (snap->frames, snap->report, ev2->start_ns, &fs);
   g_assert_cmpint (fs.frames, >, 0);
   g_assert_cmpint (fs.frames, <, snap->frames->len);
@@ -838,7 +840,7 @@ test_screenshot_zh (void)
 
   g_assert_cmpstr (g_getenv ("LANGUAGE"), ==, "zh_CN");
   jsui_window_set_snapshot (window, snap);
-  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==, "3 个卡顿事件");
+  g_assert_cmpstr (jsui_panel_get_metric (panel, "status"), ==, "2 个停顿事件，1 个帧事件");
   jsui_panel_set_paused (panel, TRUE);
   g_assert_true (g_str_has_prefix (jsui_panel_get_metric (panel, "status"), "已暂停"));
   jsui_panel_set_paused (panel, FALSE);

@@ -47,7 +47,7 @@ find_status (GtkWidget *widget)
     {
       const char *text = gtk_label_get_text (GTK_LABEL (widget));
 
-      if (g_str_has_prefix (text, "Waiting for data") || strstr (text, "jank event") != NULL
+      if (g_str_has_prefix (text, "Waiting for data") || strstr (text, " stall event") != NULL
           || g_str_has_prefix (text, "Stalled for"))
         return text;
     }
