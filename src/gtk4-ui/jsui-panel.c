@@ -37,6 +37,7 @@ struct _JsuiPanel
   JsuiTimeline *timeline;
   GtkStack *list_stack;
   GtkColumnView *jank_view;
+  gint64 live_stall_ns; /* jsui_panel_set_live_stall (), -1: none */
   JsuiStacksView *stacks_view;
   GtkStack *pages;
   JsuiFrameDetails *frame_details; /* page "frames" */
@@ -528,6 +529,7 @@ jsui_panel_init (JsuiPanel *self)
   gtk_orientable_set_orientation (
       GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))), GTK_ORIENTATION_VERTICAL);
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->live_stall_ns = -1;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.show-all", FALSE);
   jsui_frame_details_set_timeline (self->frame_details, self->timeline);
   jsui_install_css (gtk_widget_get_display (GTK_WIDGET (self)));
@@ -675,11 +677,13 @@ update_metrics (JsuiPanel *self)
   ui_cost = ui_ms >= 0 ? g_strdup_printf (_ ("%.1f ms/s"), ui_ms) : NULL;
   gtk_label_set_text (self->ui_cost_value, ui_cost != NULL ? ui_cost : "–");
 
-  if (r == NULL)
+  if (r == NULL && self->live_stall_ns < 0)
     status = g_strdup (_ ("Waiting for data…"));
-  else if (snap->stall_ns >= MAX (r->threshold_ns, 1))
+  else if (self->live_stall_ns >= 0 || snap->stall_ns >= MAX (r->threshold_ns, 1))
     {
-      g_autofree char *d = jsui_format_duration (snap->stall_ns);
+      /* The viewer's banner's own number while it shows one: the two agree. */
+      g_autofree char *d
+          = jsui_format_duration (self->live_stall_ns >= 0 ? self->live_stall_ns : snap->stall_ns);
 
       /* Translators: the main loop has been blocked this long */
       status = g_strdup_printf (_ ("Stalled for %s"), d);
@@ -818,6 +822,33 @@ jsui_panel_set_snapshot (JsuiPanel *self, JsuiSnapshot *snapshot)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNAPSHOT_TIME]);
 }
 
+/* The jank list shows row i (a selection made from elsewhere may be off
+ * screen: the 21st row of a list that shows 8). GtkColumnView has no
+ * scrolling call before GTK 4.12: its list view's "list.scroll-to-item"
+ * action does it. */
+static void
+scroll_jank_list_to (JsuiPanel *self, guint i)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->jank_view)); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LIST_VIEW (c))
+      {
+        gtk_widget_activate_action (c, "list.scroll-to-item", "u", i);
+        return;
+      }
+}
+
+void
+jsui_panel_set_live_stall (JsuiPanel *self, gint64 stall_ns)
+{
+  g_return_if_fail (JSUI_IS_PANEL (self));
+
+  if (self->live_stall_ns == stall_ns)
+    return;
+  self->live_stall_ns = stall_ns;
+  update_metrics (self);
+}
+
 gboolean
 jsui_panel_select_event (JsuiPanel *self, gint64 id)
 {
@@ -833,6 +864,7 @@ jsui_panel_select_event (JsuiPanel *self, gint64 id)
             show_stacks (self, item); /* notify::selected is not emitted */
           else
             gtk_single_selection_set_selected (self->selection, i);
+          scroll_jank_list_to (self, i);
           return TRUE;
         }
     }

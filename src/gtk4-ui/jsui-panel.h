@@ -39,8 +39,13 @@ JsuiSnapshot *jsui_panel_get_snapshot (JsuiPanel *self);
  * jsui_panel_set_snapshot (), even when it did not change: hosts and tests
  * see each refresh (tests/ui/ui-start-shim.c times them). */
 
-/* Selects the event with this id (0: none); FALSE if there is none. */
+/* Selects the event with this id (0: none) in the jank list and scrolls
+ * the list to it; FALSE (nothing selected) when it is not listed. */
 gboolean jsui_panel_select_event (JsuiPanel *self, gint64 id);
+/* A stall under way measured by someone else (the viewer's hang banner):
+ * the status says this number instead of the snapshot's, so both agree; -1
+ * for none. */
+void jsui_panel_set_live_stall (JsuiPanel *self, gint64 stall_ns);
 gint64 jsui_panel_get_selected_event (JsuiPanel *self);
 
 /* "title" (read-only): "jankscope — APP (pid N)", from the snapshot once

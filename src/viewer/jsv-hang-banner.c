@@ -20,6 +20,7 @@ struct _JsvHangBanner
   gulong hang_handler;
   guint tick_id;
   gboolean hung;
+  gint64 stuck_ns; /* what the text says, while hung; else -1 */
 };
 
 G_DEFINE_FINAL_TYPE (JsvHangBanner, jsv_hang_banner, GTK_TYPE_WIDGET)
@@ -61,6 +62,7 @@ static void
 update (JsvHangBanner *self)
 {
   gint64 stuck_ns = 0, received_us = 0, last;
+  gint64 id = 0, duration_ns = 0, max_part_ns = 0, parts = 0;
   const char *culprit = NULL;
   g_autofree char *text = NULL;
 
@@ -68,7 +70,10 @@ update (JsvHangBanner *self)
       && jsv_live_client_get_hang (self->client, &stuck_ns, &received_us, &culprit))
     {
       gint64 extra_us = MIN (g_get_monotonic_time () - received_us, EXTRAPOLATE_MAX_US);
-      double seconds = (stuck_ns + MAX (0, extra_us) * 1000) / 1e9;
+      double seconds;
+
+      self->stuck_ns = stuck_ns + MAX (0, extra_us) * 1000;
+      seconds = self->stuck_ns / 1e9;
 
       if (culprit != NULL)
         /* Translators: %.1f is seconds, %s a function and its module. */
@@ -79,8 +84,32 @@ update (JsvHangBanner *self)
       set_text (self, text, TRUE);
       return;
     }
+  self->stuck_ns = -1;
   last = self->client != NULL ? jsv_live_client_get_last_hang_ns (self->client) : 0;
-  if (last > 0)
+  if (last > 0 && self->client != NULL
+      && jsv_live_client_get_hang_event (self->client, &id, &duration_ns, &max_part_ns, &parts))
+    {
+      /* The final event has come: its numbers, the report's. */
+      if (parts > 1)
+        /* Translators: blocked in all (seconds), parts, the longest (seconds), the event's id. */
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "Main thread was blocked for %.1f s in %lld slow "
+                                             "part, the longest %.1f s (event %lld); it responds "
+                                             "again",
+                                             "Main thread was blocked for %.1f s in %lld slow "
+                                             "parts, the longest %.1f s (event %lld); it responds "
+                                             "again",
+                                             (gulong) MIN ((guint64) parts, G_MAXULONG)),
+                                duration_ns / 1e9, (long long) parts, max_part_ns / 1e9,
+                                (long long) id);
+      else
+        /* Translators: seconds, then the event's id. */
+        text = g_strdup_printf (_ ("Main thread was stuck for %.1f s (event %lld); it responds "
+                                   "again"),
+                                duration_ns / 1e9, (long long) id);
+      set_text (self, text, FALSE);
+    }
+  else if (last > 0)
     {
       /* Translators: %.1f is seconds. */
       text
@@ -145,6 +174,12 @@ jsv_hang_banner_is_hung (JsvHangBanner *self)
   return self->hung;
 }
 
+gint64
+jsv_hang_banner_get_stuck_ns (JsvHangBanner *self)
+{
+  return self->hung ? self->stuck_ns : -1;
+}
+
 static void
 jsv_hang_banner_dispose (GObject *object)
 {
@@ -181,6 +216,7 @@ static void
 jsv_hang_banner_init (JsvHangBanner *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->stuck_ns = -1;
 }
 
 JsvHangBanner *

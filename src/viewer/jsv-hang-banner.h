@@ -30,5 +30,9 @@ void jsv_hang_banner_set_client (JsvHangBanner *self, JsvLiveClient *client);
  * with a new text. */
 const char *jsv_hang_banner_get_text (JsvHangBanner *self);
 gboolean jsv_hang_banner_is_hung (JsvHangBanner *self);
+/* While hung: the stuck time the text shows (extrapolated since the last
+ * message, as the text is), for the window's other places to say the same;
+ * else -1. */
+gint64 jsv_hang_banner_get_stuck_ns (JsvHangBanner *self);
 
 G_END_DECLS

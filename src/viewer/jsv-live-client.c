@@ -48,6 +48,12 @@ struct _JsvLiveClient
   gint64 hang_received_us;
   char *culprit;
   gint64 last_hang_ns;
+  /* The ended hang's final event (the server's "event" message): the
+   * numbers of the report's event, which the banner and the list show. */
+  gint64 hang_event_id; /* 0: not (yet) known */
+  gint64 hang_event_duration_ns;
+  gint64 hang_event_max_part_ns;
+  gint64 hang_event_parts;
 
   GHashTable *counts; /* type → count */
 };
@@ -188,6 +194,7 @@ handle_message (JsvLiveClient *self, JsonObject *m)
           info != NULL && JSON_NODE_HOLDS_OBJECT (info) ? json_node_get_object (info) : NULL);
 
       self->hung = TRUE;
+      self->hang_event_id = 0; /* a new hang: its event is to come */
       self->hang_stuck_ns = json_object_get_int_member_with_default (m, "stuck_ns", 0);
       self->hang_received_us = g_get_monotonic_time ();
       if (culprit != NULL)
@@ -197,9 +204,29 @@ handle_message (JsvLiveClient *self, JsonObject *m)
         }
       g_signal_emit (self, signals[HANG_CHANGED], 0);
     }
+  else if (g_str_equal (type, "event"))
+    {
+      /* Only ever the final event of the hang that ended last. */
+      JsonNode *n = json_object_get_member (m, "event");
+      JsonObject *e = n != NULL && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+      gint64 id = e != NULL ? json_object_get_int_member_with_default (e, "id", 0) : 0;
+
+      if (id > 0 && !self->hung)
+        {
+          self->hang_event_id = id;
+          self->hang_event_duration_ns
+              = MAX (0, json_object_get_int_member_with_default (e, "duration_ns", 0));
+          self->hang_event_max_part_ns
+              = MAX (0, json_object_get_int_member_with_default (e, "max_part_ns", 0));
+          self->hang_event_parts
+              = MAX (1, json_object_get_int_member_with_default (e, "parts_count", 1));
+          g_signal_emit (self, signals[HANG_CHANGED], 0);
+        }
+    }
   else if (g_str_equal (type, "hang-end"))
     {
       self->last_hang_ns = json_object_get_int_member_with_default (m, "duration_ns", 0);
+      self->hang_event_id = 0;
       g_clear_pointer (&self->culprit, g_free);
       self->hung = TRUE; /* so that clear_hang signals */
       clear_hang (self);
@@ -455,6 +482,19 @@ gint64
 jsv_live_client_get_last_hang_ns (JsvLiveClient *self)
 {
   return self->last_hang_ns;
+}
+
+gboolean
+jsv_live_client_get_hang_event (JsvLiveClient *self, gint64 *id, gint64 *duration_ns,
+                                gint64 *max_part_ns, gint64 *parts)
+{
+  if (self->hung || self->hang_event_id <= 0)
+    return FALSE;
+  *id = self->hang_event_id;
+  *duration_ns = self->hang_event_duration_ns;
+  *max_part_ns = self->hang_event_max_part_ns;
+  *parts = self->hang_event_parts;
+  return TRUE;
 }
 
 guint

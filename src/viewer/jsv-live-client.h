@@ -51,6 +51,11 @@ gboolean jsv_live_client_get_hang (JsvLiveClient *self, gint64 *stuck_ns, gint64
                                    const char **culprit);
 /* The last hang that ended: its length (0: none yet). */
 gint64 jsv_live_client_get_last_hang_ns (JsvLiveClient *self);
+/* The last ended hang's event once the server sent it (the report's event,
+ * the same numbers): its id, blocked time, longest part and parts. FALSE
+ * while hung or before it came. */
+gboolean jsv_live_client_get_hang_event (JsvLiveClient *self, gint64 *id, gint64 *duration_ns,
+                                         gint64 *max_part_ns, gint64 *parts);
 
 /* Messages of each kind received, for tests. */
 guint jsv_live_client_get_n_messages (JsvLiveClient *self, const char *type);

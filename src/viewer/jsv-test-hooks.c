@@ -23,7 +23,21 @@ typedef struct
   gboolean taken;
   gboolean pending;
   char *hint; /* the last one printed */
+  gint64 selected; /* the last selected event printed */
 } Hooks;
+
+/* "selected=ID" when the jank list's selection moved. */
+static void
+print_selected (Hooks *h)
+{
+  gint64 id = jsui_panel_get_selected_event (jsv_window_get_panel (h->window));
+
+  if (id == h->selected)
+    return;
+  h->selected = id;
+  printf ("selected=%" G_GINT64_FORMAT "\n", id);
+  fflush (stdout);
+}
 
 static const char *
 state_name (JsvLiveState state)
@@ -129,6 +143,11 @@ banner_changed_cb (JsvHangBanner *banner, gpointer data)
   printf ("banner=%" G_GINT64_FORMAT " %d %s\n", g_get_monotonic_time (),
           jsv_hang_banner_is_hung (banner), jsv_hang_banner_get_text (banner));
   fflush (stdout);
+  /* What the banner and the panel's status say at the same moment. */
+  printf ("stall-status=%" G_GINT64_FORMAT " %s\n", jsv_hang_banner_get_stuck_ns (banner),
+          jsui_panel_get_metric (jsv_window_get_panel (h->window), "status"));
+  fflush (stdout);
+  print_selected (h);
   maybe_screenshot (h);
 }
 
@@ -151,7 +170,17 @@ events_changed_cb (GListModel *model, guint position, guint removed, guint added
       g_string_append_printf (names, "%s%s", i > 0 ? "," : "", name);
     }
   printf ("events=%u %s\n", n, names->str);
+  g_string_truncate (names, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (JsuiEvent) e = g_list_model_get_item (model, i);
+
+      g_string_append_printf (names, "%s%" G_GINT64_FORMAT, i > 0 ? "," : "",
+                              jsui_event_get_id (e));
+    }
+  printf ("event-ids=%s\n", names->str);
   fflush (stdout);
+  print_selected (h);
   maybe_screenshot (h);
 }
 

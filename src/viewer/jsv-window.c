@@ -11,6 +11,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "jsui-items.h"
 #include "jsui-refresher.h"
 #include "jsv-process-list.h"
 
@@ -30,8 +31,9 @@ struct _JsvWindow
   JsuiRefresher *refresher;
   char *client_name; /* to follow a restarted app */
   guint refresh_id;
-  gboolean selecting; /* the selection is being set from here */
-  int child_of;       /* follow a child of this pid (0: any) */
+  gboolean selecting;  /* the selection is being set from here */
+  gint64 select_event; /* an ended hang's event, selected once it is listed (0: none) */
+  int child_of;        /* follow a child of this pid (0: any) */
 };
 
 G_DEFINE_FINAL_TYPE (JsvWindow, jsv_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -118,6 +120,56 @@ client_state_cb (JsvLiveClient *client, gpointer data)
   update_connection_label (self);
 }
 
+/* The banner's stuck time is the panel's "Stalled for" too: one number. */
+static void
+banner_changed_cb (JsvHangBanner *banner, gpointer data)
+{
+  JsvWindow *self = data;
+
+  jsui_panel_set_live_stall (self->panel, jsv_hang_banner_get_stuck_ns (banner));
+}
+
+/* Only once it is listed: selecting an id not in the list would clear the
+ * user's selection at every refresh. */
+static void
+try_select_hang_event (JsvWindow *self)
+{
+  GListModel *events = jsui_panel_get_events (self->panel);
+
+  for (guint i = 0; self->select_event != 0 && i < g_list_model_get_n_items (events); i++)
+    {
+      g_autoptr (JsuiEvent) item = g_list_model_get_item (events, i);
+
+      if (jsui_event_get_id (item) == self->select_event)
+        {
+          jsui_panel_select_event (self->panel, self->select_event);
+          self->select_event = 0;
+        }
+    }
+}
+
+/* When a hang ended and its final event came, that event is selected (and
+ * scrolled to) in the jank list as soon as a snapshot lists it: the row of
+ * the hang the banner speaks of. */
+static void
+client_hang_cb (JsvLiveClient *client, gpointer data)
+{
+  JsvWindow *self = data;
+  gint64 id, duration_ns, max_part_ns, parts;
+
+  if (jsv_live_client_get_hang_event (client, &id, &duration_ns, &max_part_ns, &parts))
+    {
+      self->select_event = id;
+      try_select_hang_event (self);
+    }
+}
+
+static void
+events_changed_cb (GListModel *model, guint position, guint removed, guint added, gpointer data)
+{
+  try_select_hang_event (data);
+}
+
 static void
 disconnect_client (JsvWindow *self)
 {
@@ -138,12 +190,14 @@ jsv_window_connect (JsvWindow *self, int pid)
   if (self->client != NULL && jsv_live_client_get_pid (self->client) == pid)
     return;
   disconnect_client (self);
+  self->select_event = 0;
   jsui_panel_set_snapshot (self->panel, NULL);
   path = pid > 0 ? jsv_socket_path (pid) : NULL;
   if (path != NULL)
     {
       self->client = jsv_live_client_new (path, pid);
       g_signal_connect (self->client, "state-changed", G_CALLBACK (client_state_cb), self);
+      g_signal_connect (self->client, "hang-changed", G_CALLBACK (client_hang_cb), self);
       jsv_hang_banner_set_client (self->banner, self->client);
       /* The very refresher of the in-process window: parsing in a worker,
        * at most every JSUI_REFRESH_MS. */
@@ -315,6 +369,9 @@ jsv_window_init (JsvWindow *self)
 
   self->banner = jsv_hang_banner_new ();
   jsui_panel_set_banner (self->panel, GTK_WIDGET (self->banner));
+  g_signal_connect (self->banner, "changed", G_CALLBACK (banner_changed_cb), self);
+  g_signal_connect (jsui_panel_get_events (self->panel), "items-changed",
+                    G_CALLBACK (events_changed_cb), self);
   g_object_bind_property (self->panel, "title", self, "title", G_BINDING_DEFAULT);
 
   jsv_process_list_refresh (self->processes);

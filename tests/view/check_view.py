@@ -558,10 +558,37 @@ def check_viewer_gtk3():
         got = lines.wait(lambda l: l.startswith("events=") and "view_gtk3_hang" in l, 15, seen=True)
         check(got is not None, f"the hang becomes an event in the list: {lines.all[-3:]}")
         print("\n".join(l for l in lines.all if l.startswith("events=")))
+        # While hung, the banner and the panel's status say the same time.
+        agree = [l.split(" ", 1) for l in lines.all if l.startswith("stall-status=")]
+        during = [(int(ns[13:]), status) for ns, status in agree if int(ns[13:]) >= 0]
+        check(len(during) >= 4, f"the panel's status seen with the banner's time: {agree[-5:]}")
+        for ns, status in during:
+            value, _, unit = status[len("Stalled for "):].partition(" ")
+            seconds = float(value) / (1000 if unit == "ms" else 1) if unit in ("s", "ms") else -1
+            check(status.startswith("Stalled for ") and abs(seconds - ns / 1e9) <= 0.006,
+                  f"the panel says {status!r} while the banner says {ns / 1e9:.3f} s")
+        # Once the final event came, the banner gives its numbers and the
+        # list selects (and scrolls to) its row.
+        final = lines.wait(lambda l: l.startswith("banner=") and " 0 Main thread was" in l
+                           and "(event " in l
+                           and float(l.split(" for ")[1].split(" ")[0]) >= 3.5, 15, seen=True)
+        check(final is not None, f"the banner names the hang's event: {banners[-1][2]!r}")
+        final_id = int(final.split("(event ")[1].split(")")[0])
+        final_s = final.split(" for ")[1].split(" ")[0]
+        check(lines.wait(lambda l: l == f"selected={final_id}", 10, seen=True) is not None,
+              f"the hang's event {final_id} is selected: "
+              f"{[l for l in lines.all if l.startswith('selected=')]}")
         app.stdin.write("quit\n")
         app.stdin.flush()
         app.wait(timeout=30)
         check(app.returncode == 0, f"the GTK3 app ends normally ({app.returncode})")
+        report = read_report(os.path.join(tmp, "report.json"))
+        same = [e for e in report["events"] if e["id"] == final_id]
+        check(len(same) == 1, f"the report has event {final_id}")
+        check("view_gtk3_hang" in json.dumps(same[0].get("culprit")),
+              f"event {final_id} is the hang: {same[0].get('culprit')}")
+        check(f"{same[0]['duration_ns'] / 1e9:.1f}" == final_s,
+              f"the banner's {final_s} s is the report's {same[0]['duration_ns'] / MS:.0f} ms")
         check(lines.wait(lambda l: l == f"state=gone pid={app.pid}", 10) is not None,
               "the viewer sees it go")
         check(viewer.poll() is None, "and stays open")
