@@ -80,11 +80,22 @@ at_exit (void)
   /* The watchdog first: its last stall reaches the final report. */
   js_watchdog_stop (watchdog, deadline);
   if (!js_collector_finish (collector, deadline) && js_collector_report_path (collector) != NULL)
-    js_log_warning ("the final report was not finished within %d ms of the app's exit "
-                    "(JANKSCOPE_EXIT_MS); %s and %s" JS_JOURNAL_SUFFIX " hold what was written "
-                    "until then (jankscope reads both)",
-                    (int) (config.exit_wait_ns / JS_NS_PER_MS),
-                    js_collector_report_path (collector), js_collector_report_path (collector));
+    {
+      const char *path = js_collector_report_path (collector);
+      g_autofree char *journal = g_strconcat (path, JS_JOURNAL_SUFFIX, NULL);
+
+      /* A short-lived process on a loaded machine may not have written at
+       * all yet: say so rather than point at files that are not there. */
+      if (access (path, F_OK) == 0 || access (journal, F_OK) == 0)
+        js_log_warning ("the final report was not finished within %d ms of the app's exit "
+                        "(JANKSCOPE_EXIT_MS); %s and %s hold what was written until then "
+                        "(jankscope reads both)",
+                        (int) (config.exit_wait_ns / JS_NS_PER_MS), path, journal);
+      else
+        js_log_warning ("no report was written within %d ms of the app's exit "
+                        "(JANKSCOPE_EXIT_MS): %s is missing",
+                        (int) (config.exit_wait_ns / JS_NS_PER_MS), path);
+    }
   /* Viewers get a last word with what is left; the socket is removed. */
   left = deadline - js_now_ns ();
   js_live_server_stop (live_server, (guint) MAX (left / JS_NS_PER_MS, 0));
