@@ -8,6 +8,7 @@ Usage: check_preload.py CHECK
 """
 
 import os
+import subprocess
 import sys
 
 from jankscope_test import (
@@ -319,6 +320,27 @@ def test_child_report():
     files = sorted(os.listdir(run.tmpdir))
     check_equal(files, sorted(["report.json", f"report.json.{child_pid}"]),
                 "files in the report directory")
+    # The parent's summary lists the child's report.
+    cli = subprocess.run([os.environ["JANKSCOPE_TEST_CLI"], "summary", run.report_path],
+                         capture_output=True, text=True, timeout=60)
+    check_equal(cli.returncode, 0, f"jankscope summary: {cli.stderr}")
+    rows = [line.split() for line in cli.stdout.splitlines()
+            if line.strip().startswith(f"{child_pid} ")]
+    check(len(rows) == 1 and rows[0][1] == "glib-scenarios" and rows[0][2] == "1"
+          and rows[0][-1] == f"{run.report_path}.{child_pid}",
+          f"the summary lists the child's report: {cli.stdout[-600:]}")
+
+
+def test_children_off():
+    """JANKSCOPE_CHILDREN=0: the GLib child runs unmonitored, no report of its own."""
+    run = run_scenario("spawn-child", extra_env={"JANKSCOPE_CHILDREN": "0"})
+    check_ran_fine(run)
+    child_pid = int(fact(run, "child_pid"))
+    check(child_pid > 0, "the child ran")
+    validate_run_report(run)
+    dispatch_event(run, "spawn-parent-stall", "spawn_parent_stall_cb", 120)
+    files = sorted(os.listdir(run.tmpdir))
+    check_equal(files, ["report.json"], "files in the report directory")
 
 
 def test_stall_then_quit():
@@ -445,6 +467,7 @@ CHECKS = {
     "worker-thread": test_worker_thread,
     "child-report": test_child_report,
     "child-report-pattern": test_child_report_pattern,
+    "children-off": test_children_off,
     "stall-then-quit": test_stall_then_quit,
     "iteration-gap": test_iteration_gap,
     "first-iteration-gap": test_first_iteration_gap,

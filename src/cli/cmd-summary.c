@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "child-reports.h"
 #include "cli-commands.h"
 #include "cli-common.h"
 #include "jsr-report.h"
@@ -25,6 +26,8 @@ cli_cmd_summary (int argc, char **argv)
   g_autoptr (GString) out = NULL;
   g_autofree char *display_name = NULL;
   g_auto (GStrv) files = NULL;
+  g_autoptr (GPtrArray) children = NULL;
+  guint more_children = 0;
   gboolean json = FALSE;
   const GOptionEntry entries[]
       = { { "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -55,11 +58,16 @@ cli_cmd_summary (int argc, char **argv)
       return CLI_EXIT_FAILURE;
     }
 
+  /* The run's other monitored processes wrote FILE.PID beside it. */
+  children = cli_child_reports_find (files[0], &more_children);
   out = g_string_new (NULL);
   if (json)
-    cli_summary_write_json (report, out);
+    cli_summary_write_json (report, children, more_children, out);
   else
-    cli_summary_format (report, out);
+    {
+      cli_summary_format (report, out);
+      cli_child_reports_format (children, more_children, TRUE, out);
+    }
 
   return cli_print (out->str) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
 }

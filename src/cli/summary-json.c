@@ -10,6 +10,7 @@
 #include "jankscope-config.h"
 #include "summary-json.h"
 
+#include "child-reports.h"
 #include "js-tiers.h"
 #include "jsr-json-read.h"
 #include "jsr-json-writer.h"
@@ -266,8 +267,40 @@ write_sources (JsrJsonWriter *w, const char *name, const JsrReport *report, gboo
   jsr_json_writer_end_array (w);
 }
 
+/* "children": the reports of the run's other monitored processes. */
+static void
+write_children (JsrJsonWriter *w, const GPtrArray *children, guint more)
+{
+  jsr_json_writer_member (w, "children");
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; children != NULL && i < children->len; i++)
+    {
+      const CliChildReport *c = g_ptr_array_index (children, i);
+
+      jsr_json_writer_begin_object (w);
+      jsr_json_writer_member_string (w, "path", c->path);
+      jsr_json_writer_member_int (w, "pid", c->pid);
+      jsr_json_writer_member_string (w, "name", c->report != NULL ? c->report->name : NULL);
+      jsr_json_writer_member (w, "stall_events");
+      if (c->report != NULL)
+        jsr_json_writer_int (w, c->report->events_total);
+      else
+        jsr_json_writer_null (w);
+      jsr_json_writer_member (w, "frame_events");
+      if (c->report != NULL)
+        jsr_json_writer_int (w, jsr_report_frame_events (c->report, NULL));
+      else
+        jsr_json_writer_null (w);
+      jsr_json_writer_member_string (w, "error", c->error);
+      jsr_json_writer_end_object (w);
+    }
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_member_uint (w, "children_more", more);
+}
+
 void
-cli_summary_write_json (const JsrReport *report, GString *out)
+cli_summary_write_json (const JsrReport *report, const GPtrArray *children, guint more_children,
+                        GString *out)
 {
   g_autoptr (GPtrArray) events = NULL;
   const JsrReportEvent *hang;
@@ -281,6 +314,7 @@ cli_summary_write_json (const JsrReport *report, GString *out)
   jsr_json_writer_member_string (&w, "format", "jankscope-summary-json");
   jsr_json_writer_member_int (&w, "version", 1);
   write_overview (&w, report);
+  write_children (&w, children, more_children);
 
   hang = jsr_report_get_ongoing_hang (report);
   jsr_json_writer_member (&w, "ongoing_hang");

@@ -13,6 +13,9 @@ G_BEGIN_DECLS
 
 /* Appends the document (pretty, ending with a line break): the numbers
  * cli_summary_format prints, as numbers (times in ns), in its order. */
-void cli_summary_write_json (const JsrReport *report, GString *out);
+/* @children (of CliChildReport, child-reports.h; may be NULL) and
+ * @more_children: the run's other reports, listed as "children". */
+void cli_summary_write_json (const JsrReport *report, const GPtrArray *children,
+                             guint more_children, GString *out);
 
 G_END_DECLS

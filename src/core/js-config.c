@@ -241,6 +241,7 @@ load_watchdog (JsConfig *config, const char *(*get_env) (const char *name))
   config->inspector = env_bool (get_env, "JANKSCOPE_INSPECTOR", FALSE);
   config->ui = env_bool (get_env, "JANKSCOPE_UI", TRUE);
   config->live = env_bool (get_env, "JANKSCOPE_LIVE", FALSE);
+  config->children = env_bool (get_env, "JANKSCOPE_CHILDREN", TRUE);
 }
 
 /* A share: a decimal number in (0, 1]. */

@@ -38,6 +38,7 @@ typedef struct
   gboolean inspector;    /* open jankscope's window (GTK 4 apps) */
   gboolean ui;           /* load the GTK 4 UI module (Inspector page, shortcut); JANKSCOPE_UI */
   gboolean live;         /* serve the live stream to `jankscope view` (js-live-server.h) */
+  gboolean children;     /* monitor the run's GLib children too; JANKSCOPE_CHILDREN */
 
   /* Fleet sampling and privacy (js-install-id.h, js-scrub.h). */
   double install_share; /* monitor installs in this share of the id space, (0, 1] */

@@ -19,6 +19,7 @@
 #include "js-install-id.h"
 #include "js-live-server.h"
 #include "js-log.h"
+#include "js-report-path.h"
 #include "js-mainloop.h"
 #include "js-report-writer.h"
 #include "js-ring.h"
@@ -101,6 +102,23 @@ at_exit (void)
   js_live_server_stop (live_server, (guint) MAX (left / JS_NS_PER_MS, 0));
 }
 
+/* Is this process below the run's first monitored one (JS_REPORT_OWNER_VAR,
+ * set by the preload in the run's root)? */
+static gboolean
+is_monitored_child (void)
+{
+  const char *owner = g_getenv (JS_REPORT_OWNER_VAR);
+  char *end = NULL;
+  gint64 root;
+
+  if (owner == NULL)
+    return FALSE; /* GTK module mode, or no root recorded */
+  root = g_ascii_strtoll (owner, &end, 10);
+  if (end == owner || *end != '\0' || root <= 0 || root > G_MAXINT || root == getpid ())
+    return FALSE;
+  return js_report_path_under_monitored ((int) root);
+}
+
 static gboolean
 resolve_poll_funcs (void (**set) (GMainContext *, GPollFunc), GPollFunc (**get) (GMainContext *))
 {
@@ -149,6 +167,16 @@ jankscope_core_start (JsBridge *bridge)
     {
       js_log_debug ("install %s is outside JANKSCOPE_INSTALL_SHARE=%g: not monitoring",
                     js_install_id () ? js_install_id () : "(no machine id)", config.install_share);
+      excluded = TRUE;
+      return -1;
+    }
+  /* JANKSCOPE_CHILDREN=0: only the run's first monitored process. A child
+   * with a GLib program of ours above it (js-report-path.c's own rule for
+   * who owns the report's plain path) stays out: one look at its parent
+   * chain in /proc, once, in a child only. */
+  if (!config.children && is_monitored_child ())
+    {
+      js_log_debug ("a child of a monitored process: not monitoring (JANKSCOPE_CHILDREN=0)");
       excluded = TRUE;
       return -1;
     }

@@ -102,7 +102,8 @@ js_preload_try_activate (void)
 
 /* The first process of a run (the one LD_PRELOAD was set for) names itself
  * the run's root in JS_REPORT_OWNER_VAR; its children inherit the variable
- * and js-report-path.c decides from it who owns the report's plain path.
+ * and js-report-path.c decides from it who owns the report's plain path
+ * (and, with JANKSCOPE_CHILDREN=0, who is monitored at all).
  * Only here: before main () the process is single-threaded (as far as
  * setenv's callers can know), so no other thread can be reading the
  * environment; after main () setenv is never safe. */
@@ -110,9 +111,13 @@ static void
 claim_report_owner (void)
 {
   const char *report = getenv ("JANKSCOPE_REPORT");
+  const char *children = getenv ("JANKSCOPE_CHILDREN");
   char pid[24];
 
-  if (report == NULL || *report == '\0' || getenv (JS_REPORT_OWNER_VAR) != NULL)
+  /* Needed for a report's path, and to tell the run's first monitored
+   * process from its children when children are not monitored. */
+  if (((report == NULL || *report == '\0') && (children == NULL || *children == '\0'))
+      || getenv (JS_REPORT_OWNER_VAR) != NULL)
     return;
   snprintf (pid, sizeof pid, "%ld", (long) getpid ());
   setenv (JS_REPORT_OWNER_VAR, pid, 0);

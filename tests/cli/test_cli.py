@@ -455,6 +455,49 @@ class SummaryTest(CliTestCase):
         self.assertEqual(overview_value(self.summarize(report), "Frame events"),
                          "2 (light 1, noticeable 0, severe 0, frozen 1)")
 
+    def test_child_reports_are_listed(self):
+        """PATH.PID beside PATH: the run's other monitored processes, listed by
+        pid; only regular files named PATH.DIGITS, never through a link; an
+        unreadable one says why; a child's own summary lists none."""
+        path = self.write("report.json", json.dumps(make_report()))
+        child = make_report()
+        child["process"].update(name="helper", pid=123)
+        self.write("report.json.123", json.dumps(child))
+        self.write("report.json.99", "{ not json")
+        self.write("report.json.0124", json.dumps(child))
+        self.write("report.json.12a", json.dumps(child))
+        self.write("report.json.123.journal", "")
+        os.mkdir(self.path("report.json.77"))
+        os.symlink(self.path("report.json.123"), self.path("report.json.78"))
+        proc = run_cli("summary", path)
+        self.assertExit(proc, 0)
+        section = proc.out.split("Child processes")[1].splitlines()
+        rows = [line.split() for line in section[2:] if line.strip()[:1].isdigit()]
+        self.assertEqual([r[0] for r in rows], ["99", "123"])
+        self.assertIn("(unreadable:", " ".join(rows[0]))
+        self.assertEqual(rows[1][1:4], ["helper", "7", "0"])
+        self.assertEqual(rows[1][-1], self.path("report.json.123"))
+        document = json.loads(run_cli("summary", "--json", path).out)
+        self.assertEqual([(c["pid"], c["name"], c["stall_events"]) for c in document["children"]],
+                         [(99, None, None), (123, "helper", 7)])
+        self.assertIsNotNone(document["children"][0]["error"])
+        self.assertEqual(document["children_more"], 0)
+        # A child's own summary: no children of its own.
+        child_out = run_cli("summary", self.path("report.json.123"))
+        self.assertExit(child_out, 0)
+        self.assertNotIn("Child processes", child_out.out)
+
+    def test_child_reports_are_bounded(self):
+        path = self.write("report.json", json.dumps(make_report()))
+        for pid in range(1000, 1020):
+            self.write(f"report.json.{pid}", json.dumps(make_report()))
+        proc = run_cli("summary", path)
+        self.assertExit(proc, 0)
+        self.assertIn("and 4 more child reports", proc.out)
+        document = json.loads(run_cli("summary", "--json", path).out)
+        self.assertEqual([c["pid"] for c in document["children"]], list(range(1000, 1016)))
+        self.assertEqual(document["children_more"], 4)
+
     def test_frame_event_counts_must_add_up(self):
         for change in ({"frame_events_total": 3}, {"frame_events_dropped": 5},
                        {"frame_events_total": -1}, {"frame_events_total": None}):
