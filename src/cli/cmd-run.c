@@ -20,6 +20,7 @@
 #include <glib/gstdio.h>
 
 #include "child-env.h"
+#include "child-reports.h"
 #include "child-launcher.h"
 #include "cli-commands.h"
 #include "cli-common.h"
@@ -375,7 +376,14 @@ report_run (const RunOptions *o, pid_t pid, int wait_status)
     {
       g_autoptr (GString) out = g_string_new ("\n");
 
+      g_autoptr (GPtrArray) children = NULL;
+      guint more_children = 0;
+
       cli_summary_format (report, out);
+      /* The app's monitored GLib children: listed before a private folder
+       * (and their files in it) goes. */
+      children = cli_child_reports_find (report_path, &more_children);
+      cli_child_reports_format (children, more_children, o->private_dir == NULL, out);
       g_printerr ("%s", out->str);
     }
   else
