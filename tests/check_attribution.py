@@ -74,6 +74,25 @@ def check_complete(e, windows, what):
     validate_attribution(e)
 
 
+def check_callback_below_dispatch(e, callback):
+    """The profile marks the main loop's dispatch (dispatch_nodes, valid node
+    indices), and every node of the dispatched @callback is called from one:
+    where the views start a stack by default."""
+    profile = e["profile"]
+    nodes = profile["nodes"]
+    marked = profile.get("dispatch_nodes")
+    check(isinstance(marked, list) and marked, f"event {e['id']}: dispatch_nodes {marked!r}")
+    check(all(isinstance(i, int) and 0 <= i < len(nodes["parent"]) for i in marked),
+          f"event {e['id']}: dispatch_nodes not node indices: {marked}")
+    frames = profile["frames"]
+    mine = [i for i, f in enumerate(nodes["frame"])
+            if f >= 0 and frames[f].get("function") == callback]
+    check(mine, f"event {e['id']}: no profile node of {callback}")
+    check(all(nodes["parent"][i] in marked for i in mine),
+          f"event {e['id']}: {callback} is not called from a dispatch node: parents "
+          f"{[nodes['parent'][i] for i in mine]}, dispatch_nodes {marked}")
+
+
 def covering(report, windows, kind):
     """The events of type @kind that overlap the windows."""
     first, last = windows[0][0], windows[-1][1]
@@ -104,6 +123,7 @@ def test_loader():
     check_equal(e["parts_count"], len(windows), "parts (one per callback)")
     check_complete(e, windows, "loader")
     check_culprit(e, "js_test_load_chunk")
+    check_callback_below_dispatch(e, "loader_idle_cb")
     # Every part of it too.
     for i, (part, window) in enumerate(zip(e["parts"], windows)):
         wanted = past_pretrigger([window])

@@ -418,6 +418,15 @@ add_profile (JsonBuilder *b, JsReportStacks *rs)
   add_int_column (b, "self_samples", self_samples, n);
   add_int_column (b, "self_ns", self_ns, n);
   json_builder_end_object (b);
+  /* The main loop's dispatch nodes (js-stack-path.h: known from jankscope's
+   * own hook even where GLib has no symbols): the views start a stack at
+   * the callback below the innermost one. */
+  json_builder_set_member_name (b, "dispatch_nodes");
+  json_builder_begin_array (b);
+  for (guint32 i = 0; i < n; i++)
+    if (js_profile_node (p, i)->flags & JS_NODE_DISPATCH)
+      json_builder_add_int_value (b, (gint64) i);
+  json_builder_end_array (b);
   json_builder_end_object (b);
 }
 

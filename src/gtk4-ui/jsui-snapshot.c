@@ -316,7 +316,8 @@ build_trees (JsuiSnapshot *snap)
   for (guint i = 0; i < events->len; i++)
     {
       const JsrReportEvent *ev = g_ptr_array_index (events, i);
-      JsuiStackTree *tree = jsui_stack_tree_from_event (ev);
+      /* From the dispatched callback: the views' default. */
+      JsuiStackTree *tree = jsui_stack_tree_from_event (ev, FALSE);
 
       g_ptr_array_add (snap->trees_top_down, tree);
       g_ptr_array_add (snap->trees_bottom_up,

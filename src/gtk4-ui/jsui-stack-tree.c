@@ -193,15 +193,60 @@ jsui_frame_is_own (const JsrReportFrame *frame)
 /* The stack ending at a node of the profile, into the tree: root first,
  * jankscope's own frames of older reports left out (reports with profiles
  * have none: the core removed them). */
+gboolean
+jsui_frame_is_dispatch (const JsrReportFrame *frame)
+{
+  return frame->function != NULL
+         && (strcmp (frame->function, "g_main_dispatch") == 0
+             || strcmp (frame->function, "g_main_context_dispatch") == 0);
+}
+
+/* A frame of the loop's own below its dispatch: GLib's nameless ones (a
+ * stripped g_main_dispatch, g_idle_dispatch), jankscope's (older reports). */
+static gboolean
+is_loop_glue (const JsrProfile *profile, const JsrProfileNode *n)
+{
+  const JsrReportFrame *f = n->frame >= 0 ? g_ptr_array_index (profile->frames, n->frame) : NULL;
+
+  return f != NULL
+         && (jsui_frame_is_own (f)
+             || (f->function == NULL && f->module != NULL
+                 && g_str_has_prefix (f->module, "libglib-2.0.so")));
+}
+
+/* Where a path (leaf first, as jsr_profile_path gives it) starts to be
+ * shown: after its innermost dispatch of the main loop when @whole is FALSE
+ * and something follows it, else at its outermost frame. */
+static guint
+first_shown (const JsrProfile *profile, GPtrArray *path, gboolean whole)
+{
+  if (whole)
+    return path->len;
+  for (guint i = 1; i < path->len; i++) /* the leaf itself is never cut */
+    {
+      const JsrProfileNode *n = g_ptr_array_index (path, i);
+      const JsrReportFrame *f
+          = n->frame >= 0 ? g_ptr_array_index (profile->frames, n->frame) : NULL;
+
+      if (n->dispatch || (f != NULL && jsui_frame_is_dispatch (f)))
+        {
+          while (i > 1 && is_loop_glue (profile, g_ptr_array_index (path, i - 1)))
+            i--;
+          return i; /* i - 1, its callee, is the first frame shown */
+        }
+    }
+  return path->len;
+}
+
 static void
 add_node (JsuiStackTree *tree, const JsrProfile *profile, guint node, gint64 weight, gint64 samples,
-          GPtrArray *path, GPtrArray *names, GPtrArray *modules)
+          gboolean whole, GPtrArray *path, GPtrArray *names, GPtrArray *modules)
 {
   g_ptr_array_set_size (path, 0);
   g_ptr_array_set_size (names, 0);
   g_ptr_array_set_size (modules, 0);
   jsr_profile_path (profile, node, path);
-  for (guint i = path->len; i-- > 0;)
+  for (guint i = first_shown (profile, path, whole); i-- > 0;)
     {
       const JsrProfileNode *n = g_ptr_array_index (path, i);
       const JsrReportFrame *f
@@ -221,7 +266,7 @@ add_node (JsuiStackTree *tree, const JsrProfile *profile, guint node, gint64 wei
 }
 
 JsuiStackTree *
-jsui_stack_tree_from_event (const JsrReportEvent *event)
+jsui_stack_tree_from_event (const JsrReportEvent *event, gboolean whole)
 {
   const JsrProfile *profile = event->detail != NULL ? event->detail->profile : NULL;
   g_autoptr (GPtrArray) path = g_ptr_array_new ();
@@ -237,14 +282,14 @@ jsui_stack_tree_from_event (const JsrReportEvent *event)
       const JsrProfileNode *node = &g_array_index (profile->nodes, JsrProfileNode, n);
 
       if (node->self_ns > 0 || node->self_samples > 0)
-        add_node (tree, profile, n, node->self_ns, node->self_samples, path, names, modules);
+        add_node (tree, profile, n, node->self_ns, node->self_samples, whole, path, names, modules);
     }
   jsui_stack_tree_sort (tree);
   return tree;
 }
 
 JsuiStackTree *
-jsui_stack_tree_from_part (const JsrReportEvent *event, guint part_index)
+jsui_stack_tree_from_part (const JsrReportEvent *event, guint part_index, gboolean whole)
 {
   const JsrProfile *profile = event->detail != NULL ? event->detail->profile : NULL;
   const JsrReportPart *part;
@@ -264,8 +309,8 @@ jsui_stack_tree_from_part (const JsrReportEvent *event, guint part_index)
       const JsrReportPartNode *entry = &g_array_index (part->profile, JsrReportPartNode, i);
 
       /* The reader checked the node against the profile. */
-      add_node (tree, profile, (guint) entry->node, entry->self_ns, entry->self_samples, path,
-                names, modules);
+      add_node (tree, profile, (guint) entry->node, entry->self_ns, entry->self_samples, whole,
+                path, names, modules);
     }
   /* What the part's profile left out: its time, not where it went. */
   if (part->other_ns > 0 || part->other_samples > 0)

@@ -68,15 +68,21 @@ void jsui_stack_tree_merge (JsuiStackTree *dst, const JsuiStackTree *src);
 /* The tree of an event's profile (detail->profile: every sample with a
  * stack; an older report's is made of its stacks), weighted by attributed
  * time, with its samples; jankscope's own frames of older reports left
- * out; the root is "all samples". NULL without a profile. */
-JsuiStackTree *jsui_stack_tree_from_event (const JsrReportEvent *event);
+ * out; the root is "all samples". Unless @whole, each stack starts at the
+ * callback the main loop dispatched (below its innermost dispatch node:
+ * `dispatch_nodes`, else g_main_dispatch or g_main_context_dispatch by
+ * name): the ten rows from _start to the dispatch say nothing of an event.
+ * NULL without a profile. */
+JsuiStackTree *jsui_stack_tree_from_event (const JsrReportEvent *event, gboolean whole);
 /* The same for one part of the event (its share of the profile,
  * docs/report-format.md "Causes per part"; what the part's profile does not
  * list is an [other] node). NULL when the part has no profile. */
-JsuiStackTree *jsui_stack_tree_from_part (const JsrReportEvent *event, guint part);
+JsuiStackTree *jsui_stack_tree_from_part (const JsrReportEvent *event, guint part, gboolean whole);
 
 /* A frame of jankscope's own libraries (its dispatch wrapper). */
 gboolean jsui_frame_is_own (const JsrReportFrame *frame);
+/* GLib's dispatch by name (reports without `dispatch_nodes`). */
+gboolean jsui_frame_is_dispatch (const JsrReportFrame *frame);
 
 /* The name shown for a frame of a report. */
 char *jsui_frame_name (const JsrReportFrame *frame);

@@ -30,6 +30,7 @@ struct _JsuiStacksView
   JsuiSamplesStrip *samples_strip;
   JsuiPartsView *parts_view;
   GtkToggleButton *bottom_up_button;
+  GtkToggleButton *whole_button;
 
   /* What is shown: both directions of one tree, and the event whose
    * samples the strip shows (NULL for several events). */
@@ -38,11 +39,14 @@ struct _JsuiStacksView
   JsuiStackTree *top_down;
   JsuiStackTree *bottom_up;
   gboolean show_bottom_up;
+  gboolean whole_stacks; /* from the program's start, not the dispatched callback */
 
   GListStore *roots; /* the one root of the shown tree, or none */
   GtkTreeListModel *rows;
   GtkSingleSelection *selection;
 };
+
+static void whole_toggled_cb (GtkToggleButton *button, JsuiStacksView *self);
 
 G_DEFINE_FINAL_TYPE (JsuiStacksView, jsui_stacks_view, GTK_TYPE_WIDGET)
 
@@ -192,6 +196,8 @@ jsui_stacks_view_class_init (JsuiStacksViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, samples_strip);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, parts_view);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, bottom_up_button);
+  gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, whole_button);
+  gtk_widget_class_bind_template_callback (widget_class, whole_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, bottom_up_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, node_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, part_selected_cb);
@@ -378,7 +384,7 @@ show_part (JsuiStacksView *self, int part)
     return;
   if (part >= 0)
     {
-      top_down = built = jsui_stack_tree_from_part (event, (guint) part);
+      top_down = built = jsui_stack_tree_from_part (event, (guint) part, self->whole_stacks);
       if (built == NULL)
         {
           show_trees (self, NULL, NULL, NULL, _ ("No stacks were sampled during this part"));
@@ -389,14 +395,15 @@ show_part (JsuiStacksView *self, int part)
       return;
     }
 
-  /* Aggregated with the snapshot, in its worker thread. */
-  if (self->snapshot != NULL)
+  /* Aggregated with the snapshot, in its worker thread (from the
+   * dispatched callback); whole stacks on demand. */
+  if (self->snapshot != NULL && !self->whole_stacks)
     {
       top_down = jsui_snapshot_get_tree (self->snapshot, event, FALSE);
       bottom_up = jsui_snapshot_get_tree (self->snapshot, event, TRUE);
     }
   if (top_down == NULL)
-    top_down = built = jsui_stack_tree_from_event (event);
+    top_down = built = jsui_stack_tree_from_event (event, self->whole_stacks);
   if (top_down == NULL)
     {
       show_trees (self, NULL, NULL, NULL, _ ("No stacks were sampled during this event"));
@@ -445,6 +452,34 @@ jsui_stacks_view_set_bottom_up (JsuiStacksView *self, gboolean bottom_up)
   show_tree (self);
 }
 
+void
+jsui_stacks_view_set_whole_stacks (JsuiStacksView *self, gboolean whole)
+{
+  g_return_if_fail (JSUI_IS_STACKS_VIEW (self));
+
+  whole = !!whole;
+  if (gtk_toggle_button_get_active (self->whole_button) != whole)
+    gtk_toggle_button_set_active (self->whole_button, whole); /* comes back here */
+  if (self->whole_stacks == whole)
+    return;
+  self->whole_stacks = whole;
+  if (self->event != NULL)
+    show_part (self, jsui_parts_view_get_selected (self->parts_view));
+}
+
+gboolean
+jsui_stacks_view_get_whole_stacks (JsuiStacksView *self)
+{
+  g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), FALSE);
+  return self->whole_stacks;
+}
+
+static void
+whole_toggled_cb (GtkToggleButton *button, JsuiStacksView *self)
+{
+  jsui_stacks_view_set_whole_stacks (self, gtk_toggle_button_get_active (button));
+}
+
 gboolean
 jsui_stacks_view_get_bottom_up (JsuiStacksView *self)
 {
@@ -483,6 +518,31 @@ open_path (JsuiStacksView *self, GPtrArray *names, GPtrArray *modules)
   return row;
 }
 
+/* open_path of a whole stack (callers first top-down, the leaf first
+ * bottom-up) in a tree that may start at the dispatched callback: the
+ * whole path, else without its outermost frames, as few as it takes. */
+static GtkTreeListRow *
+open_stack_path (JsuiStacksView *self, GPtrArray *names, GPtrArray *modules)
+{
+  GtkTreeListRow *row = open_path (self, names, modules);
+
+  for (guint cut = 1; row == NULL && !self->whole_stacks && cut < names->len; cut++)
+    {
+      g_autoptr (GPtrArray) n = g_ptr_array_new ();
+      g_autoptr (GPtrArray) m = g_ptr_array_new ();
+      guint from = self->show_bottom_up ? 0 : cut;
+      guint to = self->show_bottom_up ? names->len - cut : names->len;
+
+      for (guint i = from; i < to; i++)
+        {
+          g_ptr_array_add (n, g_ptr_array_index (names, i));
+          g_ptr_array_add (m, g_ptr_array_index (modules, i));
+        }
+      row = open_path (self, n, m);
+    }
+  return row;
+}
+
 gboolean
 jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index)
 {
@@ -510,7 +570,7 @@ jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index)
           g_ptr_array_add (modules, f->module);
         }
     }
-  row = open_path (self, names, modules);
+  row = open_stack_path (self, names, modules);
   if (row == NULL)
     return FALSE;
   gtk_single_selection_set_selected (self->selection, gtk_tree_list_row_get_position (row));
@@ -550,7 +610,7 @@ jsui_stacks_view_select_node (JsuiStacksView *self, int node)
                                                         : JSR_PROFILE_OTHER_NAME));
       g_ptr_array_add (modules, f != NULL ? f->module : NULL);
     }
-  row = open_path (self, names, modules);
+  row = open_stack_path (self, names, modules);
   if (row == NULL)
     return FALSE;
   gtk_single_selection_set_selected (self->selection, gtk_tree_list_row_get_position (row));

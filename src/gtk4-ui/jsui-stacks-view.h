@@ -37,6 +37,10 @@ void jsui_stacks_view_set_trees (JsuiStacksView *self, JsuiStackTree *top_down,
  * the frames samples ended in). The flame graph stays top-down. */
 void jsui_stacks_view_set_bottom_up (JsuiStacksView *self, gboolean bottom_up);
 gboolean jsui_stacks_view_get_bottom_up (JsuiStacksView *self);
+/* The whole stacks, from the program's start; by default (FALSE) an
+ * event's stacks start at the callback the main loop dispatched. */
+void jsui_stacks_view_set_whole_stacks (JsuiStacksView *self, gboolean whole);
+gboolean jsui_stacks_view_get_whole_stacks (JsuiStacksView *self);
 /* Opens and selects the tree's row of the shown event's stack
  * `stack_index` (what clicking a sample does); FALSE if not found. */
 gboolean jsui_stacks_view_select_stack (JsuiStacksView *self, int stack_index);

@@ -147,6 +147,32 @@ read_column_int (Node *column, const Path *column_path, guint i, gint64 min, gin
 
 static const char *const columns[] = { "parent", "frame", "self_samples", "self_ns" };
 
+/* dispatch_nodes (optional): indices of nodes. */
+static gboolean
+parse_dispatch_nodes (Node *object, const Path *path, JsrProfile *profile, GError **error)
+{
+  Path list_path = JSR_JSON_MEMBER (path, "dispatch_nodes");
+  Node *list;
+
+  if (jsr_json_object_get (object, "dispatch_nodes") == NULL)
+    return TRUE;
+  list = jsr_json_read_array (object, path, "dispatch_nodes", error);
+  if (list == NULL)
+    return FALSE;
+  if (list->length > profile->nodes->len)
+    return too_many (error, &list_path, NULL, list->length, profile->nodes->len);
+  for (guint i = 0; i < list->length; i++)
+    {
+      gint64 node;
+
+      if (!read_column_int (list, &list_path, i, 0, (gint64) profile->nodes->len - 1,
+                            _ (": an index of nodes"), &node, error))
+        return FALSE;
+      g_array_index (profile->nodes, JsrProfileNode, node).dispatch = TRUE;
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_nodes (Node *object, const Path *path, JsrProfile *profile, GError **error)
 {
@@ -226,7 +252,8 @@ jsr_profile_parse (Node *object, const Path *path, GError **error)
   if (jsr_json_read_optional_count (object, path, "samples", &ignored, error)
       && jsr_json_read_optional_count (object, path, "time_ns", &ignored, error)
       && jsr_json_read_optional_count (object, path, "nodes_max", &ignored, error)
-      && parse_frames (object, path, profile, error) && parse_nodes (object, path, profile, error))
+      && parse_frames (object, path, profile, error) && parse_nodes (object, path, profile, error)
+      && parse_dispatch_nodes (object, path, profile, error))
     return profile;
 
   jsr_profile_free (profile);

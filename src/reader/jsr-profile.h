@@ -57,6 +57,9 @@ typedef struct
   guint32 depth; /* 0 for an outermost frame */
   gint64 self_samples;
   gint64 self_ns;
+  /* The main loop's dispatch (`dispatch_nodes`): the callback it runs is
+   * its child. FALSE in older reports. */
+  gboolean dispatch;
   /* A frame of one of the event's listed stacks at this node: its file,
    * line and offset (the profile has functions only); NULL without one. */
   const JsrReportFrame *site;

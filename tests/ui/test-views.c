@@ -1340,10 +1340,19 @@ test_stacks_bottom_up (void)
     g_assert_cmpfloat_with_epsilon (jsui_stack_item_get_fraction (second), 300.0 / 900.0, 1e-9);
   }
 
-  /* Clicking a sample of stack 1 (parse_history) selects its row. */
+  /* Clicking a sample of stack 1 (parse_history) selects its row: its
+   * path ends at the dispatched callback (the loop's frames and jankscope's
+   * own above it are left out by default), or with whole stacks at _start. */
   g_assert_true (jsui_stacks_view_select_stack (stacks, 1));
   selected = ui_test_row_item (rows, jsui_stacks_view_get_selected_row (stacks));
+  g_assert_cmpstr (jsui_stack_item_get_node (selected)->name, ==, "load_history_cb");
+  g_assert_false (jsui_stacks_view_get_whole_stacks (stacks));
+  jsui_stacks_view_set_whole_stacks (stacks, TRUE);
+  g_assert_true (jsui_stacks_view_select_stack (stacks, 1));
+  g_clear_object (&selected);
+  selected = ui_test_row_item (rows, jsui_stacks_view_get_selected_row (stacks));
   g_assert_cmpstr (jsui_stack_item_get_node (selected)->name, ==, "_start");
+  jsui_stacks_view_set_whole_stacks (stacks, FALSE);
   g_assert_false (jsui_stacks_view_select_stack (stacks, 7));
 
   /* Back to top-down: the same path ends at the leaf. */
@@ -1607,14 +1616,33 @@ test_profile_tree (void)
         !=, "leaf_23");
 
   /* Each part its own share. */
-  part1 = jsui_stack_tree_from_part (ev, 0);
-  part2 = jsui_stack_tree_from_part (ev, 1);
+  part1 = jsui_stack_tree_from_part (ev, 0, TRUE);
+  part2 = jsui_stack_tree_from_part (ev, 1, TRUE);
   g_assert_cmpint (part1->root->total, ==, 240 * MS);
   g_assert_null (find_node (part1->root, "sleepy_cb"));
   g_assert_cmpint (part2->root->total, ==, 120 * MS);
   g_assert_nonnull (find_node (part2->root, "clock_nanosleep"));
   g_assert_null (find_node (part2->root, "work_cb"));
-  g_assert_null (jsui_stack_tree_from_part (ev, 2));
+  g_assert_null (jsui_stack_tree_from_part (ev, 2, TRUE));
+
+  /* By default the stacks start at the dispatched callback (this older
+   * profile has no dispatch_nodes: below g_main_context_dispatch by name);
+   * whole, at main. */
+  for (guint i = 0; i < tree->root->children->len; i++)
+    {
+      const JsuiStackNode *top = g_ptr_array_index (tree->root->children, i);
+
+      g_assert_true (g_str_equal (top->name, "work_cb") || g_str_equal (top->name, "sleepy_cb"));
+    }
+  g_assert_null (find_node (tree->root, "g_main_context_dispatch"));
+  {
+    g_autoptr (JsuiStackTree) whole = jsui_stack_tree_from_event (ev, TRUE);
+
+    g_assert_cmpuint (whole->root->children->len, ==, 1);
+    g_assert_cmpstr (((JsuiStackNode *) g_ptr_array_index (whole->root->children, 0))->name, ==,
+                     "main");
+    g_assert_cmpint (whole->root->total, ==, tree->root->total);
+  }
 
   /* A full profile: the deeper calling contexts in [other]. */
   tree = jsui_snapshot_get_tree (snap, jsui_snapshot_find_event (snap, 2), FALSE);
