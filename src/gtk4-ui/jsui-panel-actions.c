@@ -171,4 +171,11 @@ jsui_panel_actions_install (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "panel.show-all", NULL, show_all_cb);
   gtk_widget_class_install_action (widget_class, "panel.save-report", NULL, save_report_cb);
   gtk_widget_class_install_action (widget_class, "panel.export", "s", export_cb);
+  /* The shortcuts window lists them (data/gtk4-ui/jsui-shortcuts.ui). */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK,
+                                       "panel.save-report", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "panel.clear",
+                                       NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_p, GDK_CONTROL_MASK, "panel.pause",
+                                       NULL);
 }

@@ -6,6 +6,8 @@
 
 #include "jsui-window.h"
 
+#include "jsui-shortcuts.h"
+
 struct _JsuiWindow
 {
   GtkWindow parent_instance;
@@ -73,12 +75,15 @@ jsui_window_class_init (JsuiWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JsuiWindow, hang_note);
   gtk_widget_class_bind_template_child (widget_class, JsuiWindow, panel);
   gtk_widget_class_bind_template_callback (widget_class, panel_title_cb);
+  jsui_shortcuts_install (widget_class);
 }
 
 static void
 jsui_window_init (JsuiWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (gtk_window_get_titlebar (GTK_WINDOW (self))),
+                           jsui_primary_menu_button_new ());
   gtk_widget_set_name (GTK_WIDGET (self), JSUI_WINDOW_NAME);
   g_object_set_data (G_OBJECT (self), JSUI_EXCLUDE_KEY, GINT_TO_POINTER (1));
   panel_title_cb (self->panel, NULL, self);

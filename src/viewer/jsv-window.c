@@ -13,6 +13,7 @@
 
 #include "jsui-items.h"
 #include "jsui-refresher.h"
+#include "jsui-shortcuts.h"
 #include "jsv-process-list.h"
 
 struct _JsvWindow
@@ -351,6 +352,7 @@ jsv_window_class_init (JsvWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JsvWindow, panel);
   gtk_widget_class_install_action (widget_class, "win.refresh", NULL, refresh_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.refresh", NULL);
+  jsui_shortcuts_install (widget_class);
 }
 
 static void
@@ -367,6 +369,8 @@ jsv_window_init (JsvWindow *self)
   g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
   g_signal_connect (self->processes, "refreshed", G_CALLBACK (processes_refreshed_cb), self);
 
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (gtk_window_get_titlebar (GTK_WINDOW (self))),
+                           jsui_primary_menu_button_new ());
   self->banner = jsv_hang_banner_new ();
   jsui_panel_set_banner (self->panel, GTK_WIDGET (self->banner));
   g_signal_connect (self->banner, "changed", G_CALLBACK (banner_changed_cb), self);

@@ -26,6 +26,7 @@
 #include "jsui-ui-cost.h"
 #include "jsui-items.h"
 #include "jsui-refresher.h"
+#include "jsui-shortcuts.h"
 #include "jsui-window.h"
 #include "ui-test-util.h"
 
@@ -652,6 +653,32 @@ test_export (void)
 }
 
 /* The panel: pause, clear, show all, save (written off the main thread). */
+/* A shortcut of @widget (its class's bindings): trigger → action. */
+static gboolean
+has_shortcut (GtkWidget *widget, const char *trigger, const char *action)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) c = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (c))
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (c)); k++)
+        {
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (c), k);
+          g_autofree char *t = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+          GtkShortcutAction *a = gtk_shortcut_get_action (shortcut);
+
+          if (g_strcmp0 (t, trigger) == 0 && GTK_IS_NAMED_ACTION (a)
+              && g_strcmp0 (gtk_named_action_get_action_name (GTK_NAMED_ACTION (a)), action) == 0)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static void
 test_actions (void)
 {
@@ -729,7 +756,32 @@ test_actions (void)
     g_assert_true (g_str_has_prefix (jsui_panel_get_message (panel), "Could not save x.json: "));
   }
   g_rmdir (dir);
-  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* The shortcuts the shortcuts window lists are bound where it says. */
+  g_assert_true (has_shortcut (GTK_WIDGET (window), "<Control>w", "window.close"));
+  g_assert_true (has_shortcut (GTK_WIDGET (window), "<Control>question", "jankscope.shortcuts"));
+  g_assert_true (has_shortcut (GTK_WIDGET (panel), "<Control>s", "panel.save-report"));
+  g_assert_true (has_shortcut (GTK_WIDGET (panel), "<Control>l", "panel.clear"));
+  g_assert_true (has_shortcut (GTK_WIDGET (panel), "<Control>p", "panel.pause"));
+  {
+    GtkWindow *shortcuts = jsui_shortcuts_window_show (GTK_WINDOW (window));
+
+    g_assert_true (GTK_IS_SHORTCUTS_WINDOW (shortcuts));
+    g_assert_true (gtk_window_get_transient_for (shortcuts) == GTK_WINDOW (window));
+    gtk_window_destroy (shortcuts);
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "jankscope.about", NULL));
+  /* Ctrl+W's action closes this window (and only it). */
+  {
+    GtkWidget *closed = GTK_WIDGET (window);
+
+    g_object_add_weak_pointer (G_OBJECT (closed), (gpointer *) &closed);
+    gtk_window_present (GTK_WINDOW (window)); /* an unrealized window does not close */
+    ui_test_wait_ms (50);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "window.close", NULL));
+    ui_test_wait_ms (50);
+    g_assert_null (closed);
+  }
 }
 
 /* The refresher follows its panel: nothing asked while paused; Clear
