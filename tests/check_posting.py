@@ -11,7 +11,7 @@ Usage: check_posting.py CHECK
 import sys
 
 from jankscope_test import (
-    SANITIZED, app, check, check_equal, check_ran_fine, fact, main, run_app, summarize,
+    app, check, check_equal, check_ran_fine, fact, gtk_env, main, run_app, summarize,
     validate_run_report)
 
 APP = "posting-app"
@@ -22,6 +22,11 @@ def run_posting(scenario, extra_env=None):
     run = run_app([app(APP), scenario], extra_env=extra_env)
     check_ran_fine(run)
     return run, validate_run_report(run)
+
+
+def info(message):
+    """A measured value worth seeing in the test log (meson test -v)."""
+    print(f"info: {message}")
 
 
 def slow_event(report, callback):
@@ -97,5 +102,43 @@ def check_flood():
                 "stacks + refused within attaches")
 
 
+def check_gtk4_text():
+    """GTK validates a big buffer that js_test_load_big_text put in a text
+    view in its own idle callbacks: their posting culprit is
+    js_test_load_big_text. GTK adds that idle from its own code
+    (gtk_text_view_invalidate), so the app is found only on a full stack:
+    the first time a caller is seen, or once its callback has been slow."""
+    run = run_app([app("posting-gtk4")], extra_env=gtk_env(), timeout=90)
+    check_ran_fine(run)
+    report = validate_run_report(run, toolkit="gtk4")
+    loads = [int(v) for v in run.facts.get("load", [])]
+    check_equal(len(loads), 2, "loads")
+    slow = [(e, p) for e in report["events"] for p in e["parts"]
+            if p["type"] == "dispatch" and p["start_ns"] >= loads[0]
+            and p.get("posted_from") is not None]
+    check(slow, f"no slow dispatch after the load with a posting site: "
+                f"{summarize(report['events'])}")
+    named = []
+    for e, p in slow:
+        posted = p["posted_from"]
+        info(f"{p['callback']} {p['duration_ns'] / 1e6:.0f} ms: posted from "
+             f"{posted['caller'] and posted['caller']['function']}, culprit "
+             f"{posted['culprit'] and posted['culprit']['function']} "
+             f"({posted['culprit_reason']}), stack {posted['stack'] is not None}")
+        if posted["culprit"] is not None:
+            named.append((p["callback"], posted["culprit"]["function"]))
+        else:
+            # Said honestly: GTK's caller, and why there is no culprit.
+            check(posted["caller"] is not None and posted["caller"]["module"] != "posting-gtk4",
+                  f"{p['callback']}: no culprit, yet the caller is the app's")
+    # The second load's validation (its callback slow before) has a stack.
+    second = [c for e, p in slow if p["start_ns"] >= loads[1]
+              for c in [p["posted_from"]["culprit"]]]
+    check(second and all(c is not None and c["function"] == "js_test_load_big_text"
+                         for c in second),
+          f"the second load's slow validation is not posted from js_test_load_big_text: {named}")
+
+
 if __name__ == "__main__":
-    sys.exit(main({"chain": check_chain, "task": check_task, "flood": check_flood}))
+    sys.exit(main({"chain": check_chain, "task": check_task, "flood": check_flood,
+                   "gtk4-text": check_gtk4_text}))
