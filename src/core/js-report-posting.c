@@ -3,7 +3,8 @@
  * A posting site in the report (docs/report-format.md, "posted_from"): the
  * caller's frame, the full stack when there is one (jankscope's own frames
  * left out, as in every stack: js-stack-path.c), its signature, the posting
- * culprit (the innermost frame of the app's own code on it) and the chain of
+ * culprit (the innermost frame of the app's own code on it, below the loop's
+ * dispatch when there is one) and the chain of
  * callers that posted the dispatches it was posted from.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -64,6 +65,7 @@ js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore *sta
   g_autofree JsSignatureFrame *sig = NULL;
   g_autofree char *signature = NULL;
   const JsPathFrame *culprit = NULL;
+  gboolean below_dispatch = TRUE;
   const JsStack *full;
   char id[17];
 
@@ -94,7 +96,10 @@ js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore *sta
   else
     json_builder_add_null_value (b);
 
-  /* The signature: of the full stack, else of the caller alone. */
+  /* The signature: of the full stack, else of the caller alone. The
+   * culprit: the innermost frame of the app's code, below the loop's
+   * dispatch when the call was made inside one (above it are main and the
+   * loop, which only ran GTK's or GLib's code that posted). */
   sig = g_new0 (JsSignatureFrame, MAX (path->len, 1));
   for (guint i = 0; i < path->len; i++)
     {
@@ -103,7 +108,9 @@ js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore *sta
 
       sig[i].function = pf->frame->function;
       sig[i].module = m ? m->name : NULL;
-      if (culprit == NULL && (pf->flags & JS_NODE_APP))
+      if (pf->flags & JS_NODE_DISPATCH)
+        below_dispatch = FALSE;
+      if (culprit == NULL && below_dispatch && (pf->flags & JS_NODE_APP))
         culprit = pf;
     }
   signature = js_signature_compute (sig, path->len, JS_SIGNATURE_DEFAULT_FRAMES, id);
