@@ -41,11 +41,14 @@ typedef struct
   guint64 seq; /* 2 * index + 2 once written, odd while written */
   const void *caller;
   const void *chain[JS_POSTING_CHAIN];
+  guint32 meta;  /* kind | main thread << 8 | links in chain << 16 */
   guint32 stack; /* stack slot + 1, 0: none */
-  guint8 kind;
-  guint8 n_chain;
-  guint8 main_thread;
 } Site;
+
+#define META(kind, main, n) ((guint32) (kind) | (guint32) (main) << 8 | (guint32) (n) << 16)
+#define META_KIND(m) ((guint8) ((m) &0xff))
+#define META_MAIN(m) (((m) >> 8) & 1)
+#define META_CHAIN(m) MIN (((m) >> 16) & 0xff, JS_POSTING_CHAIN)
 
 typedef struct
 {
@@ -213,13 +216,31 @@ read_site (guint32 index, Site *out)
   out->caller = __atomic_load_n (&s->caller, __ATOMIC_RELAXED);
   for (guint i = 0; i < JS_POSTING_CHAIN; i++)
     out->chain[i] = __atomic_load_n (&s->chain[i], __ATOMIC_RELAXED);
+  out->meta = __atomic_load_n (&s->meta, __ATOMIC_RELAXED);
   out->stack = __atomic_load_n (&s->stack, __ATOMIC_RELAXED);
-  out->kind = __atomic_load_n (&s->kind, __ATOMIC_RELAXED);
-  out->n_chain = __atomic_load_n (&s->n_chain, __ATOMIC_RELAXED);
-  out->main_thread = __atomic_load_n (&s->main_thread, __ATOMIC_RELAXED);
   __atomic_thread_fence (__ATOMIC_ACQUIRE);
   out->seq = want;
   return __atomic_load_n (&s->seq, __ATOMIC_RELAXED) == want;
+}
+
+/* The chain of a new site posted from inside the dispatch of site
+ * `parent`: that site's caller, then its own chain. Main thread only, so
+ * only the links are read (no stack): the least work per attach. */
+static guint
+parent_chain (guint32 parent, const void *chain[JS_POSTING_CHAIN])
+{
+  const Site *s = &sites[parent % JS_POSTING_RING];
+  guint64 want = 2 * (guint64) parent + 2;
+  guint n;
+
+  if (__atomic_load_n (&s->seq, __ATOMIC_ACQUIRE) != want)
+    return 0;
+  chain[0] = __atomic_load_n (&s->caller, __ATOMIC_RELAXED);
+  n = MIN (META_CHAIN (__atomic_load_n (&s->meta, __ATOMIC_RELAXED)) + 1u, JS_POSTING_CHAIN);
+  for (guint i = 1; i < n; i++)
+    chain[i] = __atomic_load_n (&s->chain[i - 1], __ATOMIC_RELAXED);
+  __atomic_thread_fence (__ATOMIC_ACQUIRE);
+  return __atomic_load_n (&s->seq, __ATOMIC_RELAXED) == want ? n : 0;
 }
 
 void
@@ -228,7 +249,9 @@ js_posting_posted (int kind, const void *caller, const void *func, unsigned id, 
 {
   gboolean on_main = pthread_equal (pthread_self (), js_mainloop_thread ());
   int (*bt) (void **, int);
+  const void *chain[JS_POSTING_CHAIN];
   guint32 index, parent;
+  guint n_chain;
   guint64 seq;
   Site *s;
 
@@ -240,32 +263,21 @@ js_posting_posted (int kind, const void *caller, const void *func, unsigned id, 
   seq = 2 * (guint64) index + 2;
   s = &sites[index % JS_POSTING_RING];
 
+  /* Posted from a dispatch: the chain of that dispatch's own poster. */
+  parent = on_main ? js_mainloop_current_post () : 0;
+  n_chain = parent != 0 ? parent_chain (parent, chain) : 0;
+
   __atomic_store_n (&s->seq, seq - 1, __ATOMIC_RELAXED);
   __atomic_thread_fence (__ATOMIC_RELEASE);
   __atomic_store_n (&s->caller, caller, __ATOMIC_RELAXED);
-  __atomic_store_n (&s->kind, (guint8) kind, __ATOMIC_RELAXED);
-  __atomic_store_n (&s->main_thread, (guint8) on_main, __ATOMIC_RELAXED);
-  __atomic_store_n (&s->n_chain, 0, __ATOMIC_RELAXED);
-  __atomic_store_n (&s->stack, 0, __ATOMIC_RELAXED);
-  /* Posted from a dispatch: the chain of that dispatch's own poster. */
-  parent = on_main ? js_mainloop_current_post () : 0;
-  if (parent != 0)
-    {
-      Site p;
-
-      if (read_site (parent, &p))
-        {
-          guint n = MIN (p.n_chain + 1u, JS_POSTING_CHAIN);
-
-          __atomic_store_n (&s->chain[0], p.caller, __ATOMIC_RELAXED);
-          for (guint i = 1; i < n; i++)
-            __atomic_store_n (&s->chain[i], p.chain[i - 1], __ATOMIC_RELAXED);
-          __atomic_store_n (&s->n_chain, (guint8) n, __ATOMIC_RELAXED);
-        }
-    }
+  for (guint i = 0; i < n_chain; i++)
+    __atomic_store_n (&s->chain[i], chain[i], __ATOMIC_RELAXED);
+  __atomic_store_n (&s->meta, META (kind, on_main, n_chain), __ATOMIC_RELAXED);
   bt = __atomic_load_n (&backtrace_func, __ATOMIC_ACQUIRE);
-  if (bt != NULL && budget_per_s > 0 && want_stack (caller, func, index))
-    __atomic_store_n (&s->stack, take_stack (bt, seq), __ATOMIC_RELAXED);
+  __atomic_store_n (
+      &s->stack,
+      bt != NULL && budget_per_s > 0 && want_stack (caller, func, index) ? take_stack (bt, seq) : 0,
+      __ATOMIC_RELAXED);
   __atomic_store_n (&s->seq, seq, __ATOMIC_RELEASE);
 
   if (kind == JS_POST_TASK)
@@ -291,7 +303,7 @@ read_task (const void *user_data, Site *s)
   guint32 index = (guint32) __atomic_load_n (&t->post, __ATOMIC_ACQUIRE);
 
   return user_data != NULL && __atomic_load_n (&t->task, __ATOMIC_ACQUIRE) == user_data
-         && read_site (index, s) && s->kind == JS_POST_TASK;
+         && read_site (index, s) && META_KIND (s->meta) == JS_POST_TASK;
 }
 
 gboolean
@@ -302,10 +314,10 @@ js_posting_read (guint32 post, const void *user_data, JsPostSite *out)
   memset (out, 0, sizeof *out);
   if (!(user_data != NULL ? read_task (user_data, &s) : read_site (post, &s)))
     return FALSE;
-  out->kind = s.kind;
-  out->main_thread = s.main_thread;
+  out->kind = META_KIND (s.meta);
+  out->main_thread = META_MAIN (s.meta);
   out->caller = s.caller;
-  out->n_chain = MIN (s.n_chain, JS_POSTING_CHAIN);
+  out->n_chain = META_CHAIN (s.meta);
   memcpy (out->chain, s.chain, sizeof out->chain);
   if (s.stack != 0 && s.stack <= JS_POSTING_STACKS)
     {
