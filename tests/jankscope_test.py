@@ -657,6 +657,29 @@ def check_event_totals(e, parts, keys, what):
             check_equal(e.get(key), longest.get(key), f"{what}: {key} (of the longest part)")
 
 
+POST_KINDS = ("idle", "timeout", "attach", "watch", "gdk-threads", "task")
+
+
+def validate_posted_from(posted, what):
+    """A dispatch's posted_from (docs/report-format.md, "Posting sites")."""
+    check(posted != "missing", f"{what}: no posted_from member")
+    if posted is None:
+        return
+    for key in ("kind", "thread", "caller", "stack", "signature", "signature_id", "culprit",
+                "culprit_reason", "chain"):
+        check(key in posted, f"{what}: no {key!r} member")
+    check(posted["kind"] in POST_KINDS, f"{what}: kind {posted['kind']!r}")
+    check(posted["thread"] in ("main", "other"), f"{what}: thread {posted['thread']!r}")
+    check(posted["stack"] is None or isinstance(posted["stack"], list), f"{what}: stack")
+    check(isinstance(posted["signature"], str), f"{what}: signature")
+    check(isinstance(posted["chain"], list) and len(posted["chain"]) <= 3, f"{what}: chain")
+    check(posted["culprit_reason"] in ("app", "no frame of the app's own code on the stack",
+                                       "no full stack, and the caller is not the app's code"),
+          f"{what}: culprit_reason {posted['culprit_reason']!r}")
+    check((posted["culprit"] is None) == (posted["culprit_reason"] != "app"),
+          f"{what}: culprit and culprit_reason disagree")
+
+
 def validate_part(part, config, what):
     check(part["type"] in ("dispatch", "iteration"), f"{what}: type {part['type']!r}")
     check(part["start_ns"] <= part["end_ns"], f"{what}: end before start")
@@ -668,6 +691,7 @@ def validate_part(part, config, what):
                     f"{what}: duration_ns (end - start - nested)")
         check(is_int(part["depth"]) and part["depth"] >= 1, f"{what}: depth {part['depth']}")
         check(is_int(part["priority"]), f"{what}: priority {part['priority']!r}")
+        validate_posted_from(part.get("posted_from", "missing"), f"{what}: posted_from")
     else:
         check_equal(part["nested_ns"], 0, f"{what}: nested_ns of an iteration")
         check(part["duration_ns"] <= part["end_ns"] - part["start_ns"],

@@ -10,7 +10,7 @@
  */
 #pragma once
 
-#define JS_BRIDGE_ABI 2
+#define JS_BRIDGE_ABI 3
 
 /* The pid of the run's root process, set by the preload's constructor in the
  * first process of a run (js-report-path.c says who owns the report path). */
@@ -30,6 +30,18 @@ typedef struct
 } JsSourceFuncs;
 
 typedef int (*JsDispatchFunc) (void *source, void *callback, void *user_data);
+
+/* What the code that called GLib posted (JsBridge.posted). */
+typedef enum
+{
+  JS_POST_IDLE = 1, /* g_idle_add* */
+  JS_POST_TIMEOUT,  /* g_timeout_add* */
+  JS_POST_ATTACH,   /* g_source_attach */
+  JS_POST_WATCH,    /* g_child_watch_add*, g_io_add_watch*, g_unix_fd_add*, g_unix_signal_add* */
+  JS_POST_GDK,      /* gdk_threads_add_* (GDK 3) */
+  JS_POST_TASK,     /* g_task_new: its completion will be posted by GIO */
+  JS_POST_N_KINDS
+} JsPostKind;
 
 typedef enum
 {
@@ -70,6 +82,13 @@ typedef struct
    * calls (js-call-guard.h), owned by the core; the preload's wrappers of
    * poll, nanosleep & co. follow it. */
   struct JsCallGuard *call_guard;
+
+  /* After a call from outside GLib posted work (preload-post.c): the
+   * return address into the code that called (`caller`), the callback
+   * (`func`, or NULL), and the source's id in `context` (NULL: the default
+   * context), or the GTask (`task`, id 0). Any thread. */
+  void (*posted) (int kind, const void *caller, const void *func, unsigned id, void *context,
+                  void *task);
 } JsBridge;
 
 /* Exported by libjankscope-core.so. Returns 0 on success; on failure the core

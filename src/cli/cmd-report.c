@@ -408,7 +408,66 @@ format_groups (const Printer *p)
   cli_report_groups_clear (&g);
 }
 
+/* ---- posting sites ------------------------------------------------------------ */
+
+/* The slow dispatches by where their sources were posted from
+ * (docs/report-format.md, "Posting sites"). */
+static void
+format_postings (const Printer *p)
+{
+  const JsrAggPostings *postings = &p->agg->postings;
+  g_autoptr (GPtrArray) sorted = jsr_agg_postings_sorted (postings);
+  g_autoptr (CliTable) table = cli_table_new (6);
+  guint shown = MIN (sorted->len, p->top);
+
+  if (sorted->len == 0)
+    return;
+  cli_table_set_max_width (table, 0, MAX_NAME_COLUMNS);
+  cli_table_set_max_width (table, 1, MAX_NAME_COLUMNS);
+  for (guint c = 2; c < 5; c++)
+    cli_table_set_align (table, c, CLI_ALIGN_RIGHT);
+  cli_table_set_max_width (table, 5, MAX_SIGNATURE_COLUMNS);
+  cli_table_add_row (table, _ ("POSTED FROM"), _ ("CALLBACK"), _ ("EVENTS"), _ ("BLOCKED"),
+                     _ ("RUNS"), _ ("POSTING SIGNATURE"), NULL);
+  for (guint i = 0; i < shown; i++)
+    {
+      const JsrAggPosting *e = g_ptr_array_index (sorted, i);
+      g_autofree char *events = count_text (e->events);
+      g_autofree char *blocked = cli_format_duration (e->total_ns);
+      g_autofree char *runs = runs_text (p->agg, e->runs);
+
+      cli_table_add_row (table, e->posted_from != NULL ? e->posted_from : "-",
+                         e->callback != NULL ? e->callback : "-", events, blocked, runs,
+                         cli_format_signature (e->signature), NULL);
+    }
+  if (postings->other_parts > 0)
+    {
+      g_autofree char *blocked = cli_format_duration (postings->other_ns);
+
+      cli_table_add_row (table, _ ("(other posting sites)"), "", "", blocked, "", "", NULL);
+    }
+  g_string_append_printf (p->out, "\n%s (%u of %u)\n", _ ("Slow callbacks by posting site"), shown,
+                          sorted->len);
+  cli_table_format (table, INDENT, p->out);
+}
+
 /* ---- worst events ------------------------------------------------------------ */
+
+/* A culprit with where its dispatch was posted from, when known (takes
+ * `culprit`). */
+static char *
+with_posted_from (char *culprit, const char *posted_from)
+{
+  char *out;
+
+  if (posted_from == NULL)
+    return culprit;
+  /* Translators: a culprit, then the function that posted the callback it
+   * ran in, e.g. "gtk_text_layout_validate (posted from load_big_text)" */
+  out = g_strdup_printf (_ ("%s (posted from %s)"), culprit, posted_from);
+  g_free (culprit);
+  return out;
+}
 
 /* A part's class, as a group's: "compute", "wait (sleep)", "unknown". */
 static char *
@@ -438,7 +497,8 @@ add_part_rows (CliTable *table, const JsrAggEvent *e)
                                                                              : "?");
       g_autofree char *duration = cli_format_duration (part->duration_ns);
       g_autofree char *klass = part_class (part);
-      g_autofree char *culprit = cli_format_culprit (part->culprit, part->culprit_callback);
+      g_autofree char *culprit = with_posted_from (
+          cli_format_culprit (part->culprit, part->culprit_callback), part->posted_from);
       g_autofree char *attributed = part->attributed_ns >= 0
                                         ? cli_format_duration ((guint64) part->attributed_ns)
                                         : g_strdup ("-");
@@ -489,7 +549,8 @@ format_worst (const Printer *p)
       g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, e->event_id);
       g_autofree char *duration = cli_format_duration (e->duration_ns);
       g_autofree char *klass = cli_format_class (&e->key);
-      g_autofree char *culprit = cli_format_culprit (e->culprit, e->culprit_callback);
+      g_autofree char *culprit
+          = with_posted_from (cli_format_culprit (e->culprit, e->culprit_callback), e->posted_from);
       g_autofree char *attributed = cli_format_duration (e->attributed_ns);
       g_autofree char *unattributed = cli_format_duration (e->unattributed_ns);
 
@@ -697,6 +758,7 @@ cli_cmd_report (int argc, char **argv)
   cli_report_format_diagnoses (agg, printer.top, out);
   format_signatures (&printer);
   format_groups (&printer);
+  format_postings (&printer);
   format_worst (&printer);
 
   return cli_print (out->str) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;

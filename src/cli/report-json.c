@@ -323,6 +323,7 @@ json_worst (const JsonPrinter *p)
       jsr_json_writer_member_string (w, "callback", e->key.callback);
       jsr_json_writer_member_string (w, "culprit", e->culprit);
       jsr_json_writer_member_string (w, "culprit_callback", e->culprit_callback);
+      jsr_json_writer_member_string (w, "posted_from", e->posted_from);
       jsr_json_writer_member_string (w, "signature", e->signature);
       jsr_json_writer_member_uint (w, "attributed_ns", e->attributed_ns);
       jsr_json_writer_member_uint (w, "unattributed_ns", e->unattributed_ns);
@@ -343,6 +344,7 @@ json_worst (const JsonPrinter *p)
           jsr_json_writer_member_string (w, "wait", part->wait);
           jsr_json_writer_member_string (w, "culprit", part->culprit);
           jsr_json_writer_member_string (w, "culprit_callback", part->culprit_callback);
+          jsr_json_writer_member_string (w, "posted_from", part->posted_from);
           /* Unknown: null for both, the text's "-". */
           jsr_json_writer_member (w, "attributed_ns");
           if (part->attributed_ns >= 0)
@@ -364,6 +366,40 @@ json_worst (const JsonPrinter *p)
   jsr_json_writer_end_object (w);
 }
 
+/* The text's "Slow callbacks by posting site" (docs/report-format.md,
+ * "Posting sites"). */
+static void
+json_postings (const JsonPrinter *p)
+{
+  const JsrAggPostings *postings = &p->agg->postings;
+  g_autoptr (GPtrArray) sorted = jsr_agg_postings_sorted (postings);
+  JsrJsonWriter *w = p->json;
+
+  jsr_json_writer_member (w, "postings");
+  jsr_json_writer_begin_object (w);
+  jsr_json_writer_member_uint (w, "of", sorted->len);
+  jsr_json_writer_member (w, "rows");
+  jsr_json_writer_begin_array (w);
+  for (guint i = 0; i < MIN (sorted->len, p->top); i++)
+    {
+      const JsrAggPosting *e = g_ptr_array_index (sorted, i);
+
+      jsr_json_writer_begin_object (w);
+      jsr_json_writer_member_string (w, "posted_from", e->posted_from);
+      jsr_json_writer_member_string (w, "callback", e->callback);
+      jsr_json_writer_member_string (w, "signature", e->signature);
+      jsr_json_writer_member_uint (w, "events", e->events);
+      jsr_json_writer_member_uint (w, "parts", e->parts);
+      jsr_json_writer_member_uint (w, "runs", e->runs);
+      jsr_json_writer_member_uint (w, "blocked_ns", e->total_ns);
+      jsr_json_writer_end_object (w);
+    }
+  jsr_json_writer_end_array (w);
+  jsr_json_writer_member_uint (w, "other_parts", postings->other_parts);
+  jsr_json_writer_member_uint (w, "other_ns", postings->other_ns);
+  jsr_json_writer_end_object (w);
+}
+
 void
 cli_report_write_json (const JsrAggregate *agg, JsrAggSort sort, guint top, GString *out)
 {
@@ -377,6 +413,7 @@ cli_report_write_json (const JsrAggregate *agg, JsrAggSort sort, guint top, GStr
   jsr_json_writer_member_uint (p->json, "version", 1);
   json_overview (p);
   cli_report_write_diagnoses_json (p->agg, p->top, p->json);
+  json_postings (p);
   json_signatures (p);
   json_groups (p);
   json_worst (p);

@@ -76,6 +76,7 @@ struct _JsCollector
   JsLoopStats loop_stats;
   JsEventStore store;
   JsPartDetector part_detector;
+  JsPostSites *posts; /* NULL without a watchdog */
   JsFrameMetrics frames;
   JsCallbackNames *callback_names;
   JsProcessInfo process;
@@ -131,6 +132,9 @@ js_collector_set_watchdog (JsCollector *c, JsWatchdog *watchdog, JsModules *modu
   js_symbolizer_set_debug_dirs (c->stalls.symbolizer, (const char *const *) c->config->debug_dirs);
   /* Callbacks are named by the same symbolizer as stack frames. */
   js_callback_names_set_symbolizer (c->callback_names, c->stalls.symbolizer, modules);
+  /* Posting sites' stacks go to the same table as the samples'. */
+  c->posts = js_post_sites_new (c->stalls.stacks, modules);
+  c->part_detector.posts = c->posts;
   c->have_stalls = TRUE;
   c->stall_headers = g_array_new (FALSE, FALSE, sizeof (JsStallHeader));
   c->stall_samples = g_ptr_array_new ();
@@ -182,6 +186,7 @@ report_input (JsCollector *c, gint64 now, gboolean final, gboolean live, JsRepor
     .store = &c->store,
     .frames = &c->frames,
     .callback_names = c->callback_names,
+    .posts = c->posts,
     .records_dropped = js_ring_dropped (c->ring),
     .poll_reinstalls = js_mainloop_poll_reinstalls (),
     .sources_not_timed = js_source_swap_refused (),

@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-config.h"
+#include "js-posting.h"
 #include "js-log.h"
 #include "js-slow-frame.h"
 
@@ -282,6 +283,8 @@ js_config_load (JsConfig *config, const char *(*get_env) (const char *name))
         * G_GINT64_CONSTANT (1000000);
   config->max_events
       = (guint) env_int (get_env, "JANKSCOPE_MAX_EVENTS", 1, 100000, DEFAULT_MAX_EVENTS, "events");
+  config->post_stacks = (guint) env_int (get_env, "JANKSCOPE_POST_STACKS", 0, 100000,
+                                         JS_POSTING_DEFAULT_STACKS_PER_S, "stacks per second");
   config->max_parts = DEFAULT_MAX_PARTS;
   config->slow_frame_pct = (guint) env_int (
       get_env, "JANKSCOPE_SLOW_FRAME_PCT", JS_SLOW_FRAME_MIN_PCT, JS_SLOW_FRAME_MAX_PCT,

@@ -22,6 +22,7 @@ typedef struct
   gint64 tier_ns[JS_N_TIERS]; /* lower bounds; [NOTICEABLE] == threshold_ns */
   gint64 merge_gap_ns;
   guint max_events;
+  guint post_stacks; /* JANKSCOPE_POST_STACKS: full posting stacks per second (js-posting.h) */
   guint max_parts;
   guint slow_frame_pct; /* a frame is slow over this % of its budget (js-slow-frame.h) */
 

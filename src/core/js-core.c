@@ -21,6 +21,8 @@
 #include "js-log.h"
 #include "js-report-path.h"
 #include "js-mainloop.h"
+#include "js-posting.h"
+#include "js-sampler.h"
 #include "js-report-writer.h"
 #include "js-ring.h"
 #include "js-scenes.h"
@@ -200,6 +202,11 @@ jankscope_core_start (JsBridge *bridge)
   modules = js_modules_new ();
   watchdog = js_watchdog_new (&config, modules, config.sampling);
   js_collector_set_watchdog (collector, watchdog, modules);
+  /* Posting sites (preload only: the GTK module has no stand-ins). */
+  js_posting_init (g_main_context_default (), config.post_stacks);
+  js_posting_set_unwinder (js_sampler_backtrace ());
+  if (bridge->mode == JS_MODE_PRELOAD)
+    __atomic_store_n (&bridge->posted, js_posting_posted, __ATOMIC_RELEASE);
   js_ui_loader_init (config.ui, config.inspector);
   js_mainloop_add_poll_observer (js_ui_loader_poll);
   js_collector_start (collector);

@@ -39,6 +39,7 @@ typedef struct
   guint32 dispatches;     /* iteration: dispatches in it */
   gint64 top_ns;          /* iteration: own time of its main contributor (name_id, code) */
   guint32 frames_delayed; /* dispatch: slow frames it overlapped */
+  guint32 post;           /* dispatch: its posting site (js-post-sites.h), 0: unknown */
   JsFrameInfo *frame;     /* frame parts only: owned by the event once added */
 } JsPart;
 

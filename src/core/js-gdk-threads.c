@@ -38,6 +38,7 @@ gboolean
 js_gdk_threads_probe (void)
 {
   AddTimeoutFull add;
+  void *gdk;
   GSource *source;
   GSourceFunc func = NULL;
   gpointer data = NULL;
@@ -45,9 +46,15 @@ js_gdk_threads_probe (void)
 
   if (probed)
     return js_gdk_threads_wrapper != NULL;
-  add = (AddTimeoutFull) dlsym (RTLD_DEFAULT, "gdk_threads_add_timeout_full");
-  if (add == NULL)
+  /* GDK's own function, from its library: the preload's stand-in of the
+   * same name (preload-post.c) comes first in the global scope. */
+  gdk = dlopen ("libgdk-3.so.0", RTLD_NOW | RTLD_NOLOAD);
+  if (gdk == NULL)
     return FALSE; /* no GDK 3 (yet): looked for again at the next probe */
+  add = (AddTimeoutFull) dlsym (gdk, "gdk_threads_add_timeout_full");
+  dlclose (gdk);
+  if (add == NULL)
+    return FALSE;
   probed = TRUE;
   id = add (G_PRIORITY_LOW, G_MAXUINT, probe_func, &probe_data, NULL);
   source = id != 0 ? g_main_context_find_source_by_id (NULL, id) : NULL;

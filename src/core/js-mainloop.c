@@ -27,6 +27,7 @@
 #include "js-gdk-threads.h"
 #include "js-log.h"
 #include "js-names.h"
+#include "js-posting.h"
 #include "js-sampler.h"
 #include "js-source-swap.h"
 
@@ -232,6 +233,10 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
     .priority = (gint16) CLAMP (source->priority, G_MININT16, G_MAXINT16),
     .depth = (guint8) depth,
     .flags = callback ? 0 : JS_RECORD_CODE_IS_DISPATCH,
+    /* Where it was posted from: one load (js-posting.h). */
+    .post = js_posting_at_dispatch (source->source_id),
+    .source_id = source->source_id,
+    .user_data = user_data,
   };
   frame->r.start_ns = js_now_ns ();
 
@@ -358,6 +363,14 @@ js_mainloop_current_dispatch (const void **code, guint32 *name_id, gint64 *late_
   ready_us = g_source_get_ready_time (d->source);
   if (ready_us >= 0)
     *late_ns = MAX (0, d->r.start_ns - ready_us * 1000);
+}
+
+guint32
+js_mainloop_current_post (void)
+{
+  if (depth == 0 || depth > MAX_DEPTH)
+    return 0;
+  return open[depth - 1].r.post;
 }
 
 gint64

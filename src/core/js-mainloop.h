@@ -46,6 +46,10 @@ guint js_mainloop_poll_reinstalls (void);
  * when unknown). Call it while that dispatch runs. */
 void js_mainloop_current_dispatch (const void **code, guint32 *name_id, gint64 *late_ns);
 
+/* Main thread: the posting site (js-posting.h) of the innermost dispatch
+ * under way, 0 when none or unknown. */
+guint32 js_mainloop_current_post (void);
+
 /* Any thread: when the iteration under way on the main thread started
  * (CLOCK_MONOTONIC ns), or 0 while it waits in its outermost poll. */
 gint64 js_mainloop_busy_since (void);

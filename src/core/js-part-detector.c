@@ -77,6 +77,10 @@ feed_dispatch (JsPartDetector *d, const JsRecord *r)
     .priority = r->priority,
     .depth = r->depth,
   };
+  if (d->posts != NULL)
+    part.post = js_post_sites_resolve (d->posts, r->post, r->user_data);
+  /* Its next attaches get full stacks (js-posting.h). */
+  js_posting_mark_slow (r->code);
   js_event_store_add_part (d->store, &part);
   if (d->n_pending < JS_PART_DETECTOR_MAX_PENDING)
     d->pending[d->n_pending++] = part;

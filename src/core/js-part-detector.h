@@ -13,6 +13,7 @@
 #include "js-event-store.h"
 #include "js-record.h"
 #include "js-loop-stats.h"
+#include "js-post-sites.h"
 
 G_BEGIN_DECLS
 
@@ -37,6 +38,7 @@ typedef struct
     gint64 own_ns;
   } contributors[JS_PART_DETECTOR_MAX_CONTRIBUTORS];
   guint n_contributors;
+  JsPostSites *posts; /* where slow dispatches were posted from, or NULL */
 } JsPartDetector;
 
 void js_part_detector_init (JsPartDetector *d, const JsConfig *config, JsLoopStats *stats,

@@ -64,8 +64,20 @@ typedef struct
   uint8_t kind;     /* JsRecordKind */
   uint8_t depth;    /* dispatch: 1 = outermost loop; iteration: loop nesting, 0 = outermost */
   uint32_t flags;   /* frame: bit (1 << JsPhase) for each phase that ran */
-  uint32_t phase_us[JS_N_PHASES]; /* frame: time in each phase, µs */
-  uint32_t delay_us; /* frame: how late its dispatch started after the source was ready */
+  union
+  {
+    struct
+    {
+      uint32_t phase_us[JS_N_PHASES]; /* frame: time in each phase, µs */
+      uint32_t delay_us; /* frame: how late its dispatch started after the source was ready */
+    };
+    struct
+    {
+      uint32_t post;         /* dispatch: where its source was posted (js-posting.h), 0 unknown */
+      uint32_t source_id;    /* dispatch: its source's id */
+      const void *user_data; /* dispatch: its data, as an address only (a GTask's completion) */
+    };
+  };
 } JsRecord;
 
 _Static_assert(sizeof (JsRecord) == 80, "JsRecord layout");

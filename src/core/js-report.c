@@ -4,6 +4,7 @@
  */
 #include "js-report.h"
 #include "js-report-live.h"
+#include "js-report-posting.h"
 #include "js-report-stacks.h"
 #include "js-report-context.h"
 #include "js-frame-hooks.h"
@@ -224,6 +225,7 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
 
   add_frames_summary (b, in->frames);
   js_report_add_sampler_summary (b, in->stalls, in->watchdog);
+  js_report_add_posting_summary (b, in->posts);
   /* jankscope's own cost of keeping the report on disk. */
   json_builder_set_member_name (b, "report_file");
   if (in->writer_stats != NULL)
@@ -316,6 +318,8 @@ add_part_members (JsonBuilder *b, const JsReportInput *in, const JsPart *p, JsRe
       js_json_member_int (b, "top_source_ns", p->top_ns);
     }
   js_json_member_int (b, "depth", p->depth);
+  if (p->type == JS_RECORD_DISPATCH)
+    js_report_add_posted_from (b, in->posts, in->stalls, p->post);
   js_report_stacks_add_part (b, rs, index, p->duration_ns, p->type == JS_RECORD_FRAME);
 }
 
@@ -342,6 +346,8 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
     js_json_member_int (b, "priority", l->priority);
   js_json_member_int (b, "depth", l->depth);
   js_json_member_int (b, "parts_count", e->parts_count);
+  if (l->type == JS_RECORD_DISPATCH)
+    js_report_add_posted_from (b, in->posts, in->stalls, l->post);
   if (l->type == JS_RECORD_FRAME)
     add_frame_members (b, in, l->frame);
   else

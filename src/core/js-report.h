@@ -11,6 +11,7 @@
 #include "js-event-store.h"
 #include "js-frame-metrics.h"
 #include "js-loop-stats.h"
+#include "js-post-sites.h"
 #include "js-process-info.h"
 #include "js-scrub.h"
 #include "js-stall-store.h"
@@ -36,6 +37,7 @@ typedef struct
   const JsEventStore *store;
   const JsFrameMetrics *frames;
   JsCallbackNames *callback_names;
+  JsPostSites *posts; /* posting sites of slow dispatches, or NULL */
   guint64 records_dropped;
   guint poll_reinstalls;
   guint sources_not_timed; /* js_source_swap_refused () */

@@ -238,6 +238,12 @@ js_sampler_init (pid_t main_tid, int signal_offset)
   return TRUE;
 }
 
+JsBacktraceFunc
+js_sampler_backtrace (void)
+{
+  return ready ? backtrace_func : NULL;
+}
+
 gboolean
 js_sampler_check_handler (void)
 {

@@ -75,6 +75,11 @@ extern JsCallGuard js_sampler_guard;
 gboolean js_sampler_check_handler (void);
 
 int js_sampler_signal (void);
+
+/* The unwinder the handler uses (unw_backtrace, else glibc's backtrace),
+ * once js_sampler_init succeeded; else NULL. Any thread. */
+typedef int (*JsBacktraceFunc) (void **buffer, int size);
+JsBacktraceFunc js_sampler_backtrace (void);
 void js_sampler_get_counters (JsSamplerCounters *counters);
 
 /* In a fork child: puts the signal's previous disposition back. Async-signal-safe. */

@@ -8,6 +8,7 @@
 #include "js-futex.h"
 #include "js-log.h"
 #include "js-mainloop.h"
+#include "js-posting.h"
 #include "js-sampler.h"
 #include "js-source-swap.h"
 #include "js-thread-probe.h"
@@ -437,6 +438,7 @@ begin_stall (JsWatchdog *wd, gint64 start, gint64 now)
   st->fib_b = 1;
   st->next_sample_ns = now;
   wd->stats.stalls++;
+  js_posting_set_stall (TRUE);
   if (wd->config->ping_period_ns == 0 && wd->ping_sent_ns == 0)
     {
       post_ping (wd, now);
@@ -457,6 +459,7 @@ end_stall (JsWatchdog *wd, gint64 now)
   publish_header (wd, &st->h);
   wd->last_finished = st->h;
   st->active = FALSE;
+  js_posting_set_stall (FALSE);
   js_log_debug ("stall %u ended after %.1f ms (%u samples)", st->h.id,
                 (st->h.end_ns - st->h.start_ns) / 1e6, st->h.samples);
 }

@@ -156,6 +156,21 @@ jsui_format_class (const char *klass, const char *wait)
 }
 
 char *
+jsui_format_posted_from (char *text, const JsrPosting *posted_from)
+{
+  const char *name = jsr_posting_name (posted_from);
+  char *out;
+
+  if (name == NULL)
+    return text;
+  /* Translators: a culprit, then the function that posted the callback it
+   * ran in, e.g. "gtk_text_layout_validate (posted from load_big_text)" */
+  out = g_strdup_printf (_ ("%s (posted from %s)"), text != NULL ? text : "–", name);
+  g_free (text);
+  return out;
+}
+
+char *
 jsui_format_culprit (const JsrReportCulprit *c)
 {
   g_autofree char *callback = jsr_culprit_callback_name (c);

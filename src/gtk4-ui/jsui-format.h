@@ -64,6 +64,10 @@ char *jsui_format_class (const char *klass, const char *wait);
  * without a culprit. */
 char *jsui_format_culprit (const JsrReportCulprit *culprit);
 
+/* `text` (taken; may be NULL) followed by "(posted from FUNCTION)" when the
+ * dispatch's posting site is known (docs/report-format.md, "Posting sites"). */
+char *jsui_format_posted_from (char *text, const JsrPosting *posted_from);
+
 /* A diagnosis's title (docs/report-format.md, "Diagnosis"), translated,
  * and its fix ("Title: the fix"), for a tooltip; NULL without one. */
 char *jsui_format_diagnosis (const JsrReportDiagnosis *diagnosis);

@@ -200,7 +200,8 @@ diagnosis_fix (GtkListItem *list_item, const JsrReportEvent *ev)
 static char *
 culprit_text (GtkListItem *list_item, const JsrReportEvent *ev)
 {
-  g_autofree char *text = jsui_format_culprit (ev->culprit);
+  g_autofree char *text
+      = jsui_format_posted_from (jsui_format_culprit (ev->culprit), ev->posted_from);
 
   return cell_text (text);
 }

@@ -73,7 +73,7 @@ cell_text (JsuiPart *item, guint column)
       text = jsui_format_diagnosis (part->diagnosis);
       break;
     case COLUMN_CULPRIT:
-      text = jsui_format_culprit (part->culprit);
+      text = jsui_format_posted_from (jsui_format_culprit (part->culprit), part->posted_from);
       break;
     case COLUMN_ATTRIBUTED:
       return jsui_format_duration (part->attributed_ns);

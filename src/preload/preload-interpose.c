@@ -4,7 +4,8 @@
  * directly), which is what each of them needs:
  *  - g_source_attach: sources of custom types (GDK's event sources, GIO's,
  *    the app's) are attached from outside GLib; the core may give them a
- *    timing copy of their GSourceFuncs.
+ *    timing copy of their GSourceFuncs; and where it was attached from
+ *    (preload-post.c).
  *  - g_main_context_set/get_poll_func: the core keeps its poll function
  *    installed and chains to the one the app sets (and reports the app's
  *    back to it).
@@ -87,10 +88,13 @@ JS_EXPORT unsigned
 g_source_attach (void *source, void *context)
 {
   void (*hook) (void *, void *) = hook_or_activate ((void **) &js_preload_bridge.before_attach);
+  unsigned id;
 
   if (hook != NULL)
     hook (source, context);
-  return REAL (g_source_attach, unsigned (*) (void *, void *)) (source, context);
+  id = REAL (g_source_attach, unsigned (*) (void *, void *)) (source, context);
+  js_preload_post_attach (__builtin_return_address (0), context, id);
+  return id;
 }
 
 JS_EXPORT void

@@ -41,6 +41,10 @@ JS_HIDDEN void js_preload_funcs_bind (void);
  * fills in its functions when it starts. */
 JS_HIDDEN void *js_preload_api_table (void);
 
+/* After g_source_attach (source, context) gave the source its id:
+ * tells the core where it was attached from (preload-post.c). */
+JS_HIDDEN void js_preload_post_attach (const void *caller, void *context, unsigned id);
+
 /* The dispatch path of every built-in source type. */
 JS_HIDDEN int js_preload_dispatch (JsDispatchFunc real, void *source, void *callback,
                                    void *user_data);

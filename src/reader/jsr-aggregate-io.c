@@ -346,6 +346,7 @@ write_part (JsrJsonWriter *w, guint in, const JsrAggPart *part)
   jsr_json_writer_member_string (w, "wait", part->wait);
   jsr_json_writer_member_string (w, "culprit", part->culprit);
   jsr_json_writer_member_string (w, "culprit_callback", part->culprit_callback);
+  jsr_json_writer_member_string (w, "posted_from", part->posted_from);
   jsr_json_writer_member (w, "attributed_ns");
   if (part->attributed_ns >= 0)
     jsr_json_writer_int (w, part->attributed_ns);
@@ -381,6 +382,7 @@ write_worst (JsrJsonWriter *w, const JsrAggEvent *e)
   line_member (w, in, "culprit");
   jsr_json_writer_string (w, e->culprit);
   jsr_json_writer_member_string (w, "culprit_callback", e->culprit_callback);
+  jsr_json_writer_member_string (w, "posted_from", e->posted_from);
   jsr_json_writer_member_string (w, "signature", e->signature);
   line_member (w, in, "parts_count");
   write_count (w, e->parts_count);
@@ -498,6 +500,7 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
   write_stats (w, &agg->groups_other, "blocked_ns", TRUE);
   jsr_json_writer_end_object (w);
   jsr_agg_diagnoses_write (w, TOP, &agg->diagnoses);
+  jsr_agg_postings_write (w, TOP, &agg->postings);
 
   line_member (w, TOP, "signatures");
   jsr_json_writer_begin_array (w);
@@ -965,6 +968,8 @@ read_worst_parts (Node *object, const Path *event_path, JsrAggEvent *event, GErr
           || !jsr_json_read_string (element, &part_path, "culprit", TRUE, &part->culprit, error)
           || !jsr_json_read_string (element, &part_path, "culprit_callback", TRUE,
                                     &part->culprit_callback, error)
+          || !jsr_json_read_string (element, &part_path, "posted_from", TRUE, &part->posted_from,
+                                    error)
           || !jsr_json_read_optional_count (element, &part_path, "attributed_ns",
                                             &part->attributed_ns, error))
         return FALSE;
@@ -1011,6 +1016,8 @@ read_worst (Node *root, JsrAggregate *agg, GError **error)
            && jsr_json_read_string (object, &event_path, "culprit", TRUE, &event->culprit, error)
            && jsr_json_read_string (object, &event_path, "culprit_callback", TRUE,
                                     &event->culprit_callback, error)
+           && jsr_json_read_string (object, &event_path, "posted_from", TRUE, &event->posted_from,
+                                    error)
            && jsr_json_read_string (object, &event_path, "signature", TRUE, &event->signature,
                                     error)
            && read_worst_parts (object, &event_path, event, error);
@@ -1079,7 +1086,8 @@ jsr_aggregate_load_from_json (const JsrJsonNode *root, GError **error)
       || !read_installs (root, agg, error) || !read_apps (root, agg, error)
       || !read_summary (root, agg, error) || !read_groups (root, agg, error)
       || !jsr_agg_diagnoses_read (root, &agg->diagnoses, error)
-      || !read_signatures (root, agg, error) || !read_worst (root, agg, error))
+      || !jsr_agg_postings_read (root, &agg->postings, error) || !read_signatures (root, agg, error)
+      || !read_worst (root, agg, error))
     return NULL;
 
   return g_steal_pointer (&agg);

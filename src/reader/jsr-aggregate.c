@@ -210,6 +210,7 @@ jsr_agg_part_free (JsrAggPart *part)
   g_free (part->wait);
   g_free (part->culprit);
   g_free (part->culprit_callback);
+  g_free (part->posted_from);
   g_free (part);
 }
 
@@ -226,6 +227,7 @@ part_copy (const JsrAggPart *from)
   to->wait = g_strdup (from->wait);
   to->culprit = g_strdup (from->culprit);
   to->culprit_callback = g_strdup (from->culprit_callback);
+  to->posted_from = g_strdup (from->posted_from);
   return to;
 }
 
@@ -236,6 +238,7 @@ event_free (JsrAggEvent *event)
   g_free (event->app);
   g_free (event->culprit);
   g_free (event->culprit_callback);
+  g_free (event->posted_from);
   g_free (event->signature);
   g_clear_pointer (&event->parts, g_ptr_array_unref);
   g_free (event);
@@ -250,6 +253,7 @@ event_copy (const JsrAggEvent *from)
   to->app = g_strdup (from->app);
   to->culprit = g_strdup (from->culprit);
   to->culprit_callback = g_strdup (from->culprit_callback);
+  to->posted_from = g_strdup (from->posted_from);
   to->signature = g_strdup (from->signature);
   if (from->parts != NULL)
     {
@@ -327,6 +331,7 @@ jsr_aggregate_new (guint signature_frames, guint max_signatures)
       = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) signature_free);
   agg->worst = g_ptr_array_new_with_free_func ((GDestroyNotify) event_free);
   jsr_agg_diagnoses_init (&agg->diagnoses);
+  jsr_agg_postings_init (&agg->postings);
   agg->signatures_overflowed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   return agg;
 }
@@ -345,6 +350,7 @@ jsr_aggregate_free (JsrAggregate *agg)
   g_hash_table_unref (agg->signatures_overflowed);
   g_ptr_array_unref (agg->worst);
   jsr_agg_diagnoses_clear (&agg->diagnoses);
+  jsr_agg_postings_clear (&agg->postings);
   g_free (agg);
 }
 
@@ -866,6 +872,7 @@ worst_parts (const JsrReportEvent *event)
       part->wait = g_strdup (from->wait);
       part->culprit = culprit_name (from->culprit);
       part->culprit_callback = jsr_culprit_callback_name (from->culprit);
+      part->posted_from = g_strdup (jsr_posting_name (from->posted_from));
       part->start_ns = from->start_ns;
       part->duration_ns = (guint64) MAX (from->duration_ns, 0);
       part->attributed_ns = from->attributed_ns;
@@ -906,6 +913,7 @@ offer_worst_event (JsrAggregate *agg, const JsrReportEvent *event, const JsrAggK
   key_copy (&candidate->key, key);
   candidate->culprit = culprit_name (event->culprit);
   candidate->culprit_callback = jsr_culprit_callback_name (event->culprit);
+  candidate->posted_from = g_strdup (jsr_posting_name (event->posted_from));
   candidate->signature = g_strdup (signature);
   candidate->parts_count
       = (guint64) MAX (event->parts_count, event->parts != NULL ? (gint64) event->parts->len : 0);
@@ -1038,6 +1046,9 @@ fold_event (JsrAggregate *agg, const JsrReportEvent *event, guint64 run, const c
   jsr_agg_diagnoses_add_event (&agg->diagnoses, event, agg->run_serial);
   agg->saturated |= agg->diagnoses.saturated;
   agg->overflowed |= agg->diagnoses.overflowed;
+  jsr_agg_postings_add_event (&agg->postings, event, agg->run_serial);
+  agg->saturated |= agg->postings.saturated;
+  agg->overflowed |= agg->postings.overflowed;
   offer_worst_event (agg, event, &key, run, app, pid, duration, attributed,
                      best != G_MAXUINT ? g_array_index (sigs, EventSignature, best).text : NULL);
 }
@@ -1375,6 +1386,7 @@ jsr_aggregate_add_aggregate (JsrAggregate *agg, const JsrAggregate *other, GErro
   add_groups (agg, other);
   add_signatures (agg, other);
   jsr_agg_diagnoses_merge (&agg->diagnoses, &other->diagnoses);
+  jsr_agg_postings_merge (&agg->postings, &other->postings);
   agg->saturated |= agg->diagnoses.saturated;
   agg->overflowed |= agg->diagnoses.overflowed;
   for (guint i = 0; i < other->worst->len; i++)

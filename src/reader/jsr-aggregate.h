@@ -43,6 +43,7 @@
 #include <glib.h>
 
 #include "jsr-aggregate-diagnoses.h"
+#include "jsr-aggregate-postings.h"
 #include "jsr-histogram.h"
 #include "jsr-report.h"
 
@@ -118,6 +119,7 @@ typedef struct
   char *wait;
   char *culprit;          /* function, else module!? */
   char *culprit_callback; /* the dispatched callback shown next to a library's culprit */
+  char *posted_from;      /* where its source was posted from (jsr_posting_name), NULL: unknown */
   gint64 start_ns;
   guint64 duration_ns;
   gint64 attributed_ns; /* JSR_UNKNOWN: unknown */
@@ -136,6 +138,7 @@ typedef struct
   JsrAggKey key;
   char *culprit;          /* function, else module!?, NULL: none */
   char *culprit_callback; /* the dispatched callback, when the culprit is not the app's code */
+  char *posted_from;      /* where its source was posted from (jsr_posting_name), NULL: unknown */
   char *signature;        /* of the stack with most time, NULL: none */
   guint64 parts_count;    /* the event's parts_count */
   GPtrArray *parts;       /* of JsrAggPart: the longest JSR_AGGREGATE_WORST_PARTS parts
@@ -197,6 +200,7 @@ typedef struct
   GHashTable *signatures_overflowed; /* ids of signatures this aggregate put in "other" */
   GPtrArray *worst;          /* of JsrAggEvent, longest first, at most JSR_AGGREGATE_WORST_EVENTS */
   JsrAggDiagnoses diagnoses; /* stall events that passed the filter, by diagnosis id */
+  JsrAggPostings postings;   /* their slow dispatches, by posting signature */
 
   gboolean overflowed;       /* a bound was hit: exact, but no longer associative */
   gboolean saturated;        /* a sum reached G_MAXINT64 */

@@ -141,6 +141,7 @@ part_free (JsrReportPart *part)
   g_free (part->wait);
   g_clear_pointer (&part->culprit, culprit_free);
   g_clear_pointer (&part->diagnosis, jsr_diagnosis_free);
+  g_clear_pointer (&part->posted_from, jsr_posting_free);
   g_clear_pointer (&part->profile, g_array_unref);
   g_clear_pointer (&part->stacks, g_ptr_array_unref);
   g_free (part);
@@ -167,6 +168,7 @@ event_free (JsrReportEvent *event)
   g_free (event->wait);
   g_clear_pointer (&event->culprit, culprit_free);
   g_clear_pointer (&event->diagnosis, jsr_diagnosis_free);
+  g_clear_pointer (&event->posted_from, jsr_posting_free);
   g_clear_pointer (&event->top_stack, g_ptr_array_unref);
   g_clear_pointer (&event->detail, detail_free);
   g_clear_pointer (&event->parts, g_ptr_array_unref);
@@ -755,6 +757,7 @@ parse_event_analysis (Node *object, const Path *path, JsrReportEvent *event,
          && read_optional_count (object, path, "samples_total", &event->samples_total, error)
          && parse_culprit (object, path, &event->culprit, error)
          && jsr_diagnosis_parse (object, path, &event->diagnosis, error)
+         && jsr_posting_parse (object, path, &event->posted_from, error)
          && parse_top_stack (object, path, event, flags, error);
 }
 
@@ -1025,6 +1028,7 @@ parse_part_cause (Node *object, const Path *path, gboolean with_profile, guint n
       || (with_profile && !check_culprit_node (part->culprit, path, n_nodes, error))
       || !jsr_diagnosis_parse (object, path, &part->diagnosis, error)
       || (with_profile && !jsr_diagnosis_check_node (part->diagnosis, path, n_nodes, error))
+      || !jsr_posting_parse (object, path, &part->posted_from, error)
       || !read_optional_count (object, path, "attributed_ns", &part->attributed_ns, error)
       || !read_optional_count (object, path, "samples_total", &part->samples_total, error)
       || !read_optional_count (object, path, "samples_with_stack", &part->samples_with_stack, error)

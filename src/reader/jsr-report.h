@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "jsr-diagnosis.h"
+#include "jsr-posting.h"
 #include "js-tiers.h" /* src/common: the tiers (JsTier), their names and bounds */
 #include "jsr-json-doc.h"
 #include "jsr-json-read.h" /* JSR_UNKNOWN, JSR_JSON_MAX_STRING */
@@ -183,6 +184,7 @@ typedef struct
   char *wait;
   JsrReportCulprit *culprit;
   JsrReportDiagnosis *diagnosis; /* NULL: none (or an older report) */
+  JsrPosting *posted_from;       /* NULL: unknown (or an older report) */
   /* Its profile's time (the nodes' and other_ns summed), never more than the
    * part's duration; else the file's attributed_ns; JSR_UNKNOWN without. */
   gint64 attributed_ns;
@@ -250,6 +252,7 @@ typedef struct
   char *wait;                    /* "lock", "sleep", ... or another; may be NULL */
   JsrReportCulprit *culprit;     /* NULL: none */
   JsrReportDiagnosis *diagnosis; /* NULL: none (or an older report) */
+  JsrPosting *posted_from;       /* NULL: unknown (or an older report) */
   gint64 samples_total;          /* JSR_UNKNOWN when absent */
   guint n_stacks;                /* entries of "stacks" */
   gint64 top_stack_count;        /* samples of the top stack; JSR_UNKNOWN without one */

@@ -937,6 +937,129 @@ class DiagnosisTest(AnalysisTestCase):
             self.check_error("report", self.write_json("bad-agg.json", broken), 1, message)
 
 
+def posted_from(caller, culprit, signature, chain=()):
+    """A `posted_from` member (docs/report-format.md, "Posting sites")."""
+    frame = lambda f: {"function": f, "module": "app", "file": None, "line": None,
+                       "offset": "0x10", "build_id": None}
+    return {"kind": "idle", "thread": "main", "caller": frame(caller), "stack": None,
+            "signature": signature, "signature_id": "0123456789abcdef",
+            "culprit": frame(culprit) if culprit else None,
+            "culprit_reason": "app" if culprit else
+            "no full stack, and the caller is not the app's code",
+            "chain": [frame(c) for c in chain]}
+
+
+def posted_report(pid=6161):
+    """te.profile_report whose event 1 has its first part (work_cb) posted
+    from load_doc and its second (sleepy_cb) from on_button."""
+    report = te.profile_report()
+    report["process"]["pid"] = pid
+    e1 = report["events"][0]
+    e1["parts"][0]["posted_from"] = posted_from("load_doc", "load_doc", "load_doc < main",
+                                                chain=["on_button"])
+    e1["parts"][1]["posted_from"] = posted_from("g_something", None, "g_something")
+    e1["posted_from"] = e1["parts"][0]["posted_from"]
+    return report
+
+
+class PostingTest(AnalysisTestCase):
+    """Posting sites: read with their checks, ranked in `report` and counted
+    by posting signature in `merge` (docs/aggregate-format.md)."""
+
+    def test_report_ranks_by_posting_site(self):
+        proc = self.report(self.write_json("P.json", posted_report()))
+        lines = base.section(proc.out, "Slow callbacks by posting site (2 of 2)")
+        self.assertIn("POSTED FROM", lines[0])
+        self.assertTrue(lines[1].split()[0:2] == ["load_doc", "work_cb"], lines)
+        self.assertIn("load_doc < main", lines[1])
+        self.assertTrue(lines[2].split()[0:2] == ["g_something", "sleepy_cb"], lines)
+        # Beside the culprit in the worst events.
+        self.assertIn("(posted from load_doc)", proc.out)
+
+    def test_reports_without_posting_sites(self):
+        proc = self.report(self.write_json("P.json", te.profile_report()))
+        self.assertNotIn("posting site", proc.out)
+        self.assertNotIn("posted from", proc.out)
+        aggregate = self.merge(self.path("P.json"))
+        self.assertEqual(aggregate["postings"], [])
+        del aggregate["postings"], aggregate["postings_other"]
+        proc = self.report(self.write_json("old-agg.json", aggregate))
+        self.assertNotIn("posting site", proc.out)
+
+    def test_merge_counts_by_posting_signature(self):
+        a = self.write_json("a.json", posted_report(6161))
+        b = self.write_json("b.json", posted_report(6162))
+        aggregate = self.merge(a, b)
+        by_sig = {p["signature"]: p for p in aggregate["postings"]}
+        self.assertEqual(sorted(by_sig), ["g_something", "load_doc < main"])
+        load = by_sig["load_doc < main"]
+        parts = posted_report()["events"][0]["parts"]
+        self.assertEqual((load["posted_from"], load["callback"], load["events"], load["parts"],
+                          load["runs"], load["blocked_ns"]),
+                         ("load_doc", "work_cb", 2, 2, 2, 2 * parts[0]["duration_ns"]))
+        self.assertEqual(by_sig["g_something"]["posted_from"], "g_something")
+        # Merging aggregates is merging their reports.
+        self.merge(a, out="ma.json")
+        self.merge(b, out="mb.json")
+        again = self.merge(self.path("ma.json"), self.path("mb.json"), out="again.json")
+        self.assertEqual(again["postings"], aggregate["postings"])
+        self.assertEqual(again["postings_other"], {"parts": 0, "blocked_ns": 0})
+        worst = [e for e in again["worst_events"] if e.get("posted_from")]
+        self.assertTrue(worst and worst[0]["posted_from"] == "load_doc", again["worst_events"])
+
+    def test_hostile_posting_sites(self):
+        def broken(where, change):
+            report = posted_report()
+            e1 = report["events"][0]
+            target = e1 if where == "event" else e1["parts"][0]
+            target["posted_from"] = copy.deepcopy(target["posted_from"])
+            change(target["posted_from"])
+            return self.write_json("bad.json", report)
+
+        for command in ("report", "merge"):
+            self.check_error(command, broken("part", lambda p: p.update(kind=3)), 1,
+                             "events[0].parts[0].posted_from.kind")
+            self.check_error(command, broken("part", lambda p: p.update(caller="main")), 1,
+                             "events[0].parts[0].posted_from.caller")
+            self.check_error(command, broken("part", lambda p: p["caller"].update(function=[])),
+                             1, "events[0].parts[0].posted_from.caller.function")
+            self.check_error(command, broken("event", lambda p: p.update(chain=[None] * 4)), 1,
+                             "events[0].posted_from.chain must have at most 3 links")
+            self.check_error(command, broken("event", lambda p: p.update(chain=[7])), 1,
+                             "events[0].posted_from.chain")
+            self.check_error(command, broken("event", lambda p: p.update(chain={})), 1,
+                             "events[0].posted_from.chain")
+            self.check_error(command, broken("event", lambda p: p.update(stack="x")), 1,
+                             "events[0].posted_from.stack")
+            self.check_error(command, broken("event", lambda p: p.update(signature=12)), 1,
+                             "events[0].posted_from.signature")
+        report = posted_report()
+        report["events"][0]["posted_from"] = "load_doc"
+        self.check_error("report", self.write_json("bad.json", report), 1,
+                         "events[0].posted_from must be")
+        # Nulls are fine: nothing known.
+        report = posted_report()
+        report["events"][0]["posted_from"]["chain"] = [None]
+        report["events"][0]["parts"][1]["posted_from"] = None
+        self.report(self.write_json("ok.json", report))
+
+    def test_hostile_aggregate_postings(self):
+        aggregate = self.merge(self.write_json("P.json", posted_report()))
+        cases = [
+            (lambda d: d[0].update(events=99), "postings[0].events must not be more than"),
+            (lambda d: d[0].update(runs=99), "postings[0].runs must not be more than"),
+            (lambda d: d.append(copy.deepcopy(d[0])), "postings[2] is listed twice"),
+            (lambda d: d[0].update(blocked_ns=-3), "postings[0].blocked_ns must not be negative"),
+            (lambda d: d[0].update(signature=None), "postings[0].signature"),
+            (lambda d: d.extend([dict(d[0], signature=str(i)) for i in range(300)]),
+             "postings has too many entries"),
+        ]
+        for change, message in cases:
+            broken = copy.deepcopy(aggregate)
+            change(broken["postings"])
+            self.check_error("report", self.write_json("bad-agg.json", broken), 1, message)
+
+
 # ---- diff ----------------------------------------------------------------------------
 
 def lognormal(rng, n, median_ns, sigma, scale=1.0):

@@ -225,6 +225,7 @@ REPORT_SCHEMA = {
         "frames_slow": INT, "overflowed": BOOL, "saturated": BOOL,
     },
     "diagnoses": {"of": INT, "rows": ARR, "other_parts": INT, "other_ns": INT},
+    "postings": {"of": INT, "rows": ARR, "other_parts": INT, "other_ns": INT},
     "signatures": {"sort": STR, "of": INT, "runs_upper_bound": BOOL, "rows": ARR,
                    "other": {"signatures": INT, "total_ns": INT, "events": INT, "samples": INT},
                    "unattributed_ns": INT},
@@ -238,12 +239,16 @@ SIGNATURE_SCHEMA = {"rank": INT, "id": STR, "signature": STR, "total_ns": INT,
 WORST_SCHEMA = {"app": (STR, NULL), "pid": INT, "event_id": INT, "duration_ns": INT,
                 "tier": (STR, NULL), "class": (STR, NULL), "wait": (STR, NULL),
                 "source": (STR, NULL), "callback": (STR, NULL), "culprit": (STR, NULL),
-                "culprit_callback": (STR, NULL), "signature": (STR, NULL),
-                "attributed_ns": INT, "unattributed_ns": INT, "parts_count": INT, "parts": ARR}
+                "culprit_callback": (STR, NULL), "posted_from": (STR, NULL),
+                "signature": (STR, NULL), "attributed_ns": INT, "unattributed_ns": INT,
+                "parts_count": INT, "parts": ARR}
 PART_SCHEMA = {"type": (STR, NULL), "source": (STR, NULL), "callback": (STR, NULL),
                "duration_ns": INT, "tier": (STR, NULL), "class": (STR, NULL),
                "wait": (STR, NULL), "culprit": (STR, NULL), "culprit_callback": (STR, NULL),
-               "attributed_ns": (INT, NULL), "unattributed_ns": (INT, NULL)}
+               "posted_from": (STR, NULL), "attributed_ns": (INT, NULL),
+               "unattributed_ns": (INT, NULL)}
+POSTING_SCHEMA = {"posted_from": (STR, NULL), "callback": (STR, NULL), "signature": STR,
+                  "events": INT, "parts": INT, "runs": INT, "blocked_ns": INT}
 
 
 class ReportJsonTest(JsonTestCase):
@@ -388,6 +393,26 @@ class ReportJsonTest(JsonTestCase):
         document, text = self.both(*self.golden())
         self.assertEqual((document["diagnoses"]["of"], document["diagnoses"]["rows"]), (0, []))
         self.assertNotIn("Diagnoses", text)
+
+    def test_postings(self):
+        document, text = self.both(self.write_json("P.json", ta.posted_report()))
+        d = document["postings"]
+        self.assertEqual((d["of"], d["other_parts"], d["other_ns"]), (2, 0, 0))
+        for row in d["rows"]:
+            self.assertTypes(row, POSTING_SCHEMA)
+        first = d["rows"][0]
+        self.assertEqual((first["posted_from"], first["callback"], first["signature"],
+                          first["events"], first["runs"]),
+                         ("load_doc", "work_cb", "load_doc < main", 1, 1))
+        lines = base.section(text, "Slow callbacks by posting site (2 of 2)")
+        self.assertEqual(lines[1].split()[:5],
+                         ["load_doc", "work_cb", "1", *duration_text(first["blocked_ns"]).split()])
+        worst = [e for e in document["worst_events"]["rows"] if e["posted_from"] is not None]
+        self.assertEqual(worst[0]["posted_from"], "load_doc")
+        # Without posting sites: the section is there, empty.
+        document, text = self.both(*self.golden())
+        self.assertEqual((document["postings"]["of"], document["postings"]["rows"]), (0, []))
+        self.assertNotIn("posting site", text)
 
 
 # ---- diff -----------------------------------------------------------------------------

@@ -1,0 +1,349 @@
+/* js-posting.c: posting sites, noted where a source is attached (any thread)
+ * and found again when it is dispatched.
+ *
+ * Each attach of a main-context source seen by the preload (preload-post.c)
+ * takes the next slot of a ring of sites: the caller's return address, the
+ * callers of the dispatches it ran inside (a chain), and sometimes a full
+ * stack. The slot's index goes into a table direct-mapped by source id, so
+ * the dispatch finds it with one load (js_posting_at_dispatch) and carries it
+ * in its record; a recurring source keeps its site as long as its entry is
+ * not overwritten (JS_POSTING_IDS later attaches). A GTask's completion is
+ * attached by GIO itself, unseen: g_task_new's site is kept by the task's
+ * address, and the collector looks it up by the dispatch's data.
+ *
+ * Each slot is a seqlock: the writer marks it odd, fills it and marks it
+ * even; a reader (the collector, or the main thread following a chain) keeps
+ * what it copied only if the mark was the expected one before and after. Two
+ * writers on one slot would need JS_POSTING_RING attaches in between: the
+ * reader then rejects it.
+ *
+ * Full stacks (unw_backtrace on the attaching thread) are wanted for a
+ * callback that has been slow in this run, while the watchdog investigates a
+ * stall, for a caller seen for the first time, and for one attach in 64; a
+ * ceiling per second (JANKSCOPE_POST_STACKS, default 200) bounds their cost,
+ * and what it refused is counted. On the main thread the sampling signal is
+ * held back while unwinding (the handler unwinds too: the same thread's
+ * libunwind cache must not be entered twice).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#define _GNU_SOURCE
+#include "js-posting.h"
+#include "js-call-guard.h"
+#include "js-clock.h"
+#include "js-mainloop.h"
+#include "js-sampler.h"
+
+#include <string.h>
+
+typedef struct
+{
+  guint64 seq; /* 2 * index + 2 once written, odd while written */
+  const void *caller;
+  const void *chain[JS_POSTING_CHAIN];
+  guint32 meta;  /* kind | main thread << 8 | links in chain << 16 */
+  guint32 stack; /* stack slot + 1, 0: none */
+} Site;
+
+#define META(kind, main, n) ((guint32) (kind) | (guint32) (main) << 8 | (guint32) (n) << 16)
+#define META_KIND(m) ((guint8) ((m) &0xff))
+#define META_MAIN(m) (((m) >> 8) & 1)
+#define META_CHAIN(m) MIN (((m) >> 16) & 0xff, JS_POSTING_CHAIN)
+
+typedef struct
+{
+  guint64 seq; /* that of the site it belongs to, odd while written */
+  guint32 n;
+  guint32 truncated;
+  void *frames[JS_POSTING_MAX_FRAMES];
+} Stack;
+
+typedef struct
+{
+  const void *task;
+  guint64 post;
+} TaskEntry;
+
+#define TASKS 4096
+#define SEEN 4096
+#define SLOW 256
+#define SAMPLE_ONE_IN 64
+/* Frames of our own above the caller: this file's and the preload's. */
+#define OWN_FRAMES 3
+
+guint64 js_posting_ids[JS_POSTING_IDS];
+
+static Site sites[JS_POSTING_RING];
+static Stack stacks[JS_POSTING_STACKS];
+static TaskEntry tasks[TASKS];
+static const void *seen_callers[SEEN];
+static const void *slow_funcs[SLOW];
+
+static GMainContext *main_context;
+static guint budget_per_s;
+static int (*backtrace_func) (void **buffer, int size);
+static int stall;
+
+static guint32 next_site;   /* the last index given out (0: none yet) */
+static guint32 next_stack;  /* stack slots given out */
+static guint64 budget_word; /* second << 32 | stacks taken in it */
+static guint64 n_stacks, n_over_budget;
+
+static inline guint
+hash_pointer (const void *p, guint size)
+{
+  guint64 x = (guint64) (guintptr) p;
+
+  x ^= x >> 17;
+  x *= G_GUINT64_CONSTANT (0xed5ad4bb);
+  return (guint) (x >> 20) % size;
+}
+
+void
+js_posting_init (GMainContext *context, guint stacks_per_s)
+{
+  main_context = context;
+  budget_per_s = stacks_per_s;
+}
+
+void
+js_posting_set_unwinder (int (*backtrace) (void **buffer, int size))
+{
+  __atomic_store_n (&backtrace_func, backtrace, __ATOMIC_RELEASE);
+}
+
+void
+js_posting_set_stall (gboolean stalled)
+{
+  __atomic_store_n (&stall, stalled ? 1 : 0, __ATOMIC_RELAXED);
+}
+
+void
+js_posting_mark_slow (const void *func)
+{
+  if (func != NULL)
+    __atomic_store_n (&slow_funcs[hash_pointer (func, SLOW)], func, __ATOMIC_RELAXED);
+}
+
+/* Takes one stack of this second's budget, or says it is spent. */
+static gboolean
+take_budget (void)
+{
+  guint64 now_s = (guint64) (js_now_ns () / G_GINT64_CONSTANT (1000000000));
+  guint64 old = __atomic_load_n (&budget_word, __ATOMIC_RELAXED);
+
+  for (;;)
+    {
+      guint64 count = (old >> 32) == (now_s & 0xffffffff) ? (old & 0xffffffff) : 0;
+      guint64 want;
+
+      if (count >= budget_per_s)
+        {
+          __atomic_add_fetch (&n_over_budget, 1, __ATOMIC_RELAXED);
+          return FALSE;
+        }
+      want = ((now_s & 0xffffffff) << 32) | (count + 1);
+      if (__atomic_compare_exchange_n (&budget_word, &old, want, TRUE, __ATOMIC_RELAXED,
+                                       __ATOMIC_RELAXED))
+        return TRUE;
+    }
+}
+
+static gboolean
+want_stack (const void *caller, const void *func, guint32 index)
+{
+  const void **seen = &seen_callers[hash_pointer (caller, SEEN)];
+  gboolean want = FALSE;
+
+  if (__atomic_load_n (seen, __ATOMIC_RELAXED) != caller)
+    {
+      __atomic_store_n (seen, caller, __ATOMIC_RELAXED);
+      want = TRUE;
+    }
+  else if (func != NULL
+           && __atomic_load_n (&slow_funcs[hash_pointer (func, SLOW)], __ATOMIC_RELAXED) == func)
+    want = TRUE;
+  else if (__atomic_load_n (&stall, __ATOMIC_RELAXED) || index % SAMPLE_ONE_IN == 0)
+    want = TRUE;
+  return want && take_budget ();
+}
+
+/* The stack of the calling thread into a new slot; returns it + 1, or 0. */
+static guint32
+take_stack (int (*bt) (void **, int), guint64 seq)
+{
+  guint32 slot = __atomic_fetch_add (&next_stack, 1, __ATOMIC_RELAXED) % JS_POSTING_STACKS;
+  Stack *s = &stacks[slot];
+  void *frames[JS_POSTING_MAX_FRAMES + OWN_FRAMES + 1];
+  JsCallGuard *guard = js_call_guard_mine (&js_sampler_guard);
+  JsCallHold hold = { 0 };
+  gboolean held = FALSE;
+  int n;
+
+  if (guard != NULL && js_call_guard_enter (guard))
+    {
+      js_call_guard_hold (guard, &hold);
+      held = TRUE;
+    }
+  n = bt (frames, G_N_ELEMENTS (frames));
+  if (held)
+    js_call_guard_release (guard, &hold);
+  if (guard != NULL)
+    js_call_guard_leave (guard, FALSE);
+  if (n <= 0)
+    return 0;
+
+  __atomic_store_n (&s->seq, seq - 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence (__ATOMIC_RELEASE);
+  /* jankscope's frames stay: the reader's path leaves them out by module. */
+  s->n = (guint32) MIN (n, JS_POSTING_MAX_FRAMES);
+  s->truncated = n > JS_POSTING_MAX_FRAMES;
+  memcpy (s->frames, frames, s->n * sizeof (void *));
+  __atomic_store_n (&s->seq, seq, __ATOMIC_RELEASE);
+  __atomic_add_fetch (&n_stacks, 1, __ATOMIC_RELAXED);
+  return slot + 1;
+}
+
+/* Copies site `index` if it is still that one. */
+static gboolean
+read_site (guint32 index, Site *out)
+{
+  const Site *s = &sites[index % JS_POSTING_RING];
+  guint64 want = 2 * (guint64) index + 2;
+
+  if (index == 0 || __atomic_load_n (&s->seq, __ATOMIC_ACQUIRE) != want)
+    return FALSE;
+  out->caller = __atomic_load_n (&s->caller, __ATOMIC_RELAXED);
+  for (guint i = 0; i < JS_POSTING_CHAIN; i++)
+    out->chain[i] = __atomic_load_n (&s->chain[i], __ATOMIC_RELAXED);
+  out->meta = __atomic_load_n (&s->meta, __ATOMIC_RELAXED);
+  out->stack = __atomic_load_n (&s->stack, __ATOMIC_RELAXED);
+  __atomic_thread_fence (__ATOMIC_ACQUIRE);
+  out->seq = want;
+  return __atomic_load_n (&s->seq, __ATOMIC_RELAXED) == want;
+}
+
+/* The chain of a new site posted from inside the dispatch of site
+ * `parent`: that site's caller, then its own chain. Main thread only, so
+ * only the links are read (no stack): the least work per attach. */
+static guint
+parent_chain (guint32 parent, const void *chain[JS_POSTING_CHAIN])
+{
+  const Site *s = &sites[parent % JS_POSTING_RING];
+  guint64 want = 2 * (guint64) parent + 2;
+  guint n;
+
+  if (__atomic_load_n (&s->seq, __ATOMIC_ACQUIRE) != want)
+    return 0;
+  chain[0] = __atomic_load_n (&s->caller, __ATOMIC_RELAXED);
+  n = MIN (META_CHAIN (__atomic_load_n (&s->meta, __ATOMIC_RELAXED)) + 1u, JS_POSTING_CHAIN);
+  for (guint i = 1; i < n; i++)
+    chain[i] = __atomic_load_n (&s->chain[i - 1], __ATOMIC_RELAXED);
+  __atomic_thread_fence (__ATOMIC_ACQUIRE);
+  return __atomic_load_n (&s->seq, __ATOMIC_RELAXED) == want ? n : 0;
+}
+
+void
+js_posting_posted (int kind, const void *caller, const void *func, unsigned id, void *context,
+                   void *task)
+{
+  gboolean on_main = pthread_equal (pthread_self (), js_mainloop_thread ());
+  int (*bt) (void **, int);
+  const void *chain[JS_POSTING_CHAIN];
+  guint32 index, parent;
+  guint n_chain;
+  guint64 seq;
+  Site *s;
+
+  if (kind != JS_POST_TASK && context != NULL && context != main_context)
+    return;
+  index = __atomic_add_fetch (&next_site, 1, __ATOMIC_RELAXED);
+  if (G_UNLIKELY (index == 0))
+    index = __atomic_add_fetch (&next_site, 1, __ATOMIC_RELAXED);
+  seq = 2 * (guint64) index + 2;
+  s = &sites[index % JS_POSTING_RING];
+
+  /* Posted from a dispatch: the chain of that dispatch's own poster. */
+  parent = on_main ? js_mainloop_current_post () : 0;
+  n_chain = parent != 0 ? parent_chain (parent, chain) : 0;
+
+  __atomic_store_n (&s->seq, seq - 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence (__ATOMIC_RELEASE);
+  __atomic_store_n (&s->caller, caller, __ATOMIC_RELAXED);
+  for (guint i = 0; i < n_chain; i++)
+    __atomic_store_n (&s->chain[i], chain[i], __ATOMIC_RELAXED);
+  __atomic_store_n (&s->meta, META (kind, on_main, n_chain), __ATOMIC_RELAXED);
+  bt = __atomic_load_n (&backtrace_func, __ATOMIC_ACQUIRE);
+  __atomic_store_n (
+      &s->stack,
+      bt != NULL && budget_per_s > 0 && want_stack (caller, func, index) ? take_stack (bt, seq) : 0,
+      __ATOMIC_RELAXED);
+  __atomic_store_n (&s->seq, seq, __ATOMIC_RELEASE);
+
+  if (kind == JS_POST_TASK)
+    {
+      TaskEntry *t = &tasks[hash_pointer (task, TASKS)];
+
+      /* The task's address first: a reader that sees the new index with
+       * the old address rejects it, one with the new address and the old
+       * index reads a site whose own check then fails or is the old task's. */
+      __atomic_store_n (&t->post, 0, __ATOMIC_RELAXED);
+      __atomic_store_n (&t->task, task, __ATOMIC_RELEASE);
+      __atomic_store_n (&t->post, (guint64) index, __ATOMIC_RELEASE);
+    }
+  else
+    __atomic_store_n (&js_posting_ids[id % JS_POSTING_IDS], ((guint64) index << 32) | id,
+                      __ATOMIC_RELAXED);
+}
+
+static gboolean
+read_task (const void *user_data, Site *s)
+{
+  const TaskEntry *t = &tasks[hash_pointer (user_data, TASKS)];
+  guint32 index = (guint32) __atomic_load_n (&t->post, __ATOMIC_ACQUIRE);
+
+  return user_data != NULL && __atomic_load_n (&t->task, __ATOMIC_ACQUIRE) == user_data
+         && read_site (index, s) && META_KIND (s->meta) == JS_POST_TASK;
+}
+
+gboolean
+js_posting_read (guint32 post, const void *user_data, JsPostSite *out)
+{
+  Site s;
+
+  memset (out, 0, sizeof *out);
+  if (!(user_data != NULL ? read_task (user_data, &s) : read_site (post, &s)))
+    return FALSE;
+  out->kind = META_KIND (s.meta);
+  out->main_thread = META_MAIN (s.meta);
+  out->caller = s.caller;
+  out->n_chain = META_CHAIN (s.meta);
+  memcpy (out->chain, s.chain, sizeof out->chain);
+  if (s.stack != 0 && s.stack <= JS_POSTING_STACKS)
+    {
+      const Stack *st = &stacks[s.stack - 1];
+      guint n;
+
+      if (__atomic_load_n (&st->seq, __ATOMIC_ACQUIRE) == s.seq)
+        {
+          n = MIN (__atomic_load_n (&st->n, __ATOMIC_RELAXED), JS_POSTING_MAX_FRAMES);
+          for (guint i = 0; i < n; i++)
+            out->frames[i]
+                = (guint64) (guintptr) __atomic_load_n (&st->frames[i], __ATOMIC_RELAXED);
+          out->truncated = __atomic_load_n (&st->truncated, __ATOMIC_RELAXED) != 0;
+          __atomic_thread_fence (__ATOMIC_ACQUIRE);
+          if (__atomic_load_n (&st->seq, __ATOMIC_RELAXED) == s.seq)
+            out->n_frames = n;
+        }
+    }
+  return TRUE;
+}
+
+void
+js_posting_get_stats (JsPostingStats *stats)
+{
+  stats->attaches = __atomic_load_n (&next_site, __ATOMIC_RELAXED);
+  stats->stacks = __atomic_load_n (&n_stacks, __ATOMIC_RELAXED);
+  stats->stacks_over_budget = __atomic_load_n (&n_over_budget, __ATOMIC_RELAXED);
+  stats->stacks_per_s = budget_per_s;
+}

@@ -1,0 +1,20 @@
+/* js-report-posting.h: a part's `posted_from` and the summary's `posting`.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+#include "js-post-sites.h"
+#include "js-stall-store.h"
+
+G_BEGIN_DECLS
+
+/* `posted_from`: the site `post` of `sites` (null when unknown). */
+void js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore *stalls,
+                                guint32 post);
+
+/* The summary's `posting`: attaches seen, full stacks and their ceiling. */
+void js_report_add_posting_summary (JsonBuilder *b, JsPostSites *sites);
+
+G_END_DECLS
