@@ -22,7 +22,7 @@ typedef struct
   guint frames_waited;
   gboolean taken;
   gboolean pending;
-  char *hint; /* the last one printed */
+  char *hint;      /* the last one printed */
   gint64 selected; /* the last selected event printed */
 } Hooks;
 
