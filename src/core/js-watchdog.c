@@ -444,8 +444,6 @@ begin_stall (JsWatchdog *wd, gint64 start, gint64 now)
   st->fib_b = 1;
   st->next_sample_ns = now;
   wd->stats.stalls++;
-  if (wd->on_stall != NULL)
-    wd->on_stall (wd->on_stall_data);
   if (wd->config->ping_period_ns == 0 && wd->ping_sent_ns == 0)
     {
       post_ping (wd, now);
@@ -466,6 +464,7 @@ end_stall (JsWatchdog *wd, gint64 now)
   publish_header (wd, &st->h);
   wd->last_finished = st->h;
   st->active = FALSE;
+  /* Published above: the collector finds the stall's end. */
   if (wd->on_stall != NULL)
     wd->on_stall (wd->on_stall_data);
   js_log_debug ("stall %u ended after %.1f ms (%u samples)", st->h.id,
@@ -567,7 +566,9 @@ step (JsWatchdog *wd, gint64 now)
 
   if (stuck != 0 && now - stuck >= wd->config->pretrigger_ns)
     {
-      if (!st->active)
+      gboolean began = !st->active;
+
+      if (began)
         begin_stall (wd, stuck, now);
       if (st->h.ping_sent_ns == 0 && wd->ping_stall_id == 0 && wd->ping_sent_ns != 0
           && wd->config->ping_period_ns > 0)
@@ -584,6 +585,9 @@ step (JsWatchdog *wd, gint64 now)
         }
       st->h.last_seen_ns = now;
       publish_header (wd, &st->h);
+      /* Once its header (and first sample) is there to take. */
+      if (began && wd->on_stall != NULL)
+        wd->on_stall (wd->on_stall_data);
       wake = MIN (st->next_sample_ns, next_tier_ns (wd));
     }
   else
