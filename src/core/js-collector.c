@@ -555,7 +555,7 @@ collector_wait (JsCollector *c, int seen, gint64 timeout_ns)
       return;
     }
   c->parks = c->parks == G_MAXINT ? 1 : c->parks + 1;
-  __atomic_store_n (&c->park, c->parks, __ATOMIC_SEQ_CST);
+  js_mainloop_park (&c->park, c->parks);
   /* Looked at after raising the flag (sequentially consistent, as the poll
    * function's return and the ring's head): records pushed since the drain,
    * or a main thread still busy, whose next return from poll may be far

@@ -84,6 +84,13 @@ typedef struct
 
 static Sleeper sleepers[JS_MAINLOOP_MAX_SLEEPERS];
 static guint n_sleepers;
+/* Bumped by every park (js_mainloop_park): a poll return that finds it
+ * unchanged has nobody new to arm for, at the cost of one load. */
+static guint parks;
+/* Main thread only: `parks` when last looked at, and how many timers that
+ * must be disarmed in a wait are armed. */
+static guint parks_seen;
+static guint armed_for_wait;
 static int poll_may_block; /* the poll under way has a timeout other than 0 */
 
 /* Main thread only. */
@@ -147,6 +154,11 @@ guarded_poll (GPollFunc next, GPollFD *fds, guint n_fds, gint timeout)
 static inline void
 arm_sleepers (void)
 {
+  guint now_parks = __atomic_load_n (&parks, __ATOMIC_SEQ_CST);
+
+  if (G_LIKELY (now_parks == parks_seen))
+    return;
+  parks_seen = now_parks;
   for (guint i = 0; i < n_sleepers; i++)
     {
       Sleeper *s = &sleepers[i];
@@ -156,6 +168,8 @@ arm_sleepers (void)
         {
           js_wake_timer_arm (s->timer, s->delay_ns);
           s->armed_for = parked;
+          if (s->disarm_in_wait)
+            armed_for_wait++;
         }
     }
 }
@@ -165,16 +179,21 @@ arm_sleepers (void)
 static inline void
 disarm_sleepers (void)
 {
+  if (G_LIKELY (armed_for_wait == 0))
+    return;
   for (guint i = 0; i < n_sleepers; i++)
     {
       Sleeper *s = &sleepers[i];
 
-      if (G_UNLIKELY (s->armed_for != 0) && s->disarm_in_wait)
+      if (s->armed_for != 0 && s->disarm_in_wait)
         {
           js_wake_timer_arm (s->timer, 0);
           s->armed_for = 0;
         }
     }
+  armed_for_wait = 0;
+  /* Still parked under the same number: armed again at the next return. */
+  parks_seen--;
 }
 
 static void
@@ -432,6 +451,13 @@ gint64
 js_mainloop_last_poll_enter (void)
 {
   return __atomic_load_n (&last_poll_enter, __ATOMIC_RELAXED);
+}
+
+void
+js_mainloop_park (int *park, int number)
+{
+  __atomic_store_n (park, number, __ATOMIC_SEQ_CST);
+  __atomic_add_fetch (&parks, 1, __ATOMIC_SEQ_CST);
 }
 
 gboolean

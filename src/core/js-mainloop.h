@@ -60,14 +60,19 @@ gint64 js_mainloop_last_poll_enter (void);
 #define JS_MAINLOOP_MAX_SLEEPERS 2
 
 /* A jankscope thread that sleeps on `timer` while the app does: before it
- * sleeps it stores a new non-zero number in *park (sequentially consistent)
- * and then looks at js_mainloop_stuck_since again; it stores 0 once awake.
+ * sleeps it parks (js_mainloop_park) and then looks at
+ * js_mainloop_stuck_since again; it stores 0 in *park once awake.
  * The poll function, on its next return from a poll, arms the timer to fire
  * delay_ns later (once per park number); with disarm_in_wait it disarms it
  * when it enters a poll that may block. On the main thread, before the
  * thread starts. FALSE: no room, or the timer is not open. */
 gboolean js_mainloop_add_sleeper (int *park, JsWakeTimer *timer, gint64 delay_ns,
                                   gboolean disarm_in_wait);
+
+/* The sleeper of `park`, before it sleeps: stores `number` (non-zero, new
+ * at each park) there and tells the poll function (both sequentially
+ * consistent). */
+void js_mainloop_park (int *park, int number);
 
 /* Any thread: the poll the main thread is in (or last was in) has a timeout
  * other than 0, so it may sleep. */

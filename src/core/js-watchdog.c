@@ -645,7 +645,7 @@ watchdog_thread (gpointer data)
            * the race with that return: it sees the flag and arms the timer,
            * or this sees it out of poll. */
           wd->parks = wd->parks == G_MAXINT ? 1 : wd->parks + 1;
-          __atomic_store_n (&wd->park, wd->parks, __ATOMIC_SEQ_CST);
+          js_mainloop_park (&wd->park, wd->parks);
           if (main_thread_waits () && !__atomic_load_n (&wd->quit, __ATOMIC_SEQ_CST))
             {
               wd->stats.parks++;
