@@ -455,14 +455,13 @@ IDLE_WINDOW_S = 4
 IDLE_MAX_WAKEUPS = 2
 
 
-def test_idle_wakeups():
-    """While the app sleeps in poll, no jankscope thread runs: at most
-    IDLE_MAX_WAKEUPS wake-ups each in IDLE_WINDOW_S seconds (a count, not a
-    time: a periodic tick of any period under 2 s fails)."""
+def count_wakeups(scenario):
+    """({jankscope thread name: wake-ups}, the main thread's wake-ups) in
+    IDLE_WINDOW_S seconds of the scenario."""
     tmpdir = tempfile.mkdtemp(prefix="jankscope-test-")
     env = clean_env({"LD_PRELOAD": preload_path(),
                      "JANKSCOPE_REPORT": os.path.join(tmpdir, "report.json")})
-    proc = subprocess.Popen([app("glib-scenarios"), "idle-wait"], env=env, text=True,
+    proc = subprocess.Popen([app("glib-scenarios"), scenario], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         for line in proc.stdout:
@@ -484,16 +483,38 @@ def test_idle_wakeups():
     ours = {tid: name for tid, (name, _) in after.items() if name.startswith("jankscope")}
     check(ours, f"no jankscope thread found among {sorted(n for n, _ in after.values())}")
     main_tid = str(proc.pid)
-    if main_tid in after and main_tid in before:
-        info(f"main thread: {after[main_tid][1] - before[main_tid][1]} wake-ups")
+    check(main_tid in after and main_tid in before, "the main thread's counts")
+    main_woke = after[main_tid][1] - before[main_tid][1]
+    info(f"{scenario}: main thread: {main_woke} wake-ups in {IDLE_WINDOW_S} s")
     woken = {}
     for tid, name in sorted(ours.items()):
         woken[name] = after[tid][1] - before.get(tid, (name, 0))[1]
-        info(f"{name} (tid {tid}): {woken[name]} wake-ups in {IDLE_WINDOW_S} s idle")
+        info(f"{scenario}: {name} (tid {tid}): {woken[name]} wake-ups")
+    return woken, main_woke
+
+
+def test_idle_wakeups():
+    """While the app sleeps in poll (but for a timeout twice a second), no
+    jankscope thread runs: at most IDLE_MAX_WAKEUPS wake-ups each in
+    IDLE_WINDOW_S seconds (a count, not a time: a periodic tick of any
+    period under 2 s fails)."""
+    woken, _ = count_wakeups("idle-wait")
     for name, woke in woken.items():
         check(woke <= IDLE_MAX_WAKEUPS,
               f"{name} woke {woke} times in {IDLE_WINDOW_S} s while the app slept in poll "
               f"(at most {IDLE_MAX_WAKEUPS})")
+
+
+def test_active_wakeups():
+    """An app that wakes every 16 ms: each jankscope thread wakes at most a
+    tenth as often as its main thread (the watchdog not at all for spans
+    shorter than the pre-trigger, the collector at its 250 ms tick)."""
+    woken, main_woke = count_wakeups("active-wait")
+    check(main_woke >= 100, f"the main thread woke only {main_woke} times in {IDLE_WINDOW_S} s")
+    for name, woke in woken.items():
+        check(woke * 10 <= main_woke,
+              f"{name} woke {woke} times in {IDLE_WINDOW_S} s, more than a tenth of the main "
+              f"thread's {main_woke}")
 
 
 CHECKS = {
@@ -521,6 +542,7 @@ CHECKS = {
     "many-parts": test_many_parts,
     "many-sources": test_many_sources,
     "idle-wakeups": test_idle_wakeups,
+    "active-wakeups": test_active_wakeups,
 }
 
 if __name__ == "__main__":

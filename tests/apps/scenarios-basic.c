@@ -94,15 +94,28 @@ idle_wait_ready_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-int
-scenario_idle_wait (void)
+static int
+run_wait (guint tick_ms)
 {
   loop = g_main_loop_new (NULL, FALSE);
   g_source_set_name_by_id (g_idle_add (idle_wait_ready_cb, NULL), "idle-wait-ready");
-  add_named_timeout ("idle-wait-tick", 500, idle_wait_tick_cb, NULL);
+  add_named_timeout ("idle-wait-tick", tick_ms, idle_wait_tick_cb, NULL);
   quit_loop_after (loop, 6500);
   run_loop (loop);
   return 0;
+}
+
+int
+scenario_idle_wait (void)
+{
+  return run_wait (500);
+}
+
+/* active-wait: the same with a timeout every 16 ms (a frame at 60 Hz). */
+int
+scenario_active_wait (void)
+{
+  return run_wait (16);
 }
 
 /* iteration-loop: no GMainLoop, the app iterates the context itself. */
