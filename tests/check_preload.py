@@ -7,14 +7,18 @@ program did. A busy-wait of X ms must measure within [X - 5, X + 30] ms.
 Usage: check_preload.py CHECK
 """
 
+import glob
 import os
 import subprocess
 import sys
+import tempfile
+import time
 
 from jankscope_test import (
-    MS, DEFAULT_THRESHOLD_NS, DEFAULT_MERGE_NS, app, check, check_covers, check_dispatch_part,
-    check_equal, check_ms, check_ran_fine, fact, main, only_event, read_report, run_app,
-    run_scenario, skip_if_sanitized, source_entry, source_entries, stalls, summarize,
+    MS, DEFAULT_THRESHOLD_NS, DEFAULT_MERGE_NS, CheckFailed, app, check, check_covers,
+    check_dispatch_part, check_equal, check_ms, check_ran_fine, clean_env, fact, main, only_event,
+    preload_path, read_report, run_app, run_scenario, skip_if_sanitized, source_entry,
+    source_entries, stalls, summarize,
     validate_report, validate_run_report)
 
 LOW, HIGH = 5, 30  # tolerance of a busy-wait, ms below and above
@@ -450,6 +454,93 @@ def test_child_report_pattern():
                         200 - LOW, 200 + HIGH)
 
 
+def info(message):
+    """A measured value worth seeing in the test log (meson test -v)."""
+    print(f"info: {message}")
+
+
+def thread_switches(pid):
+    """{tid: (name, voluntary context switches)} of a running process."""
+    threads = {}
+    for task in glob.glob(f"/proc/{pid}/task/*"):
+        try:
+            with open(os.path.join(task, "comm")) as f:
+                name = f.read().strip()
+            with open(os.path.join(task, "status")) as f:
+                for line in f:
+                    if line.startswith("voluntary_ctxt_switches:"):
+                        threads[os.path.basename(task)] = (name, int(line.split()[1]))
+        except OSError:
+            pass
+    return threads
+
+
+IDLE_WINDOW_S = 4
+IDLE_MAX_WAKEUPS = 2
+
+
+def count_wakeups(scenario):
+    """({jankscope thread name: wake-ups}, the main thread's wake-ups) in
+    IDLE_WINDOW_S seconds of the scenario."""
+    tmpdir = tempfile.mkdtemp(prefix="jankscope-test-")
+    env = clean_env({"LD_PRELOAD": preload_path(),
+                     "JANKSCOPE_REPORT": os.path.join(tmpdir, "report.json")})
+    proc = subprocess.Popen([app("glib-scenarios"), scenario], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        for line in proc.stdout:
+            if line.strip() == "ready":
+                break
+        else:
+            raise CheckFailed("the program ended before its loop ran")
+        time.sleep(1.0)  # the collector opens its report; the first iteration is over
+        before = thread_switches(proc.pid)
+        time.sleep(IDLE_WINDOW_S)
+        after = thread_switches(proc.pid)
+        stdout, stderr = proc.communicate(timeout=30)
+    except (subprocess.TimeoutExpired, CheckFailed):
+        proc.kill()
+        proc.communicate()
+        raise
+    check_equal(proc.returncode, 0, "exit code")
+    check(not stderr.strip(), f"unexpected stderr output: {stderr.strip()}")
+    ours = {tid: name for tid, (name, _) in after.items() if name.startswith("jankscope")}
+    check(ours, f"no jankscope thread found among {sorted(n for n, _ in after.values())}")
+    main_tid = str(proc.pid)
+    check(main_tid in after and main_tid in before, "the main thread's counts")
+    main_woke = after[main_tid][1] - before[main_tid][1]
+    info(f"{scenario}: main thread: {main_woke} wake-ups in {IDLE_WINDOW_S} s")
+    woken = {}
+    for tid, name in sorted(ours.items()):
+        woken[name] = after[tid][1] - before.get(tid, (name, 0))[1]
+        info(f"{scenario}: {name} (tid {tid}): {woken[name]} wake-ups")
+    return woken, main_woke
+
+
+def test_idle_wakeups():
+    """While the app sleeps in poll (but for a timeout twice a second), no
+    jankscope thread runs: at most IDLE_MAX_WAKEUPS wake-ups each in
+    IDLE_WINDOW_S seconds (a count, not a time: a periodic tick of any
+    period under 2 s fails)."""
+    woken, _ = count_wakeups("idle-wait")
+    for name, woke in woken.items():
+        check(woke <= IDLE_MAX_WAKEUPS,
+              f"{name} woke {woke} times in {IDLE_WINDOW_S} s while the app slept in poll "
+              f"(at most {IDLE_MAX_WAKEUPS})")
+
+
+def test_active_wakeups():
+    """An app that wakes every 16 ms: each jankscope thread wakes at most a
+    tenth as often as its main thread (the watchdog not at all for spans
+    shorter than the pre-trigger, the collector at its 250 ms tick)."""
+    woken, main_woke = count_wakeups("active-wait")
+    check(main_woke >= 100, f"the main thread woke only {main_woke} times in {IDLE_WINDOW_S} s")
+    for name, woke in woken.items():
+        check(woke * 10 <= main_woke,
+              f"{name} woke {woke} times in {IDLE_WINDOW_S} s, more than a tenth of the main "
+              f"thread's {main_woke}")
+
+
 CHECKS = {
     "single-200ms": test_single_200ms,
     "fast-1000": test_fast_1000,
@@ -475,6 +566,8 @@ CHECKS = {
     "boundary": test_boundary,
     "many-parts": test_many_parts,
     "many-sources": test_many_sources,
+    "idle-wakeups": test_idle_wakeups,
+    "active-wakeups": test_active_wakeups,
 }
 
 if __name__ == "__main__":

@@ -22,17 +22,27 @@
 #include "js-scrub.h"
 #include "js-source-swap.h"
 #include "js-stall-store.h"
+#include "js-wake-timer.h"
 #include "js-watchdog.h"
 
 #include <json-glib/json-glib.h>
 #include <unistd.h>
 
 #define BATCH 1024
-/* The thread wakes 4 times a second, and early when the main thread finds the
- * ring half full: a bursty app is drained at once, a steady one costs 4
- * wake-ups a second (a futex wake-up costs ~50 µs of CPU on a VM, so waking
- * at frame rate alone would cost 0.25% of a core). */
+/* While there is work under way (an app that records more than
+ * ACTIVE_RECORDS_PER_S, events open or not yet frozen, stalls not settled, a
+ * reader) the thread wakes 4 times a second, and early when the main thread
+ * finds the ring half full: a bursty app is drained at once, a steady one
+ * costs 4 wake-ups a second (a futex wake-up costs ~50 µs of CPU on a VM, so
+ * waking at frame rate alone would cost 0.25% of a core). With none, it parks
+ * on its wake timer (js-wake-timer.h) until the main thread's next activity,
+ * which arms the timer for BATCH_NS later: a quiet app's records are
+ * drained, and the summary journaled, once per batch; an idle app never
+ * wakes it. A stall (the watchdog), a reader (js-live.c) or the ring wake
+ * it at once. */
 #define TICK_MS 250
+#define BATCH_NS (10000 * JS_NS_PER_MS)
+#define ACTIVE_RECORDS_PER_S 40
 /* What changed reaches the journal within a tick, but the same event or the
  * hang under way is written again at most this often: on disk, the
  * evidence is never older than this plus a tick (750 ms). */
@@ -69,7 +79,14 @@ struct _JsCollector
   gint64 start_ns;
 
   GThread *thread;
-  int wake_word; /* futex: bumped to wake the thread */
+  int wake_word;     /* futex: bumped to wake the thread */
+  JsWakeTimer timer; /* fds -1: no parking, a tick every TICK_MS */
+  gboolean can_park;
+  int park; /* non-zero while parked (js_mainloop_add_sleeper) */
+  int parks;
+  gint64 woke_ns;       /* when it last woke */
+  guint64 records_woke; /* records_seen then */
+  gboolean active;      /* it saw more than ACTIVE_RECORDS_PER_S since */
   int quit;
   int done; /* futex: set once the final report is written */
 
@@ -128,6 +145,8 @@ void
 js_collector_set_watchdog (JsCollector *c, JsWatchdog *watchdog, JsModules *modules)
 {
   c->watchdog = watchdog;
+  if (watchdog != NULL)
+    js_watchdog_set_on_stall (watchdog, js_collector_wake, c);
   js_stall_store_init (&c->stalls, modules, c->config->debuginfod);
   js_symbolizer_set_debug_dirs (c->stalls.symbolizer, (const char *const *) c->config->debug_dirs);
   /* Callbacks are named by the same symbolizer as stack frames. */
@@ -145,9 +164,13 @@ js_collector_wake (gpointer collector)
 {
   JsCollector *c = collector;
 
-  /* Lock-free and never lost: the thread waits on this word's value. */
-  __atomic_add_fetch (&c->wake_word, 1, __ATOMIC_RELEASE);
-  js_futex_wake (&c->wake_word);
+  /* Lock-free and never lost: the thread waits on this word's value, or
+   * polls the eventfd. */
+  __atomic_add_fetch (&c->wake_word, 1, __ATOMIC_SEQ_CST);
+  if (c->can_park)
+    js_wake_timer_wake_now (&c->timer);
+  else
+    js_futex_wake (&c->wake_word);
 }
 
 /* Returns how many records it consumed. */
@@ -476,20 +499,83 @@ open_report (JsCollector *c)
     }
 }
 
-/* The next tick: TICK_MS from now, or sooner when a live snapshot is due.
- * Someone watches: a snapshot every JS_LIVE_PERIOD_MS on time, not at the
- * first tick after it is due (up to TICK_MS late: the window's refreshes
- * would be 0.5 or 0.75 s apart, at random). */
+static gboolean
+store_busy (const JsEventStore *store)
+{
+  if (store->open != NULL)
+    return TRUE;
+  for (guint i = 0; i < store->events->len; i++)
+    if (((JsEvent *) g_ptr_array_index (store->events, i))->frozen == NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* How long the thread may sleep with no news: TICK_MS while work is under
+ * way, sooner when a live snapshot is due (someone watches: a snapshot every
+ * JS_LIVE_PERIOD_MS on time, not at the first tick after it is due), until
+ * the summary's journal period when only that is left, or -1: nothing to do
+ * until the app does something. */
 static gint64
-tick_wait_ns (void)
+next_wait_ns (JsCollector *c)
 {
   gint64 now = js_now_ns ();
-  gint64 wait = TICK_MS * JS_NS_PER_MS;
+  gint64 tick = TICK_MS * JS_NS_PER_MS;
+  gint64 wait = -1;
   gint64 published_ns = js_live_last_publish_ns ();
 
-  if (published_ns > 0 && js_live_wanted (now))
-    wait = MIN (wait, published_ns + JS_LIVE_PERIOD_MS * JS_NS_PER_MS - now);
-  return MAX (wait, 1);
+  if (c->active || store_busy (&c->store) || store_busy (&c->frames.frame_store)
+      || c->hang_journaled || (c->have_stalls && g_hash_table_size (c->stalls.live) > 0)
+      || (c->writer != NULL && !c->snapshot_written))
+    wait = tick;
+  else if (c->writer != NULL
+           && (c->records_seen != c->members_records || c->members_events_pending))
+    wait = MAX (tick,
+                c->members_ns
+                    + (c->members_events_pending ? MEMBERS_EVENTS_PERIOD_NS : MEMBERS_PERIOD_NS)
+                    - now);
+  if (js_live_wanted (now))
+    {
+      gint64 due = published_ns > 0 ? published_ns + JS_LIVE_PERIOD_MS * JS_NS_PER_MS - now : 0;
+
+      wait = wait < 0 ? due : MIN (wait, due);
+    }
+  if (!c->can_park && wait < 0)
+    wait = tick;
+  return wait < 0 ? -1 : MAX (wait, 1);
+}
+
+/* Sleeps until woken or `timeout_ns` (-1: parked until the app's next
+ * activity, a stall, a reader or the exit). */
+static void
+collector_wait (JsCollector *c, int seen, gint64 timeout_ns)
+{
+  if (!c->can_park)
+    {
+      js_futex_wait (&c->wake_word, seen, timeout_ns);
+      return;
+    }
+  if (timeout_ns >= 0)
+    {
+      js_wake_timer_wait (&c->timer, timeout_ns);
+      return;
+    }
+  c->parks = c->parks == G_MAXINT ? 1 : c->parks + 1;
+  js_mainloop_park (&c->park, c->parks);
+  /* Looked at after raising the flag (sequentially consistent, as the poll
+   * function's return and the ring's head): records pushed since the drain,
+   * or a main thread still busy, whose next return from poll may be far
+   * away, are drained a batch later at the latest. */
+  if (js_mainloop_stuck_since () != 0)
+    timeout_ns = BATCH_NS;
+  else if (!js_ring_is_empty (c->ring))
+    timeout_ns = BATCH_NS;
+  if (__atomic_load_n (&c->wake_word, __ATOMIC_SEQ_CST) == seen
+      && !__atomic_load_n (&c->quit, __ATOMIC_SEQ_CST))
+    js_wake_timer_wait (&c->timer, timeout_ns);
+  __atomic_store_n (&c->park, 0, __ATOMIC_SEQ_CST);
+  /* Woken otherwise than by it: the timer the main thread armed for this
+   * park would wake the next one for nothing. */
+  js_wake_timer_arm (&c->timer, 0);
 }
 
 static gpointer
@@ -507,7 +593,7 @@ collector_thread (gpointer data)
       gint64 now;
 
       if (!__atomic_load_n (&c->quit, __ATOMIC_ACQUIRE))
-        js_futex_wait (&c->wake_word, seen, tick_wait_ns ());
+        collector_wait (c, seen, next_wait_ns (c));
       quit = __atomic_load_n (&c->quit, __ATOMIC_ACQUIRE);
       {
         struct timespec ts;
@@ -517,6 +603,11 @@ collector_thread (gpointer data)
       }
       drain (c);
       now = js_now_ns ();
+      /* A steady stream of records (an animating app): ticks, not parks. */
+      c->active = (c->records_seen - c->records_woke) * JS_NS_PER_MS * 1000
+                  > (guint64) MAX (now - c->woke_ns, 1) * ACTIVE_RECORDS_PER_S;
+      c->woke_ns = now;
+      c->records_woke = c->records_seen;
       take_stalls (c, now);
 
       /* The live viewer's hang progress: the stall under way, symbolized. */
@@ -555,6 +646,12 @@ collector_thread (gpointer data)
 void
 js_collector_start (JsCollector *c)
 {
+  if (js_wake_timer_open (&c->timer))
+    c->can_park = js_mainloop_add_sleeper (&c->park, &c->timer, BATCH_NS, FALSE);
+  if (!c->can_park)
+    js_log_debug ("no timerfd or eventfd: the collector wakes every %d ms", TICK_MS);
+  c->woke_ns = js_now_ns ();
+  js_live_set_wake (js_collector_wake, c);
   c->thread = g_thread_new ("jankscope", collector_thread, c);
 }
 

@@ -8,13 +8,28 @@
 static GMutex lock; /* guards `latest` only: held for a pointer swap */
 static GBytes *latest;
 static guint64 generation;
-static gint64 wanted_at_ns; /* atomic */
-static gint64 published_ns; /* collector only */
+static gint64 wanted_at_ns;     /* atomic */
+static gint64 published_ns;     /* collector only */
+static void (*wake) (gpointer); /* set before any reader can ask */
+static gpointer wake_data;
 
 static void
 want (void)
 {
-  __atomic_store_n (&wanted_at_ns, js_now_ns (), __ATOMIC_RELAXED);
+  gint64 now = js_now_ns ();
+  gint64 before = __atomic_exchange_n (&wanted_at_ns, now, __ATOMIC_RELAXED);
+
+  /* A reader that starts asking: the collector may be parked (an idle app),
+   * wake it for the first snapshot; after that it keeps the period itself. */
+  if ((before == 0 || now - before >= JS_LIVE_LINGER_MS * JS_NS_PER_MS) && wake != NULL)
+    wake (wake_data);
+}
+
+void
+js_live_set_wake (void (*func) (gpointer), gpointer data)
+{
+  wake_data = data;
+  wake = func;
 }
 
 static GBytes *

@@ -34,6 +34,10 @@ typedef struct
 } JankscopeLiveApiV1;
 
 /* Collector: does anyone want a snapshot now? */
+/* At start-up: called (from the reader's thread) when a reader starts asking
+ * for snapshots after none did for a while. */
+void js_live_set_wake (void (*func) (gpointer), gpointer data);
+
 gboolean js_live_wanted (gint64 now_ns);
 
 /* Collector: publishes a snapshot (takes the reference). */

@@ -30,6 +30,7 @@
 #include "js-posting.h"
 #include "js-sampler.h"
 #include "js-source-swap.h"
+#include "js-wake-timer.h"
 
 #include <pthread.h>
 
@@ -65,7 +66,33 @@ static gint64 busy_since;
  * a poll; and when it last entered one. */
 static gint64 stuck_since;
 static gint64 last_poll_enter;
-static int *park_word; /* set by the watchdog while it sleeps waiting for work */
+/* jankscope's threads that sleep while the app does (js-wake-timer.h): each
+ * parks by storing a new non-zero number in its park word, and the poll
+ * function, when it leaves a poll and finds it parked under a number it has
+ * not armed for yet, arms its timer to fire delay_ns later. A sleeper that
+ * must only wake for a long busy span (the watchdog) has its timer disarmed
+ * again when the main thread enters a poll that may sleep. Added at
+ * start-up, before the threads start; then read-only but armed_for (main
+ * thread only). */
+typedef struct
+{
+  int *park;
+  JsWakeTimer *timer;
+  gint64 delay_ns;
+  gboolean disarm_in_wait;
+  int armed_for; /* the park number the timer was armed for, 0: none */
+} Sleeper;
+
+static Sleeper sleepers[JS_MAINLOOP_MAX_SLEEPERS];
+static guint n_sleepers;
+/* Bumped by every park (js_mainloop_park): a poll return that finds it
+ * unchanged has nobody new to arm for, at the cost of one load. */
+static guint parks;
+/* Main thread only: `parks` when last looked at, and how many timers that
+ * must be disarmed in a wait are armed. */
+static guint parks_seen;
+static guint armed_for_wait;
+static int poll_may_block; /* the poll under way has a timeout other than 0 */
 
 /* Main thread only. */
 static OpenDispatch open[MAX_DEPTH];
@@ -123,6 +150,53 @@ guarded_poll (GPollFunc next, GPollFD *fds, guint n_fds, gint timeout)
   return ret;
 }
 
+/* Leaving a poll: a few loads, a system call only for a sleeper that parked
+ * since the last time. */
+static inline void
+arm_sleepers (void)
+{
+  guint now_parks = __atomic_load_n (&parks, __ATOMIC_SEQ_CST);
+
+  if (G_LIKELY (now_parks == parks_seen))
+    return;
+  parks_seen = now_parks;
+  for (guint i = 0; i < n_sleepers; i++)
+    {
+      Sleeper *s = &sleepers[i];
+      int parked = __atomic_load_n (s->park, __ATOMIC_SEQ_CST);
+
+      if (G_UNLIKELY (parked != 0 && parked != s->armed_for))
+        {
+          js_wake_timer_arm (s->timer, s->delay_ns);
+          s->armed_for = parked;
+          if (s->disarm_in_wait)
+            armed_for_wait++;
+        }
+    }
+}
+
+/* Entering a poll that may sleep: the busy span ended before the timers of
+ * those who wait for a long one fired; nobody to wake. */
+static inline void
+disarm_sleepers (void)
+{
+  if (G_LIKELY (armed_for_wait == 0))
+    return;
+  for (guint i = 0; i < n_sleepers; i++)
+    {
+      Sleeper *s = &sleepers[i];
+
+      if (s->armed_for != 0 && s->disarm_in_wait)
+        {
+          js_wake_timer_arm (s->timer, 0);
+          s->armed_for = 0;
+        }
+    }
+  armed_for_wait = 0;
+  /* Still parked under the same number: armed again at the next return. */
+  parks_seen--;
+}
+
 static void
 notify_poll_observers (gint64 now_ns)
 {
@@ -155,10 +229,9 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
     return next (fds, n_fds, timeout);
 
   enter = js_now_ns ();
-  __atomic_store_n (&stuck_since, 0, __ATOMIC_RELAXED);
+  if (timeout != 0)
+    disarm_sleepers ();
   __atomic_store_n (&last_poll_enter, enter, __ATOMIC_RELAXED);
-  if (depth == 0)
-    __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
   if (G_UNLIKELY (enter >= poll_observers_due_ns))
     notify_poll_observers (enter);
   if (G_UNLIKELY (__atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE) != seen_reinstalls))
@@ -190,6 +263,14 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
       js_ring_push (ring, &r);
     }
 
+  /* In poll from here: after the iteration's record, so that a collector
+   * that sees the loop waiting and the ring empty may park without leaving
+   * it behind. */
+  __atomic_store_n (&poll_may_block, timeout != 0, __ATOMIC_RELAXED);
+  if (depth == 0)
+    __atomic_store_n (&busy_since, 0, __ATOMIC_RELAXED);
+  __atomic_store_n (&stuck_since, 0, __ATOMIC_RELEASE);
+
   ret = guarded_poll (next, fds, n_fds, timeout);
 
   leave = js_now_ns ();
@@ -199,11 +280,11 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   iteration_dispatches = 0;
   if (depth == 0)
     __atomic_store_n (&busy_since, leave, __ATOMIC_RELAXED);
-  __atomic_store_n (&stuck_since, leave, __ATOMIC_RELAXED);
-  /* The watchdog sleeps while the loop is idle for long: wake it (one futex
-   * call, only on the first return after it parked). */
-  if (G_UNLIKELY (park_word != NULL && __atomic_load_n (park_word, __ATOMIC_RELAXED)))
-    js_futex_wake_parked (park_word);
+  /* Sequentially consistent, and so is a sleeper's store of its park word
+   * before it looks at stuck_since: either it sees this return and does not
+   * sleep, or this sees it asleep and arms its timer. */
+  __atomic_store_n (&stuck_since, leave, __ATOMIC_SEQ_CST);
+  arm_sleepers ();
   return ret;
 }
 
@@ -386,9 +467,27 @@ js_mainloop_last_poll_enter (void)
 }
 
 void
-js_mainloop_set_park_word (int *word)
+js_mainloop_park (int *park, int number)
 {
-  __atomic_store_n (&park_word, word, __ATOMIC_RELEASE);
+  __atomic_store_n (park, number, __ATOMIC_SEQ_CST);
+  __atomic_add_fetch (&parks, 1, __ATOMIC_SEQ_CST);
+}
+
+gboolean
+js_mainloop_add_sleeper (int *park, JsWakeTimer *timer, gint64 delay_ns, gboolean disarm_in_wait)
+{
+  if (n_sleepers == JS_MAINLOOP_MAX_SLEEPERS || timer->timer_fd < 0)
+    return FALSE;
+  sleepers[n_sleepers] = (Sleeper){ park, timer, delay_ns, disarm_in_wait, 0 };
+  /* Published to the main thread by the thread start that follows. */
+  n_sleepers++;
+  return TRUE;
+}
+
+gboolean
+js_mainloop_poll_may_block (void)
+{
+  return __atomic_load_n (&poll_may_block, __ATOMIC_RELAXED);
 }
 
 pthread_t

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include "jankscope-bridge.h"
 #include "js-ring.h"
+#include "js-wake-timer.h"
 
 G_BEGIN_DECLS
 
@@ -60,9 +61,26 @@ gint64 js_mainloop_busy_since (void);
 gint64 js_mainloop_stuck_since (void);
 gint64 js_mainloop_last_poll_enter (void);
 
-/* The watchdog sets *word to 1 before it sleeps until the loop is busy again;
- * the poll function clears it and wakes it on its next return. */
-void js_mainloop_set_park_word (int *word);
+#define JS_MAINLOOP_MAX_SLEEPERS 2
+
+/* A jankscope thread that sleeps on `timer` while the app does: before it
+ * sleeps it parks (js_mainloop_park) and then looks at
+ * js_mainloop_stuck_since again; it stores 0 in *park once awake.
+ * The poll function, on its next return from a poll, arms the timer to fire
+ * delay_ns later (once per park number); with disarm_in_wait it disarms it
+ * when it enters a poll that may block. On the main thread, before the
+ * thread starts. FALSE: no room, or the timer is not open. */
+gboolean js_mainloop_add_sleeper (int *park, JsWakeTimer *timer, gint64 delay_ns,
+                                  gboolean disarm_in_wait);
+
+/* The sleeper of `park`, before it sleeps: stores `number` (non-zero, new
+ * at each park) there and tells the poll function (both sequentially
+ * consistent). */
+void js_mainloop_park (int *park, int number);
+
+/* Any thread: the poll the main thread is in (or last was in) has a timeout
+ * other than 0, so it may sleep. */
+gboolean js_mainloop_poll_may_block (void);
 
 pthread_t js_mainloop_thread (void);
 

@@ -9,6 +9,7 @@
 #define NAME_BYTES 96
 #define INTERN_SLOTS (JS_NAMES_MAX * 2) /* open addressing, load <= 1/2 */
 #define CACHE_SLOTS 512                 /* direct-mapped source -> id */
+#define NAME_CACHE_SLOTS 256            /* direct-mapped name pointer -> id */
 
 /* Written by the main thread before n_names is raised past them. */
 static char names[JS_NAMES_MAX][NAME_BYTES] = { [JS_NAME_OVERFLOW] = "(other)" };
@@ -25,6 +26,22 @@ typedef struct
 } CacheSlot;
 
 static CacheSlot cache[CACHE_SLOTS];
+
+/* A new source usually carries a name pointer seen before: GLib's and GTK's
+ * sources are named with static strings (g_source_set_static_name), the same
+ * pointer for every g_idle_add or every frame clock idle. So in front of the
+ * string hash sits a cache keyed by the name's address. An address alone
+ * proves nothing (a g_strdup'd name freed with its source and another one
+ * allocated there), so a hit is checked against the interned copy: one
+ * strncmp of a short string, a fraction of hashing it and probing the table. */
+typedef struct
+{
+  const char *name;
+  guint32 id;
+} NameSlot;
+
+static NameSlot name_cache[NAME_CACHE_SLOTS];
+static guint64 hashed_lookups; /* js_names_intern calls from js_names_for_source */
 /* Names of jankscope's own sources ("[jankscope] ...", "[jankscope-ui] ..."),
  * set once when the name is interned. */
 static gboolean own[JS_NAMES_MAX];
@@ -64,6 +81,32 @@ js_names_intern (const char *name)
   return JS_NAME_OVERFLOW;
 }
 
+/* A source not seen before (its own frame: the hit below saves no registers). */
+static __attribute__ ((noinline)) guint32
+name_of_new_source (GSource *source, const char *name, CacheSlot *slot)
+{
+  NameSlot *n = &name_cache[(GPOINTER_TO_SIZE (name) >> 3) & (NAME_CACHE_SLOTS - 1)];
+  guint32 id;
+
+  /* A slot holding JS_NAME_OVERFLOW never hits: its text, "(other)", is not
+   * the name it stands for. */
+  if (n->name == name && n->id > JS_NAME_OVERFLOW
+      && strncmp (names[n->id], name, NAME_BYTES - 1) == 0)
+    id = n->id;
+  else
+    {
+      hashed_lookups++;
+      id = js_names_intern (name);
+      n->name = name;
+      n->id = id;
+    }
+  slot->source = source;
+  slot->source_id = source->source_id;
+  slot->name = name;
+  slot->id = id;
+  return id;
+}
+
 guint32
 js_names_for_source (GSource *source)
 {
@@ -75,13 +118,16 @@ js_names_for_source (GSource *source)
   slot = &cache[(GPOINTER_TO_SIZE (source) >> 4) & (CACHE_SLOTS - 1)];
   /* source_id is unique over the process lifetime (until it wraps): a new
    * source at a recycled address never hits a stale slot. */
-  if (slot->source == source && slot->source_id == source->source_id && slot->name == name)
+  if (G_LIKELY (slot->source == source && slot->source_id == source->source_id
+                && slot->name == name))
     return slot->id;
-  slot->source = source;
-  slot->source_id = source->source_id;
-  slot->name = name;
-  slot->id = js_names_intern (name);
-  return slot->id;
+  return name_of_new_source (source, name, slot);
+}
+
+guint64
+js_names_hashed_lookups (void)
+{
+  return hashed_lookups;
 }
 
 const char *

@@ -17,11 +17,16 @@ G_BEGIN_DECLS
 #define JS_NAME_OVERFLOW 1 /* the table is full: "(other)" */
 #define JS_NAMES_MAX 1024
 
-/* Main thread only. A hit (same source, same name) costs a few loads. */
+/* Main thread only. A hit (same source, same name) costs a few loads; a new
+ * source whose name's address was seen before, a few more and a strncmp. */
 guint32 js_names_for_source (GSource *source);
 
 /* Main thread only; exposed for tests. */
 guint32 js_names_intern (const char *name);
+
+/* Main thread only; for tests: how often js_names_for_source had to hash a
+ * name (neither the source nor its name's address was known). */
+guint64 js_names_hashed_lookups (void);
 
 /* Any thread. NULL for JS_NAME_NONE and unknown ids. */
 const char *js_names_get (guint32 id);

@@ -123,6 +123,13 @@ js_resources_window (const JsResources *r, gint64 start_ns, gint64 end_ns, JsRes
         to = i;
         break;
       }
+  /* The collector samples only while it is awake, and it parks while the
+   * app is quiet: the last sample before a start may then be seconds old,
+   * and a window from it would dilute the event's CPU in that quiet time.
+   * The first sample after the start (a stall wakes the collector within the
+   * pre-trigger) describes the event better, if another follows it. */
+  if (start_ns - nth (r, from)->t_ns > JS_RESOURCE_STALE_NS && from + 1 < to)
+    from++;
   a = nth (r, from);
   b = nth (r, to);
   out->from_ns = a->t_ns;

@@ -20,6 +20,10 @@ G_BEGIN_DECLS
 
 #define JS_RESOURCE_SAMPLES 256
 #define JS_RESOURCE_MIN_PERIOD_NS (200 * G_GINT64_CONSTANT (1000000))
+/* A sample this much older than an event's start is from before the
+ * collector parked (it samples only while awake, every 250 ms while there
+ * is work: js-collector.c). */
+#define JS_RESOURCE_STALE_NS (300 * G_GINT64_CONSTANT (1000000))
 
 typedef struct
 {

@@ -136,3 +136,9 @@ js_ring_capacity (JsRing *ring)
 {
   return (guint) (ring->mask + 1);
 }
+
+gboolean
+js_ring_is_empty (JsRing *ring)
+{
+  return __atomic_load_n (&ring->head, __ATOMIC_SEQ_CST) == ring->tail;
+}

@@ -31,6 +31,8 @@ guint js_ring_pop (JsRing *ring, JsRecord *out, guint max);
 
 /* Any thread. */
 guint64 js_ring_dropped (JsRing *ring);
+/* Consumer only: nothing to pop (sequentially consistent load of the head). */
+gboolean js_ring_is_empty (JsRing *ring);
 guint js_ring_capacity (JsRing *ring);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include "js-sampler.h"
 #include "js-source-swap.h"
 #include "js-thread-probe.h"
+#include "js-wake-timer.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -19,15 +20,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* While the loop is active the watchdog looks every IDLE_TICK; after 250 ms
- * without any iteration it parks until the next one (the main
- * thread then pays one futex wake, at most 4 times a second). A busy span is seen
- * passing the pre-trigger at max (pre-trigger, tick phase) into it: 16 to
- * 25 ms with the defaults. Each wake-up costs ~40 µs of CPU on a VM (measured:
- * README), so the tick is not shorter. */
+/* While the main thread waits in a poll that may sleep (and no stall, no
+ * ping is under way) the watchdog parks on its wake timer, without a
+ * timeout: the main thread arms it for the pre-trigger when it leaves that
+ * poll and disarms it when it enters the next one (js-mainloop.c), so a busy
+ * span shorter than the pre-trigger wakes nobody, and an idle app not at all.
+ * A span that reaches it is seen at the pre-trigger exactly. While the loop
+ * spins on polls that do not sleep (timeout 0) the watchdog looks every
+ * IDLE_TICK instead: arming a timer per such iteration would cost a tight
+ * loop two system calls each. Each wake-up costs ~40 µs of CPU on a VM
+ * (measured: README), so the tick is not shorter. */
 #define IDLE_TICK_NS (25 * JS_NS_PER_MS)
-#define PARK_AFTER_NS (250 * JS_NS_PER_MS)
-#define PARK_TIMEOUT_NS (5000 * JS_NS_PER_MS)
 #define SAMPLE_TIMEOUT_NS (20 * JS_NS_PER_MS)
 #define STACK_COPY_BYTES (64 * 1024)
 /* Bounds: samples waiting for the collector, finished stalls waiting for
@@ -69,13 +72,17 @@ struct _JsWatchdog
   gint64 final_cpu_ns; /* its CPU time when it ended, -1 before */
   int quit;            /* futex word: the thread sleeps on it */
   int stopped;         /* futex word: set when the thread is done */
-  int park;            /* futex word: 1 while parked (js_mainloop_set_park_word) */
+  int park;            /* non-zero while parked on `timer` (js_mainloop_add_sleeper) */
+  int parks;           /* park numbers */
+  JsWakeTimer timer;   /* fds -1: none, the watchdog never parks */
+  gboolean can_park;
+  void (*on_stall) (gpointer); /* a stall began or ended: the collector */
+  gpointer on_stall_data;
 
   Stall stall;
   JsStallHeader last_finished;
   guint32 next_id;
   gint64 last_enter_seen;
-  gint64 active_seen_ns; /* last time the loop was seen doing anything */
 
   /* Ping: one outstanding at a time. */
   gint64 ping_sent_ns;
@@ -460,6 +467,9 @@ end_stall (JsWatchdog *wd, gint64 now)
   wd->last_finished = st->h;
   st->active = FALSE;
   js_posting_set_stall (FALSE);
+  /* Published above: the collector finds the stall's end. */
+  if (wd->on_stall != NULL)
+    wd->on_stall (wd->on_stall_data);
   js_log_debug ("stall %u ended after %.1f ms (%u samples)", st->h.id,
                 (st->h.end_ns - st->h.start_ns) / 1e6, st->h.samples);
 }
@@ -548,11 +558,7 @@ step (JsWatchdog *wd, gint64 now)
 
   if (st->active && stuck != st->h.start_ns)
     end_stall (wd, now);
-  if (enter != wd->last_enter_seen || stuck != 0)
-    {
-      wd->last_enter_seen = enter;
-      wd->active_seen_ns = now;
-    }
+  wd->last_enter_seen = enter;
 
   if (wd->config->ping_period_ns > 0 && wd->ping_sent_ns == 0 && now >= wd->next_ping_ns)
     {
@@ -563,7 +569,9 @@ step (JsWatchdog *wd, gint64 now)
 
   if (stuck != 0 && now - stuck >= wd->config->pretrigger_ns)
     {
-      if (!st->active)
+      gboolean began = !st->active;
+
+      if (began)
         begin_stall (wd, stuck, now);
       if (st->h.ping_sent_ns == 0 && wd->ping_stall_id == 0 && wd->ping_sent_ns != 0
           && wd->config->ping_period_ns > 0)
@@ -580,6 +588,9 @@ step (JsWatchdog *wd, gint64 now)
         }
       st->h.last_seen_ns = now;
       publish_header (wd, &st->h);
+      /* Once its header (and first sample) is there to take. */
+      if (began && wd->on_stall != NULL)
+        wd->on_stall (wd->on_stall_data);
       wake = MIN (st->next_sample_ns, next_tier_ns (wd));
     }
   else
@@ -603,10 +614,16 @@ step (JsWatchdog *wd, gint64 now)
 }
 
 static gboolean
-should_park (JsWatchdog *wd, gint64 now)
+may_park (JsWatchdog *wd)
 {
-  return !wd->stall.active && wd->config->ping_period_ns == 0 && wd->ping_sent_ns == 0
-         && js_mainloop_stuck_since () == 0 && now - wd->active_seen_ns >= PARK_AFTER_NS;
+  return wd->can_park && !wd->stall.active && wd->config->ping_period_ns == 0
+         && wd->ping_sent_ns == 0;
+}
+
+static gboolean
+main_thread_waits (void)
+{
+  return js_mainloop_stuck_since () == 0 && js_mainloop_poll_may_block ();
 }
 
 static gpointer
@@ -615,8 +632,7 @@ watchdog_thread (gpointer data)
   JsWatchdog *wd = data;
 
   wd->self = pthread_self ();
-  wd->active_seen_ns = js_now_ns ();
-  wd->next_ping_ns = wd->active_seen_ns + wd->config->ping_period_ns;
+  wd->next_ping_ns = js_now_ns () + wd->config->ping_period_ns;
   while (!__atomic_load_n (&wd->quit, __ATOMIC_ACQUIRE))
     {
       gint64 now = js_now_ns ();
@@ -624,18 +640,21 @@ watchdog_thread (gpointer data)
 
       wd->stats.wakeups++;
       now = js_now_ns ();
-      if (should_park (wd, now))
+      if (may_park (wd) && main_thread_waits ())
         {
-          /* Idle app: sleep until the loop's next poll return. The re-check
-           * after raising the flag closes the race with that return. */
-          __atomic_store_n (&wd->park, 1, __ATOMIC_SEQ_CST);
-          if (js_mainloop_stuck_since () == 0 && !__atomic_load_n (&wd->quit, __ATOMIC_ACQUIRE))
+          /* Sleep until the main thread has been out of its poll for the
+           * pre-trigger. The look again after raising the flag (both
+           * sequentially consistent, as the poll function's return) closes
+           * the race with that return: it sees the flag and arms the timer,
+           * or this sees it out of poll. */
+          wd->parks = wd->parks == G_MAXINT ? 1 : wd->parks + 1;
+          js_mainloop_park (&wd->park, wd->parks);
+          if (main_thread_waits () && !__atomic_load_n (&wd->quit, __ATOMIC_SEQ_CST))
             {
               wd->stats.parks++;
-              js_futex_wait (&wd->park, 1, PARK_TIMEOUT_NS);
+              js_wake_timer_wait (&wd->timer, -1);
             }
-          __atomic_store_n (&wd->park, 0, __ATOMIC_RELAXED);
-          wd->active_seen_ns = js_now_ns ();
+          __atomic_store_n (&wd->park, 0, __ATOMIC_SEQ_CST);
           continue;
         }
       js_futex_wait (&wd->quit, 0, wake - now);
@@ -682,6 +701,10 @@ js_watchdog_new (const JsConfig *config, JsModules *modules, gboolean sampling)
   wd->config = config;
   wd->modules = modules;
   wd->final_cpu_ns = -1;
+  if (!js_wake_timer_open (&wd->timer))
+    js_log_debug ("no timerfd: the watchdog looks every %d ms instead of sleeping while the "
+                  "app waits",
+                  (int) (IDLE_TICK_NS / JS_NS_PER_MS));
   main_stack_bounds (&lo, &hi);
   wd->have_probe = js_thread_probe_open (&wd->probe, tid, pthread_self (), lo, hi);
   if (!wd->have_probe)
@@ -696,9 +719,16 @@ js_watchdog_new (const JsConfig *config, JsModules *modules, gboolean sampling)
 }
 
 void
+js_watchdog_set_on_stall (JsWatchdog *wd, void (*func) (gpointer), gpointer data)
+{
+  wd->on_stall = func;
+  wd->on_stall_data = data;
+}
+
+void
 js_watchdog_start (JsWatchdog *wd)
 {
-  js_mainloop_set_park_word (&wd->park);
+  wd->can_park = js_mainloop_add_sleeper (&wd->park, &wd->timer, wd->config->pretrigger_ns, TRUE);
   wd->thread = g_thread_new ("jankscope-watch", watchdog_thread, wd);
 }
 
@@ -707,12 +737,12 @@ js_watchdog_stop (JsWatchdog *wd, gint64 deadline_ns)
 {
   if (wd == NULL || wd->thread == NULL)
     return TRUE;
-  __atomic_store_n (&wd->quit, 1, __ATOMIC_RELEASE);
+  __atomic_store_n (&wd->quit, 1, __ATOMIC_SEQ_CST);
   js_futex_wake (&wd->quit);
-  js_futex_wake_parked (&wd->park);
   /* The thread wakes at once; a sample in flight times out in 20 ms. Still,
    * this runs at the app's exit: wait for it until the deadline, not for
    * a join that could wait for ever. */
+  js_wake_timer_wake_now (&wd->timer);
   while (!__atomic_load_n (&wd->stopped, __ATOMIC_ACQUIRE))
     {
       gint64 left = deadline_ns - js_now_ns ();
@@ -744,5 +774,8 @@ js_watchdog_get_stats (JsWatchdog *wd, JsWatchdogStats *stats)
 void
 js_watchdog_fork_child (void)
 {
+  /* No watchdog here to wake, and the poll function only forwards. */
+  if (the_watchdog != NULL)
+    js_wake_timer_close (&the_watchdog->timer);
   js_sampler_fork_child ();
 }

@@ -62,6 +62,9 @@ typedef struct _JsWatchdog JsWatchdog;
 /* Main thread (at start-up): `sampling` sets up the signal sampler here (it
  * must run on the main thread). Returns NULL if the watchdog cannot run. */
 JsWatchdog *js_watchdog_new (const JsConfig *config, JsModules *modules, gboolean sampling);
+/* Before it starts: `func` is called on the watchdog thread when a stall
+ * begins and when it ends (the collector, which may be parked, wakes). */
+void js_watchdog_set_on_stall (JsWatchdog *wd, void (*func) (gpointer), gpointer data);
 void js_watchdog_start (JsWatchdog *wd);
 /* Stops the thread (bounded wait). */
 /* Ends the thread (its last stall is handed over); waits until

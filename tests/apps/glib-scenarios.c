@@ -20,6 +20,8 @@ static const struct
   { "single-200ms", scenario_single_200ms },
   { "fast-1000", scenario_fast_1000 },
   { "idle-150", scenario_idle_150 },
+  { "idle-wait", scenario_idle_wait },
+  { "active-wait", scenario_active_wait },
   { "iteration-loop", scenario_iteration_loop },
   { "custom-source", scenario_custom_source },
   { "many-small", scenario_many_small },

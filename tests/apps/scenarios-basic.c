@@ -76,6 +76,48 @@ scenario_idle_150 (void)
   return 0;
 }
 
+/* idle-wait: for 6.5 s the loop sleeps in poll, but for a timeout that
+ * does nothing twice a second (an idle desktop app wakes about as often:
+ * a cursor, a clock); the test counts what jankscope's threads do meanwhile. */
+
+static gboolean
+idle_wait_tick_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+idle_wait_ready_cb (gpointer data)
+{
+  printf ("ready\n");
+  fflush (stdout);
+  return G_SOURCE_REMOVE;
+}
+
+static int
+run_wait (guint tick_ms)
+{
+  loop = g_main_loop_new (NULL, FALSE);
+  g_source_set_name_by_id (g_idle_add (idle_wait_ready_cb, NULL), "idle-wait-ready");
+  add_named_timeout ("idle-wait-tick", tick_ms, idle_wait_tick_cb, NULL);
+  quit_loop_after (loop, 6500);
+  run_loop (loop);
+  return 0;
+}
+
+int
+scenario_idle_wait (void)
+{
+  return run_wait (500);
+}
+
+/* active-wait: the same with a timeout every 16 ms (a frame at 60 Hz). */
+int
+scenario_active_wait (void)
+{
+  return run_wait (16);
+}
+
 /* iteration-loop: no GMainLoop, the app iterates the context itself. */
 
 static gboolean iteration_loop_done;

@@ -277,6 +277,14 @@ test_resources_window (void)
   g_assert_true (js_resources_window (&r, 600 * MS, 700 * MS, &w));
   g_assert_cmpfloat (w.cpu_pct, <, 0);
   g_assert_cmpint (w.mem_kb, ==, 1000);
+  /* A parked collector: nothing from 500 ms to 10 s; then samples at 10.02 s
+   * and 10.3 s around an event of 10-10.3 s that kept one CPU busy. The
+   * window starts at 10.02 s, not at 500 ms (which would read 3%). */
+  js_resources_add (&r, &(JsResourceSample){ 10020 * MS, 320 * MS, 1000, 1 });
+  js_resources_add (&r, &(JsResourceSample){ 10300 * MS, 600 * MS, 1000, 1 });
+  g_assert_true (js_resources_window (&r, 10000 * MS, 10300 * MS, &w));
+  g_assert_cmpint (w.from_ns, ==, 10020 * MS);
+  g_assert_cmpfloat_with_epsilon (w.cpu_pct, 100.0, 1e-9);
 
   g_assert_cmpfloat_with_epsilon (js_resources_parse_loadavg ("0.52 0.58 0.59 1/467 12345\n"), 0.52,
                                   1e-9);
