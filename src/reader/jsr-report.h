@@ -68,6 +68,20 @@ typedef struct
   gboolean symbolized;
 } JsrReportFrame;
 
+/* An entry of the report's module table (`modules`, absent in older
+ * reports): a module its frames and callbacks name. */
+typedef struct
+{
+  char *name;     /* file name, as frames' `module` */
+  char *path;     /* the path it was loaded from (absolute, or "~/…" scrubbed); NULL: unknown */
+  char *build_id; /* hex (jsr_is_build_id); NULL: none */
+  /* Its code: the executable segment's p_vaddr and p_offset; JSR_UNKNOWN
+   * (both) when absent. */
+  gint64 text_vaddr, text_offset;
+} JsrReportModule;
+
+#define JSR_REPORT_MAX_MODULES 4096 /* the core's registry holds at most as many */
+
 typedef struct _JsrReportEventDetail JsrReportEventDetail;
 typedef struct _JsrProfile JsrProfile; /* jsr-profile.h */
 
@@ -366,6 +380,7 @@ typedef struct
   gint64 frame_max_ns;
   JsrReportHistogram *iteration_histogram; /* NULL: absent (older reports) */
   JsrReportHistogram *frame_histogram;     /* NULL: absent, or no frames */
+  GPtrArray *modules; /* of JsrReportModule, in file order; empty when absent (older reports) */
 } JsrReport;
 
 GQuark jsr_report_error_quark (void);
@@ -406,6 +421,14 @@ const char *const *jsr_report_lazy_members (JsrReportLoadFlags flags);
 gboolean jsr_report_read_file (const char *path, char **data, gsize *length, GError **error);
 
 const JsrReportEvent *jsr_report_get_ongoing_hang (const JsrReport *report);
+
+/* A build-id as reports write it: 2 to 128 hex digits, an even number. */
+gboolean jsr_is_build_id (const char *text);
+
+/* The module table's entry for module `name` with `build_id`; with a NULL
+ * `build_id`, the only entry of that name. NULL: none (or several). */
+const JsrReportModule *jsr_report_find_module (const JsrReport *report, const char *name,
+                                               const char *build_id);
 
 /* The name of the dispatched callback to show next to a culprit (“callback
  * → function”): when the culprit is not the app's own code (its reason is
