@@ -1210,25 +1210,49 @@ def pprof_mappings(report_path, tmpdir):
         elif "mapping_id" in fields:
             locations.append((int(fields["mapping_id"]), int(fields.get("address", 0))))
     by_id = {m["id"]: m for m in mappings}
-    return mappings, [(by_id[i]["filename"], address - by_id[i]["memory_start"])
-                      for i, address in locations]
+    return mappings, [(by_id[i]["filename"], address - by_id[i]["memory_start"],
+                       by_id[i]["memory_start"]) for i, address in locations]
+
+
+def text_segment(path):
+    """(p_vaddr, p_offset) of the ELF file's first executable PT_LOAD."""
+    out = subprocess.run(["readelf", "-lW", path], capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.splitlines():
+        fields = line.split()
+        if fields and fields[0] == "LOAD" and "E" in fields[6:-1]:
+            return int(fields[2], 16), int(fields[1], 16)
+    raise AssertionError(f"no executable segment in {path}: {out}")
 
 
 def check_pprof_mappings(run, report_path, report, what):
-    """The pprof mappings carry each module's file (the executable's path)
-    and build-id, and address - memory_start is the report's offset."""
+    """The pprof mappings carry each module's path (the report's module
+    table) and build-id; each starts at its module's code as the process
+    mapped it (the executable segment's p_vaddr past its base, at that
+    segment's file offset), so that pprof's rule, base = memory_start -
+    file_offset + p_offset - p_vaddr, and `go tool pprof`'s, base =
+    memory_start - p_vaddr, both make address - base the report's offset."""
     mappings, locations = pprof_mappings(report_path, run.tmpdir)
     with open(debuginfo_variant("build-id.txt")) as f:
         build_id = f.read().strip()
     exe = report["process"]["exe"]
     check_equal(mappings[0]["filename"], exe, f"{what}: pprof main mapping's file")
     check(mappings[0]["build_id"], f"{what}: the executable's mapping has no build-id")
-    ours = [m for m in mappings if m["filename"] == DEBUGINFO_MODULE]
-    check_equal(len(ours), 1, f"{what}: pprof mappings of {DEBUGINFO_MODULE}: {mappings}")
+    table = [m for m in report["modules"] if m["name"] == DEBUGINFO_MODULE]
+    check_equal(len(table), 1, f"{what}: module table entries of {DEBUGINFO_MODULE}")
+    path = table[0]["path"]
+    check_equal(os.path.basename(path), DEBUGINFO_MODULE, f"{what}: the module table's path")
+    vaddr, offset = text_segment(path)
+    check_equal((int(table[0]["text_vaddr"], 16), int(table[0]["text_offset"], 16)),
+                (vaddr, offset), f"{what}: the module table's executable segment")
+    ours = [m for m in mappings if m["filename"] == path]
+    check_equal(len(ours), 1, f"{what}: pprof mappings of {path}: {mappings}")
     check_equal(ours[0]["build_id"], build_id, f"{what}: its build-id")
-    check_equal(ours[0]["file_offset"], 0, f"{what}: its file offset")
+    check_equal(ours[0]["file_offset"], offset, f"{what}: its file offset")
+    base = ours[0]["memory_start"] - vaddr
+    check_equal(base % (1 << 40), 0, f"{what}: its base")
     offsets = {int(f["offset"], 16) for f in module_frames(report) if "line" in f}
-    found = {offset for name, offset in locations if name == DEBUGINFO_MODULE}
+    found = {address + start - base for name, address, start in locations if name == path}
     check(found and found <= offsets,
           f"{what}: location offsets {sorted(map(hex, found))} not the report's "
           f"{sorted(map(hex, offsets))}")
@@ -1290,6 +1314,27 @@ def test_symbolize():
         check(a.read() == b.read(), "--in-place and -o wrote different reports")
 
 
+def test_symbolize_module_path():
+    """The module's file is found where the report's module table says it
+    was loaded (a folder no search covers), without --debug-dir."""
+    tmpdir = tempfile.mkdtemp(prefix="jankscope-modpath-")
+    try:
+        module = os.path.join(tmpdir, DEBUGINFO_MODULE)
+        shutil.copyfile(debuginfo_variant(os.path.join("stripped", DEBUGINFO_MODULE)), module)
+        run = run_stacks("debuginfo", module)
+        check_ran_fine(run)
+        report = read_report(run.report_path)
+        check_equal([m["path"] for m in report["modules"] if m["name"] == DEBUGINFO_MODULE],
+                    [module], "the module table's path of the module")
+        # The same build, with its symbols and DWARF, where it was loaded.
+        shutil.copyfile(env_path("JANKSCOPE_TEST_DEBUGINFO_MODULE"), module)
+        out, report, err = symbolize_stripped(run, what="module-path")
+        info(f"symbolize: {err.strip()}")
+        check_symbolized(run, out, report, "module-path")
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+
+
 def test_symbolize_mismatch():
     """A file of the module's name with another build-id, and a debug file
     at its build-id's path that is another module's: refused, the frames
@@ -1297,6 +1342,11 @@ def test_symbolize_mismatch():
     run = run_debuginfo("stripped")
     check_ran_fine(run)
     original = read_report(run.report_path)
+    # As a report without the module table (older ones) has it: its path
+    # names the right (stripped) file, which would be taken first.
+    del original["modules"]
+    with open(run.report_path, "w") as f:
+        json.dump(original, f)
     with open(debuginfo_variant("build-id.txt")) as f:
         build_id = f.read().strip()
     root = os.path.join(run.tmpdir, "wrong")
@@ -1502,6 +1552,7 @@ CHECKS = {
     "debuginfod-silent": test_debuginfod_silent,
     "debuginfod-gives-up": test_debuginfod_gives_up,
     "symbolize": test_symbolize,
+    "symbolize-module-path": test_symbolize_module_path,
     "symbolize-mismatch": test_symbolize_mismatch,
     "symbolize-merge": test_symbolize_merge,
     "symbolize-debuginfod": test_symbolize_debuginfod,

@@ -998,6 +998,31 @@ collect_build_ids (GHashTable *ids, const Node *n)
     collect_build_ids (ids, g_ptr_array_index (n->items, i));
 }
 
+/* The module table (`modules`): each module's path for the lookups, and
+ * its build-id for callbacks of modules that no frame names. */
+static void
+collect_module_table (GHashTable *ids, CliSymModules *modules, const Node *root)
+{
+  const Node *table = get_typed (root, "modules", JSR_JSON_ARRAY);
+
+  for (guint i = 0; table != NULL && i < table->items->len; i++)
+    {
+      const Node *entry = g_ptr_array_index (table->items, i);
+      const char *name = get_string (entry, "name");
+      const char *id = get_string (entry, "build_id");
+      const char *known;
+
+      if (name == NULL || !jsr_is_build_id (id))
+        continue;
+      cli_sym_modules_add_path (modules, name, id, get_string (entry, "path"));
+      known = g_hash_table_lookup (ids, name);
+      if (known == NULL)
+        g_hash_table_insert (ids, g_strdup (name), g_strdup (id));
+      else if (strcmp (known, id) != 0)
+        g_hash_table_insert (ids, g_strdup (name), g_strdup (""));
+    }
+}
+
 char *
 cli_symbolize_document (const char *data, gsize length, CliSymModules *modules, CliSymStats *stats,
                         gboolean *changed, GError **error)
@@ -1026,6 +1051,7 @@ cli_symbolize_document (const char *data, gsize length, CliSymModules *modules, 
 
   build_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   collect_build_ids (build_ids, tree);
+  collect_module_table (build_ids, modules, tree);
   cli_sym_modules_set_exe (modules,
                            get_string (get_typed (tree, "process", JSR_JSON_OBJECT), "exe"));
   frames = g_array_new (FALSE, FALSE, sizeof (JsFrame));
