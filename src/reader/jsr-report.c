@@ -250,6 +250,20 @@ jsr_report_find_module (const JsrReport *report, const char *name, const char *b
   return found;
 }
 
+const char *
+jsr_report_callback_build_id (const JsrReport *report, const char *callback)
+{
+  const char *plus = callback != NULL ? strrchr (callback, '+') : NULL;
+  g_autofree char *name = NULL;
+  const JsrReportModule *m;
+
+  if (report == NULL || plus == NULL || plus == callback || !g_str_has_prefix (plus, "+0x"))
+    return NULL;
+  name = g_strndup (callback, plus - callback);
+  m = jsr_report_find_module (report, name, NULL);
+  return m != NULL ? m->build_id : NULL;
+}
+
 /* The first event of the stall under way, if the report has one. */
 const JsrReportEvent *
 jsr_report_get_ongoing_hang (const JsrReport *report)

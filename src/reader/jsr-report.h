@@ -422,6 +422,11 @@ gboolean jsr_report_read_file (const char *path, char **data, gsize *length, GEr
 
 const JsrReportEvent *jsr_report_get_ongoing_hang (const JsrReport *report);
 
+/* The build-id of a nameless callback's module ("libfoo.so+0x1234",
+ * jsr_dispatch_label ()), from the module table: NULL when the callback has
+ * a name, or the table has no single entry of that module with one. */
+const char *jsr_report_callback_build_id (const JsrReport *report, const char *callback);
+
 /* A build-id as reports write it: 2 to 128 hex digits, an even number. */
 gboolean jsr_is_build_id (const char *text);
 
