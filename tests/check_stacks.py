@@ -1399,6 +1399,81 @@ def test_symbolize_merge():
             check_equal(ours[0][1], 2, f"--signature-frames {frames}: its events")
 
 
+def test_symbolize_aggregate():
+    """An aggregate keeps a nameless callback's build-id (from the report's
+    module table) beside it; `symbolize` names it, and the cells that became
+    one are one: symbolizing the merge of a symbolized and an unsymbolized
+    run gives the groups and cells of the merge of both symbolized. A second
+    pass changes nothing."""
+    runs = [run_debuginfo("stripped") for _ in range(2)]
+    for run in runs:
+        check_ran_fine(run)
+    root = debuginfo_variant("build-id-root")
+    with open(debuginfo_variant("build-id.txt")) as f:
+        build_id = f.read().strip()
+    symbolized = [symbolize_stripped(run, "--debug-dir", root)[0] for run in runs]
+    tmp = runs[0].tmpdir
+
+    def merge(name, *inputs):
+        out = os.path.join(tmp, name)
+        code, _, err = run_cli("merge", *inputs, "-o", out)
+        check_equal(code, 0, f"merge {name}: exit code ({err})")
+        return out
+
+    def load(path):
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+
+    def ours(keys):
+        return [k for k in keys if (k.get("callback") or "").startswith(DEBUGINFO_MODULE)
+                or k.get("source") == "debuginfo-stall"]
+
+    def cells(agg):
+        """Groups and each signature's cells, as comparable tuples."""
+        out = [("group",) + tuple(sorted(g.items())) for g in agg["groups"]]
+        for sig in agg["signatures"]:
+            out += [("cell", sig["signature"]) + tuple(sorted(c.items())) for c in sig["cells"]]
+        return sorted(out, key=repr)
+
+    mixed = merge("mixed.json", symbolized[0], runs[1].report_path)
+    agg = load(mixed)
+    nameless = [g for g in ours(agg["groups"]) if g.get("callback_build_id")]
+    check(nameless, f"the unsymbolized run's group keeps its callback's build-id: "
+                    f"{ours(agg['groups'])}")
+    check(all(g["callback_build_id"] == build_id and g["callback"].startswith(DEBUGINFO_MODULE)
+              for g in nameless), f"the build-id beside the nameless callback: {nameless}")
+    check(any(c.get("callback_build_id") == build_id for sig in agg["signatures"]
+              for c in sig["cells"]), "a cell keeps the build-id")
+    check(any(e.get("callback_build_id") == build_id for e in agg["worst_events"]),
+          "a worst event keeps the build-id")
+
+    out = os.path.join(tmp, "mixed-symbolized.json")
+    code, _, err = run_cli("symbolize", "--debug-dir", root, mixed, "-o", out)
+    check_equal(code, 0, f"symbolize of the aggregate: exit code ({err})")
+    info(f"symbolize: {err.strip()}")
+    named = load(out)
+    check(not any("callback_build_id" in g for g in named["groups"]),
+          f"a callback left with its build-id: {ours(named['groups'])}")
+    groups = [g for g in ours(named["groups"]) if g["source"] == "debuginfo-stall"]
+    check_equal(sorted({g["callback"] for g in groups}), ["debuginfo_static_callback"],
+                "the groups' callbacks, named")
+    check_equal(sum(g["events"] for g in groups), 2, "the stall events of both runs")
+    both = load(merge("both-symbolized.json", *symbolized))
+    check_equal(cells(named), cells(both),
+                "groups and cells: symbolized after merging, or merged after symbolizing")
+    check_equal(named["stalls"], both["stalls"], "the stall totals")
+    check(all(e.get("callback") == "debuginfo_static_callback" for e in named["worst_events"]
+              if e.get("source") == "debuginfo-stall"), "the worst events' callbacks, named")
+    # The reader takes it; a second pass changes nothing.
+    code, _, err = run_cli("report", out)
+    check_equal(code, 0, f"report of the symbolized aggregate ({err})")
+    again = os.path.join(tmp, "again.json")
+    code, _, err = run_cli("symbolize", "--debug-dir", root, out, "-o", again)
+    check_equal(code, 0, f"second pass: exit code ({err})")
+    with open(out, "rb") as a, open(again, "rb") as b:
+        check(a.read() == b.read(), "a second pass changed the symbolized aggregate")
+
+
 def test_symbolize_debuginfod():
     """`symbolize --debuginfod` waits for the module's debug file from a
     real debuginfod server, and names the stripped module with lines."""
@@ -1554,6 +1629,7 @@ CHECKS = {
     "symbolize": test_symbolize,
     "symbolize-module-path": test_symbolize_module_path,
     "symbolize-mismatch": test_symbolize_mismatch,
+    "symbolize-aggregate": test_symbolize_aggregate,
     "symbolize-merge": test_symbolize_merge,
     "symbolize-debuginfod": test_symbolize_debuginfod,
     "signal-takeover": test_signal_takeover,

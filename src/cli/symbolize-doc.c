@@ -11,6 +11,8 @@
 
 #include <glib/gi18n.h>
 
+#include "jsr-aggregate-io.h"
+#include "jsr-aggregate.h"
 #include "jsr-json-doc.h"
 #include "jsr-json-writer.h"
 #include "jsr-report.h"
@@ -1023,6 +1025,45 @@ collect_module_table (GHashTable *ids, CliSymModules *modules, const Node *root)
     }
 }
 
+/* An aggregate's nameless callback (`callback` "module+0x…" with its
+ * `callback_build_id`): the function's name, or NULL. */
+static char *
+name_aggregate_callback (const char *callback, const char *build_id, gpointer data)
+{
+  Ctx *ctx = data;
+  const char *plus = strrchr (callback, '+');
+  g_autofree char *module = NULL;
+  guint n;
+
+  if (plus == NULL || plus == callback)
+    return NULL;
+  module = g_strndup (callback, plus - callback);
+  n = lookup (ctx, module, build_id, plus + 1, FALSE);
+  if (n == 0)
+    return NULL;
+  ctx->stats->named++;
+  return g_strdup (looked_up (ctx, n - 1)->function);
+}
+
+/* An aggregate: read, its callbacks named (the cells that became one
+ * merged), written back as `merge` writes it. */
+static char *
+symbolize_aggregate (const JsrJsonNode *root, CliSymModules *modules, CliSymStats *stats,
+                     gboolean *changed, GError **error)
+{
+  g_autoptr (JsrAggregate) agg = jsr_aggregate_load_from_json (root, error);
+  g_autoptr (GArray) frames = NULL;
+  Ctx ctx;
+
+  if (agg == NULL)
+    return NULL;
+  frames = g_array_new (FALSE, FALSE, sizeof (JsFrame));
+  ctx = (Ctx){ modules, stats, NULL, frames, FALSE };
+  cli_sym_modules_set_exe (modules, NULL);
+  *changed = jsr_aggregate_name_callbacks (agg, name_aggregate_callback, &ctx) > 0;
+  return jsr_aggregate_to_json (agg);
+}
+
 char *
 cli_symbolize_document (const char *data, gsize length, CliSymModules *modules, CliSymStats *stats,
                         gboolean *changed, GError **error)
@@ -1046,6 +1087,8 @@ cli_symbolize_document (const char *data, gsize length, CliSymModules *modules, 
                    _ ("not a jankscope report or aggregate (not a JSON object)"));
       return NULL;
     }
+  if (jsr_aggregate_json_is_aggregate (root))
+    return symbolize_aggregate (root, modules, stats, changed, error);
   tree = node_from_json (root);
   g_clear_pointer (&doc, jsr_json_doc_free);
 
