@@ -1210,25 +1210,49 @@ def pprof_mappings(report_path, tmpdir):
         elif "mapping_id" in fields:
             locations.append((int(fields["mapping_id"]), int(fields.get("address", 0))))
     by_id = {m["id"]: m for m in mappings}
-    return mappings, [(by_id[i]["filename"], address - by_id[i]["memory_start"])
-                      for i, address in locations]
+    return mappings, [(by_id[i]["filename"], address - by_id[i]["memory_start"],
+                       by_id[i]["memory_start"]) for i, address in locations]
+
+
+def text_segment(path):
+    """(p_vaddr, p_offset) of the ELF file's first executable PT_LOAD."""
+    out = subprocess.run(["readelf", "-lW", path], capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.splitlines():
+        fields = line.split()
+        if fields and fields[0] == "LOAD" and "E" in fields[6:-1]:
+            return int(fields[2], 16), int(fields[1], 16)
+    raise AssertionError(f"no executable segment in {path}: {out}")
 
 
 def check_pprof_mappings(run, report_path, report, what):
-    """The pprof mappings carry each module's file (the executable's path)
-    and build-id, and address - memory_start is the report's offset."""
+    """The pprof mappings carry each module's path (the report's module
+    table) and build-id; each starts at its module's code as the process
+    mapped it (the executable segment's p_vaddr past its base, at that
+    segment's file offset), so that pprof's rule, base = memory_start -
+    file_offset + p_offset - p_vaddr, and `go tool pprof`'s, base =
+    memory_start - p_vaddr, both make address - base the report's offset."""
     mappings, locations = pprof_mappings(report_path, run.tmpdir)
     with open(debuginfo_variant("build-id.txt")) as f:
         build_id = f.read().strip()
     exe = report["process"]["exe"]
     check_equal(mappings[0]["filename"], exe, f"{what}: pprof main mapping's file")
     check(mappings[0]["build_id"], f"{what}: the executable's mapping has no build-id")
-    ours = [m for m in mappings if m["filename"] == DEBUGINFO_MODULE]
-    check_equal(len(ours), 1, f"{what}: pprof mappings of {DEBUGINFO_MODULE}: {mappings}")
+    table = [m for m in report["modules"] if m["name"] == DEBUGINFO_MODULE]
+    check_equal(len(table), 1, f"{what}: module table entries of {DEBUGINFO_MODULE}")
+    path = table[0]["path"]
+    check_equal(os.path.basename(path), DEBUGINFO_MODULE, f"{what}: the module table's path")
+    vaddr, offset = text_segment(path)
+    check_equal((int(table[0]["text_vaddr"], 16), int(table[0]["text_offset"], 16)),
+                (vaddr, offset), f"{what}: the module table's executable segment")
+    ours = [m for m in mappings if m["filename"] == path]
+    check_equal(len(ours), 1, f"{what}: pprof mappings of {path}: {mappings}")
     check_equal(ours[0]["build_id"], build_id, f"{what}: its build-id")
-    check_equal(ours[0]["file_offset"], 0, f"{what}: its file offset")
+    check_equal(ours[0]["file_offset"], offset, f"{what}: its file offset")
+    base = ours[0]["memory_start"] - vaddr
+    check_equal(base % (1 << 40), 0, f"{what}: its base")
     offsets = {int(f["offset"], 16) for f in module_frames(report) if "line" in f}
-    found = {offset for name, offset in locations if name == DEBUGINFO_MODULE}
+    found = {address + start - base for name, address, start in locations if name == path}
     check(found and found <= offsets,
           f"{what}: location offsets {sorted(map(hex, found))} not the report's "
           f"{sorted(map(hex, offsets))}")
@@ -1290,6 +1314,27 @@ def test_symbolize():
         check(a.read() == b.read(), "--in-place and -o wrote different reports")
 
 
+def test_symbolize_module_path():
+    """The module's file is found where the report's module table says it
+    was loaded (a folder no search covers), without --debug-dir."""
+    tmpdir = tempfile.mkdtemp(prefix="jankscope-modpath-")
+    try:
+        module = os.path.join(tmpdir, DEBUGINFO_MODULE)
+        shutil.copyfile(debuginfo_variant(os.path.join("stripped", DEBUGINFO_MODULE)), module)
+        run = run_stacks("debuginfo", module)
+        check_ran_fine(run)
+        report = read_report(run.report_path)
+        check_equal([m["path"] for m in report["modules"] if m["name"] == DEBUGINFO_MODULE],
+                    [module], "the module table's path of the module")
+        # The same build, with its symbols and DWARF, where it was loaded.
+        shutil.copyfile(env_path("JANKSCOPE_TEST_DEBUGINFO_MODULE"), module)
+        out, report, err = symbolize_stripped(run, what="module-path")
+        info(f"symbolize: {err.strip()}")
+        check_symbolized(run, out, report, "module-path")
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+
+
 def test_symbolize_mismatch():
     """A file of the module's name with another build-id, and a debug file
     at its build-id's path that is another module's: refused, the frames
@@ -1297,6 +1342,11 @@ def test_symbolize_mismatch():
     run = run_debuginfo("stripped")
     check_ran_fine(run)
     original = read_report(run.report_path)
+    # As a report without the module table (older ones) has it: its path
+    # names the right (stripped) file, which would be taken first.
+    del original["modules"]
+    with open(run.report_path, "w") as f:
+        json.dump(original, f)
     with open(debuginfo_variant("build-id.txt")) as f:
         build_id = f.read().strip()
     root = os.path.join(run.tmpdir, "wrong")
@@ -1347,6 +1397,81 @@ def test_symbolize_merge():
             check_equal(len(ours), 1, f"--signature-frames {frames}: signatures of the module's "
                                       f"stall: {ours}")
             check_equal(ours[0][1], 2, f"--signature-frames {frames}: its events")
+
+
+def test_symbolize_aggregate():
+    """An aggregate keeps a nameless callback's build-id (from the report's
+    module table) beside it; `symbolize` names it, and the cells that became
+    one are one: symbolizing the merge of a symbolized and an unsymbolized
+    run gives the groups and cells of the merge of both symbolized. A second
+    pass changes nothing."""
+    runs = [run_debuginfo("stripped") for _ in range(2)]
+    for run in runs:
+        check_ran_fine(run)
+    root = debuginfo_variant("build-id-root")
+    with open(debuginfo_variant("build-id.txt")) as f:
+        build_id = f.read().strip()
+    symbolized = [symbolize_stripped(run, "--debug-dir", root)[0] for run in runs]
+    tmp = runs[0].tmpdir
+
+    def merge(name, *inputs):
+        out = os.path.join(tmp, name)
+        code, _, err = run_cli("merge", *inputs, "-o", out)
+        check_equal(code, 0, f"merge {name}: exit code ({err})")
+        return out
+
+    def load(path):
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+
+    def ours(keys):
+        return [k for k in keys if (k.get("callback") or "").startswith(DEBUGINFO_MODULE)
+                or k.get("source") == "debuginfo-stall"]
+
+    def cells(agg):
+        """Groups and each signature's cells, as comparable tuples."""
+        out = [("group",) + tuple(sorted(g.items())) for g in agg["groups"]]
+        for sig in agg["signatures"]:
+            out += [("cell", sig["signature"]) + tuple(sorted(c.items())) for c in sig["cells"]]
+        return sorted(out, key=repr)
+
+    mixed = merge("mixed.json", symbolized[0], runs[1].report_path)
+    agg = load(mixed)
+    nameless = [g for g in ours(agg["groups"]) if g.get("callback_build_id")]
+    check(nameless, f"the unsymbolized run's group keeps its callback's build-id: "
+                    f"{ours(agg['groups'])}")
+    check(all(g["callback_build_id"] == build_id and g["callback"].startswith(DEBUGINFO_MODULE)
+              for g in nameless), f"the build-id beside the nameless callback: {nameless}")
+    check(any(c.get("callback_build_id") == build_id for sig in agg["signatures"]
+              for c in sig["cells"]), "a cell keeps the build-id")
+    check(any(e.get("callback_build_id") == build_id for e in agg["worst_events"]),
+          "a worst event keeps the build-id")
+
+    out = os.path.join(tmp, "mixed-symbolized.json")
+    code, _, err = run_cli("symbolize", "--debug-dir", root, mixed, "-o", out)
+    check_equal(code, 0, f"symbolize of the aggregate: exit code ({err})")
+    info(f"symbolize: {err.strip()}")
+    named = load(out)
+    check(not any("callback_build_id" in g for g in named["groups"]),
+          f"a callback left with its build-id: {ours(named['groups'])}")
+    groups = [g for g in ours(named["groups"]) if g["source"] == "debuginfo-stall"]
+    check_equal(sorted({g["callback"] for g in groups}), ["debuginfo_static_callback"],
+                "the groups' callbacks, named")
+    check_equal(sum(g["events"] for g in groups), 2, "the stall events of both runs")
+    both = load(merge("both-symbolized.json", *symbolized))
+    check_equal(cells(named), cells(both),
+                "groups and cells: symbolized after merging, or merged after symbolizing")
+    check_equal(named["stalls"], both["stalls"], "the stall totals")
+    check(all(e.get("callback") == "debuginfo_static_callback" for e in named["worst_events"]
+              if e.get("source") == "debuginfo-stall"), "the worst events' callbacks, named")
+    # The reader takes it; a second pass changes nothing.
+    code, _, err = run_cli("report", out)
+    check_equal(code, 0, f"report of the symbolized aggregate ({err})")
+    again = os.path.join(tmp, "again.json")
+    code, _, err = run_cli("symbolize", "--debug-dir", root, out, "-o", again)
+    check_equal(code, 0, f"second pass: exit code ({err})")
+    with open(out, "rb") as a, open(again, "rb") as b:
+        check(a.read() == b.read(), "a second pass changed the symbolized aggregate")
 
 
 def test_symbolize_debuginfod():
@@ -1502,7 +1627,9 @@ CHECKS = {
     "debuginfod-silent": test_debuginfod_silent,
     "debuginfod-gives-up": test_debuginfod_gives_up,
     "symbolize": test_symbolize,
+    "symbolize-module-path": test_symbolize_module_path,
     "symbolize-mismatch": test_symbolize_mismatch,
+    "symbolize-aggregate": test_symbolize_aggregate,
     "symbolize-merge": test_symbolize_merge,
     "symbolize-debuginfod": test_symbolize_debuginfod,
     "signal-takeover": test_signal_takeover,

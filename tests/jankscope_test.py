@@ -12,6 +12,7 @@ JANKSCOPE_TEST_PRELOAD, JANKSCOPE_TEST_GTK3_MODULE, JANKSCOPE_TEST_<APP>.
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -441,9 +442,51 @@ def validate_report(report, pid=None, final=True, mode="preload", toolkit="glib"
     check_equal(tiers["noticeable"], config["threshold_ns"], "config.tiers_ns.noticeable")
 
     validate_summary(report)
+    validate_modules(report)
     if not records_dropped:
         check_equal(report["summary"]["records_dropped"], 0, "summary.records_dropped")
     validate_events(report)
+
+
+def validate_modules(report):
+    """The module table (docs/report-format.md, "Modules"): well-formed, and
+    it names every (module, build_id) of the stacks' and callbacks' frames."""
+    table = report.get("modules")
+    if table is None:
+        check(report.get("summary", {}).get("sampler") is None,
+              "no module table in a report with a watchdog")
+        return
+    check(isinstance(table, list), f"modules: {table!r}")
+    listed = set()
+    for m in table:
+        check(isinstance(m.get("name"), str) and m["name"] and "/" not in m["name"],
+              f"modules: name of {m}")
+        check(m.get("path") is None or (isinstance(m["path"], str) and m["path"][:1] in ("/", "~")
+                                        and os.path.basename(m["path"]) == m["name"]),
+              f"modules: path of {m}")
+        check(m.get("build_id") is None or re.fullmatch(r"([0-9a-f]{2})+", m["build_id"]),
+              f"modules: build_id of {m}")
+        check(("text_vaddr" in m) == ("text_offset" in m), f"modules: text of {m}")
+        for key in ("text_vaddr", "text_offset"):
+            check(key not in m or re.fullmatch(r"0x[0-9a-f]+", m[key]), f"modules: {key} of {m}")
+        check((m["path"], m["build_id"]) not in listed, f"modules: listed twice: {m}")
+        listed.add((m["path"], m["build_id"]))
+    names = {(m["name"], m["build_id"]) for m in table}
+    if report.get("final") is not True:
+        return  # the journal's newest events may name modules of the next "set" line
+
+    def walk(value):
+        if isinstance(value, dict):
+            if isinstance(value.get("module"), str) and "offset" in value and "build_id" in value:
+                check((value["module"], value["build_id"]) in names,
+                      f"a frame's module is not in the module table: {value}")
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+    walk(report.get("events", []))
+    walk(report.get("summary", {}).get("sources", []))
 
 
 def validate_summary(report):

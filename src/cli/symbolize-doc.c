@@ -11,6 +11,8 @@
 
 #include <glib/gi18n.h>
 
+#include "jsr-aggregate-io.h"
+#include "jsr-aggregate.h"
 #include "jsr-json-doc.h"
 #include "jsr-json-writer.h"
 #include "jsr-report.h"
@@ -998,6 +1000,70 @@ collect_build_ids (GHashTable *ids, const Node *n)
     collect_build_ids (ids, g_ptr_array_index (n->items, i));
 }
 
+/* The module table (`modules`): each module's path for the lookups, and
+ * its build-id for callbacks of modules that no frame names. */
+static void
+collect_module_table (GHashTable *ids, CliSymModules *modules, const Node *root)
+{
+  const Node *table = get_typed (root, "modules", JSR_JSON_ARRAY);
+
+  for (guint i = 0; table != NULL && i < table->items->len; i++)
+    {
+      const Node *entry = g_ptr_array_index (table->items, i);
+      const char *name = get_string (entry, "name");
+      const char *id = get_string (entry, "build_id");
+      const char *known;
+
+      if (name == NULL || !jsr_is_build_id (id))
+        continue;
+      cli_sym_modules_add_path (modules, name, id, get_string (entry, "path"));
+      known = g_hash_table_lookup (ids, name);
+      if (known == NULL)
+        g_hash_table_insert (ids, g_strdup (name), g_strdup (id));
+      else if (strcmp (known, id) != 0)
+        g_hash_table_insert (ids, g_strdup (name), g_strdup (""));
+    }
+}
+
+/* An aggregate's nameless callback (`callback` "module+0x…" with its
+ * `callback_build_id`): the function's name, or NULL. */
+static char *
+name_aggregate_callback (const char *callback, const char *build_id, gpointer data)
+{
+  Ctx *ctx = data;
+  const char *plus = strrchr (callback, '+');
+  g_autofree char *module = NULL;
+  guint n;
+
+  if (plus == NULL || plus == callback)
+    return NULL;
+  module = g_strndup (callback, plus - callback);
+  n = lookup (ctx, module, build_id, plus + 1, FALSE);
+  if (n == 0)
+    return NULL;
+  ctx->stats->named++;
+  return g_strdup (looked_up (ctx, n - 1)->function);
+}
+
+/* An aggregate: read, its callbacks named (the cells that became one
+ * merged), written back as `merge` writes it. */
+static char *
+symbolize_aggregate (const JsrJsonNode *root, CliSymModules *modules, CliSymStats *stats,
+                     gboolean *changed, GError **error)
+{
+  g_autoptr (JsrAggregate) agg = jsr_aggregate_load_from_json (root, error);
+  g_autoptr (GArray) frames = NULL;
+  Ctx ctx;
+
+  if (agg == NULL)
+    return NULL;
+  frames = g_array_new (FALSE, FALSE, sizeof (JsFrame));
+  ctx = (Ctx){ modules, stats, NULL, frames, FALSE };
+  cli_sym_modules_set_exe (modules, NULL);
+  *changed = jsr_aggregate_name_callbacks (agg, name_aggregate_callback, &ctx) > 0;
+  return jsr_aggregate_to_json (agg);
+}
+
 char *
 cli_symbolize_document (const char *data, gsize length, CliSymModules *modules, CliSymStats *stats,
                         gboolean *changed, GError **error)
@@ -1021,11 +1087,14 @@ cli_symbolize_document (const char *data, gsize length, CliSymModules *modules, 
                    _ ("not a jankscope report or aggregate (not a JSON object)"));
       return NULL;
     }
+  if (jsr_aggregate_json_is_aggregate (root))
+    return symbolize_aggregate (root, modules, stats, changed, error);
   tree = node_from_json (root);
   g_clear_pointer (&doc, jsr_json_doc_free);
 
   build_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   collect_build_ids (build_ids, tree);
+  collect_module_table (build_ids, modules, tree);
   cli_sym_modules_set_exe (modules,
                            get_string (get_typed (tree, "process", JSR_JSON_OBJECT), "exe"));
   frames = g_array_new (FALSE, FALSE, sizeof (JsFrame));

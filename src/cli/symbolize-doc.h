@@ -25,6 +25,11 @@
  * Signatures (`signature`, `signature_id`) are kept as the run computed
  * them: see docs/report-format.md, "Signatures".
  *
+ * An aggregate is read as `merge` reads it instead: its nameless callbacks
+ * that carry a `callback_build_id` are named, the groups and cells that
+ * became one merged (jsr_aggregate_name_callbacks ()), and it is written
+ * as `merge` writes it.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once

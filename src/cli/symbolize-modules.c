@@ -44,6 +44,7 @@ struct _CliSymModules
   JsDebuginfod *debuginfod; /* NULL without --debuginfod */
   char *exe;
   GHashTable *modules; /* "NAME\nBUILD-ID" → Module */
+  GHashTable *paths;   /* "NAME\nBUILD-ID" → the path a module table gives */
 };
 
 /* The system's library folders, where a module of the report is looked
@@ -86,6 +87,7 @@ cli_sym_modules_new (const char *const *debug_dirs, gboolean debuginfod)
   if (debuginfod)
     modules->debuginfod = js_debuginfod_new ();
   modules->modules = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, module_free);
+  modules->paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   return modules;
 }
 
@@ -95,6 +97,7 @@ cli_sym_modules_free (CliSymModules *modules)
   if (modules == NULL)
     return;
   g_hash_table_unref (modules->modules);
+  g_hash_table_unref (modules->paths);
   if (modules->debuginfod != NULL)
     js_debuginfod_free (modules->debuginfod);
   js_debug_files_free (modules->files);
@@ -108,6 +111,15 @@ cli_sym_modules_set_exe (CliSymModules *modules, const char *exe)
 {
   g_free (modules->exe);
   modules->exe = exe != NULL && g_path_is_absolute (exe) ? g_strdup (exe) : NULL;
+}
+
+void
+cli_sym_modules_add_path (CliSymModules *modules, const char *name, const char *build_id,
+                          const char *path)
+{
+  if (name == NULL || build_id == NULL || path == NULL || !g_path_is_absolute (path))
+    return;
+  g_hash_table_insert (modules->paths, g_strdup_printf ("%s\n%s", name, build_id), g_strdup (path));
 }
 
 static gboolean
@@ -129,15 +141,19 @@ build_id_bytes (const char *hex, guint8 *bits, gsize *len)
   return TRUE;
 }
 
-/* A file named `name` where the module may be: the executable, the debug
- * folders, the library folders. The first with the build-id; else, in
- * *mismatch, the first regular file of that name. */
+/* A file named `name` where the module may be: where the module table says
+ * it was loaded, the executable, the debug folders, the library folders. The first with the
+ * build-id; else, in *mismatch, the first regular file of that name. */
 static char *
-find_by_name (CliSymModules *modules, const char *name, const guint8 *bits, gsize len,
-              char **mismatch)
+find_by_name (CliSymModules *modules, const char *name, const char *build_id, const guint8 *bits,
+              gsize len, char **mismatch)
 {
   g_autoptr (GPtrArray) candidates = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *key = g_strdup_printf ("%s\n%s", name, build_id);
+  const char *loaded = g_hash_table_lookup (modules->paths, key);
 
+  if (loaded != NULL)
+    g_ptr_array_add (candidates, g_strdup (loaded));
   if (modules->exe != NULL)
     {
       g_autofree char *base = g_path_get_basename (modules->exe);
@@ -238,7 +254,7 @@ locate (CliSymModules *modules, const char *name, const char *build_id, CliSymSt
       return NULL;
     }
   *state = CLI_SYM_FOUND;
-  path = find_by_name (modules, name, bits, len, &mismatch);
+  path = find_by_name (modules, name, build_id, bits, len, &mismatch);
   if (path == NULL)
     {
       fd = js_debug_files_open_original (modules->files, bits, len, &found);

@@ -1,14 +1,16 @@
 /* symbolize-modules.h: the modules a saved report names, found on this
  * machine for `jankscope symbolize`
  *
- * A report names a module by its file name and build-id only (its frames'
- * `module` and `build_id`; the executable's path is `process.exe`). This
+ * A report's frames name a module by its file name and build-id (`module`,
+ * `build_id`); its module table (`modules`, absent in older reports) adds
+ * the path it was loaded from, and `process.exe` is the executable's. This
  * finds a file that carries that build-id and gives each module its own
  * offline symbolizer (src/symbols/js-symbolizer.h, the core's own), so an
  * offset in the report is an address of that file:
  *
- *   1. a file of that name: `process.exe` for the executable, DIR/NAME for
- *      each --debug-dir, the system's library folders;
+ *   1. a file of that name: the path the report's module table gives it,
+ *      `process.exe` for the executable, DIR/NAME for each --debug-dir, the
+ *      system's library folders;
  *   2. the module's file by build-id, ROOT/.build-id/xx/rest, for each root
  *      (the --debug-dir folders, then /usr/lib/debug);
  *   3. its separate debug file by build-id (ROOT/.build-id/xx/rest.debug):
@@ -50,6 +52,12 @@ void cli_sym_modules_free (CliSymModules *modules);
 
 /* The executable's path (the report's `process.exe`), or NULL. */
 void cli_sym_modules_set_exe (CliSymModules *modules, const char *exe);
+
+/* Where a module was loaded, from a report's module table (`modules`):
+ * looked at first for module `name` with `build_id` (and, like every
+ * candidate, used only when it carries that build-id). */
+void cli_sym_modules_add_path (CliSymModules *modules, const char *name, const char *build_id,
+                               const char *path);
 
 /* The frames at `offset` in module `name` with `build_id` (hex), innermost
  * inline frame first, appended to `out` (JsFrame; strings owned by the

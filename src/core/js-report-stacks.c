@@ -75,6 +75,38 @@ js_report_add_frame (JsonBuilder *b, const JsFrame *f, const JsModule *m)
   json_builder_end_object (b);
 }
 
+void
+js_report_add_modules (JsonBuilder *b, JsModules *modules)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const JsModule *m;
+
+  json_builder_set_member_name (b, "modules");
+  json_builder_begin_array (b);
+  for (guint id = 1; (m = js_modules_get (modules, id)) != NULL; id++)
+    {
+      char *key;
+
+      if (!g_atomic_int_get (&m->resolved))
+        continue;
+      key = g_strdup_printf ("%s\n%s", m->path, m->build_id != NULL ? m->build_id : "");
+      if (!g_hash_table_add (seen, key))
+        continue;
+      json_builder_begin_object (b);
+      js_json_member_string (b, "name", m->name);
+      /* The vDSO's "path" is its name: no file. */
+      js_json_member_string (b, "path", g_path_is_absolute (m->path) ? m->path : NULL);
+      js_json_member_string (b, "build_id", m->build_id);
+      if (m->text_vaddr != 0 || m->text_offset != 0)
+        {
+          member_offset (b, "text_vaddr", m->text_vaddr);
+          member_offset (b, "text_offset", m->text_offset);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 static void
 add_frame (JsonBuilder *b, JsReportStacks *rs, const JsFrame *f)
 {

@@ -48,6 +48,12 @@ void js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStall
  * inlined: true). `m`: its module, NULL if none. */
 void js_report_add_frame (JsonBuilder *b, const JsFrame *f, const JsModule *m);
 
+/* The report's `modules` member: each module an address was resolved in
+ * (those the frames and callbacks name), by path and build-id, with where its
+ * code is (text_vaddr, text_offset), in the order they were first loaded; one
+ * entry per (path, build-id). */
+void js_report_add_modules (JsonBuilder *b, JsModules *modules);
+
 /* The stall's attribution, over its whole span as if it were one part
  * (the ongoing hang, the live view's hang digest). */
 JsAttribution *js_report_stall_attribution (JsStallStore *store, const JsStall *stall);

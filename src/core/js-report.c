@@ -465,6 +465,8 @@ build_head (const JsReportInput *in)
     js_report_add_context (b, in->context);
   add_config (b, in->config);
   add_summary (b, in);
+  if (in->stalls != NULL)
+    js_report_add_modules (b, in->stalls->modules);
   if (in->previous_run != NULL)
     {
       json_builder_set_member_name (b, "previous_run");

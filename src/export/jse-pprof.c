@@ -7,18 +7,26 @@
  * time; the default): the stall values add up to the attributed time
  * `jankscope report` prints. Labels say which event, process, tier,
  * class and wait kind. A Location is a (module, offset) with the functions
- * inlined there; a Mapping is a module: its file (the executable's path,
- * `process.exe`; a library's file name, all a report has of it) and its
- * build-id, mapped at a range of its own (1 TiB per module, the report has
- * no load addresses) from file offset 0, so that pprof's rule for a shared
- * object or PIE (base = memory_start - file_offset + the segment's p_offset
- * - p_vaddr, where GNU ld makes the last two equal) gives address - base =
- * the report's offset = the ELF virtual address: `pprof -symbolize=local`
- * (PPROF_BINARY_PATH) or a debuginfod-aware symbolizer finds the same code
- * by build-id. (A non-PIE executable's offsets are absolute addresses,
- * which this layout does not give back.) A module all of whose frames are
- * named says so (has_functions) and pprof leaves it as it is; one with an
- * unnamed frame (`module+0xOFFSET`) is left to pprof's symbolizer.
+ * inlined there; a Mapping is a module: its file (its path from the
+ * report's module table; in older reports the executable's path,
+ * `process.exe`, and a library's file name) and its build-id, at a range of
+ * its own (1 TiB per module from `base`; addresses are base + the report's
+ * offset, the ELF virtual address). With the module table's executable
+ * segment (text_vaddr, text_offset) the mapping starts at base + text_vaddr
+ * with file offset text_offset, as the process's mapping of its code did:
+ * pprof's rule for a shared object or PIE (base = memory_start -
+ * file_offset + the segment's p_offset - p_vaddr) and `go tool pprof`'s own
+ * (base = memory_start - the segment's p_vaddr) both give address - base =
+ * the offset, so `pprof -symbolize=local` finds the code in the file the
+ * mapping names, or by build-id (PPROF_BINARY_PATH), or a debuginfod-aware
+ * symbolizer does. (`go tool pprof` reads no build-ids: it refuses every
+ * file found through PPROF_BINARY_PATH for a mapping with one, "build-id
+ * mismatch (ID != )", and opens the mapping's own path.) Without the table
+ * the mapping starts at base, file offset 0, which pprof's rule reads the
+ * same way where GNU ld makes p_offset = p_vaddr. A module all of whose
+ * frames are named says so (has_functions) and pprof leaves it as it is;
+ * one with an unnamed frame (`module+0xOFFSET`) is left to pprof's
+ * symbolizer.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -36,6 +44,7 @@
 typedef struct
 {
   Perftools__Profiles__Mapping message;
+  guint64 base; /* address - base = the report's offset */
   guint64 max_offset;
   gboolean unnamed; /* a frame without a name: pprof may symbolize it */
 } Mapping;
@@ -79,11 +88,32 @@ string_id (Pprof *p, const char *text)
   return p->strings->len - 1;
 }
 
-/* The module's file: a report names modules by file name only, but for the
- * executable, whose path is `process.exe`. */
-static const char *
-module_file (Pprof *p, const char *module)
+/* The module's entry in a report's module table (`modules`), or NULL
+ * (older reports). */
+static const JsrReportModule *
+find_module (Pprof *p, const char *module, const char *build_id)
 {
+  for (guint i = 0; i < p->ctx->processes->len; i++)
+    {
+      const JseProcess *process = g_ptr_array_index (p->ctx->processes, i);
+      const JsrReportModule *m = process->report != NULL
+                                     ? jsr_report_find_module (process->report, module, build_id)
+                                     : NULL;
+
+      if (m != NULL)
+        return m;
+    }
+  return NULL;
+}
+
+/* The module's file: its path in the module table; in older reports, which
+ * name modules by file name only, the executable's path (`process.exe`) or
+ * the file name. */
+static const char *
+module_file (Pprof *p, const char *module, const JsrReportModule *entry)
+{
+  if (entry != NULL && entry->path != NULL)
+    return entry->path;
   for (guint i = 0; i < p->ctx->processes->len; i++)
     {
       const JseProcess *process = g_ptr_array_index (p->ctx->processes, i);
@@ -100,6 +130,7 @@ static Mapping *
 get_mapping (Pprof *p, const JsrReportFrame *frame)
 {
   g_autofree char *key = NULL;
+  g_autofree char *build_id = NULL;
   Mapping *mapping;
 
   if (frame->module == NULL)
@@ -109,13 +140,28 @@ get_mapping (Pprof *p, const JsrReportFrame *frame)
   if (mapping == NULL)
     {
       Perftools__Profiles__Mapping init = PERFTOOLS__PROFILES__MAPPING__INIT;
+      const JsrReportModule *entry = find_module (p, frame->module, frame->build_id);
 
       mapping = keep (p, g_new0 (Mapping, 1));
       mapping->message = init;
       mapping->message.id = p->mapping_list->len + 1;
-      mapping->message.memory_start = MAPPING_SPAN * mapping->message.id;
-      mapping->message.filename = string_id (p, jse_text (p->ctx, module_file (p, frame->module)));
-      mapping->message.build_id = string_id (p, frame->build_id);
+      mapping->base = MAPPING_SPAN * mapping->message.id;
+      mapping->message.memory_start = mapping->base;
+      /* The mapping of the module's code, as the process had it: its start
+       * the executable segment's address, its offset that segment's in the
+       * file. A symbolizer that takes the start for the segment's p_vaddr
+       * (`go tool pprof`'s own) and one that works the base out of the
+       * segment's p_offset and p_vaddr (pprof's) both get base = `base`. */
+      if (entry != NULL && entry->text_vaddr >= 0 && (guint64) entry->text_vaddr < MAPPING_SPAN)
+        {
+          mapping->message.memory_start += entry->text_vaddr;
+          mapping->message.file_offset = entry->text_offset;
+        }
+      mapping->message.filename
+          = string_id (p, jse_text (p->ctx, module_file (p, frame->module, entry)));
+      /* pprof compares build-ids as lower-case hex strings. */
+      build_id = frame->build_id != NULL ? g_ascii_strdown (frame->build_id, -1) : NULL;
+      mapping->message.build_id = string_id (p, build_id);
       g_ptr_array_add (p->mapping_list, mapping);
       g_hash_table_insert (p->mappings, g_steal_pointer (&key), mapping);
     }
@@ -188,7 +234,7 @@ get_location (Pprof *p, GPtrArray *frames, guint first, guint last)
   if (mapping != NULL)
     {
       location->mapping_id = mapping->message.id;
-      location->address = mapping->message.memory_start + offset;
+      location->address = mapping->base + offset;
       mapping->max_offset = MAX (mapping->max_offset, offset);
     }
   for (guint i = first; mapping != NULL && i <= last; i++)
@@ -377,7 +423,8 @@ jse_format_pprof (JseContext *ctx, GError **error)
     {
       Mapping *mapping = g_ptr_array_index (p.mapping_list, i);
 
-      mapping->message.memory_limit = mapping->message.memory_start + mapping->max_offset + 1;
+      mapping->message.memory_limit
+          = MAX (mapping->base + mapping->max_offset, mapping->message.memory_start) + 1;
       /* pprof symbolizes only mappings without functions: all or nothing. */
       if (mapping->unnamed)
         mapping->message.has_functions = FALSE;

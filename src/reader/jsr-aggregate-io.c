@@ -74,6 +74,9 @@ write_key (JsrJsonWriter *w, const JsrAggKey *key)
   jsr_json_writer_member_string (w, "wait", key->wait);
   jsr_json_writer_member_string (w, "source", key->source);
   jsr_json_writer_member_string (w, "callback", key->callback);
+  /* Only where there is one: aggregates without it read as before. */
+  if (key->callback_build_id != NULL)
+    jsr_json_writer_member_string (w, "callback_build_id", key->callback_build_id);
   jsr_json_writer_member_string (w, "scene", key->scene);
 }
 
@@ -578,6 +581,26 @@ read_stats (Node *object, const Path *path, const char *total_name, gboolean wit
   return TRUE;
 }
 
+/* Optional: hex, and only beside a nameless callback. */
+static gboolean
+read_callback_build_id (Node *object, const Path *path, JsrAggKey *key, GError **error)
+{
+  const char *plus;
+
+  if (!jsr_json_read_string (object, path, "callback_build_id", TRUE, &key->callback_build_id,
+                             error))
+    return FALSE;
+  if (key->callback_build_id == NULL)
+    return TRUE;
+  if (!jsr_is_build_id (key->callback_build_id))
+    return fail (error, path, "callback_build_id", _ ("must be hex digits (a build-id)"));
+  plus = key->callback != NULL ? strrchr (key->callback, '+') : NULL;
+  if (plus == NULL || plus == key->callback || !g_str_has_prefix (plus, "+0x"))
+    return fail (error, path, "callback_build_id",
+                 _ ("must be beside a nameless callback (“module+0x…”)"));
+  return TRUE;
+}
+
 static gboolean
 read_key (Node *object, const Path *path, JsrAggKey *key, GError **error)
 {
@@ -586,6 +609,7 @@ read_key (Node *object, const Path *path, JsrAggKey *key, GError **error)
          && jsr_json_read_string (object, path, "wait", TRUE, &key->wait, error)
          && jsr_json_read_string (object, path, "source", TRUE, &key->source, error)
          && jsr_json_read_string (object, path, "callback", TRUE, &key->callback, error)
+         && read_callback_build_id (object, path, key, error)
          && jsr_json_read_string (object, path, "scene", TRUE, &key->scene, error);
 }
 
@@ -597,6 +621,7 @@ clear_key (JsrAggKey *key)
   g_free (key->wait);
   g_free (key->source);
   g_free (key->callback);
+  g_free (key->callback_build_id);
   g_free (key->scene);
   memset (key, 0, sizeof *key);
 }

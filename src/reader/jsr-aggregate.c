@@ -80,6 +80,7 @@ key_hash (gconstpointer data)
   h = h * 31 + str_hash0 (k->wait);
   h = h * 31 + str_hash0 (k->source);
   h = h * 31 + str_hash0 (k->callback);
+  h = h * 31 + str_hash0 (k->callback_build_id);
   h = h * 31 + str_hash0 (k->scene);
   return h;
 }
@@ -91,7 +92,9 @@ key_equal (gconstpointer a, gconstpointer b)
 
   return g_strcmp0 (x->tier, y->tier) == 0 && g_strcmp0 (x->klass, y->klass) == 0
          && g_strcmp0 (x->wait, y->wait) == 0 && g_strcmp0 (x->source, y->source) == 0
-         && g_strcmp0 (x->callback, y->callback) == 0 && g_strcmp0 (x->scene, y->scene) == 0;
+         && g_strcmp0 (x->callback, y->callback) == 0
+         && g_strcmp0 (x->callback_build_id, y->callback_build_id) == 0
+         && g_strcmp0 (x->scene, y->scene) == 0;
 }
 
 int
@@ -102,7 +105,8 @@ jsr_agg_key_compare (const JsrAggKey *a, const JsrAggKey *b)
   if ((c = g_strcmp0 (a->tier, b->tier)) != 0 || (c = g_strcmp0 (a->klass, b->klass)) != 0
       || (c = g_strcmp0 (a->wait, b->wait)) != 0 || (c = g_strcmp0 (a->source, b->source)) != 0)
     return c;
-  if ((c = g_strcmp0 (a->callback, b->callback)) != 0)
+  if ((c = g_strcmp0 (a->callback, b->callback)) != 0
+      || (c = g_strcmp0 (a->callback_build_id, b->callback_build_id)) != 0)
     return c;
   return g_strcmp0 (a->scene, b->scene);
 }
@@ -115,6 +119,7 @@ key_copy (JsrAggKey *to, const JsrAggKey *from)
   to->wait = g_strdup (from->wait);
   to->source = g_strdup (from->source);
   to->callback = g_strdup (from->callback);
+  to->callback_build_id = g_strdup (from->callback_build_id);
   to->scene = g_strdup (from->scene);
 }
 
@@ -126,6 +131,7 @@ key_clear (JsrAggKey *key)
   g_free (key->wait);
   g_free (key->source);
   g_free (key->callback);
+  g_free (key->callback_build_id);
   g_free (key->scene);
 }
 
@@ -980,8 +986,8 @@ covered_by_stall_event (const JsrReport *report, const JsrReportEvent *frame)
 }
 
 static void
-fold_event (JsrAggregate *agg, const JsrReportEvent *event, guint64 run, const char *app,
-            gint64 pid, gboolean uncovered)
+fold_event (JsrAggregate *agg, const JsrReport *report, const JsrReportEvent *event, guint64 run,
+            const char *app, gint64 pid, gboolean uncovered)
 {
   JsrAggKey key = {
     .tier = (char *) js_tier_name (event->tier),
@@ -989,6 +995,7 @@ fold_event (JsrAggregate *agg, const JsrReportEvent *event, guint64 run, const c
     .wait = event->wait,
     .source = event->source,
     .callback = event->callback,
+    .callback_build_id = (char *) jsr_report_callback_build_id (report, event->callback),
     .scene = event->detail != NULL ? event->detail->scene : NULL,
   };
   guint64 duration = (guint64) MAX (event->duration_ns, 0);
@@ -1135,7 +1142,7 @@ jsr_aggregate_add_report (JsrAggregate *agg, const JsrReport *report, GError **e
     {
       const JsrReportEvent *event = g_ptr_array_index (report->events, i);
 
-      fold_event (agg, event, id, app, report->pid,
+      fold_event (agg, report, event, id, app, report->pid,
                   g_strcmp0 (event->type, "frame") == 0 && !covered_by_stall_event (report, event));
     }
 
@@ -1145,8 +1152,9 @@ jsr_aggregate_add_report (JsrAggregate *agg, const JsrReport *report, GError **e
       agg->run_serial++;
       add_run_id (agg, previous_id);
       count_app (agg, app, 1);
-      fold_event (agg, report->previous_run->hang, previous_id, app, report->previous_run->pid,
-                  FALSE);
+      /* The module table is this run's: none for the previous one. */
+      fold_event (agg, NULL, report->previous_run->hang, previous_id, app,
+                  report->previous_run->pid, FALSE);
     }
 
   return TRUE;
@@ -1159,7 +1167,7 @@ add_cell (JsrAggregate *agg, JsrAggSignature *sig, const JsrAggGroup *cell)
 {
   JsrAggGroup *mine = cell->key.tier != NULL || cell->key.klass != NULL || cell->key.source != NULL
                               || cell->key.callback != NULL || cell->key.wait != NULL
-                              || cell->key.scene != NULL
+                              || cell->key.callback_build_id != NULL || cell->key.scene != NULL
                           ? lookup_group (sig->cells, &cell->key, JSR_AGGREGATE_MAX_CELLS)
                           : NULL;
 
@@ -1470,4 +1478,75 @@ jsr_aggregate_sorted_groups (const JsrAggregate *agg)
 
   g_ptr_array_sort (out, group_compare);
   return out;
+}
+
+/* ---- naming callbacks afterwards (jankscope symbolize) ------------------------------ */
+
+static gboolean
+name_key (JsrAggKey *key, JsrAggNameFunc name, gpointer data)
+{
+  char *named;
+
+  if (key->callback == NULL || key->callback_build_id == NULL)
+    return FALSE;
+  named = name (key->callback, key->callback_build_id, data);
+  if (named == NULL)
+    return FALSE;
+  g_free (key->callback);
+  key->callback = named;
+  g_clear_pointer (&key->callback_build_id, g_free);
+  return TRUE;
+}
+
+/* The table's groups with their keys named; those that became one summed. */
+static guint
+name_table (JsrAggregate *agg, GHashTable *table, JsrAggNameFunc name, gpointer data)
+{
+  g_autoptr (GPtrArray) groups = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer value;
+  guint named = 0;
+
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      g_ptr_array_add (groups, value);
+      g_hash_table_iter_steal (&iter);
+    }
+  /* In key order, so that which group's key is kept does not depend on the
+   * hash table's. */
+  g_ptr_array_sort (groups, group_compare);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      JsrAggGroup *group = g_ptr_array_index (groups, i);
+      JsrAggGroup *same;
+
+      if (name_key (&group->key, name, data))
+        named++;
+      same = g_hash_table_lookup (table, &group->key);
+      if (same != NULL)
+        {
+          stats_add (agg, &same->stats, &group->stats);
+          group_free (group);
+        }
+      else
+        g_hash_table_insert (table, &group->key, group);
+    }
+  return named;
+}
+
+guint
+jsr_aggregate_name_callbacks (JsrAggregate *agg, JsrAggNameFunc name, gpointer data)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint named = name_table (agg, agg->groups, name, data);
+
+  g_hash_table_iter_init (&iter, agg->signatures);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    named += name_table (agg, ((JsrAggSignature *) value)->cells, name, data);
+  for (guint i = 0; i < agg->worst->len; i++)
+    if (name_key (&((JsrAggEvent *) g_ptr_array_index (agg->worst, i))->key, name, data))
+      named++;
+  return named;
 }

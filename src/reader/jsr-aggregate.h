@@ -89,6 +89,10 @@ typedef struct
   char *wait;
   char *source;
   char *callback;
+  /* A nameless callback's ("libfoo.so+0x1234") module's build-id, from
+   * its report's module table, so that `jankscope symbolize` can name it
+   * afterwards; NULL for a named callback or when unknown. */
+  char *callback_build_id;
   char *scene; /* the app's scene label (include/jankscope.h), NULL: none */
 } JsrAggKey;
 
@@ -237,6 +241,16 @@ GPtrArray *jsr_aggregate_sorted_signatures (const JsrAggregate *aggregate, JsrAg
 GPtrArray *jsr_aggregate_sorted_groups (const JsrAggregate *aggregate);
 int jsr_agg_key_compare (const JsrAggKey *a, const JsrAggKey *b);
 const char *jsr_agg_class_label (const JsrAggKey *key);
+
+/* Names the nameless callbacks that carry a build-id: `name` gives the
+ * function's name (g_malloc ()ed) or NULL to leave it as it is. Groups and
+ * a signature's cells whose keys become one are one, their stats summed
+ * (runs too: a run loads one build of a module, and a callback's address
+ * has one name in it, so the runs of two cells that become one are
+ * distinct but for two static functions of one name in one module); the
+ * worst events' kinds are renamed. Returns how many keys were named. */
+typedef char *(*JsrAggNameFunc) (const char *callback, const char *build_id, gpointer data);
+guint jsr_aggregate_name_callbacks (JsrAggregate *aggregate, JsrAggNameFunc name, gpointer data);
 
 /* A table of JsrAggGroup keyed by their own key (for readers). */
 GHashTable *jsr_aggregate_new_group_table (void);

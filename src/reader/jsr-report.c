@@ -183,6 +183,15 @@ previous_run_free (JsrReportPreviousRun *previous)
   g_free (previous);
 }
 
+static void
+module_free (JsrReportModule *module)
+{
+  g_free (module->name);
+  g_free (module->path);
+  g_free (module->build_id);
+  g_free (module);
+}
+
 void
 jsr_report_free (JsrReport *report)
 {
@@ -203,7 +212,58 @@ jsr_report_free (JsrReport *report)
   g_free (report->exe);
   g_clear_pointer (&report->iteration_histogram, jsr_report_histogram_free);
   g_clear_pointer (&report->frame_histogram, jsr_report_histogram_free);
+  g_clear_pointer (&report->modules, g_ptr_array_unref);
   g_free (report);
+}
+
+gboolean
+jsr_is_build_id (const char *text)
+{
+  gsize n = 0;
+
+  if (text == NULL)
+    return FALSE;
+  for (; text[n] != '\0'; n++)
+    if (!g_ascii_isxdigit (text[n]) || n >= 128)
+      return FALSE;
+  return n >= 2 && n % 2 == 0;
+}
+
+const JsrReportModule *
+jsr_report_find_module (const JsrReport *report, const char *name, const char *build_id)
+{
+  const JsrReportModule *found = NULL;
+
+  for (guint i = 0; report->modules != NULL && name != NULL && i < report->modules->len; i++)
+    {
+      const JsrReportModule *m = g_ptr_array_index (report->modules, i);
+
+      if (strcmp (m->name, name) != 0)
+        continue;
+      if (build_id != NULL && g_strcmp0 (m->build_id, build_id) == 0)
+        return m;
+      if (build_id == NULL)
+        {
+          if (found != NULL)
+            return NULL; /* several: which one is unknown */
+          found = m;
+        }
+    }
+  return found;
+}
+
+const char *
+jsr_report_callback_build_id (const JsrReport *report, const char *callback)
+{
+  const char *plus = callback != NULL ? strrchr (callback, '+') : NULL;
+  g_autofree char *name = NULL;
+  const JsrReportModule *m;
+
+  if (report == NULL || plus == NULL || plus == callback || !g_str_has_prefix (plus, "+0x"))
+    return NULL;
+  name = g_strndup (callback, plus - callback);
+  m = jsr_report_find_module (report, name, NULL);
+  return m != NULL ? m->build_id : NULL;
 }
 
 /* The first event of the stall under way, if the report has one. */
@@ -1382,6 +1442,79 @@ parse_previous_run (Node *root, JsrReport *report, JsrReportLoadFlags flags, GEr
   return run->hang != NULL;
 }
 
+/* An optional "0x…" member of at most 63 bits: JSR_UNKNOWN when absent. */
+static gboolean
+read_optional_hex (Node *object, const Path *path, const char *member, gint64 *out, GError **error)
+{
+  g_autofree char *text = NULL;
+  char *end = NULL;
+  guint64 value;
+
+  *out = JSR_UNKNOWN;
+  if (!read_string (object, path, member, TRUE, &text, error))
+    return FALSE;
+  if (text == NULL)
+    return TRUE;
+  if (!g_str_has_prefix (text, "0x") || !g_ascii_isxdigit (text[2]) || strlen (text) > 18)
+    return jsr_json_invalid (error, path, member, _ ("a hex string (“0x…”) or null"),
+                             jsr_json_object_get (object, member));
+  value = g_ascii_strtoull (text + 2, &end, 16);
+  if (*end != '\0' || value > G_MAXINT64)
+    return jsr_json_invalid (error, path, member, _ ("a hex string (“0x…”) or null"),
+                             jsr_json_object_get (object, member));
+  *out = (gint64) value;
+  return TRUE;
+}
+
+/* modules: optional (older reports have none); each entry checked, as the
+ * exporters and `symbolize` open files by its paths. */
+static gboolean
+parse_modules (Node *root, JsrReport *report, GError **error)
+{
+  Path path = JSR_JSON_MEMBER (NULL, "modules");
+  Node *modules;
+
+  if (!read_optional (root, NULL, "modules", JSR_JSON_ARRAY, &modules, error))
+    return FALSE;
+  if (modules == NULL)
+    return TRUE;
+  if (modules->length > JSR_REPORT_MAX_MODULES)
+    return too_many (error, NULL, "modules", modules->length, JSR_REPORT_MAX_MODULES);
+  for (guint i = 0; i < modules->length; i++)
+    {
+      Path element_path = JSR_JSON_ELEMENT (&path, i);
+      Node *object = jsr_json_read_element (modules, &element_path, error);
+      JsrReportModule *m;
+
+      if (object == NULL)
+        return FALSE;
+      m = g_new0 (JsrReportModule, 1);
+      g_ptr_array_add (report->modules, m);
+      if (!read_string (object, &element_path, "name", FALSE, &m->name, error)
+          || !read_string (object, &element_path, "path", TRUE, &m->path, error)
+          || !read_string (object, &element_path, "build_id", TRUE, &m->build_id, error)
+          || !read_optional_hex (object, &element_path, "text_vaddr", &m->text_vaddr, error)
+          || !read_optional_hex (object, &element_path, "text_offset", &m->text_offset, error))
+        return FALSE;
+      if ((m->text_vaddr == JSR_UNKNOWN) != (m->text_offset == JSR_UNKNOWN))
+        return jsr_json_invalid (error, &element_path,
+                                 m->text_vaddr == JSR_UNKNOWN ? "text_vaddr" : "text_offset",
+                                 _ ("given with its pair"), NULL);
+      if (m->name[0] == '\0' || strchr (m->name, '/') != NULL)
+        return jsr_json_invalid (error, &element_path, "name", _ ("a file name"),
+                                 jsr_json_object_get (object, "name"));
+      /* JANKSCOPE_SCRUB writes a home folder as "~". */
+      if (m->path != NULL && !g_path_is_absolute (m->path) && !g_str_has_prefix (m->path, "~/"))
+        return jsr_json_invalid (error, &element_path, "path", _ ("an absolute path or null"),
+                                 jsr_json_object_get (object, "path"));
+      if (m->build_id != NULL && !jsr_is_build_id (m->build_id))
+        return jsr_json_invalid (error, &element_path, "build_id",
+                                 _ ("hex digits (a build-id) or null"),
+                                 jsr_json_object_get (object, "build_id"));
+    }
+  return TRUE;
+}
+
 /* summary.sampler: null or absent without a watchdog. */
 static gboolean
 parse_sampler (Node *root, JsrReport *report, GError **error)
@@ -1480,13 +1613,14 @@ jsr_report_load_from_json (const JsrJsonNode *root, JsrReportLoadFlags flags, GE
   report = g_new0 (JsrReport, 1);
   report->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
   report->events = g_ptr_array_new_with_free_func ((GDestroyNotify) event_free);
+  report->modules = g_ptr_array_new_with_free_func ((GDestroyNotify) module_free);
   report->report_ns = JSR_UNKNOWN;
 
   if (!read_string (root, NULL, "generator", FALSE, &report->generator, error)
       || !read_bool (root, NULL, "final", &report->final, error)
       || !parse_process (root, report, error) || !parse_config (root, report, error)
       || !parse_summary (root, report, flags, error) || !parse_sampler (root, report, error)
-      || !parse_events (root, report, flags, error)
+      || !parse_modules (root, report, error) || !parse_events (root, report, flags, error)
       || !parse_previous_run (root, report, flags, error))
     return NULL;
   parse_install_id (root, report);

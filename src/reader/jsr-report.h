@@ -69,6 +69,20 @@ typedef struct
   gboolean symbolized;
 } JsrReportFrame;
 
+/* An entry of the report's module table (`modules`, absent in older
+ * reports): a module its frames and callbacks name. */
+typedef struct
+{
+  char *name;     /* file name, as frames' `module` */
+  char *path;     /* the path it was loaded from (absolute, or "~/…" scrubbed); NULL: unknown */
+  char *build_id; /* hex (jsr_is_build_id); NULL: none */
+  /* Its code: the executable segment's p_vaddr and p_offset; JSR_UNKNOWN
+   * (both) when absent. */
+  gint64 text_vaddr, text_offset;
+} JsrReportModule;
+
+#define JSR_REPORT_MAX_MODULES 4096 /* the core's registry holds at most as many */
+
 typedef struct _JsrReportEventDetail JsrReportEventDetail;
 typedef struct _JsrProfile JsrProfile; /* jsr-profile.h */
 
@@ -377,6 +391,7 @@ typedef struct
   gint64 frame_max_ns;
   JsrReportHistogram *iteration_histogram; /* NULL: absent (older reports) */
   JsrReportHistogram *frame_histogram;     /* NULL: absent, or no frames */
+  GPtrArray *modules; /* of JsrReportModule, in file order; empty when absent (older reports) */
 } JsrReport;
 
 GQuark jsr_report_error_quark (void);
@@ -426,6 +441,19 @@ const JsrReportEvent *jsr_report_get_ongoing_hang (const JsrReport *report);
  * by_tier is not NULL: the summary's counts, dropped ones included, or in an
  * older report the listed frame events. */
 gint64 jsr_report_frame_events (const JsrReport *report, gint64 by_tier[JS_N_EVENT_TIERS]);
+
+/* The build-id of a nameless callback's module ("libfoo.so+0x1234",
+ * jsr_dispatch_label ()), from the module table: NULL when the callback has
+ * a name, or the table has no single entry of that module with one. */
+const char *jsr_report_callback_build_id (const JsrReport *report, const char *callback);
+
+/* A build-id as reports write it: 2 to 128 hex digits, an even number. */
+gboolean jsr_is_build_id (const char *text);
+
+/* The module table's entry for module `name` with `build_id`; with a NULL
+ * `build_id`, the only entry of that name. NULL: none (or several). */
+const JsrReportModule *jsr_report_find_module (const JsrReport *report, const char *name,
+                                               const char *build_id);
 
 /* The name of the dispatched callback to show next to a culprit (“callback
  * → function”): when the culprit is not the app's own code (its reason is

@@ -12,8 +12,8 @@
  * module gone since, or hide one loaded at its address).
  *
  * Thread-safe: every entry point takes the mutex. Entries are never freed,
- * so js_modules_get ()'s pointers stay valid; only `unloaded` changes
- * afterwards (set atomically, read without the lock).
+ * so js_modules_get ()'s pointers stay valid; only `unloaded` and `resolved`
+ * change afterwards (set atomically, read without the lock).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -232,6 +232,7 @@ refresh_one (struct dl_phdr_info *info, size_t size, void *data)
   gboolean is_main = r->first && (info->dlpi_name == NULL || info->dlpi_name[0] == '\0');
   const char *path = is_main ? exe_path (modules) : info->dlpi_name;
   guint64 start = G_MAXUINT64, end = 0;
+  const ElfW (Phdr) *text = NULL;
   JsModule *m;
   Entry *e;
 
@@ -249,6 +250,8 @@ refresh_one (struct dl_phdr_info *info, size_t size, void *data)
 
       if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
         continue;
+      if (text == NULL && (ph->p_flags & PF_X) != 0)
+        text = ph;
       start = MIN (start, (guint64) info->dlpi_addr + ph->p_vaddr);
       end = MAX (end, (guint64) info->dlpi_addr + ph->p_vaddr + ph->p_memsz);
     }
@@ -269,6 +272,11 @@ refresh_one (struct dl_phdr_info *info, size_t size, void *data)
       m->start = start;
       m->end = end;
       m->build_id = read_build_id (info);
+      if (text != NULL)
+        {
+          m->text_vaddr = text->p_vaddr;
+          m->text_offset = text->p_offset;
+        }
       m->is_main = is_main;
       modules->entries[modules->n_entries++] = e;
     }
@@ -388,7 +396,12 @@ js_modules_resolve (JsModules *modules, guint64 address)
       m = lookup_loaded (modules, address);
     }
   if (m != NULL)
-    id = m->id;
+    {
+      id = m->id;
+      /* Read without the lock by the report (js-report-stacks.c). */
+      if (!g_atomic_int_get (&m->resolved))
+        g_atomic_int_set (&m->resolved, TRUE);
+    }
   g_mutex_unlock (&modules->lock);
   return id;
 }

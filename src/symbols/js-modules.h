@@ -25,8 +25,13 @@ typedef struct
   guint64 base;       /* load bias (dlpi_addr) */
   guint64 start, end; /* [start, end) covered by its PT_LOAD segments */
   char *build_id;     /* lower-case hex, or NULL */
-  gboolean is_main;   /* the executable */
-  gboolean unloaded;  /* seen gone at a later refresh */
+  /* Its first executable PT_LOAD segment's p_vaddr and p_offset (0, 0:
+   * none, or an offline entry): where its code is in memory and in the file,
+   * as profile formats' mappings want them (jse-pprof.c). */
+  guint64 text_vaddr, text_offset;
+  gboolean is_main;  /* the executable */
+  gboolean unloaded; /* seen gone at a later refresh */
+  gint resolved;     /* an address in it was resolved (atomic): the report lists it */
 } JsModule;
 
 typedef struct _JsModules JsModules;

@@ -798,6 +798,49 @@ class ProfileReportTest(AnalysisTestCase):
         self.assertTrue(labels[0].startswith("[gtk] gdk_frame_clock_paint"), labels)  # cut to fit
         self.assertEqual(labels[1], "libgtk-4.so.1+0x12ab")
 
+    def test_nameless_callback_keeps_its_build_id(self):
+        """A nameless callback's group, cells and worst event carry its
+        module's build-id from the report's module table; a callback with a
+        name, a module the table lists twice, or a report without the table
+        carries none; merging aggregates keeps it, in any grouping."""
+        a, b = golden_reports()
+        for e in a["events"]:
+            e["callback"] = "libfoo.so.1+0x4711"
+        a["modules"] = [{"name": "libfoo.so.1", "path": "/usr/lib/libfoo.so.1",
+                         "build_id": "c2490b1f"}]
+        agg = self.merge(self.write_json("a.json", a), self.write_json("b.json", b))
+        nameless = [g for g in agg["groups"] if g["callback"] == "libfoo.so.1+0x4711"]
+        self.assertEqual(len(nameless), 2)
+        self.assertTrue(all(g["callback_build_id"] == "c2490b1f" for g in nameless), nameless)
+        self.assertTrue(all("callback_build_id" not in g for g in agg["groups"]
+                            if g["callback"] != "libfoo.so.1+0x4711"))
+        cells = [c for sig in agg["signatures"] for c in sig["cells"]
+                 if c["callback"] == "libfoo.so.1+0x4711"]
+        self.assertTrue(cells and all(c["callback_build_id"] == "c2490b1f" for c in cells))
+        worst = [e for e in agg["worst_events"] if e["callback"] == "libfoo.so.1+0x4711"]
+        self.assertTrue(worst and all(e["callback_build_id"] == "c2490b1f" for e in worst))
+        # Aggregates of it merge as the reports do.
+        self.merge(self.path("a.json"), out="only-a.json")
+        self.merge(self.path("b.json"), out="only-b.json")
+        again = self.merge(self.path("only-a.json"), self.path("only-b.json"), out="again.json")
+        self.assertEqual(again, agg)
+        # The same run's callback under another build of the module is
+        # another group; a module listed twice, or no table: no build-id.
+        a2 = copy.deepcopy(a)
+        a2["process"]["pid"] = 101
+        a2["modules"][0]["build_id"] = "d00d"
+        agg = self.merge(self.path("a.json"), self.write_json("a2.json", a2), out="two.json")
+        ids = sorted(g["callback_build_id"] for g in agg["groups"]
+                     if g["callback"] == "libfoo.so.1+0x4711")
+        self.assertEqual(ids, ["c2490b1f", "c2490b1f", "d00d", "d00d"])
+        a2["modules"].append(dict(a2["modules"][0], build_id="beef", path="/opt/libfoo.so.1"))
+        self.write_json("a2.json", a2)
+        a3 = copy.deepcopy(a)
+        del a3["modules"]
+        a3["process"]["pid"] = 102
+        agg = self.merge(self.path("a2.json"), self.write_json("a3.json", a3), out="none.json")
+        self.assertFalse([g for g in agg["groups"] if "callback_build_id" in g])
+
     def test_hostile_aggregate_parts(self):
         aggregate = self.merge(self.input)
         worst = next(e for e in aggregate["worst_events"] if e["id"] == 1)
@@ -1315,6 +1358,18 @@ class HostileInputTest(AnalysisTestCase):
             (lambda g: g["worst_events"][0].update(duration_ns=1),
              "worst_events[0] does not add up"),
             (lambda g: g.pop("stalls"), "stalls is missing"),
+            (lambda g: g["groups"][0].update(callback="libfoo.so+0x10", callback_build_id="xyz"),
+             "groups[0].callback_build_id must be hex digits"),
+            (lambda g: g["groups"][0].update(callback="libfoo.so+0x10", callback_build_id=7),
+             "groups[0].callback_build_id must be a string or null"),
+            (lambda g: g["groups"][0].update(callback="on_click", callback_build_id="ab12"),
+             "groups[0].callback_build_id must be beside a nameless callback"),
+            (lambda g: g["groups"][0].update(callback=None, callback_build_id="ab12"),
+             "groups[0].callback_build_id must be beside a nameless callback"),
+            (lambda g: g["signatures"][0]["cells"][0].update(callback_build_id="ab" * 65),
+             "signatures[0].cells[0].callback_build_id must be hex digits"),
+            (lambda g: g["worst_events"][0].update(callback_build_id="ab12"),
+             "worst_events[0].callback_build_id must be beside a nameless callback"),
         ]
         for mutate, fragment in cases:
             with self.subTest(fragment=fragment):

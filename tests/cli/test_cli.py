@@ -954,6 +954,42 @@ class ReportErrorTest(CliTestCase):
             with self.subTest(cut=cut):
                 self.check_error(self.write("cut.json", text[:cut]), "not valid JSON")
 
+    def test_module_table(self):
+        """The module table (`modules`): optional; a good one is read, and
+        each broken member is named."""
+        good = {"name": "libfoo.so.1", "path": "/usr/lib/libfoo.so.1",
+                "build_id": "c2490b1f", "text_vaddr": "0x1000", "text_offset": "0x1000"}
+        for table in ([], [good], [dict(good, path=None, build_id=None)],
+                      [dict(good, path="~/build/libfoo.so.1")],
+                      [{"name": "linux-vdso.so.1", "path": None, "build_id": "ab12"}]):
+            with self.subTest(table=table):
+                report = make_report()
+                report["modules"] = table
+                proc = run_cli("summary", self.write("ok.json", json.dumps(report)))
+                self.assertExit(proc, 0)
+        cases = [
+            ({"modules": {"name": "x"}}, "modules must be an array"),
+            ({"modules": [1]}, "modules[0]"),
+            ({"modules": [dict(good, name=None)]}, "modules[0].name must be a string"),
+            ({"modules": [dict(good, name="")]}, "modules[0].name must be a file name"),
+            ({"modules": [dict(good, name="../libfoo.so")]}, "modules[0].name"),
+            ({"modules": [good, dict(good, path="libfoo.so.1")]},
+             "modules[1].path must be an absolute path"),
+            ({"modules": [dict(good, path=7)]}, "modules[0].path"),
+            ({"modules": [dict(good, build_id="xyz")]}, "modules[0].build_id must be hex"),
+            ({"modules": [dict(good, build_id="abc")]}, "modules[0].build_id"),
+            ({"modules": [dict(good, build_id="ab" * 65)]}, "modules[0].build_id"),
+            ({"modules": [dict(good, text_vaddr="4096")]}, "modules[0].text_vaddr"),
+            ({"modules": [dict(good, text_vaddr="0x")]}, "modules[0].text_vaddr"),
+            ({"modules": [dict(good, text_vaddr="0x1g")]}, "modules[0].text_vaddr"),
+            ({"modules": [dict(good, text_offset="0x" + "f" * 16)]}, "modules[0].text_offset"),
+            ({"modules": [dict(good, text_offset=None)]}, "modules[0].text_offset is missing"),
+            ({"modules": [good] * 4097}, "at most 4096"),
+        ]
+        for members, fragment in cases:
+            with self.subTest(fragment=fragment):
+                self.check_report_error(lambda r, m=members: r.update(m), fragment)
+
     def test_not_a_report(self):
         self.check_error(self.write("a.json", "[1, 2]"), "not a jankscope report", "an array")
         self.check_error(self.write("b.json", "\"text\""), "not a jankscope report", "a string")

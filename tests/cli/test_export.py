@@ -775,6 +775,40 @@ class SyntheticTest(ExportTestCase):
                                                    "memory_start"), 0x200)
         self.assertEqual(one(p.m, "duration_nanos"), 3 * 10_000 * MS + 10_000 * MS)
 
+    def test_pprof_module_table(self):
+        """With the report's module table, a mapping has the module's path
+        and starts at its code (text_vaddr past the module's base, at file
+        offset text_offset): address - (memory_start - text_vaddr) is still
+        the report's offset. A module the table lacks keeps its file name;
+        build-ids are written in lower case, as pprof compares them."""
+        self.need("pprof")
+        r = report_a()
+        for e in r["events"]:
+            for st in e.get("stacks", []):
+                for f in st["frames"]:
+                    if f["module"] == "fake-app":
+                        f["build_id"] = "AB12CD34"
+        r["modules"] = [
+            {"name": "fake-app", "path": "/opt/fake/fake-app", "build_id": "AB12CD34",
+             "text_vaddr": "0x1000", "text_offset": "0x800"},
+            {"name": "libother.so", "path": "/usr/lib/libother.so", "build_id": None},
+        ]
+        data = self.export("pprof", self.write("modules.json", r))
+        p = Pprof(decode_pprof(data, need_env("EXPORT_TEST_PROTO_DIR")))
+        mappings = {p.s(one(m, "filename")): m for m in p.mappings.values()}
+        fake = mappings["/opt/fake/fake-app"]
+        self.assertEqual(p.s(one(fake, "build_id")), "ab12cd34")
+        self.assertEqual(one(fake, "file_offset", 0), 0x800)
+        base = one(fake, "memory_start") - 0x1000
+        self.assertEqual(base % (1 << 40), 0)
+        loc = next(loc for loc in p.locations.values()
+                   if p.function_names(one(loc, "id")) == ["compute_hash"])
+        self.assertEqual(one(loc, "mapping_id"), one(fake, "id"))
+        self.assertEqual(one(loc, "address") - base, 0x200)
+        self.assertLess(one(loc, "address"), one(fake, "memory_limit"))
+        self.assertIn("libfoo.so", mappings)  # not in the table: its file name
+        self.assertEqual(one(mappings["libfoo.so"], "file_offset", 0), 0)
+
     # --- json
 
     def test_json(self):
