@@ -21,7 +21,9 @@ APP = "diagnosis-app"
 MIN_EVIDENCE_NS = 40 * MS  # JS_DIAGNOSIS_MIN_NS
 MIN_SHARE = 0.3  # JS_DIAGNOSIS_MIN_SHARE
 DIAGNOSIS_KEYS = ("id", "title", "evidence_ns", "share", "function", "node", "wait", "caller",
-                  "fix")
+                  "fix", "detail")
+DBUS_NAMES = {"bus_name": "org.jankscope.DiagnosisTest", "object_path": "/org/jankscope/Test",
+              "interface": "org.jankscope.DiagnosisTest", "method": "Slow"}
 
 
 def run(scenario, extra_env=None):
@@ -53,6 +55,15 @@ def validate_diagnosis(d, owner, n_nodes, what):
     check(d["node"] == -1 or 0 <= d["node"] < n_nodes,
           f"{what}: node {d['node']} outside the event's profile ({n_nodes} nodes)")
     check(d["function"] != "main", f"{what}: a diagnosis names main")
+    detail = d["detail"]
+    if d["id"] == "file-io":
+        check(isinstance(detail, dict) and "path" in detail,
+              f"{what}: file-io without detail.path: {detail!r}")
+    elif d["id"] == "dbus-sync":
+        check(detail is None or set(detail) == set(DBUS_NAMES),
+              f"{what}: dbus-sync detail {detail!r}")
+    else:
+        check(detail is None, f"{what}: {d['id']} with a detail {detail!r}")
 
 
 def the_event(r):
@@ -92,16 +103,49 @@ def expect(scenario, diagnosis_id, functions=None, wait=None, env=None, callers=
         check(longest.get("diagnosis") is not None, f"{scenario}: the part has no diagnosis")
         check_equal(longest["diagnosis"]["id"], diagnosis_id, f"{scenario}: the part's diagnosis")
         print(f"info: {scenario}: {d['id']} in {d['function']} "
-              f"({d['evidence_ns'] / MS:.0f} ms, share {d['share']})")
+              f"({d['evidence_ns'] / MS:.0f} ms, share {d['share']}), detail {d['detail']}")
+        return r
     return checker
 
 
 def check_dbus():
     """A bus of the test's own (session_bus_env: a private dbus-daemon
     unless the caller has a session bus), the service on a thread of the
-    app."""
-    expect("dbus", "dbus-sync", ("g_dbus_connection_call_sync",), env=session_bus_env,
-           callers=("js_test_call_dbus",))()
+    app. The call's names are the diagnosis's detail (the preload saw the
+    app's g_dbus_connection_call_sync)."""
+    r = expect("dbus", "dbus-sync", ("g_dbus_connection_call_sync",), env=session_bus_env,
+               callers=("js_test_call_dbus",))()
+    e = the_event(r)
+    longest = max(e["parts"], key=lambda p: p["duration_ns"])
+    for owner, what in ((e, "event"), (longest, "part")):
+        check_equal(owner["diagnosis"]["detail"], DBUS_NAMES, f"dbus: the {what}'s call")
+
+
+def check_file_io():
+    """Reading a file the page cache holds: the time is on the CPU, inside
+    g_file_get_contents, and no system call shows the file: the detail says
+    so (path null), or names the big file when a read was seen blocked."""
+    r = expect("file-io", "file-io", ("g_file_get_contents",), "io",
+               callers=("js_test_read_files",))()
+    e = the_event(r)
+    for owner in [e] + e["parts"]:
+        d = owner.get("diagnosis")
+        if d is not None and d["id"] == "file-io" and d["detail"]["path"] is not None:
+            check(d["detail"]["path"].endswith("/big.txt"),
+                  f"file-io: a path that is not the file read: {d['detail']['path']!r}")
+
+
+def check_file_open():
+    """Blocked in openat of a FIFO inside g_file_get_contents: the path
+    argument of the call, copied from the app's memory, is the detail."""
+    # No caller: the copy of the blocked stack unwinds no further than
+    # g_file_get_contents (Debian's GLib, where the open is inlined into it).
+    r = expect("file-open", "file-io", ("g_file_get_contents",), "io")()
+    path = r.facts["path"][0]
+    e = the_event(r)
+    longest = max(e["parts"], key=lambda p: p["duration_ns"])
+    for owner, what in ((e, "event"), (longest, "part")):
+        check_equal(owner["diagnosis"]["detail"], {"path": path}, f"file-open: the {what}'s file")
 
 
 def check_worker():
@@ -131,8 +175,8 @@ def check_mixed():
 
 
 CHECKS = {
-    "file-io": expect("file-io", "file-io", ("g_file_get_contents",), "io",
-                      callers=("js_test_read_files",)),
+    "file-io": check_file_io,
+    "file-open": check_file_open,
     "dbus": check_dbus,
     "spawn": expect("spawn", "subprocess-wait", ("g_spawn_command_line_sync", "g_spawn_sync"),
                     "child", callers=("js_test_spawn",)),
