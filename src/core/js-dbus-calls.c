@@ -10,8 +10,6 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "js-mainloop.h"
-
 /* Each name cut at this many bytes (a bus name or interface is at most 255
  * by the D-Bus specification; object paths have no bound). */
 #define NAME_BYTES 256
@@ -35,12 +33,16 @@ static struct
   char names[N_NAMES][NAME_BYTES];
 } note;
 
+/* The thread whose calls are noted: the one that installed the hooks (the
+ * main thread, at start-up). */
+static pthread_t noted_thread;
+
 /* A byte of a D-Bus name, bus name, object path, interface or member ([A-Za-z0-9_.:/-]), else
  * '?': what the app passed is copied, never trusted. */
 static char
 name_char (char c)
 {
-  return g_ascii_isalnum (c) || strchr ("_.:/-", c) != NULL ? c : '?';
+  return g_ascii_isalnum (c) || c == '_' || c == '.' || c == ':' || c == '/' || c == '-' ? c : '?';
 }
 
 static void
@@ -60,7 +62,7 @@ js_dbus_calls_begin (int kind, void *object, const char *bus_name, const char *o
   const char *dot = NULL;
   guint seq;
 
-  if (!pthread_equal (pthread_self (), js_mainloop_thread ()))
+  if (!pthread_equal (pthread_self (), noted_thread))
     return;
   if (kind == JS_DBUS_CALL_PROXY)
     {
@@ -108,7 +110,7 @@ js_dbus_calls_begin (int kind, void *object, const char *bus_name, const char *o
 void
 js_dbus_calls_end (void)
 {
-  if (pthread_equal (pthread_self (), js_mainloop_thread ())
+  if (pthread_equal (pthread_self (), noted_thread)
       && __atomic_load_n (&note.depth, __ATOMIC_RELAXED) > 0)
     __atomic_sub_fetch (&note.depth, 1, __ATOMIC_RELEASE);
 }
@@ -140,6 +142,7 @@ js_dbus_calls_current (void)
 void
 js_dbus_calls_install (JsBridge *bridge)
 {
+  noted_thread = pthread_self ();
   /* end before begin: the preload calls end only after a begin it saw. */
   __atomic_store_n (&bridge->dbus_sync_end, js_dbus_calls_end, __ATOMIC_RELEASE);
   __atomic_store_n (&bridge->dbus_sync_begin, js_dbus_calls_begin, __ATOMIC_RELEASE);

@@ -25,7 +25,8 @@
 
 G_BEGIN_DECLS
 
-/* Installs the hooks in the preload's bridge (preload mode). */
+/* Installs the hooks in the preload's bridge (preload mode); the calling
+ * thread (the main thread, at start-up) is the one whose calls are noted. */
 void js_dbus_calls_install (JsBridge *bridge);
 
 /* The hooks, exposed for the unit tests: `kind` is a JsDbusCallKind, `object`
