@@ -14,8 +14,8 @@ Usage: check_diagnosis.py CHECK
 import os
 
 from jankscope_test import (
-    MS, SANITIZED, Skip, app, check, check_equal, check_ran_fine, main, run_app, session_bus_env, stalls,
-    summarize, validate_run_report)
+    MS, SANITIZED, Skip, app, check, check_equal, check_ran_fine, gtk_env, main, run_app,
+    session_bus_env, stalls, summarize, validate_run_report)
 
 APP = "diagnosis-app"
 MIN_EVIDENCE_NS = 40 * MS  # JS_DIAGNOSIS_MIN_NS
@@ -174,6 +174,30 @@ def check_mixed():
           f"mixed: the event's diagnosis {e['diagnosis']['id']}")
 
 
+def check_builder():
+    """GTK 4: a large GtkBuilder description built on the main thread
+    (tests/apps/diagnosis-gtk4.c) is builder-template, named at
+    gtk_builder_add_from_string (exported by libgtk-4, so named in Debian's
+    stripped library)."""
+    if not os.environ.get("JANKSCOPE_TEST_DIAGNOSIS_GTK4"):
+        raise Skip("diagnosis-gtk4 is not built (no GTK 4)")
+    r = run_app([os.environ["JANKSCOPE_TEST_DIAGNOSIS_GTK4"]], extra_env=gtk_env(), timeout=90)
+    check_ran_fine(r)
+    validate_run_report(r, toolkit="gtk4")
+    e = the_event(r)
+    d = e.get("diagnosis")
+    check(d is not None, f"builder: no diagnosis (culprit {e.get('culprit')})")
+    check_equal(d["id"], "builder-template", "builder: the event's diagnosis")
+    if not SANITIZED:
+        check_equal(d["function"], "gtk_builder_add_from_string", "builder: the function named")
+        check_equal(d["caller"], "js_test_build_ui", "builder: the caller")
+    longest = max(e["parts"], key=lambda p: p["duration_ns"])
+    check(longest.get("diagnosis") is not None, "builder: the part has no diagnosis")
+    check_equal(longest["diagnosis"]["id"], "builder-template", "builder: the part's diagnosis")
+    print(f"info: builder: {d['id']} in {d['function']} ({d['evidence_ns'] / MS:.0f} ms, "
+          f"share {d['share']})")
+
+
 CHECKS = {
     "file-io": check_file_io,
     "file-open": check_file_open,
@@ -194,6 +218,7 @@ CHECKS = {
     "busy": expect("busy", "slow-callback", ("js_test_spin",), callers=("js_test_spin",)),
     "worker": check_worker,
     "mixed": check_mixed,
+    "builder": check_builder,
 }
 
 if __name__ == "__main__":
