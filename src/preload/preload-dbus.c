@@ -26,6 +26,19 @@ real_symbol (void **slot, const char *name)
       fn = dlsym (RTLD_NEXT, name);
       if (fn == NULL)
         {
+          /* GIO loaded without RTLD_GLOBAL (a plugin's dependency, dlopened
+           * RTLD_LOCAL): not in the global scope that RTLD_NEXT searches, but
+           * loaded, since the caller is linked with it. */
+          void *gio = dlopen ("libgio-2.0.so.0", RTLD_LAZY | RTLD_NOLOAD);
+
+          if (gio != NULL)
+            {
+              fn = dlsym (gio, name);
+              dlclose (gio); /* the caller's reference keeps it */
+            }
+        }
+      if (fn == NULL)
+        {
           /* Only code linked with GIO calls these: cannot happen short of a
            * broken installation. */
           fprintf (stderr, "jankscope: %s not found below the preload\n", name);
