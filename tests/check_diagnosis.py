@@ -12,6 +12,7 @@ Usage: check_diagnosis.py CHECK
 """
 
 import os
+import tempfile
 
 from jankscope_test import (
     MS, SANITIZED, Skip, app, check, check_equal, check_ran_fine, gtk_env, main, run_app,
@@ -146,6 +147,14 @@ def check_file_open():
     longest = max(e["parts"], key=lambda p: p["duration_ns"])
     for owner, what in ((e, "event"), (longest, "part")):
         check_equal(owner["diagnosis"]["detail"], {"path": path}, f"file-open: the {what}'s file")
+    # Scrubbed as every path of the report is (JANKSCOPE_SCRUB): the home
+    # folder (here the one the FIFO is made in) becomes ~.
+    with tempfile.TemporaryDirectory() as home:
+        r = run("file-open", {"TMPDIR": home, "HOME": home, "JANKSCOPE_SCRUB": "1"})
+    path = r.facts["path"][0]
+    check(path.startswith(home + "/"), f"file-open: the FIFO {path} is not in {home}")
+    d = the_event(r)["diagnosis"]
+    check_equal(d["detail"], {"path": "~" + path[len(home):]}, "file-open: the scrubbed file")
 
 
 def check_worker():
