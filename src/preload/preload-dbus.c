@@ -23,20 +23,8 @@ real_symbol (void **slot, const char *name)
 
   if (fn == NULL)
     {
-      fn = dlsym (RTLD_NEXT, name);
-      if (fn == NULL)
-        {
-          /* GIO loaded without RTLD_GLOBAL (a plugin's dependency, dlopened
-           * RTLD_LOCAL): not in the global scope that RTLD_NEXT searches, but
-           * loaded, since the caller is linked with it. */
-          void *gio = dlopen ("libgio-2.0.so.0", RTLD_LAZY | RTLD_NOLOAD);
-
-          if (gio != NULL)
-            {
-              fn = dlsym (gio, name);
-              dlclose (gio); /* the caller's reference keeps it */
-            }
-        }
+      /* GIO may be loaded RTLD_LOCAL (a plugin's dependency). */
+      fn = js_preload_next_symbol (name, "libgio-2.0.so.0");
       if (fn == NULL)
         {
           /* Only code linked with GIO calls these: cannot happen short of a

@@ -1,44 +1,30 @@
-/* gio-plugin-host.c - a GLib program (not linked with GIO) that dlopens a
- * module linked with GIO RTLD_LOCAL and makes it call
- * g_dbus_connection_call_sync (gio-plugin.c), from a main-loop callback.
+/* gio-plugin-host.c - a program not linked with GLib that dlopens a module
+ * linked with GIO RTLD_LOCAL (gio-plugin.c): GLib and GIO are then outside
+ * the global scope, where the preload's stand-ins (main loop, built-in
+ * source tables, synchronous D-Bus calls) look for their functions first.
  *
  *   gio-plugin-host MODULE
  *
- * Prints "code=N" (G_IO_ERROR_TIMED_OUT's code is 24) and exits 0.
+ * Prints what the module's js_plugin_call returns and exits 0.
  */
 #include <dlfcn.h>
-#include <glib.h>
 #include <stdio.h>
-
-static GMainLoop *loop;
-static const char *module;
-
-static gboolean
-call (gpointer data)
-{
-  void *handle = dlopen (module, RTLD_NOW | RTLD_LOCAL);
-  int (*fn) (void) = handle != NULL ? (int (*) (void)) dlsym (handle, "js_plugin_call") : NULL;
-
-  if (fn == NULL)
-    {
-      fprintf (stderr, "dlopen (%s): %s\n", module, dlerror ());
-      g_main_loop_quit (loop);
-      return G_SOURCE_REMOVE;
-    }
-  printf ("code=%d\n", fn ());
-  g_main_loop_quit (loop);
-  return G_SOURCE_REMOVE;
-}
 
 int
 main (int argc, char **argv)
 {
+  void *handle;
+  const char *(*call) (void);
+
   if (argc != 2)
     return 2;
-  module = argv[1];
-  loop = g_main_loop_new (NULL, FALSE);
-  g_idle_add (call, NULL);
-  g_main_loop_run (loop);
-  g_main_loop_unref (loop);
+  handle = dlopen (argv[1], RTLD_NOW | RTLD_LOCAL);
+  call = handle != NULL ? (const char *(*) (void) ) dlsym (handle, "js_plugin_call") : NULL;
+  if (call == NULL)
+    {
+      fprintf (stderr, "dlopen (%s): %s\n", argv[1], dlerror ());
+      return 3;
+    }
+  printf ("%s\n", call ());
   return 0;
 }

@@ -1,20 +1,39 @@
-/* gio-plugin.c - a module linked with GIO that a GLib program not linked with
- * GIO loads RTLD_LOCAL (gio-plugin-host.c): GIO is then outside the global
- * scope, where the preload's stand-ins of GIO's synchronous D-Bus calls
- * look for GIO's functions first (tests/check_safety.py "gio-local").
+/* gio-plugin.c - a module linked with GIO that a program not linked with
+ * GLib loads RTLD_LOCAL (gio-plugin-host.c): GLib and GIO are then outside
+ * the global scope, where the preload's stand-ins look for their functions
+ * first (tests/check_safety.py "gio-local").
  *
- * js_plugin_call () makes a peer-to-peer D-Bus connection over a socketpair
- * whose other end never answers, and calls a method with a 50 ms timeout:
- * GIO's answer is a timeout error. Returns the error's code, -1 on success.
+ * js_plugin_call () runs a main loop with an idle and a timeout (GLib's
+ * built-in source tables, the main-loop entry points), then makes a
+ * peer-to-peer D-Bus connection over a socketpair whose other end never
+ * answers and calls a method with a 50 ms timeout: GIO's answer is a timeout
+ * error. Returns "idle=N timeout=N code=N" (G_IO_ERROR_TIMED_OUT is 24).
  */
 #include <gio/gio.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-int js_plugin_call (void);
+const char *js_plugin_call (void);
 
-int
-js_plugin_call (void)
+static int idles, timeouts;
+
+static gboolean
+on_idle (gpointer data)
+{
+  idles++;
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_timeout (gpointer loop)
+{
+  timeouts++;
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+static int
+call_nobody (void)
 {
   int sv[2];
   GSocket *socket;
@@ -50,4 +69,20 @@ js_plugin_call (void)
   g_object_unref (socket);
   close (sv[1]);
   return code;
+}
+
+const char *
+js_plugin_call (void)
+{
+  static char result[64];
+  GMainLoop *loop = g_main_loop_new (NULL, FALSE);
+  int code;
+
+  g_idle_add (on_idle, NULL);
+  g_timeout_add (20, on_timeout, loop);
+  g_main_loop_run (loop);
+  g_main_loop_unref (loop);
+  code = call_nobody ();
+  g_snprintf (result, sizeof result, "idle=%d timeout=%d code=%d", idles, timeouts, code);
+  return result;
 }
