@@ -12,16 +12,19 @@ Usage: check_diagnosis.py CHECK
 """
 
 import os
+import tempfile
 
 from jankscope_test import (
-    MS, SANITIZED, Skip, app, check, check_equal, check_ran_fine, main, run_app, session_bus_env, stalls,
-    summarize, validate_run_report)
+    MS, SANITIZED, Skip, app, check, check_equal, check_ran_fine, gtk_env, main, run_app,
+    session_bus_env, stalls, summarize, validate_run_report)
 
 APP = "diagnosis-app"
 MIN_EVIDENCE_NS = 40 * MS  # JS_DIAGNOSIS_MIN_NS
 MIN_SHARE = 0.3  # JS_DIAGNOSIS_MIN_SHARE
 DIAGNOSIS_KEYS = ("id", "title", "evidence_ns", "share", "function", "node", "wait", "caller",
-                  "fix")
+                  "fix", "detail")
+DBUS_NAMES = {"bus_name": "org.jankscope.DiagnosisTest", "object_path": "/org/jankscope/Test",
+              "interface": "org.jankscope.DiagnosisTest", "method": "Slow"}
 
 
 def run(scenario, extra_env=None):
@@ -53,6 +56,15 @@ def validate_diagnosis(d, owner, n_nodes, what):
     check(d["node"] == -1 or 0 <= d["node"] < n_nodes,
           f"{what}: node {d['node']} outside the event's profile ({n_nodes} nodes)")
     check(d["function"] != "main", f"{what}: a diagnosis names main")
+    detail = d["detail"]
+    if d["id"] == "file-io":
+        check(isinstance(detail, dict) and "path" in detail,
+              f"{what}: file-io without detail.path: {detail!r}")
+    elif d["id"] == "dbus-sync":
+        check(detail is None or set(detail) == set(DBUS_NAMES),
+              f"{what}: dbus-sync detail {detail!r}")
+    else:
+        check(detail is None, f"{what}: {d['id']} with a detail {detail!r}")
 
 
 def the_event(r):
@@ -92,16 +104,57 @@ def expect(scenario, diagnosis_id, functions=None, wait=None, env=None, callers=
         check(longest.get("diagnosis") is not None, f"{scenario}: the part has no diagnosis")
         check_equal(longest["diagnosis"]["id"], diagnosis_id, f"{scenario}: the part's diagnosis")
         print(f"info: {scenario}: {d['id']} in {d['function']} "
-              f"({d['evidence_ns'] / MS:.0f} ms, share {d['share']})")
+              f"({d['evidence_ns'] / MS:.0f} ms, share {d['share']}), detail {d['detail']}")
+        return r
     return checker
 
 
 def check_dbus():
     """A bus of the test's own (session_bus_env: a private dbus-daemon
     unless the caller has a session bus), the service on a thread of the
-    app."""
-    expect("dbus", "dbus-sync", ("g_dbus_connection_call_sync",), env=session_bus_env,
-           callers=("js_test_call_dbus",))()
+    app. The call's names are the diagnosis's detail (the preload saw the
+    app's g_dbus_connection_call_sync)."""
+    r = expect("dbus", "dbus-sync", ("g_dbus_connection_call_sync",), env=session_bus_env,
+               callers=("js_test_call_dbus",))()
+    e = the_event(r)
+    longest = max(e["parts"], key=lambda p: p["duration_ns"])
+    for owner, what in ((e, "event"), (longest, "part")):
+        check_equal(owner["diagnosis"]["detail"], DBUS_NAMES, f"dbus: the {what}'s call")
+
+
+def check_file_io():
+    """Reading a file the page cache holds: the time is on the CPU, inside
+    g_file_get_contents, and no system call shows the file: the detail says
+    so (path null), or names the big file when a read was seen blocked."""
+    r = expect("file-io", "file-io", ("g_file_get_contents",), "io",
+               callers=("js_test_read_files",))()
+    e = the_event(r)
+    for owner in [e] + e["parts"]:
+        d = owner.get("diagnosis")
+        if d is not None and d["id"] == "file-io" and d["detail"]["path"] is not None:
+            check(d["detail"]["path"].endswith("/big.txt"),
+                  f"file-io: a path that is not the file read: {d['detail']['path']!r}")
+
+
+def check_file_open():
+    """Blocked in openat of a FIFO inside g_file_get_contents: the path
+    argument of the call, copied from the app's memory, is the detail."""
+    # No caller: the copy of the blocked stack unwinds no further than
+    # g_file_get_contents (Debian's GLib, where the open is inlined into it).
+    r = expect("file-open", "file-io", ("g_file_get_contents",), "io")()
+    path = r.facts["path"][0]
+    e = the_event(r)
+    longest = max(e["parts"], key=lambda p: p["duration_ns"])
+    for owner, what in ((e, "event"), (longest, "part")):
+        check_equal(owner["diagnosis"]["detail"], {"path": path}, f"file-open: the {what}'s file")
+    # Scrubbed as every path of the report is (JANKSCOPE_SCRUB): the home
+    # folder (here the one the FIFO is made in) becomes ~.
+    with tempfile.TemporaryDirectory() as home:
+        r = run("file-open", {"TMPDIR": home, "HOME": home, "JANKSCOPE_SCRUB": "1"})
+    path = r.facts["path"][0]
+    check(path.startswith(home + "/"), f"file-open: the FIFO {path} is not in {home}")
+    d = the_event(r)["diagnosis"]
+    check_equal(d["detail"], {"path": "~" + path[len(home):]}, "file-open: the scrubbed file")
 
 
 def check_worker():
@@ -130,9 +183,33 @@ def check_mixed():
           f"mixed: the event's diagnosis {e['diagnosis']['id']}")
 
 
+def check_builder():
+    """GTK 4: a large GtkBuilder description built on the main thread
+    (tests/apps/diagnosis-gtk4.c) is builder-template, named at
+    gtk_builder_add_from_string (exported by libgtk-4, so named in Debian's
+    stripped library)."""
+    if not os.environ.get("JANKSCOPE_TEST_DIAGNOSIS_GTK4"):
+        raise Skip("diagnosis-gtk4 is not built (no GTK 4)")
+    r = run_app([os.environ["JANKSCOPE_TEST_DIAGNOSIS_GTK4"]], extra_env=gtk_env(), timeout=90)
+    check_ran_fine(r)
+    validate_run_report(r, toolkit="gtk4")
+    e = the_event(r)
+    d = e.get("diagnosis")
+    check(d is not None, f"builder: no diagnosis (culprit {e.get('culprit')})")
+    check_equal(d["id"], "builder-template", "builder: the event's diagnosis")
+    if not SANITIZED:
+        check_equal(d["function"], "gtk_builder_add_from_string", "builder: the function named")
+        check_equal(d["caller"], "js_test_build_ui", "builder: the caller")
+    longest = max(e["parts"], key=lambda p: p["duration_ns"])
+    check(longest.get("diagnosis") is not None, "builder: the part has no diagnosis")
+    check_equal(longest["diagnosis"]["id"], "builder-template", "builder: the part's diagnosis")
+    print(f"info: builder: {d['id']} in {d['function']} ({d['evidence_ns'] / MS:.0f} ms, "
+          f"share {d['share']})")
+
+
 CHECKS = {
-    "file-io": expect("file-io", "file-io", ("g_file_get_contents",), "io",
-                      callers=("js_test_read_files",)),
+    "file-io": check_file_io,
+    "file-open": check_file_open,
     "dbus": check_dbus,
     "spawn": expect("spawn", "subprocess-wait", ("g_spawn_command_line_sync", "g_spawn_sync"),
                     "child", callers=("js_test_spawn",)),
@@ -150,6 +227,7 @@ CHECKS = {
     "busy": expect("busy", "slow-callback", ("js_test_spin",), callers=("js_test_spin",)),
     "worker": check_worker,
     "mixed": check_mixed,
+    "builder": check_builder,
 }
 
 if __name__ == "__main__":

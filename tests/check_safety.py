@@ -136,6 +136,16 @@ def test_glib_tool():
         check_equal(guest.report["events"], [], "events")
 
 
+def test_gio_local():
+    """GLib and GIO loaded RTLD_LOCAL by a module of a program without GLib:
+    they are not in the global scope that dlsym (RTLD_NEXT) searches, yet
+    the module's main loop, idle and timeout run, and its synchronous D-Bus
+    call reaches GIO through the preload's stand-in, with GIO's answer (a
+    timeout: code 24), as without the preload."""
+    guest = check_same_behaviour_glib([app("gio-plugin-host"), app("gio-plugin")], 0)
+    check_equal(guest.stdout, "idle=1 timeout=1 code=24\n", "stdout")
+
+
 def test_cxx_exceptions():
     """C++ exceptions thrown in a GLib callback are still caught."""
     guest = check_same_behaviour_glib([app("cxx-exceptions")], 5)
@@ -435,6 +445,7 @@ CHECKS = {
     "exit-in-dispatch": test_exit_in_dispatch,
     "no-loop": test_no_loop,
     "glib-tool": test_glib_tool,
+    "gio-local": test_gio_local,
     "cxx-exceptions": test_cxx_exceptions,
     "source-churn": test_source_churn,
     "dynamic-funcs": test_dynamic_funcs,

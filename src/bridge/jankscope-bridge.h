@@ -89,7 +89,22 @@ typedef struct
    * context), or the GTask (`task`, id 0). Any thread. */
   void (*posted) (int kind, const void *caller, const void *func, unsigned id, void *context,
                   void *task);
+  /* A synchronous D-Bus call the app makes (js-dbus-calls.h): the preload
+   * calls dbus_sync_begin before forwarding it and, if it did, dbus_sync_end
+   * after. `kind`: JS_DBUS_CALL_NAMES (the names given), JS_DBUS_CALL_PROXY
+   * (`object` a GDBusProxy, `method_name` given), JS_DBUS_CALL_MESSAGE
+   * (`object` a GDBusMessage). */
+  void (*dbus_sync_begin) (int kind, void *object, const char *bus_name, const char *object_path,
+                           const char *interface_name, const char *method_name);
+  void (*dbus_sync_end) (void);
 } JsBridge;
+
+enum
+{
+  JS_DBUS_CALL_NAMES,
+  JS_DBUS_CALL_PROXY,
+  JS_DBUS_CALL_MESSAGE,
+};
 
 /* Exported by libjankscope-core.so. Returns 0 on success; on failure the core
  * has printed why and leaves every hook NULL. */

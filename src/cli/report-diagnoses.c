@@ -21,6 +21,42 @@ plural_n (guint64 n)
   return (gulong) MIN (n, (guint64) G_MAXULONG);
 }
 
+/* ", file PATH" or ", call BUS OBJECT INTERFACE.METHOD" (and how many
+ * others): what a developer acts on, after the place. */
+static void
+append_detail (const JsrAggDiagnosis *e, GString *out)
+{
+  const JsrAggPlace *first = e->details->len > 0 ? g_ptr_array_index (e->details, 0) : NULL;
+  g_autofree char *text = first != NULL ? jsr_display (first->function) : NULL;
+  guint others = e->details->len > 0 ? e->details->len - 1 : 0;
+
+  if (g_strcmp0 (e->id, "file-io") == 0)
+    {
+      if (text == NULL)
+        {
+          /* Translators: after "File I/O on the main thread: 3 events, 1.2 s":
+           * no sample found the thread blocked on a file (reads from the page
+           * cache run on the CPU). */
+          g_string_append (out, _ (", no file seen"));
+          return;
+        }
+      /* Translators: the file read or written, after the place. */
+      g_string_append_printf (out, _ (", file %s"), text);
+      if (others > 0)
+        g_string_append_printf (out, ngettext (" and %u other file", " and %u other files", others),
+                                others);
+    }
+  else if (text != NULL && g_strcmp0 (e->id, "dbus-sync") == 0)
+    {
+      /* Translators: the D-Bus call (destination, object path,
+       * interface.method), after the place. */
+      g_string_append_printf (out, _ (", call %s"), text);
+      if (others > 0)
+        g_string_append_printf (out, ngettext (" and %u other call", " and %u other calls", others),
+                                others);
+    }
+}
+
 void
 cli_report_format_diagnoses (const JsrAggregate *agg, guint top, GString *out)
 {
@@ -59,6 +95,7 @@ cli_report_format_diagnoses (const JsrAggregate *agg, guint top, GString *out)
       else
         /* Translators: "File I/O on the main thread: 3 events, 1.2 s". */
         g_string_append_printf (out, _ ("%s%s: %s, %s"), INDENT, title, events, blocked);
+      append_detail (e, out);
       g_string_append_c (out, '\n');
       if (fix != NULL)
         /* Translators: the way to avoid the mistake, under its title. */
@@ -114,6 +151,20 @@ cli_report_write_diagnoses_json (const JsrAggregate *agg, guint top, JsrJsonWrit
           jsr_json_writer_string (w, place->function);
           jsr_json_writer_member (w, "blocked_ns");
           jsr_json_writer_uint (w, place->total_ns);
+          jsr_json_writer_end_object (w);
+        }
+      jsr_json_writer_end_array (w);
+      jsr_json_writer_member (w, "details");
+      jsr_json_writer_begin_array (w);
+      for (guint j = 0; j < e->details->len; j++)
+        {
+          const JsrAggPlace *detail = g_ptr_array_index (e->details, j);
+
+          jsr_json_writer_begin_object (w);
+          jsr_json_writer_member (w, "detail");
+          jsr_json_writer_string (w, detail->function);
+          jsr_json_writer_member (w, "blocked_ns");
+          jsr_json_writer_uint (w, detail->total_ns);
           jsr_json_writer_end_object (w);
         }
       jsr_json_writer_end_array (w);

@@ -404,10 +404,14 @@ add_counts (JsSampleStats *s, guint8 state, guint8 wait, guint64 count, gboolean
 /* A blocked sample's time (with a stack: what the profile speaks for) to its
  * wait kind. */
 static void
-add_wait_time (JsSampleStats *s, guint8 state, guint8 wait, gint64 ns)
+add_wait_time (JsSampleStats *s, const JsStallSampleInfo *info, gint64 ns)
 {
-  if (s != NULL && state == JS_THREAD_WAITING)
-    s->wait_ns[MIN (wait, JS_N_WAITS - 1)] += ns;
+  if (s == NULL)
+    return;
+  if (info->state == JS_THREAD_WAITING)
+    s->wait_ns[MIN (info->wait, JS_N_WAITS - 1)] += ns;
+  /* And to the file or D-Bus call it showed. */
+  js_sample_details_add (&s->details, info->detail, ns);
 }
 
 static void
@@ -589,8 +593,8 @@ fold_raw (JsAttribution *a, JsModules *modules, JsStackTable *stacks, const JsSt
           if (ns > 0 && r->part != JS_PART_NONE)
             {
               add_to_node (a, r->part, node, 0, ns);
-              add_wait_time (&a->stats, s->state, s->wait, ns);
-              add_wait_time (part_stats (a, r->part), s->state, s->wait, ns);
+              add_wait_time (&a->stats, s, ns);
+              add_wait_time (part_stats (a, r->part), s, ns);
             }
         }
     }
@@ -667,6 +671,14 @@ fold_chunk (JsAttribution *a, const JsStallChunk *ch, const GArray *regions)
       if (ps != NULL)
         ps->wait_ns[k] += ns;
     }
+  {
+    double share
+        = profile == ch->profile ? 1.0 : (double) inside / (double) (ch->to_ns - ch->from_ns);
+
+    js_sample_details_merge (&a->stats.details, &ch->stats.details, share);
+    if (ps != NULL)
+      js_sample_details_merge (&ps->details, &ch->stats.details, share);
+  }
   for (guint i = 0; i < ch->timeline->len; i++)
     {
       JsSampleEntry e = g_array_index (ch->timeline, JsSampleEntry, i);
@@ -788,7 +800,7 @@ js_attribution_compact (JsStall *st, JsModules *modules, JsStackTable *stacks, c
           if (node != JS_PROFILE_NONE && piece_to > t)
             {
               js_profile_add (ch->profile, node, 0, piece_to - t);
-              add_wait_time (&ch->stats, s->state, s->wait, piece_to - t);
+              add_wait_time (&ch->stats, s, piece_to - t);
             }
           if (!counted && (s->time_ns < piece_to || piece_to >= to))
             {

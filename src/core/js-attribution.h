@@ -30,6 +30,7 @@
 #include <glib.h>
 #include "js-modules.h"
 #include "js-profile.h"
+#include "js-sample-detail.h"
 #include "js-stack-table.h"
 #include "js-watchdog.h"
 
@@ -68,6 +69,7 @@ typedef struct
   guint64 samples, samples_with_stack, samples_running, samples_waiting;
   guint64 wait_counts[JS_N_WAITS];
   gint64 wait_ns[JS_N_WAITS]; /* the time of blocked samples with a stack, per wait kind */
+  JsSampleDetails details;    /* the time of samples with a stack, per detail */
 } JsSampleStats;
 
 typedef struct

@@ -13,6 +13,7 @@
 #include "js-clock.h"
 #include "js-collector.h"
 #include "js-config.h"
+#include "js-dbus-calls.h"
 #include "js-focus.h"
 #include "js-frame-hooks.h"
 #include "js-gdk-threads.h"
@@ -190,6 +191,8 @@ jankscope_core_start (JsBridge *bridge)
                                 mode, start_ns);
   js_ring_set_wake (ring, js_collector_wake, collector);
   js_mainloop_start (ring, bridge, set_poll, get_poll);
+  if (bridge->mode == JS_MODE_PRELOAD)
+    js_dbus_calls_install (bridge);
   /* Before the first dispatch of a gdk_threads_add_* source is timed. */
   js_gdk_threads_probe ();
   /* What runs from the poll function besides its own work: poll observers,

@@ -30,6 +30,40 @@ caller_of (const JsProfile *profile, guint32 from, const JsCause *cause)
   return NULL;
 }
 
+/* The evidence a developer acts on: for file I/O the file (the path the
+ * main thread was blocked on for the most time, or null when no sample found
+ * it blocked on a file: a read from the page cache runs on the CPU and
+ * shows no call's arguments); for a synchronous D-Bus call the call's
+ * names (null when the preload did not see the call: js-dbus-calls.h). */
+static void
+add_detail (JsonBuilder *b, const char *id, const JsSampleStats *stats)
+{
+  const char *text;
+
+  json_builder_set_member_name (b, "detail");
+  if (g_strcmp0 (id, "file-io") == 0)
+    {
+      json_builder_begin_object (b);
+      js_json_member_string (b, "path",
+                             js_sample_details_heaviest (&stats->details, JS_SAMPLE_DETAIL_FILE));
+      json_builder_end_object (b);
+    }
+  else if (g_strcmp0 (id, "dbus-sync") == 0
+           && (text = js_sample_details_heaviest (&stats->details, JS_SAMPLE_DETAIL_DBUS)) != NULL)
+    {
+      static const char *const names[] = { "bus_name", "object_path", "interface", "method" };
+      g_auto (GStrv) fields = g_strsplit (text, "\n", G_N_ELEMENTS (names));
+
+      json_builder_begin_object (b);
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        js_json_member_string (
+            b, names[k], k < g_strv_length (fields) && fields[k][0] != '\0' ? fields[k] : NULL);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+}
+
 guint64 *
 js_report_diagnosis_masks (const JsProfile *profile)
 {
@@ -113,5 +147,6 @@ js_report_add_diagnosis (JsonBuilder *b, const JsProfile *profile, const guint64
       b, "caller",
       caller_of (profile, d.node != JS_DIAGNOSIS_NO_NODE ? d.node : cause->culprit, cause));
   js_json_member_string (b, "fix", d.rule->fix);
+  add_detail (b, d.rule->id, stats);
   json_builder_end_object (b);
 }

@@ -4,6 +4,7 @@
  */
 #include "js-stall-store.h"
 #include "js-clock.h"
+#include "js-sample-detail.h"
 
 #include <string.h>
 
@@ -96,6 +97,7 @@ add_sample (JsStallStore *store, JsStallSample *in)
     .wait = s->wait,
     .flags = s->flags,
     .syscall = s->syscall,
+    .detail = js_sample_detail_intern (in->detail),
   };
 
   if (s->copy != NULL)

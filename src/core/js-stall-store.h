@@ -47,6 +47,7 @@ typedef struct
   guint32 stack; /* JsStackTable id, 0 without a stack */
   guint8 state, wait, flags;
   gint16 syscall;
+  const char *detail; /* interned (js-sample-detail.h), or NULL */
 } JsStallSampleInfo;
 
 struct _JsStall

@@ -298,6 +298,128 @@ js_thread_probe_wait_kind (const JsThreadSnapshot *snap)
     }
 }
 
+/* The target of /proc/self/fd/FD when it is a file's path ("socket:[N]",
+ * "pipe:[N]", "anon_inode:..." are not). procfs answers from the kernel's
+ * own tables: no I/O, nothing that waits on the blocked call. */
+static gboolean
+fd_path (gint64 fd, char *out, gsize size)
+{
+  char link[64];
+  gssize n;
+
+  if (fd < 0 || fd > G_MAXINT)
+    return FALSE;
+  g_snprintf (link, sizeof link, "/proc/self/fd/%d", (int) fd);
+  n = readlink (link, out, size - 1);
+  if (n <= 0)
+    return FALSE;
+  out[n] = '\0';
+  return out[0] == '/';
+}
+
+/* A path argument of the blocked call, from the app's memory through
+ * process_vm_readv (a bad or unmapped address gives an error, never a
+ * fault; the copy is bounded and cut at a page's end, where the next page
+ * may not be mapped). Relative paths are joined to the directory `dirfd`
+ * names (AT_FDCWD: the current directory). */
+static gboolean
+path_arg (guint64 address, gint64 dirfd, char *out, gsize size)
+{
+  char buf[JS_THREAD_PROBE_MAX_PATH];
+  char dir[JS_THREAD_PROBE_MAX_PATH];
+  struct iovec local, remote;
+  guint64 page = 4096, room = page - (address % page);
+  gsize want = sizeof buf - 1;
+  gssize n;
+  char *end;
+
+  if (address == 0)
+    return FALSE;
+  /* Two reads at most: up to the page's end, then the rest of the buffer. */
+  local.iov_base = buf;
+  local.iov_len = MIN (want, room);
+  remote.iov_base = (void *) (guintptr) address;
+  remote.iov_len = local.iov_len;
+  n = process_vm_readv (getpid (), &local, 1, &remote, 1, 0);
+  if (n <= 0)
+    return FALSE;
+  if (memchr (buf, '\0', (gsize) n) == NULL && (gsize) n < want)
+    {
+      gssize more;
+
+      local.iov_base = buf + n;
+      local.iov_len = want - (gsize) n;
+      remote.iov_base = (void *) (guintptr) (address + (guint64) n);
+      remote.iov_len = local.iov_len;
+      more = process_vm_readv (getpid (), &local, 1, &remote, 1, 0);
+      if (more > 0)
+        n += more;
+    }
+  end = memchr (buf, '\0', (gsize) n);
+  if (end == NULL || end == buf)
+    return FALSE; /* empty, or longer than we read: not a path we can name */
+  if (buf[0] == '/')
+    {
+      g_strlcpy (out, buf, size);
+      return TRUE;
+    }
+  if (dirfd == AT_FDCWD)
+    {
+      gssize d = readlink ("/proc/self/cwd", dir, sizeof dir - 1);
+
+      if (d <= 0)
+        return FALSE;
+      dir[d] = '\0';
+    }
+  else if (!fd_path (dirfd, dir, sizeof dir))
+    return FALSE;
+  g_snprintf (out, size, "%s%s%s", dir, g_str_has_suffix (dir, "/") ? "" : "/", buf);
+  return TRUE;
+}
+
+gboolean
+js_thread_probe_file_path (const JsThreadSnapshot *snap, char *out, gsize size)
+{
+  if (!snap->blocked || size == 0)
+    return FALSE;
+  out[0] = '\0';
+  switch (snap->syscall_nr)
+    {
+    case SYS_read:
+    case SYS_write:
+    case SYS_readv:
+    case SYS_writev:
+    case SYS_pread64:
+    case SYS_pwrite64:
+    case SYS_fsync:
+    case SYS_fdatasync:
+    case SYS_fstat:
+    case SYS_getdents64:
+    case SYS_fallocate:
+    case SYS_ftruncate:
+    case SYS_close:
+      return fd_path ((gint64) snap->args[0], out, size);
+#ifdef SYS_open
+    case SYS_open:
+#endif
+#ifdef SYS_stat
+    case SYS_stat:
+    case SYS_lstat:
+#endif
+#if defined(SYS_open) || defined(SYS_stat)
+      return path_arg (snap->args[0], AT_FDCWD, out, size);
+#endif
+    case SYS_openat:
+    case SYS_newfstatat:
+    case SYS_statx:
+    case SYS_unlinkat:
+      /* The directory fd is an int: its 32 bits, sign-extended (AT_FDCWD). */
+      return path_arg (snap->args[1], (gint64) (gint32) (guint32) snap->args[0], out, size);
+    default:
+      return FALSE;
+    }
+}
+
 JsStackCopy *
 js_thread_probe_copy_stack (JsThreadProbe *probe, const JsThreadSnapshot *snap, gsize max)
 {

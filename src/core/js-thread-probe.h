@@ -60,6 +60,17 @@ gint64 js_thread_probe_cpu_ns (JsThreadProbe *probe, gint64 *runnable_ns);
  * style calls the file descriptor's type tells files from sockets and pipes. */
 JsWaitKind js_thread_probe_wait_kind (const JsThreadSnapshot *snap);
 
+/* The longest file path js_thread_probe_file_path gives, with its NUL. */
+#define JS_THREAD_PROBE_MAX_PATH 1024
+
+/* The file a blocked thread's system call is about, into `out`: the path
+ * of its fd (read, write, pread, fstat, fsync... : /proc/self/fd/N) or its
+ * path argument (openat, newfstatat, statx...: copied from its memory with
+ * process_vm_readv, never dereferenced; a relative one joined to its
+ * directory). FALSE for other calls, sockets, pipes, or what cannot be read.
+ * Bounded, never blocks on the call: any thread. */
+gboolean js_thread_probe_file_path (const JsThreadSnapshot *snap, char *out, gsize size);
+
 /* Copies up to `max` bytes of the blocked thread's stack from snap->sp
  * (process_vm_readv: a bad address gives an error, never a fault). Returns a
  * new copy or NULL. */

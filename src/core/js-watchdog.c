@@ -9,6 +9,7 @@
 #include "js-log.h"
 #include "js-mainloop.h"
 #include "js-posting.h"
+#include "js-sample-detail.h"
 #include "js-sampler.h"
 #include "js-source-swap.h"
 #include "js-thread-probe.h"
@@ -107,6 +108,7 @@ js_stall_sample_free (gpointer data)
   if (s == NULL)
     return;
   g_free (s->sample.copy);
+  g_free (s->detail);
   g_free (s);
 }
 
@@ -381,7 +383,10 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
         wd->stats.samples_waiting++;
       else
         wd->stats.samples_running++;
-      if (st->open != NULL && st->have_last && same_stack (&st->last, s) && s->copy == NULL)
+      /* The file or D-Bus call it is at (the diagnosis's evidence). */
+      fresh->detail = js_sample_detail_take (&snap);
+      if (st->open != NULL && st->have_last && same_stack (&st->last, s) && s->copy == NULL
+          && g_strcmp0 (st->open->detail, fresh->detail) == 0)
         {
           folded = TRUE;
           js_stall_sample_free (fresh);

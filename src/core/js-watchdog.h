@@ -55,6 +55,7 @@ typedef struct
 {
   guint32 stall_id;
   JsStackSample sample;
+  char *detail; /* js-sample-detail.h, owned; NULL: none */
 } JsStallSample;
 
 typedef struct _JsWatchdog JsWatchdog;

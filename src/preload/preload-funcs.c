@@ -42,7 +42,8 @@ resolve_real (JsSourceFuncs **slot, const char *name, const JsSourceFuncs *ours)
 
   if (real == NULL)
     {
-      real = dlsym (RTLD_NEXT, name);
+      /* GLib may be loaded RTLD_LOCAL (a plugin's dependency). */
+      real = js_preload_next_symbol (name, "libglib-2.0.so.0");
       if (real == NULL || real == ours)
         real = &js_null_funcs;
       __atomic_store_n (slot, real, __ATOMIC_RELEASE);

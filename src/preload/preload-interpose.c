@@ -36,7 +36,8 @@ real_symbol (void **slot, const char *name)
 
   if (fn == NULL)
     {
-      fn = dlsym (RTLD_NEXT, name);
+      /* GLib may be loaded RTLD_LOCAL (a plugin's dependency). */
+      fn = js_preload_next_symbol (name, "libglib-2.0.so.0");
       if (fn == NULL)
         {
           /* Only GLib code calls these, so GLib is there: this cannot happen

@@ -24,6 +24,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static __thread int post_depth __attribute__ ((tls_model ("initial-exec")));
 
@@ -34,10 +35,16 @@ real_symbol (void **slot, const char *name)
 
   if (fn == NULL)
     {
-      fn = dlsym (RTLD_NEXT, name);
+      /* Below the preload, else in the library a module loaded RTLD_LOCAL
+       * (js_preload_next_symbol). */
+      const char *library = strncmp (name, "gdk_", 4) == 0     ? "libgdk-3.so.0"
+                            : strcmp (name, "g_task_new") == 0 ? "libgio-2.0.so.0"
+                                                               : "libglib-2.0.so.0";
+
+      fn = js_preload_next_symbol (name, library);
       if (fn == NULL)
         {
-          /* Only a program linked with the library that has it calls it. */
+          /* Only a program that has the library loaded calls it. */
           fprintf (stderr, "jankscope: %s not found below the preload\n", name);
           abort ();
         }

@@ -49,6 +49,12 @@ JS_HIDDEN void js_preload_post_attach (const void *caller, void *context, unsign
 JS_HIDDEN int js_preload_dispatch (JsDispatchFunc real, void *source, void *callback,
                                    void *user_data);
 
+/* `name` below the preload: dlsym (RTLD_NEXT), else in `library` when it is
+ * loaded outside the global scope that RTLD_NEXT searches (a module's
+ * dependency, dlopened RTLD_LOCAL by a program not linked with it: its
+ * callers are linked with it, so it is loaded). NULL when neither has it. */
+JS_HIDDEN void *js_preload_next_symbol (const char *name, const char *library);
+
 static inline void *
 js_load_hook (void *const *slot)
 {

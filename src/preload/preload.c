@@ -51,6 +51,23 @@ glib_is_loaded (void)
   return 1;
 }
 
+void *
+js_preload_next_symbol (const char *name, const char *library)
+{
+  void *fn = dlsym (RTLD_NEXT, name);
+  void *h;
+
+  if (fn != NULL)
+    return fn;
+  h = dlopen (library, RTLD_NOLOAD | RTLD_LAZY);
+  if (h == NULL)
+    return NULL;
+  /* The handle's own definition, searched first. */
+  fn = dlsym (h, name);
+  dlclose (h); /* drops the reference RTLD_NOLOAD took; the library stays */
+  return fn;
+}
+
 static void
 set_state (JsPreloadState state)
 {

@@ -23,6 +23,7 @@ entry_free (JsrAggDiagnosis *e)
   g_free (e->id);
   g_free (e->title);
   g_ptr_array_unref (e->places);
+  g_ptr_array_unref (e->details);
   g_free (e);
 }
 
@@ -70,6 +71,7 @@ entry_for (JsrAggDiagnoses *d, const char *id, const char *title)
   e->id = g_strdup (id);
   e->title = g_strdup (title);
   e->places = g_ptr_array_new_with_free_func ((GDestroyNotify) place_free);
+  e->details = g_ptr_array_new_with_free_func ((GDestroyNotify) place_free);
   g_hash_table_insert (d->by_id, e->id, e);
   return e;
 }
@@ -84,40 +86,54 @@ place_by_time (gconstpointer a, gconstpointer b)
   return g_strcmp0 (x->function, y->function);
 }
 
-/* `ns` at `function`: its place's, else a new place (the lightest one goes
- * to places_other_ns when the list is full and the new one is heavier). */
+/* `ns` at `function` in `list` (places or details): its entry's, else a new
+ * entry (the lightest one goes to `other_ns` when the list has `max` and
+ * the new one is heavier). */
 static void
-add_place (JsrAggDiagnoses *d, JsrAggDiagnosis *e, const char *function, guint64 ns)
+add_to_list (JsrAggDiagnoses *d, GPtrArray *list, guint64 *other_ns, guint max,
+             const char *function, guint64 ns)
 {
   JsrAggPlace *place;
 
-  for (guint i = 0; i < e->places->len; i++)
+  for (guint i = 0; i < list->len; i++)
     {
-      place = g_ptr_array_index (e->places, i);
+      place = g_ptr_array_index (list, i);
       if (g_strcmp0 (place->function, function) == 0)
         {
           place->total_ns = add (d, place->total_ns, ns);
-          g_ptr_array_sort (e->places, place_by_time);
+          g_ptr_array_sort (list, place_by_time);
           return;
         }
     }
-  if (e->places->len >= JSR_AGG_DIAGNOSIS_MAX_PLACES)
+  if (list->len >= max)
     {
-      JsrAggPlace *lightest = g_ptr_array_index (e->places, e->places->len - 1);
+      JsrAggPlace *lightest = g_ptr_array_index (list, list->len - 1);
 
       if (lightest->total_ns >= ns)
         {
-          e->places_other_ns = add (d, e->places_other_ns, ns);
+          *other_ns = add (d, *other_ns, ns);
           return;
         }
-      e->places_other_ns = add (d, e->places_other_ns, lightest->total_ns);
-      g_ptr_array_remove_index (e->places, e->places->len - 1);
+      *other_ns = add (d, *other_ns, lightest->total_ns);
+      g_ptr_array_remove_index (list, list->len - 1);
     }
   place = g_new0 (JsrAggPlace, 1);
   place->function = g_strdup (function);
   place->total_ns = ns;
-  g_ptr_array_add (e->places, place);
-  g_ptr_array_sort (e->places, place_by_time);
+  g_ptr_array_add (list, place);
+  g_ptr_array_sort (list, place_by_time);
+}
+
+static void
+add_place (JsrAggDiagnoses *d, JsrAggDiagnosis *e, const char *function, guint64 ns)
+{
+  add_to_list (d, e->places, &e->places_other_ns, JSR_AGG_DIAGNOSIS_MAX_PLACES, function, ns);
+}
+
+static void
+add_detail (JsrAggDiagnoses *d, JsrAggDiagnosis *e, const char *text, guint64 ns)
+{
+  add_to_list (d, e->details, &e->details_other_ns, JSR_AGG_DIAGNOSIS_MAX_DETAILS, text, ns);
 }
 
 /* Where a diagnosed part's time went, by name: the diagnosis's caller (the
@@ -164,6 +180,12 @@ count_part (JsrAggDiagnoses *d, const JsrReportDiagnosis *diag, const JsrReportC
       e->runs = add (d, e->runs, 1);
     }
   add_place (d, e, place_of (diag, culprit, callback), ns);
+  {
+    g_autofree char *text = jsr_diagnosis_detail_text (diag);
+
+    if (text != NULL)
+      add_detail (d, e, text, ns);
+  }
 }
 
 void
@@ -218,6 +240,13 @@ jsr_agg_diagnoses_merge (JsrAggDiagnoses *d, const JsrAggDiagnoses *other)
           const JsrAggPlace *place = g_ptr_array_index (from->places, i);
 
           add_place (d, e, place->function, place->total_ns);
+        }
+      e->details_other_ns = add (d, e->details_other_ns, from->details_other_ns);
+      for (guint i = 0; i < from->details->len; i++)
+        {
+          const JsrAggPlace *detail = g_ptr_array_index (from->details, i);
+
+          add_detail (d, e, detail->function, detail->total_ns);
         }
     }
 }
@@ -298,6 +327,20 @@ jsr_agg_diagnoses_write (JsrJsonWriter *w, guint indent, const JsrAggDiagnoses *
         }
       jsr_json_writer_end_array (w);
       member_u64 (w, "places_other_ns", e->places_other_ns);
+      jsr_json_writer_member (w, "details");
+      jsr_json_writer_begin_array (w);
+      for (guint k = 0; k < e->details->len; k++)
+        {
+          const JsrAggPlace *detail = g_ptr_array_index (e->details, k);
+
+          jsr_json_writer_begin_object (w);
+          jsr_json_writer_member (w, "detail");
+          jsr_json_writer_string (w, detail->function);
+          member_u64 (w, "blocked_ns", detail->total_ns);
+          jsr_json_writer_end_object (w);
+        }
+      jsr_json_writer_end_array (w);
+      member_u64 (w, "details_other_ns", e->details_other_ns);
       jsr_json_writer_end_object (w);
     }
   if (sorted->len > 0)
@@ -369,6 +412,60 @@ read_places (const JsrJsonNode *object, const JsrJsonPath *path, JsrAggDiagnosis
   return TRUE;
 }
 
+/* details: absent in aggregates of before them. Each a string as a
+ * report's detail is (jsr-diagnosis.h), listed once. */
+static gboolean
+read_details (const JsrJsonNode *object, const JsrJsonPath *path, JsrAggDiagnosis *e,
+              GError **error)
+{
+  JsrJsonPath details_path = JSR_JSON_MEMBER (path, "details");
+  g_autoptr (GError) local_error = NULL;
+  const JsrJsonNode *details = jsr_json_read_optional_array (object, path, "details", &local_error);
+  gint64 other;
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (!jsr_json_read_optional_count (object, path, "details_other_ns", &other, error))
+    return FALSE;
+  e->details_other_ns = other >= 0 ? (guint64) other : 0;
+  if (details == NULL)
+    return TRUE;
+  if (details->length > JSR_AGG_DIAGNOSIS_MAX_DETAILS)
+    return invalid (error, path, "details", _ ("has too many entries"));
+  for (guint i = 0; i < details->length; i++)
+    {
+      JsrJsonPath detail_path = JSR_JSON_ELEMENT (&details_path, i);
+      const JsrJsonNode *element = jsr_json_read_element (details, &detail_path, error);
+      g_autofree char *text = NULL;
+      guint64 ns;
+
+      if (element == NULL
+          || !jsr_json_read_string (element, &detail_path, "detail", FALSE, &text, error)
+          || !read_u64 (element, &detail_path, "blocked_ns", &ns, error))
+        return FALSE;
+      if (strlen (text) >= JSR_JSON_MAX_STRING)
+        return invalid (error, &detail_path, "detail", _ ("is too long"));
+      for (const char *c = text; *c; c++)
+        if ((guchar) *c < 0x20 || *c == 0x7f)
+          return invalid (error, &detail_path, "detail", _ ("has a control character"));
+      for (guint k = 0; k < e->details->len; k++)
+        if (g_strcmp0 (((JsrAggPlace *) g_ptr_array_index (e->details, k))->function, text) == 0)
+          return invalid (error, &detail_path, NULL, _ ("is listed twice"));
+      {
+        JsrAggPlace *detail = g_new0 (JsrAggPlace, 1);
+
+        detail->function = g_steal_pointer (&text);
+        detail->total_ns = ns;
+        g_ptr_array_add (e->details, detail);
+      }
+    }
+  g_ptr_array_sort (e->details, place_by_time);
+  return TRUE;
+}
+
 gboolean
 jsr_agg_diagnoses_read (const JsrJsonNode *root, JsrAggDiagnoses *d, GError **error)
 {
@@ -416,7 +513,8 @@ jsr_agg_diagnoses_read (const JsrJsonNode *root, JsrAggDiagnoses *d, GError **er
           || !read_u64 (object, &entry_path, "blocked_ns", &e->total_ns, error)
           || !read_u64 (object, &entry_path, "evidence_ns", &e->evidence_ns, error)
           || !read_u64 (object, &entry_path, "places_other_ns", &e->places_other_ns, error)
-          || !read_places (object, &entry_path, e, error))
+          || !read_places (object, &entry_path, e, error)
+          || !read_details (object, &entry_path, e, error))
         return FALSE;
       if (e->events > e->parts)
         return invalid (error, &entry_path, "events", _ ("must not be more than its parts"));

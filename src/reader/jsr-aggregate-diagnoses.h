@@ -24,12 +24,14 @@
 G_BEGIN_DECLS
 
 #define JSR_AGG_DIAGNOSIS_MAX_PLACES 8
+/* Distinct details (files, D-Bus calls) kept per id. */
+#define JSR_AGG_DIAGNOSIS_MAX_DETAILS 4
 #define JSR_AGG_MAX_DIAGNOSES 256
 
 typedef struct
 {
-  char *function;
-  guint64 total_ns; /* blocked time of the parts diagnosed there */
+  char *function;   /* a place's function; a detail's text (jsr_diagnosis_detail_text) */
+  guint64 total_ns; /* blocked time of the parts diagnosed there (with that detail) */
 } JsrAggPlace;
 
 typedef struct
@@ -43,6 +45,8 @@ typedef struct
   guint64 evidence_ns; /* the time that made the diagnoses */
   GPtrArray *places;   /* of JsrAggPlace, most time first */
   guint64 places_other_ns;
+  GPtrArray *details; /* of JsrAggPlace: the files or D-Bus calls, most time first */
+  guint64 details_other_ns;
   guint64 last_run; /* internal */
 } JsrAggDiagnosis;
 

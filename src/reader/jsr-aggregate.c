@@ -1008,7 +1008,18 @@ fold_event (JsrAggregate *agg, const JsrReport *report, const JsrReportEvent *ev
     {
       count_frame_event (agg, event, duration);
       if (uncovered)
-        fold_uncovered_frame_event (agg, event, &key, duration);
+        {
+          fold_uncovered_frame_event (agg, event, &key, duration);
+          /* Its diagnoses too: the only record of its stalls. A frame event a
+           * stall event overlaps describes that event's stalls from the frame
+           * clock's side, whose diagnoses are counted: not twice. */
+          if (jsr_aggregate_filter_matches (agg->filter, &key))
+            {
+              jsr_agg_diagnoses_add_event (&agg->diagnoses, event, agg->run_serial);
+              agg->saturated |= agg->diagnoses.saturated;
+              agg->overflowed |= agg->diagnoses.overflowed;
+            }
+        }
       return;
     }
   if (!jsr_aggregate_filter_matches (agg->filter, &key))

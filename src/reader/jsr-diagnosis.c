@@ -20,6 +20,11 @@ jsr_diagnosis_free (JsrReportDiagnosis *d)
   g_free (d->function);
   g_free (d->wait);
   g_free (d->caller);
+  g_free (d->path);
+  g_free (d->bus_name);
+  g_free (d->object_path);
+  g_free (d->interface);
+  g_free (d->method);
   g_free (d);
 }
 
@@ -47,6 +52,81 @@ read_node (const JsrJsonNode *object, const JsrJsonPath *path, gint64 *out, GErr
     return jsr_json_invalid (error, path, "node", _ ("an integer from -1, or null"), node);
   *out = node->v.integer;
   return TRUE;
+}
+
+/* A string of `detail`, or null: at most `max` bytes, no control
+ * characters (it is shown on a line of its own kind). */
+static gboolean
+read_detail_string (const JsrJsonNode *detail, const JsrJsonPath *path, const char *member,
+                    gsize max, char **out, GError **error)
+{
+  const JsrJsonNode *node = jsr_json_object_get (detail, member);
+
+  if (!jsr_json_read_string (detail, path, member, TRUE, out, error))
+    return FALSE;
+  if (*out == NULL)
+    return TRUE;
+  /* The whole string's length (the copy is capped). */
+  for (const char *c = *out; *c || node->length > max; c++)
+    if (node->length > max || (guchar) *c < 0x20 || *c == 0x7f)
+      {
+        g_autofree char *problem = g_strdup_printf (
+            _ ("a string of at most %u bytes without control characters, or null"), (guint) max);
+
+        return jsr_json_invalid (error, path, member, problem,
+                                 jsr_json_object_get (detail, member));
+      }
+  return TRUE;
+}
+
+static gboolean
+read_detail (const JsrJsonNode *member, const JsrJsonPath *d_path, JsrReportDiagnosis *d,
+             GError **error)
+{
+  JsrJsonPath path = JSR_JSON_MEMBER (d_path, "detail");
+  g_autoptr (GError) local_error = NULL;
+  const JsrJsonNode *detail
+      = jsr_json_read_optional_object (member, d_path, "detail", &local_error);
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (detail == NULL)
+    return TRUE;
+  d->has_detail = TRUE;
+  return read_detail_string (detail, &path, "path", JSR_DIAGNOSIS_MAX_PATH, &d->path, error)
+         && read_detail_string (detail, &path, "bus_name", JSR_DIAGNOSIS_MAX_NAME, &d->bus_name,
+                                error)
+         && read_detail_string (detail, &path, "object_path", JSR_DIAGNOSIS_MAX_NAME,
+                                &d->object_path, error)
+         && read_detail_string (detail, &path, "interface", JSR_DIAGNOSIS_MAX_NAME, &d->interface,
+                                error)
+         && read_detail_string (detail, &path, "method", JSR_DIAGNOSIS_MAX_NAME, &d->method, error);
+}
+
+char *
+jsr_diagnosis_detail_text (const JsrReportDiagnosis *d)
+{
+  GString *text;
+
+  if (d == NULL || !d->has_detail)
+    return NULL;
+  if (d->path != NULL)
+    return g_strdup (d->path);
+  if (d->bus_name == NULL && d->object_path == NULL && d->interface == NULL && d->method == NULL)
+    return NULL;
+  text = g_string_new (NULL);
+  if (d->bus_name != NULL)
+    g_string_append (text, d->bus_name);
+  if (d->object_path != NULL)
+    g_string_append_printf (text, "%s%s", text->len > 0 ? " " : "", d->object_path);
+  if (d->interface != NULL || d->method != NULL)
+    g_string_append_printf (
+        text, "%s%s%s%s", text->len > 0 ? " " : "", d->interface != NULL ? d->interface : "",
+        d->interface != NULL && d->method != NULL ? "." : "", d->method != NULL ? d->method : "");
+  return g_string_free (text, FALSE);
 }
 
 gboolean
@@ -81,7 +161,7 @@ jsr_diagnosis_parse (const JsrJsonNode *object, const JsrJsonPath *path, JsrRepo
       || !jsr_json_read_string (member, &d_path, "caller", TRUE, &d->caller, error)
       || !jsr_json_read_optional_count (member, &d_path, "evidence_ns", &d->evidence_ns, error)
       || !jsr_json_read_fraction (member, &d_path, "share", &d->share, error)
-      || !read_node (member, &d_path, &d->node, error))
+      || !read_node (member, &d_path, &d->node, error) || !read_detail (member, &d_path, d, error))
     return FALSE;
   *out = g_steal_pointer (&d);
   return TRUE;

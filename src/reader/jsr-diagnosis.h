@@ -18,6 +18,9 @@
 G_BEGIN_DECLS
 
 #define JSR_DIAGNOSIS_MAX_ID 64
+/* The longest `detail` strings read: a path, a D-Bus name. */
+#define JSR_DIAGNOSIS_MAX_PATH 1024
+#define JSR_DIAGNOSIS_MAX_NAME 256
 
 typedef struct
 {
@@ -30,6 +33,10 @@ typedef struct
   gint64 evidence_ns; /* JSR_UNKNOWN when absent */
   double share;       /* 0..1; < 0 when unknown */
   gint64 node;        /* in the event's profile; -1 none, JSR_UNKNOWN absent (same value) */
+  /* `detail` (docs/report-format.md): NULL members when null or absent. */
+  gboolean has_detail; /* an object (file-io: a null path says no file was seen) */
+  char *path;          /* file-io: the file */
+  char *bus_name, *object_path, *interface, *method; /* dbus-sync: the call */
 } JsrReportDiagnosis;
 
 void jsr_diagnosis_free (JsrReportDiagnosis *d);
@@ -42,6 +49,10 @@ gboolean jsr_diagnosis_parse (const JsrJsonNode *object, const JsrJsonPath *path
 /* Its node must be one of the event's profile's `n_nodes` (or -1). */
 gboolean jsr_diagnosis_check_node (const JsrReportDiagnosis *d, const JsrJsonPath *path,
                                    guint n_nodes, GError **error);
+
+/* The detail as one line for people and aggregates: the path, or "BUS
+ * OBJECT_PATH INTERFACE.METHOD" (the names it has); NULL without one. */
+char *jsr_diagnosis_detail_text (const JsrReportDiagnosis *d);
 
 /* The title and fix to show for `id`: the table's, translated, when the id
  * is known; else `fallback` (the report's), else the id (title) or NULL

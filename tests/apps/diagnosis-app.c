@@ -16,6 +16,10 @@
  *                    (the page cache holds it: the time is the read() copies
  *                    inside g_file_get_contents, not a disk wait; a non-root
  *                    test cannot drop the cache)
+ *   file-open        g_file_get_contents of a FIFO that a worker opens for
+ *                    writing after 300 ms: the main thread is blocked in
+ *                    openat, whose path argument names the file (printed
+ *                    as "path=PATH")
  *   dbus             g_dbus_connection_call_sync to a method that answers
  *                    after 300 ms (a service on a thread of this process, on
  *                    the session bus: run under dbus-run-session)
@@ -44,9 +48,12 @@
 #include <fontconfig/fontconfig.h>
 #endif
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NS_PER_MS G_GINT64_CONSTANT (1000000)
 #define WORK_MS 300
@@ -58,6 +65,7 @@
 static GMainLoop *loop;
 static char *tmp_dir;
 static char *big_file;
+static char *fifo_file;
 static char *png_file;
 static char *json_text;
 static char *font_file;
@@ -97,6 +105,19 @@ js_test_read_files (gint64 until)
         fail ("g_file_get_contents", error);
       js_test_sink += (guint64) data[len / 2];
     }
+}
+
+JS_TEST_FUNC void js_test_read_fifo (void);
+void
+js_test_read_fifo (void)
+{
+  g_autofree char *data = NULL;
+  g_autoptr (GError) error = NULL;
+
+  /* open () of a FIFO waits for a writer: the worker, 300 ms later. */
+  if (!g_file_get_contents (fifo_file, &data, NULL, &error))
+    fail ("g_file_get_contents of the FIFO", error);
+  js_test_sink += (guint64) data[0];
 }
 
 JS_TEST_FUNC void js_test_call_dbus (void);
@@ -376,6 +397,30 @@ lock_holder (gpointer data)
 }
 
 static gpointer
+fifo_writer (gpointer data)
+{
+  int fd;
+
+  g_usleep ((START_MS + WORK_MS) * 1000);
+  fd = open (fifo_file, O_WRONLY | O_CLOEXEC);
+  if (fd < 0 || write (fd, "{}\n", 3) != 3)
+    fail ("writing the FIFO", NULL);
+  close (fd);
+  return NULL;
+}
+
+static void
+make_fifo (void)
+{
+  fifo_file = g_build_filename (tmp_dir, "settings.fifo", NULL);
+  if (mkfifo (fifo_file, 0600) != 0)
+    fail ("mkfifo", NULL);
+  printf ("path=%s\n", fifo_file);
+  fflush (stdout);
+  g_thread_unref (g_thread_new ("fifo-writer", fifo_writer, NULL));
+}
+
+static gpointer
 worker (gpointer data)
 {
   gint64 until = mono_ns () + (START_MS + WORK_MS + 100) * NS_PER_MS;
@@ -407,6 +452,8 @@ do_work (const char *what)
 
   if (strcmp (what, "file-io") == 0)
     js_test_read_files (until);
+  else if (strcmp (what, "file-open") == 0)
+    js_test_read_fifo ();
   else if (strcmp (what, "dbus") == 0)
     js_test_call_dbus ();
   else if (strcmp (what, "spawn") == 0)
@@ -474,6 +521,8 @@ main (int argc, char **argv)
   what = scenario;
   if (strcmp (scenario, "file-io") == 0 || strcmp (scenario, "worker") == 0)
     make_big_file ();
+  if (strcmp (scenario, "file-open") == 0)
+    make_fifo ();
   if (strcmp (scenario, "image") == 0)
     make_png ();
   if (strcmp (scenario, "json") == 0 || strcmp (scenario, "mixed") == 0)
@@ -502,6 +551,8 @@ main (int argc, char **argv)
     g_unlink (big_file);
   if (png_file != NULL)
     g_unlink (png_file);
+  if (fifo_file != NULL)
+    g_unlink (fifo_file);
   g_rmdir (tmp_dir);
   return 0;
 }

@@ -931,6 +931,96 @@ class DiagnosisTest(AnalysisTestCase):
         proc = self.report(self.path("again.json"))
         self.assertIn("Sleeping on the main thread: 2 events, 240.0 ms, in `sleepy_cb`", proc.out)
 
+    def test_details_shown_and_merged(self):
+        """The file of a file-io diagnosis and the call of a dbus-sync one are
+        shown after the place; merge keeps a few distinct ones per id."""
+        def with_details(pid, path):
+            report = diagnosed_report(pid)
+            e1, hang = report["events"][0], report["events"][3]
+            d = diagnosis("file-io", "g_file_get_contents", "load_cb", 120 * MS, wait="io")
+            d["detail"] = {"path": path}
+            e1["parts"][1]["diagnosis"] = d
+            hang["diagnosis"] = diagnosis("dbus-sync", "g_dbus_connection_call_sync", "refresh_cb",
+                                          500 * MS)
+            hang["diagnosis"]["detail"] = {
+                "bus_name": "org.example.Maps", "object_path": "/org/example/Maps",
+                "interface": "org.example.Maps", "method": "Lookup"}
+            return report
+
+        a = self.write_json("a.json", with_details(5151, "/home/alice/big.json"))
+        lines = base.section(self.report(a).out, "Diagnoses")
+        self.assertIn("  Synchronous D-Bus call on the main thread: 1 event, 500.0 ms, in "
+                      "`refresh_cb`, call org.example.Maps /org/example/Maps "
+                      "org.example.Maps.Lookup", lines)
+        self.assertIn("  File I/O on the main thread: 1 event, 120.0 ms, in `load_cb`, "
+                      "file /home/alice/big.json", lines)
+        # A read from the page cache: no file seen, and the report says so.
+        b = self.write_json("b.json", with_details(5152, None))
+        lines = base.section(self.report(b).out, "Diagnoses")
+        self.assertIn("  File I/O on the main thread: 1 event, 120.0 ms, in `load_cb`, "
+                      "no file seen", lines)
+        aggregate = self.merge(a, b)
+        by_id = {d["id"]: d for d in aggregate["diagnoses"]}
+        self.assertEqual(by_id["file-io"]["details"],
+                         [{"detail": "/home/alice/big.json", "blocked_ns": 120 * MS}])
+        self.assertEqual(by_id["dbus-sync"]["details"],
+                         [{"detail": "org.example.Maps /org/example/Maps org.example.Maps.Lookup",
+                           "blocked_ns": 1000 * MS}])
+        self.assertEqual(by_id["slow-callback"]["details"], [])
+        # Merging aggregates keeps them; at most 4 files, the rest counted.
+        self.merge(a, out="ma.json")
+        self.merge(b, out="mb.json")
+        again = self.merge(self.path("ma.json"), self.path("mb.json"), out="again.json")
+        self.assertEqual(again["diagnoses"], aggregate["diagnoses"])
+        many = [self.write_json(f"m{i}.json", with_details(6000 + i, f"/data/file-{i}.json"))
+                for i in range(6)]
+        by_id = {d["id"]: d for d in self.merge(*many, out="many.json")["diagnoses"]}
+        self.assertEqual(len(by_id["file-io"]["details"]), 4)
+        self.assertEqual(by_id["file-io"]["details_other_ns"], 2 * 120 * MS)
+        lines = base.section(self.report(self.path("many.json")).out, "Diagnoses")
+        self.assertTrue(any(line.endswith(" and 3 other files") for line in lines), lines)
+        rows = {r["id"]: r for r in json.loads(self.report(a, "--json").out)["diagnoses"]["rows"]}
+        self.assertEqual(rows["file-io"]["details"],
+                         [{"detail": "/home/alice/big.json", "blocked_ns": 120 * MS}])
+
+    def test_frame_events_diagnoses(self):
+        """A frame event no stall event overlaps is the only record of its
+        stalls: its diagnoses count. One a stall event overlaps repeats that
+        event's stalls from the frame clock's side: not counted twice."""
+        report = diagnosed_report()
+        covered = report["events"][1]
+        covered["diagnosis"] = diagnosis("slow-frame", "snapshot_cb", "snapshot_cb", 300 * MS)
+        covered["parts"][0]["diagnosis"] = dict(covered["diagnosis"])
+        lonely = copy.deepcopy(covered)
+        lonely["id"] = 5
+
+        def shift(node):
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    if key in ("start_ns", "end_ns", "t_ns", "last_ns", "detected_ns", "at_ns") \
+                            and isinstance(value, int):
+                        node[key] = value + 3 * S
+                    else:
+                        shift(value)
+            elif isinstance(node, list):
+                for value in node:
+                    shift(value)
+        shift(lonely)
+        lonely["diagnosis"]["function"] = lonely["diagnosis"]["caller"] = "measure_cb"
+        lonely["parts"][0]["diagnosis"] = dict(lonely["diagnosis"])
+        report["events"].insert(3, lonely)
+        path = self.write_json("frames.json", report)
+        lines = base.section(self.report(path).out, "Diagnoses")
+        duration = lonely["parts"][0]["duration_ns"]
+        self.assertIn(f"  Slow frame: 1 event, {duration / MS:.1f} ms, in `measure_cb`", lines)
+        by_id = {d["id"]: d for d in self.merge(path)["diagnoses"]}
+        self.assertEqual((by_id["slow-frame"]["events"], by_id["slow-frame"]["parts"],
+                          by_id["slow-frame"]["places"]),
+                         (1, 1, [{"function": "measure_cb", "blocked_ns": duration}]))
+        # A filter on the stall events' keys applies to them too.
+        proc = self.report(path, "--tier", "hang")
+        self.assertNotIn("Slow frame", proc.out)
+
     def test_hostile_diagnoses(self):
         def broken(where, **change):
             report = diagnosed_report()
@@ -958,6 +1048,17 @@ class DiagnosisTest(AnalysisTestCase):
                              "events[0].diagnosis.node must be an integer from -1")
             self.check_error(command, broken("event", caller=7), 1,
                              "events[0].diagnosis.caller")
+            self.check_error(command, broken("part", detail="big.json"), 1,
+                             "events[0].parts[1].diagnosis.detail must be")
+            self.check_error(command, broken("part", detail={"path": "/a\nb"}), 1,
+                             "events[0].parts[1].diagnosis.detail.path must be a string of at "
+                             "most 1024 bytes without control characters")
+            self.check_error(command, broken("part", detail={"path": "/" + "a" * 1024}), 1,
+                             "events[0].parts[1].diagnosis.detail.path must be a string")
+            self.check_error(command, broken("event", detail={"bus_name": 7}), 1,
+                             "events[0].diagnosis.detail.bus_name")
+            self.check_error(command, broken("event", detail={"method": "x" * 257}), 1,
+                             "events[0].diagnosis.detail.method must be a string of at most 256")
         report = diagnosed_report()
         report["events"][0]["diagnosis"] = "sleep"
         self.check_error("report", self.write_json("bad.json", report), 1,
@@ -973,6 +1074,18 @@ class DiagnosisTest(AnalysisTestCase):
             (lambda d: d[0].update(blocked_ns=-3), "diagnoses[0].blocked_ns must not be negative"),
             (lambda d: d[0]["places"].append(dict(d[0]["places"][0])),
              "diagnoses[0].places[2] is listed twice"),
+            (lambda d: d[0].update(details=[{"detail": f"/f{i}", "blocked_ns": 1}
+                                            for i in range(5)]),
+             "diagnoses[0].details has too many"),
+            (lambda d: d[0].update(details=[{"detail": "/f", "blocked_ns": 1}] * 2),
+             "diagnoses[0].details[1] is listed twice"),
+            (lambda d: d[0].update(details=[{"detail": "/f\x01", "blocked_ns": 1}]),
+             "diagnoses[0].details[0].detail has a control character"),
+            (lambda d: d[0].update(details=[{"detail": None, "blocked_ns": 1}]),
+             "diagnoses[0].details[0].detail"),
+            (lambda d: d[0].update(details="x"), "diagnoses[0].details must be"),
+            (lambda d: d[0].update(details_other_ns=-1),
+             "diagnoses[0].details_other_ns must not be negative"),
         ]
         for change, message in cases:
             broken = copy.deepcopy(aggregate)

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "js-thread-probe.h"
 
+#include <fcntl.h>
+#include <glib/gstdio.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -51,6 +53,69 @@ test_parse_syscall (void)
   g_assert_false (js_thread_probe_parse_syscall ("7 0x1 0x2\n", &s));
   g_assert_false (js_thread_probe_parse_syscall ("99999 0x1 0x2 0x3 0x4 0x5 0x6 0x7 0x8\n", &s));
   g_assert_false (js_thread_probe_parse_syscall ("1 zz 0x2 0x3 0x4 0x5 0x6 0x7 0x8\n", &s));
+}
+
+/* The file of a blocked call: an fd's path, a path argument copied from
+ * memory (relative ones joined to their directory), nothing for sockets,
+ * pipes, bad addresses or other calls. */
+static void
+test_file_path (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("probe-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "notes.txt", NULL);
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autofree char *relative = NULL;
+  JsThreadSnapshot s = { 0 };
+  char out[JS_THREAD_PROBE_MAX_PATH];
+  int fd, pipes[2];
+  int dirfd;
+
+  g_assert_true (g_file_set_contents (file, "x", 1, NULL));
+  fd = open (file, O_RDONLY | O_CLOEXEC);
+  dirfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (pipe (pipes), ==, 0);
+  s.blocked = TRUE;
+  s.syscall_nr = SYS_read;
+  s.args[0] = (guint64) fd;
+  g_assert_true (js_thread_probe_file_path (&s, out, sizeof out));
+  g_assert_cmpstr (out, ==, file);
+  s.args[0] = (guint64) pipes[0]; /* "pipe:[N]": not a file */
+  g_assert_false (js_thread_probe_file_path (&s, out, sizeof out));
+  s.args[0] = 99999;
+  g_assert_false (js_thread_probe_file_path (&s, out, sizeof out));
+  /* openat (AT_FDCWD, "/abs"), (dirfd, "rel"), (AT_FDCWD, "rel"). */
+  s.syscall_nr = SYS_openat;
+  s.args[0] = (guint64) (guint32) AT_FDCWD;
+  s.args[1] = (guint64) (guintptr) file;
+  g_assert_true (js_thread_probe_file_path (&s, out, sizeof out));
+  g_assert_cmpstr (out, ==, file);
+  s.args[0] = (guint64) dirfd;
+  s.args[1] = (guint64) (guintptr) "notes.txt";
+  g_assert_true (js_thread_probe_file_path (&s, out, sizeof out));
+  g_assert_cmpstr (out, ==, file);
+  s.args[0] = (guint64) (guint32) AT_FDCWD;
+  relative = g_build_filename (cwd, "notes.txt", NULL);
+  g_assert_true (js_thread_probe_file_path (&s, out, sizeof out));
+  g_assert_cmpstr (out, ==, relative);
+  /* A bad pointer is an error of process_vm_readv, never a fault. */
+  s.args[1] = 16;
+  g_assert_false (js_thread_probe_file_path (&s, out, sizeof out));
+  s.args[1] = 0;
+  g_assert_false (js_thread_probe_file_path (&s, out, sizeof out));
+  /* Not blocked, or another call. */
+  s.args[1] = (guint64) (guintptr) file;
+  s.blocked = FALSE;
+  g_assert_false (js_thread_probe_file_path (&s, out, sizeof out));
+  s.blocked = TRUE;
+  s.syscall_nr = SYS_futex;
+  g_assert_false (js_thread_probe_file_path (&s, out, sizeof out));
+  close (fd);
+  close (dirfd);
+  close (pipes[0]);
+  close (pipes[1]);
+  g_unlink (file);
+  g_rmdir (dir);
 }
 
 typedef struct
@@ -180,6 +245,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ThreadProbe/parse-status", test_parse_status);
   g_test_add_func ("/ThreadProbe/parse-syscall", test_parse_syscall);
+  g_test_add_func ("/ThreadProbe/file-path", test_file_path);
   g_test_add_func ("/ThreadProbe/live-sleeping", test_live_sleeping);
   g_test_add_func ("/ThreadProbe/live-futex-running", test_live_futex_and_running);
   g_test_add_func ("/ThreadProbe/bad-thread", test_bad_thread);
