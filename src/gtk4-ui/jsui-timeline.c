@@ -21,6 +21,9 @@
  * the height; a longer frame is clipped, with a marker on top, rather than
  * flattening all the others. */
 #define SCALE_BUDGETS 6
+/* The time axis: marks at least this far apart, this tall. */
+#define AXIS_MIN_PX 90
+#define AXIS_TICK_PX 6
 /* One zoom step (buttons, keys, a scroll click). */
 #define ZOOM_FACTOR 1.5
 
@@ -173,6 +176,48 @@ jsui_timeline_measure (GtkWidget *widget, GtkOrientation orientation, int for_si
     *minimum = *natural = MIN_HEIGHT;
 }
 
+GArray *
+jsui_timeline_axis (const gint64 *end_ns, guint first, guint last, gint64 now_ns,
+                    double px_per_frame, double min_px, gint64 *step_ns)
+{
+  static const gint64 steps_ms[]
+      = { 100, 200, 500, 1000, 2000, 5000, 10000, 30000, 60000, 120000, 300000 };
+  GArray *ticks = g_array_new (FALSE, FALSE, sizeof (JsuiAxisTick));
+  gint64 span, step = steps_ms[G_N_ELEMENTS (steps_ms) - 1] * 1000000;
+  double px_per_ns;
+  double last_x = -G_MAXDOUBLE;
+
+  *step_ns = step;
+  if (last <= first + 1 || px_per_frame <= 0 || end_ns[last - 1] <= end_ns[first])
+    return ticks;
+  span = end_ns[last - 1] - end_ns[first];
+  px_per_ns = (double) (last - first) * px_per_frame / (double) span;
+  for (guint i = 0; i < G_N_ELEMENTS (steps_ms); i++)
+    if ((double) steps_ms[i] * 1e6 * px_per_ns >= min_px)
+      {
+        step = steps_ms[i] * 1000000;
+        break;
+      }
+  *step_ns = step;
+  for (guint i = first + 1; i < last; i++)
+    {
+      /* Multiples of the step before now: k * step lies in
+       * [now - end[i], now - end[i - 1]) for the frame ending first after it. */
+      gint64 newer = now_ns - end_ns[i], older = now_ns - end_ns[i - 1];
+      gint64 k;
+      double x = (double) i * px_per_frame;
+
+      if (older <= newer || newer < 0)
+        continue;                                     /* out of order, or after now */
+      k = older / step - (older % step == 0 ? 1 : 0); /* the latest multiple below `older` */
+      if (k * step < newer || k < 1 || x - last_x < min_px)
+        continue;
+      g_array_append_val (ticks, ((JsuiAxisTick){ i, k * step }));
+      last_x = x;
+    }
+  return ticks;
+}
+
 static void
 append_rect (GtkSnapshot *snapshot, const GdkRGBA *color, float x, float y, float w, float h)
 {
@@ -184,6 +229,45 @@ is_selected (JsuiTimeline *self, guint i, const JsuiFrame *f)
 {
   return (self->selected_event != 0 && f->event_id == self->selected_event)
          || (self->sel_first >= 0 && (int) i >= self->sel_first && (int) i <= self->sel_last);
+}
+
+/* Marks at the top: a short line at the frame, "−2 s" beside it. */
+static void
+draw_axis (JsuiTimeline *self, GtkWidget *widget, GtkSnapshot *snapshot, GArray *frames,
+           guint first, guint last, float step, const GdkRGBA *fg)
+{
+  g_autofree gint64 *ends = NULL;
+  g_autoptr (GArray) ticks = NULL;
+  g_autoptr (PangoLayout) layout = NULL;
+  GdkRGBA dim = *fg;
+  gint64 now, step_ns;
+
+  if (self->snapshot == NULL || last <= first + 1)
+    return;
+  now = self->snapshot->now_ns > 0 ? self->snapshot->now_ns
+                                   : g_array_index (frames, JsuiFrame, frames->len - 1).end_ns;
+  ends = g_new (gint64, frames->len);
+  for (guint i = 0; i < frames->len; i++)
+    ends[i] = g_array_index (frames, JsuiFrame, i).end_ns;
+  ticks = jsui_timeline_axis (ends, first, last, now, step, AXIS_MIN_PX, &step_ns);
+  layout = gtk_widget_create_pango_layout (widget, NULL);
+  dim.alpha = 0.6f;
+  for (guint t = 0; t < ticks->len; t++)
+    {
+      const JsuiAxisTick *tick = &g_array_index (ticks, JsuiAxisTick, t);
+      float x = (float) tick->frame * step;
+      g_autofree char *label = step_ns < 1000000000
+                                   /* Translators: the timeline's time axis, seconds before now */
+                                   ? g_strdup_printf (_ ("−%.1f s"), tick->before_ns / 1e9)
+                                   : g_strdup_printf (_ ("−%.0f s"), tick->before_ns / 1e9);
+
+      append_rect (snapshot, &dim, x, 0, 1, AXIS_TICK_PX);
+      pango_layout_set_text (layout, label, -1);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + 3, 0));
+      gtk_snapshot_append_layout (snapshot, layout, &dim);
+      gtk_snapshot_restore (snapshot);
+    }
 }
 
 static void
@@ -239,6 +323,8 @@ jsui_timeline_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       if (f->duration_ns > scale_ns)
         append_rect (snapshot, &fg, x, 0, bar, 2); /* clipped: taller than shown */
     }
+
+  draw_axis (self, widget, snapshot, frames, first, last, step, &fg);
 
 budget_line:
   /* The budget line, across the whole width. */

@@ -12,7 +12,9 @@
  * (activate) selects the frame's event.
  *
  * Geometry is plain arithmetic on the zoom (pixels per frame): frame i
- * spans [i * zoom, (i + 1) * zoom).
+ * spans [i * zoom, (i + 1) * zoom). Frames are not evenly spaced in time (an
+ * idle app draws none), so the time axis marks the frames where a round
+ * number of seconds before the snapshot's time falls: jsui_timeline_axis.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -26,6 +28,24 @@ G_BEGIN_DECLS
 
 #define JSUI_TYPE_TIMELINE (jsui_timeline_get_type ())
 G_DECLARE_FINAL_TYPE (JsuiTimeline, jsui_timeline, JSUI, TIMELINE, GtkWidget)
+
+/* One mark of the time axis: frame `frame` is the first to end after the
+ * time `before_ns` before now (a multiple of the axis's step). */
+typedef struct
+{
+  guint frame;
+  gint64 before_ns;
+} JsuiAxisTick;
+
+/* The time axis over frames [first, last) of `end_ns` (frame end times,
+ * oldest first), drawn at `px_per_frame`: the step is the smallest of 0.1,
+ * 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120 or 300 s whose marks come at least
+ * `min_px` apart on average; a mark where a multiple of the step before
+ * `now_ns` falls between a frame and the one before it (over an idle gap,
+ * the latest). Ticks are at least `min_px` apart: a mark too close to the
+ * previous one is left out. Pure. *step_ns: the step. */
+GArray *jsui_timeline_axis (const gint64 *end_ns, guint first, guint last, gint64 now_ns,
+                            double px_per_frame, double min_px, gint64 *step_ns);
 
 /* Width of one bar and the gap after it, in pixels, at the default zoom. */
 #define JSUI_TIMELINE_BAR 5

@@ -509,6 +509,67 @@ test_zoom_anchor (void)
   g_assert_cmpfloat_with_epsilon (jsui_timeline_zoom_anchor (6, 6, 300, 120), 120, 1e-9);
 }
 
+#define AXIS_MS G_GINT64_CONSTANT (1000000)
+
+/* The time axis: a round step, marks where those seconds before now fall,
+ * never closer than asked, the latest one over an idle gap. */
+static void
+test_timeline_axis (void)
+{
+  gint64 ends[300];
+  gint64 step = 0, now;
+  g_autoptr (GArray) ticks = NULL;
+  g_autoptr (GArray) gap_ticks = NULL;
+
+  /* 240 frames of 60 Hz (4 s), 4 px each: 240 px a second, marks ≥ 90 px
+   * apart: 0.5 s. */
+  for (guint i = 0; i < 240; i++)
+    ends[i] = 1000 * AXIS_MS + (gint64) (i + 1) * 16666667;
+  now = ends[239];
+  ticks = jsui_timeline_axis (ends, 0, 240, now, 4, 90, &step);
+  g_assert_cmpint (step, ==, 500 * AXIS_MS);
+  g_assert_cmpuint (ticks->len, ==, 7); /* −0.5 s … −3.5 s */
+  for (guint t = 0; t < ticks->len; t++)
+    {
+      const JsuiAxisTick *tick = &g_array_index (ticks, JsuiAxisTick, t);
+
+      g_assert_cmpint (tick->before_ns, ==, (gint64) (7 - t) * 500 * AXIS_MS);
+      /* the first frame to end after that moment */
+      g_assert_cmpint (now - ends[tick->frame], <, tick->before_ns);
+      g_assert_cmpint (now - ends[tick->frame - 1], >=, tick->before_ns);
+      if (t > 0)
+        g_assert_cmpfloat ((tick->frame - g_array_index (ticks, JsuiAxisTick, t - 1).frame) * 4.0,
+                           >=, 90);
+    }
+  /* Zoomed out (1 px a frame): a coarser step. */
+  g_clear_pointer (&ticks, g_array_unref);
+  ticks = jsui_timeline_axis (ends, 0, 240, now, 1, 90, &step);
+  g_assert_cmpint (step, ==, 2000 * AXIS_MS);
+  g_assert_cmpuint (ticks->len, ==, 1);
+
+  /* An idle gap of 20 s between frame 99 and 100: the mark after it is the
+   * latest whole step before frame 99's end, not one per step. */
+  for (guint i = 100; i < 240; i++)
+    ends[i] += 20000 * AXIS_MS;
+  now = ends[239];
+  gap_ticks = jsui_timeline_axis (ends, 0, 240, now, 4, 90, &step);
+  for (guint t = 0; t < gap_ticks->len; t++)
+    {
+      const JsuiAxisTick *tick = &g_array_index (gap_ticks, JsuiAxisTick, t);
+
+      g_assert_cmpint (now - ends[tick->frame], <, tick->before_ns);
+      g_assert_cmpint (now - ends[tick->frame - 1], >=, tick->before_ns);
+    }
+  g_assert_cmpuint (gap_ticks->len, <=, 8);
+  /* Nothing to mark: one frame, or no width. */
+  g_clear_pointer (&ticks, g_array_unref);
+  ticks = jsui_timeline_axis (ends, 5, 6, now, 4, 90, &step);
+  g_assert_cmpuint (ticks->len, ==, 0);
+  g_clear_pointer (&ticks, g_array_unref);
+  ticks = jsui_timeline_axis (ends, 0, 240, now, 0, 90, &step);
+  g_assert_cmpuint (ticks->len, ==, 0);
+}
+
 /* ---- widgets (display) ------------------------------------------------ */
 
 /* The panel in a window, shown (the pages apply snapshots only once
@@ -2003,6 +2064,7 @@ main (int argc, char **argv)
   g_test_add_func ("/views/pure/snapshot-bad-frames", test_snapshot_bad_frames);
   g_test_add_func ("/views/pure/samples-layout", test_samples_layout);
   g_test_add_func ("/views/pure/zoom-anchor", test_zoom_anchor);
+  g_test_add_func ("/views/pure/timeline-axis", test_timeline_axis);
   g_test_add_func ("/views/pure/merge-bottom-up", test_merge_bottom_up);
   g_test_add_func ("/views/pure/snapshot-hostile", test_snapshot_hostile);
   g_test_add_func ("/views/pure/profile-tree", test_profile_tree);
