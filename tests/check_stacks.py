@@ -1399,18 +1399,53 @@ def test_symbolize_merge():
             check_equal(ours[0][1], 2, f"--signature-frames {frames}: its events")
 
 
+# The stall's source, made a GLib type name (which names no callback) by
+# give_library_culprit, so that a nameless culprit callback reads
+# "module+0x…" (jsr_culprit_callback_name).
+STALL_SOURCE = "GIdleSource"
+
+
+def give_library_culprit(path):
+    """Makes the debuginfo stall's culprits a library's, with the callback
+    they were dispatched in (culprit.callback, a return address inside it),
+    and gives the events and parts a slow-callback diagnosis without a
+    function or caller, whose place is then the culprit: what a stripped
+    library's static functions give in an app's report."""
+    with open(path, encoding="utf-8") as f:
+        report = json.load(f)
+    for event in report["events"]:
+        if event.get("source") != "debuginfo-stall":
+            continue
+        module, offset = event["callback"].rsplit("+", 1)
+        for x in [event] + event.get("parts", []):
+            x["source"] = STALL_SOURCE
+            if x.get("culprit"):
+                x["culprit"]["reason"] = "library"
+                x["culprit"]["callback"] = {"function": None, "module": module,
+                                            "offset": hex(int(offset, 16) + 8)}
+            x["diagnosis"] = {"id": "slow-callback", "title": "Slow callback",
+                              "evidence_ns": x["duration_ns"], "share": 1.0, "function": None,
+                              "node": -1, "wait": None, "caller": None, "fix": "do less"}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(report, f)
+
+
 def test_symbolize_aggregate():
     """An aggregate keeps a nameless callback's build-id (from the report's
     module table) beside it; `symbolize` names it, and the cells that became
     one are one: symbolizing the merge of a symbolized and an unsymbolized
-    run gives the groups and cells of the merge of both symbolized. A second
-    pass changes nothing."""
+    run gives the groups and cells of the merge of both symbolized. The
+    worst events' culprits, culprit callbacks and parts, and the diagnoses'
+    places, keep their build-ids too and are named the same way (places
+    that became one summed). A second pass changes nothing."""
     runs = [run_debuginfo("stripped") for _ in range(2)]
     for run in runs:
         check_ran_fine(run)
     root = debuginfo_variant("build-id-root")
     with open(debuginfo_variant("build-id.txt")) as f:
         build_id = f.read().strip()
+    for run in runs:
+        give_library_culprit(run.report_path)
     symbolized = [symbolize_stripped(run, "--debug-dir", root)[0] for run in runs]
     tmp = runs[0].tmpdir
 
@@ -1426,7 +1461,7 @@ def test_symbolize_aggregate():
 
     def ours(keys):
         return [k for k in keys if (k.get("callback") or "").startswith(DEBUGINFO_MODULE)
-                or k.get("source") == "debuginfo-stall"]
+                or k.get("source") == STALL_SOURCE]
 
     def cells(agg):
         """Groups and each signature's cells, as comparable tuples."""
@@ -1446,6 +1481,18 @@ def test_symbolize_aggregate():
               for c in sig["cells"]), "a cell keeps the build-id")
     check(any(e.get("callback_build_id") == build_id for e in agg["worst_events"]),
           "a worst event keeps the build-id")
+    stripped = [e for e in ours(agg["worst_events"]) if e.get("callback_build_id")]
+    check(stripped, f"the unsymbolized run's worst event: {agg['worst_events']}")
+    for e in stripped:
+        for x in [e] + e["parts"]:
+            for member in ("culprit", "culprit_callback") + (("callback",) if x is not e else ()):
+                check(x[member].startswith(DEBUGINFO_MODULE + "+0x")
+                      and x.get(member + "_build_id") == build_id,
+                      f"a nameless {member} keeps its build-id: {x}")
+    places = [p for d in agg["diagnoses"] for p in d["places"]]
+    check(any(p["function"].startswith(DEBUGINFO_MODULE + "+0x")
+              and p.get("function_build_id") == build_id for p in places),
+          f"a nameless place keeps its build-id: {agg['diagnoses']}")
 
     out = os.path.join(tmp, "mixed-symbolized.json")
     code, _, err = run_cli("symbolize", "--debug-dir", root, mixed, "-o", out)
@@ -1454,7 +1501,7 @@ def test_symbolize_aggregate():
     named = load(out)
     check(not any("callback_build_id" in g for g in named["groups"]),
           f"a callback left with its build-id: {ours(named['groups'])}")
-    groups = [g for g in ours(named["groups"]) if g["source"] == "debuginfo-stall"]
+    groups = [g for g in ours(named["groups"]) if g["source"] == STALL_SOURCE]
     check_equal(sorted({g["callback"] for g in groups}), ["debuginfo_static_callback"],
                 "the groups' callbacks, named")
     check_equal(sum(g["events"] for g in groups), 2, "the stall events of both runs")
@@ -1463,7 +1510,23 @@ def test_symbolize_aggregate():
                 "groups and cells: symbolized after merging, or merged after symbolizing")
     check_equal(named["stalls"], both["stalls"], "the stall totals")
     check(all(e.get("callback") == "debuginfo_static_callback" for e in named["worst_events"]
-              if e.get("source") == "debuginfo-stall"), "the worst events' callbacks, named")
+              if e.get("source") == STALL_SOURCE), "the worst events' callbacks, named")
+    for e in ours(named["worst_events"]):
+        for x in [e] + e["parts"]:
+            check_equal((x["callback"], x["culprit"], x["culprit_callback"]),
+                        ("debuginfo_static_callback", "debuginfo_static_spin",
+                         "debuginfo_static_callback"),
+                        "a worst event's (or part's) callback, culprit and culprit callback")
+            check(not any(k.endswith("_build_id") for k in x), f"a build-id left: {x}")
+    check_equal(named["worst_events"], both["worst_events"],
+                "worst events: symbolized after merging, or merged after symbolizing")
+    check_equal(named["diagnoses"], both["diagnoses"],
+                "diagnoses: symbolized after merging, or merged after symbolizing")
+    check_equal([p["function"] for d in named["diagnoses"] for p in d["places"]
+                 if "debuginfo" in p["function"]], ["debuginfo_static_spin"],
+                "the two runs' places, named and one")
+    check(not any("callback_build_id" in p for p in named["postings"]),
+          f"a posting's callback left with its build-id: {named['postings']}")
     # The reader takes it; a second pass changes nothing.
     code, _, err = run_cli("report", out)
     check_equal(code, 0, f"report of the symbolized aggregate ({err})")

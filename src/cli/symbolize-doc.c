@@ -1025,8 +1025,10 @@ collect_module_table (GHashTable *ids, CliSymModules *modules, const Node *root)
     }
 }
 
-/* An aggregate's nameless callback (`callback` "module+0x…" with its
- * `callback_build_id`): the function's name, or NULL. */
+/* An aggregate's nameless callback or culprit ("module+0x…" with its
+ * `*_build_id`): the function's name, or NULL. Looked up as a function's
+ * own address (jsr-agg-names.h): a culprit's offset may be a return
+ * address, which names its function but after a call that ends it. */
 static char *
 name_aggregate_callback (const char *callback, const char *build_id, gpointer data)
 {
@@ -1045,8 +1047,8 @@ name_aggregate_callback (const char *callback, const char *build_id, gpointer da
   return g_strdup (looked_up (ctx, n - 1)->function);
 }
 
-/* An aggregate: read, its callbacks named (the cells that became one
- * merged), written back as `merge` writes it. */
+/* An aggregate: read, its callbacks, culprits and places named (the cells
+ * and places that became one merged), written back as `merge` writes it. */
 static char *
 symbolize_aggregate (const JsrJsonNode *root, CliSymModules *modules, CliSymStats *stats,
                      gboolean *changed, GError **error)

@@ -14,6 +14,7 @@ static void
 place_free (JsrAggPlace *place)
 {
   g_free (place->function);
+  g_free (place->build_id);
   g_free (place);
 }
 
@@ -81,24 +82,34 @@ place_by_time (gconstpointer a, gconstpointer b)
 {
   const JsrAggPlace *x = *(JsrAggPlace *const *) a, *y = *(JsrAggPlace *const *) b;
 
+  int c;
+
   if (x->total_ns != y->total_ns)
     return x->total_ns > y->total_ns ? -1 : 1;
-  return g_strcmp0 (x->function, y->function);
+  if ((c = g_strcmp0 (x->function, y->function)) != 0)
+    return c;
+  return g_strcmp0 (x->build_id, y->build_id);
 }
 
-/* `ns` at `function` in `list` (places or details): its entry's, else a new
- * entry (the lightest one goes to `other_ns` when the list has `max` and
- * the new one is heavier). */
+static gboolean
+place_is (const JsrAggPlace *place, const char *function, const char *build_id)
+{
+  return g_strcmp0 (place->function, function) == 0 && g_strcmp0 (place->build_id, build_id) == 0;
+}
+
+/* `ns` at `function` (of `build_id`) in `list` (places or details): its
+ * entry's, else a new entry (the lightest one goes to `other_ns` when the
+ * list has `max` and the new one is heavier). */
 static void
 add_to_list (JsrAggDiagnoses *d, GPtrArray *list, guint64 *other_ns, guint max,
-             const char *function, guint64 ns)
+             const char *function, const char *build_id, guint64 ns)
 {
   JsrAggPlace *place;
 
   for (guint i = 0; i < list->len; i++)
     {
       place = g_ptr_array_index (list, i);
-      if (g_strcmp0 (place->function, function) == 0)
+      if (place_is (place, function, build_id))
         {
           place->total_ns = add (d, place->total_ns, ns);
           g_ptr_array_sort (list, place_by_time);
@@ -119,46 +130,67 @@ add_to_list (JsrAggDiagnoses *d, GPtrArray *list, guint64 *other_ns, guint max,
     }
   place = g_new0 (JsrAggPlace, 1);
   place->function = g_strdup (function);
+  place->build_id = g_strdup (build_id);
   place->total_ns = ns;
   g_ptr_array_add (list, place);
   g_ptr_array_sort (list, place_by_time);
 }
 
 static void
-add_place (JsrAggDiagnoses *d, JsrAggDiagnosis *e, const char *function, guint64 ns)
+add_place (JsrAggDiagnoses *d, JsrAggDiagnosis *e, const char *function, const char *build_id,
+           guint64 ns)
 {
-  add_to_list (d, e->places, &e->places_other_ns, JSR_AGG_DIAGNOSIS_MAX_PLACES, function, ns);
+  add_to_list (d, e->places, &e->places_other_ns, JSR_AGG_DIAGNOSIS_MAX_PLACES, function, build_id,
+               ns);
 }
 
 static void
 add_detail (JsrAggDiagnoses *d, JsrAggDiagnosis *e, const char *text, guint64 ns)
 {
-  add_to_list (d, e->details, &e->details_other_ns, JSR_AGG_DIAGNOSIS_MAX_DETAILS, text, ns);
+  add_to_list (d, e->details, &e->details_other_ns, JSR_AGG_DIAGNOSIS_MAX_DETAILS, text, NULL, ns);
 }
 
-/* Where a diagnosed part's time went, by name: the diagnosis's caller (the
- * app's own code), else the app's code the culprit names, else the
- * diagnosis's function, else the callback. */
-static const char *
-place_of (const JsrReportDiagnosis *diag, const JsrReportCulprit *culprit, const char *callback)
+/* Where a diagnosed part's time went, by name (g_malloc ()ed): the
+ * diagnosis's caller (the app's own code), else the app's code the culprit
+ * names, else the diagnosis's function, else the culprit, else the
+ * callback. A nameless culprit or callback ("module+0x…") comes with its
+ * module's build-id (*build_id, borrowed from the report), as the culprit
+ * it is would be named once symbolized. */
+static char *
+place_of (const JsrReport *report, const JsrReportDiagnosis *diag, const JsrReportCulprit *culprit,
+          const char *callback, const char **build_id)
 {
+  g_autofree char *culprit_name = jsr_agg_culprit_name (report, culprit, build_id);
+  const char *culprit_id = *build_id;
+
+  *build_id = NULL;
   if (diag->caller != NULL)
-    return diag->caller;
-  if (culprit != NULL && culprit->function != NULL && g_strcmp0 (culprit->reason, "app-code") == 0)
-    return culprit->function;
+    return g_strdup (diag->caller);
+  if (culprit_name != NULL && g_strcmp0 (culprit->reason, "app-code") == 0)
+    {
+      *build_id = culprit_id;
+      return g_steal_pointer (&culprit_name);
+    }
   if (diag->function != NULL)
-    return diag->function;
-  if (culprit != NULL && culprit->function != NULL)
-    return culprit->function;
-  return callback;
+    return g_strdup (diag->function);
+  if (culprit_name != NULL)
+    {
+      *build_id = culprit_id;
+      return g_steal_pointer (&culprit_name);
+    }
+  *build_id = jsr_report_callback_build_id (report, callback);
+  return g_strdup (callback);
 }
 
 static void
-count_part (JsrAggDiagnoses *d, const JsrReportDiagnosis *diag, const JsrReportCulprit *culprit,
-            const char *callback, gint64 duration_ns, guint64 run, GHashTable *seen)
+count_part (JsrAggDiagnoses *d, const JsrReport *report, const JsrReportDiagnosis *diag,
+            const JsrReportCulprit *culprit, const char *callback, gint64 duration_ns, guint64 run,
+            GHashTable *seen)
 {
   JsrAggDiagnosis *e = entry_for (d, diag->id, diag->title);
   guint64 ns = (guint64) MAX (duration_ns, 0);
+  g_autofree char *place = NULL;
+  const char *build_id = NULL;
 
   if (e == NULL)
     {
@@ -179,7 +211,8 @@ count_part (JsrAggDiagnoses *d, const JsrReportDiagnosis *diag, const JsrReportC
       e->last_run = run;
       e->runs = add (d, e->runs, 1);
     }
-  add_place (d, e, place_of (diag, culprit, callback), ns);
+  place = place_of (report, diag, culprit, callback, &build_id);
+  add_place (d, e, place, build_id, ns);
   {
     g_autofree char *text = jsr_diagnosis_detail_text (diag);
 
@@ -189,7 +222,8 @@ count_part (JsrAggDiagnoses *d, const JsrReportDiagnosis *diag, const JsrReportC
 }
 
 void
-jsr_agg_diagnoses_add_event (JsrAggDiagnoses *d, const JsrReportEvent *event, guint64 run)
+jsr_agg_diagnoses_add_event (JsrAggDiagnoses *d, const JsrReport *report,
+                             const JsrReportEvent *event, guint64 run)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
   guint n = event->parts != NULL ? event->parts->len : 0;
@@ -199,12 +233,12 @@ jsr_agg_diagnoses_add_event (JsrAggDiagnoses *d, const JsrReportEvent *event, gu
       const JsrReportPart *part = g_ptr_array_index (event->parts, i);
 
       if (part->diagnosis != NULL)
-        count_part (d, part->diagnosis, part->culprit, part->callback, part->duration_ns, run,
-                    seen);
+        count_part (d, report, part->diagnosis, part->culprit, part->callback, part->duration_ns,
+                    run, seen);
     }
   if (n == 0 && event->diagnosis != NULL)
-    count_part (d, event->diagnosis, event->culprit, event->callback, event->duration_ns, run,
-                seen);
+    count_part (d, report, event->diagnosis, event->culprit, event->callback, event->duration_ns,
+                run, seen);
 }
 
 void
@@ -239,7 +273,7 @@ jsr_agg_diagnoses_merge (JsrAggDiagnoses *d, const JsrAggDiagnoses *other)
         {
           const JsrAggPlace *place = g_ptr_array_index (from->places, i);
 
-          add_place (d, e, place->function, place->total_ns);
+          add_place (d, e, place->function, place->build_id, place->total_ns);
         }
       e->details_other_ns = add (d, e->details_other_ns, from->details_other_ns);
       for (guint i = 0; i < from->details->len; i++)
@@ -249,6 +283,34 @@ jsr_agg_diagnoses_merge (JsrAggDiagnoses *d, const JsrAggDiagnoses *other)
           add_detail (d, e, detail->function, detail->total_ns);
         }
     }
+}
+
+guint
+jsr_agg_diagnoses_name_places (JsrAggDiagnoses *d, JsrAggNameFunc name, gpointer data)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint named = 0;
+
+  g_hash_table_iter_init (&iter, d->by_id);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      JsrAggDiagnosis *e = value;
+      g_autoptr (GPtrArray) places = e->places;
+
+      /* Named in the list's order (most time first, then by name: a fixed
+       * one), and added back: places that became one are summed, the
+       * list keeps its bound (it cannot grow) and its order. */
+      e->places = g_ptr_array_new_with_free_func ((GDestroyNotify) place_free);
+      for (guint i = 0; i < places->len; i++)
+        {
+          JsrAggPlace *place = g_ptr_array_index (places, i);
+
+          named += jsr_agg_name_pair (&place->function, &place->build_id, name, data);
+          add_place (d, e, place->function, place->build_id, place->total_ns);
+        }
+    }
+  return named;
 }
 
 static gint
@@ -322,6 +384,9 @@ jsr_agg_diagnoses_write (JsrJsonWriter *w, guint indent, const JsrAggDiagnoses *
             jsr_json_writer_string (w, place->function);
           else
             jsr_json_writer_null (w);
+          /* Only where there is one: aggregates without it read as before. */
+          if (place->build_id != NULL)
+            jsr_json_writer_member_string (w, "function_build_id", place->build_id);
           member_u64 (w, "blocked_ns", place->total_ns);
           jsr_json_writer_end_object (w);
         }
@@ -390,20 +455,23 @@ read_places (const JsrJsonNode *object, const JsrJsonPath *path, JsrAggDiagnosis
     {
       JsrJsonPath place_path = JSR_JSON_ELEMENT (&places_path, i);
       const JsrJsonNode *element = jsr_json_read_element (places, &place_path, error);
-      g_autofree char *function = NULL;
+      g_autofree char *function = NULL, *build_id = NULL;
       guint64 ns;
 
       if (element == NULL
           || !jsr_json_read_string (element, &place_path, "function", TRUE, &function, error)
+          || !jsr_agg_read_build_id (element, &place_path, "function_build_id", function, &build_id,
+                                     error)
           || !read_u64 (element, &place_path, "blocked_ns", &ns, error))
         return FALSE;
       for (guint k = 0; k < e->places->len; k++)
-        if (g_strcmp0 (((JsrAggPlace *) g_ptr_array_index (e->places, k))->function, function) == 0)
+        if (place_is (g_ptr_array_index (e->places, k), function, build_id))
           return invalid (error, &place_path, NULL, _ ("is listed twice"));
       {
         JsrAggPlace *place = g_new0 (JsrAggPlace, 1);
 
         place->function = g_steal_pointer (&function);
+        place->build_id = g_steal_pointer (&build_id);
         place->total_ns = ns;
         g_ptr_array_add (e->places, place);
       }

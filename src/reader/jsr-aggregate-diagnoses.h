@@ -16,6 +16,7 @@
 
 #include <glib.h>
 
+#include "jsr-agg-names.h"
 #include "jsr-json-doc.h"
 #include "jsr-json-read.h"
 #include "jsr-json-writer.h"
@@ -31,6 +32,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   char *function;   /* a place's function; a detail's text (jsr_diagnosis_detail_text) */
+  char *build_id;   /* of a nameless ("module+0x…") place's module, else NULL: part of the key */
   guint64 total_ns; /* blocked time of the parts diagnosed there (with that detail) */
 } JsrAggPlace;
 
@@ -63,9 +65,16 @@ void jsr_agg_diagnoses_init (JsrAggDiagnoses *d);
 void jsr_agg_diagnoses_clear (JsrAggDiagnoses *d);
 
 /* A stall event's parts (or the event itself when it lists none); `run`:
- * the aggregate's serial of the run it belongs to. */
-void jsr_agg_diagnoses_add_event (JsrAggDiagnoses *d, const JsrReportEvent *event, guint64 run);
+ * the aggregate's serial of the run it belongs to; `report` (may be NULL)
+ * gives the build-ids of nameless places (jsr-agg-names.h). */
+void jsr_agg_diagnoses_add_event (JsrAggDiagnoses *d, const JsrReport *report,
+                                  const JsrReportEvent *event, guint64 run);
 void jsr_agg_diagnoses_merge (JsrAggDiagnoses *d, const JsrAggDiagnoses *other);
+
+/* Names the nameless places that carry a build-id (jsr-agg-names.h);
+ * places of an entry that become one are one, their time summed. Returns
+ * how many were named. */
+guint jsr_agg_diagnoses_name_places (JsrAggDiagnoses *d, JsrAggNameFunc name, gpointer data);
 
 /* The entries, most blocked time first (borrowed). */
 GPtrArray *jsr_agg_diagnoses_sorted (const JsrAggDiagnoses *d);

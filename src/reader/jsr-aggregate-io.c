@@ -332,6 +332,15 @@ write_signature (JsrJsonWriter *w, const JsrAggSignature *sig)
   jsr_json_writer_end_object (w);
 }
 
+/* A nameless name's build-id: only where there is one, so that aggregates
+ * without it read and write as before. */
+static void
+write_build_id (JsrJsonWriter *w, const char *member, const char *build_id)
+{
+  if (build_id != NULL)
+    jsr_json_writer_member_string (w, member, build_id);
+}
+
 static void
 write_part (JsrJsonWriter *w, guint in, const JsrAggPart *part)
 {
@@ -340,6 +349,7 @@ write_part (JsrJsonWriter *w, guint in, const JsrAggPart *part)
   jsr_json_writer_member_string (w, "type", part->type);
   jsr_json_writer_member_string (w, "source", part->source);
   jsr_json_writer_member_string (w, "callback", part->callback);
+  write_build_id (w, "callback_build_id", part->callback_build_id);
   jsr_json_writer_member (w, "start_ns");
   jsr_json_writer_int (w, part->start_ns);
   jsr_json_writer_member (w, "duration_ns");
@@ -348,7 +358,9 @@ write_part (JsrJsonWriter *w, guint in, const JsrAggPart *part)
   jsr_json_writer_member_string (w, "class", part->klass);
   jsr_json_writer_member_string (w, "wait", part->wait);
   jsr_json_writer_member_string (w, "culprit", part->culprit);
+  write_build_id (w, "culprit_build_id", part->culprit_build_id);
   jsr_json_writer_member_string (w, "culprit_callback", part->culprit_callback);
+  write_build_id (w, "culprit_callback_build_id", part->culprit_callback_build_id);
   jsr_json_writer_member_string (w, "posted_from", part->posted_from);
   jsr_json_writer_member (w, "attributed_ns");
   if (part->attributed_ns >= 0)
@@ -384,7 +396,9 @@ write_worst (JsrJsonWriter *w, const JsrAggEvent *e)
   write_key (w, &e->key);
   line_member (w, in, "culprit");
   jsr_json_writer_string (w, e->culprit);
+  write_build_id (w, "culprit_build_id", e->culprit_build_id);
   jsr_json_writer_member_string (w, "culprit_callback", e->culprit_callback);
+  write_build_id (w, "culprit_callback_build_id", e->culprit_callback_build_id);
   jsr_json_writer_member_string (w, "posted_from", e->posted_from);
   jsr_json_writer_member_string (w, "signature", e->signature);
   line_member (w, in, "parts_count");
@@ -985,14 +999,21 @@ read_worst_parts (Node *object, const Path *event_path, JsrAggEvent *event, GErr
       if (!jsr_json_read_string (element, &part_path, "type", TRUE, &part->type, error)
           || !jsr_json_read_string (element, &part_path, "source", TRUE, &part->source, error)
           || !jsr_json_read_string (element, &part_path, "callback", TRUE, &part->callback, error)
+          || !jsr_agg_read_build_id (element, &part_path, "callback_build_id", part->callback,
+                                     &part->callback_build_id, error)
           || !jsr_json_read_count (element, &part_path, "start_ns", &part->start_ns, error)
           || !jsr_json_read_count (element, &part_path, "duration_ns", &value, error)
           || !jsr_json_read_string (element, &part_path, "tier", TRUE, &part->tier, error)
           || !jsr_json_read_string (element, &part_path, "class", TRUE, &part->klass, error)
           || !jsr_json_read_string (element, &part_path, "wait", TRUE, &part->wait, error)
           || !jsr_json_read_string (element, &part_path, "culprit", TRUE, &part->culprit, error)
+          || !jsr_agg_read_build_id (element, &part_path, "culprit_build_id", part->culprit,
+                                     &part->culprit_build_id, error)
           || !jsr_json_read_string (element, &part_path, "culprit_callback", TRUE,
                                     &part->culprit_callback, error)
+          || !jsr_agg_read_build_id (element, &part_path, "culprit_callback_build_id",
+                                     part->culprit_callback, &part->culprit_callback_build_id,
+                                     error)
           || !jsr_json_read_string (element, &part_path, "posted_from", TRUE, &part->posted_from,
                                     error)
           || !jsr_json_read_optional_count (element, &part_path, "attributed_ns",
@@ -1039,8 +1060,13 @@ read_worst (Node *root, JsrAggregate *agg, GError **error)
            && (event->unattributed_ns = (guint64) value, TRUE)
            && read_key (object, &event_path, &event->key, error)
            && jsr_json_read_string (object, &event_path, "culprit", TRUE, &event->culprit, error)
+           && jsr_agg_read_build_id (object, &event_path, "culprit_build_id", event->culprit,
+                                     &event->culprit_build_id, error)
            && jsr_json_read_string (object, &event_path, "culprit_callback", TRUE,
                                     &event->culprit_callback, error)
+           && jsr_agg_read_build_id (object, &event_path, "culprit_callback_build_id",
+                                     event->culprit_callback, &event->culprit_callback_build_id,
+                                     error)
            && jsr_json_read_string (object, &event_path, "posted_from", TRUE, &event->posted_from,
                                     error)
            && jsr_json_read_string (object, &event_path, "signature", TRUE, &event->signature,

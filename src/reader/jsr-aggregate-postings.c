@@ -16,6 +16,7 @@ entry_free (JsrAggPosting *e)
   g_free (e->signature);
   g_free (e->posted_from);
   g_free (e->callback);
+  g_free (e->callback_build_id);
   g_free (e);
 }
 
@@ -45,7 +46,8 @@ add (JsrAggPostings *p, guint64 a, guint64 b)
 
 /* The entry for `signature`, made as needed; NULL past the table's bound. */
 static JsrAggPosting *
-entry_for (JsrAggPostings *p, const char *signature, const char *posted_from, const char *callback)
+entry_for (JsrAggPostings *p, const char *signature, const char *posted_from, const char *callback,
+           const char *callback_build_id)
 {
   JsrAggPosting *e = g_hash_table_lookup (p->by_signature, signature);
 
@@ -63,20 +65,24 @@ entry_for (JsrAggPostings *p, const char *signature, const char *posted_from, co
   if (e->posted_from == NULL && posted_from != NULL)
     e->posted_from = g_strdup (posted_from);
   if (e->callback == NULL && callback != NULL)
-    e->callback = g_strdup (callback);
+    {
+      e->callback = g_strdup (callback);
+      e->callback_build_id = g_strdup (callback_build_id);
+    }
   return e;
 }
 
 static void
-count_part (JsrAggPostings *p, const JsrPosting *posting, const char *callback, gint64 duration_ns,
-            guint64 run, GHashTable *seen)
+count_part (JsrAggPostings *p, const JsrReport *report, const JsrPosting *posting,
+            const char *callback, gint64 duration_ns, guint64 run, GHashTable *seen)
 {
   guint64 ns = (guint64) MAX (duration_ns, 0);
   JsrAggPosting *e;
 
   if (posting->signature == NULL)
     return;
-  e = entry_for (p, posting->signature, jsr_posting_name (posting), callback);
+  e = entry_for (p, posting->signature, jsr_posting_name (posting), callback,
+                 jsr_report_callback_build_id (report, callback));
   if (e == NULL)
     {
       p->other_parts = add (p, p->other_parts, 1);
@@ -98,7 +104,8 @@ count_part (JsrAggPostings *p, const JsrPosting *posting, const char *callback, 
 }
 
 void
-jsr_agg_postings_add_event (JsrAggPostings *p, const JsrReportEvent *event, guint64 run)
+jsr_agg_postings_add_event (JsrAggPostings *p, const JsrReport *report, const JsrReportEvent *event,
+                            guint64 run)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new (g_direct_hash, g_direct_equal);
   guint n = event->parts != NULL ? event->parts->len : 0;
@@ -108,10 +115,10 @@ jsr_agg_postings_add_event (JsrAggPostings *p, const JsrReportEvent *event, guin
       const JsrReportPart *part = g_ptr_array_index (event->parts, i);
 
       if (part->posted_from != NULL)
-        count_part (p, part->posted_from, part->callback, part->duration_ns, run, seen);
+        count_part (p, report, part->posted_from, part->callback, part->duration_ns, run, seen);
     }
   if (n == 0 && event->posted_from != NULL)
-    count_part (p, event->posted_from, event->callback, event->duration_ns, run, seen);
+    count_part (p, report, event->posted_from, event->callback, event->duration_ns, run, seen);
 }
 
 void
@@ -128,7 +135,8 @@ jsr_agg_postings_merge (JsrAggPostings *p, const JsrAggPostings *other)
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       const JsrAggPosting *from = value;
-      JsrAggPosting *e = entry_for (p, from->signature, from->posted_from, from->callback);
+      JsrAggPosting *e = entry_for (p, from->signature, from->posted_from, from->callback,
+                                    from->callback_build_id);
 
       if (e == NULL)
         {
@@ -141,6 +149,24 @@ jsr_agg_postings_merge (JsrAggPostings *p, const JsrAggPostings *other)
       e->runs = add (p, e->runs, from->runs);
       e->total_ns = add (p, e->total_ns, from->total_ns);
     }
+}
+
+guint
+jsr_agg_postings_name_callbacks (JsrAggPostings *p, JsrAggNameFunc name, gpointer data)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint named = 0;
+
+  /* Keyed by signature: a renamed callback merges nothing. */
+  g_hash_table_iter_init (&iter, p->by_signature);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      JsrAggPosting *e = value;
+
+      named += jsr_agg_name_pair (&e->callback, &e->callback_build_id, name, data);
+    }
+  return named;
 }
 
 static gint
@@ -193,6 +219,9 @@ jsr_agg_postings_write (JsrJsonWriter *w, guint indent, const JsrAggPostings *p)
       jsr_json_writer_member_string (w, "signature", e->signature);
       jsr_json_writer_member_string (w, "posted_from", e->posted_from);
       jsr_json_writer_member_string (w, "callback", e->callback);
+      /* Only where there is one: aggregates without it read as before. */
+      if (e->callback_build_id != NULL)
+        jsr_json_writer_member_string (w, "callback_build_id", e->callback_build_id);
       member_u64 (w, "events", e->events);
       member_u64 (w, "parts", e->parts);
       member_u64 (w, "runs", e->runs);
@@ -261,16 +290,19 @@ jsr_agg_postings_read (const JsrJsonNode *root, JsrAggPostings *p, GError **erro
       JsrJsonPath entry_path = JSR_JSON_ELEMENT (&path, i);
       const JsrJsonNode *object = jsr_json_read_element (list, &entry_path, error);
       g_autofree char *signature = NULL, *posted_from = NULL, *callback = NULL;
+      g_autofree char *callback_build_id = NULL;
       JsrAggPosting *e;
 
       if (object == NULL
           || !jsr_json_read_string (object, &entry_path, "signature", FALSE, &signature, error)
           || !jsr_json_read_string (object, &entry_path, "posted_from", TRUE, &posted_from, error)
-          || !jsr_json_read_string (object, &entry_path, "callback", TRUE, &callback, error))
+          || !jsr_json_read_string (object, &entry_path, "callback", TRUE, &callback, error)
+          || !jsr_agg_read_build_id (object, &entry_path, "callback_build_id", callback,
+                                     &callback_build_id, error))
         return FALSE;
       if (g_hash_table_contains (p->by_signature, signature))
         return invalid (error, &entry_path, NULL, _ ("is listed twice"));
-      e = entry_for (p, signature, posted_from, callback);
+      e = entry_for (p, signature, posted_from, callback, callback_build_id);
       if (!read_u64 (object, &entry_path, "events", &e->events, error)
           || !read_u64 (object, &entry_path, "parts", &e->parts, error)
           || !read_u64 (object, &entry_path, "runs", &e->runs, error)

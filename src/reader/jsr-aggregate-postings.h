@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
+#include "jsr-agg-names.h"
 #include "jsr-json-doc.h"
 #include "jsr-json-read.h"
 #include "jsr-json-writer.h"
@@ -24,10 +25,11 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  char *signature;   /* the key */
-  char *posted_from; /* jsr_posting_name (): culprit, else caller, else the signature */
-  char *callback;    /* the first dispatched callback seen posted from there; may be NULL */
-  guint64 events;    /* events with at least one part posted from there */
+  char *signature;         /* the key */
+  char *posted_from;       /* jsr_posting_name (): culprit, else caller, else the signature */
+  char *callback;          /* the first dispatched callback seen posted from there; may be NULL */
+  char *callback_build_id; /* of a nameless callback's module (jsr-agg-names.h), else NULL */
+  guint64 events;          /* events with at least one part posted from there */
   guint64 parts;
   guint64 runs;
   guint64 total_ns; /* the parts' blocked time */
@@ -46,8 +48,13 @@ typedef struct
 void jsr_agg_postings_init (JsrAggPostings *p);
 void jsr_agg_postings_clear (JsrAggPostings *p);
 
-/* A stall event's dispatch parts (or the event itself when it lists none). */
-void jsr_agg_postings_add_event (JsrAggPostings *p, const JsrReportEvent *event, guint64 run);
+/* A stall event's dispatch parts (or the event itself when it lists none);
+ * `report` (may be NULL) gives the build-ids of nameless callbacks. */
+void jsr_agg_postings_add_event (JsrAggPostings *p, const JsrReport *report,
+                                 const JsrReportEvent *event, guint64 run);
+/* Names the nameless callbacks that carry a build-id (jsr-agg-names.h).
+ * Returns how many were named. */
+guint jsr_agg_postings_name_callbacks (JsrAggPostings *p, JsrAggNameFunc name, gpointer data);
 void jsr_agg_postings_merge (JsrAggPostings *p, const JsrAggPostings *other);
 
 /* The entries, most blocked time first (borrowed). */

@@ -217,6 +217,9 @@ jsr_agg_part_free (JsrAggPart *part)
   g_free (part->culprit);
   g_free (part->culprit_callback);
   g_free (part->posted_from);
+  g_free (part->callback_build_id);
+  g_free (part->culprit_build_id);
+  g_free (part->culprit_callback_build_id);
   g_free (part);
 }
 
@@ -234,6 +237,9 @@ part_copy (const JsrAggPart *from)
   to->culprit = g_strdup (from->culprit);
   to->culprit_callback = g_strdup (from->culprit_callback);
   to->posted_from = g_strdup (from->posted_from);
+  to->callback_build_id = g_strdup (from->callback_build_id);
+  to->culprit_build_id = g_strdup (from->culprit_build_id);
+  to->culprit_callback_build_id = g_strdup (from->culprit_callback_build_id);
   return to;
 }
 
@@ -245,6 +251,8 @@ event_free (JsrAggEvent *event)
   g_free (event->culprit);
   g_free (event->culprit_callback);
   g_free (event->posted_from);
+  g_free (event->culprit_build_id);
+  g_free (event->culprit_callback_build_id);
   g_free (event->signature);
   g_clear_pointer (&event->parts, g_ptr_array_unref);
   g_free (event);
@@ -260,6 +268,8 @@ event_copy (const JsrAggEvent *from)
   to->culprit = g_strdup (from->culprit);
   to->culprit_callback = g_strdup (from->culprit_callback);
   to->posted_from = g_strdup (from->posted_from);
+  to->culprit_build_id = g_strdup (from->culprit_build_id);
+  to->culprit_callback_build_id = g_strdup (from->culprit_callback_build_id);
   to->signature = g_strdup (from->signature);
   if (from->parts != NULL)
     {
@@ -819,17 +829,29 @@ add_to_signatures (JsrAggregate *agg, const JsrAggKey *key, GArray *sigs)
   return best;
 }
 
-/* The culprit as the aggregate names it: its function, else module!?. */
+/* The culprit as the aggregate names it: its function, else module+0x…
+ * with its module's build-id (*build_id, g_malloc ()ed), else module!?. */
 static char *
-culprit_name (const JsrReportCulprit *culprit)
+culprit_name (const JsrReport *report, const JsrReportCulprit *culprit, char **build_id)
 {
-  if (culprit == NULL)
-    return NULL;
-  if (culprit->function != NULL)
-    return g_strdup (culprit->function);
-  if (culprit->module != NULL)
+  const char *id = NULL;
+  char *name = jsr_agg_culprit_name (report, culprit, &id);
+
+  *build_id = g_strdup (id);
+  if (name == NULL && culprit != NULL && culprit->module != NULL)
     return g_strdup_printf ("%s!?", culprit->module);
-  return NULL;
+  return name;
+}
+
+/* The dispatched callback shown next to a culprit, with its module's
+ * build-id when it is nameless (*build_id, g_malloc ()ed). */
+static char *
+culprit_callback_name (const JsrReport *report, const JsrReportCulprit *culprit, char **build_id)
+{
+  char *name = jsr_culprit_callback_name (culprit);
+
+  *build_id = g_strdup (jsr_report_callback_build_id (report, name));
+  return name;
 }
 
 static gint
@@ -852,7 +874,7 @@ agg_part_by_start (gconstpointer a, gconstpointer b)
 
 /* The event's longest parts with their causes, in time order. */
 static GPtrArray *
-worst_parts (const JsrReportEvent *event)
+worst_parts (const JsrReport *report, const JsrReportEvent *event)
 {
   g_autoptr (GPtrArray) sorted = NULL;
   GPtrArray *parts;
@@ -873,11 +895,13 @@ worst_parts (const JsrReportEvent *event)
       part->type = g_strdup (from->type);
       part->source = g_strdup (from->source);
       part->callback = g_strdup (from->callback);
+      part->callback_build_id = g_strdup (jsr_report_callback_build_id (report, from->callback));
       part->tier = g_strdup (from->tier);
       part->klass = g_strdup (from->klass);
       part->wait = g_strdup (from->wait);
-      part->culprit = culprit_name (from->culprit);
-      part->culprit_callback = jsr_culprit_callback_name (from->culprit);
+      part->culprit = culprit_name (report, from->culprit, &part->culprit_build_id);
+      part->culprit_callback
+          = culprit_callback_name (report, from->culprit, &part->culprit_callback_build_id);
       part->posted_from = g_strdup (jsr_posting_name (from->posted_from));
       part->start_ns = from->start_ns;
       part->duration_ns = (guint64) MAX (from->duration_ns, 0);
@@ -891,9 +915,9 @@ worst_parts (const JsrReportEvent *event)
 /* The event among the worst ones, if it is one: most events are not, so
  * only those are copied. */
 static void
-offer_worst_event (JsrAggregate *agg, const JsrReportEvent *event, const JsrAggKey *key,
-                   guint64 run, const char *app, gint64 pid, guint64 duration, guint64 attributed,
-                   const char *signature)
+offer_worst_event (JsrAggregate *agg, const JsrReport *report, const JsrReportEvent *event,
+                   const JsrAggKey *key, guint64 run, const char *app, gint64 pid, guint64 duration,
+                   guint64 attributed, const char *signature)
 {
   JsrAggEvent probe = {
     .run = run,
@@ -917,13 +941,14 @@ offer_worst_event (JsrAggregate *agg, const JsrReportEvent *event, const JsrAggK
   candidate->attributed_ns = attributed;
   candidate->unattributed_ns = duration - attributed;
   key_copy (&candidate->key, key);
-  candidate->culprit = culprit_name (event->culprit);
-  candidate->culprit_callback = jsr_culprit_callback_name (event->culprit);
+  candidate->culprit = culprit_name (report, event->culprit, &candidate->culprit_build_id);
+  candidate->culprit_callback
+      = culprit_callback_name (report, event->culprit, &candidate->culprit_callback_build_id);
   candidate->posted_from = g_strdup (jsr_posting_name (event->posted_from));
   candidate->signature = g_strdup (signature);
   candidate->parts_count
       = (guint64) MAX (event->parts_count, event->parts != NULL ? (gint64) event->parts->len : 0);
-  candidate->parts = worst_parts (event);
+  candidate->parts = worst_parts (report, event);
   offer_worst (agg, candidate);
 }
 
@@ -1015,7 +1040,7 @@ fold_event (JsrAggregate *agg, const JsrReport *report, const JsrReportEvent *ev
            * clock's side, whose diagnoses are counted: not twice. */
           if (jsr_aggregate_filter_matches (agg->filter, &key))
             {
-              jsr_agg_diagnoses_add_event (&agg->diagnoses, event, agg->run_serial);
+              jsr_agg_diagnoses_add_event (&agg->diagnoses, report, event, agg->run_serial);
               agg->saturated |= agg->diagnoses.saturated;
               agg->overflowed |= agg->diagnoses.overflowed;
             }
@@ -1061,13 +1086,13 @@ fold_event (JsrAggregate *agg, const JsrReport *report, const JsrReportEvent *ev
       stats_add (agg, &agg->signatures_other, &part);
     }
 
-  jsr_agg_diagnoses_add_event (&agg->diagnoses, event, agg->run_serial);
+  jsr_agg_diagnoses_add_event (&agg->diagnoses, report, event, agg->run_serial);
   agg->saturated |= agg->diagnoses.saturated;
   agg->overflowed |= agg->diagnoses.overflowed;
-  jsr_agg_postings_add_event (&agg->postings, event, agg->run_serial);
+  jsr_agg_postings_add_event (&agg->postings, report, event, agg->run_serial);
   agg->saturated |= agg->postings.saturated;
   agg->overflowed |= agg->postings.overflowed;
-  offer_worst_event (agg, event, &key, run, app, pid, duration, attributed,
+  offer_worst_event (agg, report, event, &key, run, app, pid, duration, attributed,
                      best != G_MAXUINT ? g_array_index (sigs, EventSignature, best).text : NULL);
 }
 
@@ -1496,17 +1521,28 @@ jsr_aggregate_sorted_groups (const JsrAggregate *agg)
 static gboolean
 name_key (JsrAggKey *key, JsrAggNameFunc name, gpointer data)
 {
-  char *named;
+  return jsr_agg_name_pair (&key->callback, &key->callback_build_id, name, data);
+}
 
-  if (key->callback == NULL || key->callback_build_id == NULL)
-    return FALSE;
-  named = name (key->callback, key->callback_build_id, data);
-  if (named == NULL)
-    return FALSE;
-  g_free (key->callback);
-  key->callback = named;
-  g_clear_pointer (&key->callback_build_id, g_free);
-  return TRUE;
+/* A worst event's kind, culprit, culprit callback and parts. */
+static guint
+name_event (JsrAggEvent *event, JsrAggNameFunc name, gpointer data)
+{
+  guint named = name_key (&event->key, name, data);
+
+  named += jsr_agg_name_pair (&event->culprit, &event->culprit_build_id, name, data);
+  named += jsr_agg_name_pair (&event->culprit_callback, &event->culprit_callback_build_id, name,
+                              data);
+  for (guint i = 0; event->parts != NULL && i < event->parts->len; i++)
+    {
+      JsrAggPart *part = g_ptr_array_index (event->parts, i);
+
+      named += jsr_agg_name_pair (&part->callback, &part->callback_build_id, name, data);
+      named += jsr_agg_name_pair (&part->culprit, &part->culprit_build_id, name, data);
+      named += jsr_agg_name_pair (&part->culprit_callback, &part->culprit_callback_build_id, name,
+                                  data);
+    }
+  return named;
 }
 
 /* The table's groups with their keys named; those that became one summed. */
@@ -1557,7 +1593,9 @@ jsr_aggregate_name_callbacks (JsrAggregate *agg, JsrAggNameFunc name, gpointer d
   while (g_hash_table_iter_next (&iter, NULL, &value))
     named += name_table (agg, ((JsrAggSignature *) value)->cells, name, data);
   for (guint i = 0; i < agg->worst->len; i++)
-    if (name_key (&((JsrAggEvent *) g_ptr_array_index (agg->worst, i))->key, name, data))
-      named++;
+    named += name_event (g_ptr_array_index (agg->worst, i), name, data);
+  named += jsr_agg_diagnoses_name_places (&agg->diagnoses, name, data);
+  named += jsr_agg_postings_name_callbacks (&agg->postings, name, data);
+  agg->saturated |= agg->diagnoses.saturated;
   return named;
 }

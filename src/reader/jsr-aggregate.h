@@ -42,6 +42,7 @@
 
 #include <glib.h>
 
+#include "jsr-agg-names.h"
 #include "jsr-aggregate-diagnoses.h"
 #include "jsr-aggregate-postings.h"
 #include "jsr-histogram.h"
@@ -121,9 +122,14 @@ typedef struct
   char *tier;
   char *klass;
   char *wait;
-  char *culprit;          /* function, else module!? */
+  char *culprit;          /* function, else module+0x… (with a build-id), else module!? */
   char *culprit_callback; /* the dispatched callback shown next to a library's culprit */
   char *posted_from;      /* where its source was posted from (jsr_posting_name), NULL: unknown */
+  /* The build-ids of the nameless ("module+0x…") callback, culprit and
+   * culprit_callback's modules (jsr-agg-names.h); NULL: named, or unknown. */
+  char *callback_build_id;
+  char *culprit_build_id;
+  char *culprit_callback_build_id;
   gint64 start_ns;
   guint64 duration_ns;
   gint64 attributed_ns; /* JSR_UNKNOWN: unknown */
@@ -140,13 +146,15 @@ typedef struct
   guint64 attributed_ns;
   guint64 unattributed_ns;
   JsrAggKey key;
-  char *culprit;          /* function, else module!?, NULL: none */
+  char *culprit; /* function, else module+0x… (with a build-id), else module!?, NULL: none */
   char *culprit_callback; /* the dispatched callback, when the culprit is not the app's code */
-  char *posted_from;      /* where its source was posted from (jsr_posting_name), NULL: unknown */
-  char *signature;        /* of the stack with most time, NULL: none */
-  guint64 parts_count;    /* the event's parts_count */
-  GPtrArray *parts;       /* of JsrAggPart: the longest JSR_AGGREGATE_WORST_PARTS parts
-                           * with their causes, in time order; NULL: none known */
+  char *culprit_build_id; /* of a nameless culprit's module (jsr-agg-names.h), else NULL */
+  char *culprit_callback_build_id; /* of a nameless culprit_callback's module, else NULL */
+  char *posted_from;   /* where its source was posted from (jsr_posting_name), NULL: unknown */
+  char *signature;     /* of the stack with most time, NULL: none */
+  guint64 parts_count; /* the event's parts_count */
+  GPtrArray *parts;    /* of JsrAggPart: the longest JSR_AGGREGATE_WORST_PARTS parts
+                        * with their causes, in time order; NULL: none known */
 } JsrAggEvent;
 
 typedef struct
@@ -242,14 +250,16 @@ GPtrArray *jsr_aggregate_sorted_groups (const JsrAggregate *aggregate);
 int jsr_agg_key_compare (const JsrAggKey *a, const JsrAggKey *b);
 const char *jsr_agg_class_label (const JsrAggKey *key);
 
-/* Names the nameless callbacks that carry a build-id: `name` gives the
- * function's name (g_malloc ()ed) or NULL to leave it as it is. Groups and
+/* Names the nameless callbacks and culprits that carry a build-id: `name`
+ * gives the function's name (g_malloc ()ed) or NULL to leave it as it is
+ * (jsr-agg-names.h). Groups and
  * a signature's cells whose keys become one are one, their stats summed
  * (runs too: a run loads one build of a module, and a callback's address
  * has one name in it, so the runs of two cells that become one are
  * distinct but for two static functions of one name in one module); the
- * worst events' kinds are renamed. Returns how many keys were named. */
-typedef char *(*JsrAggNameFunc) (const char *callback, const char *build_id, gpointer data);
+ * worst events' kinds, culprits, culprit callbacks and parts are renamed,
+ * and so are the diagnoses' places (places that become one summed).
+ * Returns how many names were named. */
 guint jsr_aggregate_name_callbacks (JsrAggregate *aggregate, JsrAggNameFunc name, gpointer data);
 
 /* A table of JsrAggGroup keyed by their own key (for readers). */

@@ -208,6 +208,13 @@ def golden_reports():
     return a, b
 
 
+def diagnosis_entry(*places):
+    """An aggregate's diagnoses[] entry with these places."""
+    return {"id": "slow-callback", "title": "Slow callback", "events": 1, "parts": 1, "runs": 1,
+            "blocked_ns": sum(p["blocked_ns"] for p in places), "evidence_ns": 1,
+            "places": list(places), "places_other_ns": 0}
+
+
 class AnalysisTestCase(base.CliTestCase):
     def write_json(self, name, document):
         return self.write(name, json.dumps(document))
@@ -840,6 +847,61 @@ class ProfileReportTest(AnalysisTestCase):
         a3["process"]["pid"] = 102
         agg = self.merge(self.path("a2.json"), self.write_json("a3.json", a3), out="none.json")
         self.assertFalse([g for g in agg["groups"] if "callback_build_id" in g])
+
+    def test_nameless_culprits_keep_their_build_ids(self):
+        """A worst event's nameless culprit (module+offset), culprit callback
+        and parts, and a diagnosis's place at a nameless culprit, carry
+        their module's build-id from the report's module table, through
+        merges of reports and of aggregates alike; a report without the
+        table names the culprit module!? as before, with no build-id."""
+        a, b = golden_reports()
+        nameless = {"function": None, "module": "libfoo.so.1", "offset": "0x99", "file": None,
+                    "line": None, "confidence": 0.9, "reason": "library",
+                    "callback": {"function": None, "module": "libfoo.so.1", "offset": "0x4721"}}
+        event = a["events"][0]
+        for x in [event] + event["parts"]:
+            # A GLib type name names no callback: the culprit callback
+            # reads module+offset.
+            x.update(source="GIdleSource", callback="libfoo.so.1+0x4711",
+                     culprit=copy.deepcopy(nameless),
+                     posted_from=posted_from("load_doc", "load_doc", "load_doc < main"),
+                     diagnosis={"id": "slow-callback", "title": "Slow callback",
+                                "evidence_ns": 100 * MS, "share": 0.5, "function": None,
+                                "node": -1, "wait": None, "caller": None, "fix": "less"})
+        a["modules"] = [{"name": "libfoo.so.1", "path": "/usr/lib/libfoo.so.1",
+                         "build_id": "c2490b1f"}]
+        pa, pb = self.write_json("a.json", a), self.write_json("b.json", b)
+        agg = self.merge(pa, pb)
+        worst = next(e for e in agg["worst_events"] if e["callback"] == "libfoo.so.1+0x4711")
+        for x in [worst] + worst["parts"]:
+            self.assertEqual((x["culprit"], x["culprit_build_id"]), ("libfoo.so.1+0x99", "c2490b1f"))
+            self.assertEqual((x["culprit_callback"], x["culprit_callback_build_id"]),
+                             ("libfoo.so.1+0x4721", "c2490b1f"))
+            self.assertEqual(x["callback_build_id"], "c2490b1f")
+        places = [p for d in agg["diagnoses"] for p in d["places"]]
+        self.assertEqual(places, [{"function": "libfoo.so.1+0x99",
+                                   "function_build_id": "c2490b1f",
+                                   "blocked_ns": 400 * MS}])
+        self.assertEqual([(p["callback"], p["callback_build_id"]) for p in agg["postings"]],
+                         [("libfoo.so.1+0x4711", "c2490b1f")])
+        others = [e for e in agg["worst_events"] if e is not worst]
+        self.assertFalse([k for e in others for x in [e] + e["parts"] for k in x
+                          if k.endswith("_build_id")], others)
+        # Aggregates of it merge as the reports do.
+        self.merge(pa, out="only-a.json")
+        self.merge(pb, out="only-b.json")
+        self.assertEqual(self.merge(self.path("only-b.json"), self.path("only-a.json"),
+                                    out="again.json"), agg)
+        # Without the module table: module!?, no build-id, the place the callback.
+        del a["modules"]
+        agg = self.merge(self.write_json("a.json", a), pb, out="none.json")
+        worst = next(e for e in agg["worst_events"] if e["callback"] == "libfoo.so.1+0x4711")
+        self.assertEqual(worst["culprit"], "libfoo.so.1!?")
+        self.assertFalse([k for e in agg["worst_events"] for x in [e] + e["parts"] for k in x
+                          if k.endswith("_build_id")])
+        self.assertEqual([p for d in agg["diagnoses"] for p in d["places"]],
+                         [{"function": "libfoo.so.1+0x4711", "blocked_ns": 400 * MS}])
+        self.assertFalse([p for p in agg["postings"] if "callback_build_id" in p])
 
     def test_hostile_aggregate_parts(self):
         aggregate = self.merge(self.input)
@@ -1483,12 +1545,73 @@ class HostileInputTest(AnalysisTestCase):
              "signatures[0].cells[0].callback_build_id must be hex digits"),
             (lambda g: g["worst_events"][0].update(callback_build_id="ab12"),
              "worst_events[0].callback_build_id must be beside a nameless callback"),
+            (lambda g: g["worst_events"][0].update(culprit="libfoo.so+0x10",
+                                                   culprit_build_id="xyz"),
+             "worst_events[0].culprit_build_id must be hex digits"),
+            (lambda g: g["worst_events"][0].update(culprit="libfoo.so!?", culprit_build_id="ab12"),
+             "worst_events[0].culprit_build_id must be beside a nameless function"),
+            (lambda g: g["worst_events"][0].update(culprit_callback=None,
+                                                   culprit_callback_build_id="ab12"),
+             "worst_events[0].culprit_callback_build_id must be beside a nameless function"),
+            (lambda g: g["worst_events"][0].update(culprit_callback="libfoo.so+0x10",
+                                                   culprit_callback_build_id=["ab"]),
+             "worst_events[0].culprit_callback_build_id must be a string or null"),
+            (lambda g: g["worst_events"][0]["parts"][0].update(callback="libfoo.so+0x10",
+                                                               callback_build_id="abc"),
+             "worst_events[0].parts[0].callback_build_id must be hex digits"),
+            (lambda g: g["worst_events"][0]["parts"][0].update(callback="c1",
+                                                               callback_build_id="ab12"),
+             "worst_events[0].parts[0].callback_build_id must be beside a nameless function"),
+            (lambda g: g["worst_events"][0]["parts"][0].update(culprit="libfoo.so+0x10",
+                                                               culprit_build_id="ab" * 65),
+             "worst_events[0].parts[0].culprit_build_id must be hex digits"),
+            (lambda g: g["worst_events"][0]["parts"][0].update(culprit="libfoo.so+10",
+                                                               culprit_build_id="ab12"),
+             "worst_events[0].parts[0].culprit_build_id must be beside a nameless function"),
+            (lambda g: g["worst_events"][0]["parts"][0].update(
+                culprit_callback="+0x10", culprit_callback_build_id="ab12"),
+             "worst_events[0].parts[0].culprit_callback_build_id must be beside a nameless"),
+            (lambda g: g["worst_events"][0]["parts"][0].update(
+                culprit_callback="libfoo.so+0x10", culprit_callback_build_id=""),
+             "worst_events[0].parts[0].culprit_callback_build_id must be hex digits"),
+            (lambda g: g.update(postings=[{
+                "signature": "s", "posted_from": "f", "callback": "on_idle",
+                "callback_build_id": "ab12", "events": 1, "parts": 1, "runs": 1,
+                "blocked_ns": 1}]),
+             "postings[0].callback_build_id must be beside a nameless function"),
+            (lambda g: g.update(postings=[{
+                "signature": "s", "posted_from": "f", "callback": "libfoo.so+0x10",
+                "callback_build_id": "0xab", "events": 1, "parts": 1, "runs": 1,
+                "blocked_ns": 1}]),
+             "postings[0].callback_build_id must be hex digits"),
+            (lambda g: g.update(diagnoses=[diagnosis_entry(
+                {"function": "load_settings", "function_build_id": "ab12", "blocked_ns": 5})]),
+             "diagnoses[0].places[0].function_build_id must be beside a nameless function"),
+            (lambda g: g.update(diagnoses=[diagnosis_entry(
+                {"function": None, "function_build_id": "ab12", "blocked_ns": 5})]),
+             "diagnoses[0].places[0].function_build_id must be beside a nameless function"),
+            (lambda g: g.update(diagnoses=[diagnosis_entry(
+                {"function": "libfoo.so+0x10", "function_build_id": "g0", "blocked_ns": 5})]),
+             "diagnoses[0].places[0].function_build_id must be hex digits"),
+            (lambda g: g.update(diagnoses=[diagnosis_entry(
+                {"function": "libfoo.so+0x10", "function_build_id": "ab12", "blocked_ns": 5},
+                {"function": "libfoo.so+0x10", "function_build_id": "ab12", "blocked_ns": 3})]),
+             "diagnoses[0].places[1] is listed twice"),
         ]
         for mutate, fragment in cases:
             with self.subTest(fragment=fragment):
                 g = copy.deepcopy(good)
                 mutate(g)
                 self.check_all(self.write_json("bad-agg.json", g), fragment)
+        # One function of two builds is two places; they read, merge and
+        # write back as they are.
+        g = copy.deepcopy(good)
+        g["diagnoses"] = [diagnosis_entry(
+            {"function": "libfoo.so+0x10", "function_build_id": "ab12", "blocked_ns": 5},
+            {"function": "libfoo.so+0x10", "function_build_id": "cd34", "blocked_ns": 3},
+            {"function": "libfoo.so+0x10", "blocked_ns": 1})]
+        again = self.merge(self.write_json("two-builds.json", g), out="two-builds-again.json")
+        self.assertEqual(again["diagnoses"], g["diagnoses"])
 
     def test_keep_going(self):
         a, b = golden_reports()
