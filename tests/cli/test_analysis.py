@@ -209,10 +209,10 @@ def golden_reports():
 
 
 def diagnosis_entry(*places):
-    """An aggregate's diagnoses[] entry with these places."""
+    """An aggregate's diagnoses[] entry with these places (and no details)."""
     return {"id": "slow-callback", "title": "Slow callback", "events": 1, "parts": 1, "runs": 1,
             "blocked_ns": sum(p["blocked_ns"] for p in places), "evidence_ns": 1,
-            "places": list(places), "places_other_ns": 0}
+            "places": list(places), "places_other_ns": 0, "details": [], "details_other_ns": 0}
 
 
 class AnalysisTestCase(base.CliTestCase):
