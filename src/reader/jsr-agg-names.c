@@ -7,6 +7,8 @@
 
 #include "jsr-agg-names.h"
 
+#include "jsr-agg-read.h"
+
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -44,7 +46,6 @@ gboolean
 jsr_agg_read_build_id (const JsrJsonNode *object, const JsrJsonPath *path, const char *member,
                        const char *beside, char **out, GError **error)
 {
-  g_autofree char *full = NULL;
   const char *problem;
 
   if (!jsr_json_read_string (object, path, member, TRUE, out, error))
@@ -58,10 +59,7 @@ jsr_agg_read_build_id (const JsrJsonNode *object, const JsrJsonPath *path, const
   else
     return TRUE;
   g_clear_pointer (out, g_free);
-  full = jsr_json_path_to_string (path, member);
-  /* Translators: a member of the aggregate, then what is wrong with it. */
-  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _ ("%s %s"), full, problem);
-  return FALSE;
+  return jsr_agg_invalid (error, path, member, problem);
 }
 
 gboolean

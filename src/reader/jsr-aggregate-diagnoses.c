@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 #include <string.h>
+#include "jsr-agg-read.h"
 #include "jsr-saturate.h"
 
 static void
@@ -337,15 +338,6 @@ jsr_agg_diagnoses_sorted (const JsrAggDiagnoses *d)
   return out;
 }
 
-/* ---- the aggregate document ------------------------------------------------ */
-
-static void
-member_u64 (JsrJsonWriter *w, const char *name, guint64 value)
-{
-  jsr_json_writer_member (w, name);
-  jsr_json_writer_uint (w, MIN (value, (guint64) G_MAXINT64));
-}
-
 void
 jsr_agg_diagnoses_write (JsrJsonWriter *w, guint indent, const JsrAggDiagnoses *d)
 {
@@ -367,11 +359,11 @@ jsr_agg_diagnoses_write (JsrJsonWriter *w, guint indent, const JsrAggDiagnoses *
         jsr_json_writer_string (w, e->title);
       else
         jsr_json_writer_null (w);
-      member_u64 (w, "events", e->events);
-      member_u64 (w, "parts", e->parts);
-      member_u64 (w, "runs", e->runs);
-      member_u64 (w, "blocked_ns", e->total_ns);
-      member_u64 (w, "evidence_ns", e->evidence_ns);
+      jsr_json_writer_member_count (w, "events", e->events);
+      jsr_json_writer_member_count (w, "parts", e->parts);
+      jsr_json_writer_member_count (w, "runs", e->runs);
+      jsr_json_writer_member_count (w, "blocked_ns", e->total_ns);
+      jsr_json_writer_member_count (w, "evidence_ns", e->evidence_ns);
       jsr_json_writer_member (w, "places");
       jsr_json_writer_begin_array (w);
       for (guint k = 0; k < e->places->len; k++)
@@ -387,11 +379,11 @@ jsr_agg_diagnoses_write (JsrJsonWriter *w, guint indent, const JsrAggDiagnoses *
           /* Only where there is one: aggregates without it read as before. */
           if (place->build_id != NULL)
             jsr_json_writer_member_string (w, "function_build_id", place->build_id);
-          member_u64 (w, "blocked_ns", place->total_ns);
+          jsr_json_writer_member_count (w, "blocked_ns", place->total_ns);
           jsr_json_writer_end_object (w);
         }
       jsr_json_writer_end_array (w);
-      member_u64 (w, "places_other_ns", e->places_other_ns);
+      jsr_json_writer_member_count (w, "places_other_ns", e->places_other_ns);
       jsr_json_writer_member (w, "details");
       jsr_json_writer_begin_array (w);
       for (guint k = 0; k < e->details->len; k++)
@@ -401,11 +393,11 @@ jsr_agg_diagnoses_write (JsrJsonWriter *w, guint indent, const JsrAggDiagnoses *
           jsr_json_writer_begin_object (w);
           jsr_json_writer_member (w, "detail");
           jsr_json_writer_string (w, detail->function);
-          member_u64 (w, "blocked_ns", detail->total_ns);
+          jsr_json_writer_member_count (w, "blocked_ns", detail->total_ns);
           jsr_json_writer_end_object (w);
         }
       jsr_json_writer_end_array (w);
-      member_u64 (w, "details_other_ns", e->details_other_ns);
+      jsr_json_writer_member_count (w, "details_other_ns", e->details_other_ns);
       jsr_json_writer_end_object (w);
     }
   if (sorted->len > 0)
@@ -414,31 +406,9 @@ jsr_agg_diagnoses_write (JsrJsonWriter *w, guint indent, const JsrAggDiagnoses *
   jsr_json_writer_newline (w, indent);
   jsr_json_writer_member (w, "diagnoses_other");
   jsr_json_writer_begin_object (w);
-  member_u64 (w, "parts", d->other_parts);
-  member_u64 (w, "blocked_ns", d->other_ns);
+  jsr_json_writer_member_count (w, "parts", d->other_parts);
+  jsr_json_writer_member_count (w, "blocked_ns", d->other_ns);
   jsr_json_writer_end_object (w);
-}
-
-static gboolean
-read_u64 (const JsrJsonNode *object, const JsrJsonPath *path, const char *member, guint64 *out,
-          GError **error)
-{
-  gint64 value;
-
-  if (!jsr_json_read_count (object, path, member, &value, error))
-    return FALSE;
-  *out = (guint64) value;
-  return TRUE;
-}
-
-static gboolean
-invalid (GError **error, const JsrJsonPath *path, const char *member, const char *problem)
-{
-  g_autofree char *full = jsr_json_path_to_string (path, member);
-
-  /* Translators: a member of the aggregate, then what is wrong with it. */
-  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _ ("%s %s"), full, problem);
-  return FALSE;
 }
 
 static gboolean
@@ -450,7 +420,7 @@ read_places (const JsrJsonNode *object, const JsrJsonPath *path, JsrAggDiagnosis
   if (places == NULL)
     return FALSE;
   if (places->length > JSR_AGG_DIAGNOSIS_MAX_PLACES)
-    return invalid (error, path, "places", _ ("has too many entries"));
+    return jsr_agg_invalid (error, path, "places", _ ("has too many entries"));
   for (guint i = 0; i < places->length; i++)
     {
       JsrJsonPath place_path = JSR_JSON_ELEMENT (&places_path, i);
@@ -462,11 +432,11 @@ read_places (const JsrJsonNode *object, const JsrJsonPath *path, JsrAggDiagnosis
           || !jsr_json_read_string (element, &place_path, "function", TRUE, &function, error)
           || !jsr_agg_read_build_id (element, &place_path, "function_build_id", function, &build_id,
                                      error)
-          || !read_u64 (element, &place_path, "blocked_ns", &ns, error))
+          || !jsr_agg_read_u64 (element, &place_path, "blocked_ns", &ns, error))
         return FALSE;
       for (guint k = 0; k < e->places->len; k++)
         if (place_is (g_ptr_array_index (e->places, k), function, build_id))
-          return invalid (error, &place_path, NULL, _ ("is listed twice"));
+          return jsr_agg_invalid (error, &place_path, NULL, _ ("is listed twice"));
       {
         JsrAggPlace *place = g_new0 (JsrAggPlace, 1);
 
@@ -502,7 +472,7 @@ read_details (const JsrJsonNode *object, const JsrJsonPath *path, JsrAggDiagnosi
   if (details == NULL)
     return TRUE;
   if (details->length > JSR_AGG_DIAGNOSIS_MAX_DETAILS)
-    return invalid (error, path, "details", _ ("has too many entries"));
+    return jsr_agg_invalid (error, path, "details", _ ("has too many entries"));
   for (guint i = 0; i < details->length; i++)
     {
       JsrJsonPath detail_path = JSR_JSON_ELEMENT (&details_path, i);
@@ -512,16 +482,16 @@ read_details (const JsrJsonNode *object, const JsrJsonPath *path, JsrAggDiagnosi
 
       if (element == NULL
           || !jsr_json_read_string (element, &detail_path, "detail", FALSE, &text, error)
-          || !read_u64 (element, &detail_path, "blocked_ns", &ns, error))
+          || !jsr_agg_read_u64 (element, &detail_path, "blocked_ns", &ns, error))
         return FALSE;
       if (strlen (text) >= JSR_JSON_MAX_STRING)
-        return invalid (error, &detail_path, "detail", _ ("is too long"));
+        return jsr_agg_invalid (error, &detail_path, "detail", _ ("is too long"));
       for (const char *c = text; *c; c++)
         if ((guchar) *c < 0x20 || *c == 0x7f)
-          return invalid (error, &detail_path, "detail", _ ("has a control character"));
+          return jsr_agg_invalid (error, &detail_path, "detail", _ ("has a control character"));
       for (guint k = 0; k < e->details->len; k++)
         if (g_strcmp0 (((JsrAggPlace *) g_ptr_array_index (e->details, k))->function, text) == 0)
-          return invalid (error, &detail_path, NULL, _ ("is listed twice"));
+          return jsr_agg_invalid (error, &detail_path, NULL, _ ("is listed twice"));
       {
         JsrAggPlace *detail = g_new0 (JsrAggPlace, 1);
 
@@ -551,13 +521,13 @@ jsr_agg_diagnoses_read (const JsrJsonNode *root, JsrAggDiagnoses *d, GError **er
       return FALSE;
     }
   if (other != NULL
-      && (!read_u64 (other, &other_path, "parts", &d->other_parts, error)
-          || !read_u64 (other, &other_path, "blocked_ns", &d->other_ns, error)))
+      && (!jsr_agg_read_u64 (other, &other_path, "parts", &d->other_parts, error)
+          || !jsr_agg_read_u64 (other, &other_path, "blocked_ns", &d->other_ns, error)))
     return FALSE;
   if (list == NULL)
     return TRUE;
   if (list->length > JSR_AGG_MAX_DIAGNOSES)
-    return invalid (error, NULL, "diagnoses", _ ("has too many entries"));
+    return jsr_agg_invalid (error, NULL, "diagnoses", _ ("has too many entries"));
   for (guint i = 0; i < list->length; i++)
     {
       JsrJsonPath entry_path = JSR_JSON_ELEMENT (&path, i);
@@ -570,22 +540,23 @@ jsr_agg_diagnoses_read (const JsrJsonNode *root, JsrAggDiagnoses *d, GError **er
         return FALSE;
       if (id[0] == '\0' || strlen (id) > JSR_DIAGNOSIS_MAX_ID
           || strspn (id, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen (id))
-        return invalid (error, &entry_path, "id",
-                        _ ("must be a short id of lower-case letters, digits and '-'"));
+        return jsr_agg_invalid (error, &entry_path, "id",
+                                _ ("must be a short id of lower-case letters, digits and '-'"));
       if (g_hash_table_contains (d->by_id, id))
-        return invalid (error, &entry_path, NULL, _ ("is listed twice"));
+        return jsr_agg_invalid (error, &entry_path, NULL, _ ("is listed twice"));
       e = entry_for (d, id, title);
-      if (!read_u64 (object, &entry_path, "events", &e->events, error)
-          || !read_u64 (object, &entry_path, "parts", &e->parts, error)
-          || !read_u64 (object, &entry_path, "runs", &e->runs, error)
-          || !read_u64 (object, &entry_path, "blocked_ns", &e->total_ns, error)
-          || !read_u64 (object, &entry_path, "evidence_ns", &e->evidence_ns, error)
-          || !read_u64 (object, &entry_path, "places_other_ns", &e->places_other_ns, error)
+      if (!jsr_agg_read_u64 (object, &entry_path, "events", &e->events, error)
+          || !jsr_agg_read_u64 (object, &entry_path, "parts", &e->parts, error)
+          || !jsr_agg_read_u64 (object, &entry_path, "runs", &e->runs, error)
+          || !jsr_agg_read_u64 (object, &entry_path, "blocked_ns", &e->total_ns, error)
+          || !jsr_agg_read_u64 (object, &entry_path, "evidence_ns", &e->evidence_ns, error)
+          || !jsr_agg_read_u64 (object, &entry_path, "places_other_ns", &e->places_other_ns, error)
           || !read_places (object, &entry_path, e, error)
           || !read_details (object, &entry_path, e, error))
         return FALSE;
       if (e->events > e->parts)
-        return invalid (error, &entry_path, "events", _ ("must not be more than its parts"));
+        return jsr_agg_invalid (error, &entry_path, "events",
+                                _ ("must not be more than its parts"));
     }
   return TRUE;
 }

@@ -13,6 +13,7 @@
 
 #include <glib/gi18n.h>
 
+#include "jsr-agg-read.h"
 #include "jsr-aggregate-io.h"
 #include "jsr-json-read.h"
 #include "jsr-json-writer.h"
@@ -25,14 +26,6 @@
  * has one per line, two further in than the line that opens it, and a long
  * entry goes on over lines indented one past its brace. */
 #define TOP 2
-
-/* A count of the aggregate's own members: at most G_MAXINT64, an integer
- * every reader takes. */
-static void
-write_count (JsrJsonWriter *w, guint64 value)
-{
-  jsr_json_writer_uint (w, MIN (value, (guint64) G_MAXINT64));
-}
 
 /* A top-level member (or one of a block at `indent`) on a line of its own. */
 static void
@@ -86,16 +79,16 @@ write_histogram (JsrJsonWriter *w, guint indent, const JsrHistogram *h, const do
                  const char *const *names, guint n)
 {
   line_member (w, indent, "count");
-  write_count (w, h->count);
+  jsr_json_writer_count (w, h->count);
   line_member (w, indent, "approximate");
-  write_count (w, h->approximate);
+  jsr_json_writer_count (w, h->approximate);
   for (guint i = 0; i < n; i++)
     {
       line_member (w, indent, names[i]);
-      write_count (w, (guint64) jsr_histogram_percentile (h, qs[i]));
+      jsr_json_writer_count (w, (guint64) jsr_histogram_percentile (h, qs[i]));
     }
   line_member (w, indent, "max_ns");
-  write_count (w, h->count > 0 ? (guint64) h->max_ns : 0);
+  jsr_json_writer_count (w, h->count > 0 ? (guint64) h->max_ns : 0);
   line_member (w, indent, "histogram");
   jsr_json_writer_begin_object (w);
   jsr_json_writer_member (w, "sub_bits");
@@ -115,7 +108,7 @@ write_histogram (JsrJsonWriter *w, guint indent, const JsrHistogram *h, const do
       {
         jsr_json_writer_begin_array (w);
         jsr_json_writer_uint (w, b);
-        jsr_json_writer_uint (w, MIN (h->buckets[b], (guint64) G_MAXINT64));
+        jsr_json_writer_count (w, h->buckets[b]);
         jsr_json_writer_end_array (w);
       }
   jsr_json_writer_end_array (w);
@@ -224,7 +217,7 @@ write_apps (JsrJsonWriter *w, const JsrAggregate *agg)
     jsr_json_writer_newline (w, TOP);
   jsr_json_writer_end_array (w);
   line_member (w, TOP, "apps_other");
-  write_count (w, agg->apps_other);
+  jsr_json_writer_count (w, agg->apps_other);
 }
 
 static void
@@ -251,7 +244,7 @@ write_summary (JsrJsonWriter *w, const JsrAggregate *agg)
   for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
     {
       line_member (w, in, counts[i].name);
-      write_count (w, counts[i].value);
+      jsr_json_writer_count (w, counts[i].value);
     }
   line_member (w, in, "events_by_tier");
   jsr_json_writer_begin_object (w);
@@ -269,11 +262,11 @@ write_summary (JsrJsonWriter *w, const JsrAggregate *agg)
   line_member (w, in, "frames");
   jsr_json_writer_begin_object (w);
   line_member (w, in + 2, "frames");
-  write_count (w, agg->frames);
+  jsr_json_writer_count (w, agg->frames);
   line_member (w, in + 2, "slow");
-  write_count (w, agg->frames_slow);
+  jsr_json_writer_count (w, agg->frames_slow);
   line_member (w, in + 2, "frozen");
-  write_count (w, agg->frames_frozen);
+  jsr_json_writer_count (w, agg->frames_frozen);
   write_histogram (w, in + 2, &agg->frame_time, frame_qs, frame_names, G_N_ELEMENTS (frame_qs));
   jsr_json_writer_newline (w, in);
   jsr_json_writer_end_object (w);
@@ -353,7 +346,7 @@ write_part (JsrJsonWriter *w, guint in, const JsrAggPart *part)
   jsr_json_writer_member (w, "start_ns");
   jsr_json_writer_int (w, part->start_ns);
   jsr_json_writer_member (w, "duration_ns");
-  write_count (w, part->duration_ns);
+  jsr_json_writer_count (w, part->duration_ns);
   jsr_json_writer_member_string (w, "tier", part->tier);
   jsr_json_writer_member_string (w, "class", part->klass);
   jsr_json_writer_member_string (w, "wait", part->wait);
@@ -402,7 +395,7 @@ write_worst (JsrJsonWriter *w, const JsrAggEvent *e)
   jsr_json_writer_member_string (w, "posted_from", e->posted_from);
   jsr_json_writer_member_string (w, "signature", e->signature);
   line_member (w, in, "parts_count");
-  write_count (w, e->parts_count);
+  jsr_json_writer_count (w, e->parts_count);
   jsr_json_writer_member (w, "parts");
   jsr_json_writer_begin_array (w);
   for (guint i = 0; e->parts != NULL && i < e->parts->len; i++)
@@ -454,11 +447,11 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
   line_member (w, TOP, "format");
   jsr_json_writer_string (w, JSR_AGGREGATE_FORMAT);
   line_member (w, TOP, "version");
-  write_count (w, JSR_AGGREGATE_VERSION);
+  jsr_json_writer_count (w, JSR_AGGREGATE_VERSION);
   line_member (w, TOP, "generator");
   jsr_json_writer_string (w, "jankscope " JANKSCOPE_VERSION);
   line_member (w, TOP, "signature_frames");
-  write_count (w, agg->signature_frames);
+  jsr_json_writer_count (w, agg->signature_frames);
   jsr_json_writer_newline (w, TOP);
   jsr_json_writer_member_bool (w, "exact", !overflowed && !agg->saturated);
   jsr_json_writer_newline (w, TOP);
@@ -468,7 +461,7 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
   jsr_json_writer_newline (w, TOP);
   jsr_json_writer_member_bool (w, "runs_upper_bound", agg->runs_upper_bound);
   line_member (w, TOP, "reports");
-  write_count (w, agg->reports);
+  jsr_json_writer_count (w, agg->reports);
   write_runs (w, agg);
   write_installs (w, agg);
   write_apps (w, agg);
@@ -549,49 +542,29 @@ typedef const JsrJsonNode Node;
 typedef JsrJsonPath Path;
 
 static gboolean
-fail (GError **error, const Path *path, const char *member, const char *problem)
-{
-  g_autofree char *full = jsr_json_path_to_string (path, member);
-
-  /* Translators: a member of the aggregate, then what is wrong with it. */
-  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _ ("%s %s"), full, problem);
-  return FALSE;
-}
-
-static gboolean
-read_u64 (Node *object, const Path *path, const char *member, guint64 *out, GError **error)
-{
-  gint64 value;
-
-  if (!jsr_json_read_count (object, path, member, &value, error))
-    return FALSE;
-  *out = (guint64) value;
-  return TRUE;
-}
-
-static gboolean
 read_stats (Node *object, const Path *path, const char *total_name, gboolean with_attribution,
             JsrAggStats *stats, GError **error)
 {
-  if (!read_u64 (object, path, "events", &stats->events, error)
-      || !read_u64 (object, path, "samples", &stats->samples, error)
-      || !read_u64 (object, path, "runs", &stats->runs, error)
-      || !read_u64 (object, path, total_name, &stats->total_ns, error)
-      || !read_u64 (object, path, "max_ns", &stats->max_ns, error))
+  if (!jsr_agg_read_u64 (object, path, "events", &stats->events, error)
+      || !jsr_agg_read_u64 (object, path, "samples", &stats->samples, error)
+      || !jsr_agg_read_u64 (object, path, "runs", &stats->runs, error)
+      || !jsr_agg_read_u64 (object, path, total_name, &stats->total_ns, error)
+      || !jsr_agg_read_u64 (object, path, "max_ns", &stats->max_ns, error))
     return FALSE;
   if (with_attribution)
     {
-      if (!read_u64 (object, path, "attributed_ns", &stats->attributed_ns, error)
-          || !read_u64 (object, path, "unattributed_ns", &stats->unattributed_ns, error))
+      if (!jsr_agg_read_u64 (object, path, "attributed_ns", &stats->attributed_ns, error)
+          || !jsr_agg_read_u64 (object, path, "unattributed_ns", &stats->unattributed_ns, error))
         return FALSE;
       /* Both below 2^63: no overflow. */
       if (stats->attributed_ns + stats->unattributed_ns != stats->total_ns)
-        return fail (error, path, NULL,
-                     _ ("does not add up: attributed_ns + unattributed_ns must equal its "
-                        "blocked_ns"));
+        return jsr_agg_invalid (
+            error, path, NULL,
+            _ ("does not add up: attributed_ns + unattributed_ns must equal its "
+               "blocked_ns"));
     }
   if (stats->max_ns > stats->total_ns && stats->events > 0 && stats->total_ns > 0)
-    return fail (error, path, "max_ns", _ ("must not be more than the total"));
+    return jsr_agg_invalid (error, path, "max_ns", _ ("must not be more than the total"));
   return TRUE;
 }
 
@@ -607,11 +580,12 @@ read_callback_build_id (Node *object, const Path *path, JsrAggKey *key, GError *
   if (key->callback_build_id == NULL)
     return TRUE;
   if (!jsr_is_build_id (key->callback_build_id))
-    return fail (error, path, "callback_build_id", _ ("must be hex digits (a build-id)"));
+    return jsr_agg_invalid (error, path, "callback_build_id",
+                            _ ("must be hex digits (a build-id)"));
   plus = key->callback != NULL ? strrchr (key->callback, '+') : NULL;
   if (plus == NULL || plus == key->callback || !g_str_has_prefix (plus, "+0x"))
-    return fail (error, path, "callback_build_id",
-                 _ ("must be beside a nameless callback (“module+0x…”)"));
+    return jsr_agg_invalid (error, path, "callback_build_id",
+                            _ ("must be beside a nameless callback (“module+0x…”)"));
   return TRUE;
 }
 
@@ -647,7 +621,7 @@ read_hex_id (Node *node, const Path *path, guint64 *out, GError **error)
 
   if (node->type != JSR_JSON_STRING || node->length != 16
       || strspn (node->v.string, "0123456789abcdef") != 16)
-    return fail (error, path, NULL, _ ("must be 16 lowercase hex digits"));
+    return jsr_agg_invalid (error, path, NULL, _ ("must be 16 lowercase hex digits"));
   for (guint i = 0; i < 16; i++)
     {
       char c = node->v.string[i];
@@ -672,12 +646,13 @@ read_histogram (Node *object, const Path *path, JsrHistogram *h, GError **error)
       return FALSE;
     }
   if (histogram == NULL)
-    return fail (error, path, "histogram",
-                 _ ("is missing or not of the layout sub_bits 4, min_exp 6"));
+    return jsr_agg_invalid (error, path, "histogram",
+                            _ ("is missing or not of the layout sub_bits 4, min_exp 6"));
   jsr_histogram_add_report (h, histogram);
   jsr_report_histogram_free (histogram);
   if ((guint64) approximate > h->count)
-    return fail (error, path, "approximate", _ ("must not be more than the histogram's count"));
+    return jsr_agg_invalid (error, path, "approximate",
+                            _ ("must not be more than the histogram's count"));
   h->approximate = (guint64) approximate;
   return TRUE;
 }
@@ -692,24 +667,25 @@ read_summary (Node *root, JsrAggregate *agg, GError **error)
   Node *summary = jsr_json_read_object (root, NULL, "summary", error);
   Node *tiers, *busy, *frames;
 
-  if (summary == NULL || !read_u64 (summary, &path, "monitored_ns", &agg->monitored_ns, error)
-      || !read_u64 (summary, &path, "busy_ns", &agg->busy_ns, error)
-      || !read_u64 (summary, &path, "iterations", &agg->iterations, error)
-      || !read_u64 (summary, &path, "dispatches", &agg->dispatches, error)
-      || !read_u64 (summary, &path, "events_total", &agg->events_total, error)
-      || !read_u64 (summary, &path, "events_dropped", &agg->events_dropped, error)
-      || !read_u64 (summary, &path, "records_dropped", &agg->records_dropped, error)
+  if (summary == NULL
+      || !jsr_agg_read_u64 (summary, &path, "monitored_ns", &agg->monitored_ns, error)
+      || !jsr_agg_read_u64 (summary, &path, "busy_ns", &agg->busy_ns, error)
+      || !jsr_agg_read_u64 (summary, &path, "iterations", &agg->iterations, error)
+      || !jsr_agg_read_u64 (summary, &path, "dispatches", &agg->dispatches, error)
+      || !jsr_agg_read_u64 (summary, &path, "events_total", &agg->events_total, error)
+      || !jsr_agg_read_u64 (summary, &path, "events_dropped", &agg->events_dropped, error)
+      || !jsr_agg_read_u64 (summary, &path, "records_dropped", &agg->records_dropped, error)
       || (tiers = jsr_json_read_object (summary, &path, "events_by_tier", error)) == NULL)
     return FALSE;
   for (JsTier t = 0; t < JS_N_TIERS; t++)
-    if (!read_u64 (tiers, &tiers_path, js_tier_name (t), &agg->events_by_tier[t], error))
+    if (!jsr_agg_read_u64 (tiers, &tiers_path, js_tier_name (t), &agg->events_by_tier[t], error))
       return FALSE;
   if ((busy = jsr_json_read_object (summary, &path, "iteration_busy", error)) == NULL
       || !read_histogram (busy, &busy_path, &agg->iteration_busy, error)
       || (frames = jsr_json_read_object (summary, &path, "frames", error)) == NULL
-      || !read_u64 (frames, &frames_path, "frames", &agg->frames, error)
-      || !read_u64 (frames, &frames_path, "slow", &agg->frames_slow, error)
-      || !read_u64 (frames, &frames_path, "frozen", &agg->frames_frozen, error)
+      || !jsr_agg_read_u64 (frames, &frames_path, "frames", &agg->frames, error)
+      || !jsr_agg_read_u64 (frames, &frames_path, "slow", &agg->frames_slow, error)
+      || !jsr_agg_read_u64 (frames, &frames_path, "frozen", &agg->frames_frozen, error)
       || !read_histogram (frames, &frames_path, &agg->frame_time, error))
     return FALSE;
   return TRUE;
@@ -728,7 +704,7 @@ read_runs (Node *root, JsrAggregate *agg, GError **error)
       || (ids = jsr_json_read_array (runs, &path, "ids", error)) == NULL)
     return FALSE;
   if ((guint64) count != ids->length)
-    return fail (error, &path, "count", _ ("must be the number of its ids"));
+    return jsr_agg_invalid (error, &path, "count", _ ("must be the number of its ids"));
   for (guint i = 0; i < ids->length; i++)
     {
       Path id_path = JSR_JSON_ELEMENT (&ids_path, i);
@@ -737,7 +713,7 @@ read_runs (Node *root, JsrAggregate *agg, GError **error)
       if (!read_hex_id (&ids->v.elements[i], &id_path, &id, error))
         return FALSE;
       if (g_hash_table_contains (agg->runs, &id))
-        return fail (error, &id_path, NULL, _ ("is listed twice"));
+        return jsr_agg_invalid (error, &id_path, NULL, _ ("is listed twice"));
       key = g_new (guint64, 1);
       *key = id;
       g_hash_table_add (agg->runs, key);
@@ -766,7 +742,7 @@ read_installs (Node *root, JsrAggregate *agg, GError **error)
       g_hash_table_add (agg->installs, jsr_json_copy_capped (ids->v.elements[i].v.string));
     }
   if ((guint64) count != g_hash_table_size (agg->installs))
-    return fail (error, &path, "count", _ ("must be the number of its distinct ids"));
+    return jsr_agg_invalid (error, &path, "count", _ ("must be the number of its distinct ids"));
   return TRUE;
 }
 
@@ -776,7 +752,7 @@ read_apps (Node *root, JsrAggregate *agg, GError **error)
   Path path = JSR_JSON_MEMBER (NULL, "apps");
   Node *apps = jsr_json_read_array (root, NULL, "apps", error);
 
-  if (apps == NULL || !read_u64 (root, NULL, "apps_other", &agg->apps_other, error))
+  if (apps == NULL || !jsr_agg_read_u64 (root, NULL, "apps_other", &agg->apps_other, error))
     return FALSE;
   for (guint i = 0; i < apps->length; i++)
     {
@@ -786,7 +762,7 @@ read_apps (Node *root, JsrAggregate *agg, GError **error)
       guint64 runs, *count;
 
       if (app == NULL || !jsr_json_read_string (app, &app_path, "name", FALSE, &name, error)
-          || !read_u64 (app, &app_path, "runs", &runs, error))
+          || !jsr_agg_read_u64 (app, &app_path, "runs", &runs, error))
         return FALSE;
       count = g_hash_table_lookup (agg->apps, name);
       if (count == NULL)
@@ -811,13 +787,14 @@ read_groups (Node *root, JsrAggregate *agg, GError **error)
 
   if ((stalls = jsr_json_read_object (root, NULL, "stalls", error)) == NULL
       || !read_stats (stalls, &stalls_path, "blocked_ns", TRUE, &agg->stalls, error)
-      || !read_u64 (stalls, &stalls_path, "filtered_out", &agg->events_filtered_out, error)
+      || !jsr_agg_read_u64 (stalls, &stalls_path, "filtered_out", &agg->events_filtered_out, error)
       || (frame_events = jsr_json_read_object (root, NULL, "frame_events", error)) == NULL
       || (by_tier = jsr_json_read_object (frame_events, &frame_path, "by_tier", error)) == NULL
-      || !read_u64 (frame_events, &frame_path, "total_ns", &agg->frame_events_ns, error))
+      || !jsr_agg_read_u64 (frame_events, &frame_path, "total_ns", &agg->frame_events_ns, error))
     return FALSE;
   for (JsTier t = 0; t < JS_N_EVENT_TIERS; t++)
-    if (!read_u64 (by_tier, &by_tier_path, js_tier_name (t), &agg->frame_events_by_tier[t], error))
+    if (!jsr_agg_read_u64 (by_tier, &by_tier_path, js_tier_name (t), &agg->frame_events_by_tier[t],
+                           error))
       return FALSE;
   /* Aggregates before it have none. */
   {
@@ -858,7 +835,7 @@ read_groups (Node *root, JsrAggregate *agg, GError **error)
 
           clear_key (&group->key);
           g_free (group);
-          return twice ? fail (error, &group_path, NULL, _ ("is listed twice")) : FALSE;
+          return twice ? jsr_agg_invalid (error, &group_path, NULL, _ ("is listed twice")) : FALSE;
         }
       g_hash_table_insert (agg->groups, &group->key, group);
     }
@@ -888,9 +865,9 @@ read_signature (Node *object, const Path *path, JsrAggregate *agg, GError **erro
       || !jsr_json_read_string (object, path, "signature_id", FALSE, &id, error))
     return FALSE;
   if (strlen (id) != 16 || strspn (id, "0123456789abcdef") != 16)
-    return fail (error, path, "signature_id", _ ("must be 16 lowercase hex digits"));
+    return jsr_agg_invalid (error, path, "signature_id", _ ("must be 16 lowercase hex digits"));
   if (g_hash_table_contains (agg->signatures, text))
-    return fail (error, path, "signature", _ ("is listed twice"));
+    return jsr_agg_invalid (error, path, "signature", _ ("is listed twice"));
 
   sig = g_new0 (JsrAggSignature, 1);
   sig->text = g_steal_pointer (&text);
@@ -930,7 +907,7 @@ read_signature (Node *object, const Path *path, JsrAggregate *agg, GError **erro
           gboolean twice = error == NULL || *error == NULL;
 
           free_group (cell);
-          return twice ? fail (error, &cell_path, NULL, _ ("is listed twice")) : FALSE;
+          return twice ? jsr_agg_invalid (error, &cell_path, NULL, _ ("is listed twice")) : FALSE;
         }
       g_hash_table_insert (sig->cells, &cell->key, cell);
     }
@@ -947,7 +924,7 @@ read_signatures (Node *root, JsrAggregate *agg, GError **error)
 
   if (signatures == NULL
       || (other = jsr_json_read_object (root, NULL, "signatures_other", error)) == NULL
-      || !read_u64 (other, &other_path, "signatures", &agg->signatures_other_count, error)
+      || !jsr_agg_read_u64 (other, &other_path, "signatures", &agg->signatures_other_count, error)
       || !read_stats (other, &other_path, "total_ns", FALSE, &agg->signatures_other, error))
     return FALSE;
   /* Every signature of the file is kept (the target applies its bound). */
@@ -983,7 +960,8 @@ read_worst_parts (Node *object, const Path *event_path, JsrAggEvent *event, GErr
   if (parts == NULL)
     return TRUE;
   if (parts->length > JSR_AGGREGATE_WORST_PARTS)
-    return fail (error, event_path, "parts", _ ("has more entries than an aggregate keeps"));
+    return jsr_agg_invalid (error, event_path, "parts",
+                            _ ("has more entries than an aggregate keeps"));
   event->parts = g_ptr_array_new_with_free_func ((GDestroyNotify) jsr_agg_part_free);
   for (guint i = 0; i < parts->length; i++)
     {
@@ -1075,9 +1053,10 @@ read_worst (Node *root, JsrAggregate *agg, GError **error)
       if (!ok)
         return FALSE;
       if (event->attributed_ns + event->unattributed_ns != event->duration_ns)
-        return fail (error, &event_path, NULL,
-                     _ ("does not add up: attributed_ns + unattributed_ns must equal its "
-                        "duration_ns"));
+        return jsr_agg_invalid (
+            error, &event_path, NULL,
+            _ ("does not add up: attributed_ns + unattributed_ns must equal its "
+               "duration_ns"));
     }
   return TRUE;
 }
@@ -1124,12 +1103,12 @@ jsr_aggregate_load_from_json (const JsrJsonNode *root, GError **error)
     return NULL;
   if (frames < 1 || frames > 64)
     {
-      fail (error, NULL, "signature_frames", _ ("must be from 1 to 64"));
+      jsr_agg_invalid (error, NULL, "signature_frames", _ ("must be from 1 to 64"));
       return NULL;
     }
 
   agg = jsr_aggregate_new ((guint) frames, 1);
-  if (!read_u64 (root, NULL, "reports", &agg->reports, error)
+  if (!jsr_agg_read_u64 (root, NULL, "reports", &agg->reports, error)
       || !jsr_json_read_bool (root, NULL, "overflowed", &agg->overflowed, error)
       || !jsr_json_read_bool (root, NULL, "saturated", &agg->saturated, error)
       || !jsr_json_read_bool (root, NULL, "runs_upper_bound", &agg->runs_upper_bound, error)

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 #include <string.h>
+#include "jsr-agg-read.h"
 #include "jsr-saturate.h"
 
 static void
@@ -193,15 +194,6 @@ jsr_agg_postings_sorted (const JsrAggPostings *p)
   return out;
 }
 
-/* ---- the aggregate document ------------------------------------------------ */
-
-static void
-member_u64 (JsrJsonWriter *w, const char *name, guint64 value)
-{
-  jsr_json_writer_member (w, name);
-  jsr_json_writer_uint (w, MIN (value, (guint64) G_MAXINT64));
-}
-
 void
 jsr_agg_postings_write (JsrJsonWriter *w, guint indent, const JsrAggPostings *p)
 {
@@ -222,10 +214,10 @@ jsr_agg_postings_write (JsrJsonWriter *w, guint indent, const JsrAggPostings *p)
       /* Only where there is one: aggregates without it read as before. */
       if (e->callback_build_id != NULL)
         jsr_json_writer_member_string (w, "callback_build_id", e->callback_build_id);
-      member_u64 (w, "events", e->events);
-      member_u64 (w, "parts", e->parts);
-      member_u64 (w, "runs", e->runs);
-      member_u64 (w, "blocked_ns", e->total_ns);
+      jsr_json_writer_member_count (w, "events", e->events);
+      jsr_json_writer_member_count (w, "parts", e->parts);
+      jsr_json_writer_member_count (w, "runs", e->runs);
+      jsr_json_writer_member_count (w, "blocked_ns", e->total_ns);
       jsr_json_writer_end_object (w);
     }
   if (sorted->len > 0)
@@ -234,31 +226,9 @@ jsr_agg_postings_write (JsrJsonWriter *w, guint indent, const JsrAggPostings *p)
   jsr_json_writer_newline (w, indent);
   jsr_json_writer_member (w, "postings_other");
   jsr_json_writer_begin_object (w);
-  member_u64 (w, "parts", p->other_parts);
-  member_u64 (w, "blocked_ns", p->other_ns);
+  jsr_json_writer_member_count (w, "parts", p->other_parts);
+  jsr_json_writer_member_count (w, "blocked_ns", p->other_ns);
   jsr_json_writer_end_object (w);
-}
-
-static gboolean
-read_u64 (const JsrJsonNode *object, const JsrJsonPath *path, const char *member, guint64 *out,
-          GError **error)
-{
-  gint64 value;
-
-  if (!jsr_json_read_count (object, path, member, &value, error))
-    return FALSE;
-  *out = (guint64) value;
-  return TRUE;
-}
-
-static gboolean
-invalid (GError **error, const JsrJsonPath *path, const char *member, const char *problem)
-{
-  g_autofree char *full = jsr_json_path_to_string (path, member);
-
-  /* Translators: a member of the aggregate, then what is wrong with it. */
-  g_set_error (error, JSR_REPORT_ERROR, JSR_REPORT_ERROR_INVALID, _ ("%s %s"), full, problem);
-  return FALSE;
 }
 
 gboolean
@@ -278,13 +248,13 @@ jsr_agg_postings_read (const JsrJsonNode *root, JsrAggPostings *p, GError **erro
       return FALSE;
     }
   if (other != NULL
-      && (!read_u64 (other, &other_path, "parts", &p->other_parts, error)
-          || !read_u64 (other, &other_path, "blocked_ns", &p->other_ns, error)))
+      && (!jsr_agg_read_u64 (other, &other_path, "parts", &p->other_parts, error)
+          || !jsr_agg_read_u64 (other, &other_path, "blocked_ns", &p->other_ns, error)))
     return FALSE;
   if (list == NULL)
     return TRUE;
   if (list->length > JSR_AGG_MAX_POSTINGS)
-    return invalid (error, NULL, "postings", _ ("has too many entries"));
+    return jsr_agg_invalid (error, NULL, "postings", _ ("has too many entries"));
   for (guint i = 0; i < list->length; i++)
     {
       JsrJsonPath entry_path = JSR_JSON_ELEMENT (&path, i);
@@ -301,17 +271,18 @@ jsr_agg_postings_read (const JsrJsonNode *root, JsrAggPostings *p, GError **erro
                                      &callback_build_id, error))
         return FALSE;
       if (g_hash_table_contains (p->by_signature, signature))
-        return invalid (error, &entry_path, NULL, _ ("is listed twice"));
+        return jsr_agg_invalid (error, &entry_path, NULL, _ ("is listed twice"));
       e = entry_for (p, signature, posted_from, callback, callback_build_id);
-      if (!read_u64 (object, &entry_path, "events", &e->events, error)
-          || !read_u64 (object, &entry_path, "parts", &e->parts, error)
-          || !read_u64 (object, &entry_path, "runs", &e->runs, error)
-          || !read_u64 (object, &entry_path, "blocked_ns", &e->total_ns, error))
+      if (!jsr_agg_read_u64 (object, &entry_path, "events", &e->events, error)
+          || !jsr_agg_read_u64 (object, &entry_path, "parts", &e->parts, error)
+          || !jsr_agg_read_u64 (object, &entry_path, "runs", &e->runs, error)
+          || !jsr_agg_read_u64 (object, &entry_path, "blocked_ns", &e->total_ns, error))
         return FALSE;
       if (e->events > e->parts)
-        return invalid (error, &entry_path, "events", _ ("must not be more than its parts"));
+        return jsr_agg_invalid (error, &entry_path, "events",
+                                _ ("must not be more than its parts"));
       if (e->runs > e->events)
-        return invalid (error, &entry_path, "runs", _ ("must not be more than its events"));
+        return jsr_agg_invalid (error, &entry_path, "runs", _ ("must not be more than its events"));
     }
   return TRUE;
 }

@@ -331,6 +331,12 @@ jsr_json_writer_uint (JsrJsonWriter *writer, guint64 value)
 }
 
 void
+jsr_json_writer_count (JsrJsonWriter *writer, guint64 value)
+{
+  jsr_json_writer_uint (writer, MIN (value, (guint64) G_MAXINT64));
+}
+
+void
 jsr_json_writer_double (JsrJsonWriter *writer, double value)
 {
   char buffer[G_ASCII_DTOSTR_BUF_SIZE];
@@ -407,6 +413,13 @@ jsr_json_writer_member_uint (JsrJsonWriter *writer, const char *name, guint64 va
 {
   jsr_json_writer_member (writer, name);
   jsr_json_writer_uint (writer, value);
+}
+
+void
+jsr_json_writer_member_count (JsrJsonWriter *writer, const char *name, guint64 value)
+{
+  jsr_json_writer_member (writer, name);
+  jsr_json_writer_count (writer, value);
 }
 
 void

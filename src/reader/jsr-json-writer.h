@@ -62,6 +62,9 @@ void jsr_json_writer_member (JsrJsonWriter *writer, const char *name);
 void jsr_json_writer_string (JsrJsonWriter *writer, const char *text);
 void jsr_json_writer_int (JsrJsonWriter *writer, gint64 value);
 void jsr_json_writer_uint (JsrJsonWriter *writer, guint64 value);
+/* A count a reader takes back as an integer (jsr_json_read_count): at
+ * most G_MAXINT64, past it G_MAXINT64 (a saturated sum stays a count). */
+void jsr_json_writer_count (JsrJsonWriter *writer, guint64 value);
 /* The shortest text that reads back the same (g_ascii_dtostr), with ".0"
  * when it would read as an integer; JSON has no infinity: ±G_MAXDOUBLE
  * stands for it, 0 for NaN. */
@@ -79,6 +82,7 @@ void jsr_json_writer_null (JsrJsonWriter *writer);
 void jsr_json_writer_member_string (JsrJsonWriter *writer, const char *name, const char *text);
 void jsr_json_writer_member_int (JsrJsonWriter *writer, const char *name, gint64 value);
 void jsr_json_writer_member_uint (JsrJsonWriter *writer, const char *name, guint64 value);
+void jsr_json_writer_member_count (JsrJsonWriter *writer, const char *name, guint64 value);
 void jsr_json_writer_member_bool (JsrJsonWriter *writer, const char *name, gboolean value);
 
 /* A parsed value as it is (every member, duplicates included). */
