@@ -105,23 +105,6 @@ at_exit (void)
   js_live_server_stop (live_server, (guint) MAX (left / JS_NS_PER_MS, 0));
 }
 
-/* Is this process below the run's first monitored one (JS_REPORT_OWNER_VAR,
- * set by the preload in the run's root)? */
-static gboolean
-is_monitored_child (void)
-{
-  const char *owner = g_getenv (JS_REPORT_OWNER_VAR);
-  char *end = NULL;
-  gint64 root;
-
-  if (owner == NULL)
-    return FALSE; /* GTK module mode, or no root recorded */
-  root = g_ascii_strtoll (owner, &end, 10);
-  if (end == owner || *end != '\0' || root <= 0 || root > G_MAXINT || root == getpid ())
-    return FALSE;
-  return js_report_path_under_monitored ((int) root);
-}
-
 static gboolean
 resolve_poll_funcs (void (**set) (GMainContext *, GPollFunc), GPollFunc (**get) (GMainContext *))
 {
@@ -177,7 +160,7 @@ jankscope_core_start (JsBridge *bridge)
    * with a GLib program of ours above it (js-report-path.c's own rule for
    * who owns the report's plain path) stays out: one look at its parent
    * chain in /proc, once, in a child only. */
-  if (!config.children && is_monitored_child ())
+  if (!config.children && js_report_path_is_child (g_getenv (JS_REPORT_OWNER_VAR)))
     {
       js_log_debug ("a child of a monitored process: not monitoring (JANKSCOPE_CHILDREN=0)");
       excluded = TRUE;

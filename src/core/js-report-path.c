@@ -191,6 +191,20 @@ js_report_path_under_monitored (int root)
   return maps_glib (root);
 }
 
+gboolean
+js_report_path_is_child (const char *owner)
+{
+  char *end = NULL;
+  gint64 root;
+
+  if (owner == NULL)
+    return FALSE;
+  root = g_ascii_strtoll (owner, &end, 10);
+  if (end == owner || *end != '\0' || root <= 0 || root > G_MAXINT || root == getpid ())
+    return FALSE;
+  return js_report_path_under_monitored ((int) root);
+}
+
 char *
 js_report_path_resolve (const char *templ, const char *owner)
 {
@@ -198,14 +212,9 @@ js_report_path_resolve (const char *templ, const char *owner)
   g_autofree char *exe_name = g_path_get_basename (exe ? exe : "unknown");
   int pid = getpid ();
   char *path = js_report_path_expand (templ, pid, exe_name);
-  char *end = NULL, *child_path;
-  gint64 root;
+  char *child_path;
 
-  if (owner == NULL || strstr (templ, "%p") != NULL)
-    return path;
-  root = g_ascii_strtoll (owner, &end, 10);
-  if (end == owner || *end != '\0' || root <= 0 || root > G_MAXINT || root == pid
-      || !js_report_path_under_monitored ((int) root))
+  if (strstr (templ, "%p") != NULL || !js_report_path_is_child (owner))
     return path;
   child_path = g_strdup_printf ("%s.%d", path, pid);
   g_free (path);

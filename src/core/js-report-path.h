@@ -22,6 +22,14 @@ char *js_report_path_resolve (const char *templ, const char *owner);
  * (daemonized). TRUE when unsure. */
 gboolean js_report_path_under_monitored (int root);
 
+/* Whether this process is a child in its run: `owner` (the run's root pid,
+ * JANKSCOPE_REPORT_OWNER; NULL: none recorded, GTK module mode) names
+ * another process and a GLib program of ours comes before this one
+ * (js_report_path_under_monitored). A bad `owner` is no root: FALSE. Such a
+ * process writes PATH.PID, and with JANKSCOPE_CHILDREN=0 is not monitored.
+ * Reads /proc. */
+gboolean js_report_path_is_child (const char *owner);
+
 /* The expansion alone (for tests). */
 char *js_report_path_expand (const char *templ, int pid, const char *exe_name);
 
