@@ -2,7 +2,7 @@
  * they last (js-dbus-calls.h: the names of a `dbus-sync` diagnosis).
  *
  * Only the app's calls reach these (GIO's internal calls bind directly).
- * Each forwards to GIO's function (dlsym (RTLD_NEXT), once), between the
+ * Each forwards to GIO's function (js_preload_real_symbol, once), between the
  * core's begin and end hooks when the core is running: on the main thread
  * the core copies a few bounded names, elsewhere it returns at once. GIO's
  * prototypes without GIO's types: pointers, ints and a GVariant* return.
@@ -12,32 +12,10 @@
 #define _GNU_SOURCE
 #include "preload-private.h"
 
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <stddef.h>
 
-static void *
-real_symbol (void **slot, const char *name)
-{
-  void *fn = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
-
-  if (fn == NULL)
-    {
-      /* GIO may be loaded RTLD_LOCAL (a plugin's dependency). */
-      fn = js_preload_next_symbol (name, "libgio-2.0.so.0");
-      if (fn == NULL)
-        {
-          /* Only code linked with GIO calls these: cannot happen short of a
-           * broken installation. */
-          fprintf (stderr, "jankscope: %s not found below the preload\n", name);
-          abort ();
-        }
-      __atomic_store_n (slot, fn, __ATOMIC_RELEASE);
-    }
-  return fn;
-}
-
-#define REAL(name, type) ((type) real_symbol (&real_##name, #name))
+/* GIO may be loaded RTLD_LOCAL (a plugin's dependency): js_preload_real_symbol. */
+#define REAL(name, type) ((type) js_preload_real_symbol (&real_##name, #name, "libgio-2.0.so.0"))
 
 static void *real_g_dbus_connection_call_sync;
 static void *real_g_dbus_connection_call_with_unix_fd_list_sync;

@@ -18,39 +18,17 @@
  *    the app call them through their PLT; once started, each costs one
  *    relaxed load.
  *
- * Each forwards to GLib's function, found once with dlsym (RTLD_NEXT).
+ * Each forwards to GLib's function, found once (js_preload_real_symbol).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #define _GNU_SOURCE
 #include "preload-private.h"
 
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <stddef.h>
 
-static void *
-real_symbol (void **slot, const char *name)
-{
-  void *fn = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
-
-  if (fn == NULL)
-    {
-      /* GLib may be loaded RTLD_LOCAL (a plugin's dependency). */
-      fn = js_preload_next_symbol (name, "libglib-2.0.so.0");
-      if (fn == NULL)
-        {
-          /* Only GLib code calls these, so GLib is there: this cannot happen
-           * short of a broken installation. */
-          fprintf (stderr, "jankscope: %s not found below the preload\n", name);
-          abort ();
-        }
-      __atomic_store_n (slot, fn, __ATOMIC_RELEASE);
-    }
-  return fn;
-}
-
-#define REAL(name, type) ((type) real_symbol (&real_##name, #name))
+/* GLib may be loaded RTLD_LOCAL (a plugin's dependency): js_preload_real_symbol. */
+#define REAL(name, type) ((type) js_preload_real_symbol (&real_##name, #name, "libglib-2.0.so.0"))
 
 /* GLib's prototypes, without GLib's types. */
 JS_EXPORT unsigned g_source_attach (void *source, void *context);

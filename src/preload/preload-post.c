@@ -21,36 +21,24 @@
 #define _GNU_SOURCE
 #include "preload-private.h"
 
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 static __thread int post_depth __attribute__ ((tls_model ("initial-exec")));
 
+/* Below the preload, else in the library a module loaded RTLD_LOCAL
+ * (js_preload_real_symbol); which library is worked out only the first time. */
 static void *
 real_symbol (void **slot, const char *name)
 {
   void *fn = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
 
-  if (fn == NULL)
-    {
-      /* Below the preload, else in the library a module loaded RTLD_LOCAL
-       * (js_preload_next_symbol). */
-      const char *library = strncmp (name, "gdk_", 4) == 0     ? "libgdk-3.so.0"
-                            : strcmp (name, "g_task_new") == 0 ? "libgio-2.0.so.0"
-                                                               : "libglib-2.0.so.0";
-
-      fn = js_preload_next_symbol (name, library);
-      if (fn == NULL)
-        {
-          /* Only a program that has the library loaded calls it. */
-          fprintf (stderr, "jankscope: %s not found below the preload\n", name);
-          abort ();
-        }
-      __atomic_store_n (slot, fn, __ATOMIC_RELEASE);
-    }
-  return fn;
+  if (fn != NULL)
+    return fn;
+  return js_preload_real_symbol (slot, name,
+                                 strncmp (name, "gdk_", 4) == 0     ? "libgdk-3.so.0"
+                                 : strcmp (name, "g_task_new") == 0 ? "libgio-2.0.so.0"
+                                                                    : "libglib-2.0.so.0");
 }
 
 /* Adding a source is a main-loop use (preload.c): the core starts there

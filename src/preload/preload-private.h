@@ -54,6 +54,10 @@ JS_HIDDEN int js_preload_dispatch (JsDispatchFunc real, void *source, void *call
  * dependency, dlopened RTLD_LOCAL by a program not linked with it: its
  * callers are linked with it, so it is loaded). NULL when neither has it. */
 JS_HIDDEN void *js_preload_next_symbol (const char *name, const char *library);
+/* A stand-in's real function, looked up once into `*slot`
+ * (js_preload_next_symbol). Only code that has `library` loaded calls a
+ * stand-in, so not finding it is a broken installation: one line, abort. */
+JS_HIDDEN void *js_preload_real_symbol (void **slot, const char *name, const char *library);
 
 static inline void *
 js_load_hook (void *const *slot)

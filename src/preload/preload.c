@@ -68,6 +68,24 @@ js_preload_next_symbol (const char *name, const char *library)
   return fn;
 }
 
+void *
+js_preload_real_symbol (void **slot, const char *name, const char *library)
+{
+  void *fn = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
+
+  if (fn == NULL)
+    {
+      fn = js_preload_next_symbol (name, library);
+      if (fn == NULL)
+        {
+          fprintf (stderr, "jankscope: %s not found below the preload\n", name);
+          abort ();
+        }
+      __atomic_store_n (slot, fn, __ATOMIC_RELEASE);
+    }
+  return fn;
+}
+
 static void
 set_state (JsPreloadState state)
 {
