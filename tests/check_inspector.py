@@ -28,7 +28,7 @@ DISPLAY_FREE = ("flame-layout", "snapshot-parse", "frame-stats", "ui-cost", "sho
 CHECKS = ("flame-layout", "snapshot-parse", "templates", "models", "select",
           "timeline-click", "panel", "refresh", "screenshot", "frame-stats", "ui-cost",
           "shortcut-parse", "export", "actions", "refresh-pause-clear", "inspector-page-unit",
-          "screenshot-zh")
+          "screenshot-zh", "pane-ratio")
 
 
 def run_path(name):

@@ -40,8 +40,8 @@ jsui_flame_graph_measure (GtkWidget *widget, GtkOrientation orientation, int for
 
 /* A warm colour per function name: the same function has the same colour in
  * every event and every refresh. */
-static void
-color_for (const JsuiStackNode *node, GdkRGBA *color)
+void
+jsui_flame_graph_color (const JsuiStackNode *node, GdkRGBA *color)
 {
   guint h = g_str_hash (node->name);
   float r = 0.85f + (h % 16) / 100.0f;
@@ -74,7 +74,7 @@ jsui_flame_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       if (r->depth == 0)
         jsui_fg_color (widget, &color), color.alpha = 0.25f;
       else
-        color_for (r->node, &color);
+        jsui_flame_graph_color (r->node, &color);
       gtk_snapshot_append_color (snapshot, &color, &box);
 
       text_width = (int) box.size.width - 4;

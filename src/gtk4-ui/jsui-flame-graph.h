@@ -20,6 +20,10 @@ G_DECLARE_FINAL_TYPE (JsuiFlameGraph, jsui_flame_graph, JSUI, FLAME_GRAPH, GtkWi
 GtkWidget *jsui_flame_graph_new (void);
 /* A reference is kept; NULL: empty. */
 void jsui_flame_graph_set_tree (JsuiFlameGraph *self, JsuiStackTree *tree);
+/* A box's colour below the root (whose box is the foreground, pale): a warm
+ * colour from its function's name, the same in every event and refresh. */
+void jsui_flame_graph_color (const JsuiStackNode *node, GdkRGBA *color);
+
 /* The boxes of the last layout (for tests), never NULL. */
 GArray *jsui_flame_graph_get_rects (JsuiFlameGraph *self);
 

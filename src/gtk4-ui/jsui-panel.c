@@ -10,6 +10,7 @@
 #include "jsui-format.h"
 #include "jsui-frame-stats.h"
 #include "jsui-items.h"
+#include "jsui-pane-ratio.h"
 #include "jsui-panel.h"
 #include "jsui-panel-actions.h"
 #include "jsui-ui-cost.h"
@@ -39,6 +40,7 @@ struct _JsuiPanel
   GtkColumnView *jank_view;
   gint64 live_stall_ns; /* jsui_panel_set_live_stall (), -1: none */
   JsuiStacksView *stacks_view;
+  GtkPaned *jank_paned;
   GtkStack *pages;
   JsuiFrameDetails *frame_details; /* page "frames" */
   JsuiSourcesView *sources_view;   /* page "sources" */
@@ -504,6 +506,7 @@ jsui_panel_class_init (JsuiPanelClass *klass)
   CHILD (list_stack);
   CHILD (jank_view);
   CHILD (stacks_view);
+  CHILD (jank_paned);
   CHILD (pages);
   CHILD (frame_details);
   CHILD (sources_view);
@@ -530,6 +533,9 @@ jsui_panel_init (JsuiPanel *self)
   gtk_orientable_set_orientation (
       GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))), GTK_ORIENTATION_VERTICAL);
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The list shows a handful of rows; the selected event's stacks (tree and
+   * flame graph) get the rest of the height. */
+  jsui_pane_keep_ratio (self->jank_paned, JSUI_PANEL_LIST_SHARE);
   self->live_stall_ns = -1;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "panel.show-all", FALSE);
   jsui_frame_details_set_timeline (self->frame_details, self->timeline);
@@ -895,6 +901,13 @@ JsuiStacksView *
 jsui_panel_get_stacks_view (JsuiPanel *self)
 {
   return self->stacks_view;
+}
+
+GtkPaned *
+jsui_panel_get_jank_paned (JsuiPanel *self)
+{
+  g_return_val_if_fail (JSUI_IS_PANEL (self), NULL);
+  return self->jank_paned;
 }
 
 const char *

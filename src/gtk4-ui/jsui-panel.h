@@ -88,6 +88,10 @@ GtkWidget *jsui_panel_get_action_bar (JsuiPanel *self);
 GListModel *jsui_panel_get_events (JsuiPanel *self);
 JsuiTimeline *jsui_panel_get_timeline (JsuiPanel *self);
 JsuiStacksView *jsui_panel_get_stacks_view (JsuiPanel *self);
+/* The Jank page's split between the list and the stacks: the list's share
+ * of the height until the user moves the handle (jsui-pane-ratio.h). */
+#define JSUI_PANEL_LIST_SHARE 0.36
+GtkPaned *jsui_panel_get_jank_paned (JsuiPanel *self);
 /* The text of a header metric: "p50", "p95", "p99", "slow", "frozen",
  * "hangs", "overhead" (the core's CPU share), "ui" (the UI's own main-thread
  * time, jsui-ui-cost.h) or "status". */

@@ -9,6 +9,7 @@
 #include "jsr-profile.h"
 #include "jsui-format.h"
 #include "jsui-items.h"
+#include "jsui-pane-ratio.h"
 #include "jsui-parts-view.h"
 #include "jsui-samples-strip.h"
 #include "jsui-stacks-view.h"
@@ -27,6 +28,7 @@ struct _JsuiStacksView
   GtkColumnView *tree_view;
   GtkColumnViewColumn *self_column;
   JsuiFlameGraph *flame_graph;
+  GtkPaned *stacks_paned;
   JsuiSamplesStrip *samples_strip;
   JsuiPartsView *parts_view;
   GtkToggleButton *bottom_up_button;
@@ -192,6 +194,7 @@ jsui_stacks_view_class_init (JsuiStacksViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, title_label);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, tree_view);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, flame_graph);
+  gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, stacks_paned);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, self_column);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, samples_strip);
   gtk_widget_class_bind_template_child (widget_class, JsuiStacksView, parts_view);
@@ -214,6 +217,9 @@ static void
 jsui_stacks_view_init (JsuiStacksView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The tree's columns need about 420 px of a 1000 px window; the flame
+   * graph, as wide as it can be, the rest. */
+  jsui_pane_keep_ratio (self->stacks_paned, JSUI_STACKS_TREE_SHARE);
 
   self->roots = g_list_store_new (JSUI_TYPE_STACK_ITEM);
   self->rows = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
@@ -643,6 +649,13 @@ jsui_stacks_view_get_rows (JsuiStacksView *self)
 {
   g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), NULL);
   return G_LIST_MODEL (self->rows);
+}
+
+GtkPaned *
+jsui_stacks_view_get_paned (JsuiStacksView *self)
+{
+  g_return_val_if_fail (JSUI_IS_STACKS_VIEW (self), NULL);
+  return self->stacks_paned;
 }
 
 JsuiFlameGraph *

@@ -53,6 +53,11 @@ JsuiSamplesStrip *jsui_stacks_view_get_samples_strip (JsuiStacksView *self);
 /* The rows of the tree (GtkTreeListRow of JsuiStackItem), never NULL. */
 GListModel *jsui_stacks_view_get_rows (JsuiStacksView *self);
 JsuiFlameGraph *jsui_stacks_view_get_flame_graph (JsuiStacksView *self);
+/* The tree's share of the width beside the flame graph, until the user
+ * moves the handle (jsui-pane-ratio.h). */
+#define JSUI_STACKS_TREE_SHARE 0.42
+/* The paned between the tree and the flame graph. */
+GtkPaned *jsui_stacks_view_get_paned (JsuiStacksView *self);
 /* "empty" or "stacks": the page shown. */
 const char *jsui_stacks_view_get_page (JsuiStacksView *self);
 

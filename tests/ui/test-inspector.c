@@ -16,10 +16,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jsui-colors.h"
 #include "jsui-export.h"
 #include "jsui-flame-layout.h"
 #include "jsui-format.h"
 #include "jsui-frame-stats.h"
+#include "jsui-flame-graph.h"
+#include "jsui-pane-ratio.h"
+#include "jsui-stacks-view.h"
+#include "jsui-timeline.h"
 #include "jsui-inspector-page.h"
 #include "jsui-panel-actions.h"
 #include "jsui-shortcut.h"
@@ -441,17 +446,170 @@ test_refresh (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The picture, read back: each flame graph box of the selected event is
+ * drawn where its layout says, in its function's colour; each timeline bar
+ * at its frame, in its tier's colour (the frozen and slow ones found); the
+ * stacks have the room the panes promise. A layout or drawing change that
+ * hides, moves or mis-colours them fails here, not only in a person's eye. */
+static void
+check_flame_pixels (const UiTestPicture *picture, GtkWidget *window, JsuiStacksView *stacks)
+{
+  JsuiFlameGraph *flame = jsui_stacks_view_get_flame_graph (stacks);
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (flame), GTK_TYPE_SCROLLED_WINDOW);
+  GArray *rects = jsui_flame_graph_get_rects (flame);
+  float width = (float) gtk_widget_get_width (GTK_WIDGET (flame));
+  graphene_rect_t visible;
+  guint checked = 0;
+
+  /* Room: at the default size, the flame graph's pane is over half the
+   * window wide and shows fourteen rows without scrolling. */
+  g_assert_true (gtk_widget_compute_bounds (scroller, window, &visible));
+  g_test_message ("flame graph pane: %g x %g at %g,%g in a %d x %d window", visible.size.width,
+                  visible.size.height, visible.origin.x, visible.origin.y, picture->width,
+                  picture->height);
+  g_assert_cmpfloat (visible.size.width, >=, 0.55 * gtk_widget_get_width (window));
+  g_assert_cmpfloat (visible.size.height, >=, 14 * JSUI_FLAME_ROW);
+
+  g_assert_cmpuint (rects->len, >=, 3);
+  for (guint i = 0; i < rects->len; i++)
+    {
+      const JsuiFlameRect *r = &g_array_index (rects, JsuiFlameRect, i);
+      graphene_point_t at;
+      GdkRGBA color;
+      guint32 want, got;
+      float box_w = (float) r->width * width - 1;
+
+      if (r->depth == 0 || box_w < 8)
+        continue; /* the root is pale over the background; too thin to read */
+      g_assert_true (gtk_widget_compute_point (
+          GTK_WIDGET (flame), window,
+          &GRAPHENE_POINT_INIT ((float) r->x * width, (float) r->depth * JSUI_FLAME_ROW), &at));
+      if (at.y + JSUI_FLAME_ROW > visible.origin.y + visible.size.height)
+        continue; /* below the pane's fold */
+      jsui_flame_graph_color (r->node, &color);
+      want = ui_test_rgba_pixel (&color);
+      /* The box's interior, its edges (antialiased) left out: its colour is
+       * the one most pixels have (the name's glyphs are the others). */
+      got = ui_test_picture_mode (picture, (int) ceilf (at.x) + 1, (int) at.y + 2,
+                                  (int) (at.x + box_w) - 1, (int) at.y + JSUI_FLAME_ROW - 3);
+      g_test_message ("flame box %s: depth %u at %g,%g, %g px: %08x (want %08x)", r->node->name,
+                      r->depth, at.x, at.y, box_w, got, want);
+      g_assert_true (ui_test_pixel_near (got, want, 2));
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 2);
+  g_assert_true (jsui_pane_ratio_is_following (jsui_stacks_view_get_paned (stacks)));
+}
+
+static void
+check_timeline_pixels (const UiTestPicture *picture, GtkWidget *window, JsuiTimeline *timeline,
+                       JsuiSnapshot *snap)
+{
+  GtkWidget *tl = GTK_WIDGET (timeline);
+  GtkWidget *viewport = gtk_widget_get_parent (tl);
+  graphene_rect_t view;
+  GdkRGBA colors[JS_N_EVENT_TIERS + 1];
+  float height = (float) gtk_widget_get_height (tl);
+  guint bars = 0, slow = 0, frozen = 0;
+
+  g_assert_true (gtk_widget_compute_bounds (viewport, window, &view));
+  for (guint t = 0; t <= JS_N_EVENT_TIERS; t++)
+    jsui_tier_color (tl, t, &colors[t]);
+  for (guint i = 0; i < snap->frames->len; i++)
+    {
+      const JsuiFrame *f = &g_array_index (snap->frames, JsuiFrame, i);
+      JsTier tier = JS_N_EVENT_TIERS;
+      graphene_point_t at;
+      float x = (float) jsui_timeline_x_for_frame (timeline, i);
+      float bar = (float) jsui_timeline_get_zoom (timeline) - 1;
+      guint32 got, want;
+
+      jsui_frame_is_slow (snap->report, f->duration_ns, f->budget_ns, &tier);
+      /* The bar's foot (every bar has one, however short), half way across. */
+      g_assert_true (gtk_widget_compute_point (
+          tl, window, &GRAPHENE_POINT_INIT (x + bar / 2, height - 1), &at));
+      if (at.x < view.origin.x + 1 || at.x > view.origin.x + view.size.width - 2)
+        continue; /* scrolled out of view */
+      want = ui_test_rgba_pixel (&colors[tier]);
+      got = ui_test_picture_pixel (picture, (int) at.x, (int) at.y);
+      if (!ui_test_pixel_near (got, want, 2))
+        {
+          for (int dy = -4; dy <= 2; dy++)
+            g_test_message ("  %g,%g: %08x", at.x, at.y + dy,
+                            ui_test_picture_pixel (picture, (int) at.x, (int) at.y + dy));
+          g_error ("frame %u (%s, %.1f ms) at %g,%g is %08x, not its tier's %08x", i,
+                   tier == JS_N_EVENT_TIERS ? JSUI_ON_TIME : jsui_tier_css_name (tier),
+                   f->duration_ns / 1e6, at.x, at.y, got, want);
+        }
+      bars++;
+      slow += tier != JS_N_EVENT_TIERS;
+      frozen += tier == JS_TIER_FROZEN;
+    }
+  g_test_message ("timeline: %u bars read, %u slow, %u frozen", bars, slow, frozen);
+  g_assert_cmpuint (bars, >=, 50);
+  g_assert_cmpuint (slow, >=, 2);
+  g_assert_cmpuint (frozen, >=, 1);
+}
+
+/* A paned split by a ratio takes its share from its first size on (a .ui
+ * file's pixel position is for one window size only) until the user moves
+ * the handle; from then on the user's split stays (scaled by GtkPaned). */
+static void
+test_pane_ratio (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  int max = 0, max2 = 0;
+
+  g_assert_cmpint (jsui_pane_ratio_position (1000, 0.36), ==, 360);
+  g_assert_cmpint (jsui_pane_ratio_position (0, 0.36), ==, 0);
+  g_assert_cmpint (jsui_pane_ratio_position (-5, 0.5), ==, 0);
+
+  gtk_paned_set_start_child (GTK_PANED (paned), gtk_label_new ("list"));
+  gtk_paned_set_end_child (GTK_PANED (paned), gtk_label_new ("stacks"));
+  gtk_paned_set_position (GTK_PANED (paned), 30); /* as a .ui file sets it */
+  jsui_pane_keep_ratio (GTK_PANED (paned), 0.36);
+  gtk_window_set_child (GTK_WINDOW (window), paned);
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 500);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (window) && g_get_monotonic_time () < deadline)
+    ui_test_wait_ms (10);
+  ui_test_wait_ms (200);
+  g_object_get (paned, "max-position", &max, NULL);
+  g_test_message ("max-position %d, position %d", max, gtk_paned_get_position (GTK_PANED (paned)));
+  g_assert_cmpint (max, >, 100);
+  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), ==,
+                   jsui_pane_ratio_position (max, 0.36));
+  g_assert_true (jsui_pane_ratio_is_following (GTK_PANED (paned)));
+
+  /* A drag: the position is the user's from now on. */
+  gtk_paned_set_position (GTK_PANED (paned), 40);
+  gtk_widget_set_size_request (paned, -1, max + 300);
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  do
+    {
+      ui_test_wait_ms (20);
+      g_object_get (paned, "max-position", &max2, NULL);
+    }
+  while (max2 == max && g_get_monotonic_time () < deadline);
+  g_test_message ("max-position %d, position %d", max2, gtk_paned_get_position (GTK_PANED (paned)));
+  g_assert_cmpint (max2, >, max);
+  /* GtkPaned scales a position when both children resize; ours does not
+   * bring it back to the ratio. */
+  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), <=, 40 * max2 / max + 1);
+  g_assert_false (jsui_pane_ratio_is_following (GTK_PANED (paned)));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_screenshot (void)
 {
   g_autoptr (JsuiSnapshot) snap = ui_test_load_snapshot ();
   const char *path = g_getenv ("JSUI_TEST_SCREENSHOT");
   JsuiWindow *window = jsui_window_new ();
-  g_autoptr (GdkPaintable) paintable = NULL;
-  g_autoptr (GtkSnapshot) snapshot = NULL;
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  int width, height;
+  JsuiPanel *panel = jsui_window_get_panel (window);
+  g_autoptr (UiTestPicture) picture = NULL;
   gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
 
   g_assert_nonnull (path);
@@ -478,21 +636,17 @@ test_screenshot (void)
     g_assert_cmpfloat_with_epsilon (
         -bounds.origin.x, gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj), 0.5);
   }
-  width = gtk_widget_get_width (GTK_WIDGET (window));
-  height = gtk_widget_get_height (GTK_WIDGET (window));
-  g_assert_cmpint (width, >, 400);
-  g_assert_cmpint (height, >, 300);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), >, 400);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), >, 300);
 
-  paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s (%d x %d)", path, width, height);
+  picture = ui_test_picture_take (GTK_WIDGET (window));
+  g_assert_true (gdk_texture_save_to_png (picture->texture, path));
+  g_test_message ("screenshot: %s (%d x %d)", path, picture->width, picture->height);
   g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  check_flame_pixels (picture, GTK_WIDGET (window), jsui_panel_get_stacks_view (panel));
+  check_timeline_pixels (picture, GTK_WIDGET (window), jsui_window_get_timeline (window), snap);
+  /* The list got its share of the height, the stacks the rest. */
+  g_assert_true (jsui_pane_ratio_is_following (jsui_panel_get_jank_paned (panel)));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -943,6 +1097,7 @@ main (int argc, char **argv)
       g_test_add_func ("/inspector/inspector-page", test_inspector_page);
       g_test_add_func ("/inspector/refresh", test_refresh);
       g_test_add_func ("/inspector/screenshot", test_screenshot);
+      g_test_add_func ("/inspector/pane-ratio", test_pane_ratio);
       g_test_add_func ("/inspector/screenshot-zh", test_screenshot_zh);
     }
   else
