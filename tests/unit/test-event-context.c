@@ -3,11 +3,13 @@
 #include "js-context.h"
 #include "js-install-id.h"
 #include "js-labels.h"
+#include "js-process-info.h"
 #include "js-resources.h"
 #include "js-scrub.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MS G_GINT64_CONSTANT (1000000)
 
@@ -365,6 +367,38 @@ test_resources_files (void)
 #undef LAST
 }
 
+/* --- process info ------------------------------------------------------------- */
+
+/* Read for every journal tick: what cannot change is read once, the name
+ * follows g_set_prgname. */
+static void
+test_process_info (void)
+{
+  JsProcessInfo info = { 0 };
+
+  js_process_info_read (&info);
+  g_assert_nonnull (strstr (info.exe, "test-event-context"));
+  g_assert_cmpint (info.pid, ==, getpid ());
+  g_assert_cmpstr (info.toolkit, ==, "glib");
+  g_assert_null (info.gtk_version);
+  g_assert_nonnull (info.glib_version);
+
+  /* The executable is not read again. */
+  g_free (info.exe);
+  info.exe = g_strdup ("kept");
+  g_set_prgname ("js-renamed");
+  js_process_info_read (&info);
+  g_assert_cmpstr (info.exe, ==, "kept");
+  g_assert_cmpstr (info.name, ==, "js-renamed");
+
+  js_process_info_clear (&info);
+  g_assert_null (info.exe);
+  g_assert_null (info.toolkit);
+  js_process_info_read (&info);
+  g_assert_nonnull (strstr (info.exe, "test-event-context"));
+  js_process_info_clear (&info);
+}
+
 /* --- install id ------------------------------------------------------------------ */
 
 static void
@@ -494,6 +528,7 @@ main (int argc, char **argv)
   g_test_add_func ("/Context/event/startup", test_startup_rules);
   g_test_add_func ("/Context/resources", test_resources_window);
   g_test_add_func ("/Context/resources-files", test_resources_files);
+  g_test_add_func ("/Context/process-info", test_process_info);
   g_test_add_func ("/Context/install-id", test_install_id);
   g_test_add_func ("/Context/scrub/strings", test_scrub_strings);
   g_test_add_func ("/Context/scrub/json", test_scrub_json);
