@@ -148,6 +148,7 @@ for ((i = 0; i < reps; i++)); do
             side=${sides_all[(i + k) % n]}
             if res=$(run_one "$app" "$side"); then
                 read -r t s fps p50 p95 p99 max t_main t_js t_watch t_other <<<"$res"
+                # shellcheck disable=SC2034 # read through ${!m} below
                 t_sum=$(awk -v a="$t_main" -v b="$t_js" -v c="$t_watch" -v d="$t_other" \
                     'BEGIN { printf "%.1f", a + b + c + d }')
                 for m in "${metrics[@]}"; do
