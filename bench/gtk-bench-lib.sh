@@ -94,8 +94,8 @@ cpu_ticks() {
 thread_ns() {
     local t ns comm
     for t in /proc/"$1"/task/*; do
-        read -r ns _ <"$t/schedstat" 2>/dev/null || continue
-        comm=$(<"$t/comm") 2>/dev/null || continue
+        read -r ns _ 2>/dev/null <"$t/schedstat" || continue
+        comm=$(cat "$t/comm" 2>/dev/null) || continue
         echo "${t##*/} $ns ${comm// /_}"
     done
 }
