@@ -20,7 +20,8 @@
  *   FRAME_PROBE_WARMUP_MS  ignore frames that end earlier than this after
  *                          the probe was loaded (default 0)
  *
- * Output, one "key value" per line: frames (after-paint emissions seen),
+ * Output, one "key value" per line: pid (the process that wrote it: the
+ * driver checks it is the app's), frames (after-paint emissions seen),
  * intervals (counted, after the warm-up), p50_us p95_us p99_us max_us
  * mean_us, fps (intervals / time they cover), clocks, hooked_after_s.
  *
@@ -42,6 +43,7 @@ static char *out_path;
 static gint64 t_load_us;
 static gint64 warmup_end_us;
 static gint64 hooked_at_us;
+static pid_t hooked_pid; /* the process that added the hook */
 
 /* Written by the main thread (the hook) only; n_intervals is published with
  * release semantics after the slot is written. */
@@ -122,8 +124,10 @@ write_stats (void)
   FILE *f;
 
   /* Only a process that has frame clocks writes: helpers the app spawns
-   * inherit LD_PRELOAD and FRAME_PROBE_OUT but never get here. */
-  if (__atomic_load_n (&hooked_at_us, __ATOMIC_RELAXED) == 0)
+   * inherit LD_PRELOAD and FRAME_PROBE_OUT but never get here, and a child
+   * forked after the hook (it inherits the hook's state, and its exit () runs
+   * at_exit) would replace the app's numbers with a stale copy. */
+  if (__atomic_load_n (&hooked_at_us, __ATOMIC_RELAXED) == 0 || getpid () != hooked_pid)
     return;
   pthread_mutex_lock (&write_lock);
   n = __atomic_load_n (&n_intervals, __ATOMIC_ACQUIRE);
@@ -137,6 +141,7 @@ write_stats (void)
   f = fopen (tmp, "w");
   if (f != NULL)
     {
+      fprintf (f, "pid %d\n", (int) hooked_pid);
       fprintf (f, "frames %" G_GUINT64_FORMAT "\n", __atomic_load_n (&n_frames, __ATOMIC_RELAXED));
       fprintf (f, "intervals %u\n", n);
       fprintf (f, "p50_us %d\np95_us %d\np99_us %d\nmax_us %d\n", percentile (n, 50),
@@ -171,6 +176,7 @@ probe_thread (gpointer unused)
               && (id = g_signal_lookup ("after-paint", type)) != 0)
             {
               g_signal_add_emission_hook (id, 0, after_paint_hook, NULL, NULL);
+              hooked_pid = getpid ();
               __atomic_store_n (&hooked_at_us, g_get_monotonic_time (), __ATOMIC_RELAXED);
             }
         }

@@ -88,13 +88,39 @@ cpu_ticks() {
     echo $((f[11] + f[12]))
 }
 
+# thread_ns PID: one line per thread of PID, "TID NS COMM": the time it ran
+# on a CPU in ns (/proc/PID/task/TID/schedstat: exact, where stat's utime
+# and stime count 10 ms ticks; spaces in the name become _).
+thread_ns() {
+    local t ns comm
+    for t in /proc/"$1"/task/*; do
+        read -r ns _ 2>/dev/null <"$t/schedstat" || continue
+        comm=$(cat "$t/comm" 2>/dev/null) || continue
+        echo "${t##*/} $ns ${comm// /_}"
+    done
+}
+
+# thread_split BEFORE AFTER MAIN_TID: "MAIN JANKSCOPE WATCH OTHER" ms of CPU
+# between two thread_ns snapshots: the main thread, jankscope's collector
+# ("jankscope"), its watchdog ("jankscope-watch"), every other thread (a
+# thread started in between counts from 0; one that ended in between is
+# missing).
+thread_split() {
+    awk -v main="$3" 'NR == FNR { t0[$1] = $2; next }
+        { d = ($2 - (($1 in t0) ? t0[$1] : 0)) / 1e6;
+            if ($1 == main) m += d; else if ($3 == "jankscope") j += d;
+            else if ($3 == "jankscope-watch") w += d; else o += d }
+        END { printf "%.1f %.1f %.1f %.1f\n", m, j, w, o }' "$1" "$2"
+}
+
 seconds_of() {
     awk -v t="$1" -v hz="$tick" 'BEGIN { printf "%.2f\n", t / hz }'
 }
 
 # bench_run_app APP SIDE LOG COMMAND...: starts COMMAND... followed by APP's
 # command in the background (output in LOG) and sets pid; reads its CPU
-# ticks after $warmup s (t_warm) and at $seconds s (t_end).  Fails, with the
+# ticks after $warmup s (t_warm) and at $seconds s (t_end), and sets threads
+# to the steady part's split by thread (thread_split: ms).  Fails, with the
 # app's output on stderr, when it ended before.
 bench_run_app() {
     local app=$1 side=$2 log=$3
@@ -104,7 +130,10 @@ bench_run_app() {
     pid=$!
     sleep "$warmup"
     t_warm=$(cpu_ticks "$pid" 2>/dev/null) || t_warm=
+    thread_ns "$pid" >"$log.threads0"
     sleep $((seconds - warmup))
+    thread_ns "$pid" >"$log.threads1"
+    threads=$(thread_split "$log.threads0" "$log.threads1" "$pid")
     if [[ -z $t_warm ]] || ! t_end=$(cpu_ticks "$pid" 2>/dev/null) ||
         ! kill -0 "$pid" 2>/dev/null; then
         local rc=0
@@ -134,6 +163,12 @@ median() {
     sort -g | awk '$1 != "-" && NF { v[++n] = $1 } END { if (n == 0) print "-";
         else if (n % 2) print v[(n + 1) / 2];
         else printf "%.2f\n", (v[n / 2] + v[n / 2 + 1]) / 2 }'
+}
+
+# spread: "MIN-MAX" of the numbers on stdin ("-" left out), or "-".
+spread() {
+    sort -g | awk '$1 != "-" && NF { v[++n] = $1 } END { if (n == 0) print "-";
+        else printf "%s-%s\n", v[1], v[n] }'
 }
 
 # diff_cols OFF ON: "+0.12 +3.4" (difference, %), or "- -".

@@ -14,14 +14,17 @@
 #   bench/gtk-frames.sh --probe build/bench/libframe-probe.so [PRELOAD]
 #   (or FRAME_PROBE=... and JANKSCOPE_PRELOAD=...)
 #   --no-callgrind             skip the callgrind part
+#   --against PRELOAD          a third side, "base": another build's preload
+#                              (e.g. main's), alternated with the other two
 #   BENCH_SECONDS      seconds per run (default 20; BENCH_QUICK=1: 6)
 #   BENCH_WARMUP       seconds left out of the steady figures (default 1/4 run)
-#   BENCH_REPS         runs per app and side (default 2; BENCH_QUICK=1: 1)
+#   BENCH_REPS         runs per app and side (default 5; BENCH_QUICK=1: 1)
 #   BENCH_CG_SECONDS   seconds of frames under callgrind (default 10;
 #                      BENCH_QUICK=1: 0 = skip)
 #
 # Exit status: 0 done; 77 no preload, probe or GTK4 example apps (what could
-# be measured is printed); 1 an app failed (died early or never started).
+# be measured is printed); 1 an app failed (died early or never started) or
+# the probe timed no frame on a side (its output is shown).
 set -euo pipefail
 
 bench=gtk-frames
@@ -31,13 +34,16 @@ bench=gtk-frames
 probe=${FRAME_PROBE:-}
 preload=${JANKSCOPE_PRELOAD:-}
 use_callgrind=1
+against=
 args=("$@")
 while (($#)); do
     case $1 in
         --probe) probe=${2:-}; shift 2 ;;
         --probe=*) probe=${1#--probe=}; shift ;;
         --no-callgrind) use_callgrind=0; shift ;;
-        -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --against) against=${2:-}; shift 2 ;;
+        --against=*) against=${1#--against=}; shift ;;
+        -h | --help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "gtk-frames: unknown option $1" >&2; exit 2 ;;
         *) preload=$1; shift ;;
     esac
@@ -46,7 +52,7 @@ done
 quick=0
 [[ -n ${BENCH_QUICK:-} && ${BENCH_QUICK} != 0 ]] && quick=1
 seconds=${BENCH_SECONDS:-$((quick ? 6 : 20))}
-reps=${BENCH_REPS:-$((quick ? 1 : 2))}
+reps=${BENCH_REPS:-$((quick ? 1 : 5))}
 cg_seconds=${BENCH_CG_SECONDS:-$((quick ? 0 : 10))}
 if ! [[ $seconds =~ ^[0-9]+$ && $seconds -ge 2 && $reps =~ ^[0-9]+$ && $reps -ge 1 &&
     $cg_seconds =~ ^[0-9]+$ ]]; then
@@ -67,6 +73,13 @@ bench_find_apps
 bench_in_xvfb GTK_FRAMES_IN_XVFB "FRAME_PROBE=$probe" "JANKSCOPE_PRELOAD=$preload" -- "${args[@]}"
 
 bench_setup
+if [[ -n $against ]]; then
+    if [[ ! -f $against ]]; then
+        echo "gtk-frames: --against $against does not exist" >&2
+        exit 2
+    fi
+    against=$(readlink -f "$against")
+fi
 
 # probe_value FILE KEY: the probe's value, or "-".
 probe_value() {
@@ -74,28 +87,40 @@ probe_value() {
         2>/dev/null || echo -
 }
 
-# run_one APP SIDE: prints "TOTAL STEADY FPS P50 P95 P99 MAX" (CPU seconds,
-# frames per second, interval in ms), or fails.
+# run_one APP SIDE: prints "TOTAL STEADY FPS P50 P95 P99 MAX MAIN JS WATCH OTHER"
+# (CPU seconds, frames per second, interval in ms, steady CPU ms per thread),
+# or fails: the app died, or the probe timed no frame interval (a side
+# without frame numbers would leave the comparison silently empty).
 run_one() {
-    local app=$1 side=$2 pid t_warm t_end log=$workdir/$1-$2.log out=$workdir/probe-$1-$2.txt
+    local app=$1 side=$2 pid t_warm t_end threads log=$workdir/$1-$2.log
+    local out=$workdir/probe-$1-$2.txt
     local -a envs=(env -u JANKSCOPE_REPORT -u JANKSCOPE "LD_PRELOAD=$probe")
-    if [[ $side == with ]]; then
-        envs=(env "LD_PRELOAD=$probe:$preload" "JANKSCOPE_REPORT=$workdir/report-$app-%p.json")
-    fi
+    case $side in
+        with) envs=(env "LD_PRELOAD=$probe:$preload"
+            "JANKSCOPE_REPORT=$workdir/report-$app-%p.json") ;;
+        base) envs=(env "LD_PRELOAD=$probe:$against"
+            "JANKSCOPE_REPORT=$workdir/base-report-$app-%p.json") ;;
+    esac
     rm -f "$out"
     bench_run_app "$app" "$side" "$log" "${envs[@]}" FRAME_PROBE_OUT="$out" \
         FRAME_PROBE_WARMUP_MS=$((warmup * 1000)) || return 1
     stop_app "$pid"
-    local fps p50 p95 p99 max
+    local n fps p50 p95 p99 max
+    n=$(probe_value "$out" intervals)
+    if [[ $n == - || $n == 0 || $(probe_value "$out" pid) != "$pid" ]]; then
+        echo "gtk-frames: the frame probe timed no frame interval of $app ($side side," \
+            "pid $pid) after the ${warmup} s warm-up; its file $out:" >&2
+        if [[ -f $out ]]; then sed 's/^/    /' "$out" >&2; else echo "    (none)" >&2; fi
+        echo "  the app's output:" >&2
+        tail -n 10 "$log" >&2
+        return 1
+    fi
     fps=$(probe_value "$out" fps)
     # µs -> ms
     read -r p50 p95 p99 max <<<"$(for k in p50_us p95_us p99_us max_us; do
-        v=$(probe_value "$out" $k)
-        if [[ $v == - || $(probe_value "$out" intervals) == 0 ]]; then echo -n "- "
-        else awk -v v="$v" 'BEGIN { printf "%.2f ", v / 1000 }'; fi
+        awk -v v="$(probe_value "$out" $k)" 'BEGIN { printf "%.2f ", v / 1000 }'
     done)"
-    [[ $(probe_value "$out" intervals) == 0 ]] && fps=-
-    echo "$(seconds_of "$t_end") $(seconds_of $((t_end - t_warm))) $fps $p50 $p95 $p99 $max"
+    echo "$(seconds_of "$t_end") $(seconds_of $((t_end - t_warm))) $fps $p50 $p95 $p99 $max $threads"
 }
 
 echo "gtk-frames: ${seconds} s per run (${warmup} s warm-up), $reps run(s) per app and side," \
@@ -107,26 +132,35 @@ else
     echo "preload (with side): $preload"
 fi
 
+[[ -n $against ]] && echo "base side: $against"
+
+sides_all=(without)
+[[ -z $preload_problem ]] && sides_all+=(with)
+[[ -n $against ]] && sides_all+=(base)
 failed=0
-metrics=(fps p50 p95 p99 max cpu_total cpu_steady)
+metrics=(fps p50 p95 p99 max cpu_total cpu_steady t_main t_js t_watch t_other t_sum)
 declare -A vals
 for ((i = 0; i < reps; i++)); do
     for app in "${apps[@]}"; do
-        # Alternate which side goes first.
-        if ((i % 2 == 0)); then sides="without with"; else sides="with without"; fi
-        for side in $sides; do
-            [[ $side == with && -n $preload_problem ]] && continue
+        # Each run starts with the next side: the order rotates.
+        n=${#sides_all[@]}
+        for ((k = 0; k < n; k++)); do
+            side=${sides_all[(i + k) % n]}
             if res=$(run_one "$app" "$side"); then
-                read -r t s fps p50 p95 p99 max <<<"$res"
+                read -r t s fps p50 p95 p99 max t_main t_js t_watch t_other <<<"$res"
+                # shellcheck disable=SC2034 # read through ${!m} below
+                t_sum=$(awk -v a="$t_main" -v b="$t_js" -v c="$t_watch" -v d="$t_other" \
+                    'BEGIN { printf "%.1f", a + b + c + d }')
                 for m in "${metrics[@]}"; do
                     case $m in
                         cpu_total) v=$t ;; cpu_steady) v=$s ;; *) v=${!m} ;;
                     esac
                     vals[$app-$side-$m]+="$v "
                 done
-                printf '  %-15s %-8s run %d: %6s fps, interval p50 %6s ms p99 %6s ms max %7s ms;' \
+                printf '  %-15s %-8s run %d: %6s fps, p50 %6s ms p99 %6s ms max %7s ms;' \
                     "$app" "$side" $((i + 1)) "$fps" "$p50" "$p99" "$max"
-                printf ' CPU %6s s total, %6s s steady\n' "$t" "$s"
+                printf ' CPU %6s s, steady %6s s = main %s + jankscope %s + watch %s + other %s ms\n' \
+                    "$t" "$s" "$t_main" "$t_js" "$t_watch" "$t_other"
             else
                 failed=1
             fi
@@ -143,32 +177,54 @@ label_of() {
         max) echo "interval max (ms)" ;;
         cpu_total) echo "CPU total (s)" ;;
         cpu_steady) echo "CPU steady (s)" ;;
+        t_main) echo "steady main (ms)" ;;
+        t_js) echo "steady jankscope (ms)" ;;
+        t_watch) echo "steady js-watch (ms)" ;;
+        t_other) echo "steady other (ms)" ;;
+        t_sum) echo "steady threads (ms)" ;;
     esac
 }
 
 echo
-fmt='%-15s  %-18s  %9s  %9s  %8s  %7s\n'
-# shellcheck disable=SC2059
-printf "$fmt" app metric without with diff "diff %"
-# shellcheck disable=SC2059
-printf "$fmt" --------------- ------------------ --------- --------- -------- -------
+hdr=(app metric)
+for side in "${sides_all[@]}"; do hdr+=("$side (min-max)"); done
+hdr+=("with-without" "%")
+[[ -n $against ]] && hdr+=("base-without" "%")
+row() {
+    printf '%-15s %-22s' "$1" "$2"
+    shift 2
+    printf ' %23s' "$@"
+    echo
+}
+row "${hdr[@]}"
 for app in "${apps[@]}"; do
     label=$app
     for m in "${metrics[@]}"; do
-        # shellcheck disable=SC2086
-        off=$(printf '%s\n' ${vals[$app-without-$m]:-} | median)
-        # shellcheck disable=SC2086
-        on=$(printf '%s\n' ${vals[$app-with-$m]:-} | median)
-        read -r d p <<<"$(diff_cols "$off" "$on")"
-        # shellcheck disable=SC2059
-        printf "$fmt" "$label" "$(label_of "$m")" "$off" "$on" "$d" "$p"
+        cells=()
+        declare -A med=()
+        for side in "${sides_all[@]}"; do
+            # shellcheck disable=SC2086
+            med[$side]=$(printf '%s\n' ${vals[$app-$side-$m]:-} | median)
+            # shellcheck disable=SC2086
+            cells+=("${med[$side]} ($(printf '%s\n' ${vals[$app-$side-$m]:-} | spread))")
+        done
+        read -r d p <<<"$(diff_cols "${med[without]}" "${med[with]:--}")"
+        cells+=("$d" "$p")
+        if [[ -n $against ]]; then
+            read -r d p <<<"$(diff_cols "${med[without]}" "${med[base]:--}")"
+            cells+=("$d" "$p")
+        fi
+        row "$label" "$(label_of "$m")" "${cells[@]}"
+        unset med
         label=
     done
 done
 echo
-echo "Medians of $reps run(s).  Frame numbers: the probe's after-paint intervals after the"
-echo "${warmup} s warm-up (per frame clock); CPU = user+sys of the app from /proc/PID/stat,"
-echo "total = the whole ${seconds} s run, steady = the last $((seconds - warmup)) s.  Clock tick 1/${tick} s."
+echo "Medians of $reps run(s) per side, (fastest-slowest).  Frame numbers: the probe's after-paint"
+echo "intervals after the ${warmup} s warm-up (per frame clock); CPU total/steady = user+sys of the"
+echo "app from /proc/PID/stat (clock tick 1/${tick} s), total = the whole ${seconds} s run, steady = the"
+echo "last $((seconds - warmup)) s; steady per thread = time on a CPU (/proc/PID/task/*/schedstat, ns)"
+echo "of the main thread, jankscope's collector, its watchdog and every other thread."
 echo "fishbowl adds icons while it holds its frame rate, so its CPU varies between runs."
 
 # --- per-frame hook cost under callgrind ----------------------------------

@@ -18,7 +18,8 @@ typedef struct
   const char *toolkit; /* "gtk4", "gtk3", "glib" */
 } JsProcessInfo;
 
-/* Reads it now: GTK may have been loaded since the last call. */
+/* Reads it now: GTK may have been loaded, the name set, the process forked
+ * since the last call; what cannot change is kept from the last call. */
 void js_process_info_read (JsProcessInfo *info);
 void js_process_info_clear (JsProcessInfo *info);
 

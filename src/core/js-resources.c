@@ -95,10 +95,18 @@ js_resources_sample (JsResources *r, gint64 now_ns, gboolean force)
     return;
   if (clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts) == 0)
     s.cpu_ns = (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
-  if (read_small_file ("/proc/loadavg", buf, sizeof buf))
-    s.load1 = js_resources_parse_loadavg (buf);
-  if (read_small_file ("/proc/meminfo", buf, sizeof buf))
-    s.mem_kb = js_resources_parse_meminfo (buf);
+  if (force || r->files_ns == 0 || now_ns - r->files_ns >= JS_RESOURCE_FILE_PERIOD_NS)
+    {
+      r->load1 = -1;
+      r->mem_kb = -1;
+      if (read_small_file (r->loadavg_path ? r->loadavg_path : "/proc/loadavg", buf, sizeof buf))
+        r->load1 = js_resources_parse_loadavg (buf);
+      if (read_small_file (r->meminfo_path ? r->meminfo_path : "/proc/meminfo", buf, sizeof buf))
+        r->mem_kb = js_resources_parse_meminfo (buf);
+      r->files_ns = now_ns;
+    }
+  s.load1 = r->load1;
+  s.mem_kb = r->mem_kb;
   js_resources_add (r, &s);
 }
 

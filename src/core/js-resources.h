@@ -4,9 +4,13 @@
  * keeps ticking while the main thread is stuck): the process's CPU time
  * (CLOCK_PROCESS_CPUTIME_ID: every thread, in ns, where /proc/self/stat's
  * utime+stime only count 10 ms ticks), the 1-minute load average
- * (/proc/loadavg) and MemAvailable (/proc/meminfo). The last 256 samples
- * (about a minute) are kept, and an event's context is read from the samples
- * around it (js_resources_window). Never on the main thread.
+ * (/proc/loadavg) and MemAvailable (/proc/meminfo). The two files are read
+ * at most every JS_RESOURCE_FILE_PERIOD_NS (and on every forced sample):
+ * opening, generating and closing them was a third of the collector's CPU
+ * in an animating app, which ticks 4 times a second; the kernel recomputes
+ * the load average only every 5 s, and a sample in between carries the last
+ * values read. The last 256 samples (about a minute) are kept, and an event's context is read from
+ * the samples around it (js_resources_window). Never on the main thread.
  *
  * Collector thread only.
  *
@@ -20,6 +24,7 @@ G_BEGIN_DECLS
 
 #define JS_RESOURCE_SAMPLES 256
 #define JS_RESOURCE_MIN_PERIOD_NS (200 * G_GINT64_CONSTANT (1000000))
+#define JS_RESOURCE_FILE_PERIOD_NS (1000 * G_GINT64_CONSTANT (1000000))
 /* A sample this much older than an event's start is from before the
  * collector parked (it samples only while awake, every 250 ms while there
  * is work: js-collector.c). */
@@ -38,6 +43,11 @@ typedef struct
   JsResourceSample samples[JS_RESOURCE_SAMPLES]; /* circular */
   guint first;
   guint len;
+  gint64 files_ns; /* when the two files were last read, 0 never */
+  gint64 mem_kb;   /* what they said then */
+  double load1;
+  /* NULL: /proc/loadavg and /proc/meminfo (tests point them elsewhere) */
+  const char *loadavg_path, *meminfo_path;
 } JsResources;
 
 /* What the samples around a span say; a member is -1 when unknown. */
@@ -52,7 +62,9 @@ typedef struct
 void js_resources_init (JsResources *r);
 
 /* Reads the process and the machine now and appends a sample, unless the
- * last one is younger than JS_RESOURCE_MIN_PERIOD_NS and not `force`. */
+ * last one is younger than JS_RESOURCE_MIN_PERIOD_NS and not `force`; the
+ * load and memory files only when `force` or JS_RESOURCE_FILE_PERIOD_NS
+ * after they were last read (else the sample carries those values). */
 void js_resources_sample (JsResources *r, gint64 now_ns, gboolean force);
 
 /* Appends a sample (tests). */

@@ -3,10 +3,13 @@
 #include "js-context.h"
 #include "js-install-id.h"
 #include "js-labels.h"
+#include "js-process-info.h"
 #include "js-resources.h"
 #include "js-scrub.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MS G_GINT64_CONSTANT (1000000)
 
@@ -302,6 +305,100 @@ test_resources_window (void)
   g_assert_cmpint (r.samples[(r.first + r.len - 1) % JS_RESOURCE_SAMPLES].mem_kb, >, 0);
 }
 
+/* The load and memory files are read at most every JS_RESOURCE_FILE_PERIOD_NS
+ * (or when forced); the samples in between carry the values last read. */
+static void
+test_resources_files (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("js-resources-XXXXXX", NULL);
+  g_autofree char *load = g_build_filename (dir, "loadavg", NULL);
+  g_autofree char *mem = g_build_filename (dir, "meminfo", NULL);
+  JsResources r;
+  const JsResourceSample *s;
+
+  g_assert_nonnull (dir);
+  js_resources_init (&r);
+  r.loadavg_path = load;
+  r.meminfo_path = mem;
+#define SET_FILES(l, m)                                                                            \
+  g_assert_true (g_file_set_contents (load, l " 0.5 0.5 1/100 42\n", -1, NULL));                   \
+  g_assert_true (g_file_set_contents (mem, "MemTotal: 9 kB\nMemAvailable: " m " kB\n", -1, NULL))
+#define LAST() (&r.samples[(r.first + r.len - 1) % JS_RESOURCE_SAMPLES])
+
+  SET_FILES ("1.50", "3000");
+  js_resources_sample (&r, 1000 * MS, FALSE);
+  s = LAST ();
+  g_assert_cmpfloat_with_epsilon (s->load1, 1.5, 1e-9);
+  g_assert_cmpint (s->mem_kb, ==, 3000);
+  g_assert_cmpint (s->cpu_ns, >, 0);
+
+  /* A tick later: the files are not read again, their values carried. */
+  SET_FILES ("2.50", "2000");
+  js_resources_sample (&r, 1250 * MS, FALSE);
+  g_assert_cmpuint (r.len, ==, 2);
+  s = LAST ();
+  g_assert_cmpfloat_with_epsilon (s->load1, 1.5, 1e-9);
+  g_assert_cmpint (s->mem_kb, ==, 3000);
+  js_resources_sample (&r, 1500 * MS, FALSE);
+  g_assert_cmpint (LAST ()->mem_kb, ==, 3000);
+
+  /* A period after the last read: read again. */
+  js_resources_sample (&r, 2000 * MS, FALSE);
+  s = LAST ();
+  g_assert_cmpfloat_with_epsilon (s->load1, 2.5, 1e-9);
+  g_assert_cmpint (s->mem_kb, ==, 2000);
+
+  /* Forced (the first sample, the exit): read at once. */
+  SET_FILES ("0.25", "1000");
+  js_resources_sample (&r, 2250 * MS, TRUE);
+  s = LAST ();
+  g_assert_cmpfloat_with_epsilon (s->load1, 0.25, 1e-9);
+  g_assert_cmpint (s->mem_kb, ==, 1000);
+
+  /* Unreadable files: unknown, not the old values. */
+  g_assert_cmpint (g_unlink (load), ==, 0);
+  g_assert_cmpint (g_unlink (mem), ==, 0);
+  js_resources_sample (&r, 3500 * MS, FALSE);
+  s = LAST ();
+  g_assert_cmpfloat (s->load1, <, 0);
+  g_assert_cmpint (s->mem_kb, ==, -1);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+#undef SET_FILES
+#undef LAST
+}
+
+/* --- process info ------------------------------------------------------------- */
+
+/* Read for every journal tick: what cannot change is read once, the name
+ * follows g_set_prgname. */
+static void
+test_process_info (void)
+{
+  JsProcessInfo info = { 0 };
+
+  js_process_info_read (&info);
+  g_assert_nonnull (strstr (info.exe, "test-event-context"));
+  g_assert_cmpint (info.pid, ==, getpid ());
+  g_assert_cmpstr (info.toolkit, ==, "glib");
+  g_assert_null (info.gtk_version);
+  g_assert_nonnull (info.glib_version);
+
+  /* The executable is not read again. */
+  g_free (info.exe);
+  info.exe = g_strdup ("kept");
+  g_set_prgname ("js-renamed");
+  js_process_info_read (&info);
+  g_assert_cmpstr (info.exe, ==, "kept");
+  g_assert_cmpstr (info.name, ==, "js-renamed");
+
+  js_process_info_clear (&info);
+  g_assert_null (info.exe);
+  g_assert_null (info.toolkit);
+  js_process_info_read (&info);
+  g_assert_nonnull (strstr (info.exe, "test-event-context"));
+  js_process_info_clear (&info);
+}
+
 /* --- install id ------------------------------------------------------------------ */
 
 static void
@@ -430,6 +527,8 @@ main (int argc, char **argv)
   g_test_add_func ("/Context/event/marks-lost-end", test_marks_lost_end);
   g_test_add_func ("/Context/event/startup", test_startup_rules);
   g_test_add_func ("/Context/resources", test_resources_window);
+  g_test_add_func ("/Context/resources-files", test_resources_files);
+  g_test_add_func ("/Context/process-info", test_process_info);
   g_test_add_func ("/Context/install-id", test_install_id);
   g_test_add_func ("/Context/scrub/strings", test_scrub_strings);
   g_test_add_func ("/Context/scrub/json", test_scrub_json);
