@@ -12,7 +12,11 @@
  *            hook sees the same source again;
  *   batch    --batch repeating idles at one priority: one iteration
  *            dispatches all of them, which separates per-iteration cost
- *            from per-dispatch cost.
+ *            from per-dispatch cost;
+ *   attach   one repeating idle, as in repeat, whose every dispatch also
+ *            adds an idle with g_idle_add () and removes it at once: attach
+ *            minus repeat is what one attach (and its removal) costs, the
+ *            preload's stand-in and the posting site included.
  *
  * --gdk-threads: the idles are GDK 3's gdk_threads_add_idle () ones
  * (libgdk-3 dlopened before the loop, no display needed), whose dispatch
@@ -33,6 +37,7 @@ typedef enum
   MODE_ONESHOT,
   MODE_REPEAT,
   MODE_BATCH,
+  MODE_ATTACH,
 } Mode;
 
 typedef struct
@@ -178,6 +183,19 @@ on_repeat (gpointer data)
 }
 
 static gboolean
+on_never (gpointer data)
+{
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_attach (gpointer data)
+{
+  g_source_remove (add_idle (on_never, data));
+  return do_work (data) ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+static gboolean
 on_batch (gpointer data)
 {
   Bench *b = data;
@@ -192,7 +210,7 @@ on_batch (gpointer data)
 static gboolean
 parse_mode (const char *s, Mode *mode)
 {
-  static const char *const names[] = { "oneshot", "repeat", "batch" };
+  static const char *const names[] = { "oneshot", "repeat", "batch", "attach" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     if (g_strcmp0 (s, names[i]) == 0)
@@ -206,7 +224,7 @@ parse_mode (const char *s, Mode *mode)
 int
 main (int argc, char **argv)
 {
-  static const char *const mode_names[] = { "oneshot", "repeat", "batch" };
+  static const char *const mode_names[] = { "oneshot", "repeat", "batch", "attach" };
   char *mode_arg = NULL;
   gint64 count = 1000000;
   gint64 spins_arg = 0;
@@ -215,7 +233,7 @@ main (int argc, char **argv)
   gboolean calibrate_only = FALSE;
   gboolean gdk_threads = FALSE;
   GOptionEntry entries[] = {
-    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode_arg, "oneshot, repeat or batch", "MODE" },
+    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode_arg, "oneshot, repeat, batch or attach", "MODE" },
     { "count", 'n', 0, G_OPTION_ARG_INT64, &count, "Dispatches to run (1000000)", "N" },
     { "work-ns", 'w', 0, G_OPTION_ARG_INT, &work_ns, "Work per dispatch in ns (1000)", "NS" },
     { "spins", 's', 0, G_OPTION_ARG_INT64, &spins_arg,
@@ -292,6 +310,9 @@ main (int argc, char **argv)
     case MODE_BATCH:
       for (int i = 0; i < batch; i++)
         add_idle (on_batch, &b);
+      break;
+    case MODE_ATTACH:
+      add_idle (on_attach, &b);
       break;
     }
 

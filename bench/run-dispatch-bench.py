@@ -24,7 +24,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import benchlib  # noqa: E402
 
-MODES = ("oneshot", "repeat", "batch")
+MODES = ("oneshot", "repeat", "batch", "attach")
 
 
 def parse_args():

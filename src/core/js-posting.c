@@ -2,20 +2,32 @@
  * and found again when it is dispatched.
  *
  * Each attach of a main-context source seen by the preload (preload-post.c)
- * takes the next slot of a ring of sites: the caller's return address, the
- * callers of the dispatches it ran inside (a chain), and sometimes a full
- * stack. The slot's index goes into a table direct-mapped by source id, so
- * the dispatch finds it with one load (js_posting_at_dispatch) and carries it
- * in its record; a recurring source keeps its site as long as its entry is
- * not overwritten (JS_POSTING_IDS later attaches). A GTask's completion is
- * attached by GIO itself, unseen: g_task_new's site is kept by the task's
- * address, and the collector looks it up by the dispatch's data.
+ * is given a slot of a ring of sites (the next one, or the main thread's last
+ * one: below): the caller's return address, the callers of the dispatches it
+ * ran inside (a chain), and sometimes a full stack. The slot's index goes into a table
+ * direct-mapped by source id, so the dispatch finds it with one load (js_posting_at_dispatch) and
+ * carries it in its record; a recurring source keeps its site as long as its entry is not
+ * overwritten (JS_POSTING_IDS later attaches). A GTask's completion is attached by GIO itself,
+ * unseen: g_task_new's site is kept by the task's address, and the collector looks it up by the
+ * dispatch's data.
  *
  * Each slot is a seqlock: the writer marks it odd, fills it and marks it
  * even; a reader (the collector, or the main thread following a chain) keeps
  * what it copied only if the mark was the expected one before and after. Two
  * writers on one slot would need JS_POSTING_RING attaches in between: the
  * reader then rejects it.
+ *
+ * The main thread's attaches mostly repeat: the same place posts the same
+ * callback again from the dispatch of the same site (an idle that re-adds
+ * itself, a handler that queues a redraw). Such an attach would write a site
+ * equal to the last one, so the source is given that one (fast path in
+ * js_posting_posted): a compare against the main thread's last attach, kept
+ * in plain variables only it touches, and one store into the id table; no
+ * atomic read-modify-write, no ring slot, no table probe. A site is given
+ * again only while it has no full stack (a stack is one attach's) and the
+ * full-stack rules below would want none: slow callbacks are marked with a
+ * generation the fast path compares; stall and the one-in-64 sample are
+ * checked on it. Giving a site again also keeps older sites in the ring.
  *
  * Full stacks (unw_backtrace on the attaching thread) are wanted for a
  * callback that has been slow in this run, while the watchdog investigates a
@@ -80,14 +92,39 @@ static const void *seen_callers[SEEN];
 static const void *slow_funcs[SLOW];
 
 static GMainContext *main_context;
+static pthread_t main_thread; /* js_mainloop_thread (), started before */
 static guint budget_per_s;
 static int (*backtrace_func) (void **buffer, int size);
 static int stall;
 
-static guint32 next_site;   /* the last index given out (0: none yet) */
+static guint32 next_site; /* the last index given out (0: none yet) */
+/* Attaches noted: the main thread's (written by it only, plain increments
+ * published with relaxed stores) and the other threads'. */
+static guint64 main_attaches;
+static guint64 other_attaches;
+/* Bumped by js_posting_mark_slow when it marks a callback not marked yet. */
+static guint slow_gen;
+
 static guint32 next_stack;  /* stack slots given out */
 static guint64 budget_word; /* second << 32 | stacks taken in it */
 static guint64 n_stacks, n_over_budget;
+
+/* The main thread's last attach and the site it was given, so that the next
+ * one from the same place is given the same site without writing one.
+ * Main thread only: plain variables. */
+static struct
+{
+  guint32 index;  /* 0: none */
+  guint32 parent; /* the site of the dispatch it was posted from, 0: none */
+  const void *caller;
+  const void *func;
+  int kind;
+  guint n_chain;
+  const void *chain[JS_POSTING_CHAIN];
+  gboolean stack;    /* the site was written wanting a full stack: not given again */
+  gboolean reusable; /* the fast path may give it again */
+  guint slow_gen;    /* slow_gen when its callback was found not slow */
+} last;
 
 static inline guint
 hash_pointer (const void *p, guint size)
@@ -103,6 +140,7 @@ void
 js_posting_init (GMainContext *context, guint stacks_per_s)
 {
   main_context = context;
+  main_thread = js_mainloop_thread ();
   budget_per_s = stacks_per_s;
 }
 
@@ -121,8 +159,19 @@ js_posting_set_stall (gboolean stalled)
 void
 js_posting_mark_slow (const void *func)
 {
-  if (func != NULL)
-    __atomic_store_n (&slow_funcs[hash_pointer (func, SLOW)], func, __ATOMIC_RELAXED);
+  const void **slot;
+
+  if (func == NULL)
+    return;
+  slot = &slow_funcs[hash_pointer (func, SLOW)];
+  if (__atomic_load_n (slot, __ATOMIC_RELAXED) == func)
+    return; /* called for every slow dispatch: the main thread's fast path stays */
+  __atomic_store_n (slot, func, __ATOMIC_RELAXED);
+  /* Release, after the table's store: a main thread that sees the new
+   * generation (acquire) leaves its fast path and finds the callback in the
+   * table. One that does not yet gives one more attach without a stack, as
+   * a relaxed load of the table could before. */
+  __atomic_add_fetch (&slow_gen, 1, __ATOMIC_RELEASE);
 }
 
 /* Takes one stack of this second's budget, or says it is spent. */
@@ -149,23 +198,32 @@ take_budget (void)
     }
 }
 
-static gboolean
-want_stack (const void *caller, const void *func, guint32 index)
+/* Why an attach would want a full stack: 0 none, else the reasons below.
+ * The caller goes into the first-seen table here (one store, first time). */
+enum
+{
+  WANT_FIRST_SEEN = 1 << 0,
+  WANT_SLOW = 1 << 1,    /* its callback was slow in this run */
+  WANT_SAMPLED = 1 << 2, /* a stall under way, or the one attach in SAMPLE_ONE_IN */
+};
+
+static guint
+want_stack (const void *caller, const void *func, gboolean sampled)
 {
   const void **seen = &seen_callers[hash_pointer (caller, SEEN)];
-  gboolean want = FALSE;
+  guint want = 0;
 
   if (__atomic_load_n (seen, __ATOMIC_RELAXED) != caller)
     {
       __atomic_store_n (seen, caller, __ATOMIC_RELAXED);
-      want = TRUE;
+      want |= WANT_FIRST_SEEN;
     }
-  else if (func != NULL
-           && __atomic_load_n (&slow_funcs[hash_pointer (func, SLOW)], __ATOMIC_RELAXED) == func)
-    want = TRUE;
-  else if (__atomic_load_n (&stall, __ATOMIC_RELAXED) || index % SAMPLE_ONE_IN == 0)
-    want = TRUE;
-  return want && take_budget ();
+  if (func != NULL
+      && __atomic_load_n (&slow_funcs[hash_pointer (func, SLOW)], __ATOMIC_RELAXED) == func)
+    want |= WANT_SLOW;
+  if (sampled || __atomic_load_n (&stall, __ATOMIC_RELAXED))
+    want |= WANT_SAMPLED;
+  return want;
 }
 
 /* The stack of the calling thread into a new slot; returns it + 1, or 0. */
@@ -243,29 +301,20 @@ parent_chain (guint32 parent, const void *chain[JS_POSTING_CHAIN])
   return __atomic_load_n (&s->seq, __ATOMIC_RELAXED) == want ? n : 0;
 }
 
-void
-js_posting_posted (int kind, const void *caller, const void *func, unsigned id, void *context,
-                   void *task)
+/* Writes a new site (a slot of the ring) and returns its index. */
+static guint32
+write_site (int kind, gboolean on_main, const void *caller, const void *chain[JS_POSTING_CHAIN],
+            guint n_chain, gboolean stack)
 {
-  gboolean on_main = pthread_equal (pthread_self (), js_mainloop_thread ());
-  int (*bt) (void **, int);
-  const void *chain[JS_POSTING_CHAIN];
-  guint32 index, parent;
-  guint n_chain;
+  int (*bt) (void **, int) = __atomic_load_n (&backtrace_func, __ATOMIC_ACQUIRE);
+  guint32 index = __atomic_add_fetch (&next_site, 1, __ATOMIC_RELAXED);
   guint64 seq;
   Site *s;
 
-  if (kind != JS_POST_TASK && context != NULL && context != main_context)
-    return;
-  index = __atomic_add_fetch (&next_site, 1, __ATOMIC_RELAXED);
   if (G_UNLIKELY (index == 0))
     index = __atomic_add_fetch (&next_site, 1, __ATOMIC_RELAXED);
   seq = 2 * (guint64) index + 2;
   s = &sites[index % JS_POSTING_RING];
-
-  /* Posted from a dispatch: the chain of that dispatch's own poster. */
-  parent = on_main ? js_mainloop_current_post () : 0;
-  n_chain = parent != 0 ? parent_chain (parent, chain) : 0;
 
   __atomic_store_n (&s->seq, seq - 1, __ATOMIC_RELAXED);
   __atomic_thread_fence (__ATOMIC_RELEASE);
@@ -273,13 +322,15 @@ js_posting_posted (int kind, const void *caller, const void *func, unsigned id, 
   for (guint i = 0; i < n_chain; i++)
     __atomic_store_n (&s->chain[i], chain[i], __ATOMIC_RELAXED);
   __atomic_store_n (&s->meta, META (kind, on_main, n_chain), __ATOMIC_RELAXED);
-  bt = __atomic_load_n (&backtrace_func, __ATOMIC_ACQUIRE);
-  __atomic_store_n (
-      &s->stack,
-      bt != NULL && budget_per_s > 0 && want_stack (caller, func, index) ? take_stack (bt, seq) : 0,
-      __ATOMIC_RELAXED);
+  __atomic_store_n (&s->stack, stack && bt != NULL ? take_stack (bt, seq) : 0, __ATOMIC_RELAXED);
   __atomic_store_n (&s->seq, seq, __ATOMIC_RELEASE);
+  return index;
+}
 
+/* The source `id` (or the GTask `task`) was posted from site `index`. */
+static inline __attribute__ ((always_inline)) void
+note_source (int kind, unsigned id, void *task, guint32 index)
+{
   if (kind == JS_POST_TASK)
     {
       TaskEntry *t = &tasks[hash_pointer (task, TASKS)];
@@ -292,8 +343,110 @@ js_posting_posted (int kind, const void *caller, const void *func, unsigned id, 
       __atomic_store_n (&t->post, (guint64) index, __ATOMIC_RELEASE);
     }
   else
+    /* Relaxed: the dispatch that reads it runs on the main thread after the
+     * attach returned (GLib's context lock orders an attach from another
+     * thread before it); the site it names was published before (its
+     * release store), and the collector reads the site only through the
+     * dispatch's record, pushed to the ring with a release store. */
     __atomic_store_n (&js_posting_ids[id % JS_POSTING_IDS], ((guint64) index << 32) | id,
                       __ATOMIC_RELAXED);
+}
+
+/* Whether the main thread's last site, written or given again, is still in
+ * the ring with room to spare (other threads' attaches move it on too). */
+static inline gboolean
+last_site_live (void)
+{
+  return __atomic_load_n (&next_site, __ATOMIC_RELAXED) - last.index < JS_POSTING_RING / 2;
+}
+
+static gboolean
+same_as_last (int kind, const void *caller, const void *chain[JS_POSTING_CHAIN], guint n_chain)
+{
+  if (last.index == 0 || last.caller != caller || last.kind != kind || last.n_chain != n_chain)
+    return FALSE;
+  for (guint i = 0; i < n_chain; i++)
+    if (last.chain[i] != chain[i])
+      return FALSE;
+  return last_site_live ();
+}
+
+/* Every attach but the main thread's fast path: the chain, the full stack
+ * decision, and a new site unless it equals the main thread's last one. */
+static G_GNUC_NO_INLINE void
+posted_slow (int kind, const void *caller, const void *func, unsigned id, void *task,
+             gboolean on_main, guint32 parent, guint64 n, guint gen)
+{
+  const void *chain[JS_POSTING_CHAIN];
+  guint32 index;
+  guint n_chain, want;
+  gboolean with_stack;
+
+  /* Posted from a dispatch: the chain of that dispatch's own poster. */
+  n_chain = parent != 0 ? parent_chain (parent, chain) : 0;
+  want = budget_per_s > 0 && __atomic_load_n (&backtrace_func, __ATOMIC_RELAXED) != NULL
+             ? want_stack (caller, func, n % SAMPLE_ONE_IN == 0)
+             : 0;
+  with_stack = want != 0 && take_budget ();
+  if (!with_stack && on_main && !last.stack && same_as_last (kind, caller, chain, n_chain))
+    /* A site equal to the last one, without a full stack: given again (a
+     * site with a stack is not: that stack may not be this attach's). */
+    index = last.index;
+  else
+    index = write_site (kind, on_main, caller, chain, n_chain, with_stack);
+
+  if (on_main)
+    {
+      last.index = index;
+      last.parent = parent;
+      last.caller = caller;
+      last.func = func;
+      last.kind = kind;
+      last.n_chain = n_chain;
+      memcpy (last.chain, chain, n_chain * sizeof chain[0]);
+      last.stack = with_stack;
+      last.slow_gen = gen;
+      /* Not a site with a stack (that stack may not be the next attach's),
+       * nor for a slow callback, whose attaches keep asking for one. */
+      last.reusable = !with_stack && (want & WANT_SLOW) == 0;
+    }
+  note_source (kind, id, task, index);
+}
+
+void
+js_posting_posted (int kind, const void *caller, const void *func, unsigned id, void *context,
+                   void *task)
+{
+  guint32 parent;
+  guint64 n;
+  guint gen;
+
+  if (kind != JS_POST_TASK && context != NULL && context != main_context)
+    return;
+  if (!pthread_equal (pthread_self (), main_thread))
+    {
+      posted_slow (kind, caller, func, id, task, FALSE, 0,
+                   __atomic_add_fetch (&other_attaches, 1, __ATOMIC_RELAXED), 0);
+      return;
+    }
+
+  /* The main thread's fast path: the same caller, callback and kind, posted
+   * from the dispatch of the same site as its last attach, with no full
+   * stack to consider (no callback marked slow since, no stall, not the one
+   * attach in SAMPLE_ONE_IN), would write a site equal to the last one: the
+   * source is given that one. No atomic read-modify-write, no write to the
+   * ring, no table probe: one store into the id table. */
+  n = main_attaches + 1;
+  __atomic_store_n (&main_attaches, n, __ATOMIC_RELAXED);
+  parent = js_mainloop_current_post ();
+  gen = __atomic_load_n (&slow_gen, __ATOMIC_ACQUIRE);
+  if (G_LIKELY (parent == last.parent && caller == last.caller && func == last.func
+                && kind == last.kind && last.reusable && gen == last.slow_gen
+                && n % SAMPLE_ONE_IN != 0 && !__atomic_load_n (&stall, __ATOMIC_RELAXED)
+                && last_site_live ()))
+    note_source (kind, id, task, last.index);
+  else
+    posted_slow (kind, caller, func, id, task, TRUE, parent, n, gen);
 }
 
 static gboolean
@@ -342,7 +495,8 @@ js_posting_read (guint32 post, const void *user_data, JsPostSite *out)
 void
 js_posting_get_stats (JsPostingStats *stats)
 {
-  stats->attaches = __atomic_load_n (&next_site, __ATOMIC_RELAXED);
+  stats->attaches = __atomic_load_n (&main_attaches, __ATOMIC_RELAXED)
+                    + __atomic_load_n (&other_attaches, __ATOMIC_RELAXED);
   stats->stacks = __atomic_load_n (&n_stacks, __ATOMIC_RELAXED);
   stats->stacks_over_budget = __atomic_load_n (&n_over_budget, __ATOMIC_RELAXED);
   stats->stacks_per_s = budget_per_s;

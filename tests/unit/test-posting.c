@@ -1,0 +1,251 @@
+/* Unit tests of posting sites (js-posting.h) as the preload's stand-ins
+ * report them: a source's site is found at its dispatch and read back with
+ * its caller, its chain (the callers of the dispatches it was posted from)
+ * and sometimes a full stack; the main thread's repeated attaches from one
+ * place share one site, so they do not push older sites out of the ring; a
+ * callback marked slow, a stall and a caller seen for the first time still
+ * get full stacks; other threads' attaches are noted too.
+ *
+ * The main loop's hooks are started in preload mode and the test calls the
+ * dispatch hook itself, as the preload's tables do. Full stacks come from a
+ * stand-in unwinder that returns a fixed stack. The cases share the core's
+ * state and run in order. */
+#include "js-mainloop.h"
+#include "js-posting.h"
+#include "js-ring.h"
+
+#include <pthread.h>
+
+static JsBridge bridge = { .abi = JS_BRIDGE_ABI, .mode = JS_MODE_PRELOAD };
+static guint unwinds;
+
+static int
+fake_backtrace (void **buffer, int size)
+{
+  unwinds++;
+  for (int i = 0; i < 5 && i < size; i++)
+    buffer[i] = GUINT_TO_POINTER (0x1000 + i);
+  return MIN (5, size);
+}
+
+/* Callers and callbacks: only their addresses matter. */
+#define CALLER(n) ((const void *) (guintptr) (0x400000 + 0x10 * (n)))
+#define FUNC(n) ((const void *) (guintptr) (0x500000 + 0x10 * (n)))
+
+static gboolean
+never (gpointer data)
+{
+  return G_SOURCE_REMOVE;
+}
+
+/* A new idle of the main context, noted as posted from `caller`. */
+static guint
+post (const void *caller, const void *func)
+{
+  guint id = g_idle_add (never, NULL);
+
+  js_posting_posted (JS_POST_IDLE, caller, func, id, NULL, NULL);
+  return id;
+}
+
+static gboolean
+read_post (guint id, JsPostSite *site)
+{
+  return js_posting_read (js_posting_at_dispatch (id), NULL, site);
+}
+
+/* The main thread's attaches from one place, posted from the same
+ * dispatch, share one site: 2 × the ring's size of them leave a site noted
+ * before in the ring. Before, each took a slot and pushed it out. */
+static void
+test_same_site_given_again (void)
+{
+  JsPostingStats before, after;
+  JsPostSite site;
+  guint old = post (CALLER (1), FUNC (1));
+  guint first = post (CALLER (2), FUNC (2));
+  guint last;
+
+  js_posting_get_stats (&before);
+  for (guint i = 0; i < 2 * JS_POSTING_RING; i++)
+    {
+      last = g_idle_add (never, NULL);
+      js_posting_posted (JS_POST_IDLE, CALLER (2), FUNC (2), last, NULL, NULL);
+      g_source_remove (last);
+    }
+  js_posting_get_stats (&after);
+  /* Every attach is counted, shared or not. */
+  g_assert_cmpuint (after.attaches - before.attaches, ==, 2 * JS_POSTING_RING);
+  g_assert_true (read_post (old, &site));
+  g_assert_true (site.caller == CALLER (1));
+  g_assert_true (site.main_thread);
+  g_assert_cmpuint (site.kind, ==, JS_POST_IDLE);
+  g_assert_true (read_post (first, &site));
+  g_assert_true (site.caller == CALLER (2));
+  g_source_remove (old);
+  g_source_remove (first);
+}
+
+/* The chain: an idle posted from the dispatch of one posted from CALLER (3)
+ * has that caller as its first link; a different place is a different site
+ * even from inside the same dispatch. */
+typedef struct
+{
+  guint inner_a, inner_b, inner_c;
+} Inner;
+
+static gboolean
+outer_callback (gpointer data)
+{
+  Inner *in = data;
+
+  in->inner_a = post (CALLER (4), FUNC (4));
+  in->inner_b = post (CALLER (4), FUNC (4));
+  in->inner_c = post (CALLER (5), FUNC (4));
+  return G_SOURCE_REMOVE;
+}
+
+static int
+real_dispatch (GSource *source, GSourceFunc callback, gpointer user_data)
+{
+  return callback (user_data);
+}
+
+static void
+test_chain (void)
+{
+  int (*dispatch) (JsDispatchFunc, void *, void *, void *) = bridge.dispatch;
+  Inner in = { 0 };
+  JsPostSite a, b, c;
+  guint outer = post (CALLER (3), FUNC (3));
+  GSource *source = g_main_context_find_source_by_id (NULL, outer);
+
+  dispatch ((JsDispatchFunc) real_dispatch, source, (void *) outer_callback, &in);
+  g_assert_true (read_post (in.inner_a, &a));
+  g_assert_true (read_post (in.inner_b, &b));
+  g_assert_true (read_post (in.inner_c, &c));
+  g_assert_true (a.caller == CALLER (4));
+  g_assert_cmpuint (a.n_chain, ==, 1);
+  g_assert_true (a.chain[0] == CALLER (3));
+  g_assert_true (b.caller == CALLER (4));
+  g_assert_cmpuint (b.n_chain, ==, 1);
+  g_assert_true (b.chain[0] == CALLER (3));
+  g_assert_true (c.caller == CALLER (5));
+  g_assert_cmpuint (c.n_chain, ==, 1);
+  g_assert_true (c.chain[0] == CALLER (3));
+  /* Outside the dispatch, the same caller is posted from no dispatch. */
+  g_assert_true (read_post (post (CALLER (4), FUNC (4)), &a));
+  g_assert_cmpuint (a.n_chain, ==, 0);
+  g_source_remove (outer);
+  g_source_remove (in.inner_a);
+  g_source_remove (in.inner_b);
+  g_source_remove (in.inner_c);
+}
+
+/* Full stacks: a caller's first attach, then none while it repeats, then
+ * every attach once its callback is marked slow, and every attach during a
+ * stall. */
+static void
+test_stacks (void)
+{
+  JsPostSite site;
+  guint n_with = 0;
+
+  g_assert_true (read_post (post (CALLER (6), FUNC (6)), &site));
+  g_assert_cmpuint (site.n_frames, >, 0); /* first seen */
+  for (guint i = 0; i < 20; i++)
+    {
+      g_assert_true (read_post (post (CALLER (6), FUNC (6)), &site));
+      n_with += site.n_frames > 0;
+    }
+  g_assert_cmpuint (n_with, <=, 1); /* at most the one in 64 */
+
+  /* The collector marks it slow: its next attaches take stacks again. */
+  js_posting_mark_slow (FUNC (6));
+  for (guint i = 0; i < 5; i++)
+    {
+      g_assert_true (read_post (post (CALLER (6), FUNC (6)), &site));
+      g_assert_cmpuint (site.n_frames, ==, 5);
+      g_assert_true (site.frames[0] == 0x1000);
+    }
+  /* Marked again (every slow dispatch does): no change. */
+  js_posting_mark_slow (FUNC (6));
+  g_assert_true (read_post (post (CALLER (6), FUNC (6)), &site));
+  g_assert_cmpuint (site.n_frames, ==, 5);
+
+  /* Another callback from the same place is not slow. */
+  g_assert_true (read_post (post (CALLER (6), FUNC (7)), &site));
+  n_with = 0;
+  for (guint i = 0; i < 20; i++)
+    {
+      g_assert_true (read_post (post (CALLER (6), FUNC (7)), &site));
+      n_with += site.n_frames > 0;
+    }
+  g_assert_cmpuint (n_with, <=, 1);
+
+  js_posting_set_stall (TRUE);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_assert_true (read_post (post (CALLER (6), FUNC (7)), &site));
+      g_assert_cmpuint (site.n_frames, ==, 5);
+    }
+  js_posting_set_stall (FALSE);
+  n_with = 0;
+  for (guint i = 0; i < 20; i++)
+    {
+      g_assert_true (read_post (post (CALLER (6), FUNC (7)), &site));
+      n_with += site.n_frames > 0;
+    }
+  g_assert_cmpuint (n_with, <=, 2); /* the one after the stall, one in 64 */
+}
+
+/* Another thread's attaches: noted, not the main thread's. */
+static gpointer
+other_thread (gpointer data)
+{
+  guint *ids = data;
+
+  for (guint i = 0; i < 3; i++)
+    ids[i] = post (CALLER (8), FUNC (8));
+  return NULL;
+}
+
+static void
+test_other_thread (void)
+{
+  guint ids[3];
+  JsPostSite site;
+  GThread *t = g_thread_new ("poster", other_thread, ids);
+
+  g_thread_join (t);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_true (read_post (ids[i], &site));
+      g_assert_true (site.caller == CALLER (8));
+      g_assert_false (site.main_thread);
+      g_source_remove (ids[i]);
+    }
+  /* The main thread's next attach from its last place still finds its own. */
+  g_assert_true (read_post (post (CALLER (6), FUNC (7)), &site));
+  g_assert_true (site.main_thread);
+  g_assert_true (site.caller == CALLER (6));
+}
+
+int
+main (int argc, char **argv)
+{
+  JsRing *ring;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  ring = js_ring_new (1 << 16);
+  js_mainloop_start (ring, &bridge, g_main_context_set_poll_func, g_main_context_get_poll_func);
+  js_posting_init (g_main_context_default (), 100000);
+  js_posting_set_unwinder (fake_backtrace);
+  g_test_add_func ("/Posting/same-site-given-again", test_same_site_given_again);
+  g_test_add_func ("/Posting/chain", test_chain);
+  g_test_add_func ("/Posting/stacks", test_stacks);
+  g_test_add_func ("/Posting/other-thread", test_other_thread);
+  ret = g_test_run ();
+  return ret;
+}
