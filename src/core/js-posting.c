@@ -19,11 +19,23 @@
  *
  * Full stacks (unw_backtrace on the attaching thread) are wanted for a
  * callback that has been slow in this run, while the watchdog investigates a
- * stall, for a caller seen for the first time, and for one attach in 64; a
- * ceiling per second (JANKSCOPE_POST_STACKS, default 200) bounds their cost,
- * and what it refused is counted. On the main thread the sampling signal is
- * held back while unwinding (the handler unwinds too: the same thread's
- * libunwind cache must not be entered twice).
+ * stall, for a caller seen for the first time, for one attach in 64, and for
+ * a caller in a library (GTK, GIO, pango: not the app's own code) at most
+ * once per LIBRARY_EVERY_MS each; a ceiling per second (JANKSCOPE_POST_STACKS,
+ * default 200) bounds their cost, and what it refused is counted.
+ *
+ * Why the library rule: GTK's own idles (a text view's validation) are
+ * attached by a GTK function, seen long before the app's code made one slow,
+ * and their caller alone names no code of the app; a callback's first slow
+ * dispatch is named only if a stack was taken at its attach, before anyone
+ * knew. The app's own callers need none: the caller is the app's code. The
+ * app's code is told by address ranges noted once at start (the executable
+ * and the libraries outside the system's folders, js_stack_path's rule);
+ * a library loaded later counts as a library (more stacks, never fewer).
+ *
+ * On the main thread the sampling signal is held back while unwinding (the
+ * handler unwinds too: the same thread's libunwind cache must not be
+ * entered twice).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -33,7 +45,9 @@
 #include "js-clock.h"
 #include "js-mainloop.h"
 #include "js-sampler.h"
+#include "js-stack-path.h"
 
+#include <link.h>
 #include <string.h>
 
 typedef struct
@@ -68,6 +82,12 @@ typedef struct
 #define SEEN 4096
 #define SLOW 256
 #define SAMPLE_ONE_IN 64
+/* A library's caller: at most one full stack per caller in this many ms
+ * (1024 callers, by hash: two that share a slot share the limit). */
+#define LIBRARY_CALLERS 1024
+#define LIBRARY_EVERY_MS 100
+/* Address ranges of the app's own code and of jankscope's (no library rule). */
+#define APP_RANGES 32
 /* Frames of our own above the caller: this file's and the preload's. */
 #define OWN_FRAMES 3
 
@@ -78,6 +98,14 @@ static Stack stacks[JS_POSTING_STACKS];
 static TaskEntry tasks[TASKS];
 static const void *seen_callers[SEEN];
 static const void *slow_funcs[SLOW];
+/* Per library caller: bits 32-63 the caller's hash tag, 0-31 the ms of its
+ * last full stack (wrapping: compared by difference). */
+static guint64 library_last[LIBRARY_CALLERS];
+static struct
+{
+  guintptr start, end;
+} app_ranges[APP_RANGES];
+static guint n_app_ranges;
 
 static GMainContext *main_context;
 static guint budget_per_s;
@@ -87,7 +115,7 @@ static int stall;
 static guint32 next_site;   /* the last index given out (0: none yet) */
 static guint32 next_stack;  /* stack slots given out */
 static guint64 budget_word; /* second << 32 | stacks taken in it */
-static guint64 n_stacks, n_over_budget;
+static guint64 n_stacks, n_over_budget, n_library;
 
 static inline guint
 hash_pointer (const void *p, guint size)
@@ -99,11 +127,66 @@ hash_pointer (const void *p, guint size)
   return (guint) (x >> 20) % size;
 }
 
+/* Notes the executable segments of the executable, of the app's own
+ * libraries and of jankscope's. */
+static int
+note_app_range (struct dl_phdr_info *info, size_t size, void *data)
+{
+  gboolean *first = data;
+  gboolean is_main = *first && (info->dlpi_name == NULL || info->dlpi_name[0] == '\0');
+  const char *name;
+
+  (void) size;
+  *first = FALSE;
+  name = info->dlpi_name != NULL ? strrchr (info->dlpi_name, '/') : NULL;
+  name = name != NULL ? name + 1 : info->dlpi_name;
+  if (!is_main && !js_stack_path_library_is_app (info->dlpi_name)
+      && !(name != NULL && g_str_has_prefix (name, "libjankscope")))
+    return 0;
+  for (guint i = 0; i < info->dlpi_phnum && n_app_ranges < APP_RANGES; i++)
+    if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_X))
+      {
+        app_ranges[n_app_ranges].start = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+        app_ranges[n_app_ranges].end = app_ranges[n_app_ranges].start + info->dlpi_phdr[i].p_memsz;
+        n_app_ranges++;
+      }
+  return 0;
+}
+
 void
 js_posting_init (GMainContext *context, guint stacks_per_s)
 {
+  gboolean first = TRUE;
+
   main_context = context;
   budget_per_s = stacks_per_s;
+  /* Before the bridge's hook is published (js-core.c): read without locks. */
+  n_app_ranges = 0;
+  dl_iterate_phdr (note_app_range, &first);
+}
+
+/* Is the caller in a library (not the app's code, not jankscope's), and due
+ * a full stack by the per-caller limit? Then its time is taken. */
+static gboolean
+library_caller_due (const void *caller)
+{
+  guintptr a = (guintptr) caller;
+  guint i = hash_pointer (caller, LIBRARY_CALLERS);
+  guint64 tag = (guint64) (guint32) ((guint64) a ^ ((guint64) a >> 32)) << 32;
+  guint32 now_ms;
+  guint64 old;
+
+  for (guint r = 0; r < n_app_ranges; r++)
+    if (a >= app_ranges[r].start && a < app_ranges[r].end)
+      return FALSE;
+  now_ms = (guint32) (js_now_ns () / 1000000);
+  old = __atomic_load_n (&library_last[i], __ATOMIC_RELAXED);
+  if ((old & G_GUINT64_CONSTANT (0xffffffff00000000)) == tag
+      && now_ms - (guint32) old < LIBRARY_EVERY_MS)
+    return FALSE;
+  /* Two threads racing here may both take one: the budget still bounds. */
+  __atomic_store_n (&library_last[i], tag | now_ms, __ATOMIC_RELAXED);
+  return TRUE;
 }
 
 void
@@ -165,6 +248,13 @@ want_stack (const void *caller, const void *func, guint32 index)
     want = TRUE;
   else if (__atomic_load_n (&stall, __ATOMIC_RELAXED) || index % SAMPLE_ONE_IN == 0)
     want = TRUE;
+  else if (library_caller_due (caller))
+    {
+      if (!take_budget ())
+        return FALSE;
+      __atomic_add_fetch (&n_library, 1, __ATOMIC_RELAXED);
+      return TRUE;
+    }
   return want && take_budget ();
 }
 
@@ -265,6 +355,7 @@ js_posting_posted (int kind, const void *caller, const void *func, unsigned id, 
 
   /* Posted from a dispatch: the chain of that dispatch's own poster. */
   parent = on_main ? js_mainloop_current_post () : 0;
+
   n_chain = parent != 0 ? parent_chain (parent, chain) : 0;
 
   __atomic_store_n (&s->seq, seq - 1, __ATOMIC_RELAXED);
@@ -346,4 +437,5 @@ js_posting_get_stats (JsPostingStats *stats)
   stats->stacks = __atomic_load_n (&n_stacks, __ATOMIC_RELAXED);
   stats->stacks_over_budget = __atomic_load_n (&n_over_budget, __ATOMIC_RELAXED);
   stats->stacks_per_s = budget_per_s;
+  stats->stacks_library = __atomic_load_n (&n_library, __ATOMIC_RELAXED);
 }

@@ -150,6 +150,7 @@ js_report_add_posting_summary (JsonBuilder *b, JsPostSites *sites)
   js_json_member_int (b, "stacks", (gint64) st.stacks);
   js_json_member_int (b, "stacks_over_budget", (gint64) st.stacks_over_budget);
   js_json_member_int (b, "stacks_per_s", st.stacks_per_s);
+  js_json_member_int (b, "stacks_library", (gint64) st.stacks_library);
   js_json_member_int (b, "slow_resolved", (gint64) ps.resolved);
   js_json_member_int (b, "slow_unknown", (gint64) ps.unknown);
   js_json_member_int (b, "sites", ps.distinct);
