@@ -102,6 +102,20 @@ def check_flood():
                 "stacks + refused within attaches")
 
 
+def check_stall_stack():
+    """An idle that hangs 1.5 s while a worker thread attaches 100 idles
+    every 10 ms: during the stall each of those takes a full stack (a budget
+    of 2000 a second), more than the ring of 256 holds, yet the hang's own
+    site keeps its stack: the collector read it while the dispatch was stuck."""
+    run, report = run_posting("stall-stack", extra_env={"JANKSCOPE_POST_STACKS": "2000"})
+    e = slow_event(report, "js_test_stuck_idle")
+    posting = report["summary"]["posting"]
+    info(f"summary.posting: {posting}, attaches made {fact(run, 'attaches')}")
+    check(posting["stacks"] > 256 + 20, f"the stall's attaches took fewer stacks than the ring: "
+                                        f"{posting}")
+    check_site(e["posted_from"], "idle", "js_test_post_stuck", "event")
+
+
 def check_gtk4_text():
     """GTK validates a big buffer that js_test_load_big_text put in a text
     view in its own idle callbacks: their posting culprit is
@@ -152,4 +166,5 @@ def check_gtk4_text():
 
 if __name__ == "__main__":
     sys.exit(main({"chain": check_chain, "task": check_task, "flood": check_flood,
+                   "stall-stack": check_stall_stack,
                    "gtk4-text": check_gtk4_text}))
