@@ -601,6 +601,9 @@ def check_viewer_gtk3():
         check(hung[-1][2].startswith("Main thread stuck for ") and "view_gtk3_hang" in hung[-1][2],
               f"it names the culprit: {hung[-1][2]!r}")
         check("was stuck for" in banners[-1][2], f"then says it ended: {banners[-1][2]!r}")
+        # The hang's timeout was added by stdin_cb: the banner says so.
+        check(hung[-1][2].endswith(", posted from stdin_cb (view-gtk3)"),
+              f"it names where the stuck callback was posted from: {hung[-1][2]!r}")
         check(lines.wait(lambda l: l.startswith("screenshot"), 10, seen=True) is not None,
               f"a screenshot during the hang: {[l for l in lines.all if 'banner=' not in l]}")
         check(any(l.startswith("screenshot=") for l in lines.all),
@@ -613,8 +616,10 @@ def check_viewer_gtk3():
         agree = [l.split(" ", 1) for l in lines.all if l.startswith("stall-status=")]
         during = [(int(ns[13:]), status) for ns, status in agree if int(ns[13:]) >= 0]
         check(len(during) >= 4, f"the panel's status seen with the banner's time: {agree[-5:]}")
+        check(any(status.endswith(", posted from stdin_cb") for _, status in during),
+              f"the panel's status names where the hang was posted from: {during[-3:]}")
         for ns, status in during:
-            value, _, unit = status[len("Stalled for "):].partition(" ")
+            value, _, unit = status[len("Stalled for "):].split(",")[0].partition(" ")
             seconds = float(value) / (1000 if unit == "ms" else 1) if unit in ("s", "ms") else -1
             check(status.startswith("Stalled for ") and abs(seconds - ns / 1e9) <= 0.006,
                   f"the panel says {status!r} while the banner says {ns / 1e9:.3f} s")
