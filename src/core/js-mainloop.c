@@ -299,6 +299,7 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
   GSource *source = source_ptr;
   OpenDispatch *frame;
   guint32 post;
+  guint d;
   gint64 end;
   int ret;
 
@@ -310,12 +311,13 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
       return real (source, callback, user_data);
     }
 
-  frame = &open[depth];
+  d = depth;
+  frame = &open[d];
   /* Where it was posted from: one load (js-posting.h), published for the
    * watchdog with one store before the depth that makes it visible. */
   post = js_posting_at_dispatch (source->source_id);
-  __atomic_store_n (&open_post[depth], post, __ATOMIC_RELAXED);
-  __atomic_store_n (&depth, depth + 1, __ATOMIC_RELEASE);
+  __atomic_store_n (&open_post[d], post, __ATOMIC_RELAXED);
+  __atomic_store_n (&depth, d + 1, __ATOMIC_RELEASE);
   frame->source = source;
   frame->r = (JsRecord){
     .kind = JS_RECORD_DISPATCH,
