@@ -102,12 +102,29 @@ def check_flood():
                 "stacks + refused within attaches")
 
 
+def check_stall_stack():
+    """An idle that hangs 1.5 s while a worker thread attaches 100 idles
+    every 10 ms: during the stall each of those takes a full stack (a budget
+    of 2000 a second), more than the ring of 256 holds, yet the hang's own
+    site keeps its stack: the collector read it while the dispatch was stuck."""
+    run, report = run_posting("stall-stack", extra_env={"JANKSCOPE_POST_STACKS": "2000"})
+    e = slow_event(report, "js_test_stuck_idle")
+    posting = report["summary"]["posting"]
+    info(f"summary.posting: {posting}, attaches made {fact(run, 'attaches')}")
+    check(posting["stacks"] > 256 + 20, f"the stall's attaches took fewer stacks than the ring: "
+                                        f"{posting}")
+    check_site(e["posted_from"], "idle", "js_test_post_stuck", "event")
+
+
 def check_gtk4_text():
     """GTK validates a big buffer that js_test_load_big_text put in a text
     view in its own idle callbacks: their posting culprit is
     js_test_load_big_text. GTK adds that idle from its own code
-    (gtk_text_view_invalidate), so the app is found only on a full stack:
-    the first time a caller is seen, or once its callback has been slow."""
+    (gtk_text_view_invalidate), a caller seen long before the load (when
+    the window was shown): the app is found only on a full stack, which a
+    caller in a library gets at most every 100 ms, so the first load's
+    validation, slow for the first time in the run, is named too, and so is
+    the second's (its callback slow before)."""
     run = run_app([app("posting-gtk4")], extra_env=gtk_env(), timeout=90)
     check_ran_fine(run)
     report = validate_run_report(run, toolkit="gtk4")
@@ -131,17 +148,23 @@ def check_gtk4_text():
             # Said honestly: GTK's caller, and why there is no culprit.
             check(posted["caller"] is not None and posted["caller"]["module"] != "posting-gtk4",
                   f"{p['callback']}: no culprit, yet the caller is the app's")
-    # The second load's validation (its callback slow before) has a stack
-    # and names the app's function; no slow part names another app function
-    # (main, which only ran the loop that dispatched GTK's code, is never it).
-    second = [c["function"] for e, p in slow if p["start_ns"] >= loads[1]
-              for c in [p["posted_from"]["culprit"]] if c is not None]
-    check("js_test_load_big_text" in second,
-          f"the second load's slow validation is not posted from js_test_load_big_text: {named}")
+    # Each load's slow validation names the app's function; no slow part
+    # names another app function (main, which only ran the loop that
+    # dispatched GTK's code, is never it).
+    for n, (start, end) in enumerate([(loads[0], loads[1]), (loads[1], None)]):
+        culprits = [c["function"] for e, p in slow
+                    if p["start_ns"] >= start and (end is None or p["start_ns"] < end)
+                    for c in [p["posted_from"]["culprit"]] if c is not None]
+        check("js_test_load_big_text" in culprits,
+              f"load {n + 1}: no slow validation posted from js_test_load_big_text: {named}")
     check(all(f == "js_test_load_big_text" for _, f in named),
           f"a slow part posted from another function of the app: {named}")
+    posting = report["summary"]["posting"]
+    info(f"summary.posting: {posting}")
+    check(posting["stacks_library"] > 0, f"no full stack for a library's caller: {posting}")
 
 
 if __name__ == "__main__":
     sys.exit(main({"chain": check_chain, "task": check_task, "flood": check_flood,
+                   "stall-stack": check_stall_stack,
                    "gtk4-text": check_gtk4_text}))

@@ -390,13 +390,15 @@ name_single (Ctx *ctx, Node *frame, const char *build_id, gboolean is_return)
 }
 
 /* A stack's frames (leaf first), each unnamed one named with its inline
- * frames inserted; the first frame is where the thread was, the others
- * return addresses (an inlined frame shares the next one's address). */
+ * frames inserted; the first frame is where the thread was (unless
+ * `all_returns`: a posting site's stack, taken inside jankscope's own
+ * frames), the others return addresses (an inlined frame shares the next
+ * one's address). */
 static void
-name_stack (Ctx *ctx, Node *array)
+name_stack (Ctx *ctx, Node *array, gboolean all_returns)
 {
   g_autoptr (GPtrArray) out = g_ptr_array_new_with_free_func (node_free);
-  gboolean is_return = FALSE, after_inlined = FALSE, changed = FALSE;
+  gboolean is_return = all_returns, after_inlined = FALSE, changed = FALSE;
 
   for (guint i = 0; i < array->items->len; i++)
     {
@@ -440,6 +442,42 @@ name_stack (Ctx *ctx, Node *array)
     g_ptr_array_add (array->items, g_ptr_array_index (out, i));
   g_ptr_array_set_free_func (out, NULL);
   ctx->changed = TRUE;
+}
+
+/* An array of stack frames (objects with `line` and `offset`)? */
+static gboolean
+is_stack_frames (const Node *array)
+{
+  for (guint i = 0; i < array->items->len; i++)
+    {
+      const Node *f = g_ptr_array_index (array->items, i);
+
+      if (f->type != JSR_JSON_OBJECT || get (f, "line") == NULL || get (f, "offset") == NULL)
+        return FALSE;
+    }
+  return array->items->len > 0;
+}
+
+/* A `posted_from` (docs/report-format.md, "Posting sites"): its caller and
+ * its chain's links are calls (their offsets one byte into the call
+ * instruction), its stack's frames and its culprit return addresses. */
+static void
+name_posting (Ctx *ctx, Node *posted)
+{
+  Node *caller = get_typed (posted, "caller", JSR_JSON_OBJECT);
+  Node *stack = get_typed (posted, "stack", JSR_JSON_ARRAY);
+  Node *culprit = get_typed (posted, "culprit", JSR_JSON_OBJECT);
+  Node *chain = get_typed (posted, "chain", JSR_JSON_ARRAY);
+
+  if (is_unnamed_frame (caller))
+    name_single (ctx, caller, NULL, FALSE);
+  if (stack != NULL && is_stack_frames (stack))
+    name_stack (ctx, stack, TRUE);
+  if (is_unnamed_frame (culprit))
+    name_single (ctx, culprit, NULL, TRUE);
+  for (guint i = 0; chain != NULL && i < chain->items->len; i++)
+    if (is_unnamed_frame (g_ptr_array_index (chain->items, i)))
+      name_single (ctx, g_ptr_array_index (chain->items, i), NULL, FALSE);
 }
 
 /* "libfoo.so+0x1234" → "function", when the document gives libfoo.so a
@@ -918,19 +956,6 @@ name_event (Ctx *ctx, Node *event)
 
 /* ---- the walk ------------------------------------------------------------ */
 
-static gboolean
-is_stack_frames (const Node *array)
-{
-  for (guint i = 0; i < array->items->len; i++)
-    {
-      const Node *f = g_ptr_array_index (array->items, i);
-
-      if (f->type != JSR_JSON_OBJECT || get (f, "line") == NULL || get (f, "offset") == NULL)
-        return FALSE;
-    }
-  return array->items->len > 0;
-}
-
 static void
 walk (Ctx *ctx, Node *n)
 {
@@ -957,9 +982,14 @@ walk (Ctx *ctx, Node *n)
 
       if (value->type == JSR_JSON_STRING && strcmp (name, "callback") == 0)
         name_callback (ctx, value);
+      else if (value->type == JSR_JSON_OBJECT && strcmp (name, "posted_from") == 0)
+        {
+          name_posting (ctx, value);
+          continue;
+        }
       else if (value->type == JSR_JSON_ARRAY && strcmp (name, "frames") == 0
                && is_stack_frames (value))
-        name_stack (ctx, value);
+        name_stack (ctx, value, FALSE);
       else if (strcmp (name, "culprit") == 0)
         {
           /* A culprit with a node is named with its event's profile

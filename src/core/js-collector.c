@@ -18,6 +18,7 @@
 #include "js-futex.h"
 #include "js-report.h"
 #include "js-report-path.h"
+#include "js-report-posting.h"
 #include "js-report-writer.h"
 #include "js-scrub.h"
 #include "js-source-swap.h"
@@ -423,6 +424,10 @@ take_stalls (JsCollector *c, gint64 now)
     return;
   js_watchdog_take (c->watchdog, c->stall_headers, c->stall_samples);
   js_stall_store_feed (&c->stalls, c->stall_headers, c->stall_samples);
+  /* The stuck dispatch's posting site, read while its full stack is there
+   * (the stall's own attaches take many). */
+  if (c->stalls.ongoing != NULL)
+    js_report_hang_post_site (c->posts, c->stalls.ongoing);
   g_array_set_size (c->stall_headers, 0);
   /* Debug files fetched since (debuginfod) name the stacks better. */
   js_stack_table_refresh (c->stalls.stacks);
@@ -612,7 +617,7 @@ collector_thread (gpointer data)
 
       /* The live viewer's hang progress: the stall under way, symbolized. */
       if (c->have_stalls)
-        js_live_hang_update (&c->stalls, c->config, now);
+        js_live_hang_update (&c->stalls, c->posts, c->config, now);
       js_event_store_tick (&c->store, now, js_mainloop_busy_since (), quit);
       js_event_store_tick (&c->frames.frame_store, now, js_mainloop_busy_since (), quit);
       js_context_tick (&c->context, now, quit);

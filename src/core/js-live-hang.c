@@ -4,6 +4,7 @@
  */
 #include "js-live-hang.h"
 #include "js-live.h"
+#include "js-report-posting.h"
 #include "js-report-stacks.h"
 #include "js-stack-path.h"
 #include "js-stall-analysis.h"
@@ -71,7 +72,7 @@ add_newest_stack (JsonBuilder *b, JsStallStore *store, const JsStall *s)
 }
 
 static GBytes *
-build (JsStallStore *store, JsStall *s, gint64 now_ns)
+build (JsStallStore *store, JsPostSites *posts, JsStall *s, gint64 now_ns)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autoptr (JsonGenerator) gen = json_generator_new ();
@@ -117,6 +118,9 @@ build (JsStallStore *store, JsStall *s, gint64 now_ns)
   else
     json_builder_add_null_value (b);
   add_newest_stack (b, store, s);
+  /* Where the dispatch it is stuck in was posted from (report-format.md's
+   * posted_from), or null. */
+  js_report_add_posted_from (b, posts, store, js_report_hang_post_site (posts, s));
   json_builder_end_object (b);
   js_attribution_free (attribution);
 
@@ -127,7 +131,8 @@ build (JsStallStore *store, JsStall *s, gint64 now_ns)
 }
 
 void
-js_live_hang_update (JsStallStore *stalls, const JsConfig *config, gint64 now_ns)
+js_live_hang_update (JsStallStore *stalls, JsPostSites *posts, const JsConfig *config,
+                     gint64 now_ns)
 {
   JsStall *s = stalls != NULL ? stalls->ongoing : NULL;
   GBytes *digest, *old;
@@ -141,7 +146,7 @@ js_live_hang_update (JsStallStore *stalls, const JsConfig *config, gint64 now_ns
     return;
   built_stall = s->h.id;
   built_generation = stalls->generation;
-  digest = build (stalls, s, now_ns);
+  digest = build (stalls, posts, s, now_ns);
 
   g_mutex_lock (&lock);
   old = latest;

@@ -16,6 +16,7 @@
 
 #include <glib.h>
 #include "js-config.h"
+#include "js-post-sites.h"
 #include "js-stall-store.h"
 
 G_BEGIN_DECLS
@@ -24,7 +25,8 @@ G_BEGIN_DECLS
 #define JS_LIVE_HANG_MAX_FRAMES 48
 
 /* Collector: nobody asks (js_live_wanted) → nothing built. */
-void js_live_hang_update (JsStallStore *stalls, const JsConfig *config, gint64 now_ns);
+void js_live_hang_update (JsStallStore *stalls, JsPostSites *posts, const JsConfig *config,
+                          gint64 now_ns);
 
 /* Any thread: the newest digest (a new reference, NULL if none), and the
  * start of its stall (CLOCK_MONOTONIC ns): compare it with

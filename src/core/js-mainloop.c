@@ -94,9 +94,14 @@ static guint parks_seen;
 static guint armed_for_wait;
 static int poll_may_block; /* the poll under way has a timeout other than 0 */
 
-/* Main thread only. */
+/* Main thread only, but `depth` and `open_post`: written by the main thread
+ * (relaxed atomic stores), read by the watchdog during a stall. */
 static OpenDispatch open[MAX_DEPTH];
 static guint depth;
+/* The posting site of each open dispatch, by depth: one store at dispatch
+ * start (its record carries it too, but is pushed only at the end), so that
+ * a hang under way can say where its dispatch was posted from. */
+static guint32 open_post[MAX_DEPTH];
 static guint too_deep; /* dispatches past MAX_DEPTH: forwarded untimed */
 static gint64 last_poll_return;
 static guint32 iteration_dispatches;
@@ -293,6 +298,8 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
 {
   GSource *source = source_ptr;
   OpenDispatch *frame;
+  guint32 post;
+  guint d;
   gint64 end;
   int ret;
 
@@ -304,7 +311,13 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
       return real (source, callback, user_data);
     }
 
-  frame = &open[depth++];
+  d = depth;
+  frame = &open[d];
+  /* Where it was posted from: one load (js-posting.h), published for the
+   * watchdog with one store before the depth that makes it visible. */
+  post = js_posting_at_dispatch (source->source_id);
+  __atomic_store_n (&open_post[d], post, __ATOMIC_RELAXED);
+  __atomic_store_n (&depth, d + 1, __ATOMIC_RELEASE);
   frame->source = source;
   frame->r = (JsRecord){
     .kind = JS_RECORD_DISPATCH,
@@ -314,8 +327,7 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
     .priority = (gint16) CLAMP (source->priority, G_MININT16, G_MAXINT16),
     .depth = (guint8) depth,
     .flags = callback ? 0 : JS_RECORD_CODE_IS_DISPATCH,
-    /* Where it was posted from: one load (js-posting.h). */
-    .post = js_posting_at_dispatch (source->source_id),
+    .post = post,
     .source_id = source->source_id,
     .user_data = user_data,
   };
@@ -324,7 +336,7 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
   ret = real (source, callback, user_data);
 
   end = js_now_ns ();
-  depth--;
+  __atomic_store_n (&depth, depth - 1, __ATOMIC_RELAXED);
   if (depth > 0)
     open[depth - 1].r.inner_ns += end - frame->r.start_ns;
   iteration_dispatches++;
@@ -345,7 +357,9 @@ js_mainloop_close_open_dispatches (void)
   now = js_now_ns ();
   while (depth > 0)
     {
-      OpenDispatch *frame = &open[--depth];
+      OpenDispatch *frame = &open[depth - 1];
+
+      __atomic_store_n (&depth, depth - 1, __ATOMIC_RELAXED);
 
       if (depth > 0)
         open[depth - 1].r.inner_ns += now - frame->r.start_ns;
@@ -452,6 +466,16 @@ js_mainloop_current_post (void)
   if (depth == 0 || depth > MAX_DEPTH)
     return 0;
   return open[depth - 1].r.post;
+}
+
+guint32
+js_mainloop_hang_post (void)
+{
+  guint d = __atomic_load_n (&depth, __ATOMIC_ACQUIRE);
+
+  if (d == 0 || d > MAX_DEPTH)
+    return 0;
+  return __atomic_load_n (&open_post[d - 1], __ATOMIC_RELAXED);
 }
 
 gint64

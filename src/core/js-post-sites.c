@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#define PINNED 8
+
 struct _JsPostSites
 {
   JsStackTable *stacks;
@@ -14,6 +16,14 @@ struct _JsPostSites
   guint n_sites;
   GHashTable *index; /* JsPostSiteInfo (in `sites`) -> id */
   guint64 resolved, unknown, dropped;
+  /* Sites of hangs' dispatches, read while they were stuck: by then the
+   * full stack is still in its ring; stacks taken during the stall (every
+   * attach gets one) may overwrite it before the dispatch ends. */
+  struct
+  {
+    guint32 post, id;
+  } pinned[PINNED];
+  guint next_pinned;
 };
 
 static guint
@@ -83,36 +93,27 @@ intern_caller (JsPostSites *ps, const void *caller)
   return js_stack_table_intern (ps->stacks, &address, &module, 1, FALSE);
 }
 
-guint32
-js_post_sites_resolve (JsPostSites *ps, guint32 post, const void *user_data)
+/* The site's id (interned), 0 past the table's bound. */
+static guint32
+intern_site (JsPostSites *ps, const JsPostSite *site)
 {
-  JsPostSite site;
   JsPostSiteInfo info = { 0 };
   guint16 modules[JS_POSTING_MAX_FRAMES];
   gpointer found;
 
-  /* A GTask's completion (its data a task whose creation was seen) is
-   * posted from where the app created the task, not from GIO's return path
-   * (g_task_return attaches it, from libgio, or GLib from inside). */
-  if (!js_posting_read (0, user_data, &site) && !js_posting_read (post, NULL, &site))
+  info.kind = site->kind;
+  info.main_thread = site->main_thread;
+  info.caller = intern_caller (ps, site->caller);
+  info.n_chain = site->n_chain;
+  for (guint i = 0; i < site->n_chain; i++)
+    info.chain[i] = intern_caller (ps, site->chain[i]);
+  if (site->n_frames > 0)
     {
-      ps->unknown++;
-      return 0;
-    }
-  ps->resolved++;
-  info.kind = site.kind;
-  info.main_thread = site.main_thread;
-  info.caller = intern_caller (ps, site.caller);
-  info.n_chain = site.n_chain;
-  for (guint i = 0; i < site.n_chain; i++)
-    info.chain[i] = intern_caller (ps, site.chain[i]);
-  if (site.n_frames > 0)
-    {
-      for (guint i = 0; i < site.n_frames; i++)
+      for (guint i = 0; i < site->n_frames; i++)
         modules[i] = (guint16) js_modules_resolve (ps->modules,
-                                                   i > 0 ? site.frames[i] - 1 : site.frames[i]);
-      info.stack
-          = js_stack_table_intern (ps->stacks, site.frames, modules, site.n_frames, site.truncated);
+                                                   i > 0 ? site->frames[i] - 1 : site->frames[i]);
+      info.stack = js_stack_table_intern (ps->stacks, site->frames, modules, site->n_frames,
+                                          site->truncated);
     }
   if (g_hash_table_lookup_extended (ps->index, &info, NULL, &found))
     {
@@ -128,6 +129,49 @@ js_post_sites_resolve (JsPostSites *ps, guint32 post, const void *user_data)
   ps->sites[ps->n_sites++] = info;
   g_hash_table_insert (ps->index, &ps->sites[ps->n_sites - 1], GUINT_TO_POINTER (ps->n_sites));
   return ps->n_sites;
+}
+
+guint32
+js_post_sites_resolve (JsPostSites *ps, guint32 post, const void *user_data)
+{
+  JsPostSite site;
+
+  /* A GTask's completion (its data a task whose creation was seen) is
+   * posted from where the app created the task, not from GIO's return path
+   * (g_task_return attaches it, from libgio, or GLib from inside). */
+  if (js_posting_read (0, user_data, &site))
+    {
+      ps->resolved++;
+      return intern_site (ps, &site);
+    }
+  for (guint i = 0; post != 0 && i < PINNED; i++)
+    if (ps->pinned[i].post == post && ps->pinned[i].id != 0)
+      {
+        ps->resolved++;
+        return ps->pinned[i].id;
+      }
+  if (!js_posting_read (post, NULL, &site))
+    {
+      ps->unknown++;
+      return 0;
+    }
+  ps->resolved++;
+  return intern_site (ps, &site);
+}
+
+guint32
+js_post_sites_resolve_hang (JsPostSites *ps, guint32 post)
+{
+  JsPostSite site;
+  guint32 id;
+
+  if (ps == NULL || !js_posting_read (post, NULL, &site))
+    return 0;
+  id = intern_site (ps, &site);
+  ps->pinned[ps->next_pinned % PINNED].post = post;
+  ps->pinned[ps->next_pinned % PINNED].id = id;
+  ps->next_pinned++;
+  return id;
 }
 
 const JsPostSiteInfo *

@@ -40,7 +40,15 @@ void js_post_sites_free (JsPostSites *sites);
  * unknown. */
 guint32 js_post_sites_resolve (JsPostSites *sites, guint32 post, const void *user_data);
 
+/* The id of the site `post` of the dispatch a hang is stuck in (its record
+ * is not there yet: no GTask by its data), 0 when unknown; not counted in
+ * the stats (the dispatch is, once it ends). The site is kept as read now
+ * (the last 8): js_post_sites_resolve of that dispatch's record gives it,
+ * with its full stack even if the ring's copy is gone by then. */
+guint32 js_post_sites_resolve_hang (JsPostSites *sites, guint32 post);
+
 /* NULL for 0 or an unknown id. */
+
 const JsPostSiteInfo *js_post_sites_get (JsPostSites *sites, guint32 id);
 
 typedef struct

@@ -31,11 +31,23 @@
  *
  * Full stacks (unw_backtrace on the attaching thread) are wanted for a
  * callback that has been slow in this run, while the watchdog investigates a
- * stall, for a caller seen for the first time, and for one attach in 64; a
- * ceiling per second (JANKSCOPE_POST_STACKS, default 200) bounds their cost,
- * and what it refused is counted. On the main thread the sampling signal is
- * held back while unwinding (the handler unwinds too: the same thread's
- * libunwind cache must not be entered twice).
+ * stall, for a caller seen for the first time, for one attach in 64, and for
+ * a caller in a library (GTK, GIO, pango: not the app's own code) at most
+ * once per LIBRARY_EVERY_MS each; a ceiling per second (JANKSCOPE_POST_STACKS,
+ * default 200) bounds their cost, and what it refused is counted.
+ *
+ * Why the library rule: GTK's own idles (a text view's validation) are
+ * attached by a GTK function, seen long before the app's code made one slow,
+ * and their caller alone names no code of the app; a callback's first slow
+ * dispatch is named only if a stack was taken at its attach, before anyone
+ * knew. The app's own callers need none: the caller is the app's code. The
+ * app's code is told by address ranges noted once at start (the executable
+ * and the libraries outside the system's folders, js_stack_path's rule);
+ * a library loaded later counts as a library (more stacks, never fewer).
+ *
+ * On the main thread the sampling signal is held back while unwinding (the
+ * handler unwinds too: the same thread's libunwind cache must not be
+ * entered twice).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -45,7 +57,9 @@
 #include "js-clock.h"
 #include "js-mainloop.h"
 #include "js-sampler.h"
+#include "js-stack-path.h"
 
+#include <link.h>
 #include <string.h>
 
 typedef struct
@@ -80,6 +94,12 @@ typedef struct
 #define SEEN 4096
 #define SLOW 256
 #define SAMPLE_ONE_IN 64
+/* A library's caller: at most one full stack per caller in this many ms
+ * (1024 callers, by hash: two that share a slot share the limit). */
+#define LIBRARY_CALLERS 1024
+#define LIBRARY_EVERY_MS 100
+/* Address ranges of the app's own code and of jankscope's (no library rule). */
+#define APP_RANGES 32
 /* Frames of our own above the caller: this file's and the preload's. */
 #define OWN_FRAMES 3
 
@@ -90,6 +110,14 @@ static Stack stacks[JS_POSTING_STACKS];
 static TaskEntry tasks[TASKS];
 static const void *seen_callers[SEEN];
 static const void *slow_funcs[SLOW];
+/* Per library caller: bits 32-63 the caller's hash tag, 0-31 the ms of its
+ * last full stack (wrapping: compared by difference). */
+static guint64 library_last[LIBRARY_CALLERS];
+static struct
+{
+  guintptr start, end;
+} app_ranges[APP_RANGES];
+static guint n_app_ranges;
 
 static GMainContext *main_context;
 static pthread_t main_thread; /* js_mainloop_thread (), started before */
@@ -107,7 +135,7 @@ static guint slow_gen;
 
 static guint32 next_stack;  /* stack slots given out */
 static guint64 budget_word; /* second << 32 | stacks taken in it */
-static guint64 n_stacks, n_over_budget;
+static guint64 n_stacks, n_over_budget, n_library;
 
 /* The main thread's last attach and the site it was given, so that the next
  * one from the same place is given the same site without writing one.
@@ -136,12 +164,76 @@ hash_pointer (const void *p, guint size)
   return (guint) (x >> 20) % size;
 }
 
+/* Notes the executable segments of the executable, of the app's own
+ * libraries and of jankscope's. */
+static int
+note_app_range (struct dl_phdr_info *info, size_t size, void *data)
+{
+  gboolean *first = data;
+  gboolean is_main = *first && (info->dlpi_name == NULL || info->dlpi_name[0] == '\0');
+  const char *name;
+
+  (void) size;
+  *first = FALSE;
+  name = info->dlpi_name != NULL ? strrchr (info->dlpi_name, '/') : NULL;
+  name = name != NULL ? name + 1 : info->dlpi_name;
+  if (!is_main && !js_stack_path_library_is_app (info->dlpi_name)
+      && !(name != NULL && g_str_has_prefix (name, "libjankscope")))
+    return 0;
+  for (guint i = 0; i < info->dlpi_phnum && n_app_ranges < APP_RANGES; i++)
+    if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_X))
+      {
+        app_ranges[n_app_ranges].start = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+        app_ranges[n_app_ranges].end = app_ranges[n_app_ranges].start + info->dlpi_phdr[i].p_memsz;
+        n_app_ranges++;
+      }
+  return 0;
+}
+
 void
 js_posting_init (GMainContext *context, guint stacks_per_s)
 {
+  gboolean first = TRUE;
+
   main_context = context;
   main_thread = js_mainloop_thread ();
   budget_per_s = stacks_per_s;
+  /* Before the bridge's hook is published (js-core.c): read without locks. */
+  n_app_ranges = 0;
+  dl_iterate_phdr (note_app_range, &first);
+}
+
+/* Is the caller in the app's own code (or jankscope's), not a library's? */
+static gboolean
+caller_in_app (const void *caller)
+{
+  guintptr a = (guintptr) caller;
+
+  for (guint r = 0; r < n_app_ranges; r++)
+    if (a >= app_ranges[r].start && a < app_ranges[r].end)
+      return TRUE;
+  return FALSE;
+}
+
+/* Is a library's caller due a full stack by the per-caller limit? Then its
+ * time is taken. */
+static gboolean
+library_caller_due (const void *caller)
+{
+  guintptr a = (guintptr) caller;
+  guint i = hash_pointer (caller, LIBRARY_CALLERS);
+  guint64 tag = (guint64) (guint32) ((guint64) a ^ ((guint64) a >> 32)) << 32;
+  guint32 now_ms;
+  guint64 old;
+
+  now_ms = (guint32) (js_now_ns () / 1000000);
+  old = __atomic_load_n (&library_last[i], __ATOMIC_RELAXED);
+  if ((old & G_GUINT64_CONSTANT (0xffffffff00000000)) == tag
+      && now_ms - (guint32) old < LIBRARY_EVERY_MS)
+    return FALSE;
+  /* Two threads racing here may both take one: the budget still bounds. */
+  __atomic_store_n (&library_last[i], tag | now_ms, __ATOMIC_RELAXED);
+  return TRUE;
 }
 
 void
@@ -205,6 +297,11 @@ enum
   WANT_FIRST_SEEN = 1 << 0,
   WANT_SLOW = 1 << 1,    /* its callback was slow in this run */
   WANT_SAMPLED = 1 << 2, /* a stall under way, or the one attach in SAMPLE_ONE_IN */
+  WANT_LIBRARY = 1 << 3, /* a library's caller, its LIBRARY_EVERY_MS since its last stack */
+  /* Not a reason: the caller is a library's. Its stacks are due by time, so
+   * its site is never given again by the fast path (which reads no clock). */
+  LIBRARY_CALLER = 1 << 4,
+  WANTS = WANT_FIRST_SEEN | WANT_SLOW | WANT_SAMPLED | WANT_LIBRARY,
 };
 
 static guint
@@ -223,6 +320,13 @@ want_stack (const void *caller, const void *func, gboolean sampled)
     want |= WANT_SLOW;
   if (sampled || __atomic_load_n (&stall, __ATOMIC_RELAXED))
     want |= WANT_SAMPLED;
+  if (!caller_in_app (caller))
+    {
+      want |= LIBRARY_CALLER;
+      /* Its time is taken only when no other rule wants a stack already. */
+      if (want == LIBRARY_CALLER && library_caller_due (caller))
+        want |= WANT_LIBRARY;
+    }
   return want;
 }
 
@@ -387,7 +491,9 @@ posted_slow (int kind, const void *caller, const void *func, unsigned id, void *
   want = budget_per_s > 0 && __atomic_load_n (&backtrace_func, __ATOMIC_RELAXED) != NULL
              ? want_stack (caller, func, n % SAMPLE_ONE_IN == 0)
              : 0;
-  with_stack = want != 0 && take_budget ();
+  with_stack = (want & WANTS) != 0 && take_budget ();
+  if (with_stack && (want & WANTS) == WANT_LIBRARY)
+    __atomic_add_fetch (&n_library, 1, __ATOMIC_RELAXED);
   if (!with_stack && on_main && !last.stack && same_as_last (kind, caller, chain, n_chain))
     /* A site equal to the last one, without a full stack: given again (a
      * site with a stack is not: that stack may not be this attach's). */
@@ -408,7 +514,7 @@ posted_slow (int kind, const void *caller, const void *func, unsigned id, void *
       last.slow_gen = gen;
       /* Not a site with a stack (that stack may not be the next attach's),
        * nor for a slow callback, whose attaches keep asking for one. */
-      last.reusable = !with_stack && (want & WANT_SLOW) == 0;
+      last.reusable = !with_stack && (want & (WANT_SLOW | LIBRARY_CALLER)) == 0;
     }
   note_source (kind, id, task, index);
 }
@@ -500,4 +606,5 @@ js_posting_get_stats (JsPostingStats *stats)
   stats->stacks = __atomic_load_n (&n_stacks, __ATOMIC_RELAXED);
   stats->stacks_over_budget = __atomic_load_n (&n_over_budget, __ATOMIC_RELAXED);
   stats->stacks_per_s = budget_per_s;
+  stats->stacks_library = __atomic_load_n (&n_library, __ATOMIC_RELAXED);
 }

@@ -84,6 +84,7 @@ typedef struct
   guint64 stacks;             /* of them with a full stack */
   guint64 stacks_over_budget; /* wanted a full stack past the ceiling */
   guint stacks_per_s;         /* the ceiling */
+  guint64 stacks_library;     /* of `stacks`, taken by the library callers' rule */
 } JsPostingStats;
 
 void js_posting_get_stats (JsPostingStats *stats);

@@ -135,6 +135,19 @@ js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore *sta
   json_builder_end_object (b);
 }
 
+guint32
+js_report_hang_post_site (JsPostSites *sites, JsStall *s)
+{
+  if (sites == NULL || s == NULL || s->h.post == 0)
+    return 0;
+  if (s->post_of_site != s->h.post)
+    {
+      s->post_of_site = s->h.post;
+      s->post_site = js_post_sites_resolve_hang (sites, s->h.post);
+    }
+  return s->post_site;
+}
+
 void
 js_report_add_posting_summary (JsonBuilder *b, JsPostSites *sites)
 {
@@ -150,6 +163,7 @@ js_report_add_posting_summary (JsonBuilder *b, JsPostSites *sites)
   js_json_member_int (b, "stacks", (gint64) st.stacks);
   js_json_member_int (b, "stacks_over_budget", (gint64) st.stacks_over_budget);
   js_json_member_int (b, "stacks_per_s", st.stacks_per_s);
+  js_json_member_int (b, "stacks_library", (gint64) st.stacks_library);
   js_json_member_int (b, "slow_resolved", (gint64) ps.resolved);
   js_json_member_int (b, "slow_unknown", (gint64) ps.unknown);
   js_json_member_int (b, "sites", ps.distinct);

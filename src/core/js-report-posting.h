@@ -14,6 +14,10 @@ G_BEGIN_DECLS
 void js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore *stalls,
                                 guint32 post);
 
+/* The site id (in `sites`) of the dispatch the stall `s` is stuck in, 0
+ * when unknown; resolved once per posting site the watchdog saw. */
+guint32 js_report_hang_post_site (JsPostSites *sites, JsStall *s);
+
 /* The summary's `posting`: attaches seen, full stacks and their ceiling. */
 void js_report_add_posting_summary (JsonBuilder *b, JsPostSites *sites);
 

@@ -4,6 +4,7 @@
  */
 #include "js-report-stacks.h"
 #include "js-report-diagnosis.h"
+#include "js-report-posting.h"
 #include "js-sampler.h"
 #include "js-stall-analysis.h"
 #include "js-signature.h"
@@ -721,7 +722,7 @@ js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint
 
 void
 js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore *store,
-                            gint64 now_ns)
+                            JsPostSites *sites, gint64 now_ns)
 {
   JsStall *s = store->ongoing;
   gint64 end = MAX (s->h.last_seen_ns, s->h.start_ns);
@@ -741,6 +742,9 @@ js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore
   js_json_member_string (b, "tier", (gint) tier >= 0 ? js_tier_name (tier) : NULL);
   js_json_member_string (b, "source", NULL);
   js_json_member_string (b, "callback", NULL);
+  /* The dispatch under way has no record yet: its site, as the watchdog
+   * last saw it. */
+  js_report_add_posted_from (b, sites, store, js_report_hang_post_site (sites, s));
   js_json_member_int (b, "parts_count", 0);
   js_report_stacks_add_event (b, config, rs, duration, FALSE);
   json_builder_set_member_name (b, "parts");

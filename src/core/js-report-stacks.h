@@ -12,6 +12,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 #include "js-config.h"
+#include "js-post-sites.h"
 #include "js-stall-store.h"
 #include "js-watchdog.h"
 
@@ -40,9 +41,10 @@ void js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsRepor
 void js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint64 duration_ns,
                                 gboolean frame);
 
-/* The stall under way as an event {"type": "hang", "ongoing": true, ...}. */
+/* The stall under way as an event {"type": "hang", "ongoing": true, ...},
+ * with the posting site (in `sites`, or NULL) of the dispatch it is stuck in. */
 void js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore *store,
-                                 gint64 now_ns);
+                                 JsPostSites *sites, gint64 now_ns);
 
 /* A frame object: function, module, file, line, offset, build_id (and
  * inlined: true). `m`: its module, NULL if none. */

@@ -423,7 +423,7 @@ js_report_ongoing_hang_json (const JsReportInput *in, gboolean with_process, gsi
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autoptr (JsonNode) root = NULL;
 
-  js_report_add_ongoing_hang (b, in->config, in->stalls, in->now_ns);
+  js_report_add_ongoing_hang (b, in->config, in->stalls, in->posts, in->now_ns);
   root = json_builder_get_root (b);
   if (with_process)
     {

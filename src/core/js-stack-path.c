@@ -76,25 +76,36 @@ module_is_system (const JsModule *m)
          && has_prefix_in (m->name, system_prefixes, G_N_ELEMENTS (system_prefixes));
 }
 
+gboolean
+js_stack_path_library_is_app (const char *path)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *name = NULL;
+
+  if (path == NULL || path[0] == '\0')
+    return FALSE;
+  name = g_path_get_basename (path);
+  if (has_prefix_in (name, system_prefixes, G_N_ELEMENTS (system_prefixes))
+      || (g_str_has_prefix (name, "libjankscope") && !g_str_has_prefix (name, "libjankscope-gtk4")))
+    return FALSE;
+  dir = g_path_get_dirname (path);
+  return !(g_str_equal (dir, "/usr/lib") || g_str_equal (dir, "/lib")
+           || g_str_equal (dir, "/usr/lib64") || g_str_equal (dir, "/lib64")
+           || (g_str_has_prefix (dir, "/usr/lib/") && g_str_has_suffix (dir, "-linux-gnu"))
+           || (g_str_has_prefix (dir, "/lib/") && g_str_has_suffix (dir, "-linux-gnu")));
+}
+
 /* The app's own code: the executable, or a library outside the system's
  * library directories (apps keep private ones in a subfolder). */
 static gboolean
 module_is_app (const JsModule *m)
 {
-  g_autofree char *dir = NULL;
-
   if (m == NULL)
     return FALSE;
   if (m->is_main)
     return TRUE;
-  if (m->path == NULL || m->path[0] == '\0' || module_is_system (m)
-      || js_stack_path_module_is_own (m))
-    return FALSE;
-  dir = g_path_get_dirname (m->path);
-  return !(g_str_equal (dir, "/usr/lib") || g_str_equal (dir, "/lib")
-           || g_str_equal (dir, "/usr/lib64") || g_str_equal (dir, "/lib64")
-           || (g_str_has_prefix (dir, "/usr/lib/") && g_str_has_suffix (dir, "-linux-gnu"))
-           || (g_str_has_prefix (dir, "/lib/") && g_str_has_suffix (dir, "-linux-gnu")));
+  return m->path != NULL && !module_is_system (m) && !js_stack_path_module_is_own (m)
+         && js_stack_path_library_is_app (m->path);
 }
 
 static guint32

@@ -21,7 +21,7 @@
  * library folders), JS_NODE_SYSTEM for libc, the loader, GLib/GObject/GIO,
  * libffi and the unwinders.
  *
- * Collector thread only.
+ * Collector thread only (js_stack_path_library_is_app: any thread).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -39,5 +39,9 @@ const JsPathFrame *js_stack_path_get (JsModules *modules, const JsStack *stack, 
 
 /* Is this module jankscope's own code on the main thread (left out)? */
 gboolean js_stack_path_module_is_own (const JsModule *m);
+
+/* Is the library at `path` the app's own code (not in the system's library
+ * folders, not GLib's, libc's or jankscope's)? Any thread. */
+gboolean js_stack_path_library_is_app (const char *path);
 
 G_END_DECLS

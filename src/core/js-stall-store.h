@@ -59,7 +59,8 @@ struct _JsStall
   gint64 cell_from_ns; /* where the first sample of `samples` speaks from (0: the start) */
   JsStackTable *stacks;
   gint64 ended_seen_ns;
-  guint attached; /* events it was attached to */
+  guint attached;                  /* events it was attached to */
+  guint32 post_of_site, post_site; /* h.post, and its site's id (js_report_hang_post_site) */
 };
 typedef struct _JsStall JsStall;
 

@@ -592,6 +592,10 @@ step (JsWatchdog *wd, gint64 now)
           st->next_sample_ns = now + stage_interval (wd, now - st->h.start_ns) * MAX (st->fib_b, 1);
         }
       st->h.last_seen_ns = now;
+      /* Still stuck: the dispatch under way is the hang's (its record is
+       * pushed only when it returns). */
+      if (js_mainloop_stuck_since () == st->h.start_ns)
+        st->h.post = js_mainloop_hang_post ();
       publish_header (wd, &st->h);
       /* Once its header (and first sample) is there to take. */
       if (began && wd->on_stall != NULL)

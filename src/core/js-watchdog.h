@@ -48,6 +48,7 @@ typedef struct
   guint32 samples;                            /* samples taken (folded ones included) */
   guint32 samples_failed; /* timeouts, signal lost, unreadable /proc, a module unloaded meanwhile */
   guint32 samples_dropped; /* past the outbox's bound (the collector fell behind) */
+  guint32 post; /* posting site (js-posting.h) of the dispatch under way at the latest look */
 } JsStallHeader;
 
 /* A sample as the collector receives it. */

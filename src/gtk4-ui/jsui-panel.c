@@ -692,8 +692,16 @@ update_metrics (JsuiPanel *self)
       g_autofree char *d
           = jsui_format_duration (self->live_stall_ns >= 0 ? self->live_stall_ns : snap->stall_ns);
 
-      /* Translators: the main loop has been blocked this long */
-      status = g_strdup_printf (_ ("Stalled for %s"), d);
+      const JsrReportEvent *hang = r != NULL ? jsr_report_get_ongoing_hang (r) : NULL;
+      const char *from = hang != NULL ? jsr_posting_name (hang->posted_from) : NULL;
+
+      if (from != NULL)
+        /* Translators: the main loop has been blocked this long, in work
+         * scheduled (g_idle_add...) by this function */
+        status = g_strdup_printf (_ ("Stalled for %s, posted from %s"), d, from);
+      else
+        /* Translators: the main loop has been blocked this long */
+        status = g_strdup_printf (_ ("Stalled for %s"), d);
     }
   else
     status = describe_event_counts (self->events, n_events);

@@ -18,6 +18,8 @@ jsr_posting_free (JsrPosting *p)
   g_free (p->caller_module);
   g_free (p->culprit);
   g_free (p->culprit_module);
+  g_free (p->caller_place);
+  g_free (p->culprit_place);
   g_free (p->signature);
   g_free (p->signature_id);
   for (guint i = 0; i < p->n_chain; i++)
@@ -25,11 +27,13 @@ jsr_posting_free (JsrPosting *p)
   g_free (p);
 }
 
-/* A frame member (null or absent: NULLs): its function and module. */
+/* A frame member (null or absent: NULLs): its function and module, and
+ * where it is when it has no name ("module+0xOFFSET"). */
 static gboolean
 read_frame (const JsrJsonNode *object, const JsrJsonPath *path, const char *member, char **function,
-            char **module, GError **error)
+            char **module, char **place, GError **error)
 {
+  g_autofree char *offset = NULL;
   JsrJsonPath frame_path = JSR_JSON_MEMBER (path, member);
   g_autoptr (GError) local_error = NULL;
   const JsrJsonNode *frame = jsr_json_read_optional_object (object, path, member, &local_error);
@@ -41,8 +45,13 @@ read_frame (const JsrJsonNode *object, const JsrJsonPath *path, const char *memb
     }
   if (frame == NULL)
     return TRUE;
-  return jsr_json_read_string (frame, &frame_path, "function", TRUE, function, error)
-         && jsr_json_read_string (frame, &frame_path, "module", TRUE, module, error);
+  if (!jsr_json_read_string (frame, &frame_path, "function", TRUE, function, error)
+      || !jsr_json_read_string (frame, &frame_path, "module", TRUE, module, error)
+      || !jsr_json_read_string (frame, &frame_path, "offset", TRUE, &offset, error))
+    return FALSE;
+  if (*function == NULL && *module != NULL && offset != NULL)
+    *place = g_strdup_printf ("%s+%s", *module, offset);
+  return TRUE;
 }
 
 gboolean
@@ -66,8 +75,10 @@ jsr_posting_parse (const JsrJsonNode *object, const JsrJsonPath *path, JsrPostin
     return TRUE;
   p = g_new0 (JsrPosting, 1);
   if (!jsr_json_read_string (member, &p_path, "kind", TRUE, &p->kind, error)
-      || !read_frame (member, &p_path, "caller", &p->caller, &p->caller_module, error)
-      || !read_frame (member, &p_path, "culprit", &p->culprit, &p->culprit_module, error)
+      || !read_frame (member, &p_path, "caller", &p->caller, &p->caller_module, &p->caller_place,
+                      error)
+      || !read_frame (member, &p_path, "culprit", &p->culprit, &p->culprit_module,
+                      &p->culprit_place, error)
       || !jsr_json_read_string (member, &p_path, "signature", TRUE, &p->signature, error)
       || !jsr_json_read_string (member, &p_path, "signature_id", TRUE, &p->signature_id, error))
     return FALSE;
@@ -118,7 +129,11 @@ jsr_posting_name (const JsrPosting *p)
     return NULL;
   if (p->culprit != NULL)
     return p->culprit;
+  if (p->culprit_place != NULL)
+    return p->culprit_place;
   if (p->caller != NULL)
     return p->caller;
-  return p->signature;
+  if (p->caller_place != NULL)
+    return p->caller_place;
+  return p->signature != NULL && p->signature[0] != '\0' ? p->signature : NULL;
 }

@@ -19,6 +19,7 @@ typedef struct
   char *caller_module;                /* may be NULL */
   char *culprit;                      /* the posting culprit's function, NULL: none */
   char *culprit_module;               /* may be NULL */
+  char *caller_place, *culprit_place; /* "module+0xOFFSET" of a frame without a name, or NULL */
   char *signature;                    /* may be NULL */
   char *signature_id;                 /* may be NULL */
   gboolean has_stack;                 /* a full stack was taken */
@@ -34,7 +35,8 @@ gboolean jsr_posting_parse (const JsrJsonNode *object, const JsrJsonPath *path, 
                             GError **error);
 
 /* The one phrase readers show: "FUNCTION" of the culprit, else of the caller,
- * else the signature; NULL when there is nothing to say. */
+ * (either as "module+0xOFFSET" when it has no name), else the signature;
+ * NULL when there is nothing to say. */
 const char *jsr_posting_name (const JsrPosting *posting);
 
 G_END_DECLS

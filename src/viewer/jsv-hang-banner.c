@@ -63,7 +63,7 @@ update (JsvHangBanner *self)
 {
   gint64 stuck_ns = 0, received_us = 0, last;
   gint64 id = 0, duration_ns = 0, max_part_ns = 0, parts = 0;
-  const char *culprit = NULL;
+  const char *culprit = NULL, *posted_from;
   g_autofree char *text = NULL;
 
   if (self->client != NULL
@@ -81,6 +81,16 @@ update (JsvHangBanner *self)
       else
         /* Translators: %.1f is seconds. */
         text = g_strdup_printf (_ ("Main thread stuck for %.1f s"), seconds);
+      posted_from = jsv_live_client_get_hang_posted_from (self->client);
+      if (posted_from != NULL)
+        {
+          /* Translators: the banner's text, then where the work it is stuck
+           * in was scheduled (g_idle_add...): a function and its module. */
+          g_autofree char *with = g_strdup_printf (_ ("%s, posted from %s"), text, posted_from);
+
+          g_free (text);
+          text = g_steal_pointer (&with);
+        }
       set_text (self, text, TRUE);
       return;
     }

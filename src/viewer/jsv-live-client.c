@@ -47,6 +47,7 @@ struct _JsvLiveClient
   gint64 hang_stuck_ns;
   gint64 hang_received_us;
   char *culprit;
+  char *posted_from; /* where the stuck dispatch was posted from, NULL: unknown */
   gint64 last_hang_ns;
   /* The ended hang's final event (the server's "event" message): the
    * numbers of the report's event, which the banner and the list show. */
@@ -164,6 +165,28 @@ culprit_text (JsonObject *info)
   return NULL;
 }
 
+/* "function (module)" of the posting culprit of the dispatch under way, else
+ * of its caller (docs/report-format.md, "Posting sites"). */
+static char *
+posted_from_text (JsonObject *info)
+{
+  static const char *const members[] = { "culprit", "caller" };
+  JsonNode *n = info != NULL ? json_object_get_member (info, "posted_from") : NULL;
+  JsonObject *p;
+
+  if (n == NULL || !JSON_NODE_HOLDS_OBJECT (n))
+    return NULL;
+  p = json_node_get_object (n);
+  for (guint i = 0; i < G_N_ELEMENTS (members); i++)
+    {
+      JsonNode *f = json_object_get_member (p, members[i]);
+
+      if (f != NULL && JSON_NODE_HOLDS_OBJECT (f))
+        return frame_text (json_node_get_object (f));
+    }
+  return NULL;
+}
+
 static void
 count (JsvLiveClient *self, const char *type)
 {
@@ -190,8 +213,10 @@ handle_message (JsvLiveClient *self, JsonObject *m)
   else if (g_str_equal (type, "hang"))
     {
       JsonNode *info = json_object_get_member (m, "info");
-      char *culprit = culprit_text (
-          info != NULL && JSON_NODE_HOLDS_OBJECT (info) ? json_node_get_object (info) : NULL);
+      JsonObject *io
+          = info != NULL && JSON_NODE_HOLDS_OBJECT (info) ? json_node_get_object (info) : NULL;
+      char *culprit = culprit_text (io);
+      char *posted_from = posted_from_text (io);
 
       self->hung = TRUE;
       self->hang_event_id = 0; /* a new hang: its event is to come */
@@ -201,6 +226,11 @@ handle_message (JsvLiveClient *self, JsonObject *m)
         {
           g_free (self->culprit);
           self->culprit = culprit;
+        }
+      if (posted_from != NULL)
+        {
+          g_free (self->posted_from);
+          self->posted_from = posted_from;
         }
       g_signal_emit (self, signals[HANG_CHANGED], 0);
     }
@@ -228,6 +258,7 @@ handle_message (JsvLiveClient *self, JsonObject *m)
       self->last_hang_ns = json_object_get_int_member_with_default (m, "duration_ns", 0);
       self->hang_event_id = 0;
       g_clear_pointer (&self->culprit, g_free);
+      g_clear_pointer (&self->posted_from, g_free);
       self->hung = TRUE; /* so that clear_hang signals */
       clear_hang (self);
     }
@@ -396,6 +427,7 @@ jsv_live_client_finalize (GObject *object)
   g_free (self->name);
   g_free (self->toolkit);
   g_free (self->culprit);
+  g_free (self->posted_from);
   g_hash_table_unref (self->counts);
   G_OBJECT_CLASS (jsv_live_client_parent_class)->finalize (object);
 }
@@ -476,6 +508,12 @@ jsv_live_client_get_hang (JsvLiveClient *self, gint64 *stuck_ns, gint64 *receive
   *received_us = self->hang_received_us;
   *culprit = self->culprit;
   return TRUE;
+}
+
+const char *
+jsv_live_client_get_hang_posted_from (JsvLiveClient *self)
+{
+  return self->hung ? self->posted_from : NULL;
 }
 
 gint64

@@ -49,6 +49,10 @@ GBytes *jsv_live_client_get_snapshot (guint64 *generation, gpointer self);
  * and its culprit ("function (module)", NULL: not known yet). FALSE: none. */
 gboolean jsv_live_client_get_hang (JsvLiveClient *self, gint64 *stuck_ns, gint64 *received_us,
                                    const char **culprit);
+/* The hang under way: where the dispatch it is stuck in was posted from
+ * ("function (module)" of the posting culprit, else of the caller), NULL
+ * when not hung or not known. */
+const char *jsv_live_client_get_hang_posted_from (JsvLiveClient *self);
 /* The last hang that ended: its length (0: none yet). */
 gint64 jsv_live_client_get_last_hang_ns (JsvLiveClient *self);
 /* The last ended hang's event once the server sent it (the report's event,

@@ -15,6 +15,10 @@
  *           wants a full stack): the budget holds. Prints seconds=S, the
  *           span the attaches took, and attaches=N
  *
+ *   stall-stack  js_test_post_stuck adds an idle that spins 1500 ms while a
+ *           worker thread adds 100 idles every 10 ms (during a stall every
+ *           attach wants a full stack: more than the ring of 256 holds);
+ *           the idle's site keeps its own stack. Prints attaches=N
  * Each spin prints work=START_NS,END_NS; done=1 at the end. The functions
  * the checks look for (js_test_*) are non-static and noinline.
  */
@@ -163,6 +167,50 @@ flood_thread (gpointer data)
   return NULL;
 }
 
+/* --- stall-stack ---------------------------------------------------------- */
+
+static int stuck_running;
+
+static gboolean
+noop_cb (gpointer data)
+{
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+busy_poster_thread (gpointer data)
+{
+  guint n = 0;
+
+  while (!g_atomic_int_get (&stuck_running))
+    g_usleep (1000);
+  for (int slice = 0; slice < 130 && g_atomic_int_get (&stuck_running); slice++)
+    {
+      for (int i = 0; i < 100; i++, n++)
+        g_idle_add (noop_cb, NULL);
+      g_usleep (10 * 1000);
+    }
+  printf ("attaches=%u\n", n);
+  fflush (stdout);
+  return NULL;
+}
+
+JS_TEST_FUNC gboolean
+js_test_stuck_idle (gpointer data)
+{
+  g_atomic_int_set (&stuck_running, 1);
+  spin_ms (1500);
+  g_atomic_int_set (&stuck_running, 0);
+  quit_soon ();
+  return G_SOURCE_REMOVE;
+}
+
+JS_TEST_FUNC void
+js_test_post_stuck (void)
+{
+  js_test_sink += g_idle_add (js_test_stuck_idle, NULL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -170,7 +218,7 @@ main (int argc, char **argv)
 
   if (argc != 2)
     {
-      fprintf (stderr, "usage: posting-app chain|task|flood\n");
+      fprintf (stderr, "usage: posting-app chain|task|flood|stall-stack\n");
       return 2;
     }
   loop = g_main_loop_new (NULL, FALSE);
@@ -178,6 +226,11 @@ main (int argc, char **argv)
     js_test_start_timer ();
   else if (strcmp (argv[1], "task") == 0)
     js_test_start_task ();
+  else if (strcmp (argv[1], "stall-stack") == 0)
+    {
+      js_test_post_stuck ();
+      thread = g_thread_new ("poster", busy_poster_thread, NULL);
+    }
   else if (strcmp (argv[1], "flood") == 0)
     {
       g_idle_add (js_test_flood_cb, GINT_TO_POINTER (1));

@@ -1194,6 +1194,27 @@ class PostingTest(AnalysisTestCase):
         # Beside the culprit in the worst events.
         self.assertIn("(posted from load_doc)", proc.out)
 
+    def test_unnamed_posting_site(self):
+        """A stripped library's caller and an app whose culprit has no name
+        either (Debian's GTK and gnome-text-editor): "module+offset", never
+        an empty name."""
+        report = posted_report()
+        unnamed = posted_from(None, None, "")
+        unnamed["caller"]["module"] = "libgtk-4.so.1"
+        unnamed["caller"]["offset"] = "0x2b10a1"
+        report["events"][0]["parts"][1]["posted_from"] = unnamed
+        culprit = posted_from(None, None, "app!?")
+        culprit["culprit"] = dict(culprit["caller"], offset="0x3b85e")
+        culprit["culprit_reason"] = "app"
+        report["events"][0]["parts"][0]["posted_from"] = culprit
+        report["events"][0]["posted_from"] = culprit
+        proc = self.report(self.write_json("P.json", report))
+        lines = base.section(proc.out, "Slow callbacks by posting site (2 of 2)")
+        self.assertTrue(lines[1].split()[0:2] == ["app+0x3b85e", "work_cb"], lines)
+        self.assertTrue(lines[2].split()[0:2] == ["libgtk-4.so.1+0x2b10a1", "sleepy_cb"], lines)
+        self.assertIn("(posted from app+0x3b85e)", proc.out)
+        self.assertNotIn("(posted from )", proc.out)
+
     def test_reports_without_posting_sites(self):
         proc = self.report(self.write_json("P.json", te.profile_report()))
         self.assertNotIn("posting site", proc.out)

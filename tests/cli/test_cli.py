@@ -1703,6 +1703,46 @@ class EndToEndTest(CliTestCase):
         self.assertIn("[cli-test] slow idle", "\n".join(section(err, "Top sources by total")))
         self.assertTrue(err.endswith(f"Report: {report_path}\n"), err)
 
+    def test_symbolize_posted_from(self):
+        """A report whose posting site lost its names (as when the app ran
+        without its debug information): symbolize names its caller, the
+        frames of its stack, its culprit and its chain's links again."""
+        app = env_path("CLI_TEST_SLOW_DISPATCH")
+        report_path = self.path("report.json")
+        proc = run_cli("run", "--report", report_path, "--", app, env=base_env())
+        self.assertExit(proc, 0)
+        with open(report_path) as f:
+            report = json.load(f)
+        slow = [e for e in report["events"] if e["source"] == "[cli-test] slow idle"]
+        self.assertEqual(len(slow), 1, json.dumps(report["events"], indent=1))
+        posted = slow[0]["posted_from"]
+        self.assertIsNotNone(posted, json.dumps(slow[0], indent=1))
+        self.assertIsNotNone(posted["stack"], json.dumps(posted, indent=1))
+        exe = report["process"]["name"]
+        # The chain of a call made in a dispatch: here a copy of the caller.
+        posted["chain"] = [copy.deepcopy(posted["caller"])]
+        frames = ([posted["caller"], posted["culprit"]] + posted["chain"]
+                  + [f for f in posted["stack"] if f["module"] == exe])
+        names = [f["function"] for f in frames]
+        self.assertEqual(names[0], "main", json.dumps(posted, indent=1))
+        self.assertTrue(all(names), json.dumps(posted, indent=1))
+        for f in frames:
+            f.update(function=None, file=None, line=None)
+            f.pop("symbol", None)
+        stripped = self.write("stripped.json", json.dumps(report))
+        out = self.path("out.json")
+        proc = run_cli("symbolize", stripped, "-o", out, env=base_env())
+        self.assertExit(proc, 0)
+        with open(out) as f:
+            again = [e for e in json.load(f)["events"] if e["source"] == "[cli-test] slow idle"]
+        p = again[0]["posted_from"]
+        self.assertEqual(p["caller"]["function"], names[0], json.dumps(p, indent=1))
+        self.assertEqual(p["culprit"]["function"], names[1], json.dumps(p, indent=1))
+        self.assertEqual(p["chain"][0]["function"], names[2], json.dumps(p, indent=1))
+        self.assertEqual([f["function"] for f in p["stack"] if f["module"] == exe], names[3:],
+                         json.dumps(p, indent=1))
+        self.assertTrue(all(f.get("symbolized") for f in p["stack"] if f["module"] == exe))
+
     def test_private_report(self):
         app = env_path("CLI_TEST_SLOW_DISPATCH")
         proc = run_cli("run", "--threshold", "100", "--", app, env=base_env())

@@ -161,6 +161,57 @@ def check_hang_progress():
         app.cleanup()
 
 
+def check_hang_posted():
+    """A hang inside an idle that view_app_post_hang added: while it lasts,
+    the hang messages' info and the snapshots' ongoing hang say where the
+    idle was posted from (its dispatch record is not there yet)."""
+    app = App()
+    try:
+        app.wait_socket()
+        conn = lc.LiveConnection(app.path)
+        check(conn.read()["type"] == "hello", "hello first")
+        app.send("idle-hang 2000")
+        hangs, ongoing = [], []
+        end = None
+        deadline = time.monotonic() + 30
+        while end is None and time.monotonic() < deadline:
+            msg = conn.read(timeout=20)
+            check(msg is not None, "the stream goes on")
+            if msg["type"] == "hang":
+                hangs.append(msg)
+            elif msg["type"] == "hang-end":
+                end = msg
+            elif msg["type"] == "snapshot":
+                ongoing += [e for e in msg["snapshot"]["events"] if e.get("ongoing")]
+        check(end is not None, "a hang-end message")
+        posted = [h["info"]["posted_from"] for h in hangs
+                  if h["info"] and h["info"].get("posted_from")]
+        print(f"hang messages: {len(hangs)}, with posted_from: {len(posted)}; "
+              f"snapshots with the ongoing hang: {len(ongoing)}")
+        check(posted, f"hang messages say where the idle was posted from: {hangs[-1:]}")
+        for p in posted:
+            check(p["kind"] == "idle" and p["thread"] == "main", f"an idle, from main: {p}")
+            check((p["caller"] or {}).get("function") == "view_app_post_hang",
+                  f"posted from view_app_post_hang: {p['caller']}")
+            check((p["culprit"] or {}).get("function") == "view_app_post_hang",
+                  f"posting culprit view_app_post_hang: {p['culprit']}")
+        check(ongoing, "a snapshot shows the ongoing hang")
+        named = [e for e in ongoing if e.get("posted_from")
+                 and (e["posted_from"]["culprit"] or {}).get("function") == "view_app_post_hang"]
+        check(named, f"the ongoing hang names where it was posted from: "
+                     f"{[e.get('posted_from') for e in ongoing]}")
+        rc = app.finish()
+        check(rc == 0, f"view-app exit {rc}: {app.stderr}")
+        # Once ended, the hang's dispatch says the same.
+        report = read_report(app.report)
+        parts = [p for e in report["events"] for p in e["parts"]
+                 if p["type"] == "dispatch" and (p.get("posted_from") or {}).get("culprit")]
+        check(any(p["posted_from"]["culprit"]["function"] == "view_app_post_hang" for p in parts),
+              f"the hang's dispatch in the report: {[p['posted_from'] for p in parts]}")
+    finally:
+        app.cleanup()
+
+
 CLIENT_AS_OTHER = r"""
 import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -550,6 +601,9 @@ def check_viewer_gtk3():
         check(hung[-1][2].startswith("Main thread stuck for ") and "view_gtk3_hang" in hung[-1][2],
               f"it names the culprit: {hung[-1][2]!r}")
         check("was stuck for" in banners[-1][2], f"then says it ended: {banners[-1][2]!r}")
+        # The hang's timeout was added by stdin_cb: the banner says so.
+        check(hung[-1][2].endswith(", posted from stdin_cb (view-gtk3)"),
+              f"it names where the stuck callback was posted from: {hung[-1][2]!r}")
         check(lines.wait(lambda l: l.startswith("screenshot"), 10, seen=True) is not None,
               f"a screenshot during the hang: {[l for l in lines.all if 'banner=' not in l]}")
         check(any(l.startswith("screenshot=") for l in lines.all),
@@ -562,8 +616,10 @@ def check_viewer_gtk3():
         agree = [l.split(" ", 1) for l in lines.all if l.startswith("stall-status=")]
         during = [(int(ns[13:]), status) for ns, status in agree if int(ns[13:]) >= 0]
         check(len(during) >= 4, f"the panel's status seen with the banner's time: {agree[-5:]}")
+        check(any(status.endswith(", posted from stdin_cb") for _, status in during),
+              f"the panel's status names where the hang was posted from: {during[-3:]}")
         for ns, status in during:
-            value, _, unit = status[len("Stalled for "):].partition(" ")
+            value, _, unit = status[len("Stalled for "):].split(",")[0].partition(" ")
             seconds = float(value) / (1000 if unit == "ms" else 1) if unit in ("s", "ms") else -1
             check(status.startswith("Stalled for ") and abs(seconds - ns / 1e9) <= 0.006,
                   f"the panel says {status!r} while the banner says {ns / 1e9:.3f} s")
@@ -955,6 +1011,7 @@ def check_socket_refused():
 if __name__ == "__main__":
     sys.exit(main({
         "hang-progress": check_hang_progress,
+        "hang-posted": check_hang_posted,
         "other-uid": check_other_uid,
         "slow-viewer": check_slow_viewer,
         "late-viewer": check_late_viewer,

@@ -5,6 +5,7 @@
  * Commands, one per line:
  *   hang MS        the main thread computes for MS ms in view_app_hang_cpu ()
  *                  (prints "hang=START_NS,END_NS", CLOCK_MONOTONIC)
+ *   idle-hang MS   the same in an idle that view_app_post_hang () adds
  *   steady S       for S seconds: every 4 ms a dispatch with a fixed amount
  *                  of work, and every 150 ms a 60 ms stall (jank events for
  *                  the snapshots); then prints the work dispatches' wall time
@@ -108,6 +109,29 @@ child_quit (gpointer child_loop)
 }
 
 static gboolean
+hang_idle (gpointer data)
+{
+  gint64 start = g_get_monotonic_time ();
+
+  view_app_hang_cpu (GPOINTER_TO_UINT (data));
+  printf ("hang=%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n", start * 1000,
+          g_get_monotonic_time () * 1000);
+  fflush (stdout);
+  return G_SOURCE_REMOVE;
+}
+
+/* Not static: the posting site of the idle that hangs. */
+void view_app_post_hang (guint ms);
+volatile guint view_app_posted;
+
+__attribute__ ((noinline)) void
+view_app_post_hang (guint ms)
+{
+  /* Kept after the call: no tail call, so this function is the caller. */
+  view_app_posted = g_idle_add (hang_idle, GUINT_TO_POINTER (ms));
+}
+
+static gboolean
 stdin_cb (GIOChannel *channel, GIOCondition condition, gpointer data)
 {
   g_autofree char *line = NULL;
@@ -129,6 +153,8 @@ stdin_cb (GIOChannel *channel, GIOCondition condition, gpointer data)
               g_get_monotonic_time () * 1000);
       fflush (stdout);
     }
+  else if (sscanf (line, "idle-hang %u", &arg) == 1)
+    view_app_post_hang (arg);
   else if (sscanf (line, "steady %u", &arg) == 1)
     {
       work_us = g_array_new (FALSE, FALSE, sizeof (gint64));
