@@ -67,6 +67,9 @@ typedef struct
   guint32 fib_a, fib_b; /* back-off factors */
   gint64 next_sample_ns;
   gboolean timer_mode; /* the main thread samples itself (js-sample-timer.h) */
+  /* Since the previous CPU reading: the share of the time the main thread
+   * ran or waited for a CPU (schedstat run delay); -1 unknown. */
+  double busy_share;
 } Stall;
 
 struct _JsWatchdog
@@ -380,6 +383,7 @@ note_cpu (JsWatchdog *wd, Stall *st, gint64 now)
   gint64 runnable;
   gint64 cpu = js_thread_probe_cpu_ns (&wd->probe, &runnable);
 
+  st->busy_share = -1;
   if (cpu >= 0)
     {
       if (st->h.cpu_first_ns < 0)
@@ -388,6 +392,12 @@ note_cpu (JsWatchdog *wd, Stall *st, gint64 now)
           st->h.cpu_first_at_ns = now;
           st->h.runnable_first_ns = runnable;
         }
+      else if (now > st->h.cpu_last_at_ns)
+        st->busy_share = (double) (cpu - st->h.cpu_last_ns
+                                   + (runnable >= 0 && st->h.runnable_last_ns >= 0
+                                          ? runnable - st->h.runnable_last_ns
+                                          : 0))
+                         / (double) (now - st->h.cpu_last_at_ns);
       st->h.cpu_last_ns = cpu;
       st->h.cpu_last_at_ns = now;
       st->h.runnable_last_ns = runnable;
@@ -548,6 +558,14 @@ stop_timer (JsWatchdog *wd)
  * time it fires for a thread that was only waiting for a CPU (a loaded
  * machine), up to this; back to 4 ms when it finds the thread blocked. */
 #define MIN_SLACK_NS (4 * JS_NS_PER_MS)
+/* The timer samples only CPU time: it runs while the main thread was on a
+ * CPU (or waiting for one) at least this share of the time since the
+ * watchdog's previous look, and the watchdog samples by the clock again
+ * when it was less (it blocked, in waits the timer does not see). */
+#define MIN_BUSY_SHARE 0.9
+/* The first look after arming comes after this many intervals (at most
+ * TIMER_LOOK_NS): a loop that mostly sleeps goes back to the clock soon. */
+#define FIRST_LOOK_INTERVALS 5
 #define MAX_SLACK_NS (64 * JS_NS_PER_MS)
 
 static gint64
@@ -573,6 +591,7 @@ maybe_arm_timer (JsWatchdog *wd, Stall *st, gint64 now)
     {
     case JS_SAMPLE_TIMER_ARMED:
       st->timer_mode = TRUE;
+      st->next_sample_ns = now + MIN (FIRST_LOOK_INTERVALS * interval, TIMER_LOOK_NS);
       js_wake_timer_arm (&wd->timer, interval + timer_slack (interval));
       break;
     case JS_SAMPLE_TIMER_IN_CALL:
@@ -606,6 +625,17 @@ timer_look (JsWatchdog *wd, Stall *st, gint64 now)
   note_cpu (wd, st, now);
   last = js_sample_timer_last_ns ();
   interval = js_sample_timer_interval_ns ();
+  if (st->busy_share >= 0 && st->busy_share < MIN_BUSY_SHARE)
+    {
+      /* It blocked for a good part of the time since the last look, in
+       * waits too short for the dead man's switch: the timer sees none of
+       * them. Sample by the clock again, its own way. */
+      stop_timer (wd);
+      st->timer_mode = FALSE;
+      sample_step (wd, st, now);
+      st->next_sample_ns = now + stage_interval (wd, now - st->h.start_ns) * MAX (st->fib_b, 1);
+      return;
+    }
   if (now < last + interval + timer_slack (interval))
     {
       /* Samples come: the next look drains them, unless the handler's
@@ -650,6 +680,7 @@ begin_stall (JsWatchdog *wd, gint64 start, gint64 now)
   st->fib_a = 0;
   st->fib_b = 1;
   st->next_sample_ns = now;
+  st->busy_share = -1;
   wd->stats.stalls++;
   js_posting_set_stall (TRUE);
   if (wd->config->ping_period_ns == 0 && wd->ping_sent_ns == 0)
