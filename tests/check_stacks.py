@@ -185,7 +185,7 @@ def validate_stack_members(e):
 def validate_sampler(report):
     sampler = report["summary"].get("sampler", "missing")
     check(isinstance(sampler, dict), f"summary.sampler: {sampler!r}")
-    for key in ("stalls", "stalls_without_event", "samples", "samples_running",
+    for key in ("stalls", "stalls_without_event", "samples", "samples_running", "samples_timer",
                 "samples_waiting", "samples_folded", "samples_failed", "samples_dropped",
                 "signals_sent", "signal_timeouts", "signal_late", "signal_blocked",
                 "signals_withheld", "signals_deferred", "blocking_calls_eintr",
@@ -396,14 +396,16 @@ def check_no_eintr(run, count_key):
     info(f"{calls} blocking calls, {eintr} EINTR seen by the app; sampler: "
          + ", ".join(f"{k} {sampler.get(k)}" for k in (
              "signals_sent", "signals_withheld", "signals_deferred", "blocking_calls_eintr",
-             "samples", "samples_running", "samples_waiting", "samples_folded",
+             "samples", "samples_running", "samples_timer", "samples_waiting", "samples_folded",
              "signal_timeouts", "signal_late", "signal_blocked")))
     check_equal(fact(run, "other_errors"), "0", "errors other than EINTR")
     check(calls > 0, "no blocking call was made")
-    check(sampler["signals_sent"] > 0 and sampler["signal_timeouts"] < sampler["signals_sent"],
+    check(sampler["samples_timer"] > 0
+          or (sampler["signals_sent"] > 0
+              and sampler["signal_timeouts"] < sampler["signals_sent"]),
           f"no sampling signal reached the main thread (signals_sent "
-          f"{sampler['signals_sent']}, signal_timeouts {sampler['signal_timeouts']}): the "
-          f"race was not exercised")
+          f"{sampler['signals_sent']}, signal_timeouts {sampler['signal_timeouts']}, "
+          f"samples_timer {sampler['samples_timer']}): the race was not exercised")
     check_equal(eintr, 0, "blocking calls of the app cut short (EINTR) while jankscope sampled")
     report = stacks_report(run)
     check_equal(sampler["blocking_calls_eintr"], 0,
@@ -412,6 +414,41 @@ def check_no_eintr(run, count_key):
     check(e["samples_running"] > 0 and e["samples_waiting"] > 0,
           f"a loop half on CPU, half asleep: {e['samples_running']} running and "
           f"{e['samples_waiting']} waiting samples")
+
+
+def test_cpu_stall():
+    """A 2 s CPU stall (main-thread CPU time) sampled every 10 ms, then 300 ms
+    of 2 ms sleeps in poll and usleep in the same dispatch. The running
+    thread samples itself on its CPU-time timer (src/core/js-sample-timer.h):
+    the watchdog thread wakes a few times a second, not twice per sample
+    (counted: its voluntary context switches over the CPU part, which the
+    app reads from /proc), with samples still about every 10 ms of CPU; and
+    the timer's signal never cuts a sleep short when the stall turns into
+    sleeps."""
+    run = run_stacks("cpu-stall", "2000", "300", extra_env={"JANKSCOPE_SAMPLE_MS": "10"},
+                     timeout=90)
+    check_ran_fine(run)
+    switches = int(fact(run, "watch_switches"))
+    sampler = run.report["summary"]["sampler"]
+    report = stacks_report(run)
+    e = stall_event(run, report)
+    info(f"watchdog thread: {switches} voluntary context switches over 2 s of CPU; stall: "
+         f"{e['samples_total']} samples ({e['samples_running']} running, "
+         f"{e['samples_waiting']} waiting); sampler: "
+         + ", ".join(f"{k} {sampler.get(k)}" for k in (
+             "samples", "samples_timer", "samples_folded", "signals_sent", "watchdog_wakeups",
+             "signals_withheld", "signals_deferred")))
+    check(switches >= 0, "no jankscope-watch thread found")
+    # ~200 samples at 10 ms of CPU each (CPU time: not slowed by a loaded
+    # machine); the watchdog's own way costs it at least one wake-up each.
+    check(e["samples_running"] >= 100,
+          f"only {e['samples_running']} running samples in a 2 s CPU stall at 10 ms")
+    check(switches * 2 < e["samples_running"],
+          f"the watchdog woke {switches} times for {e['samples_running']} running samples: "
+          f"it should not wake for each")
+    check(sampler["samples_timer"] >= 100,
+          f"summary.sampler.samples_timer {sampler['samples_timer']}")
+    check_no_eintr(run, "calls")
 
 
 def test_nanosleep_loop():
@@ -1671,6 +1708,7 @@ CHECKS = {
     "recursion": test_recursion,
     "usleep": test_usleep,
     "nanosleep-loop": test_nanosleep_loop,
+    "cpu-stall": test_cpu_stall,
     "lock": test_lock,
     "io": test_io,
     "ipc": test_ipc,

@@ -187,6 +187,8 @@ jankscope_core_start (JsBridge *bridge)
   js_mainloop_add_poll_observer (js_focus_poll);
   modules = js_modules_new ();
   watchdog = js_watchdog_new (&config, modules, config.sampling);
+  if (bridge->mode == JS_MODE_PRELOAD)
+    js_watchdog_use_sample_timer (watchdog);
   js_collector_set_watchdog (collector, watchdog, modules);
   /* Posting sites (preload only: the GTK module has no stand-ins). */
   js_posting_init (g_main_context_default (), config.post_stacks);

@@ -115,6 +115,15 @@ js_dbus_calls_end (void)
     __atomic_sub_fetch (&note.depth, 1, __ATOMIC_RELEASE);
 }
 
+guint
+js_dbus_calls_generation (void)
+{
+  if (__atomic_load_n (&note.depth, __ATOMIC_ACQUIRE) <= 0)
+    return 0;
+  /* Odd while a begin writes the names: never equal to a later reading. */
+  return __atomic_load_n (&note.seq, __ATOMIC_ACQUIRE);
+}
+
 char *
 js_dbus_calls_current (void)
 {

@@ -41,4 +41,9 @@ void js_dbus_calls_end (void);
  * newly allocated; NULL when none is under way (or it changed meanwhile). */
 char *js_dbus_calls_current (void);
 
+/* Any thread, async-signal-safe (a signal handler on the main thread): a
+ * number that names the call under way, 0 when none is; js_dbus_calls_current
+ * gives that call's names while this number stays the same. */
+guint js_dbus_calls_generation (void);
+
 G_END_DECLS

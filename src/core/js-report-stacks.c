@@ -783,6 +783,7 @@ js_report_add_sampler_summary (JsonBuilder *b, JsStallStore *store, JsWatchdog *
   js_json_member_int (b, "stalls_without_event", (gint64) store->unattached);
   js_json_member_int (b, "samples", (gint64) ws.samples);
   js_json_member_int (b, "samples_running", (gint64) ws.samples_running);
+  js_json_member_int (b, "samples_timer", (gint64) ws.samples_timer);
   js_json_member_int (b, "samples_waiting", (gint64) ws.samples_waiting);
   js_json_member_int (b, "samples_folded", (gint64) ws.samples_folded);
   js_json_member_int (b, "samples_failed", (gint64) ws.samples_failed);

@@ -7,6 +7,7 @@
 #include "js-clock.h"
 #include "js-futex.h"
 #include "js-log.h"
+#include "js-sample-timer.h"
 #include "js-stack-sample.h"
 
 #include <dlfcn.h>
@@ -22,7 +23,6 @@
 
 /* The handler's own frames and the signal trampoline come first in a
  * backtrace taken inside it; they are cut off at the interrupted pc. */
-#define EXTRA_FRAMES 16
 #define N_SLOTS 8
 
 enum
@@ -40,7 +40,7 @@ typedef struct
   guint16 n;
   guint16 truncated;
   gint64 cost_ns;
-  void *frames[JS_STACK_SAMPLE_MAX_FRAMES + EXTRA_FRAMES];
+  void *frames[JS_STACK_SAMPLE_MAX_FRAMES + JS_SAMPLER_EXTRA_FRAMES];
 } Slot;
 
 typedef int (*BacktraceFunc) (void **buffer, int size);
@@ -81,6 +81,35 @@ interrupted_pc (const ucontext_t *uc)
 }
 #endif
 
+guint
+js_sampler_unwind (void **frames, guint capacity, void *context, gboolean *truncated)
+{
+  int n = backtrace_func (frames, (int) capacity);
+  guintptr pc = interrupted_pc (context);
+  int first = -1;
+
+  *truncated = n == (int) capacity;
+  /* Keep from the interrupted frame on. */
+  for (int i = 0; i < n && i < JS_SAMPLER_EXTRA_FRAMES; i++)
+    if ((guintptr) frames[i] == pc)
+      {
+        first = i;
+        break;
+      }
+  if (first < 0 && pc != 0)
+    {
+      /* The unwinder did not step through the trampoline: keep the pc. */
+      frames[0] = (void *) pc;
+      n = 1;
+      first = 0;
+    }
+  else if (first < 0)
+    first = 0;
+  memmove (frames, frames + first, (gsize) (n - first) * sizeof (void *));
+  *truncated |= (n - first) > JS_STACK_SAMPLE_MAX_FRAMES;
+  return (guint) MIN (n - first, JS_STACK_SAMPLE_MAX_FRAMES);
+}
+
 /* Async-signal-safe: no locks, no allocation, no stdio; errno saved. It
  * touches only what it owns: the slots, its counters, the guard, and the
  * ucontext the kernel handed it (never the code or stack around the
@@ -93,9 +122,15 @@ on_signal (int sig, siginfo_t *info, void *context)
   guint32 seq;
   int expected = SLOT_REQUESTED;
   gint64 start;
-  int n;
+  gboolean trunc = FALSE;
 
   __atomic_store_n (&in_handler, 1, __ATOMIC_RELAXED);
+  if (info->si_code == SI_TIMER)
+    {
+      /* The CPU-time timer's (js-sample-timer.h), if it is ours. */
+      js_sample_timer_on_signal (info, context);
+      goto out;
+    }
   if (info->si_code != SI_QUEUE || info->si_pid != main_pid)
     goto out; /* not ours: someone else's sigqueue/kill of this number */
   /* One of the watchdog's signals has arrived, late or not: it is no longer
@@ -114,33 +149,9 @@ on_signal (int sig, siginfo_t *info, void *context)
       goto out;
     }
   start = js_now_ns ();
-  n = backtrace_func (slot->frames, G_N_ELEMENTS (slot->frames));
-  slot->n = 0;
-  slot->truncated = n == (int) G_N_ELEMENTS (slot->frames);
-  /* Keep from the interrupted frame on. */
-  {
-    guintptr pc = interrupted_pc (context);
-    int first = -1;
-
-    for (int i = 0; i < n && i < EXTRA_FRAMES; i++)
-      if ((guintptr) slot->frames[i] == pc)
-        {
-          first = i;
-          break;
-        }
-    if (first < 0 && pc != 0)
-      {
-        /* The unwinder did not step through the trampoline: keep the pc. */
-        slot->frames[0] = (void *) pc;
-        n = 1;
-        first = 0;
-      }
-    else if (first < 0)
-      first = 0;
-    memmove (slot->frames, slot->frames + first, (gsize) (n - first) * sizeof (void *));
-    slot->n = (guint16) MIN (n - first, JS_STACK_SAMPLE_MAX_FRAMES);
-    slot->truncated |= (n - first) > JS_STACK_SAMPLE_MAX_FRAMES;
-  }
+  slot->n
+      = (guint16) js_sampler_unwind (slot->frames, G_N_ELEMENTS (slot->frames), context, &trunc);
+  slot->truncated = trunc;
   slot->cost_ns = js_now_ns () - start;
   __atomic_store_n (&slot->state, SLOT_DONE, __ATOMIC_RELEASE);
   js_futex_wake (&slot->state);

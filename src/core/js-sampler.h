@@ -82,6 +82,17 @@ typedef int (*JsBacktraceFunc) (void **buffer, int size);
 JsBacktraceFunc js_sampler_backtrace (void);
 void js_sampler_get_counters (JsSamplerCounters *counters);
 
+/* The handler's frames and the signal trampoline come first in a backtrace
+ * taken inside it: a buffer for js_sampler_unwind holds this many more. */
+#define JS_SAMPLER_EXTRA_FRAMES 16
+
+/* Inside the handler only (async-signal-safe): the interrupted thread's
+ * return addresses into `frames` (capacity JS_STACK_SAMPLE_MAX_FRAMES +
+ * JS_SAMPLER_EXTRA_FRAMES), leaf first from the interrupted pc of
+ * `context` (the handler's ucontext); returns how many (at most
+ * JS_STACK_SAMPLE_MAX_FRAMES). */
+guint js_sampler_unwind (void **frames, guint capacity, void *context, gboolean *truncated);
+
 /* In a fork child: puts the signal's previous disposition back. Async-signal-safe. */
 void js_sampler_fork_child (void);
 

@@ -89,6 +89,7 @@ js_thread_probe_parse_status (const char *text, JsThreadSnapshot *out)
   const char *state = field (text, "State");
   const char *blocked = field (text, "SigBlk");
   const char *nvcsw = field (text, "voluntary_ctxt_switches");
+  const char *pending = field (text, "SigPnd");
 
   if (state == NULL || blocked == NULL || nvcsw == NULL)
     return FALSE;
@@ -98,6 +99,7 @@ js_thread_probe_parse_status (const char *text, JsThreadSnapshot *out)
     return FALSE;
   out->state = *state;
   out->sig_blocked = g_ascii_strtoull (blocked, NULL, 16);
+  out->sig_pending = pending != NULL ? g_ascii_strtoull (pending, NULL, 16) : G_MAXUINT64;
   out->nvcsw = g_ascii_strtoull (nvcsw, NULL, 10);
   return TRUE;
 }

@@ -35,6 +35,7 @@ typedef struct
 {
   char state;          /* 'R', 'S', 'D', 'T', ...; 0 if unknown */
   guint64 sig_blocked; /* SigBlk: bit n-1 for signal n */
+  guint64 sig_pending; /* SigPnd (the thread's own pending signals); all set if unknown */
   guint64 nvcsw;       /* voluntary context switches: changes whenever it blocks */
   gboolean blocked;    /* in a system call and not running ("syscall" gave a number) */
   long syscall_nr;     /* -1 when blocked outside a system call (page fault...) */

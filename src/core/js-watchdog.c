@@ -9,7 +9,9 @@
 #include "js-log.h"
 #include "js-mainloop.h"
 #include "js-posting.h"
+#include "js-dbus-calls.h"
 #include "js-sample-detail.h"
+#include "js-sample-timer.h"
 #include "js-sampler.h"
 #include "js-source-swap.h"
 #include "js-thread-probe.h"
@@ -46,6 +48,11 @@
  * often: during a hang the collector (and the report on disk) must get the
  * stack, not only after the stall ends. */
 #define HANDOVER_NS (1000 * JS_NS_PER_MS)
+/* While the main thread samples itself on its CPU-time timer
+ * (js-sample-timer.h), the watchdog drains the samples this often; it wakes
+ * sooner only for a tier, a ring half full, the end of the stall or the
+ * dead man's switch (no sample in time: the thread blocked). */
+#define TIMER_LOOK_NS (250 * JS_NS_PER_MS)
 /* Looks again at a thread found inside a guarded blocking call. */
 #define MAX_IN_CALL_RETRIES 3
 
@@ -59,6 +66,10 @@ typedef struct
   JsStallSample *open;  /* the sample identical ones fold into, still in our hands */
   guint32 fib_a, fib_b; /* back-off factors */
   gint64 next_sample_ns;
+  gboolean timer_mode; /* the main thread samples itself (js-sample-timer.h) */
+  /* Since the previous CPU reading: the share of the time the main thread
+   * ran or waited for a CPU (schedstat run delay); -1 unknown. */
+  double busy_share;
 } Stall;
 
 struct _JsWatchdog
@@ -77,6 +88,9 @@ struct _JsWatchdog
   int parks;           /* park numbers */
   JsWakeTimer timer;   /* fds -1: none, the watchdog never parks */
   gboolean can_park;
+  gboolean use_timer;          /* js-sample-timer.h is set up (preload mode) */
+  guint64 timer_unloads;       /* js_modules_unloads () before the ring's unread samples */
+  gint64 timer_slack_ns;       /* js_sample_timer_set_slack_ns */
   void (*on_stall) (gpointer); /* a stall began or ended: the collector */
   gpointer on_stall_data;
 
@@ -309,12 +323,94 @@ take_sample (JsWatchdog *wd, JsStackSample *s, JsThreadSnapshot *snap)
     }
 }
 
+/* A fresh sample: it starts a new entry, or (the same stack and detail as
+ * the open entry) it is dropped and FALSE returned: the caller folds it. */
+static gboolean
+open_or_fold (JsWatchdog *wd, Stall *st, JsStallSample *fresh, guint64 nvcsw)
+{
+  JsStackSample *s = &fresh->sample;
+
+  if (st->open != NULL && st->have_last && same_stack (&st->last, s) && s->copy == NULL
+      && g_strcmp0 (st->open->detail, fresh->detail) == 0)
+    {
+      js_stall_sample_free (fresh);
+      return FALSE;
+    }
+  flush_open_sample (wd, st);
+  fresh->stall_id = st->h.id;
+  st->open = fresh;
+  /* Remember the stack to fold identical ones (the copy stays with
+   * the sample). */
+  /* The back-off starts over only when the stack changed (not when
+   * an unchanged one was merely handed over). */
+  if (!st->have_last || !same_stack (&st->last, s))
+    {
+      st->fib_a = 0;
+      st->fib_b = 1;
+    }
+  st->last = *s;
+  st->last.copy = NULL;
+  st->last_nvcsw = nvcsw;
+  st->have_last = TRUE;
+  return TRUE;
+}
+
+/* One more sample like the open entry's, taken at `now`. */
+static void
+fold_into_open (JsWatchdog *wd, Stall *st, gint64 now)
+{
+  st->open->sample.count++;
+  st->open->sample.last_ns = now;
+  wd->stats.samples_folded++;
+  /* The next sample starts a new entry (with the same stack, if nothing
+   * changed) once this one is handed over. */
+  if (now - st->open->sample.time_ns >= HANDOVER_NS)
+    flush_open_sample (wd, st);
+  /* Fibonacci back-off: 1, 1, 2, 3, 5, ... intervals while nothing changes. */
+  if (st->fib_b < MAX_BACKOFF)
+    {
+      guint32 next = st->fib_a + st->fib_b;
+
+      st->fib_a = st->fib_b;
+      st->fib_b = next;
+    }
+}
+
+/* The main thread's CPU clock (and run delay) into the stall's header. */
+static gint64
+note_cpu (JsWatchdog *wd, Stall *st, gint64 now)
+{
+  gint64 runnable;
+  gint64 cpu = js_thread_probe_cpu_ns (&wd->probe, &runnable);
+
+  st->busy_share = -1;
+  if (cpu >= 0)
+    {
+      if (st->h.cpu_first_ns < 0)
+        {
+          st->h.cpu_first_ns = cpu;
+          st->h.cpu_first_at_ns = now;
+          st->h.runnable_first_ns = runnable;
+        }
+      else if (now > st->h.cpu_last_at_ns)
+        st->busy_share = (double) (cpu - st->h.cpu_last_ns
+                                   + (runnable >= 0 && st->h.runnable_last_ns >= 0
+                                          ? runnable - st->h.runnable_last_ns
+                                          : 0))
+                         / (double) (now - st->h.cpu_last_at_ns);
+      st->h.cpu_last_ns = cpu;
+      st->h.cpu_last_at_ns = now;
+      st->h.runnable_last_ns = runnable;
+    }
+  return cpu;
+}
+
 static void
 sample_step (JsWatchdog *wd, Stall *st, gint64 now)
 {
   JsThreadSnapshot snap;
   JsStackSample *s;
-  gint64 cpu, runnable;
+  gint64 cpu;
   gboolean folded = FALSE;
 
   st->h.samples++;
@@ -325,19 +421,7 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
       wd->stats.samples_failed++;
       return;
     }
-  cpu = js_thread_probe_cpu_ns (&wd->probe, &runnable);
-  if (cpu >= 0)
-    {
-      if (st->h.cpu_first_ns < 0)
-        {
-          st->h.cpu_first_ns = cpu;
-          st->h.cpu_first_at_ns = now;
-          st->h.runnable_first_ns = runnable;
-        }
-      st->h.cpu_last_ns = cpu;
-      st->h.cpu_last_at_ns = now;
-      st->h.runnable_last_ns = runnable;
-    }
+  cpu = note_cpu (wd, st, now);
 
   /* Still blocked in the very same call since the last sample (no context
    * switch): the same stack, nothing to read. */
@@ -385,50 +469,197 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
         wd->stats.samples_running++;
       /* The file or D-Bus call it is at (the diagnosis's evidence). */
       fresh->detail = js_sample_detail_take (&snap);
-      if (st->open != NULL && st->have_last && same_stack (&st->last, s) && s->copy == NULL
-          && g_strcmp0 (st->open->detail, fresh->detail) == 0)
-        {
-          folded = TRUE;
-          js_stall_sample_free (fresh);
-        }
-      else
-        {
-          flush_open_sample (wd, st);
-          fresh->stall_id = st->h.id;
-          st->open = fresh;
-          /* Remember the stack to fold identical ones (the copy stays with
-           * the sample). */
-          /* The back-off starts over only when the stack changed (not when
-           * an unchanged one was merely handed over). */
-          if (!st->have_last || !same_stack (&st->last, s))
-            {
-              st->fib_a = 0;
-              st->fib_b = 1;
-            }
-          st->last = *s;
-          st->last.copy = NULL;
-          st->last_nvcsw = snap.nvcsw;
-          st->have_last = TRUE;
-        }
+      folded = !open_or_fold (wd, st, fresh, snap.nvcsw);
     }
   if (folded)
-    {
-      st->open->sample.count++;
-      st->open->sample.last_ns = now;
-      wd->stats.samples_folded++;
-      /* The next sample starts a new entry (with the same stack, if nothing
-       * changed) once this one is handed over. */
-      if (now - st->open->sample.time_ns >= HANDOVER_NS)
-        flush_open_sample (wd, st);
-      /* Fibonacci back-off: 1, 1, 2, 3, 5, ... intervals while nothing changes. */
-      if (st->fib_b < MAX_BACKOFF)
-        {
-          guint32 next = st->fib_a + st->fib_b;
+    fold_into_open (wd, st, now);
+}
 
-          st->fib_a = st->fib_b;
-          st->fib_b = next;
+/* --- samples the main thread takes itself (js-sample-timer.h) ------------ */
+
+/* The samples the handler wrote since the last look, folded in as the
+ * watchdog's own are. */
+static void
+drain_timer_samples (JsWatchdog *wd, Stall *st)
+{
+  JsTimerSample ts;
+  guint64 unloads_now = js_modules_unloads ();
+
+  while (js_sample_timer_next (&ts))
+    {
+      JsStallSample *fresh;
+      JsStackSample *s;
+
+      st->h.samples++;
+      wd->stats.samples++;
+      wd->stats.handler_ns_total += ts.cost_ns;
+      wd->stats.handler_ns_max = MAX (wd->stats.handler_ns_max, ts.cost_ns);
+      if (!st->active)
+        continue;
+      fresh = g_new0 (JsStallSample, 1);
+      s = &fresh->sample;
+      s->time_ns = s->last_ns = ts.time_ns;
+      s->count = 1;
+      s->cpu_ns = ts.cpu_ns;
+      s->state = JS_THREAD_RUNNING;
+      s->wait = JS_WAIT_NONE;
+      s->syscall = -1;
+      s->n_frames = ts.n_frames;
+      if (ts.truncated)
+        s->flags |= JS_STACK_SAMPLE_TRUNCATED;
+      memcpy (s->frames, ts.frames, ts.n_frames * sizeof ts.frames[0]);
+      /* Taken after the previous look's count of unloads: if a module was
+       * unloaded since, another may sit where its frames were. */
+      s->unloads = wd->timer_unloads;
+      for (guint i = 0; i < s->n_frames; i++)
+        s->modules[i]
+            = (guint16) js_modules_resolve (wd->modules, i > 0 ? s->frames[i] - 1 : s->frames[i]);
+      if (js_modules_unloads () != s->unloads)
+        {
+          st->h.samples_failed++;
+          wd->stats.samples_failed++;
+          js_stall_sample_free (fresh);
+          continue;
         }
+      wd->stats.samples_running++;
+      wd->stats.samples_timer++;
+      /* The D-Bus call it was in, if that call is still the one under way. */
+      if (ts.dbus != 0 && js_dbus_calls_generation () == ts.dbus)
+        {
+          fresh->detail = js_dbus_calls_current ();
+          if (js_dbus_calls_generation () != ts.dbus)
+            g_clear_pointer (&fresh->detail, g_free);
+        }
+      if (!open_or_fold (wd, st, fresh, st->last_nvcsw))
+        fold_into_open (wd, st, ts.time_ns);
     }
+  wd->timer_unloads = unloads_now;
+}
+
+/* Stops the timer and gives its token back as soon as no signal of it is
+ * pending (js-sample-timer.h); a later look finishes what cannot be now. */
+static void
+stop_timer (JsWatchdog *wd)
+{
+  JsThreadSnapshot snap;
+  gboolean pending;
+  int sig = js_sampler_signal ();
+
+  if (!js_sample_timer_disarm ())
+    return;
+  /* Read after the disarm: what is not pending now never will be. */
+  pending = !wd->have_probe || !js_thread_probe_read (&wd->probe, &snap) || sig <= 0
+            || (snap.sig_pending & (G_GUINT64_CONSTANT (1) << (sig - 1))) != 0;
+  if (js_sample_timer_settle (pending))
+    js_wake_timer_arm (&wd->timer, 0); /* no stale dead man's switch */
+}
+
+/* The dead man's switch's allowance: 4 ms (a tick at 250 Hz), doubled each
+ * time it fires for a thread that was only waiting for a CPU (a loaded
+ * machine), up to this; back to 4 ms when it finds the thread blocked. */
+#define MIN_SLACK_NS (4 * JS_NS_PER_MS)
+/* The timer samples only CPU time: it runs while the main thread was on a
+ * CPU (or waiting for one) at least this share of the time since the
+ * watchdog's previous look, and the watchdog samples by the clock again
+ * when it was less (it blocked, in waits the timer does not see). */
+#define MIN_BUSY_SHARE 0.9
+/* The first look after arming comes after this many intervals (at most
+ * TIMER_LOOK_NS): a loop that mostly sleeps goes back to the clock soon. */
+#define FIRST_LOOK_INTERVALS 5
+#define MAX_SLACK_NS (64 * JS_NS_PER_MS)
+
+static gint64
+timer_slack (gint64 interval)
+{
+  return js_sample_timer_slack_ns (interval);
+}
+
+/* After a sample of its own found the thread running: from now on the
+ * thread samples itself, if it can. */
+static void
+maybe_arm_timer (JsWatchdog *wd, Stall *st, gint64 now)
+{
+  gint64 interval;
+
+  if (!wd->use_timer || !wd->sampling || !st->have_last || st->last.state != JS_THREAD_RUNNING
+      || (st->last.flags & JS_STACK_SAMPLE_NO_STACK))
+    return;
+  interval = stage_interval (wd, now - st->h.start_ns) * MAX (st->fib_b, 1);
+  wd->timer_unloads = js_modules_unloads ();
+  switch (js_sample_timer_arm (st->h.start_ns, interval, st->fib_a, st->fib_b, &st->last,
+                               st->open != NULL ? st->open->sample.time_ns : 0))
+    {
+    case JS_SAMPLE_TIMER_ARMED:
+      st->timer_mode = TRUE;
+      st->next_sample_ns = now + MIN (FIRST_LOOK_INTERVALS * interval, TIMER_LOOK_NS);
+      js_wake_timer_arm (&wd->timer, interval + timer_slack (interval));
+      break;
+    case JS_SAMPLE_TIMER_IN_CALL:
+      break; /* inside a blocking call: the next sample of its own tries again */
+    case JS_SAMPLE_TIMER_FAILED:
+      wd->use_timer = FALSE;
+      break;
+    }
+}
+
+/* A look while the thread samples itself: drain; if no sample came in
+ * time, the thread stopped burning CPU: look at it the old way. */
+static void
+timer_look (JsWatchdog *wd, Stall *st, gint64 now)
+{
+  gint64 last, interval;
+  JsThreadSnapshot snap;
+
+  drain_timer_samples (wd, st);
+  if (!js_sample_timer_armed () || !js_sampler_check_handler ())
+    {
+      /* The app took the signal over (sampling is off), or the timer
+       * could not be re-armed. */
+      if (js_sampler_signal () == 0)
+        wd->sampling = FALSE;
+      stop_timer (wd);
+      st->timer_mode = FALSE;
+      st->next_sample_ns = now;
+      return;
+    }
+  note_cpu (wd, st, now);
+  last = js_sample_timer_last_ns ();
+  interval = js_sample_timer_interval_ns ();
+  if (st->busy_share >= 0 && st->busy_share < MIN_BUSY_SHARE)
+    {
+      /* It blocked for a good part of the time since the last look, in
+       * waits too short for the dead man's switch: the timer sees none of
+       * them. Sample by the clock again, its own way. */
+      stop_timer (wd);
+      st->timer_mode = FALSE;
+      sample_step (wd, st, now);
+      st->next_sample_ns = now + stage_interval (wd, now - st->h.start_ns) * MAX (st->fib_b, 1);
+      return;
+    }
+  if (now < last + interval + timer_slack (interval))
+    {
+      /* Samples come: the next look drains them, unless the handler's
+       * dead man's switch (or a ring half full) wakes this thread first. */
+      st->next_sample_ns = now + TIMER_LOOK_NS;
+      return;
+    }
+  /* No sample in time. Running (or waiting for a CPU): the timer samples
+   * it when it has run; look again later. Blocked, or blocking the
+   * signal: its own way from now on. */
+  if (wd->have_probe && js_thread_probe_read (&wd->probe, &snap) && !snap.blocked
+      && !(snap.sig_blocked & (G_GUINT64_CONSTANT (1) << (js_sampler_signal () - 1))))
+    {
+      wd->timer_slack_ns = MIN (wd->timer_slack_ns * 2, MAX_SLACK_NS);
+      js_sample_timer_set_slack_ns (wd->timer_slack_ns);
+      st->next_sample_ns = now + TIMER_LOOK_NS;
+      return;
+    }
+  wd->timer_slack_ns = MIN_SLACK_NS;
+  js_sample_timer_set_slack_ns (wd->timer_slack_ns);
+  stop_timer (wd);
+  st->timer_mode = FALSE;
+  sample_step (wd, st, now);
+  st->next_sample_ns = now + stage_interval (wd, now - st->h.start_ns) * MAX (st->fib_b, 1);
 }
 
 /* --- stalls ------------------------------------------------------------ */
@@ -449,6 +680,7 @@ begin_stall (JsWatchdog *wd, gint64 start, gint64 now)
   st->fib_a = 0;
   st->fib_b = 1;
   st->next_sample_ns = now;
+  st->busy_share = -1;
   wd->stats.stalls++;
   js_posting_set_stall (TRUE);
   if (wd->config->ping_period_ns == 0 && wd->ping_sent_ns == 0)
@@ -467,6 +699,13 @@ end_stall (JsWatchdog *wd, gint64 now)
 
   st->h.end_ns = enter >= st->h.start_ns ? enter : now;
   st->h.last_seen_ns = now;
+  if (st->timer_mode || js_sample_timer_settling ())
+    {
+      /* What the thread sampled before the stall ended is the stall's. */
+      drain_timer_samples (wd, st);
+      stop_timer (wd);
+      st->timer_mode = FALSE;
+    }
   flush_open_sample (wd, st);
   publish_header (wd, &st->h);
   wd->last_finished = st->h;
@@ -563,6 +802,8 @@ step (JsWatchdog *wd, gint64 now)
 
   if (st->active && stuck != st->h.start_ns)
     end_stall (wd, now);
+  else if (!st->timer_mode && js_sample_timer_settling ())
+    stop_timer (wd);
   wd->last_enter_seen = enter;
 
   if (wd->config->ping_period_ns > 0 && wd->ping_sent_ns == 0 && now >= wd->next_ping_ns)
@@ -586,10 +827,13 @@ step (JsWatchdog *wd, gint64 now)
         }
       check_tiers (wd, now);
       check_ping (wd, now);
-      if (now >= st->next_sample_ns)
+      if (st->timer_mode)
+        timer_look (wd, st, now);
+      else if (now >= st->next_sample_ns)
         {
           sample_step (wd, st, now);
           st->next_sample_ns = now + stage_interval (wd, now - st->h.start_ns) * MAX (st->fib_b, 1);
+          maybe_arm_timer (wd, st, now);
         }
       st->h.last_seen_ns = now;
       /* Still stuck: the dispatch under way is the hang's (its record is
@@ -666,7 +910,10 @@ watchdog_thread (gpointer data)
           __atomic_store_n (&wd->park, 0, __ATOMIC_SEQ_CST);
           continue;
         }
-      js_futex_wait (&wd->quit, 0, wake - now);
+      if (wd->stall.timer_mode)
+        js_wake_timer_wait (&wd->timer, MAX (wake - now, 0)); /* the dead man's switch too */
+      else
+        js_futex_wait (&wd->quit, 0, wake - now);
     }
   if (wd->stall.active)
     end_stall (wd, js_now_ns ());
@@ -728,6 +975,16 @@ js_watchdog_new (const JsConfig *config, JsModules *modules, gboolean sampling)
 }
 
 void
+js_watchdog_use_sample_timer (JsWatchdog *wd)
+{
+  if (wd->sampling && wd->timer.timer_fd >= 0)
+    wd->use_timer = js_sample_timer_init (wd->probe.tid, js_sampler_signal (), &wd->timer,
+                                          wd->config->sample_interval_ns);
+  wd->timer_slack_ns = MIN_SLACK_NS;
+  js_sample_timer_set_slack_ns (wd->timer_slack_ns);
+}
+
+void
 js_watchdog_set_on_stall (JsWatchdog *wd, void (*func) (gpointer), gpointer data)
 {
   wd->on_stall = func;
@@ -786,5 +1043,6 @@ js_watchdog_fork_child (void)
   /* No watchdog here to wake, and the poll function only forwards. */
   if (the_watchdog != NULL)
     js_wake_timer_close (&the_watchdog->timer);
+  js_sample_timer_fork_child ();
   js_sampler_fork_child ();
 }

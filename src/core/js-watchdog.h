@@ -64,6 +64,10 @@ typedef struct _JsWatchdog JsWatchdog;
 /* Main thread (at start-up): `sampling` sets up the signal sampler here (it
  * must run on the main thread). Returns NULL if the watchdog cannot run. */
 JsWatchdog *js_watchdog_new (const JsConfig *config, JsModules *modules, gboolean sampling);
+/* Main thread, before it starts, in preload mode only (every blocking call
+ * of the main thread is guarded there): a running main thread samples
+ * itself on a CPU-time timer (js-sample-timer.h). */
+void js_watchdog_use_sample_timer (JsWatchdog *wd);
 /* Before it starts: `func` is called on the watchdog thread when a stall
  * begins and when it ends (the collector, which may be parked, wakes). */
 void js_watchdog_set_on_stall (JsWatchdog *wd, void (*func) (gpointer), gpointer data);
@@ -86,6 +90,7 @@ typedef struct
   guint64 parks;
   guint64 samples;
   guint64 samples_running;
+  guint64 samples_timer; /* of samples_running: taken on the CPU-time timer (js-sample-timer.h) */
   guint64 samples_waiting;
   guint64 samples_folded;
   guint64 samples_failed;

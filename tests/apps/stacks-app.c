@@ -21,7 +21,8 @@
  * dlclose-reuse MODULE_PATH MODULE2_PATH, debuginfo MODULE_PATH [LINGER_MS],
  * signal-takeover, signal-blocked, idle,
  * sleep-loop CALL [MS] (CALL: poll, select, pselect, ppoll, epoll_wait,
- * epoll_pwait, nanosleep, clock_nanosleep, usleep, mixed), app-signals.
+ * epoll_pwait, nanosleep, clock_nanosleep, usleep, mixed), app-signals,
+ * cpu-stall [CPU_MS [TAIL_MS]].
  */
 #define _GNU_SOURCE
 #include <glib.h>
@@ -195,6 +196,90 @@ js_test_nanosleep_loop (guint total_ms, guint *sleeps, guint *eintr, guint *othe
           else
             (*other_errors)++;
         }
+    }
+}
+
+/* The voluntary context switches of this process's thread named `comm`
+ * (/proc/self/task/TID/status), -1 if there is none. */
+static gint64
+thread_switches (const char *comm)
+{
+  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+  gint64 found = -1;
+
+  while (dir != NULL && (tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *comm_path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
+      g_autofree char *status_path = g_strdup_printf ("/proc/self/task/%s/status", tid);
+      g_autofree char *name = NULL, *status = NULL;
+      const char *line;
+
+      if (!g_file_get_contents (comm_path, &name, NULL, NULL)
+          || strcmp (g_strstrip (name), comm) != 0
+          || !g_file_get_contents (status_path, &status, NULL, NULL)
+          || (line = strstr (status, "\nvoluntary_ctxt_switches:")) == NULL)
+        continue;
+      found = g_ascii_strtoll (line + strlen ("\nvoluntary_ctxt_switches:"), NULL, 10);
+    }
+  if (dir != NULL)
+    g_dir_close (dir);
+  return found;
+}
+
+/* cpu-stall's work: three leaves, so that consecutive samples see different
+ * stacks (no folding, no back-off: a sample every interval). */
+#define CPU_CHUNK(name, mul)                                                                       \
+  JS_TEST_FUNC guint64 name (guint64 acc)                                                          \
+  {                                                                                                \
+    for (int i = 0; i < 5000; i++)                                                                 \
+      acc = acc * G_GUINT64_CONSTANT (mul) + G_GUINT64_CONSTANT (3037000493) + (guint64) i;        \
+    return acc;                                                                                    \
+  }
+CPU_CHUNK (js_test_chunk_a, 2862933555777941757)
+CPU_CHUNK (js_test_chunk_b, 6364136223846793005)
+CPU_CHUNK (js_test_chunk_c, 3202034522624059733)
+
+/* cpu-stall: CPU_MS (default 2000) of the main thread's CPU time in one
+ * dispatch, then TAIL_MS (default 300) of 2 ms sleeps in poll and usleep
+ * in turn, each after a little CPU, in the same dispatch. Prints the
+ * watchdog thread's voluntary context switches over the CPU part (each of
+ * its wake-ups is one) and the sleeps cut short (EINTR). */
+JS_TEST_FUNC void
+js_test_cpu_stall (guint cpu_ms, guint tail_ms, guint *calls, guint *eintr, guint *other_errors)
+{
+  struct timespec ts;
+  gint64 cpu_end, tail_end, switches_before, switches_after;
+  guint64 acc = js_test_sink;
+
+  switches_before = thread_switches ("jankscope-watch");
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  cpu_end = (gint64) ts.tv_sec * NS_PER_SEC + ts.tv_nsec + cpu_ms * NS_PER_MS;
+  for (guint round = 0;; round++)
+    {
+      acc = round % 3 == 0   ? js_test_chunk_a (acc)
+            : round % 3 == 1 ? js_test_chunk_b (acc)
+                             : js_test_chunk_c (acc);
+      js_test_sink = acc;
+      clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+      if ((gint64) ts.tv_sec * NS_PER_SEC + ts.tv_nsec >= cpu_end)
+        break;
+    }
+  switches_after = thread_switches ("jankscope-watch");
+  printf ("watch_switches=%" G_GINT64_FORMAT "\n",
+          switches_before >= 0 && switches_after >= 0 ? switches_after - switches_before : -1);
+  tail_end = MONO_NS (ts) + tail_ms * NS_PER_MS;
+  for (guint i = 0; MONO_NS (ts) < tail_end; i++)
+    {
+      int ret;
+
+      js_test_spin (1);
+      ret = i % 2 == 0 ? poll (NULL, 0, 2) : usleep (2000);
+      ++*calls;
+      if (ret < 0 && errno == EINTR)
+        ++*eintr;
+      else if (ret < 0)
+        ++*other_errors;
     }
 }
 
@@ -436,6 +521,19 @@ nanosleep_loop (void)
   js_test_nanosleep_loop (1000, &sleeps, &eintr, &other);
   print_stall (start, now_ns ());
   printf ("nanosleeps=%u\neintr=%u\nother_errors=%u\n", sleeps, eintr, other);
+}
+
+static void
+cpu_stall (void)
+{
+  guint cpu_ms = scenario_arg != NULL ? (guint) atoi (scenario_arg) : 2000;
+  guint tail_ms = scenario_arg2 != NULL ? (guint) atoi (scenario_arg2) : 300;
+  guint calls = 0, eintr = 0, other = 0;
+  gint64 start = now_ns ();
+
+  js_test_cpu_stall (cpu_ms, tail_ms, &calls, &eintr, &other);
+  print_stall (start, now_ns ());
+  printf ("calls=%u\neintr=%u\nother_errors=%u\n", calls, eintr, other);
 }
 
 static void
@@ -1050,6 +1148,7 @@ static const struct
   { "usleep", sleeper },
   { "nanosleep-loop", nanosleep_loop },
   { "sleep-loop", sleep_loop },
+  { "cpu-stall", cpu_stall },
   { "lock", lock },
   { "io", io },
   { "ipc", ipc },

@@ -15,6 +15,7 @@ test_parse_status (void)
 {
   JsThreadSnapshot s = { 0 };
   const char *text = "Name:\tapp\nState:\tS (sleeping)\nTgid:\t1\n"
+                     "SigPnd:\t0000004000000000\nShdPnd:\t0000000000000000\n"
                      "SigBlk:\t0000000000010000\nvoluntary_ctxt_switches:\t42\n"
                      "nonvoluntary_ctxt_switches:\t7\n";
 
@@ -22,6 +23,13 @@ test_parse_status (void)
   g_assert_cmpint (s.state, ==, 'S');
   g_assert_cmpuint (s.sig_blocked, ==, 0x10000);
   g_assert_cmpuint (s.nvcsw, ==, 42);
+  g_assert_cmpuint (s.sig_pending, ==, 0x4000000000);
+  /* Without SigPnd (the disarmed sampling timer's token is given back
+   * only when its signal is known not to be pending): all pending. */
+  g_assert_true (js_thread_probe_parse_status ("State:\tR (running)\nSigBlk:\t0\n"
+                                               "voluntary_ctxt_switches:\t1\n",
+                                               &s));
+  g_assert_cmpuint (s.sig_pending, ==, G_MAXUINT64);
   /* Truncated or garbage: refused, not half-parsed. */
   g_assert_false (js_thread_probe_parse_status ("Name:\tapp\nState:\tR\n", &s));
   g_assert_false (js_thread_probe_parse_status ("", &s));
