@@ -67,6 +67,10 @@ typedef struct
   guint32 fib_a, fib_b; /* back-off factors */
   gint64 next_sample_ns;
   gboolean timer_mode; /* the main thread samples itself (js-sample-timer.h) */
+  /* The time of the newest sample taken into the stall: its samples are
+   * kept in time order (each covers the time up to the next one), though
+   * the handler's and this thread's come from two threads. */
+  gint64 newest_ns;
   /* Since the previous CPU reading: the share of the time the main thread
    * ran or waited for a CPU (schedstat run delay); -1 unknown. */
   double busy_share;
@@ -413,6 +417,9 @@ sample_step (JsWatchdog *wd, Stall *st, gint64 now)
   gint64 cpu;
   gboolean folded = FALSE;
 
+  /* After a sample the handler took later than this look began. */
+  now = MAX (now, st->newest_ns + 1);
+  st->newest_ns = now;
   st->h.samples++;
   wd->stats.samples++;
   if (!wd->have_probe || !js_thread_probe_read (&wd->probe, &snap))
@@ -496,6 +503,17 @@ drain_timer_samples (JsWatchdog *wd, Stall *st)
       wd->stats.handler_ns_max = MAX (wd->stats.handler_ns_max, ts.cost_ns);
       if (!st->active)
         continue;
+      if (ts.time_ns <= st->newest_ns)
+        {
+          /* Taken before a sample of this thread's that is in already (the
+           * handler ran while this thread switched to sampling itself, and
+           * its slot was published after the look): out of order, it would
+           * count a stretch of time twice. */
+          st->h.samples_failed++;
+          wd->stats.samples_failed++;
+          continue;
+        }
+      st->newest_ns = ts.time_ns;
       fresh = g_new0 (JsStallSample, 1);
       s = &fresh->sample;
       s->time_ns = s->last_ns = ts.time_ns;
