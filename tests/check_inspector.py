@@ -140,8 +140,16 @@ def check_demo_window():
     extra = observe_env(JANKSCOPE_INSPECTOR="1")
     extra["JANKSCOPE_TEST_UI_SCREENSHOT"] = os.environ.get(
         "JANKSCOPE_TEST_INSPECTOR_DEMO_SCREENSHOT", "inspector-demo.png")
-    run = run_app([app("playground"), "--script=cpu,sleep,small-stalls,quit", "--gap=900"],
-                  extra_env=extra, timeout=90)
+    # The status counts the listed events, unless the app's end caught a
+    # slow frame (a loaded machine): then it says "Stalled for …", which is
+    # right but lists nothing to count; run again, at most twice.
+    for attempt in range(3):
+        run = run_app([app("playground"), "--script=cpu,sleep,small-stalls,quit", "--gap=900"],
+                      extra_env=extra, timeout=90)
+        if run.returncode != 0 or not fact(run, "inspector_status_at_end").startswith("Stalled for "):
+            break
+        print(f"attempt {attempt + 1}: the app's end caught a stall "
+              f"({fact(run, 'inspector_status_at_end')!r}); running it again")
     check_equal(run.returncode, 0, "exit code")
     ours = [line for line in run.stderr_lines() if line.startswith("jankscope")]
     check_equal(ours, [], "jankscope lines on stderr")
