@@ -620,7 +620,11 @@ collector_thread (gpointer data)
         js_live_hang_update (&c->stalls, c->posts, c->config, now);
       js_event_store_tick (&c->store, now, js_mainloop_busy_since (), quit);
       js_event_store_tick (&c->frames.frame_store, now, js_mainloop_busy_since (), quit);
-      js_context_tick (&c->context, now, quit);
+      /* The sample's time read with its CPU clock, not `now`: the work above
+       * (symbolizing a stall) can take tens of ms, and a sample's CPU paired
+       * with an older time makes the next window's share too high (over
+       * 100 % per CPU). */
+      js_context_tick (&c->context, js_now_ns (), quit);
       js_context_annotate (&c->context, &c->store);
       js_context_annotate (&c->context, &c->frames.frame_store);
       freeze_events (c, &c->store, now);
