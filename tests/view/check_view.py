@@ -5,6 +5,7 @@ program (tests/view/view-app.c) and the Python client in live_client.py.
 
 Usage: check_view.py NAME
 """
+import collections
 import json
 import os
 import shutil
@@ -72,6 +73,18 @@ class App:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+def read_until(conn, last_type, seconds=30):
+    """The stream's messages by type, read until the first one of
+    `last_type` came (or `seconds` passed)."""
+    msgs = collections.defaultdict(list)
+    deadline = time.monotonic() + seconds
+    while not msgs[last_type] and time.monotonic() < deadline:
+        msg = conn.read(timeout=20)
+        check(msg is not None, "the stream goes on")
+        msgs[msg["type"]].append(msg)
+    return msgs
+
+
 def check_hang_progress():
     app = App()
     try:
@@ -86,24 +99,12 @@ def check_hang_progress():
         check(hello["pid"] == app.proc.pid, "hello names the pid")
         check(hello["exe"].endswith("view-app"), f"hello names the exe: {hello['exe']}")
         app.send("hang 3000")
-        others = []
-        hangs = []
-        end = None
-        event = None
-        deadline = time.monotonic() + 30
-        while event is None and time.monotonic() < deadline:
-            msg = conn.read(timeout=20)
-            check(msg is not None, "the stream goes on")
-            if msg["type"] == "hang":
-                hangs.append(msg)
-            elif msg["type"] == "hang-end":
-                end = msg
-            elif msg["type"] == "event":
-                event = msg
-            else:
-                others.append(msg)
-        check(end is not None, "a hang-end message")
-        check(event is not None, "the hang's final event")
+        msgs = read_until(conn, "event")
+        hangs = msgs["hang"]
+        check(msgs["hang-end"], "a hang-end message")
+        end = msgs["hang-end"][-1]
+        check(msgs["event"], "the hang's final event")
+        event = msgs["event"][0]
         check(len(hangs) >= 8, f"hang progress messages during a 3 s hang ({len(hangs)})")
         times = [h["t_ns"] for h in hangs]
         gaps = [b - a for a, b in zip(times, times[1:])]
@@ -171,19 +172,10 @@ def check_hang_posted():
         conn = lc.LiveConnection(app.path)
         check(conn.read()["type"] == "hello", "hello first")
         app.send("idle-hang 2000")
-        hangs, ongoing = [], []
-        end = None
-        deadline = time.monotonic() + 30
-        while end is None and time.monotonic() < deadline:
-            msg = conn.read(timeout=20)
-            check(msg is not None, "the stream goes on")
-            if msg["type"] == "hang":
-                hangs.append(msg)
-            elif msg["type"] == "hang-end":
-                end = msg
-            elif msg["type"] == "snapshot":
-                ongoing += [e for e in msg["snapshot"]["events"] if e.get("ongoing")]
-        check(end is not None, "a hang-end message")
+        msgs = read_until(conn, "hang-end")
+        hangs = msgs["hang"]
+        ongoing = [e for m in msgs["snapshot"] for e in m["snapshot"]["events"] if e.get("ongoing")]
+        check(msgs["hang-end"], "a hang-end message")
         posted = [h["info"]["posted_from"] for h in hangs
                   if h["info"] and h["info"].get("posted_from")]
         print(f"hang messages: {len(hangs)}, with posted_from: {len(posted)}; "
