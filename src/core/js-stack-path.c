@@ -62,11 +62,17 @@ has_prefix_in (const char *s, const char *const *list, guint n)
   return FALSE;
 }
 
+/* jankscope's own code on the main thread: its libraries but the window's. */
+static gboolean
+name_is_own (const char *name)
+{
+  return g_str_has_prefix (name, "libjankscope") && !g_str_has_prefix (name, "libjankscope-gtk4");
+}
+
 gboolean
 js_stack_path_module_is_own (const JsModule *m)
 {
-  return m != NULL && m->name != NULL && g_str_has_prefix (m->name, "libjankscope")
-         && !g_str_has_prefix (m->name, "libjankscope-gtk4");
+  return m != NULL && m->name != NULL && name_is_own (m->name);
 }
 
 static gboolean
@@ -85,8 +91,7 @@ js_stack_path_library_is_app (const char *path)
   if (path == NULL || path[0] == '\0')
     return FALSE;
   name = g_path_get_basename (path);
-  if (has_prefix_in (name, system_prefixes, G_N_ELEMENTS (system_prefixes))
-      || (g_str_has_prefix (name, "libjankscope") && !g_str_has_prefix (name, "libjankscope-gtk4")))
+  if (has_prefix_in (name, system_prefixes, G_N_ELEMENTS (system_prefixes)) || name_is_own (name))
     return FALSE;
   dir = g_path_get_dirname (path);
   return !(g_str_equal (dir, "/usr/lib") || g_str_equal (dir, "/lib")
