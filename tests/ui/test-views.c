@@ -1537,12 +1537,8 @@ test_screenshot_frames (void)
   g_autofree char *path = NULL;
   GtkWidget *window;
   JsuiPanel *panel;
-  g_autoptr (GdkPaintable) paintable = NULL;
-  g_autoptr (GtkSnapshot) snapshot = NULL;
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
+  g_autoptr (UiTestPicture) picture = NULL;
   gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-  int width, height;
 
   if (dir == NULL)
     {
@@ -1562,17 +1558,9 @@ test_screenshot_frames (void)
   while (!gtk_widget_get_mapped (window) && g_get_monotonic_time () < deadline)
     ui_test_wait_ms (10);
   ui_test_wait_ms (300);
-  width = gtk_widget_get_width (window);
-  height = gtk_widget_get_height (window);
-  paintable = gtk_widget_paintable_new (window);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s (%d x %d)", path, width, height);
+  picture = ui_test_picture_take (window);
+  g_assert_true (gdk_texture_save_to_png (picture->texture, path));
+  g_test_message ("screenshot: %s (%d x %d)", path, picture->width, picture->height);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
