@@ -7,6 +7,13 @@
  *   sampling-overhead --loops N        runs a GMainLoop whose only callback
  *                                      (an idle) does N rounds of work and
  *                                      quits
+ *   sampling-overhead --loops N --warmup W
+ *                                      the same after a first stall of W
+ *                                      rounds and 1.5 s of idle loop: what
+ *                                      jankscope does once per run (loading
+ *                                      the modules' symbols and debug
+ *                                      information at the first stall) is
+ *                                      then outside the measured stall
  *
  * The work is spread over a few noinline functions at different depths (as
  * real code is: consecutive samples rarely see the very same stack, so
@@ -173,6 +180,23 @@ stall_callback (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static gboolean
+quit_callback (gpointer data)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* The warm-up stall, then an idle loop long enough for jankscope's collector
+ * to finish with it (it symbolizes a stall's stacks when it ends). */
+static gboolean
+warmup_callback (gpointer data)
+{
+  do_work (GPOINTER_TO_SIZE (data));
+  g_timeout_add (1500, quit_callback, NULL);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 calibrate (double ms)
 {
@@ -207,20 +231,30 @@ main (int argc, char **argv)
 {
   double wall0, cpu0, main0, wall1, cpu1, main1;
   GHashTable *threads0, *threads1;
+  guint64 warmup = 0;
 
   if (argc == 3 && strcmp (argv[1], "--calibrate") == 0)
     {
       calibrate (g_ascii_strtod (argv[2], NULL));
       return 0;
     }
-  if (argc != 3 || strcmp (argv[1], "--loops") != 0)
+  if (argc == 5 && strcmp (argv[3], "--warmup") == 0)
+    warmup = g_ascii_strtoull (argv[4], NULL, 10);
+  else if (argc != 3)
+    argc = 0;
+  if (argc < 3 || strcmp (argv[1], "--loops") != 0)
     {
-      fprintf (stderr, "usage: sampling-overhead --calibrate MS | --loops N\n");
+      fprintf (stderr, "usage: sampling-overhead --calibrate MS | --loops N [--warmup W]\n");
       return 2;
     }
   n_loops = g_ascii_strtoull (argv[2], NULL, 10);
 
   loop = g_main_loop_new (NULL, FALSE);
+  if (warmup > 0)
+    {
+      g_idle_add (warmup_callback, GSIZE_TO_POINTER (warmup));
+      g_main_loop_run (loop);
+    }
   g_idle_add (stall_callback, NULL);
   threads0 = thread_times ();
   wall0 = clock_s (CLOCK_MONOTONIC);
