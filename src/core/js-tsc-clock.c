@@ -44,8 +44,10 @@ typedef enum
 
 static State state;
 static gboolean have_ref;
+#ifdef JS_TSC_LINE
 static guint64 ref_tsc; /* the rate's window starts here */
 static gint64 ref_ns;
+#endif
 static guint64 mult;   /* 0: no rate yet */
 static JsTscLine line; /* what is published, as the writer knows it */
 static guint misses;
@@ -75,6 +77,7 @@ drop_line (void)
 void
 js_tsc_clock_anchor_at (guint64 tsc, gint64 ns, gint64 bracket_ns)
 {
+#ifdef JS_TSC_LINE
   gint64 window;
 
   if (__atomic_load_n (&state, __ATOMIC_RELAXED) != STATE_RUNNING || bracket_ns > MAX_BRACKET_NS)
@@ -128,6 +131,11 @@ js_tsc_clock_anchor_at (guint64 tsc, gint64 ns, gint64 bracket_ns)
   line.mult = mult;
   line.max_delta = MAX (((unsigned __int128) MAX_AGE_NS << JS_TSC_SHIFT) / mult, 1);
   publish (&line);
+#else
+  (void) tsc;
+  (void) ns;
+  (void) bracket_ns;
+#endif
 }
 
 void
@@ -197,6 +205,7 @@ js_tsc_clock_usable (const char *cpuinfo, const char *clocksource)
          && (strcmp (clocksource, "tsc") == 0 || strcmp (clocksource, "tsc\n") == 0);
 }
 
+#ifdef JS_TSC_CLOCK_POSSIBLE
 /* At most `max` - 1 bytes of a regular file (procfs and sysfs files are
  * regular, of size 0 or 4096), NUL-terminated; NULL if it cannot. */
 static char *
@@ -227,6 +236,7 @@ read_head (const char *path, gsize max)
   buf[n] = '\0';
   return buf;
 }
+#endif
 
 gboolean
 js_tsc_clock_start (void)

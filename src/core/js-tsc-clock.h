@@ -40,7 +40,7 @@
 #include <glib.h>
 #include "js-clock.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__SIZEOF_INT128__)
 #include <x86intrin.h>
 #define JS_TSC_CLOCK_POSSIBLE 1
 #endif
@@ -64,12 +64,17 @@ extern JsTscLine js_tsc_line;
 /* The reading thread's last reading (js_tsc_clock_now). */
 extern gint64 js_tsc_last_ns;
 
-/* The line at `tsc` (0 <= tsc - base_tsc < max_delta). */
+#ifdef __SIZEOF_INT128__
+/* The line at `tsc` (0 <= tsc - base_tsc < max_delta). Where the compiler
+ * has no 128-bit integers (32-bit targets) there is no line: no rdtsc to
+ * read either. */
+#define JS_TSC_LINE 1
 static inline gint64
 js_tsc_line_ns (guint64 base_tsc, gint64 base_ns, guint64 mult, guint64 tsc)
 {
   return base_ns + (gint64) (((unsigned __int128) (tsc - base_tsc) * mult) >> JS_TSC_SHIFT);
 }
+#endif
 
 /* One thread only (the main thread; a test's). js_now_ns (), from the TSC
  * when a line is there: a few loads, an rdtsc, a multiply, no call. Not in
