@@ -23,6 +23,7 @@
 #include "js-scrub.h"
 #include "js-source-swap.h"
 #include "js-stall-store.h"
+#include "js-tsc-clock.h"
 #include "js-wake-timer.h"
 #include "js-watchdog.h"
 
@@ -588,6 +589,9 @@ collector_thread (gpointer data)
 {
   JsCollector *c = data;
 
+  /* The main thread's clock (js-tsc-clock.h): calibrated and re-anchored
+   * here, off the main thread, whenever this thread wakes. */
+  js_tsc_clock_start ();
   open_report (c);
   /* The first sample of CPU, load and memory, for events right at start. */
   js_context_tick (&c->context, js_now_ns (), TRUE);
@@ -600,6 +604,7 @@ collector_thread (gpointer data)
       if (!__atomic_load_n (&c->quit, __ATOMIC_ACQUIRE))
         collector_wait (c, seen, next_wait_ns (c));
       quit = __atomic_load_n (&c->quit, __ATOMIC_ACQUIRE);
+      js_tsc_clock_anchor ();
       {
         struct timespec ts;
 

@@ -27,6 +27,7 @@
 #include "js-report-writer.h"
 #include "js-ring.h"
 #include "js-scenes.h"
+#include "js-tsc-clock.h"
 #include "js-ui-loader.h"
 #include "js-watchdog.h"
 
@@ -57,6 +58,8 @@ at_fork_child (void)
    * not there. */
   forked_child = TRUE;
   js_mainloop_disable ();
+  /* No collector to re-anchor it: the kernel's clock. */
+  js_tsc_clock_fork_child ();
   js_frame_hooks_disable ();
   js_scenes_disable ();
   js_focus_disable ();

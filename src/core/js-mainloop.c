@@ -16,7 +16,10 @@
  * nothing is counted twice.
  *
  * Everything here that runs per dispatch is lock-free and allocation-free:
- * two clock reads, a few loads and stores, one ring push.
+ * two clock reads, a few loads and stores, one ring push. The four clock
+ * reads of an iteration (poll enter and leave, dispatch start and end) are
+ * js_tsc_clock_now (): CLOCK_MONOTONIC's scale from a bare rdtsc where the
+ * kernel's clock is the TSC anyway (js-tsc-clock.h).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -30,6 +33,7 @@
 #include "js-posting.h"
 #include "js-sampler.h"
 #include "js-source-swap.h"
+#include "js-tsc-clock.h"
 #include "js-wake-timer.h"
 
 #include <pthread.h>
@@ -233,7 +237,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   if (!on_watched_thread ())
     return next (fds, n_fds, timeout);
 
-  enter = js_now_ns ();
+  enter = js_tsc_clock_now ();
   if (timeout != 0)
     disarm_sleepers ();
   __atomic_store_n (&last_poll_enter, enter, __ATOMIC_RELAXED);
@@ -278,7 +282,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
 
   ret = guarded_poll (next, fds, n_fds, timeout);
 
-  leave = js_now_ns ();
+  leave = js_tsc_clock_now ();
   if (depth > 0 && depth <= MAX_DEPTH)
     open[depth - 1].r.inner_ns += leave - enter;
   last_poll_return = leave;
@@ -331,11 +335,11 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
     .source_id = source->source_id,
     .user_data = user_data,
   };
-  frame->r.start_ns = js_now_ns ();
+  frame->r.start_ns = js_tsc_clock_now ();
 
   ret = real (source, callback, user_data);
 
-  end = js_now_ns ();
+  end = js_tsc_clock_now ();
   __atomic_store_n (&depth, depth - 1, __ATOMIC_RELAXED);
   if (depth > 0)
     open[depth - 1].r.inner_ns += end - frame->r.start_ns;
@@ -354,7 +358,7 @@ js_mainloop_close_open_dispatches (void)
     return;
   /* exit () called from inside a dispatch: those dispatches never return,
    * so end them now, innermost first, as they would have ended. */
-  now = js_now_ns ();
+  now = js_tsc_clock_now ();
   while (depth > 0)
     {
       OpenDispatch *frame = &open[depth - 1];

@@ -1,0 +1,293 @@
+/* js-tsc-clock.c: the TSC line's calibration, on the collector's thread.
+ *
+ * An anchor is a pair (TSC, CLOCK_MONOTONIC) taken together: an rdtsc
+ * between two clock_gettime calls, the narrowest of a few tries, at the
+ * middle of its bracket. Two anchors >= 100 ms apart give the first rate
+ * (ns per tick); later anchors re-base the line, and the rate is measured
+ * again over each window of >= 1 s. Each new anchor first checks the line
+ * it replaces: its prediction must be within 2 µs + 1000 ppm of its age of
+ * the kernel's clock, else the line is dropped (the main thread reads the
+ * kernel's clock) and calibrated again from this anchor.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "js-tsc-clock.h"
+#include "js-log.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FIRST_WINDOW_NS (100 * JS_NS_PER_MS)
+#define WINDOW_NS (1000 * JS_NS_PER_MS)
+/* A line is used this long after its anchor at most. */
+#define MAX_AGE_NS (500 * JS_NS_PER_MS)
+/* An anchor's clock_gettime bracket: wider (preempted every try), skipped. */
+#define MAX_BRACKET_NS 1000
+#define ANCHOR_TRIES 5
+#define MISS_FIXED_NS 2000
+#define MISS_PPM 1000
+/* Misses in a row (no line that held in between) before giving up. */
+#define MAX_MISSES 3
+
+JsTscLine js_tsc_line;
+gint64 js_tsc_last_ns;
+
+/* The collector's thread only, but `state` (set once to OFF by a fork child). */
+typedef enum
+{
+  STATE_NOT_STARTED,
+  STATE_RUNNING,
+  STATE_OFF,
+} State;
+
+static State state;
+static gboolean have_ref;
+#ifdef JS_TSC_LINE
+static guint64 ref_tsc; /* the rate's window starts here */
+static gint64 ref_ns;
+#endif
+static guint64 mult;   /* 0: no rate yet */
+static JsTscLine line; /* what is published, as the writer knows it */
+static guint misses;
+
+static void
+publish (const JsTscLine *l)
+{
+  guint seq = js_tsc_line.seq;
+
+  /* The sequence lock's writer: odd, the fields, even again. */
+  __atomic_store_n (&js_tsc_line.seq, seq + 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence (__ATOMIC_RELEASE);
+  __atomic_store_n (&js_tsc_line.base_tsc, l->base_tsc, __ATOMIC_RELAXED);
+  __atomic_store_n (&js_tsc_line.base_ns, l->base_ns, __ATOMIC_RELAXED);
+  __atomic_store_n (&js_tsc_line.mult, l->mult, __ATOMIC_RELAXED);
+  __atomic_store_n (&js_tsc_line.max_delta, l->max_delta, __ATOMIC_RELAXED);
+  __atomic_store_n (&js_tsc_line.seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+static void
+drop_line (void)
+{
+  line = (JsTscLine){ 0 };
+  publish (&line);
+}
+
+void
+js_tsc_clock_anchor_at (guint64 tsc, gint64 ns, gint64 bracket_ns)
+{
+#ifdef JS_TSC_LINE
+  gint64 window;
+
+  if (__atomic_load_n (&state, __ATOMIC_RELAXED) != STATE_RUNNING || bracket_ns > MAX_BRACKET_NS)
+    return;
+  if (line.max_delta != 0)
+    {
+      gint64 age = ns - line.base_ns;
+      gint64 err = tsc >= line.base_tsc
+                       ? js_tsc_line_ns (line.base_tsc, line.base_ns, line.mult, tsc) - ns
+                       : G_MAXINT64;
+
+      if (age < 0 || err > MISS_FIXED_NS + age / (1000000 / MISS_PPM)
+          || -err > MISS_FIXED_NS + age / (1000000 / MISS_PPM))
+        {
+          /* Suspended (the TSC ran on, the clock did not), slewed faster
+           * than NTP does, or a TSC the kernel stopped trusting. */
+          drop_line ();
+          mult = 0;
+          have_ref = FALSE;
+          if (++misses >= MAX_MISSES)
+            {
+              __atomic_store_n (&state, STATE_OFF, __ATOMIC_RELAXED);
+              js_log_debug ("the TSC clock missed CLOCK_MONOTONIC %u times in a row; "
+                            "the main thread reads CLOCK_MONOTONIC",
+                            misses);
+              return;
+            }
+        }
+      else
+        misses = 0;
+    }
+  if (!have_ref || tsc <= ref_tsc || ns <= ref_ns)
+    {
+      ref_tsc = tsc;
+      ref_ns = ns;
+      have_ref = TRUE;
+      if (line.max_delta == 0)
+        return;
+    }
+  window = ns - ref_ns;
+  if (window >= (mult == 0 ? FIRST_WINDOW_NS : WINDOW_NS))
+    {
+      mult = (guint64) (((unsigned __int128) window << JS_TSC_SHIFT) / (tsc - ref_tsc));
+      ref_tsc = tsc;
+      ref_ns = ns;
+    }
+  if (mult == 0)
+    return;
+  line.base_tsc = tsc;
+  line.base_ns = ns;
+  line.mult = mult;
+  line.max_delta = MAX (((unsigned __int128) MAX_AGE_NS << JS_TSC_SHIFT) / mult, 1);
+  publish (&line);
+#else
+  (void) tsc;
+  (void) ns;
+  (void) bracket_ns;
+#endif
+}
+
+void
+js_tsc_clock_anchor (void)
+{
+#ifdef JS_TSC_CLOCK_POSSIBLE
+  guint64 best_tsc = 0;
+  gint64 best_ns = 0, best_bracket = G_MAXINT64;
+
+  if (__atomic_load_n (&state, __ATOMIC_RELAXED) != STATE_RUNNING)
+    return;
+  for (int i = 0; i < ANCHOR_TRIES; i++)
+    {
+      gint64 before = js_now_ns ();
+      guint64 tsc;
+      gint64 after;
+
+      /* Fenced: the rdtsc runs between the two clock reads. */
+      _mm_lfence ();
+      tsc = __rdtsc ();
+      _mm_lfence ();
+      after = js_now_ns ();
+      if (after - before < best_bracket)
+        {
+          best_bracket = after - before;
+          best_tsc = tsc;
+          best_ns = before + (after - before) / 2;
+        }
+    }
+  js_tsc_clock_anchor_at (best_tsc, best_ns, best_bracket);
+#endif
+}
+
+/* Is `flag` a whole word of `flags`? */
+static gboolean
+has_word (const char *flags, gsize len, const char *word)
+{
+  gsize wlen = strlen (word);
+
+  for (gsize i = 0; i + wlen <= len; i++)
+    if ((i == 0 || flags[i - 1] == ' ' || flags[i - 1] == '\t')
+        && memcmp (flags + i, word, wlen) == 0
+        && (i + wlen == len || flags[i + wlen] == ' ' || flags[i + wlen] == '\n'))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+js_tsc_clock_usable (const char *cpuinfo, const char *clocksource)
+{
+  const char *flags = NULL;
+  gsize len;
+
+  if (cpuinfo == NULL || clocksource == NULL)
+    return FALSE;
+  /* The first CPU's "flags\t\t: ..." line (all CPUs have the same). */
+  for (const char *p = cpuinfo; p != NULL && *p != '\0'; p = strchr (p, '\n'), p = p ? p + 1 : NULL)
+    if (g_str_has_prefix (p, "flags") && (p[5] == '\t' || p[5] == ' ' || p[5] == ':'))
+      {
+        flags = strchr (p, ':');
+        break;
+      }
+  if (flags == NULL)
+    return FALSE;
+  len = strcspn (flags, "\n");
+  return has_word (flags, len, "constant_tsc") && has_word (flags, len, "nonstop_tsc")
+         && (strcmp (clocksource, "tsc") == 0 || strcmp (clocksource, "tsc\n") == 0);
+}
+
+#ifdef JS_TSC_CLOCK_POSSIBLE
+/* At most `max` - 1 bytes of a regular file (procfs and sysfs files are
+ * regular, of size 0 or 4096), NUL-terminated; NULL if it cannot. */
+static char *
+read_head (const char *path, gsize max)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  struct stat st;
+  char *buf;
+  gsize n = 0;
+
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return NULL;
+    }
+  buf = g_malloc (max);
+  while (n < max - 1)
+    {
+      ssize_t r = read (fd, buf + n, max - 1 - n);
+
+      if (r <= 0)
+        break;
+      n += (gsize) r;
+    }
+  close (fd);
+  buf[n] = '\0';
+  return buf;
+}
+#endif
+
+gboolean
+js_tsc_clock_start (void)
+{
+#ifdef JS_TSC_CLOCK_POSSIBLE
+  g_autofree char *cpuinfo = NULL;
+  g_autofree char *clocksource = NULL;
+
+  if (__atomic_load_n (&state, __ATOMIC_RELAXED) != STATE_NOT_STARTED)
+    return __atomic_load_n (&state, __ATOMIC_RELAXED) == STATE_RUNNING;
+  cpuinfo = read_head ("/proc/cpuinfo", 16384);
+  clocksource = read_head ("/sys/devices/system/clocksource/clocksource0/current_clocksource", 64);
+  if (!js_tsc_clock_usable (cpuinfo, clocksource))
+    {
+      __atomic_store_n (&state, STATE_OFF, __ATOMIC_RELAXED);
+      js_log_debug ("the kernel's clock is not an invariant TSC (clocksource %s): "
+                    "the main thread reads CLOCK_MONOTONIC",
+                    clocksource ? g_strstrip (clocksource) : "unknown");
+      return FALSE;
+    }
+  __atomic_store_n (&state, STATE_RUNNING, __ATOMIC_RELAXED);
+  js_tsc_clock_anchor ();
+  return TRUE;
+#else
+  state = STATE_OFF;
+  return FALSE;
+#endif
+}
+
+void
+js_tsc_clock_fork_child (void)
+{
+  /* Single-threaded now. A fork in the middle of a rewrite leaves the
+   * sequence odd: the line is not used either way. */
+  __atomic_store_n (&state, STATE_OFF, __ATOMIC_RELAXED);
+  __atomic_store_n (&js_tsc_line.max_delta, 0, __ATOMIC_RELAXED);
+}
+
+gboolean
+js_tsc_clock_active (void)
+{
+  return __atomic_load_n (&js_tsc_line.max_delta, __ATOMIC_RELAXED) != 0;
+}
+
+void
+js_tsc_clock_reset (gboolean running)
+{
+  drop_line ();
+  state = running ? STATE_RUNNING : STATE_NOT_STARTED;
+  have_ref = FALSE;
+  mult = 0;
+  misses = 0;
+  js_tsc_last_ns = 0;
+}
