@@ -98,6 +98,10 @@ typedef enum
 gboolean js_sample_timer_init (pid_t main_tid, int signal, JsWakeTimer *kick,
                                const gint64 *intervals);
 gboolean js_sample_timer_available (void);
+/* Any thread: why the timer is not available, if a system call failed
+ * ("timer_create: EAGAIN", the call and its errno's name; free), else
+ * NULL. */
+char *js_sample_timer_failure (void);
 
 /* Watchdog. Arms the timer for the stall that began at `stall_start_ns`
  * (the heartbeat's stuck_since): the first sample comes after
