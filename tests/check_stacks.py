@@ -514,6 +514,17 @@ def test_cpu_stall_no_timer():
                 "summary.sampler.samples_timer (timer_create denied, 300 ms)")
 
 
+def test_cpu_stall_timer_off():
+    """JANKSCOPE_SAMPLE_TIMER=0: the stall of cpu-stall is sampled by the
+    watchdog's own signal, none on the CPU-time timer, as when the timer
+    cannot be created; no EINTR, and jankscope says nothing."""
+    run = run_stacks("cpu-stall", "2000", "300",
+                     extra_env={"JANKSCOPE_SAMPLE_MS": "10", "JANKSCOPE_SAMPLE_TIMER": "0"},
+                     timeout=90)
+    check_ran_fine(run)
+    check_sampled_by_watchdog(run, "JANKSCOPE_SAMPLE_TIMER=0")
+
+
 def test_nanosleep_loop():
     """2 ms of CPU and a 2 ms nanosleep in a loop for 1 s, sampled at the
     default schedule: the sampling signal never cuts a nanosleep short (a
@@ -1773,6 +1784,7 @@ CHECKS = {
     "nanosleep-loop": test_nanosleep_loop,
     "cpu-stall": test_cpu_stall,
     "cpu-stall-no-timer": test_cpu_stall_no_timer,
+    "cpu-stall-timer-off": test_cpu_stall_timer_off,
     "lock": test_lock,
     "io": test_io,
     "ipc": test_ipc,

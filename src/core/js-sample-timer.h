@@ -47,7 +47,8 @@
  * Only in preload mode: there every blocking call the app makes on the main
  * thread is guarded. In GTK module mode only the context's poll is, so the
  * watchdog signals the main thread itself, as before, right after reading
- * that it runs. If timer_create fails, the same.
+ * that it runs. If timer_create fails, or with JANKSCOPE_SAMPLE_TIMER=0, the
+ * same.
  *
  * Thread contract: js_sample_timer_init on the main thread (start-up); arm,
  * disarm, settle and the ring's reading on the watchdog thread;

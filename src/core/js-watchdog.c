@@ -995,7 +995,9 @@ js_watchdog_new (const JsConfig *config, JsModules *modules, gboolean sampling)
 void
 js_watchdog_use_sample_timer (JsWatchdog *wd)
 {
-  if (wd->sampling && wd->timer.timer_fd >= 0)
+  /* JANKSCOPE_SAMPLE_TIMER=0: every sample the watchdog's own way, as in
+   * GTK module mode. */
+  if (wd->sampling && wd->config->sample_timer && wd->timer.timer_fd >= 0)
     wd->use_timer = js_sample_timer_init (wd->probe.tid, js_sampler_signal (), &wd->timer,
                                           wd->config->sample_interval_ns);
   wd->timer_slack_ns = MIN_SLACK_NS;
