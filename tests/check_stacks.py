@@ -196,6 +196,10 @@ def validate_sampler(report):
         check(is_int(sampler.get(key)) and sampler[key] >= 0,
               f"summary.sampler.{key}: {sampler.get(key)!r}")
     check(isinstance(sampler["signal_lost"], bool), "summary.sampler.signal_lost")
+    path, reason = sampler.get("sampling_path"), sampler.get("sampling_path_reason", "missing")
+    check(path in ("cpu-timer", "watchdog", "off"), f"summary.sampler.sampling_path {path!r}")
+    check((reason is None) == (path == "cpu-timer") and (reason is None or isinstance(reason, str)),
+          f"summary.sampler.sampling_path_reason {reason!r} with sampling_path {path!r}")
     check(sampler["signal"] is None or is_int(sampler["signal"]), "summary.sampler.signal")
     check(sampler["samples_folded"] <= sampler["samples"], "samples_folded > samples")
     # Every sample found the thread running or waiting, unless it failed.
@@ -448,6 +452,8 @@ def test_cpu_stall():
           f"it should not wake for each")
     check(sampler["samples_timer"] >= 100,
           f"summary.sampler.samples_timer {sampler['samples_timer']}")
+    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
+                ("cpu-timer", None), "summary.sampler.sampling_path and its reason")
     check_no_eintr(run, "calls")
 
 
@@ -459,11 +465,14 @@ def test_cpu_stall():
 WATCHDOG_MIN_SAMPLES = 50
 
 
-def check_sampled_by_watchdog(run, what):
+def check_sampled_by_watchdog(run, what, reason):
     """The 2 s CPU stall of cpu-stall (2000 300 at 10 ms) was sampled all
-    along by the watchdog's own signal, none on the CPU-time timer; the
-    poll and usleep tail saw no EINTR."""
+    along by the watchdog's own signal, none on the CPU-time timer, and the
+    report says so and why (`reason`); the poll and usleep tail saw no
+    EINTR."""
     sampler = run.report["summary"]["sampler"]
+    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
+                ("watchdog", reason), "summary.sampler.sampling_path and its reason")
     e = stall_event(run, stacks_report(run))
     info(f"{what}: watchdog thread {fact(run, 'watch_switches')} voluntary context switches; "
          f"stall: {e['samples_total']} samples ({e['samples_running']} running, "
@@ -505,7 +514,7 @@ def test_cpu_stall_no_timer():
     check(len(said) == 1 and "timer_create" in said[0] and "EAGAIN" in said[0],
           f"expected one line saying the CPU-time timer is unavailable (timer_create, "
           f"EAGAIN), got {said}")
-    check_sampled_by_watchdog(run, "timer_create denied")
+    check_sampled_by_watchdog(run, "timer_create denied", "timer_create: EAGAIN")
 
     quiet = run_stacks("cpu-stall-no-timer", "300", "50",
                        extra_env={"JANKSCOPE_SAMPLE_MS": "10"})
@@ -522,7 +531,7 @@ def test_cpu_stall_timer_off():
                      extra_env={"JANKSCOPE_SAMPLE_MS": "10", "JANKSCOPE_SAMPLE_TIMER": "0"},
                      timeout=90)
     check_ran_fine(run)
-    check_sampled_by_watchdog(run, "JANKSCOPE_SAMPLE_TIMER=0")
+    check_sampled_by_watchdog(run, "JANKSCOPE_SAMPLE_TIMER=0", "JANKSCOPE_SAMPLE_TIMER=0")
 
 
 def test_nanosleep_loop():
@@ -1185,6 +1194,8 @@ def test_signal_takeover():
     info(f"signal-takeover: signal {sampler['signal']}, signal_lost {sampler['signal_lost']}, "
          f"signals_sent {sampler['signals_sent']}; stderr: {run.stderr_lines()}")
     check_equal(sampler["signal_lost"], True, "summary.sampler.signal_lost")
+    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
+                ("off", "signal-lost"), "summary.sampler.sampling_path and its reason")
     lines = run.stderr_lines()
     check(len(lines) == 1 and "took over signal" in lines[0],
           f"expected one warning about the signal taken over, stderr: {lines}")
@@ -1219,6 +1230,8 @@ def test_sampling_off():
     check_equal(e["culprit"], None, "culprit without sampling")
     sampler = report["summary"]["sampler"]
     check_equal(sampler["signal"], None, "summary.sampler.signal with sampling off")
+    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
+                ("off", "JANKSCOPE_SAMPLING=0"), "summary.sampler.sampling_path and its reason")
     check_equal(sampler["signals_sent"], 0, "summary.sampler.signals_sent with sampling off")
 
 
