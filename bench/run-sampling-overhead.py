@@ -15,6 +15,9 @@ ones, these override them):
   default       JANKSCOPE_SAMPLE_MS unset (5,50,100: 5 ms for the first
                 500 ms of a stall, 50 ms until 2 s, then 100 ms)
   10 ms, 50 ms  JANKSCOPE_SAMPLE_MS=10, =50
+  10 ms timer=0 JANKSCOPE_SAMPLE_MS=10 JANKSCOPE_SAMPLE_TIMER=0: the
+                watchdog signals the main thread at each sample, as in GTK
+                module mode (the side-by-side baseline of the CPU-time timer)
 
 --warmup-ms W (default 500, 0: none): every run first stalls W ms and idles
 1.5 s, and only the second stall is measured.  jankscope's once-per-run work
@@ -44,6 +47,7 @@ CONFIGS = [
     ("default", {}),
     ("10 ms", {"JANKSCOPE_SAMPLE_MS": "10"}),
     ("50 ms", {"JANKSCOPE_SAMPLE_MS": "50"}),
+    ("10 ms timer=0", {"JANKSCOPE_SAMPLE_MS": "10", "JANKSCOPE_SAMPLE_TIMER": "0"}),
 ]
 
 

@@ -250,6 +250,7 @@ CHECKS = {
     "tiers-decreasing": invalid("JANKSCOPE_TIERS_MS", "700,200,3000"),
     "max-events-negative": invalid("JANKSCOPE_MAX_EVENTS", "-1"),
     "enable-invalid": invalid("JANKSCOPE", "maybe"),
+    "sample-timer-invalid": invalid("JANKSCOPE_SAMPLE_TIMER", "2"),
     "two-invalid": test_two_invalid,
     "merge-0": test_merge_0,
     "max-events-1": test_max_events_1,

@@ -72,6 +72,10 @@ def test_gtk3_module():
         check_ms(part["duration_ns"], 195, 300, "busy time of the stall's iteration")
     check_equal(event["type"], part["type"], "event type")
     check(report["summary"]["iterations"] >= 3, "summary.iterations")
+    # The CPU-time timer needs the preload's guard of the blocking calls.
+    sampler = report["summary"]["sampler"]
+    check_equal((sampler["sampling_path"], sampler["sampling_path_reason"]),
+                ("watchdog", "gtk-module"), "summary.sampler.sampling_path and its reason")
 
 
 def check_gdk_threads(mode):

@@ -196,6 +196,10 @@ def validate_sampler(report):
         check(is_int(sampler.get(key)) and sampler[key] >= 0,
               f"summary.sampler.{key}: {sampler.get(key)!r}")
     check(isinstance(sampler["signal_lost"], bool), "summary.sampler.signal_lost")
+    path, reason = sampler.get("sampling_path"), sampler.get("sampling_path_reason", "missing")
+    check(path in ("cpu-timer", "watchdog", "off"), f"summary.sampler.sampling_path {path!r}")
+    check((reason is None) == (path == "cpu-timer") and (reason is None or isinstance(reason, str)),
+          f"summary.sampler.sampling_path_reason {reason!r} with sampling_path {path!r}")
     check(sampler["signal"] is None or is_int(sampler["signal"]), "summary.sampler.signal")
     check(sampler["samples_folded"] <= sampler["samples"], "samples_folded > samples")
     # Every sample found the thread running or waiting, unless it failed.
@@ -448,7 +452,86 @@ def test_cpu_stall():
           f"it should not wake for each")
     check(sampler["samples_timer"] >= 100,
           f"summary.sampler.samples_timer {sampler['samples_timer']}")
+    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
+                ("cpu-timer", None), "summary.sampler.sampling_path and its reason")
     check_no_eintr(run, "calls")
+
+
+# A stall sampled by the watchdog's own signal at 10 ms has about 200
+# running samples over its 2 s of CPU (at least 2 s of wall time); a quarter
+# of that is plenty on a loaded machine, and a watchdog that believes in a
+# timer that never fires takes one sample, then none (it only looks every
+# 250 ms whether samples come).
+WATCHDOG_MIN_SAMPLES = 50
+
+
+def check_sampled_by_watchdog(run, what, reason):
+    """The 2 s CPU stall of cpu-stall (2000 300 at 10 ms) was sampled all
+    along by the watchdog's own signal, none on the CPU-time timer, and the
+    report says so and why (`reason`); the poll and usleep tail saw no
+    EINTR."""
+    sampler = run.report["summary"]["sampler"]
+    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
+                ("watchdog", reason), "summary.sampler.sampling_path and its reason")
+    e = stall_event(run, stacks_report(run))
+    info(f"{what}: watchdog thread {fact(run, 'watch_switches')} voluntary context switches; "
+         f"stall: {e['samples_total']} samples ({e['samples_running']} running, "
+         f"{e['samples_waiting']} waiting); sampler: "
+         + ", ".join(f"{k} {sampler.get(k)}" for k in (
+             "samples", "samples_timer", "samples_folded", "signals_sent", "signal_timeouts",
+             "watchdog_wakeups", "signals_withheld", "signals_deferred")))
+    check_equal(sampler["samples_timer"], 0, f"summary.sampler.samples_timer ({what})")
+    check(sampler["signals_sent"] >= WATCHDOG_MIN_SAMPLES,
+          f"summary.sampler.signals_sent {sampler['signals_sent']} ({what}): the watchdog "
+          f"did not sample the 2 s CPU stall with its signal")
+    check(e["samples_running"] >= WATCHDOG_MIN_SAMPLES,
+          f"only {e['samples_running']} running samples in a 2 s CPU stall at 10 ms ({what})")
+    check_no_eintr(run, "calls")
+
+
+def test_cpu_stall_no_timer():
+    """The CPU-time timer cannot be created: the app's seccomp filter
+    (tests/apps/deny-syscall.c), installed at the top of main before
+    jankscope starts, makes timer_create fail with EAGAIN. The stall of
+    cpu-stall is then sampled by the watchdog with its signal, as in GTK
+    module mode: all along, none on the timer, no EINTR in the poll and
+    usleep tail, nothing but jankscope's lines on stderr (the app runs with
+    fatal warnings and criticals), and, with JANKSCOPE_DEBUG=1, one line
+    saying the timer is unavailable. Without JANKSCOPE_DEBUG jankscope says
+    nothing: the stacks are all there, only the watchdog's CPU is higher."""
+    run = run_stacks("cpu-stall-no-timer", "2000", "300",
+                     extra_env={"JANKSCOPE_SAMPLE_MS": "10", "JANKSCOPE_DEBUG": "1"},
+                     timeout=90)
+    deny = fact(run, "deny")
+    if deny != "ok":
+        raise Skip(f"the kernel takes no seccomp filter here: {deny}")
+    check_equal(run.returncode, 0, "exit code")
+    check("FAIL" not in run.stderr, "the test program reported a failure")
+    lines = run.stderr_lines()
+    foreign = [line for line in lines if not line.startswith("jankscope: ")]
+    check(not foreign, f"stderr lines that are not jankscope's: {foreign}")
+    said = [line for line in lines if "CPU-time timer" in line]
+    check(len(said) == 1 and "timer_create" in said[0] and "EAGAIN" in said[0],
+          f"expected one line saying the CPU-time timer is unavailable (timer_create, "
+          f"EAGAIN), got {said}")
+    check_sampled_by_watchdog(run, "timer_create denied", "timer_create: EAGAIN")
+
+    quiet = run_stacks("cpu-stall-no-timer", "300", "50",
+                       extra_env={"JANKSCOPE_SAMPLE_MS": "10"})
+    check_ran_fine(quiet)
+    check_equal(quiet.report["summary"]["sampler"]["samples_timer"], 0,
+                "summary.sampler.samples_timer (timer_create denied, 300 ms)")
+
+
+def test_cpu_stall_timer_off():
+    """JANKSCOPE_SAMPLE_TIMER=0: the stall of cpu-stall is sampled by the
+    watchdog's own signal, none on the CPU-time timer, as when the timer
+    cannot be created; no EINTR, and jankscope says nothing."""
+    run = run_stacks("cpu-stall", "2000", "300",
+                     extra_env={"JANKSCOPE_SAMPLE_MS": "10", "JANKSCOPE_SAMPLE_TIMER": "0"},
+                     timeout=90)
+    check_ran_fine(run)
+    check_sampled_by_watchdog(run, "JANKSCOPE_SAMPLE_TIMER=0", "JANKSCOPE_SAMPLE_TIMER=0")
 
 
 def test_nanosleep_loop():
@@ -1111,6 +1194,8 @@ def test_signal_takeover():
     info(f"signal-takeover: signal {sampler['signal']}, signal_lost {sampler['signal_lost']}, "
          f"signals_sent {sampler['signals_sent']}; stderr: {run.stderr_lines()}")
     check_equal(sampler["signal_lost"], True, "summary.sampler.signal_lost")
+    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
+                ("off", "signal-lost"), "summary.sampler.sampling_path and its reason")
     lines = run.stderr_lines()
     check(len(lines) == 1 and "took over signal" in lines[0],
           f"expected one warning about the signal taken over, stderr: {lines}")
@@ -1145,6 +1230,8 @@ def test_sampling_off():
     check_equal(e["culprit"], None, "culprit without sampling")
     sampler = report["summary"]["sampler"]
     check_equal(sampler["signal"], None, "summary.sampler.signal with sampling off")
+    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
+                ("off", "JANKSCOPE_SAMPLING=0"), "summary.sampler.sampling_path and its reason")
     check_equal(sampler["signals_sent"], 0, "summary.sampler.signals_sent with sampling off")
 
 
@@ -1709,6 +1796,8 @@ CHECKS = {
     "usleep": test_usleep,
     "nanosleep-loop": test_nanosleep_loop,
     "cpu-stall": test_cpu_stall,
+    "cpu-stall-no-timer": test_cpu_stall_no_timer,
+    "cpu-stall-timer-off": test_cpu_stall_timer_off,
     "lock": test_lock,
     "io": test_io,
     "ipc": test_ipc,

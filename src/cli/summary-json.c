@@ -238,6 +238,8 @@ write_overview (JsrJsonWriter *w, const JsrReport *report)
       member_known (w, "signal_timeouts", sampler->signal_timeouts);
       member_known (w, "syscalls_interrupted", sampler->syscalls_interrupted);
       jsr_json_writer_member_bool (w, "signal_lost", sampler->signal_lost);
+      jsr_json_writer_member_string (w, "sampling_path", sampler->sampling_path);
+      jsr_json_writer_member_string (w, "sampling_path_reason", sampler->sampling_path_reason);
       jsr_json_writer_end_object (w);
     }
   else

@@ -195,6 +195,7 @@ load_watchdog (JsConfig *config, const char *(*get_env) (const char *name))
   guint n;
 
   config->sampling = env_bool (get_env, "JANKSCOPE_SAMPLING", TRUE);
+  config->sample_timer = env_bool (get_env, "JANKSCOPE_SAMPLE_TIMER", TRUE);
   config->pretrigger_ns = env_int (get_env, "JANKSCOPE_PRETRIGGER_MS", 1, 60000,
                                    DEFAULT_PRETRIGGER_MS, "milliseconds")
                           * G_GINT64_CONSTANT (1000000);

@@ -27,8 +27,10 @@ typedef struct
   guint slow_frame_pct; /* a frame is slow over this % of its budget (js-slow-frame.h) */
 
   /* Watchdog and stack sampling (js-watchdog.h). */
-  gboolean sampling;    /* take stacks (else the watchdog only times stalls) */
-  gint64 pretrigger_ns; /* a busy span this old is a stall: sampling starts */
+  gboolean sampling;     /* take stacks (else the watchdog only times stalls) */
+  gboolean sample_timer; /* a running main thread samples itself on a CPU-time timer
+                          * (preload mode; js-sample-timer.h), else the watchdog's signal */
+  gint64 pretrigger_ns;  /* a busy span this old is a stall: sampling starts */
   gint64 sample_interval_ns[JS_N_SAMPLE_STAGES]; /* stall younger than 500 ms, 2 s, older */
   gint64 watchdog_tier_ns[JS_MAX_WATCHDOG_TIERS];
   guint n_watchdog_tiers;

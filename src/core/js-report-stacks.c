@@ -760,6 +760,8 @@ js_report_add_sampler_summary (JsonBuilder *b, JsStallStore *store, JsWatchdog *
   JsWatchdogStats ws;
   JsSamplerCounters sc;
   JsSymbolizerStats ss = { 0 };
+  g_autofree char *path_reason = NULL;
+  const char *path;
 
   json_builder_set_member_name (b, "sampler");
   if (watchdog == NULL || store == NULL)
@@ -779,6 +781,9 @@ js_report_add_sampler_summary (JsonBuilder *b, JsStallStore *store, JsWatchdog *
   js_json_member_string (b, "unwinder", sc.unwinder);
   json_builder_set_member_name (b, "signal_lost");
   json_builder_add_boolean_value (b, sc.lost);
+  path = js_watchdog_sampling_path (watchdog, &path_reason);
+  js_json_member_string (b, "sampling_path", path);
+  js_json_member_string (b, "sampling_path_reason", path_reason);
   js_json_member_int (b, "stalls", (gint64) ws.stalls);
   js_json_member_int (b, "stalls_without_event", (gint64) store->unattached);
   js_json_member_int (b, "samples", (gint64) ws.samples);

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "js-sample-timer.h"
+#include "jankscope-config.h"
 #include "js-clock.h"
 #include "js-config.h"
 #include "js-dbus-calls.h"
@@ -51,6 +52,12 @@ static int the_signal;
 static JsWakeTimer *kick;
 static gint64 stage_ns[JS_N_SAMPLE_STAGES];
 
+/* Why there is no timer: the system call that failed (NULL: none did) and
+ * its errno; written once (init on the main thread, or the watchdog's arm),
+ * read by the report (js_sample_timer_failure). */
+static const char *failed_call;
+static int failed_errno;
+
 /* Shared. */
 static int state;
 static int rearming; /* the handler is between its look at `state` and its timer_settime */
@@ -87,6 +94,29 @@ static gint64 slack_ns;   /* the dead man's switch's allowance, set by the watch
 
 /* --- raw system calls: async-signal-safe, no libc timer_t translation ------- */
 
+static void
+set_failure (const char *call, int err)
+{
+  __atomic_store_n (&failed_errno, err, __ATOMIC_RELAXED);
+  __atomic_store_n (&failed_call, call, __ATOMIC_RELEASE);
+}
+
+char *
+js_sample_timer_failure (void)
+{
+  const char *call = __atomic_load_n (&failed_call, __ATOMIC_ACQUIRE);
+  int err = __atomic_load_n (&failed_errno, __ATOMIC_RELAXED);
+  const char *name = NULL;
+
+  if (call == NULL)
+    return NULL;
+#ifdef HAVE_STRERRORNAME_NP
+  name = strerrorname_np (err);
+#endif
+  return name != NULL ? g_strdup_printf ("%s: %s", call, name)
+                      : g_strdup_printf ("%s: errno %d", call, err);
+}
+
 static int
 settime (gint64 interval_ns)
 {
@@ -104,12 +134,21 @@ js_sample_timer_init (pid_t main_tid, int signal, JsWakeTimer *the_kick, const g
   struct sigevent sev;
   clockid_t clock;
   int id = -1;
+  int err;
+  g_autofree char *why = NULL;
 
   if (available)
     return TRUE;
-  if (signal <= 0 || the_kick == NULL || the_kick->timer_fd < 0
-      || pthread_getcpuclockid (pthread_self (), &clock) != 0)
+  if (signal <= 0 || the_kick == NULL || the_kick->timer_fd < 0)
     return FALSE;
+  if ((err = pthread_getcpuclockid (pthread_self (), &clock)) != 0)
+    {
+      set_failure ("pthread_getcpuclockid", err);
+      why = js_sample_timer_failure ();
+      js_log_debug ("no CPU-time timer (%s): the watchdog signals the main thread at each sample",
+                    why);
+      return FALSE;
+    }
   memset (&sev, 0, sizeof sev);
   sev.sigev_notify = SIGEV_THREAD_ID;
   sev.sigev_signo = signal;
@@ -117,8 +156,10 @@ js_sample_timer_init (pid_t main_tid, int signal, JsWakeTimer *the_kick, const g
   sev.sigev_notify_thread_id = main_tid;
   if (syscall (SYS_timer_create, clock, &sev, &id) != 0)
     {
+      set_failure ("timer_create", errno);
+      why = js_sample_timer_failure ();
       js_log_debug ("no CPU-time timer (%s): the watchdog signals the main thread at each sample",
-                    g_strerror (errno));
+                    why);
       return FALSE;
     }
   kernel_timer = id;
@@ -192,9 +233,12 @@ js_sample_timer_arm (gint64 stall_start_ns, gint64 first_interval_ns, guint32 fi
   __atomic_store_n (&state, ARMED, __ATOMIC_SEQ_CST);
   if (settime (first_interval_ns) != 0)
     {
+      g_autofree char *why = NULL;
+
+      set_failure ("timer_settime", errno);
       available = FALSE;
-      js_log_debug ("the CPU-time timer cannot be armed (%s): the watchdog samples as before",
-                    g_strerror (errno));
+      why = js_sample_timer_failure ();
+      js_log_debug ("the CPU-time timer cannot be armed (%s): the watchdog samples as before", why);
       js_sample_timer_disarm ();
       return JS_SAMPLE_TIMER_FAILED;
     }

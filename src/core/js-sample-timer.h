@@ -47,7 +47,8 @@
  * Only in preload mode: there every blocking call the app makes on the main
  * thread is guarded. In GTK module mode only the context's poll is, so the
  * watchdog signals the main thread itself, as before, right after reading
- * that it runs. If timer_create fails, the same.
+ * that it runs. If timer_create fails, or with JANKSCOPE_SAMPLE_TIMER=0, the
+ * same.
  *
  * Thread contract: js_sample_timer_init on the main thread (start-up); arm,
  * disarm, settle and the ring's reading on the watchdog thread;
@@ -98,6 +99,10 @@ typedef enum
 gboolean js_sample_timer_init (pid_t main_tid, int signal, JsWakeTimer *kick,
                                const gint64 *intervals);
 gboolean js_sample_timer_available (void);
+/* Any thread: why the timer is not available, if a system call failed
+ * ("timer_create: EAGAIN", the call and its errno's name; free), else
+ * NULL. */
+char *js_sample_timer_failure (void);
 
 /* Watchdog. Arms the timer for the stall that began at `stall_start_ns`
  * (the heartbeat's stuck_since): the first sample comes after

@@ -97,6 +97,12 @@ struct _JsWatchdog
   gint64 timer_slack_ns;       /* js_sample_timer_set_slack_ns */
   void (*on_stall) (gpointer); /* a stall began or ended: the collector */
   gpointer on_stall_data;
+  /* Why no stacks are taken, why a running main thread does not sample
+   * itself on its CPU-time timer (NULL: it does, unless a system call of
+   * the timer failed: js_sample_timer_failure): summary.sampler's
+   * sampling_path_reason. Set on the main thread before the thread starts. */
+  const char *no_stacks;
+  const char *no_timer;
 
   Stall stall;
   JsStallHeader last_finished;
@@ -984,6 +990,12 @@ js_watchdog_new (const JsConfig *config, JsModules *modules, gboolean sampling)
   if (!wd->have_probe)
     js_log_warning ("cannot read /proc/self/task/%d: stalls are timed but not sampled", (int) tid);
   wd->sampling = sampling && wd->have_probe && js_sampler_init (tid, config->sample_signal);
+  wd->no_stacks = !sampling         ? "JANKSCOPE_SAMPLING=0"
+                  : !wd->have_probe ? "no-proc"
+                  : !wd->sampling   ? "no-sampler"
+                                    : NULL;
+  /* js_watchdog_use_sample_timer is for preload mode only. */
+  wd->no_timer = "gtk-module";
   g_mutex_init (&wd->lock);
   wd->headers = g_array_new (FALSE, FALSE, sizeof (JsStallHeader));
   wd->samples = g_ptr_array_new ();
@@ -995,11 +1007,43 @@ js_watchdog_new (const JsConfig *config, JsModules *modules, gboolean sampling)
 void
 js_watchdog_use_sample_timer (JsWatchdog *wd)
 {
-  if (wd->sampling && wd->timer.timer_fd >= 0)
-    wd->use_timer = js_sample_timer_init (wd->probe.tid, js_sampler_signal (), &wd->timer,
-                                          wd->config->sample_interval_ns);
+  /* JANKSCOPE_SAMPLE_TIMER=0: every sample the watchdog's own way, as in
+   * GTK module mode. */
+  if (!wd->config->sample_timer)
+    wd->no_timer = "JANKSCOPE_SAMPLE_TIMER=0";
+  else if (wd->timer.timer_fd < 0)
+    wd->no_timer = "no-timerfd"; /* no dead man's switch */
+  else
+    {
+      wd->no_timer = NULL;
+      if (wd->sampling)
+        wd->use_timer = js_sample_timer_init (wd->probe.tid, js_sampler_signal (), &wd->timer,
+                                              wd->config->sample_interval_ns);
+    }
   wd->timer_slack_ns = MIN_SLACK_NS;
   js_sample_timer_set_slack_ns (wd->timer_slack_ns);
+}
+
+const char *
+js_watchdog_sampling_path (JsWatchdog *wd, char **reason)
+{
+  JsSamplerCounters sc;
+
+  js_sampler_get_counters (&sc);
+  if (wd->no_stacks != NULL || sc.lost)
+    {
+      *reason = g_strdup (wd->no_stacks != NULL ? wd->no_stacks : "signal-lost");
+      return "off";
+    }
+  if (wd->no_timer != NULL)
+    {
+      *reason = g_strdup (wd->no_timer);
+      return "watchdog";
+    }
+  /* Failed at the start (timer_create) or later (timer_settime): no timer
+   * from then on. */
+  *reason = js_sample_timer_failure ();
+  return *reason != NULL ? "watchdog" : "cpu-timer";
 }
 
 void

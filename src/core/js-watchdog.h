@@ -68,6 +68,12 @@ JsWatchdog *js_watchdog_new (const JsConfig *config, JsModules *modules, gboolea
  * of the main thread is guarded there): a running main thread samples
  * itself on a CPU-time timer (js-sample-timer.h). */
 void js_watchdog_use_sample_timer (JsWatchdog *wd);
+/* Any thread: how a running main thread's stack is sampled
+ * (summary.sampler.sampling_path): "cpu-timer" (it samples itself on its
+ * CPU-time timer), "watchdog" (the watchdog signals it at each sample) or
+ * "off" (no stacks); `*reason` why not the timer (free), NULL with
+ * "cpu-timer". */
+const char *js_watchdog_sampling_path (JsWatchdog *wd, char **reason);
 /* Before it starts: `func` is called on the watchdog thread when a stall
  * begins and when it ends (the collector, which may be parked, wakes). */
 void js_watchdog_set_on_stall (JsWatchdog *wd, void (*func) (gpointer), gpointer data);

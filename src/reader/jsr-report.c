@@ -184,6 +184,14 @@ previous_run_free (JsrReportPreviousRun *previous)
 }
 
 static void
+sampler_free (JsrReportSampler *sampler)
+{
+  g_free (sampler->sampling_path);
+  g_free (sampler->sampling_path_reason);
+  g_free (sampler);
+}
+
+static void
 module_free (JsrReportModule *module)
 {
   g_free (module->name);
@@ -205,7 +213,7 @@ jsr_report_free (JsrReport *report)
   g_free (report->mode);
   g_clear_pointer (&report->sources, g_ptr_array_unref);
   g_clear_pointer (&report->events, g_ptr_array_unref);
-  g_clear_pointer (&report->sampler, g_free);
+  g_clear_pointer (&report->sampler, sampler_free);
   g_clear_pointer (&report->previous_run, previous_run_free);
   g_free (report->install_id);
   g_free (report->path);
@@ -1543,7 +1551,10 @@ parse_sampler (Node *root, JsrReport *report, GError **error)
          && read_optional_count (object, &path, "signals_sent", &sampler->signals_sent, error)
          && read_optional_count (object, &path, "signal_timeouts", &sampler->signal_timeouts, error)
          && read_optional_count (object, &path, "syscalls_interrupted",
-                                 &sampler->syscalls_interrupted, error);
+                                 &sampler->syscalls_interrupted, error)
+         && read_string (object, &path, "sampling_path", TRUE, &sampler->sampling_path, error)
+         && read_string (object, &path, "sampling_path_reason", TRUE,
+                         &sampler->sampling_path_reason, error);
 }
 
 /* The installation's id: top level or in "process"; a string, else unknown. */

@@ -313,6 +313,10 @@ typedef struct
   gint64 signals_sent;
   gint64 signal_timeouts;
   gint64 syscalls_interrupted; /* reports of jankscope before the blocking-call guard only */
+  /* "cpu-timer", "watchdog" or "off", and why not the timer; NULL when
+   * absent (reports before it) or null. */
+  char *sampling_path;
+  char *sampling_path_reason;
 } JsrReportSampler;
 
 /* previous_run: a run killed during a hang, found in the report path. */

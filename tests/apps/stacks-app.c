@@ -22,7 +22,10 @@
  * signal-takeover, signal-blocked, idle,
  * sleep-loop CALL [MS] (CALL: poll, select, pselect, ppoll, epoll_wait,
  * epoll_pwait, nanosleep, clock_nanosleep, usleep, mixed), app-signals,
- * cpu-stall [CPU_MS [TAIL_MS]].
+ * cpu-stall [CPU_MS [TAIL_MS]], cpu-stall-no-timer [CPU_MS [TAIL_MS]] (the
+ * same, with timer_create made to fail with EAGAIN at the top of main, before
+ * jankscope starts: deny-syscall.c; prints deny=ok, or deny=WHY and exits 0
+ * without a stall where the kernel takes no seccomp filter).
  */
 #define _GNU_SOURCE
 #include <glib.h>
@@ -47,6 +50,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "deny-syscall.h"
 
 #define NS_PER_MS G_GINT64_CONSTANT (1000000)
 #define NS_PER_SEC G_GINT64_CONSTANT (1000000000)
@@ -1127,6 +1132,31 @@ idle_tick_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* cpu-stall-no-timer: from here on timer_create fails with EAGAIN (as when
+ * the process has too many timers or signals queued), in this thread and
+ * in those started later: jankscope's CPU-time timer cannot be created
+ * (its core starts at the first use of the main loop, after this). Checks
+ * that the call really fails. FALSE (after deny=WHY) when the kernel takes
+ * no filter. */
+static gboolean
+deny_timer_create (void)
+{
+  int err = deny_syscall (SYS_timer_create, EAGAIN);
+  int id = -1;
+
+  if (err != 0)
+    {
+      printf ("deny=%s\n", g_strerror (err));
+      return FALSE;
+    }
+  if (syscall (SYS_timer_create, CLOCK_MONOTONIC, NULL, &id) == 0)
+    fail ("timer_create succeeded (timer %d) under the filter that denies it", id);
+  if (errno != EAGAIN)
+    fail ("timer_create under the filter: %s, not EAGAIN", g_strerror (errno));
+  printf ("deny=ok\n");
+  return TRUE;
+}
+
 /* --- main ------------------------------------------------------------------- */
 
 static gpointer
@@ -1149,6 +1179,7 @@ static const struct
   { "nanosleep-loop", nanosleep_loop },
   { "sleep-loop", sleep_loop },
   { "cpu-stall", cpu_stall },
+  { "cpu-stall-no-timer", cpu_stall },
   { "lock", lock },
   { "io", io },
   { "ipc", ipc },
@@ -1192,6 +1223,8 @@ main (int argc, char **argv)
       fprintf (stderr, "stacks-app: unknown scenario %s\n", argv[1]);
       return 64;
     }
+  if (strcmp (argv[1], "cpu-stall-no-timer") == 0 && !deny_timer_create ())
+    return 0;
 
   printf ("glib_version=%u.%u.%u\n", glib_major_version, glib_minor_version, glib_micro_version);
   printf ("pid=%d\n", (int) getpid ());

@@ -736,6 +736,25 @@ class StacksTest(CliTestCase):
         report["summary"]["sampler"] = None
         self.assertNotRegex(self.summarize(report), r"(?m)^  Sampling ")
 
+    def test_sampling_path(self):
+        # summary.sampler.sampling_path: said when it is not the CPU-time timer.
+        report = make_stacks_report()
+        sampler = report["summary"]["sampler"]
+        sampler.update(sampling_path="cpu-timer", sampling_path_reason=None)
+        self.assertEqual(overview_value(self.summarize(report), "Sampling"),
+                         "40 samples, 5 stalls, 12 signals, 1 timeout")
+        sampler.update(sampling_path="watchdog", sampling_path_reason="timer_create: EAGAIN")
+        self.assertEqual(overview_value(self.summarize(report), "Sampling"),
+                         "sampled by the watchdog (timer_create: EAGAIN), 40 samples, 5 stalls, "
+                         "12 signals, 1 timeout")
+        sampler.update(sampling_path_reason=None)
+        self.assertEqual(overview_value(self.summarize(report), "Sampling"),
+                         "sampled by the watchdog, 40 samples, 5 stalls, 12 signals, 1 timeout")
+        report["summary"]["sampler"] = {"signal": None, "samples": 0, "sampling_path": "off",
+                                        "sampling_path_reason": "JANKSCOPE_SAMPLING=0"}
+        self.assertEqual(overview_value(self.summarize(report), "Sampling"),
+                         "stack sampling off (JANKSCOPE_SAMPLING=0), 0 samples")
+
     def test_ongoing_hang_comes_first(self):
         out = self.summarize(make_hang_report())
         lines = out.splitlines()
@@ -838,6 +857,8 @@ class StacksTest(CliTestCase):
         ev["stacks"][0]["frames"][0] = frame("f\r\nInjected line\x9b31m", "m\x00od" * 10000,
                                              "file\x1b.c", 3)
         report["summary"]["sampler"]["unwinder"] = "\x1b[31m"
+        report["summary"]["sampler"].update(sampling_path="watchdog",
+                                            sampling_path_reason="\x1b[31mEAGAIN\x07")
         out = self.summarize(report)
         for bad in ("\x1b", "\r", "\x07", "\x9b", "\x00"):
             self.assertNotIn(bad, out)
@@ -1159,6 +1180,10 @@ class StacksErrorTest(CliTestCase):
              "summary.sampler.signal_lost must be a boolean, not an integer"),
             (lambda r: r["summary"]["sampler"].update(signal="SIGPROF"),
              "summary.sampler.signal must be an integer or null, not a string"),
+            (lambda r: r["summary"]["sampler"].update(sampling_path=1),
+             "summary.sampler.sampling_path must be a string or null, not an integer"),
+            (lambda r: r["summary"]["sampler"].update(sampling_path_reason=["EAGAIN"]),
+             "summary.sampler.sampling_path_reason must be a string or null, not an array"),
         ]
         for mutate, fragment in cases:
             with self.subTest(fragment=fragment):

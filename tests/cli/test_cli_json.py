@@ -95,6 +95,12 @@ SUMMARY_SCHEMA = {
     "top_sources_by_total": ARR, "top_sources_by_longest": ARR, "events_listed": INT,
     "worst_events": ARR,
 }
+SAMPLER_SCHEMA = {
+    "sampling_off": BOOL, "samples": (INT, NULL), "stalls": (INT, NULL),
+    "signals_sent": (INT, NULL), "signal_timeouts": (INT, NULL),
+    "syscalls_interrupted": (INT, NULL), "signal_lost": BOOL, "sampling_path": (STR, NULL),
+    "sampling_path_reason": (STR, NULL),
+}
 SOURCE_SCHEMA = {"source": (STR, NULL), "callback": (STR, NULL), "count": INT, "total_ns": INT,
                  "max_ns": INT, "p95_ns": INT}
 
@@ -135,6 +141,22 @@ class SummaryJsonTest(JsonTestCase):
                          f"threshold {ms_text(events['threshold_ns'])}")
         self.assertIsNone(document["ongoing_hang"])
         self.assertTrue(document["final"])
+
+    def test_sampler(self):
+        report = base.make_stacks_report()
+        document, _ = self.summary(report)
+        self.assertTypes(document["sampler"], SAMPLER_SCHEMA, "sampler.")
+        # A report from before sampling_path: null.
+        self.assertIsNone(document["sampler"]["sampling_path"])
+        report["summary"]["sampler"].update(sampling_path="watchdog",
+                                            sampling_path_reason="timer_create: EAGAIN")
+        document, text = self.summary(report)
+        self.assertTypes(document["sampler"], SAMPLER_SCHEMA, "sampler.")
+        self.assertEqual((document["sampler"]["sampling_path"],
+                          document["sampler"]["sampling_path_reason"]),
+                         ("watchdog", "timer_create: EAGAIN"))
+        self.assertIn("sampled by the watchdog (timer_create: EAGAIN)",
+                      base.overview_value(text, "Sampling"))
 
     def test_sources_are_the_tables(self):
         document, text = self.summary(base.make_report())

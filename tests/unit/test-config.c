@@ -34,6 +34,7 @@ test_defaults (void)
   g_assert_false (c.debug);
   /* Watchdog and sampler (5/50/100 ms intervals, 250 ms/1/3/5 s tiers). */
   g_assert_true (c.sampling);
+  g_assert_true (c.sample_timer);
   g_assert_cmpint (c.pretrigger_ns, ==, 16 * 1000000);
   g_assert_cmpint (c.sample_interval_ns[0], ==, 5 * 1000000);
   g_assert_cmpint (c.sample_interval_ns[1], ==, 50 * 1000000);
@@ -75,6 +76,12 @@ test_valid_values (void)
   g_assert_cmpint (c.ping_period_ns, ==, 100 * 1000000);
   load (&c, "JANKSCOPE_SAMPLING", "off");
   g_assert_false (c.sampling);
+  g_assert_true (c.sample_timer);
+  load (&c, "JANKSCOPE_SAMPLE_TIMER", "0");
+  g_assert_false (c.sample_timer);
+  g_assert_true (c.sampling);
+  load (&c, "JANKSCOPE_SAMPLE_TIMER", "1");
+  g_assert_true (c.sample_timer);
   load (&c, "JANKSCOPE_SAMPLE_SIGNAL", "5");
   g_assert_cmpint (c.sample_signal, ==, 5);
   load (&c, "JANKSCOPE_REPORT", "/tmp/r-%p.json");
@@ -112,6 +119,8 @@ static const Bad bad[] = {
   { "JANKSCOPE_PING_MS", "-1" },
   { "JANKSCOPE_SAMPLE_SIGNAL", "99" },
   { "JANKSCOPE_SAMPLING", "sometimes" },
+  { "JANKSCOPE_SAMPLE_TIMER", "2" },
+  { "JANKSCOPE_SAMPLE_TIMER", "cpu" },
 };
 
 static void
@@ -144,6 +153,7 @@ invalid_child (gconstpointer data)
   g_assert_cmpuint (c.max_events, ==, 1000);
   g_assert_false (c.debug);
   g_assert_true (c.sampling);
+  g_assert_true (c.sample_timer);
   g_assert_cmpint (c.pretrigger_ns, ==, 16 * 1000000);
   g_assert_cmpint (c.sample_interval_ns[0], ==, 5 * 1000000);
   g_assert_cmpint (c.sample_interval_ns[1], ==, 50 * 1000000);
