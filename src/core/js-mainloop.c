@@ -98,10 +98,12 @@ static int poll_may_block; /* the poll under way has a timeout other than 0 */
  * (relaxed atomic stores), read by the watchdog during a stall. */
 static OpenDispatch open[MAX_DEPTH];
 static guint depth;
-/* The posting site of each open dispatch, by depth: one store at dispatch
- * start (its record carries it too, but is pushed only at the end), so that
- * a hang under way can say where its dispatch was posted from. */
+/* The posting site and the data of each open dispatch, by depth: one store
+ * each at dispatch start (its record carries them too, but is pushed only at
+ * the end), so that a hang under way can say where its dispatch was posted
+ * from (for a GTask's completion, its data is the task: js-posting.h). */
 static guint32 open_post[MAX_DEPTH];
+static const void *open_data[MAX_DEPTH];
 static guint too_deep; /* dispatches past MAX_DEPTH: forwarded untimed */
 static gint64 last_poll_return;
 static guint32 iteration_dispatches;
@@ -314,9 +316,11 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
   d = depth;
   frame = &open[d];
   /* Where it was posted from: one load (js-posting.h), published for the
-   * watchdog with one store before the depth that makes it visible. */
+   * watchdog with its data (a store each) before the depth that makes them
+   * visible. */
   post = js_posting_at_dispatch (source->source_id);
   __atomic_store_n (&open_post[d], post, __ATOMIC_RELAXED);
+  __atomic_store_n (&open_data[d], user_data, __ATOMIC_RELAXED);
   __atomic_store_n (&depth, d + 1, __ATOMIC_RELEASE);
   frame->source = source;
   frame->r = (JsRecord){
@@ -469,12 +473,15 @@ js_mainloop_current_post (void)
 }
 
 guint32
-js_mainloop_hang_post (void)
+js_mainloop_hang_post (const void **data)
 {
   guint d = __atomic_load_n (&depth, __ATOMIC_ACQUIRE);
 
+  *data = NULL;
   if (d == 0 || d > MAX_DEPTH)
     return 0;
+  /* Only the address: never followed. */
+  *data = __atomic_load_n (&open_data[d - 1], __ATOMIC_RELAXED);
   return __atomic_load_n (&open_post[d - 1], __ATOMIC_RELAXED);
 }
 

@@ -52,9 +52,11 @@ void js_mainloop_current_dispatch (const void **code, guint32 *name_id, gint64 *
 guint32 js_mainloop_current_post (void);
 
 /* Any thread (the watchdog, during a stall): the posting site of the
- * innermost dispatch under way, 0 when none or unknown. While the main
- * thread is stuck it stays put; otherwise it may be a moment old. */
-guint32 js_mainloop_hang_post (void);
+ * innermost dispatch under way, 0 when none or unknown, and its data (an
+ * address, NULL when none: js_posting_task_post finds a GTask's site by it).
+ * While the main thread is stuck they stay put; otherwise they may be a
+ * moment old, or of two dispatches. */
+guint32 js_mainloop_hang_post (const void **data);
 
 /* Any thread: when the iteration under way on the main thread started
  * (CLOCK_MONOTONIC ns), or 0 while it waits in its outermost poll. */

@@ -134,16 +134,16 @@ intern_site (JsPostSites *ps, const JsPostSite *site)
 guint32
 js_post_sites_resolve (JsPostSites *ps, guint32 post, const void *user_data)
 {
+  guint32 task = js_posting_task_post (user_data);
   JsPostSite site;
 
   /* A GTask's completion (its data a task whose creation was seen) is
    * posted from where the app created the task, not from GIO's return path
-   * (g_task_return attaches it, from libgio, or GLib from inside). */
-  if (js_posting_read (0, user_data, &site))
-    {
-      ps->resolved++;
-      return intern_site (ps, &site);
-    }
+   * (g_task_return attaches it, from libgio, or GLib from inside). A hang
+   * stuck in it was given that site too (the watchdog looks the task up):
+   * pinned under it. */
+  if (task != 0)
+    post = task;
   for (guint i = 0; post != 0 && i < PINNED; i++)
     if (ps->pinned[i].post == post && ps->pinned[i].id != 0)
       {

@@ -555,14 +555,29 @@ js_posting_posted (int kind, const void *caller, const void *func, unsigned id, 
     posted_slow (kind, caller, func, id, task, TRUE, parent, n, gen);
 }
 
+guint32
+js_posting_task_post (const void *task)
+{
+  const TaskEntry *t;
+  guint32 index;
+  Site s;
+
+  if (task == NULL)
+    return 0;
+  t = &tasks[hash_pointer (task, TASKS)];
+  index = (guint32) __atomic_load_n (&t->post, __ATOMIC_ACQUIRE);
+  return __atomic_load_n (&t->task, __ATOMIC_ACQUIRE) == task && read_site (index, &s)
+                 && META_KIND (s.meta) == JS_POST_TASK
+             ? index
+             : 0;
+}
+
 static gboolean
 read_task (const void *user_data, Site *s)
 {
-  const TaskEntry *t = &tasks[hash_pointer (user_data, TASKS)];
-  guint32 index = (guint32) __atomic_load_n (&t->post, __ATOMIC_ACQUIRE);
+  guint32 index = js_posting_task_post (user_data);
 
-  return user_data != NULL && __atomic_load_n (&t->task, __ATOMIC_ACQUIRE) == user_data
-         && read_site (index, s) && META_KIND (s->meta) == JS_POST_TASK;
+  return index != 0 && read_site (index, s) && META_KIND (s->meta) == JS_POST_TASK;
 }
 
 gboolean

@@ -78,6 +78,11 @@ typedef struct
  * (overwritten, or posted where the preload cannot see). */
 gboolean js_posting_read (guint32 post, const void *user_data, JsPostSite *out);
 
+/* The site of the GTask at address `task` (a dispatch's data: a task's
+ * completion), if its creation was seen, else 0. Any thread; the address is
+ * only compared, never followed. */
+guint32 js_posting_task_post (const void *task);
+
 typedef struct
 {
   guint64 attaches;           /* posting sites noted */

@@ -4,7 +4,8 @@
  * and sometimes a full stack; the main thread's repeated attaches from one
  * place share one site, so they do not push older sites out of the ring; a
  * callback marked slow, a stall and a caller seen for the first time still
- * get full stacks; other threads' attaches are noted too.
+ * get full stacks; other threads' attaches are noted too. A hang stuck in a
+ * GTask's completion finds the task's site.
  *
  * The main loop's hooks are started in preload mode and the test calls the
  * dispatch hook itself, as the preload's tables do. Full stacks come from a
@@ -231,6 +232,49 @@ test_other_thread (void)
   g_assert_true (site.caller == CALLER (6));
 }
 
+/* A hang stuck in a GTask's completion: its dispatch's data is the task,
+ * which the watchdog looks up (js_mainloop_hang_post, js_posting_task_post)
+ * to name the site where the task was created, not that of GIO's attach. */
+static int fake_task, not_a_task;
+static gboolean task_checked;
+
+static gboolean
+task_completion (gpointer data)
+{
+  const void *hang_data = NULL;
+  guint32 hang_post = js_mainloop_hang_post (&hang_data);
+  JsPostSite site;
+
+  g_assert_true (hang_data == &fake_task);
+  g_assert_true (js_posting_read (hang_post, NULL, &site));
+  g_assert_true (site.caller == CALLER (31)); /* GIO's attach */
+  g_assert_true (js_posting_read (js_posting_task_post (hang_data), NULL, &site));
+  g_assert_true (site.caller == CALLER (30));
+  g_assert_cmpuint (site.kind, ==, JS_POST_TASK);
+  task_checked = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_task_hang (void)
+{
+  int (*dispatch) (JsDispatchFunc, void *, void *, void *) = bridge.dispatch;
+  const void *data = &not_a_task;
+  guint completion;
+
+  js_posting_posted (JS_POST_TASK, CALLER (30), FUNC (30), 0, NULL, &fake_task);
+  completion = post (CALLER (31), FUNC (31));
+  g_assert_cmpuint (js_posting_task_post (NULL), ==, 0);
+  g_assert_cmpuint (js_posting_task_post (&not_a_task), ==, 0);
+  dispatch ((JsDispatchFunc) real_dispatch, g_main_context_find_source_by_id (NULL, completion),
+            (void *) task_completion, &fake_task);
+  g_assert_true (task_checked);
+  /* No dispatch under way: nothing. */
+  g_assert_cmpuint (js_mainloop_hang_post (&data), ==, 0);
+  g_assert_null (data);
+  g_source_remove (completion);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -246,6 +290,7 @@ main (int argc, char **argv)
   g_test_add_func ("/Posting/chain", test_chain);
   g_test_add_func ("/Posting/stacks", test_stacks);
   g_test_add_func ("/Posting/other-thread", test_other_thread);
+  g_test_add_func ("/Posting/task-hang", test_task_hang);
   ret = g_test_run ();
   return ret;
 }
