@@ -28,7 +28,8 @@ typedef struct
   guint caller;                  /* JsStackTable id of the caller's one frame */
   guint chain[JS_POSTING_CHAIN]; /* the same, for each link of the chain */
   guint n_chain;
-  guint stack; /* JsStackTable id of the full stack, 0: none */
+  guint stack;              /* JsStackTable id of the full stack, 0: none */
+  gboolean stack_inherited; /* that stack is an earlier attach's (JsPostSite) */
 } JsPostSiteInfo;
 
 typedef struct _JsPostSites JsPostSites;

@@ -71,6 +71,9 @@ typedef struct
   guint64 frames[JS_POSTING_MAX_FRAMES]; /* the full stack, leaf first (n_frames 0: none) */
   guint n_frames;
   gboolean truncated;
+  /* The stack is an earlier attach's, by the same caller of the same
+   * callback (a library's caller between two of its own stacks). */
+  gboolean stack_inherited;
 } JsPostSite;
 
 /* The site `post` (a dispatch record's `post`), or with `user_data` that of
