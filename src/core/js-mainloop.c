@@ -51,6 +51,9 @@ static pthread_t main_thread;
 static void (*real_set_poll) (GMainContext *, GPollFunc);
 static GPollFunc (*real_get_poll) (GMainContext *);
 static gboolean active; /* cleared (only) by js_mainloop_disable */
+#ifdef JS_MAINLOOP_THREAD_POINTER
+void *js_mainloop_thread_pointer;
+#endif
 
 /* The poll function the app wants; ours calls it. */
 static GPollFunc app_poll;
@@ -98,11 +101,15 @@ static int poll_may_block; /* the poll under way has a timeout other than 0 */
  * (relaxed atomic stores), read by the watchdog during a stall. */
 static OpenDispatch open[MAX_DEPTH];
 static guint depth;
+/* The same words under the names js-mainloop.h reads inline
+ * (js_mainloop_current_post: the posting sites' attach, on the main thread). */
+extern __typeof (depth) js_mainloop_depth __attribute__ ((alias ("depth")));
 /* The posting site and the data of each open dispatch, by depth: one store
  * each at dispatch start (its record carries them too, but is pushed only at
  * the end), so that a hang under way can say where its dispatch was posted
  * from (for a GTask's completion, its data is the task: js-posting.h). */
 static guint32 open_post[MAX_DEPTH];
+extern __typeof (open_post) js_mainloop_open_post __attribute__ ((alias ("open_post")));
 static const void *open_data[MAX_DEPTH];
 static guint too_deep; /* dispatches past MAX_DEPTH: forwarded untimed */
 static gint64 last_poll_return;
@@ -415,6 +422,9 @@ js_mainloop_start (JsRing *the_ring, JsBridge *bridge, void (*set) (GMainContext
   ring = the_ring;
   context = g_main_context_default ();
   main_thread = pthread_self ();
+#ifdef JS_MAINLOOP_THREAD_POINTER
+  js_mainloop_thread_pointer = __builtin_thread_pointer ();
+#endif
   real_set_poll = set;
   real_get_poll = get;
   __atomic_store_n (&active, TRUE, __ATOMIC_RELEASE);
@@ -462,14 +472,6 @@ js_mainloop_current_dispatch (const void **code, guint32 *name_id, gint64 *late_
   ready_us = g_source_get_ready_time (d->source);
   if (ready_us >= 0)
     *late_ns = MAX (0, d->r.start_ns - ready_us * 1000);
-}
-
-guint32
-js_mainloop_current_post (void)
-{
-  if (depth == 0 || depth > MAX_DEPTH)
-    return 0;
-  return open[depth - 1].r.post;
 }
 
 guint32

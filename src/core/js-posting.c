@@ -137,7 +137,6 @@ static struct
 static guint n_app_ranges;
 
 static GMainContext *main_context;
-static pthread_t main_thread; /* js_mainloop_thread (), started before */
 static guint budget_per_s;
 static int (*backtrace_func) (void **buffer, int size);
 static int stall;
@@ -214,7 +213,6 @@ js_posting_init (GMainContext *context, guint stacks_per_s)
   gboolean first = TRUE;
 
   main_context = context;
-  main_thread = js_mainloop_thread ();
   budget_per_s = stacks_per_s;
   /* Before the bridge's hook is published (js-core.c): read without locks. */
   n_app_ranges = 0;
@@ -641,7 +639,7 @@ js_posting_posted (int kind, const void *caller, const void *func, unsigned id, 
 
   if (kind != JS_POST_TASK && context != NULL && context != main_context)
     return;
-  if (!pthread_equal (pthread_self (), main_thread))
+  if (!js_mainloop_on_thread ())
     {
       posted_slow (kind, caller, func, id, task, FALSE, 0,
                    __atomic_add_fetch (&other_attaches, 1, __ATOMIC_RELAXED), 0);
