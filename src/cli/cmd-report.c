@@ -454,17 +454,24 @@ format_postings (const Printer *p)
 /* ---- worst events ------------------------------------------------------------ */
 
 /* A culprit with where its dispatch was posted from, when known (takes
- * `culprit`). */
+ * `culprit`); `inherited`: that name came from an earlier attach's stack. */
 static char *
-with_posted_from (char *culprit, const char *posted_from)
+with_posted_from (char *culprit, const char *posted_from, gboolean inherited)
 {
   char *out;
 
   if (posted_from == NULL)
     return culprit;
-  /* Translators: a culprit, then the function that posted the callback it
-   * ran in, e.g. "gtk_text_layout_validate (posted from load_big_text)" */
-  out = g_strdup_printf (_ ("%s (posted from %s)"), culprit, posted_from);
+  if (inherited)
+    /* Translators: a culprit, then the function that posted the callback it
+     * ran in, found on a stack inherited from an earlier post from the same
+     * place, e.g. "gtk_text_layout_validate (posted from load_big_text,
+     * inherited stack)" */
+    out = g_strdup_printf (_ ("%s (posted from %s, inherited stack)"), culprit, posted_from);
+  else
+    /* Translators: a culprit, then the function that posted the callback it
+     * ran in, e.g. "gtk_text_layout_validate (posted from load_big_text)" */
+    out = g_strdup_printf (_ ("%s (posted from %s)"), culprit, posted_from);
   g_free (culprit);
   return out;
 }
@@ -497,8 +504,9 @@ add_part_rows (CliTable *table, const JsrAggEvent *e)
                                                                              : "?");
       g_autofree char *duration = cli_format_duration (part->duration_ns);
       g_autofree char *klass = part_class (part);
-      g_autofree char *culprit = with_posted_from (
-          cli_format_culprit (part->culprit, part->culprit_callback), part->posted_from);
+      g_autofree char *culprit
+          = with_posted_from (cli_format_culprit (part->culprit, part->culprit_callback),
+                              part->posted_from, part->posted_from_inherited);
       g_autofree char *attributed = part->attributed_ns >= 0
                                         ? cli_format_duration ((guint64) part->attributed_ns)
                                         : g_strdup ("-");
@@ -550,7 +558,8 @@ format_worst (const Printer *p)
       g_autofree char *duration = cli_format_duration (e->duration_ns);
       g_autofree char *klass = cli_format_class (&e->key);
       g_autofree char *culprit
-          = with_posted_from (cli_format_culprit (e->culprit, e->culprit_callback), e->posted_from);
+          = with_posted_from (cli_format_culprit (e->culprit, e->culprit_callback), e->posted_from,
+                              e->posted_from_inherited);
       g_autofree char *attributed = cli_format_duration (e->attributed_ns);
       g_autofree char *unattributed = cli_format_duration (e->unattributed_ns);
 

@@ -324,6 +324,7 @@ json_worst (const JsonPrinter *p)
       jsr_json_writer_member_string (w, "culprit", e->culprit);
       jsr_json_writer_member_string (w, "culprit_callback", e->culprit_callback);
       jsr_json_writer_member_string (w, "posted_from", e->posted_from);
+      jsr_json_writer_member_bool (w, "posted_from_inherited", e->posted_from_inherited);
       jsr_json_writer_member_string (w, "signature", e->signature);
       jsr_json_writer_member_uint (w, "attributed_ns", e->attributed_ns);
       jsr_json_writer_member_uint (w, "unattributed_ns", e->unattributed_ns);
@@ -345,6 +346,7 @@ json_worst (const JsonPrinter *p)
           jsr_json_writer_member_string (w, "culprit", part->culprit);
           jsr_json_writer_member_string (w, "culprit_callback", part->culprit_callback);
           jsr_json_writer_member_string (w, "posted_from", part->posted_from);
+          jsr_json_writer_member_bool (w, "posted_from_inherited", part->posted_from_inherited);
           /* Unknown: null for both, the text's "-". */
           jsr_json_writer_member (w, "attributed_ns");
           if (part->attributed_ns >= 0)

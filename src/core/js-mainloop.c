@@ -55,6 +55,9 @@ static pthread_t main_thread;
 static void (*real_set_poll) (GMainContext *, GPollFunc);
 static GPollFunc (*real_get_poll) (GMainContext *);
 static gboolean active; /* cleared (only) by js_mainloop_disable */
+#ifdef JS_MAINLOOP_THREAD_POINTER
+void *js_mainloop_thread_pointer;
+#endif
 
 /* The poll function the app wants; ours calls it. */
 static GPollFunc app_poll;
@@ -102,10 +105,16 @@ static int poll_may_block; /* the poll under way has a timeout other than 0 */
  * (relaxed atomic stores), read by the watchdog during a stall. */
 static OpenDispatch open[MAX_DEPTH];
 static guint depth;
-/* The posting site of each open dispatch, by depth: one store at dispatch
- * start (its record carries it too, but is pushed only at the end), so that
- * a hang under way can say where its dispatch was posted from. */
+/* The same words under the names js-mainloop.h reads inline
+ * (js_mainloop_current_post: the posting sites' attach, on the main thread). */
+extern __typeof (depth) js_mainloop_depth __attribute__ ((alias ("depth")));
+/* The posting site and the data of each open dispatch, by depth: one store
+ * each at dispatch start (its record carries them too, but is pushed only at
+ * the end), so that a hang under way can say where its dispatch was posted
+ * from (for a GTask's completion, its data is the task: js-posting.h). */
 static guint32 open_post[MAX_DEPTH];
+extern __typeof (open_post) js_mainloop_open_post __attribute__ ((alias ("open_post")));
+static const void *open_data[MAX_DEPTH];
 static guint too_deep; /* dispatches past MAX_DEPTH: forwarded untimed */
 static gint64 last_poll_return;
 static guint32 iteration_dispatches;
@@ -318,9 +327,11 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
   d = depth;
   frame = &open[d];
   /* Where it was posted from: one load (js-posting.h), published for the
-   * watchdog with one store before the depth that makes it visible. */
+   * watchdog with its data (a store each) before the depth that makes them
+   * visible. */
   post = js_posting_at_dispatch (source->source_id);
   __atomic_store_n (&open_post[d], post, __ATOMIC_RELAXED);
+  __atomic_store_n (&open_data[d], user_data, __ATOMIC_RELAXED);
   __atomic_store_n (&depth, d + 1, __ATOMIC_RELEASE);
   frame->source = source;
   frame->r = (JsRecord){
@@ -415,6 +426,9 @@ js_mainloop_start (JsRing *the_ring, JsBridge *bridge, void (*set) (GMainContext
   ring = the_ring;
   context = g_main_context_default ();
   main_thread = pthread_self ();
+#ifdef JS_MAINLOOP_THREAD_POINTER
+  js_mainloop_thread_pointer = __builtin_thread_pointer ();
+#endif
   real_set_poll = set;
   real_get_poll = get;
   __atomic_store_n (&active, TRUE, __ATOMIC_RELEASE);
@@ -465,20 +479,15 @@ js_mainloop_current_dispatch (const void **code, guint32 *name_id, gint64 *late_
 }
 
 guint32
-js_mainloop_current_post (void)
-{
-  if (depth == 0 || depth > MAX_DEPTH)
-    return 0;
-  return open[depth - 1].r.post;
-}
-
-guint32
-js_mainloop_hang_post (void)
+js_mainloop_hang_post (const void **data)
 {
   guint d = __atomic_load_n (&depth, __ATOMIC_ACQUIRE);
 
+  *data = NULL;
   if (d == 0 || d > MAX_DEPTH)
     return 0;
+  /* Only the address: never followed. */
+  *data = __atomic_load_n (&open_data[d - 1], __ATOMIC_RELAXED);
   return __atomic_load_n (&open_post[d - 1], __ATOMIC_RELAXED);
 }
 

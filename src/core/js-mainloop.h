@@ -47,14 +47,29 @@ guint js_mainloop_poll_reinstalls (void);
  * when unknown). Call it while that dispatch runs. */
 void js_mainloop_current_dispatch (const void **code, guint32 *name_id, gint64 *late_ns);
 
+/* Written by the main thread only (js-mainloop.c's `depth` and `open_post`,
+ * under these names): read them with the functions below. */
+extern guint js_mainloop_depth;
+extern guint32 js_mainloop_open_post[];
+
 /* Main thread: the posting site (js-posting.h) of the innermost dispatch
- * under way, 0 when none or unknown. */
-guint32 js_mainloop_current_post (void);
+ * under way, 0 when none or unknown. Inline, two loads: every attach on the
+ * main thread asks (js_posting_posted). The depth never passes the bound
+ * (a dispatch past it is not counted). */
+static inline guint32
+js_mainloop_current_post (void)
+{
+  guint d = __atomic_load_n (&js_mainloop_depth, __ATOMIC_RELAXED);
+
+  return d != 0 ? __atomic_load_n (&js_mainloop_open_post[d - 1], __ATOMIC_RELAXED) : 0;
+}
 
 /* Any thread (the watchdog, during a stall): the posting site of the
- * innermost dispatch under way, 0 when none or unknown. While the main
- * thread is stuck it stays put; otherwise it may be a moment old. */
-guint32 js_mainloop_hang_post (void);
+ * innermost dispatch under way, 0 when none or unknown, and its data (an
+ * address, NULL when none: js_posting_task_post finds a GTask's site by it).
+ * While the main thread is stuck they stay put; otherwise they may be a
+ * moment old, or of two dispatches. */
+guint32 js_mainloop_hang_post (const void **data);
 
 /* Any thread: when the iteration under way on the main thread started
  * (CLOCK_MONOTONIC ns), or 0 while it waits in its outermost poll. */
@@ -88,6 +103,27 @@ void js_mainloop_park (int *park, int number);
 gboolean js_mainloop_poll_may_block (void);
 
 pthread_t js_mainloop_thread (void);
+
+/* Is the caller the thread js_mainloop_start ran on? Without a call where
+ * the compiler can read the thread pointer (x86-64, AArch64: the thread's
+ * control block, unique per live thread, and the main thread outlives the
+ * others): one load and a compare. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
+#define JS_MAINLOOP_THREAD_POINTER 1
+extern void *js_mainloop_thread_pointer;
+
+static inline gboolean
+js_mainloop_on_thread (void)
+{
+  return __builtin_thread_pointer () == js_mainloop_thread_pointer;
+}
+#else
+static inline gboolean
+js_mainloop_on_thread (void)
+{
+  return pthread_equal (pthread_self (), js_mainloop_thread ());
+}
+#endif
 
 /* Work that must run on the main thread between iterations and waits for
  * something it checks for itself (GTK loaded, initialised). The poll

@@ -35,7 +35,7 @@ site_hash (gconstpointer p)
   h = h * 31u + s->caller;
   for (guint i = 0; i < s->n_chain; i++)
     h = h * 31u + s->chain[i];
-  return h * 31u + s->stack;
+  return (h * 31u + s->stack) * 2u + (s->stack_inherited != 0);
 }
 
 static gboolean
@@ -45,6 +45,7 @@ site_equal (gconstpointer a, gconstpointer b)
 
   return x->kind == y->kind && x->main_thread == y->main_thread && x->caller == y->caller
          && x->n_chain == y->n_chain && x->stack == y->stack
+         && x->stack_inherited == y->stack_inherited
          && memcmp (x->chain, y->chain, x->n_chain * sizeof x->chain[0]) == 0;
 }
 
@@ -114,6 +115,7 @@ intern_site (JsPostSites *ps, const JsPostSite *site)
                                                    i > 0 ? site->frames[i] - 1 : site->frames[i]);
       info.stack = js_stack_table_intern (ps->stacks, site->frames, modules, site->n_frames,
                                           site->truncated);
+      info.stack_inherited = info.stack != 0 && site->stack_inherited;
     }
   if (g_hash_table_lookup_extended (ps->index, &info, NULL, &found))
     {
@@ -134,16 +136,16 @@ intern_site (JsPostSites *ps, const JsPostSite *site)
 guint32
 js_post_sites_resolve (JsPostSites *ps, guint32 post, const void *user_data)
 {
+  guint32 task = js_posting_task_post (user_data);
   JsPostSite site;
 
   /* A GTask's completion (its data a task whose creation was seen) is
    * posted from where the app created the task, not from GIO's return path
-   * (g_task_return attaches it, from libgio, or GLib from inside). */
-  if (js_posting_read (0, user_data, &site))
-    {
-      ps->resolved++;
-      return intern_site (ps, &site);
-    }
+   * (g_task_return attaches it, from libgio, or GLib from inside). A hang
+   * stuck in it was given that site too (the watchdog looks the task up):
+   * pinned under it. */
+  if (task != 0)
+    post = task;
   for (guint i = 0; post != 0 && i < PINNED; i++)
     if (ps->pinned[i].post == post && ps->pinned[i].id != 0)
       {

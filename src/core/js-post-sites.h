@@ -28,7 +28,8 @@ typedef struct
   guint caller;                  /* JsStackTable id of the caller's one frame */
   guint chain[JS_POSTING_CHAIN]; /* the same, for each link of the chain */
   guint n_chain;
-  guint stack; /* JsStackTable id of the full stack, 0: none */
+  guint stack;              /* JsStackTable id of the full stack, 0: none */
+  gboolean stack_inherited; /* that stack is an earlier attach's (JsPostSite) */
 } JsPostSiteInfo;
 
 typedef struct _JsPostSites JsPostSites;
@@ -41,7 +42,8 @@ void js_post_sites_free (JsPostSites *sites);
 guint32 js_post_sites_resolve (JsPostSites *sites, guint32 post, const void *user_data);
 
 /* The id of the site `post` of the dispatch a hang is stuck in (its record
- * is not there yet: no GTask by its data), 0 when unknown; not counted in
+ * is not there yet; for a GTask's completion the watchdog gives the task's
+ * site: js_posting_task_post), 0 when unknown; not counted in
  * the stats (the dispatch is, once it ends). The site is kept as read now
  * (the last 8): js_post_sites_resolve of that dispatch's record gives it,
  * with its full stack even if the ring's copy is gone by then. */

@@ -33,8 +33,13 @@
  * callback that has been slow in this run, while the watchdog investigates a
  * stall, for a caller seen for the first time, for one attach in 64, and for
  * a caller in a library (GTK, GIO, pango: not the app's own code) at most
- * once per LIBRARY_EVERY_MS each; a ceiling per second (JANKSCOPE_POST_STACKS,
- * default 200) bounds their cost, and what it refused is counted.
+ * once per LIBRARY_EVERY_MS per caller and callback; a ceiling per second
+ * (JANKSCOPE_POST_STACKS, default 200) bounds their cost, and what it
+ * refused is counted. A library caller's attach without a stack of its own
+ * inherits one, marked so (no unwinding, one more word in its site): posted
+ * from the dispatch of a site with the same caller (a source re-adding
+ * itself), that site's, so that each generation leads to the code that
+ * started the first; else the last one of the same caller and callback.
  *
  * Why the library rule: GTK's own idles (a text view's validation) are
  * attached by a GTK function, seen long before the app's code made one slow,
@@ -67,8 +72,9 @@ typedef struct
   guint64 seq; /* 2 * index + 2 once written, odd while written */
   const void *caller;
   const void *chain[JS_POSTING_CHAIN];
-  guint32 meta;  /* kind | main thread << 8 | links in chain << 16 */
-  guint32 stack; /* stack slot + 1, 0: none */
+  guint32 meta;        /* kind | main thread << 8 | links in chain << 16 */
+  guint32 stack;       /* stack slot + 1, 0: none */
+  guint32 stack_owner; /* the site that took that stack: this one, or an earlier one */
 } Site;
 
 #define META(kind, main, n) ((guint32) (kind) | (guint32) (main) << 8 | (guint32) (n) << 16)
@@ -94,8 +100,9 @@ typedef struct
 #define SEEN 4096
 #define SLOW 256
 #define SAMPLE_ONE_IN 64
-/* A library's caller: at most one full stack per caller in this many ms
- * (1024 callers, by hash: two that share a slot share the limit). */
+/* A library's caller: at most one full stack per caller and callback in
+ * this many ms (1024 of them, by hash: two that share a slot share the
+ * limit); its attaches in between inherit that stack. */
 #define LIBRARY_CALLERS 1024
 #define LIBRARY_EVERY_MS 100
 /* Address ranges of the app's own code and of jankscope's (no library rule). */
@@ -110,9 +117,19 @@ static Stack stacks[JS_POSTING_STACKS];
 static TaskEntry tasks[TASKS];
 static const void *seen_callers[SEEN];
 static const void *slow_funcs[SLOW];
-/* Per library caller: bits 32-63 the caller's hash tag, 0-31 the ms of its
- * last full stack (wrapping: compared by difference). */
-static guint64 library_last[LIBRARY_CALLERS];
+/* Per library caller and callback: `when`, bits 32-63 their hash tag, 0-31
+ * the ms of their last full stack (wrapping: compared by difference);
+ * `stack`, that stack: bits 32-63 the site that took it, 9-31 the tag's low
+ * 23 bits, 0-8 its slot + 1 (0: none). Each word is stored whole; a reader
+ * that pairs words of two stacks is caught by the stack's own check (its
+ * mark is its site's). */
+typedef struct
+{
+  guint64 when;
+  guint64 stack;
+} LibraryEntry;
+
+static LibraryEntry library_last[LIBRARY_CALLERS];
 static struct
 {
   guintptr start, end;
@@ -120,7 +137,6 @@ static struct
 static guint n_app_ranges;
 
 static GMainContext *main_context;
-static pthread_t main_thread; /* js_mainloop_thread (), started before */
 static guint budget_per_s;
 static int (*backtrace_func) (void **buffer, int size);
 static int stall;
@@ -149,9 +165,10 @@ static struct
   int kind;
   guint n_chain;
   const void *chain[JS_POSTING_CHAIN];
-  gboolean stack;    /* the site was written wanting a full stack: not given again */
-  gboolean reusable; /* the fast path may give it again */
-  guint slow_gen;    /* slow_gen when its callback was found not slow */
+  gboolean stack;           /* the site was written wanting a full stack: not given again */
+  guint32 inherited, owner; /* the stack it inherited (write_site), 0: none */
+  gboolean reusable;        /* the fast path may give it again */
+  guint slow_gen;           /* slow_gen when its callback was found not slow */
 } last;
 
 static inline guint
@@ -196,7 +213,6 @@ js_posting_init (GMainContext *context, guint stacks_per_s)
   gboolean first = TRUE;
 
   main_context = context;
-  main_thread = js_mainloop_thread ();
   budget_per_s = stacks_per_s;
   /* Before the bridge's hook is published (js-core.c): read without locks. */
   n_app_ranges = 0;
@@ -215,25 +231,61 @@ caller_in_app (const void *caller)
   return FALSE;
 }
 
-/* Is a library's caller due a full stack by the per-caller limit? Then its
- * time is taken. */
-static gboolean
-library_caller_due (const void *caller)
+/* A library's caller and callback: their entry and tag. */
+static inline LibraryEntry *
+library_entry (const void *caller, const void *func, guint32 *tag)
 {
-  guintptr a = (guintptr) caller;
-  guint i = hash_pointer (caller, LIBRARY_CALLERS);
-  guint64 tag = (guint64) (guint32) ((guint64) a ^ ((guint64) a >> 32)) << 32;
-  guint32 now_ms;
-  guint64 old;
+  guint64 a = (guint64) (guintptr) caller * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)
+              ^ (guint64) (guintptr) func;
 
-  now_ms = (guint32) (js_now_ns () / 1000000);
-  old = __atomic_load_n (&library_last[i], __ATOMIC_RELAXED);
-  if ((old & G_GUINT64_CONSTANT (0xffffffff00000000)) == tag
-      && now_ms - (guint32) old < LIBRARY_EVERY_MS)
+  *tag = (guint32) (a ^ (a >> 32));
+  return &library_last[hash_pointer ((const void *) (guintptr) a, LIBRARY_CALLERS)];
+}
+
+/* Is a library's caller due a full stack by the limit per caller and
+ * callback? Then its time is taken. */
+static gboolean
+library_caller_due (const void *caller, const void *func)
+{
+  guint32 tag;
+  LibraryEntry *e = library_entry (caller, func, &tag);
+  guint32 now_ms = (guint32) (js_now_ns () / 1000000);
+  guint64 old = __atomic_load_n (&e->when, __ATOMIC_RELAXED);
+
+  if ((guint32) (old >> 32) == tag && now_ms - (guint32) old < LIBRARY_EVERY_MS)
     return FALSE;
   /* Two threads racing here may both take one: the budget still bounds. */
-  __atomic_store_n (&library_last[i], tag | now_ms, __ATOMIC_RELAXED);
+  __atomic_store_n (&e->when, (guint64) tag << 32 | now_ms, __ATOMIC_RELAXED);
   return TRUE;
+}
+
+#define LIBRARY_TAG_BITS(tag) (((guint64) (tag) &0x7fffff) << 9)
+
+/* A library's caller took a full stack (for any reason): the attaches of
+ * the same callback from there that get none inherit it. */
+static void
+library_note_stack (const void *caller, const void *func, guint32 index, guint32 stack)
+{
+  guint32 tag;
+  LibraryEntry *e = library_entry (caller, func, &tag);
+
+  __atomic_store_n (&e->stack, (guint64) index << 32 | LIBRARY_TAG_BITS (tag) | stack,
+                    __ATOMIC_RELAXED);
+}
+
+/* The last full stack of a library's caller and callback (*owner: the site
+ * that took it), 0: none known. */
+static guint32
+library_last_stack (const void *caller, const void *func, guint32 *owner)
+{
+  guint32 tag;
+  LibraryEntry *e = library_entry (caller, func, &tag);
+  guint64 w = __atomic_load_n (&e->stack, __ATOMIC_RELAXED);
+
+  if ((w & 0xffffffffu & ~0x1ffu) != LIBRARY_TAG_BITS (tag))
+    return 0;
+  *owner = (guint32) (w >> 32);
+  return (guint32) (w & 0x1ff);
 }
 
 void
@@ -324,7 +376,7 @@ want_stack (const void *caller, const void *func, gboolean sampled)
     {
       want |= LIBRARY_CALLER;
       /* Its time is taken only when no other rule wants a stack already. */
-      if (want == LIBRARY_CALLER && library_caller_due (caller))
+      if (want == LIBRARY_CALLER && library_caller_due (caller, func))
         want |= WANT_LIBRARY;
     }
   return want;
@@ -380,16 +432,19 @@ read_site (guint32 index, Site *out)
     out->chain[i] = __atomic_load_n (&s->chain[i], __ATOMIC_RELAXED);
   out->meta = __atomic_load_n (&s->meta, __ATOMIC_RELAXED);
   out->stack = __atomic_load_n (&s->stack, __ATOMIC_RELAXED);
+  out->stack_owner = __atomic_load_n (&s->stack_owner, __ATOMIC_RELAXED);
   __atomic_thread_fence (__ATOMIC_ACQUIRE);
   out->seq = want;
   return __atomic_load_n (&s->seq, __ATOMIC_RELAXED) == want;
 }
 
 /* The chain of a new site posted from inside the dispatch of site
- * `parent`: that site's caller, then its own chain. Main thread only, so
- * only the links are read (no stack): the least work per attach. */
+ * `parent`: that site's caller, then its own chain; and that site's stack
+ * (*stack: its slot + 1, 0: none; *owner: the site that took it). Main
+ * thread only, so only the words are read (no frames): the least work per
+ * attach. */
 static guint
-parent_chain (guint32 parent, const void *chain[JS_POSTING_CHAIN])
+parent_chain (guint32 parent, const void *chain[JS_POSTING_CHAIN], guint32 *stack, guint32 *owner)
 {
   const Site *s = &sites[parent % JS_POSTING_RING];
   guint64 want = 2 * (guint64) parent + 2;
@@ -401,14 +456,31 @@ parent_chain (guint32 parent, const void *chain[JS_POSTING_CHAIN])
   n = MIN (META_CHAIN (__atomic_load_n (&s->meta, __ATOMIC_RELAXED)) + 1u, JS_POSTING_CHAIN);
   for (guint i = 1; i < n; i++)
     chain[i] = __atomic_load_n (&s->chain[i - 1], __ATOMIC_RELAXED);
+  *stack = __atomic_load_n (&s->stack, __ATOMIC_RELAXED);
+  *owner = __atomic_load_n (&s->stack_owner, __ATOMIC_RELAXED);
   __atomic_thread_fence (__ATOMIC_ACQUIRE);
-  return __atomic_load_n (&s->seq, __ATOMIC_RELAXED) == want ? n : 0;
+  if (__atomic_load_n (&s->seq, __ATOMIC_RELAXED) == want)
+    return n;
+  *stack = 0;
+  return 0;
 }
 
-/* Writes a new site (a slot of the ring) and returns its index. */
+/* Is stack slot `stack` + 1 still the one site `owner` took? (A hint: the
+ * reader checks again, js_posting_read.) */
+static gboolean
+stack_is_owners (guint32 stack, guint32 owner)
+{
+  return stack != 0 && stack <= JS_POSTING_STACKS
+         && __atomic_load_n (&stacks[stack - 1].seq, __ATOMIC_RELAXED) == 2 * (guint64) owner + 2;
+}
+
+/* Writes a new site (a slot of the ring) and returns its index; with
+ * `stack`, a full stack is taken (*stack_slot: its slot + 1, 0 if none was),
+ * else `inherited` (a slot + 1, 0: none) is the stack of the earlier site
+ * `owner`. */
 static guint32
 write_site (int kind, gboolean on_main, const void *caller, const void *chain[JS_POSTING_CHAIN],
-            guint n_chain, gboolean stack)
+            guint n_chain, gboolean stack, guint32 inherited, guint32 owner, guint32 *stack_slot)
 {
   int (*bt) (void **, int) = __atomic_load_n (&backtrace_func, __ATOMIC_ACQUIRE);
   guint32 index = __atomic_add_fetch (&next_site, 1, __ATOMIC_RELAXED);
@@ -426,7 +498,19 @@ write_site (int kind, gboolean on_main, const void *caller, const void *chain[JS
   for (guint i = 0; i < n_chain; i++)
     __atomic_store_n (&s->chain[i], chain[i], __ATOMIC_RELAXED);
   __atomic_store_n (&s->meta, META (kind, on_main, n_chain), __ATOMIC_RELAXED);
-  __atomic_store_n (&s->stack, stack && bt != NULL ? take_stack (bt, seq) : 0, __ATOMIC_RELAXED);
+  *stack_slot = stack && bt != NULL ? take_stack (bt, seq) : 0;
+  if (*stack_slot == 0 && inherited != 0)
+    {
+      /* Read only while that slot still holds the stack of site `owner`
+       * (its mark, checked by js_posting_read). */
+      __atomic_store_n (&s->stack, inherited, __ATOMIC_RELAXED);
+      __atomic_store_n (&s->stack_owner, owner, __ATOMIC_RELAXED);
+    }
+  else
+    {
+      __atomic_store_n (&s->stack, *stack_slot, __ATOMIC_RELAXED);
+      __atomic_store_n (&s->stack_owner, index, __ATOMIC_RELAXED);
+    }
   __atomic_store_n (&s->seq, seq, __ATOMIC_RELEASE);
   return index;
 }
@@ -482,24 +566,48 @@ posted_slow (int kind, const void *caller, const void *func, unsigned id, void *
              gboolean on_main, guint32 parent, guint64 n, guint gen)
 {
   const void *chain[JS_POSTING_CHAIN];
-  guint32 index;
+  guint32 index, stack_slot = 0, inherited = 0, owner = 0, parent_stack = 0, parent_owner = 0;
   guint n_chain, want;
   gboolean with_stack;
 
   /* Posted from a dispatch: the chain of that dispatch's own poster. */
-  n_chain = parent != 0 ? parent_chain (parent, chain) : 0;
+  n_chain = parent != 0 ? parent_chain (parent, chain, &parent_stack, &parent_owner) : 0;
   want = budget_per_s > 0 && __atomic_load_n (&backtrace_func, __ATOMIC_RELAXED) != NULL
              ? want_stack (caller, func, n % SAMPLE_ONE_IN == 0)
              : 0;
+  /* A library's caller re-posting from the dispatch of a site of its own
+   * (GTK's timeout that re-adds itself while it validates a text view):
+   * its own stack would show only that dispatch; the first post's, which
+   * that site has (taken or inherited), shows the code that started it. */
+  if ((want & LIBRARY_CALLER) && n_chain > 0 && chain[0] == caller
+      && stack_is_owners (parent_stack, parent_owner))
+    {
+      want &= ~WANTS;
+      inherited = parent_stack;
+      owner = parent_owner;
+    }
   with_stack = (want & WANTS) != 0 && take_budget ();
   if (with_stack && (want & WANTS) == WANT_LIBRARY)
     __atomic_add_fetch (&n_library, 1, __ATOMIC_RELAXED);
-  if (!with_stack && on_main && !last.stack && same_as_last (kind, caller, chain, n_chain))
-    /* A site equal to the last one, without a full stack: given again (a
-     * site with a stack is not: that stack may not be this attach's). */
+  /* A library's caller without a stack of its own: the last one taken at
+   * an attach of the same callback from there (within LIBRARY_EVERY_MS
+   * unless the budget refused), said to be inherited. GTK re-adding its
+   * idle (a text view's validation) is the case: its first attach's stack
+   * leads to the app's code that caused it, the next ones' caller alone
+   * does not. */
+  if (!with_stack && inherited == 0 && (want & LIBRARY_CALLER))
+    inherited = library_last_stack (caller, func, &owner);
+  if (!with_stack && on_main && !last.stack && last.inherited == inherited
+      && (inherited == 0 || last.owner == owner) && same_as_last (kind, caller, chain, n_chain))
+    /* A site equal to the last one, without a full stack of its own (or
+     * inheriting the same one): given again (a site with a stack is not:
+     * that stack may not be this attach's). */
     index = last.index;
   else
-    index = write_site (kind, on_main, caller, chain, n_chain, with_stack);
+    index = write_site (kind, on_main, caller, chain, n_chain, with_stack, inherited, owner,
+                        &stack_slot);
+  if (stack_slot != 0 && (want & LIBRARY_CALLER))
+    library_note_stack (caller, func, index, stack_slot);
 
   if (on_main)
     {
@@ -511,6 +619,8 @@ posted_slow (int kind, const void *caller, const void *func, unsigned id, void *
       last.n_chain = n_chain;
       memcpy (last.chain, chain, n_chain * sizeof chain[0]);
       last.stack = with_stack;
+      last.inherited = inherited;
+      last.owner = owner;
       last.slow_gen = gen;
       /* Not a site with a stack (that stack may not be the next attach's),
        * nor for a slow callback, whose attaches keep asking for one. */
@@ -529,7 +639,7 @@ js_posting_posted (int kind, const void *caller, const void *func, unsigned id, 
 
   if (kind != JS_POST_TASK && context != NULL && context != main_context)
     return;
-  if (!pthread_equal (pthread_self (), main_thread))
+  if (!js_mainloop_on_thread ())
     {
       posted_slow (kind, caller, func, id, task, FALSE, 0,
                    __atomic_add_fetch (&other_attaches, 1, __ATOMIC_RELAXED), 0);
@@ -555,14 +665,29 @@ js_posting_posted (int kind, const void *caller, const void *func, unsigned id, 
     posted_slow (kind, caller, func, id, task, TRUE, parent, n, gen);
 }
 
+guint32
+js_posting_task_post (const void *task)
+{
+  const TaskEntry *t;
+  guint32 index;
+  Site s;
+
+  if (task == NULL)
+    return 0;
+  t = &tasks[hash_pointer (task, TASKS)];
+  index = (guint32) __atomic_load_n (&t->post, __ATOMIC_ACQUIRE);
+  return __atomic_load_n (&t->task, __ATOMIC_ACQUIRE) == task && read_site (index, &s)
+                 && META_KIND (s.meta) == JS_POST_TASK
+             ? index
+             : 0;
+}
+
 static gboolean
 read_task (const void *user_data, Site *s)
 {
-  const TaskEntry *t = &tasks[hash_pointer (user_data, TASKS)];
-  guint32 index = (guint32) __atomic_load_n (&t->post, __ATOMIC_ACQUIRE);
+  guint32 index = js_posting_task_post (user_data);
 
-  return user_data != NULL && __atomic_load_n (&t->task, __ATOMIC_ACQUIRE) == user_data
-         && read_site (index, s) && META_KIND (s->meta) == JS_POST_TASK;
+  return index != 0 && read_site (index, s) && META_KIND (s->meta) == JS_POST_TASK;
 }
 
 gboolean
@@ -578,11 +703,14 @@ js_posting_read (guint32 post, const void *user_data, JsPostSite *out)
   out->caller = s.caller;
   out->n_chain = META_CHAIN (s.meta);
   memcpy (out->chain, s.chain, sizeof out->chain);
-  if (s.stack != 0 && s.stack <= JS_POSTING_STACKS)
+  if (s.stack != 0 && s.stack <= JS_POSTING_STACKS && s.stack_owner != 0)
     {
       const Stack *st = &stacks[s.stack - 1];
+      guint64 want = 2 * (guint64) s.stack_owner + 2;
       guint n;
 
+      out->stack_inherited = want != s.seq;
+      s.seq = want;
       if (__atomic_load_n (&st->seq, __ATOMIC_ACQUIRE) == s.seq)
         {
           n = MIN (__atomic_load_n (&st->n, __ATOMIC_RELAXED), JS_POSTING_MAX_FRAMES);
@@ -594,6 +722,8 @@ js_posting_read (guint32 post, const void *user_data, JsPostSite *out)
           if (__atomic_load_n (&st->seq, __ATOMIC_RELAXED) == s.seq)
             out->n_frames = n;
         }
+      if (out->n_frames == 0)
+        out->stack_inherited = FALSE;
     }
   return TRUE;
 }

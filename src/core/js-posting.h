@@ -71,12 +71,20 @@ typedef struct
   guint64 frames[JS_POSTING_MAX_FRAMES]; /* the full stack, leaf first (n_frames 0: none) */
   guint n_frames;
   gboolean truncated;
+  /* The stack is an earlier attach's, by the same caller of the same
+   * callback (a library's caller between two of its own stacks). */
+  gboolean stack_inherited;
 } JsPostSite;
 
 /* The site `post` (a dispatch record's `post`), or with `user_data` that of
  * the GTask at that address, if its creation was seen. FALSE: unknown
  * (overwritten, or posted where the preload cannot see). */
 gboolean js_posting_read (guint32 post, const void *user_data, JsPostSite *out);
+
+/* The site of the GTask at address `task` (a dispatch's data: a task's
+ * completion), if its creation was seen, else 0. Any thread; the address is
+ * only compared, never followed. */
+guint32 js_posting_task_post (const void *task);
 
 typedef struct
 {

@@ -92,6 +92,10 @@ js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore *sta
       json_builder_end_array (b);
       json_builder_set_member_name (b, "stack_truncated");
       json_builder_add_boolean_value (b, full->truncated);
+      /* Not this attach's: an earlier one's by the same caller of the same
+       * callback (js-posting.c, the library callers' rule). */
+      json_builder_set_member_name (b, "stack_inherited");
+      json_builder_add_boolean_value (b, s->stack_inherited);
     }
   else
     json_builder_add_null_value (b);

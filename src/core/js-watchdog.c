@@ -861,9 +861,17 @@ step (JsWatchdog *wd, gint64 now)
         }
       st->h.last_seen_ns = now;
       /* Still stuck: the dispatch under way is the hang's (its record is
-       * pushed only when it returns). */
+       * pushed only when it returns). A GTask's completion is named by the
+       * task's own site, as at its end (js-post-sites.c): its data is the
+       * task, looked up by address only. */
       if (js_mainloop_stuck_since () == st->h.start_ns)
-        st->h.post = js_mainloop_hang_post ();
+        {
+          const void *data;
+          guint32 post = js_mainloop_hang_post (&data);
+          guint32 task = js_posting_task_post (data);
+
+          st->h.post = task != 0 ? task : post;
+        }
       publish_header (wd, &st->h);
       /* Once its header (and first sample) is there to take. */
       if (began && wd->on_stall != NULL)

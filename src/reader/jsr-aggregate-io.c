@@ -355,6 +355,8 @@ write_part (JsrJsonWriter *w, guint in, const JsrAggPart *part)
   jsr_json_writer_member_string (w, "culprit_callback", part->culprit_callback);
   write_build_id (w, "culprit_callback_build_id", part->culprit_callback_build_id);
   jsr_json_writer_member_string (w, "posted_from", part->posted_from);
+  if (part->posted_from_inherited)
+    jsr_json_writer_member_bool (w, "posted_from_inherited", TRUE);
   jsr_json_writer_member (w, "attributed_ns");
   if (part->attributed_ns >= 0)
     jsr_json_writer_int (w, part->attributed_ns);
@@ -393,6 +395,8 @@ write_worst (JsrJsonWriter *w, const JsrAggEvent *e)
   jsr_json_writer_member_string (w, "culprit_callback", e->culprit_callback);
   write_build_id (w, "culprit_callback_build_id", e->culprit_callback_build_id);
   jsr_json_writer_member_string (w, "posted_from", e->posted_from);
+  if (e->posted_from_inherited)
+    jsr_json_writer_member_bool (w, "posted_from_inherited", TRUE);
   jsr_json_writer_member_string (w, "signature", e->signature);
   line_member (w, in, "parts_count");
   jsr_json_writer_count (w, e->parts_count);
@@ -994,6 +998,8 @@ read_worst_parts (Node *object, const Path *event_path, JsrAggEvent *event, GErr
                                      error)
           || !jsr_json_read_string (element, &part_path, "posted_from", TRUE, &part->posted_from,
                                     error)
+          || !jsr_json_read_optional_bool (element, &part_path, "posted_from_inherited",
+                                           &part->posted_from_inherited, error)
           || !jsr_json_read_optional_count (element, &part_path, "attributed_ns",
                                             &part->attributed_ns, error))
         return FALSE;
@@ -1047,6 +1053,8 @@ read_worst (Node *root, JsrAggregate *agg, GError **error)
                                      error)
            && jsr_json_read_string (object, &event_path, "posted_from", TRUE, &event->posted_from,
                                     error)
+           && jsr_json_read_optional_bool (object, &event_path, "posted_from_inherited",
+                                           &event->posted_from_inherited, error)
            && jsr_json_read_string (object, &event_path, "signature", TRUE, &event->signature,
                                     error)
            && read_worst_parts (object, &event_path, event, error);

@@ -903,6 +903,7 @@ worst_parts (const JsrReport *report, const JsrReportEvent *event)
       part->culprit_callback
           = culprit_callback_name (report, from->culprit, &part->culprit_callback_build_id);
       part->posted_from = g_strdup (jsr_posting_name (from->posted_from));
+      part->posted_from_inherited = jsr_posting_name_inherited (from->posted_from);
       part->start_ns = from->start_ns;
       part->duration_ns = (guint64) MAX (from->duration_ns, 0);
       part->attributed_ns = from->attributed_ns;
@@ -945,6 +946,7 @@ offer_worst_event (JsrAggregate *agg, const JsrReport *report, const JsrReportEv
   candidate->culprit_callback
       = culprit_callback_name (report, event->culprit, &candidate->culprit_callback_build_id);
   candidate->posted_from = g_strdup (jsr_posting_name (event->posted_from));
+  candidate->posted_from_inherited = jsr_posting_name_inherited (event->posted_from);
   candidate->signature = g_strdup (signature);
   candidate->parts_count
       = (guint64) MAX (event->parts_count, event->parts != NULL ? (gint64) event->parts->len : 0);

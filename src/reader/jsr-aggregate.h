@@ -125,6 +125,7 @@ typedef struct
   char *culprit;          /* function, else module+0x… (with a build-id), else module!? */
   char *culprit_callback; /* the dispatched callback shown next to a library's culprit */
   char *posted_from;      /* where its source was posted from (jsr_posting_name), NULL: unknown */
+  gboolean posted_from_inherited; /* ... named by an earlier attach's stack */
   /* The build-ids of the nameless ("module+0x…") callback, culprit and
    * culprit_callback's modules (jsr-agg-names.h); NULL: named, or unknown. */
   char *callback_build_id;
@@ -150,11 +151,12 @@ typedef struct
   char *culprit_callback; /* the dispatched callback, when the culprit is not the app's code */
   char *culprit_build_id; /* of a nameless culprit's module (jsr-agg-names.h), else NULL */
   char *culprit_callback_build_id; /* of a nameless culprit_callback's module, else NULL */
-  char *posted_from;   /* where its source was posted from (jsr_posting_name), NULL: unknown */
-  char *signature;     /* of the stack with most time, NULL: none */
-  guint64 parts_count; /* the event's parts_count */
-  GPtrArray *parts;    /* of JsrAggPart: the longest JSR_AGGREGATE_WORST_PARTS parts
-                        * with their causes, in time order; NULL: none known */
+  char *posted_from; /* where its source was posted from (jsr_posting_name), NULL: unknown */
+  gboolean posted_from_inherited; /* ... named by an earlier attach's stack */
+  char *signature;                /* of the stack with most time, NULL: none */
+  guint64 parts_count;            /* the event's parts_count */
+  GPtrArray *parts;               /* of JsrAggPart: the longest JSR_AGGREGATE_WORST_PARTS parts
+                                   * with their causes, in time order; NULL: none known */
 } JsrAggEvent;
 
 typedef struct

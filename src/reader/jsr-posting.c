@@ -91,6 +91,10 @@ jsr_posting_parse (const JsrJsonNode *object, const JsrJsonPath *path, JsrPostin
       return FALSE;
     }
   p->has_stack = stack != NULL;
+  if (p->has_stack
+      && !jsr_json_read_optional_bool (member, &p_path, "stack_inherited", &p->stack_inherited,
+                                       error))
+    return FALSE;
   /* The writer keeps 3 links; more is not a report of ours. */
   if (chain != NULL && chain->length > JSR_POSTING_MAX_CHAIN)
     {
@@ -136,4 +140,14 @@ jsr_posting_name (const JsrPosting *p)
   if (p->caller_place != NULL)
     return p->caller_place;
   return p->signature != NULL && p->signature[0] != '\0' ? p->signature : NULL;
+}
+
+gboolean
+jsr_posting_name_inherited (const JsrPosting *p)
+{
+  const char *name = jsr_posting_name (p);
+
+  /* The culprit was found on the stack of an earlier attach by the same
+   * caller of the same callback, not on this attach's own. */
+  return name != NULL && p->stack_inherited && (name == p->culprit || name == p->culprit_place);
 }

@@ -23,6 +23,7 @@ typedef struct
   char *signature;                    /* may be NULL */
   char *signature_id;                 /* may be NULL */
   gboolean has_stack;                 /* a full stack was taken */
+  gboolean stack_inherited;           /* ... at an earlier attach from the same place */
   guint n_chain;                      /* links of the chain read (at most JSR_POSTING_MAX_CHAIN) */
   char *chain[JSR_POSTING_MAX_CHAIN]; /* their callers' functions, NULL: unknown */
 } JsrPosting;
@@ -38,5 +39,9 @@ gboolean jsr_posting_parse (const JsrJsonNode *object, const JsrJsonPath *path, 
  * (either as "module+0xOFFSET" when it has no name), else the signature;
  * NULL when there is nothing to say. */
 const char *jsr_posting_name (const JsrPosting *posting);
+
+/* Does jsr_posting_name come from a stack the site inherited from an
+ * earlier attach (`stack_inherited`)? */
+gboolean jsr_posting_name_inherited (const JsrPosting *posting);
 
 G_END_DECLS

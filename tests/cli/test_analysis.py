@@ -1215,6 +1215,38 @@ class PostingTest(AnalysisTestCase):
         self.assertIn("(posted from app+0x3b85e)", proc.out)
         self.assertNotIn("(posted from )", proc.out)
 
+    def test_inherited_stack(self):
+        """A posting site whose culprit came from an earlier attach's stack
+        (`stack_inherited`) says so beside the culprit; the ranking by
+        posting site keeps the name alone. A stack_inherited that is not a
+        bool is refused."""
+        report = posted_report()
+        inherited = report["events"][0]["parts"][0]["posted_from"]
+        inherited["stack"] = [dict(inherited["caller"])]
+        inherited["stack_truncated"] = False
+        inherited["stack_inherited"] = True
+        report["events"][0]["posted_from"] = inherited
+        proc = self.report(self.write_json("P.json", report))
+        self.assertIn("(posted from load_doc, inherited stack)", proc.out)
+        lines = base.section(proc.out, "Slow callbacks by posting site (2 of 2)")
+        self.assertTrue(lines[1].split()[0:2] == ["load_doc", "work_cb"], lines)
+        # Not inherited: the name alone.
+        inherited["stack_inherited"] = False
+        proc = self.report(self.write_json("P.json", report))
+        self.assertIn("(posted from load_doc)", proc.out)
+        self.assertNotIn("inherited stack", proc.out)
+        # Kept through an aggregate, and said by the report of it.
+        inherited["stack_inherited"] = True
+        aggregate = self.merge(self.write_json("P.json", report))
+        worst = [e for e in aggregate["worst_events"] if e.get("posted_from")]
+        self.assertTrue(worst[0].get("posted_from_inherited"), worst)
+        proc = self.report(self.write_json("agg.json", aggregate))
+        self.assertIn("(posted from load_doc, inherited stack)", proc.out)
+        inherited["stack_inherited"] = "yes"
+        for command in ("report", "merge"):
+            self.check_error(command, self.write_json("bad.json", report), 1,
+                             "posted_from.stack_inherited must be a boolean")
+
     def test_reports_without_posting_sites(self):
         proc = self.report(self.write_json("P.json", te.profile_report()))
         self.assertNotIn("posting site", proc.out)

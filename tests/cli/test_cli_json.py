@@ -262,12 +262,13 @@ WORST_SCHEMA = {"app": (STR, NULL), "pid": INT, "event_id": INT, "duration_ns": 
                 "tier": (STR, NULL), "class": (STR, NULL), "wait": (STR, NULL),
                 "source": (STR, NULL), "callback": (STR, NULL), "culprit": (STR, NULL),
                 "culprit_callback": (STR, NULL), "posted_from": (STR, NULL),
-                "signature": (STR, NULL), "attributed_ns": INT, "unattributed_ns": INT,
+                "posted_from_inherited": BOOL, "signature": (STR, NULL), "attributed_ns": INT, "unattributed_ns": INT,
                 "parts_count": INT, "parts": ARR}
 PART_SCHEMA = {"type": (STR, NULL), "source": (STR, NULL), "callback": (STR, NULL),
                "duration_ns": INT, "tier": (STR, NULL), "class": (STR, NULL),
                "wait": (STR, NULL), "culprit": (STR, NULL), "culprit_callback": (STR, NULL),
-               "posted_from": (STR, NULL), "attributed_ns": (INT, NULL),
+               "posted_from": (STR, NULL), "posted_from_inherited": BOOL,
+               "attributed_ns": (INT, NULL),
                "unattributed_ns": (INT, NULL)}
 POSTING_SCHEMA = {"posted_from": (STR, NULL), "callback": (STR, NULL), "signature": STR,
                   "events": INT, "parts": INT, "runs": INT, "blocked_ns": INT}

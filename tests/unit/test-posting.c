@@ -4,7 +4,10 @@
  * and sometimes a full stack; the main thread's repeated attaches from one
  * place share one site, so they do not push older sites out of the ring; a
  * callback marked slow, a stall and a caller seen for the first time still
- * get full stacks; other threads' attaches are noted too.
+ * get full stacks; other threads' attaches are noted too. A library's
+ * caller (every caller here: these addresses are in no module of the app)
+ * without a stack of its own inherits the last one of the same caller and
+ * callback; a hang stuck in a GTask's completion finds the task's site.
  *
  * The main loop's hooks are started in preload mode and the test calls the
  * dispatch hook itself, as the preload's tables do. Full stacks come from a
@@ -19,12 +22,13 @@
 static JsBridge bridge = { .abi = JS_BRIDGE_ABI, .mode = JS_MODE_PRELOAD };
 static guint unwinds;
 
+/* Five frames, the last one numbering the unwind (0x2000 + n). */
 static int
 fake_backtrace (void **buffer, int size)
 {
   unwinds++;
   for (int i = 0; i < 5 && i < size; i++)
-    buffer[i] = GUINT_TO_POINTER (0x1000 + i);
+    buffer[i] = GUINT_TO_POINTER (i < 4 ? 0x1000u + (guint) i : 0x2000u + unwinds);
   return MIN (5, size);
 }
 
@@ -156,7 +160,7 @@ test_stacks (void)
   for (guint i = 0; i < 20; i++)
     {
       g_assert_true (read_post (post (CALLER (6), FUNC (6)), &site));
-      n_with += site.n_frames > 0;
+      n_with += site.n_frames > 0 && !site.stack_inherited; /* its own */
     }
   g_assert_cmpuint (n_with, <=, 1); /* at most the one in 64 */
 
@@ -179,7 +183,7 @@ test_stacks (void)
   for (guint i = 0; i < 20; i++)
     {
       g_assert_true (read_post (post (CALLER (6), FUNC (7)), &site));
-      n_with += site.n_frames > 0;
+      n_with += site.n_frames > 0 && !site.stack_inherited; /* its own */
     }
   g_assert_cmpuint (n_with, <=, 1);
 
@@ -194,7 +198,7 @@ test_stacks (void)
   for (guint i = 0; i < 20; i++)
     {
       g_assert_true (read_post (post (CALLER (6), FUNC (7)), &site));
-      n_with += site.n_frames > 0;
+      n_with += site.n_frames > 0 && !site.stack_inherited; /* its own */
     }
   g_assert_cmpuint (n_with, <=, 2); /* the one after the stall, one in 64 */
 }
@@ -231,6 +235,134 @@ test_other_thread (void)
   g_assert_true (site.caller == CALLER (6));
 }
 
+/* A library's caller re-adding its idle: the attaches between two of its
+ * stacks (at most one per 100 ms per caller and callback) carry the last
+ * one, said to be inherited; another callback from the same caller has a
+ * limit of its own; an inherited stack whose slot was taken since is
+ * dropped, never another's given. Before, those attaches had no stack, and
+ * the second callback none either (the limit was per caller). */
+static void
+test_library_inherits (void)
+{
+  JsPostSite site;
+  guint64 first_unwind;
+  guint n_inherited = 0;
+
+  g_assert_true (read_post (post (CALLER (20), FUNC (20)), &site));
+  g_assert_cmpuint (site.n_frames, ==, 5); /* first seen */
+  g_assert_false (site.stack_inherited);
+  first_unwind = site.frames[4];
+  for (guint i = 0; i < 10; i++)
+    {
+      g_assert_true (read_post (post (CALLER (20), FUNC (20)), &site));
+      /* Its own (one in 64, or 100 ms passed on a slow machine) or inherited. */
+      g_assert_cmpuint (site.n_frames, ==, 5);
+      if (site.stack_inherited)
+        {
+          g_assert_cmpuint (site.frames[4], ==, first_unwind);
+          n_inherited++;
+        }
+      else
+        first_unwind = site.frames[4];
+    }
+  g_assert_cmpuint (n_inherited, >, 0);
+
+  g_assert_true (read_post (post (CALLER (20), FUNC (21)), &site));
+  g_assert_cmpuint (site.n_frames, ==, 5);
+  g_assert_false (site.stack_inherited);
+
+  /* More full stacks than the ring holds (first-seen callers): the last
+   * stack of CALLER (20) and FUNC (20) is gone from it. */
+  for (guint i = 0; i < JS_POSTING_STACKS + 10; i++)
+    g_source_remove (post (CALLER (100 + i), FUNC (20)));
+  g_assert_true (read_post (post (CALLER (20), FUNC (20)), &site));
+  g_assert_false (site.stack_inherited);
+}
+
+/* A library's caller re-posting from the dispatch of a site of its own
+ * (GTK's timeout that re-adds itself): the re-post carries the first post's
+ * stack, inherited, down the generations, even once its callback was slow
+ * (its own stack would show only the dispatch). Before, it took a stack of
+ * its own or none. */
+static guint repost_id;
+
+static gboolean
+repost_callback (gpointer data)
+{
+  repost_id = post (CALLER (40), FUNC (40));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_repost_inherits (void)
+{
+  int (*dispatch) (JsDispatchFunc, void *, void *, void *) = bridge.dispatch;
+  JsPostSite first, site;
+  guint id = post (CALLER (40), FUNC (40));
+
+  g_assert_true (read_post (id, &first));
+  g_assert_cmpuint (first.n_frames, ==, 5); /* first seen */
+  g_assert_false (first.stack_inherited);
+  js_posting_mark_slow (FUNC (40));
+  for (guint generation = 0; generation < 3; generation++)
+    {
+      dispatch ((JsDispatchFunc) real_dispatch, g_main_context_find_source_by_id (NULL, id),
+                (void *) repost_callback, NULL);
+      g_source_remove (id);
+      id = repost_id;
+      g_assert_true (read_post (id, &site));
+      g_assert_true (site.caller == CALLER (40));
+      g_assert_cmpuint (site.n_chain, ==, MIN (generation + 1, JS_POSTING_CHAIN));
+      g_assert_cmpuint (site.n_frames, ==, 5);
+      g_assert_true (site.stack_inherited);
+      g_assert_cmpuint (site.frames[4], ==, first.frames[4]);
+    }
+  g_source_remove (id);
+}
+
+/* A hang stuck in a GTask's completion: its dispatch's data is the task,
+ * which the watchdog looks up (js_mainloop_hang_post, js_posting_task_post)
+ * to name the site where the task was created, not that of GIO's attach. */
+static int fake_task, not_a_task;
+static gboolean task_checked;
+
+static gboolean
+task_completion (gpointer data)
+{
+  const void *hang_data = NULL;
+  guint32 hang_post = js_mainloop_hang_post (&hang_data);
+  JsPostSite site;
+
+  g_assert_true (hang_data == &fake_task);
+  g_assert_true (js_posting_read (hang_post, NULL, &site));
+  g_assert_true (site.caller == CALLER (31)); /* GIO's attach */
+  g_assert_true (js_posting_read (js_posting_task_post (hang_data), NULL, &site));
+  g_assert_true (site.caller == CALLER (30));
+  g_assert_cmpuint (site.kind, ==, JS_POST_TASK);
+  task_checked = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_task_hang (void)
+{
+  int (*dispatch) (JsDispatchFunc, void *, void *, void *) = bridge.dispatch;
+  const void *data = &not_a_task;
+  guint completion;
+
+  js_posting_posted (JS_POST_TASK, CALLER (30), FUNC (30), 0, NULL, &fake_task);
+  completion = post (CALLER (31), FUNC (31));
+  g_assert_cmpuint (js_posting_task_post (NULL), ==, 0);
+  g_assert_cmpuint (js_posting_task_post (&not_a_task), ==, 0);
+  dispatch ((JsDispatchFunc) real_dispatch, g_main_context_find_source_by_id (NULL, completion),
+            (void *) task_completion, &fake_task);
+  g_assert_true (task_checked);
+  /* No dispatch under way: nothing. */
+  g_assert_cmpuint (js_mainloop_hang_post (&data), ==, 0);
+  g_assert_null (data);
+  g_source_remove (completion);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -246,6 +378,9 @@ main (int argc, char **argv)
   g_test_add_func ("/Posting/chain", test_chain);
   g_test_add_func ("/Posting/stacks", test_stacks);
   g_test_add_func ("/Posting/other-thread", test_other_thread);
+  g_test_add_func ("/Posting/library-inherits", test_library_inherits);
+  g_test_add_func ("/Posting/repost-inherits", test_repost_inherits);
+  g_test_add_func ("/Posting/task-hang", test_task_hang);
   ret = g_test_run ();
   return ret;
 }

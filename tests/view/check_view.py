@@ -162,16 +162,17 @@ def check_hang_progress():
         app.cleanup()
 
 
-def check_hang_posted():
-    """A hang inside an idle that view_app_post_hang added: while it lasts,
-    the hang messages' info and the snapshots' ongoing hang say where the
-    idle was posted from (its dispatch record is not there yet)."""
+def hang_names_its_poster(command, kind, function):
+    """A hang inside a callback whose source was posted from `function`:
+    while it lasts, the hang messages' info and the snapshots' ongoing hang
+    say so (its dispatch record is not there yet), and so does the report's
+    dispatch once it ended."""
     app = App()
     try:
         app.wait_socket()
         conn = lc.LiveConnection(app.path)
         check(conn.read()["type"] == "hello", "hello first")
-        app.send("idle-hang 2000")
+        app.send(command)
         msgs = read_until(conn, "hang-end")
         hangs = msgs["hang"]
         ongoing = [e for m in msgs["snapshot"] for e in m["snapshot"]["events"] if e.get("ongoing")]
@@ -180,16 +181,16 @@ def check_hang_posted():
                   if h["info"] and h["info"].get("posted_from")]
         print(f"hang messages: {len(hangs)}, with posted_from: {len(posted)}; "
               f"snapshots with the ongoing hang: {len(ongoing)}")
-        check(posted, f"hang messages say where the idle was posted from: {hangs[-1:]}")
+        check(posted, f"hang messages say where the callback was posted from: {hangs[-1:]}")
         for p in posted:
-            check(p["kind"] == "idle" and p["thread"] == "main", f"an idle, from main: {p}")
-            check((p["caller"] or {}).get("function") == "view_app_post_hang",
-                  f"posted from view_app_post_hang: {p['caller']}")
-            check((p["culprit"] or {}).get("function") == "view_app_post_hang",
-                  f"posting culprit view_app_post_hang: {p['culprit']}")
+            check(p["kind"] == kind and p["thread"] == "main", f"a {kind}, from main: {p}")
+            check((p["caller"] or {}).get("function") == function,
+                  f"posted from {function}: {p['caller']}")
+            check((p["culprit"] or {}).get("function") == function,
+                  f"posting culprit {function}: {p['culprit']}")
         check(ongoing, "a snapshot shows the ongoing hang")
         named = [e for e in ongoing if e.get("posted_from")
-                 and (e["posted_from"]["culprit"] or {}).get("function") == "view_app_post_hang"]
+                 and (e["posted_from"]["culprit"] or {}).get("function") == function]
         check(named, f"the ongoing hang names where it was posted from: "
                      f"{[e.get('posted_from') for e in ongoing]}")
         rc = app.finish()
@@ -198,10 +199,23 @@ def check_hang_posted():
         report = read_report(app.report)
         parts = [p for e in report["events"] for p in e["parts"]
                  if p["type"] == "dispatch" and (p.get("posted_from") or {}).get("culprit")]
-        check(any(p["posted_from"]["culprit"]["function"] == "view_app_post_hang" for p in parts),
+        check(any(p["posted_from"]["culprit"]["function"] == function
+                  and p["posted_from"]["kind"] == kind for p in parts),
               f"the hang's dispatch in the report: {[p['posted_from'] for p in parts]}")
     finally:
         app.cleanup()
+
+
+def check_hang_posted():
+    """An idle that view_app_post_hang added hangs."""
+    hang_names_its_poster("idle-hang 2000", "idle", "view_app_post_hang")
+
+
+def check_hang_task():
+    """The completion of a GTask that view_app_start_task created and ran in
+    a thread hangs: GIO attached it (from its own code, on the task's
+    thread), yet the live hang names the task's site, not GIO's attach."""
+    hang_names_its_poster("task-hang 2000", "task", "view_app_start_task")
 
 
 CLIENT_AS_OTHER = r"""
@@ -1004,6 +1018,7 @@ if __name__ == "__main__":
     sys.exit(main({
         "hang-progress": check_hang_progress,
         "hang-posted": check_hang_posted,
+        "hang-task": check_hang_task,
         "other-uid": check_other_uid,
         "slow-viewer": check_slow_viewer,
         "late-viewer": check_late_viewer,

@@ -6,6 +6,8 @@
  *   hang MS        the main thread computes for MS ms in view_app_hang_cpu ()
  *                  (prints "hang=START_NS,END_NS", CLOCK_MONOTONIC)
  *   idle-hang MS   the same in an idle that view_app_post_hang () adds
+ *   task-hang MS   the same in the completion of a GTask that
+ *                  view_app_start_task () creates and runs in a thread
  *   steady S       for S seconds: every 4 ms a dispatch with a fixed amount
  *                  of work, and every 150 ms a 60 ms stall (jank events for
  *                  the snapshots); then prints the work dispatches' wall time
@@ -18,7 +20,7 @@
  *
  * Prints "ready=1" once its main loop runs.
  */
-#include <glib.h>
+#include <gio/gio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +133,38 @@ view_app_post_hang (guint ms)
   view_app_posted = g_idle_add (hang_idle, GUINT_TO_POINTER (ms));
 }
 
+/* The GTask's thread returns at once; its completion, back on the main
+ * thread (attached by GIO), hangs. */
+static void
+task_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+task_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  gint64 start = g_get_monotonic_time ();
+
+  g_task_propagate_boolean (G_TASK (result), NULL);
+  view_app_hang_cpu (GPOINTER_TO_UINT (data));
+  printf ("hang=%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT "\n", start * 1000,
+          g_get_monotonic_time () * 1000);
+  fflush (stdout);
+}
+
+/* Not static: where the task whose completion hangs was created. */
+void view_app_start_task (guint ms);
+
+__attribute__ ((noinline)) void
+view_app_start_task (guint ms)
+{
+  GTask *task = g_task_new (NULL, NULL, task_done, GUINT_TO_POINTER (ms));
+
+  g_task_run_in_thread (task, task_thread);
+  g_object_unref (task);
+}
+
 static gboolean
 stdin_cb (GIOChannel *channel, GIOCondition condition, gpointer data)
 {
@@ -155,6 +189,8 @@ stdin_cb (GIOChannel *channel, GIOCondition condition, gpointer data)
     }
   else if (sscanf (line, "idle-hang %u", &arg) == 1)
     view_app_post_hang (arg);
+  else if (sscanf (line, "task-hang %u", &arg) == 1)
+    view_app_start_task (arg);
   else if (sscanf (line, "steady %u", &arg) == 1)
     {
       work_us = g_array_new (FALSE, FALSE, sizeof (gint64));
