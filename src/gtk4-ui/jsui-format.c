@@ -163,9 +163,17 @@ jsui_format_posted_from (char *text, const JsrPosting *posted_from)
 
   if (name == NULL)
     return text;
-  /* Translators: a culprit, then the function that posted the callback it
-   * ran in, e.g. "gtk_text_layout_validate (posted from load_big_text)" */
-  out = g_strdup_printf (_ ("%s (posted from %s)"), text != NULL ? text : "–", name);
+  if (jsr_posting_name_inherited (posted_from))
+    /* Translators: a culprit, then the function that posted the callback it
+     * ran in, found on a stack inherited from an earlier post from the same
+     * place, e.g. "gtk_text_layout_validate (posted from load_big_text,
+     * inherited stack)" */
+    out = g_strdup_printf (_ ("%s (posted from %s, inherited stack)"), text != NULL ? text : "–",
+                           name);
+  else
+    /* Translators: a culprit, then the function that posted the callback it
+     * ran in, e.g. "gtk_text_layout_validate (posted from load_big_text)" */
+    out = g_strdup_printf (_ ("%s (posted from %s)"), text != NULL ? text : "–", name);
   g_free (text);
   return out;
 }

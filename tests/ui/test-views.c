@@ -2039,6 +2039,34 @@ test_thresholds_shown (void)
   g_assert_cmpstr (jsui_panel_get_metric (panel, "slow"), ==, "0.8 %");
 }
 
+/* The culprit's "posted from", as the jank list and the parts show it: a
+ * name found on a stack the site inherited from an earlier attach says so,
+ * as the CLI does; the caller's name never does (it is the attach's own). */
+static void
+test_posted_from (void)
+{
+  JsrPosting p = { .caller = (char *) "gtk_text_view_queue_validate",
+                   .culprit = (char *) "load_big_text",
+                   .has_stack = TRUE };
+  char *text;
+
+  text = jsui_format_posted_from (g_strdup ("first_validate_callback"), &p);
+  g_assert_cmpstr (text, ==, "first_validate_callback (posted from load_big_text)");
+  g_free (text);
+
+  p.stack_inherited = TRUE;
+  text = jsui_format_posted_from (g_strdup ("first_validate_callback"), &p);
+  g_assert_cmpstr (text, ==,
+                   "first_validate_callback (posted from load_big_text, inherited stack)");
+  g_free (text);
+
+  /* No culprit: the caller names it, and the caller is not inherited. */
+  p.culprit = NULL;
+  text = jsui_format_posted_from (g_strdup ("first_validate_callback"), &p);
+  g_assert_cmpstr (text, ==, "first_validate_callback (posted from gtk_text_view_queue_validate)");
+  g_free (text);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2048,6 +2076,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/views/pure/bottom-up", test_bottom_up);
+  g_test_add_func ("/views/pure/posted-from", test_posted_from);
   g_test_add_func ("/views/pure/snapshot-frames", test_snapshot_frames);
   g_test_add_func ("/views/pure/snapshot-bad-frames", test_snapshot_bad_frames);
   g_test_add_func ("/views/pure/samples-layout", test_samples_layout);
