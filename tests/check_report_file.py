@@ -150,6 +150,8 @@ def test_hostile_journal():
             b'{"run":"1-1","seq":3,"hang":{"process":"x","duration_ns":"y"}}\n',
             b'{"run":5,"seq":"z","hang":{"process":{"pid":"p","exe":7}}}\n',
             b'{"run":"1-1","seq":4,"hang":{"process":{"pid":-1,"exe":null},"id":0',
+            b'{"run":"1-1","seq":5,"hang_progress":7}\n',
+            b'{"run":"1-1","seq":6,"hang_progress":{"start_ns":"a","duration_ns":[],"tier":9}}\n',
         ]
         with open(path + ".journal", "wb") as f:
             f.write(b"".join(lines))
@@ -173,21 +175,33 @@ def test_previous_hang():
         for _ in range(nesting):
             deep = [deep]
         return json.dumps({"run": "77-1", "seq": seq, "hang": {
-            "id": 0, "type": "hang", "ongoing": True, "duration_ns": int(seconds * 1e9),
-            "deep": deep, "process": {"pid": 77, "exe": "/usr/bin/old"}}}) + "\n"
+            "id": 0, "type": "hang", "ongoing": True, "start_ns": 10**9,
+            "duration_ns": int(seconds * 1e9), "unattributed_ns": 0, "deep": deep,
+            "process": {"pid": 77, "exe": "/usr/bin/old"}}}) + "\n"
+
+    def progress(seq, start_s, seconds):
+        return json.dumps({"run": "77-1", "seq": seq, "hang_progress": {
+            "start_ns": int(start_s * 1e9), "end_ns": int((start_s + seconds) * 1e9),
+            "duration_ns": int(seconds * 1e9), "max_part_ns": int(seconds * 1e9),
+            "tier": "hang"}}) + "\n"
 
     with tempfile.TemporaryDirectory(prefix="jankscope-test-") as d:
         path = os.path.join(d, "report.json")
+        # The hang_progress line after the newest readable hang brings it to
+        # 2.5 s, the time it adds unattributed; one before it, of another
+        # hang (its start), does not count.
         with open(path + ".journal", "w") as f:
-            f.write(hang(1, 1.0, 2) + hang(2, 2.0, 40) + hang(3, 3.0, 100))
+            f.write(hang(1, 1.0, 2) + progress(2, 7.0, 9.0) + hang(3, 2.0, 40)
+                    + progress(4, 1.0, 2.5) + hang(5, 3.0, 100))
         proc = run_limited([app("glib-scenarios"), "single-200ms"], path)
         check_equal(proc.returncode, 0, f"exit code ({proc.stderr.strip()})")
         lines = ours(proc.stderr)
-        check(len(lines) == 1 and "(pid 77) ended during a 2.0 s hang" in lines[0],
-              f"the previous run's newest readable hang (2.0 s): {lines}")
+        check(len(lines) == 1 and "(pid 77) ended during a 2.5 s hang" in lines[0],
+              f"the previous run's newest readable hang (2.5 s by its progress line): {lines}")
         prev = read_report(path)["previous_run"]
-        check_equal((prev["pid"], prev["exe"], prev["hang"]["duration_ns"]),
-                    (77, "/usr/bin/old", 2 * 10**9), "previous_run")
+        check_equal((prev["pid"], prev["exe"], prev["hang"]["duration_ns"],
+                     prev["hang"]["unattributed_ns"], prev["hang"]["tier"]),
+                    (77, "/usr/bin/old", 25 * 10**8, 5 * 10**8, "hang"), "previous_run")
         check("process" not in prev["hang"], "the journal's process member is not in the hang")
 
 

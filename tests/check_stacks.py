@@ -30,8 +30,8 @@ import urllib.request
 
 from jankscope_test import (
     MS, SANITIZED, CheckFailed, Skip, app, check, check_equal, check_ms, check_ran_fine,
-    clean_env, env_path, fact, is_int, is_jankscope_module, main, preload_path, read_report,
-    run_app, skip_if_sanitized, stalls, summarize, validate_attribution, validate_report,
+    clean_env, env_path, fact, is_int, is_jankscope_module, journal_lines, main, preload_path,
+    read_report, run_app, skip_if_sanitized, stalls, summarize, validate_attribution, validate_report,
     validate_run_report)
 
 APP = "stacks-app"
@@ -714,9 +714,27 @@ def check_hang(mode):
               f"the hang on disk lasts {hang['duration_ns'] / MS:.0f} ms, not >= 2 s "
               f"(killed 3.5 s into it)")
         # The journal gets the hang under way every 500 ms (+ a 250 ms tick):
-        # what is on disk after a kill is never more than 1 s old.
+        # what is on disk after a kill is never more than 1 s old. Whole
+        # every 2 s; in between, a hang_progress line with its times.
         age_ms = (killed_ns - hang["end_ns"]) / MS
         check(age_ms <= 1000, f"the hang on disk ends {age_ms:.0f} ms before the kill (> 1 s)")
+        journal = journal_lines(report_path + ".journal")
+        whole = [j for j in journal if isinstance(j.get("hang"), dict)]
+        progress = [j for j in journal if "hang_progress" in j]
+        info(f"journal: {len(whole)} whole hang lines, {len(progress)} hang_progress lines")
+        check(len(progress) >= 2, f"hang_progress lines in the journal: {len(progress)} (< 2)")
+        # 3.5 s: whole at its first tier and 2 s later; a third if a new
+        # journal started in between (it begins with the hang under way).
+        check(len(whole) <= 3, f"the hang written whole {len(whole)} times in 3.5 s (> 3)")
+        # The CLI's reader folds the journal by the same rule (symbolize
+        # writes the document it read).
+        folded = os.path.join(tmpdir, "folded.json")
+        code, _, err = run_cli("symbolize", report_path, "-o", folded)
+        check_equal(code, 0, f"symbolize of the killed run's report ({err})")
+        with open(folded, encoding="utf-8") as f:
+            cli_hang = json.load(f)["events"][-1]
+        for key in ("end_ns", "duration_ns", "max_part_ns", "tier", "unattributed_ns"):
+            check_equal(cli_hang.get(key), hang.get(key), f"the CLI's reading of the hang's {key}")
         if not stacks_cut:
             check(any("js_test_hang" in functions(s) for s in hang["stacks"]),
                   f"no stack of the hang holds js_test_hang: "

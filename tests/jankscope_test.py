@@ -250,7 +250,8 @@ def journal_lines(journal_path):
 def fold_journal(doc, lines):
     """A second, independent implementation of the reader's rule: the
     journal @lines of the report's run newer than its "journal" member
-    replace events (by id), the hang under way and top-level members."""
+    replace events (by id), the hang under way (or its times and tier, from
+    a hang_progress line) and top-level members."""
     mark = doc.get("journal")
     if not isinstance(mark, dict):
         return doc
@@ -265,6 +266,19 @@ def fold_journal(doc, lines):
             hang = line["hang"]
             if hang is not None:
                 hang = {k: v for k, v in hang.items() if k != "process"}
+        elif "hang_progress" in line:
+            # How far the hang has come since its last whole line: its times
+            # and tier, for that hang only, and only forward.
+            progress = line["hang_progress"]
+            if (hang is not None and isinstance(progress, dict)
+                    and progress.get("start_ns") == hang.get("start_ns")
+                    and progress.get("duration_ns", -1) > hang.get("duration_ns", -1)):
+                hang = dict(hang)
+                if isinstance(hang.get("unattributed_ns"), int):
+                    # The time it adds has no samples on disk yet.
+                    hang["unattributed_ns"] += progress["duration_ns"] - hang["duration_ns"]
+                hang.update({k: progress[k] for k in ("end_ns", "duration_ns", "max_part_ns", "tier")
+                             if k in progress})
         elif "set" in line:
             doc.update(line["set"])
         elif "final" in line:

@@ -49,6 +49,12 @@
  * hang under way is written again at most this often: on disk, the
  * evidence is never older than this plus a tick (750 ms). */
 #define JOURNAL_PERIOD_NS (500 * JS_NS_PER_MS)
+/* The hang under way is written whole (its samples, stacks and profile:
+ * 15-50 KB of JSON, most of the collector's CPU during a long stall when it
+ * was written every JOURNAL_PERIOD_NS) at most this often; in between, a
+ * `hang_progress` line of a hundred bytes keeps its duration and tier on
+ * disk as fresh as the rest. */
+#define HANG_WHOLE_PERIOD_NS (2000 * JS_NS_PER_MS)
 /* A large event still growing (a long episode: its parts, their profiles)
  * is written again at most once per JOURNAL_PERIOD_NS per this many bytes
  * of it, and at least every JOURNAL_MAX_PERIOD_NS: rewriting 200 KiB twice
@@ -115,8 +121,9 @@ struct _JsCollector
   gint64 members_ns;
   gboolean members_events_pending; /* events were journaled since the summary was */
   guint64 hang_generation;         /* stalls.generation when the hang was last journaled */
-  gint64 hang_ns;
-  gboolean hang_journaled; /* the journal's last hang line is a hang, not its end */
+  gint64 hang_ns;                  /* when it was last journaled, whole or its progress */
+  gint64 hang_whole_ns;            /* when it was last journaled whole */
+  gboolean hang_journaled;         /* the journal's last hang line is a hang, not its end */
   gint64 last_poll_check_ns;
   gint64 cpu_ns; /* the collector thread's own CPU time, at the last tick */
 };
@@ -275,7 +282,19 @@ journal_hang (JsCollector *c, const JsReportInput *in, gint64 now)
   js_report_writer_add_hang (c->writer, json, length);
   c->hang_generation = c->stalls.generation;
   c->hang_ns = now;
+  c->hang_whole_ns = now;
   c->hang_journaled = TRUE;
+}
+
+static void
+journal_hang_progress (JsCollector *c, const JsReportInput *in, gint64 now)
+{
+  gsize length;
+  g_autofree char *json = js_report_hang_progress_json (in, &length);
+
+  js_report_writer_add_hang_progress (c->writer, json, length);
+  c->hang_generation = c->stalls.generation;
+  c->hang_ns = now;
 }
 
 /* The whole report, and a new journal. */
@@ -374,9 +393,15 @@ persist (JsCollector *c, gint64 now, gboolean final)
     c->members_events_pending = TRUE;
   if (js_report_has_ongoing_hang (&in))
     {
-      if (!c->hang_journaled
-          || (c->stalls.generation != c->hang_generation && now - c->hang_ns >= JOURNAL_PERIOD_NS))
+      if (!c->hang_journaled)
         journal_hang (c, &in, now);
+      else if (c->stalls.generation != c->hang_generation && now - c->hang_ns >= JOURNAL_PERIOD_NS)
+        {
+          if (now - c->hang_whole_ns >= HANG_WHOLE_PERIOD_NS)
+            journal_hang (c, &in, now);
+          else
+            journal_hang_progress (c, &in, now);
+        }
     }
   else if (c->hang_journaled)
     {

@@ -137,6 +137,14 @@ js_report_writer_add_hang (JsReportWriter *w, const char *json, gsize length)
 }
 
 void
+js_report_writer_add_hang_progress (JsReportWriter *w, const char *json, gsize length)
+{
+  begin_line (w, "hang_progress");
+  g_string_append_len (w->pending, json, (gssize) length);
+  end_line (w);
+}
+
+void
 js_report_writer_add_members (JsReportWriter *w, const char *json, gsize length)
 {
   begin_line (w, "set");
@@ -283,6 +291,13 @@ js_report_writer_find_previous_hang (JsReportWriter *w)
   g_autoptr (JsonParser) parser = json_parser_new (); /* mutable: the hang is copied and edited */
   g_autofree char *tail = NULL;
   g_autofree char *last_run = NULL;
+  /* The newest hang_progress line after the newest hang line, if any. */
+  struct
+  {
+    gboolean seen;
+    gint64 start_ns, end_ns, duration_ns, max_part_ns;
+  } progress = { 0 };
+  g_autofree char *progress_tier = NULL;
   gsize length;
   guint64 size;
   char *end;
@@ -328,6 +343,23 @@ js_report_writer_find_previous_hang (JsReportWriter *w)
         break;
       if (json_object_has_member (o, "final"))
         break;
+      if (!progress.seen && json_object_has_member (o, "hang_progress"))
+        {
+          JsonNode *n = json_object_get_member (o, "hang_progress");
+
+          if (JSON_NODE_HOLDS_OBJECT (n))
+            {
+              JsonObject *p = json_node_get_object (n);
+
+              progress.seen = TRUE;
+              progress.start_ns = int_member (p, "start_ns");
+              progress.end_ns = int_member (p, "end_ns");
+              progress.duration_ns = int_member (p, "duration_ns");
+              progress.max_part_ns = int_member (p, "max_part_ns");
+              progress_tier = g_strdup (string_member (p, "tier"));
+            }
+          continue;
+        }
       if (!json_object_has_member (o, "hang"))
         continue;
       hang = json_object_get_member (o, "hang");
@@ -345,6 +377,22 @@ js_report_writer_find_previous_hang (JsReportWriter *w)
         JsonNode *copy = json_node_copy (hang); /* shares the object: edited last */
 
         json_object_remove_member (json_node_get_object (copy), "process");
+        /* How far it had come by the last progress line, when that is this
+         * hang's and says more. */
+        if (progress.seen && progress.start_ns == int_member (h, "start_ns")
+            && progress.duration_ns > int_member (h, "duration_ns"))
+          {
+            /* The time it adds has no samples on disk yet: unattributed. */
+            if (json_object_has_member (h, "unattributed_ns"))
+              json_object_set_int_member (h, "unattributed_ns",
+                                          int_member (h, "unattributed_ns") + progress.duration_ns
+                                              - int_member (h, "duration_ns"));
+            json_object_set_int_member (h, "end_ns", progress.end_ns);
+            json_object_set_int_member (h, "duration_ns", progress.duration_ns);
+            json_object_set_int_member (h, "max_part_ns", progress.max_part_ns);
+            if (progress_tier != NULL)
+              json_object_set_string_member (h, "tier", progress_tier);
+          }
         json_builder_begin_object (b);
         json_builder_set_member_name (b, "pid");
         json_builder_add_int_value (b, pid);

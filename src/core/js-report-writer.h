@@ -62,6 +62,7 @@ guint64 js_report_writer_seq (JsReportWriter *writer);
  * value without a newline; NULL for `hang` means the hang ended. */
 void js_report_writer_add_event (JsReportWriter *writer, GBytes *json);
 void js_report_writer_add_hang (JsReportWriter *writer, const char *json, gsize length);
+void js_report_writer_add_hang_progress (JsReportWriter *writer, const char *json, gsize length);
 void js_report_writer_add_members (JsReportWriter *writer, const char *json, gsize length);
 void js_report_writer_add_final (JsReportWriter *writer);
 

@@ -418,6 +418,25 @@ js_report_has_ongoing_hang (const JsReportInput *in)
 }
 
 char *
+js_report_hang_progress_json (const JsReportInput *in, gsize *length)
+{
+  const JsStall *s = in->stalls->ongoing;
+  gint64 end = MAX (s->h.last_seen_ns, s->h.start_ns);
+  gint64 duration = end - s->h.start_ns;
+  JsTier tier = js_config_tier (in->config, duration);
+  char *text;
+
+  /* Numbers and a tier's name: no escaping, no builder needed. */
+  text = g_strdup_printf (
+      "{\"start_ns\":%" G_GINT64_FORMAT ",\"end_ns\":%" G_GINT64_FORMAT
+      ",\"duration_ns\":%" G_GINT64_FORMAT ",\"max_part_ns\":%" G_GINT64_FORMAT ",\"tier\":%s%s%s}",
+      s->h.start_ns, end, duration, duration, (gint) tier >= 0 ? "\"" : "",
+      (gint) tier >= 0 ? js_tier_name (tier) : "null", (gint) tier >= 0 ? "\"" : "");
+  *length = strlen (text);
+  return text;
+}
+
+char *
 js_report_ongoing_hang_json (const JsReportInput *in, gboolean with_process, gsize *length)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();

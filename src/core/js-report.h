@@ -67,6 +67,11 @@ gboolean js_report_has_ongoing_hang (const JsReportInput *in);
  * "process" (for the journal). */
 char *js_report_ongoing_hang_json (const JsReportInput *in, gboolean with_process, gsize *length);
 
+/* How far that hang has come, as the journal's `hang_progress` line says it
+ * between two whole hang lines: {"start_ns", "end_ns", "duration_ns",
+ * "max_part_ns", "tier"} (docs/report-format.md, "The journal"). */
+char *js_report_hang_progress_json (const JsReportInput *in, gsize *length);
+
 /* The report's top-level members but the events and the document's
  * identity (format, version, generator, final, journal), as one JSON
  * object: a journal "set" line. */

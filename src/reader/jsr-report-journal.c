@@ -72,11 +72,12 @@ is_ongoing (const JsrJsonNode *event)
 
 typedef struct
 {
-  const JsrJsonNode *root; /* the report */
-  GHashTable *events;      /* id -> const JsrJsonNode* (event object) */
-  const JsrJsonNode *hang; /* the hang under way, or NULL */
-  GHashTable *members;     /* name -> const JsrJsonNode*: "set" lines, newest wins */
-  GPtrArray *member_order; /* names of members not in the report, in order */
+  const JsrJsonNode *root;     /* the report */
+  GHashTable *events;          /* id -> const JsrJsonNode* (event object) */
+  const JsrJsonNode *hang;     /* the hang under way, or NULL */
+  const JsrJsonNode *progress; /* the newest hang_progress line's object for it, or NULL */
+  GHashTable *members;         /* name -> const JsrJsonNode*: "set" lines, newest wins */
+  GPtrArray *member_order;     /* names of members not in the report, in order */
   gboolean final;
 } Fold;
 
@@ -89,7 +90,18 @@ apply_line (Fold *f, const JsrJsonNode *line)
     g_hash_table_insert (f->events, GSIZE_TO_POINTER ((gsize) int_member (n, "id", 0)),
                          (gpointer) n);
   else if ((n = jsr_json_object_get (line, "hang")) != NULL)
-    f->hang = n->type == JSR_JSON_OBJECT ? n : NULL;
+    {
+      f->hang = n->type == JSR_JSON_OBJECT ? n : NULL;
+      f->progress = NULL;
+    }
+  else if ((n = jsr_json_object_get (line, "hang_progress")) != NULL)
+    {
+      /* Only for the hang it says it is about, and only forward. */
+      if (n->type == JSR_JSON_OBJECT && f->hang != NULL
+          && int_member (n, "start_ns", -1) == int_member (f->hang, "start_ns", -2)
+          && int_member (n, "duration_ns", -1) > int_member (f->hang, "duration_ns", -1))
+        f->progress = n;
+    }
   else if ((n = jsr_json_object_get (line, "set")) != NULL && n->type == JSR_JSON_OBJECT)
     for (guint32 i = 0; i < n->length; i++)
       {
@@ -102,6 +114,14 @@ apply_line (Fold *f, const JsrJsonNode *line)
       }
   else if ((n = jsr_json_object_get (line, "final")) != NULL && n->type == JSR_JSON_BOOLEAN)
     f->final = n->v.boolean;
+}
+
+/* The members of the hang a `hang_progress` line brings up to date. */
+static gboolean
+is_progress_member (const char *name)
+{
+  return strcmp (name, "end_ns") == 0 || strcmp (name, "duration_ns") == 0
+         || strcmp (name, "max_part_ns") == 0 || strcmp (name, "tier") == 0;
 }
 
 static gint
@@ -141,10 +161,33 @@ write_events (JsrJsonWriter *w, Fold *f)
       jsr_json_writer_begin_object (w);
       for (guint32 i = 0; i < f->hang->length; i++)
         {
-          if (strcmp (f->hang->v.members[i].name, "process") == 0)
+          const char *name = f->hang->v.members[i].name;
+          const JsrJsonNode *member = &f->hang->v.members[i].value;
+
+          if (strcmp (name, "process") == 0)
             continue;
-          jsr_json_writer_member (w, f->hang->v.members[i].name);
-          jsr_json_writer_node (w, &f->hang->v.members[i].value);
+          /* Its times and tier as the newest progress line has them; the
+           * time that adds has no samples on disk yet: unattributed. */
+          if (f->progress != NULL && strcmp (name, "unattributed_ns") == 0
+              && member->type == JSR_JSON_INT)
+            {
+              jsr_json_writer_member (w, name);
+              jsr_json_writer_int (w, member->v.integer + int_member (f->progress, "duration_ns", 0)
+                                          - int_member (f->hang, "duration_ns", 0));
+              continue;
+            }
+          if (f->progress != NULL && is_progress_member (name))
+            {
+              const JsrJsonNode *newer = jsr_json_object_get (f->progress, name);
+
+              /* Of the same type; a tier may come where there was none. */
+              if (newer != NULL
+                  && (newer->type == member->type
+                      || (member->type == JSR_JSON_NULL && newer->type == JSR_JSON_STRING)))
+                member = newer;
+            }
+          jsr_json_writer_member (w, name);
+          jsr_json_writer_node (w, member);
         }
       jsr_json_writer_end_object (w);
     }
