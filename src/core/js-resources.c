@@ -3,12 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-resources.h"
+#include "js-small-file.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 void
 js_resources_init (JsResources *r)
@@ -32,30 +30,6 @@ js_resources_add (JsResources *r, const JsResourceSample *s)
     }
   r->samples[(r->first + r->len) % JS_RESOURCE_SAMPLES] = *s;
   r->len++;
-}
-
-/* A small /proc file into `buf` (NUL-terminated), without allocating. */
-static gboolean
-read_small_file (const char *path, char *buf, gsize size)
-{
-  gsize got = 0;
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-
-  if (fd < 0)
-    return FALSE;
-  while (got < size - 1)
-    {
-      ssize_t n = read (fd, buf + got, size - 1 - got);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      got += (gsize) n;
-    }
-  close (fd);
-  buf[got] = '\0';
-  return got > 0;
 }
 
 double
@@ -99,9 +73,9 @@ js_resources_sample (JsResources *r, gint64 now_ns, gboolean force)
     {
       r->load1 = -1;
       r->mem_kb = -1;
-      if (read_small_file (r->loadavg_path ? r->loadavg_path : "/proc/loadavg", buf, sizeof buf))
+      if (js_small_file_read (r->loadavg_path ? r->loadavg_path : "/proc/loadavg", buf, sizeof buf))
         r->load1 = js_resources_parse_loadavg (buf);
-      if (read_small_file (r->meminfo_path ? r->meminfo_path : "/proc/meminfo", buf, sizeof buf))
+      if (js_small_file_read (r->meminfo_path ? r->meminfo_path : "/proc/meminfo", buf, sizeof buf))
         r->mem_kb = js_resources_parse_meminfo (buf);
       r->files_ns = now_ns;
     }

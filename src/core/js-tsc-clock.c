@@ -13,11 +13,9 @@
  */
 #include "js-tsc-clock.h"
 #include "js-log.h"
+#include "js-small-file.h"
 
-#include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define FIRST_WINDOW_NS (100 * JS_NS_PER_MS)
 #define WINDOW_NS (1000 * JS_NS_PER_MS)
@@ -205,56 +203,27 @@ js_tsc_clock_usable (const char *cpuinfo, const char *clocksource)
          && (strcmp (clocksource, "tsc") == 0 || strcmp (clocksource, "tsc\n") == 0);
 }
 
-#ifdef JS_TSC_CLOCK_POSSIBLE
-/* At most `max` - 1 bytes of a regular file (procfs and sysfs files are
- * regular, of size 0 or 4096), NUL-terminated; NULL if it cannot. */
-static char *
-read_head (const char *path, gsize max)
-{
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  struct stat st;
-  char *buf;
-  gsize n = 0;
-
-  if (fd < 0)
-    return NULL;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      close (fd);
-      return NULL;
-    }
-  buf = g_malloc (max);
-  while (n < max - 1)
-    {
-      ssize_t r = read (fd, buf + n, max - 1 - n);
-
-      if (r <= 0)
-        break;
-      n += (gsize) r;
-    }
-  close (fd);
-  buf[n] = '\0';
-  return buf;
-}
-#endif
-
 gboolean
 js_tsc_clock_start (void)
 {
 #ifdef JS_TSC_CLOCK_POSSIBLE
-  g_autofree char *cpuinfo = NULL;
-  g_autofree char *clocksource = NULL;
+  /* The first CPU's flags are in the first few KiB. */
+  char cpuinfo[16384];
+  char clocksource[64];
+  gboolean have_cpuinfo, have_clocksource;
 
   if (__atomic_load_n (&state, __ATOMIC_RELAXED) != STATE_NOT_STARTED)
     return __atomic_load_n (&state, __ATOMIC_RELAXED) == STATE_RUNNING;
-  cpuinfo = read_head ("/proc/cpuinfo", 16384);
-  clocksource = read_head ("/sys/devices/system/clocksource/clocksource0/current_clocksource", 64);
-  if (!js_tsc_clock_usable (cpuinfo, clocksource))
+  have_cpuinfo = js_small_file_read ("/proc/cpuinfo", cpuinfo, sizeof cpuinfo);
+  have_clocksource
+      = js_small_file_read ("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+                            clocksource, sizeof clocksource);
+  if (!js_tsc_clock_usable (have_cpuinfo ? cpuinfo : NULL, have_clocksource ? clocksource : NULL))
     {
       __atomic_store_n (&state, STATE_OFF, __ATOMIC_RELAXED);
       js_log_debug ("the kernel's clock is not an invariant TSC (clocksource %s): "
                     "the main thread reads CLOCK_MONOTONIC",
-                    clocksource ? g_strstrip (clocksource) : "unknown");
+                    have_clocksource ? g_strstrip (clocksource) : "unknown");
       return FALSE;
     }
   __atomic_store_n (&state, STATE_RUNNING, __ATOMIC_RELAXED);
