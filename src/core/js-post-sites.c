@@ -152,7 +152,7 @@ js_post_sites_resolve (JsPostSites *ps, guint32 post, const void *user_data)
         ps->resolved++;
         return ps->pinned[i].id;
       }
-  if (!js_posting_read (post, NULL, &site))
+  if (!js_posting_read (post, &site))
     {
       ps->unknown++;
       return 0;
@@ -167,7 +167,7 @@ js_post_sites_resolve_hang (JsPostSites *ps, guint32 post)
   JsPostSite site;
   guint32 id;
 
-  if (ps == NULL || !js_posting_read (post, NULL, &site))
+  if (ps == NULL || !js_posting_read (post, &site))
     return 0;
   id = intern_site (ps, &site);
   ps->pinned[ps->next_pinned % PINNED].post = post;

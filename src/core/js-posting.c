@@ -8,8 +8,8 @@
  * direct-mapped by source id, so the dispatch finds it with one load (js_posting_at_dispatch) and
  * carries it in its record; a recurring source keeps its site as long as its entry is not
  * overwritten (JS_POSTING_IDS later attaches). A GTask's completion is attached by GIO itself,
- * unseen: g_task_new's site is kept by the task's address, and the collector looks it up by the
- * dispatch's data.
+ * unseen: g_task_new's site is kept by the task's address, and the collector and the watchdog
+ * look it up by the dispatch's data (js_posting_task_post).
  *
  * Each slot is a seqlock: the writer marks it odd, fills it and marks it
  * even; a reader (the collector, or the main thread following a chain) keeps
@@ -682,21 +682,13 @@ js_posting_task_post (const void *task)
              : 0;
 }
 
-static gboolean
-read_task (const void *user_data, Site *s)
-{
-  guint32 index = js_posting_task_post (user_data);
-
-  return index != 0 && read_site (index, s) && META_KIND (s->meta) == JS_POST_TASK;
-}
-
 gboolean
-js_posting_read (guint32 post, const void *user_data, JsPostSite *out)
+js_posting_read (guint32 post, JsPostSite *out)
 {
   Site s;
 
   memset (out, 0, sizeof *out);
-  if (!(user_data != NULL ? read_task (user_data, &s) : read_site (post, &s)))
+  if (!read_site (post, &s))
     return FALSE;
   out->kind = META_KIND (s.meta);
   out->main_thread = META_MAIN (s.meta);

@@ -76,10 +76,10 @@ typedef struct
   gboolean stack_inherited;
 } JsPostSite;
 
-/* The site `post` (a dispatch record's `post`), or with `user_data` that of
- * the GTask at that address, if its creation was seen. FALSE: unknown
- * (overwritten, or posted where the preload cannot see). */
-gboolean js_posting_read (guint32 post, const void *user_data, JsPostSite *out);
+/* The site `post` (a dispatch record's `post`, or a GTask's:
+ * js_posting_task_post). FALSE: unknown (overwritten, or posted where the
+ * preload cannot see). */
+gboolean js_posting_read (guint32 post, JsPostSite *out);
 
 /* The site of the GTask at address `task` (a dispatch's data: a task's
  * completion), if its creation was seen, else 0. Any thread; the address is

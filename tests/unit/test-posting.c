@@ -55,7 +55,7 @@ post (const void *caller, const void *func)
 static gboolean
 read_post (guint id, JsPostSite *site)
 {
-  return js_posting_read (js_posting_at_dispatch (id), NULL, site);
+  return js_posting_read (js_posting_at_dispatch (id), site);
 }
 
 /* The main thread's attaches from one place, posted from the same
@@ -334,9 +334,9 @@ task_completion (gpointer data)
   JsPostSite site;
 
   g_assert_true (hang_data == &fake_task);
-  g_assert_true (js_posting_read (hang_post, NULL, &site));
+  g_assert_true (js_posting_read (hang_post, &site));
   g_assert_true (site.caller == CALLER (31)); /* GIO's attach */
-  g_assert_true (js_posting_read (js_posting_task_post (hang_data), NULL, &site));
+  g_assert_true (js_posting_read (js_posting_task_post (hang_data), &site));
   g_assert_true (site.caller == CALLER (30));
   g_assert_cmpuint (site.kind, ==, JS_POST_TASK);
   task_checked = TRUE;
