@@ -138,8 +138,7 @@ static gint64 poll_observers_due_ns = JS_POLL_OBSERVER_DONE; /* the earliest due
 static inline gboolean
 on_watched_thread (void)
 {
-  return G_LIKELY (__atomic_load_n (&active, __ATOMIC_RELAXED))
-         && pthread_equal (pthread_self (), main_thread);
+  return G_LIKELY (__atomic_load_n (&active, __ATOMIC_RELAXED)) && js_mainloop_on_thread ();
 }
 
 /* The context's poll, guarded against the sampling signal (js-call-guard.h)
@@ -536,7 +535,7 @@ js_mainloop_thread (void)
 gboolean
 js_mainloop_add_poll_observer (JsPollObserver observer)
 {
-  if (!pthread_equal (pthread_self (), main_thread))
+  if (!js_mainloop_on_thread ())
     {
       js_log_warning ("internal: a poll observer added off the main thread was ignored");
       return FALSE;
