@@ -94,13 +94,6 @@ static gint64 slack_ns;   /* the dead man's switch's allowance, set by the watch
 
 /* --- raw system calls: async-signal-safe, no libc timer_t translation ------- */
 
-static void
-set_failure (const char *call, int err)
-{
-  __atomic_store_n (&failed_errno, err, __ATOMIC_RELAXED);
-  __atomic_store_n (&failed_call, call, __ATOMIC_RELEASE);
-}
-
 char *
 js_sample_timer_failure (void)
 {
@@ -115,6 +108,23 @@ js_sample_timer_failure (void)
 #endif
   return name != NULL ? g_strdup_printf ("%s: %s", call, name)
                       : g_strdup_printf ("%s: errno %d", call, err);
+}
+
+/* System call `call` failed with `err`: no timer from now on; said in the
+ * debug log (at start, or when it was to be armed) and by the report. */
+static void
+note_failure (const char *call, int err, gboolean at_arm)
+{
+  g_autofree char *why = NULL;
+
+  __atomic_store_n (&failed_errno, err, __ATOMIC_RELAXED);
+  __atomic_store_n (&failed_call, call, __ATOMIC_RELEASE);
+  why = js_sample_timer_failure ();
+  if (at_arm)
+    js_log_debug ("the CPU-time timer cannot be armed (%s): the watchdog samples as before", why);
+  else
+    js_log_debug ("no CPU-time timer (%s): the watchdog signals the main thread at each sample",
+                  why);
 }
 
 static int
@@ -135,7 +145,6 @@ js_sample_timer_init (pid_t main_tid, int signal, JsWakeTimer *the_kick, const g
   clockid_t clock;
   int id = -1;
   int err;
-  g_autofree char *why = NULL;
 
   if (available)
     return TRUE;
@@ -143,10 +152,7 @@ js_sample_timer_init (pid_t main_tid, int signal, JsWakeTimer *the_kick, const g
     return FALSE;
   if ((err = pthread_getcpuclockid (pthread_self (), &clock)) != 0)
     {
-      set_failure ("pthread_getcpuclockid", err);
-      why = js_sample_timer_failure ();
-      js_log_debug ("no CPU-time timer (%s): the watchdog signals the main thread at each sample",
-                    why);
+      note_failure ("pthread_getcpuclockid", err, FALSE);
       return FALSE;
     }
   memset (&sev, 0, sizeof sev);
@@ -156,10 +162,7 @@ js_sample_timer_init (pid_t main_tid, int signal, JsWakeTimer *the_kick, const g
   sev.sigev_notify_thread_id = main_tid;
   if (syscall (SYS_timer_create, clock, &sev, &id) != 0)
     {
-      set_failure ("timer_create", errno);
-      why = js_sample_timer_failure ();
-      js_log_debug ("no CPU-time timer (%s): the watchdog signals the main thread at each sample",
-                    why);
+      note_failure ("timer_create", errno, FALSE);
       return FALSE;
     }
   kernel_timer = id;
@@ -233,12 +236,8 @@ js_sample_timer_arm (gint64 stall_start_ns, gint64 first_interval_ns, guint32 fi
   __atomic_store_n (&state, ARMED, __ATOMIC_SEQ_CST);
   if (settime (first_interval_ns) != 0)
     {
-      g_autofree char *why = NULL;
-
-      set_failure ("timer_settime", errno);
+      note_failure ("timer_settime", errno, TRUE);
       available = FALSE;
-      why = js_sample_timer_failure ();
-      js_log_debug ("the CPU-time timer cannot be armed (%s): the watchdog samples as before", why);
       js_sample_timer_disarm ();
       return JS_SAMPLE_TIMER_FAILED;
     }
