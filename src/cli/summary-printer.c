@@ -155,25 +155,18 @@ describe_sampler (const JsrReportSampler *sampler)
 {
   GString *text = g_string_new (NULL);
   const char *reason = sampler->sampling_path_reason;
+  g_autofree char *path = NULL;
 
   /* Which way the stacks were taken (summary.sampler.sampling_path), said
    * when it is not the usual one: the main thread's CPU-time timer. */
-  if ((sampler->sampling_off || g_strcmp0 (sampler->sampling_path, "off") == 0) && reason != NULL)
-    {
-      g_autofree char *item = g_strdup_printf (_ ("stack sampling off (%s)"), reason);
-
-      append_item (text, item);
-    }
-  else if (sampler->sampling_off || g_strcmp0 (sampler->sampling_path, "off") == 0)
-    append_item (text, _ ("stack sampling off"));
-  else if (g_strcmp0 (sampler->sampling_path, "watchdog") == 0 && reason != NULL)
-    {
-      g_autofree char *item = g_strdup_printf (_ ("sampled by the watchdog (%s)"), reason);
-
-      append_item (text, item);
-    }
+  if (sampler->sampling_off || g_strcmp0 (sampler->sampling_path, "off") == 0)
+    path = reason != NULL ? g_strdup_printf (_ ("stack sampling off (%s)"), reason)
+                          : g_strdup (_ ("stack sampling off"));
   else if (g_strcmp0 (sampler->sampling_path, "watchdog") == 0)
-    append_item (text, _ ("sampled by the watchdog"));
+    path = reason != NULL ? g_strdup_printf (_ ("sampled by the watchdog (%s)"), reason)
+                          : g_strdup (_ ("sampled by the watchdog"));
+  if (path != NULL)
+    append_item (text, path);
   if (sampler->samples >= 0)
     {
       g_autofree char *item
