@@ -204,6 +204,26 @@ test_monotonic (void)
 #endif
 }
 
+/* The real clock started as the collector starts it, then `anchors`
+ * anchors `gap_us` apart; FALSE (the test skipped) where the kernel's clock
+ * is not an invariant TSC. */
+static gboolean
+start_real_clock (int anchors, gulong gap_us)
+{
+  js_tsc_clock_reset (FALSE);
+  if (!js_tsc_clock_start ())
+    {
+      g_test_skip ("the kernel's clocksource is not an invariant TSC here");
+      return FALSE;
+    }
+  for (int i = 0; i < anchors; i++)
+    {
+      g_usleep (gap_us);
+      js_tsc_clock_anchor ();
+    }
+  return TRUE;
+}
+
 /* Calibrated as the collector does it (anchors when it wakes), then read
  * for 2 s against clock_gettime, re-anchored every 250 ms (the collector's
  * tick). Tolerance: the anchor's half-bracket (<= 0.5 µs) + the rate's
@@ -217,17 +237,8 @@ test_against_clock_gettime (void)
   gint64 end, last = 0, worst = 0;
   guint reads = 0, tsc_reads = 0;
 
-  js_tsc_clock_reset (FALSE);
-  if (!js_tsc_clock_start ())
-    {
-      g_test_skip ("the kernel's clocksource is not an invariant TSC here");
-      return;
-    }
-  for (int i = 0; i < 4; i++)
-    {
-      g_usleep (50000);
-      js_tsc_clock_anchor ();
-    }
+  if (!start_real_clock (4, 50000))
+    return;
   end = js_now_ns () + 2000 * MS;
   while (js_now_ns () < end)
     {
@@ -271,17 +282,8 @@ test_fork_child (void)
   pid_t pid;
   int status;
 
-  js_tsc_clock_reset (FALSE);
-  if (!js_tsc_clock_start ())
-    {
-      g_test_skip ("the kernel's clocksource is not an invariant TSC here");
-      return;
-    }
-  for (int i = 0; i < 3; i++)
-    {
-      g_usleep (60000);
-      js_tsc_clock_anchor ();
-    }
+  if (!start_real_clock (3, 60000))
+    return;
   g_assert_true (js_tsc_clock_active ());
   pid = fork ();
   g_assert_cmpint (pid, >=, 0);
