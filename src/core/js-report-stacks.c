@@ -720,14 +720,22 @@ js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint
   add_part_stacks (b, rs, p);
 }
 
+JsTier
+js_report_ongoing_hang_span (const JsConfig *config, const JsStall *s, gint64 *end_ns,
+                             gint64 *duration_ns)
+{
+  *end_ns = MAX (s->h.last_seen_ns, s->h.start_ns);
+  *duration_ns = *end_ns - s->h.start_ns;
+  return js_config_tier (config, *duration_ns);
+}
+
 void
 js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore *store,
                             JsPostSites *sites, gint64 now_ns)
 {
   JsStall *s = store->ongoing;
-  gint64 end = MAX (s->h.last_seen_ns, s->h.start_ns);
-  gint64 duration = end - s->h.start_ns;
-  JsTier tier = js_config_tier (config, duration);
+  gint64 end, duration;
+  JsTier tier = js_report_ongoing_hang_span (config, s, &end, &duration);
   JsReportStacks *rs = stacks_for_stall (store, s);
 
   json_builder_begin_object (b);

@@ -41,6 +41,12 @@ void js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsRepor
 void js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint64 duration_ns,
                                 gboolean frame);
 
+/* The stall under way: its end so far (*end_ns), duration (*duration_ns)
+ * and tier (negative: below the first), as its hang event and the
+ * journal's progress line give them. */
+JsTier js_report_ongoing_hang_span (const JsConfig *config, const JsStall *s, gint64 *end_ns,
+                                    gint64 *duration_ns);
+
 /* The stall under way as an event {"type": "hang", "ongoing": true, ...},
  * with the posting site (in `sites`, or NULL) of the dispatch it is stuck in. */
 void js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore *store,

@@ -421,9 +421,8 @@ char *
 js_report_hang_progress_json (const JsReportInput *in, gsize *length)
 {
   const JsStall *s = in->stalls->ongoing;
-  gint64 end = MAX (s->h.last_seen_ns, s->h.start_ns);
-  gint64 duration = end - s->h.start_ns;
-  JsTier tier = js_config_tier (in->config, duration);
+  gint64 end, duration;
+  JsTier tier = js_report_ongoing_hang_span (in->config, s, &end, &duration);
   char *text;
 
   /* Numbers and a tier's name: no escaping, no builder needed. */
