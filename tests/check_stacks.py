@@ -182,6 +182,13 @@ def validate_stack_members(e):
               f"{what}: ping_latency_ns")
 
 
+def check_sampling_path(sampler, path, reason):
+    """summary.sampler says the stacks were taken by `path` ("cpu-timer",
+    "watchdog" or "off") for `reason` (None for the CPU-time timer)."""
+    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
+                (path, reason), "summary.sampler.sampling_path and its reason")
+
+
 def validate_sampler(report):
     sampler = report["summary"].get("sampler", "missing")
     check(isinstance(sampler, dict), f"summary.sampler: {sampler!r}")
@@ -452,8 +459,7 @@ def test_cpu_stall():
           f"it should not wake for each")
     check(sampler["samples_timer"] >= 100,
           f"summary.sampler.samples_timer {sampler['samples_timer']}")
-    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
-                ("cpu-timer", None), "summary.sampler.sampling_path and its reason")
+    check_sampling_path(sampler, "cpu-timer", None)
     check_no_eintr(run, "calls")
 
 
@@ -471,8 +477,7 @@ def check_sampled_by_watchdog(run, what, reason):
     report says so and why (`reason`); the poll and usleep tail saw no
     EINTR."""
     sampler = run.report["summary"]["sampler"]
-    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
-                ("watchdog", reason), "summary.sampler.sampling_path and its reason")
+    check_sampling_path(sampler, "watchdog", reason)
     e = stall_event(run, stacks_report(run))
     info(f"{what}: watchdog thread {fact(run, 'watch_switches')} voluntary context switches; "
          f"stall: {e['samples_total']} samples ({e['samples_running']} running, "
@@ -1212,8 +1217,7 @@ def test_signal_takeover():
     info(f"signal-takeover: signal {sampler['signal']}, signal_lost {sampler['signal_lost']}, "
          f"signals_sent {sampler['signals_sent']}; stderr: {run.stderr_lines()}")
     check_equal(sampler["signal_lost"], True, "summary.sampler.signal_lost")
-    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
-                ("off", "signal-lost"), "summary.sampler.sampling_path and its reason")
+    check_sampling_path(sampler, "off", "signal-lost")
     lines = run.stderr_lines()
     check(len(lines) == 1 and "took over signal" in lines[0],
           f"expected one warning about the signal taken over, stderr: {lines}")
@@ -1248,8 +1252,7 @@ def test_sampling_off():
     check_equal(e["culprit"], None, "culprit without sampling")
     sampler = report["summary"]["sampler"]
     check_equal(sampler["signal"], None, "summary.sampler.signal with sampling off")
-    check_equal((sampler.get("sampling_path"), sampler.get("sampling_path_reason")),
-                ("off", "JANKSCOPE_SAMPLING=0"), "summary.sampler.sampling_path and its reason")
+    check_sampling_path(sampler, "off", "JANKSCOPE_SAMPLING=0")
     check_equal(sampler["signals_sent"], 0, "summary.sampler.signals_sent with sampling off")
 
 
