@@ -24,6 +24,14 @@
  * (js-gdk-threads.c). Without --gdk-threads a GLib program pays the
  * look-through's compare only.
  *
+ * --idle-thread: a second thread, started before the loop, that sleeps on a
+ * condition variable until the end.  Once a process has a second thread,
+ * glibc takes its multi-threaded paths (poll a cancellation point, malloc's
+ * arena locks and atomics) and stays on them: every GTK app pays that
+ * already (GDBus's and GIO's worker threads), while this benchmark alone is
+ * single-threaded until jankscope starts its own threads.  With the option,
+ * "without jankscope" pays it too, so the difference is jankscope's alone.
+ *
  * The last line of the output is machine-readable ("RESULT key=value ...").
  */
 #include <dlfcn.h>
@@ -61,6 +69,20 @@ typedef struct
 
 static volatile guint64 sink;
 
+static GMutex idle_mutex;
+static GCond idle_cond;
+static gboolean idle_done;
+
+static gpointer
+idle_thread (gpointer data)
+{
+  g_mutex_lock (&idle_mutex);
+  while (!idle_done)
+    g_cond_wait (&idle_cond, &idle_mutex);
+  g_mutex_unlock (&idle_mutex);
+  return NULL;
+}
+
 static void
 spin (guint64 rounds)
 {
@@ -84,6 +106,17 @@ now_ns (void)
   struct timespec ts;
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+/* The calling thread's CPU time: the main thread's alone, which is what the
+ * app's latency pays (getrusage's RUSAGE_SELF adds jankscope's threads). */
+static gint64
+thread_cpu_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
   return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
 }
 
@@ -232,6 +265,8 @@ main (int argc, char **argv)
   gint batch = 10;
   gboolean calibrate_only = FALSE;
   gboolean gdk_threads = FALSE;
+  gboolean with_idle_thread = FALSE;
+  GThread *idler = NULL;
   GOptionEntry entries[] = {
     { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode_arg, "oneshot, repeat, batch or attach", "MODE" },
     { "count", 'n', 0, G_OPTION_ARG_INT64, &count, "Dispatches to run (1000000)", "N" },
@@ -243,13 +278,15 @@ main (int argc, char **argv)
       "Print the rounds for --work-ns and exit", NULL },
     { "gdk-threads", 0, 0, G_OPTION_ARG_NONE, &gdk_threads,
       "Idles added with GDK 3's gdk_threads_add_idle ()", NULL },
+    { "idle-thread", 0, 0, G_OPTION_ARG_NONE, &with_idle_thread,
+      "A second thread that sleeps until the end, as GTK apps have", NULL },
     { NULL },
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("- GSource dispatch overhead");
   g_autoptr (GError) error = NULL;
   Bench b = { MODE_REPEAT };
   struct rusage ru0, ru1;
-  gint64 t0, t1, wall_ns;
+  gint64 t0, t1, wall_ns, main_cpu0, main_cpu_ns;
   GSource *counter;
   double user_s, sys_s, work_ns_measured, per_dispatch;
 
@@ -290,6 +327,8 @@ main (int argc, char **argv)
           return 2;
         }
     }
+  if (with_idle_thread)
+    idler = g_thread_new ("bench-idle", idle_thread, NULL);
   b.target = count;
   b.loop = g_main_loop_new (NULL, FALSE);
 
@@ -318,9 +357,11 @@ main (int argc, char **argv)
 
   work_ns_measured = measure_work_ns (b.spins);
   getrusage (RUSAGE_SELF, &ru0);
+  main_cpu0 = thread_cpu_ns ();
   t0 = now_ns ();
   g_main_loop_run (b.loop);
   t1 = now_ns ();
+  main_cpu_ns = thread_cpu_ns () - main_cpu0;
   getrusage (RUSAGE_SELF, &ru1);
   work_ns_measured = (work_ns_measured + measure_work_ns (b.spins)) / 2;
 
@@ -330,6 +371,14 @@ main (int argc, char **argv)
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_main_loop_unref (b.loop);
+  if (idler != NULL)
+    {
+      g_mutex_lock (&idle_mutex);
+      idle_done = TRUE;
+      g_cond_signal (&idle_cond);
+      g_mutex_unlock (&idle_mutex);
+      g_thread_join (idler);
+    }
 
   wall_ns = t1 - t0;
   user_s = cpu_seconds (&ru1, TRUE) - cpu_seconds (&ru0, TRUE);
@@ -346,12 +395,15 @@ main (int argc, char **argv)
           per_dispatch - work_ns_measured);
   printf ("per iteration     %.1f ns\n", (double) wall_ns / MAX (b.iterations, 1));
   printf ("cpu user+sys      %.3f s (user %.3f, sys %.3f)\n", user_s + sys_s, user_s, sys_s);
-  printf ("RESULT gdk_threads=%d mode=%s dispatches=%" G_GINT64_FORMAT
+  printf ("main thread cpu   %.3f s\n", main_cpu_ns / 1e9);
+  printf ("RESULT gdk_threads=%d idle_thread=%d mode=%s dispatches=%" G_GINT64_FORMAT
           " iterations=%" G_GINT64_FORMAT " spins=%" G_GUINT64_FORMAT
           " work_ns=%.2f wall_ns=%" G_GINT64_FORMAT
-          " ns_per_dispatch=%.2f ns_per_iteration=%.2f cpu_user_s=%.4f cpu_sys_s=%.4f\n",
-          gdk_threads, mode_names[b.mode], b.dispatches, b.iterations, b.spins, work_ns_measured,
-          wall_ns, per_dispatch, (double) wall_ns / MAX (b.iterations, 1), user_s, sys_s);
+          " ns_per_dispatch=%.2f ns_per_iteration=%.2f cpu_user_s=%.4f cpu_sys_s=%.4f"
+          " main_cpu_ns=%" G_GINT64_FORMAT "\n",
+          gdk_threads, with_idle_thread, mode_names[b.mode], b.dispatches, b.iterations, b.spins,
+          work_ns_measured, wall_ns, per_dispatch, (double) wall_ns / MAX (b.iterations, 1), user_s,
+          sys_s, main_cpu_ns);
 
   g_free (mode_arg);
   return 0;

@@ -13,6 +13,8 @@ difference: what jankscope adds.
 --against: the "without" side runs with another build's preload, to compare
 two builds in the same run.  --gdk-threads: the idles are GDK 3's
 gdk_threads_add_idle () ones (dispatch-overhead --gdk-threads).
+--idle-thread: both sides have a second, sleeping thread, as every GTK app
+has (glibc's multi-threaded paths are then paid without jankscope too).
 
 Exit status: 0 done; 77 no preload (the baseline is still printed);
 1 a run failed.  BENCH_QUICK=1 makes it short (CI).
@@ -40,6 +42,8 @@ def parse_args():
     ap.add_argument("--against", help="the baseline side's preload (default: none)")
     ap.add_argument("--gdk-threads", action="store_true",
                     help="idles added with GDK 3's gdk_threads_add_idle ()")
+    ap.add_argument("--idle-thread", action="store_true",
+                    help="a second, sleeping thread on both sides (dispatch-overhead --idle-thread)")
     args = ap.parse_args()
     args.modes = [m for m in args.modes.split(",") if m]
     bad = [m for m in args.modes if m not in MODES]
@@ -49,13 +53,14 @@ def parse_args():
 
 
 METRICS = ("ns/dispatch", "ns/iteration", "loop ns/dispatch", "loop ns/iteration",
-           "cpu ns/dispatch")
+           "cpu ns/dispatch", "main cpu ns/dispatch")
 
 
 def metrics(result):
     """Wall time per dispatch and per iteration, with and without the
-    calibrated work ("loop": what GLib, and jankscope, cost), and CPU time
-    (all threads: jankscope's own threads count too)."""
+    calibrated work ("loop": what GLib, and jankscope, cost), and CPU time:
+    all threads' (jankscope's own threads count too) and the main thread's
+    alone (what the app's own latency pays)."""
     n = result["dispatches"]
     loop = result["ns_per_dispatch"] - result["work_ns"]
     return {
@@ -64,6 +69,7 @@ def metrics(result):
         "loop ns/dispatch": loop,
         "loop ns/iteration": loop * n / result["iterations"],
         "cpu ns/dispatch": (result["cpu_user_s"] + result["cpu_sys_s"]) * 1e9 / n,
+        "main cpu ns/dispatch": result["main_cpu_ns"] / n,
     }
 
 
@@ -97,6 +103,8 @@ def main():
                 cmd = [args.exe, "--mode", mode, "--count", str(args.count), "--spins", spins]
                 if args.gdk_threads:
                     cmd.append("--gdk-threads")
+                if args.idle_thread:
+                    cmd.append("--idle-thread")
                 for s, results in benchlib.run_sides(i, side, cmd, timeout, mode + " ", base):
                     res = results[0]
                     samples[(mode, s)].append(metrics(res))
