@@ -19,7 +19,8 @@ import tempfile
 import time
 
 from jankscope_test import (
-    MS, SANITIZED, CheckFailed, Skip, app, check, check_equal, clean_env, env_path, fact, main,
+    MS, SANITIZED, CheckFailed, Skip, app, check, check_equal, clean_env, env_path, fact,
+    journal_lines, main,
     preload_path, read_report, run_app, run_scenario, skip_if_sanitized, summarize,
     validate_report)
 
@@ -304,6 +305,23 @@ def test_exit_deadline():
 
 # --- the journal -------------------------------------------------------------
 
+def check_no_repeated_events(journal_path):
+    """An event frozen as the journal last wrote it is not written again:
+    no event's line repeats the text of its previous one."""
+    last = {}
+    repeated = []
+    for line in journal_lines(journal_path):
+        event = line.get("event")
+        if not isinstance(event, dict):
+            continue
+        text = json.dumps(event, sort_keys=True)
+        if last.get(event.get("id")) == text:
+            repeated.append(event.get("id"))
+        last[event.get("id")] = text
+    check(len(last) >= 3, f"events in the journal: {len(last)}")
+    check(not repeated, f"events written again unchanged (ids): {repeated}")
+
+
 def test_killed_reads_as_one():
     """Killed while it runs: the report and its journal read as one document,
     the same for this reader and for `jankscope export json`."""
@@ -316,6 +334,7 @@ def test_killed_reads_as_one():
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         check(os.path.exists(path + ".journal"), "a journal beside the report of a killed run")
+        check_no_repeated_events(path + ".journal")
         mine = read_report(path)
         check(len(mine["events"]) >= 3, f"events on disk: {summarize(mine['events'])}")
         out = subprocess.run([env_path("JANKSCOPE_TEST_CLI"), "export", "--format=json", path],

@@ -265,11 +265,10 @@ mark_store_journaled (JsEventStore *store, gint64 now)
     {
       JsEvent *e = i < store->events->len ? g_ptr_array_index (store->events, i) : store->open;
 
-      if (e == NULL)
-        continue;
-      e->journaled = e->changed;
-      e->journaled_stalls = js_event_stalls_state (e);
-      e->journaled_ns = now;
+      /* Written in the snapshot, built afresh: the text journaled before
+       * is no longer what it would give. */
+      if (e != NULL)
+        js_event_note_journaled (e, NULL, now);
     }
 }
 
@@ -340,12 +339,8 @@ journal_events (JsCollector *c, const JsReportInput *in, JsEventStore *store, gi
   for (guint i = 0; i <= store->events->len; i++)
     {
       JsEvent *e = i < store->events->len ? g_ptr_array_index (store->events, i) : store->open;
-      guint64 stalls;
 
-      if (e == NULL)
-        continue;
-      stalls = js_event_stalls_state (e);
-      if (e->journaled == e->changed && e->journaled_stalls == stalls)
+      if (e == NULL || js_event_journal_is_current (e))
         continue;
       /* An event that still changes is written again at most every
        * JOURNAL_PERIOD_NS (longer for a large one); its final form (frozen)
@@ -357,12 +352,16 @@ journal_events (JsCollector *c, const JsReportInput *in, JsEventStore *store, gi
         g_autoptr (GBytes) json
             = e->frozen != NULL ? g_bytes_ref (e->frozen) : js_report_event_json (in, e);
 
-        js_report_writer_add_event (c->writer, json);
-        e->journaled_bytes = g_bytes_get_size (json);
+        /* The text of its last line (closing it, or folding in a stall
+         * whose samples it showed already, can leave it as it was; frozen,
+         * it is mostly its last line, freeze_events): nothing to write. */
+        if (e->journaled_json == NULL || !g_bytes_equal (json, e->journaled_json))
+          {
+            js_report_writer_add_event (c->writer, json);
+            e->journaled_bytes = g_bytes_get_size (json);
+          }
+        js_event_note_journaled (e, json, now);
       }
-      e->journaled = e->changed;
-      e->journaled_stalls = stalls;
-      e->journaled_ns = now;
     }
 }
 
@@ -493,6 +492,13 @@ freeze_events (JsCollector *c, JsEventStore *store, gint64 now)
       if (e->frozen != NULL || now - e->closed_ns < FREEZE_AFTER_NS
           || (c->have_stalls && stall_may_join (&c->stalls, e)))
         continue;
+      /* Unchanged since the journal wrote it: the same text, not built
+       * again. */
+      if (js_event_journaled_json (e) != NULL)
+        {
+          js_event_store_freeze (store, e, g_bytes_ref (js_event_journaled_json (e)));
+          continue;
+        }
       if (!have_input)
         {
           report_input (c, now, FALSE, FALSE, &in);

@@ -25,6 +25,8 @@ event_free (gpointer p)
   g_free (e->context);
   if (e->frozen != NULL)
     g_bytes_unref (e->frozen);
+  if (e->journaled_json != NULL)
+    g_bytes_unref (e->journaled_json);
   g_free (e);
 }
 
@@ -285,4 +287,28 @@ js_event_store_count (const JsEventStore *store, guint64 by_tier[JS_N_EVENT_TIER
     by_tier[((JsEvent *) g_ptr_array_index (store->events, i))->tier]++;
   if (store->open != NULL)
     by_tier[store->open->tier]++;
+}
+
+void
+js_event_note_journaled (JsEvent *e, GBytes *json, gint64 now_ns)
+{
+  g_clear_pointer (&e->journaled_json, g_bytes_unref);
+  if (e->frozen == NULL && json != NULL)
+    e->journaled_json = g_bytes_ref (json);
+  e->journaled = e->changed;
+  e->journaled_stalls = js_event_stalls_state (e);
+  e->journaled_ns = now_ns;
+}
+
+gboolean
+js_event_journal_is_current (const JsEvent *e)
+{
+  return e->journaled != 0 && e->journaled == e->changed
+         && e->journaled_stalls == js_event_stalls_state (e);
+}
+
+GBytes *
+js_event_journaled_json (const JsEvent *e)
+{
+  return js_event_journal_is_current (e) ? e->journaled_json : NULL;
 }

@@ -81,6 +81,9 @@ typedef struct
   guint64 journaled_stalls; /* js_event_stalls_state () then */
   gint64 journaled_ns;
   gsize journaled_bytes; /* the size of its JSON then */
+  /* That JSON (a reference), until the event is frozen: if nothing changed
+   * since, it is the frozen form, and the journal has it already. */
+  GBytes *journaled_json;
 } JsEvent;
 
 typedef struct
@@ -120,6 +123,15 @@ void js_event_store_freeze (JsEventStore *store, JsEvent *e, GBytes *json);
 
 /* Changes whenever a stall of the event gets samples or ends. */
 guint64 js_event_stalls_state (const JsEvent *e);
+
+/* The journal's bookkeeping: `e` was written as `json` (a reference is kept
+ * while `e` is not frozen). */
+void js_event_note_journaled (JsEvent *e, GBytes *json, gint64 now_ns);
+/* Nothing changed since it was last written: no part, stall or context. */
+gboolean js_event_journal_is_current (const JsEvent *e);
+/* The text last written for `e` while it is current, else NULL: what
+ * serializing it again would give (not a new reference). */
+GBytes *js_event_journaled_json (const JsEvent *e);
 
 /* Events per tier, dropped ones included; and all dropped. */
 void js_event_store_count (const JsEventStore *store, guint64 by_tier[JS_N_EVENT_TIERS],
