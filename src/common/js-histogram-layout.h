@@ -24,20 +24,24 @@ G_BEGIN_DECLS
 #define JS_HISTOGRAM_SUB (1 << JS_HISTOGRAM_SUB_BITS)
 #define JS_HISTOGRAM_BUCKETS (1 + (JS_HISTOGRAM_MAX_EXP - JS_HISTOGRAM_MIN_EXP) * JS_HISTOGRAM_SUB)
 
-/* The bucket of a value in ns (negative values go to bucket 0). */
+/* The bucket of a value in ns (negative values go to bucket 0). With e the
+ * value's highest set bit, its bucket is 1 + (e - MIN_EXP) * SUB plus the SUB_BITS
+ * bits below that bit; those bits with the highest one still on,
+ * ns >> (e - SUB_BITS), are SUB + sub, so the bucket is one expression, and
+ * every e past MAX_EXP lands past the last bucket and is clamped there (no
+ * branch, no mask: it runs twice per main-loop iteration). */
 static inline guint
 js_histogram_bucket_of (gint64 ns)
 {
   int e;
-  guint sub;
+  guint b;
 
   if (ns < ((gint64) 1 << JS_HISTOGRAM_MIN_EXP))
     return 0;
-  e = 63 - __builtin_clzll ((guint64) ns);
-  if (e >= JS_HISTOGRAM_MAX_EXP)
-    return JS_HISTOGRAM_BUCKETS - 1;
-  sub = (guint) ((ns >> (e - JS_HISTOGRAM_SUB_BITS)) & (JS_HISTOGRAM_SUB - 1));
-  return 1 + (guint) (e - JS_HISTOGRAM_MIN_EXP) * JS_HISTOGRAM_SUB + sub;
+  e = __builtin_clzll ((guint64) ns) ^ 63; /* 63 - clz for clz in [0, 63]: one bsr */
+  b = (guint) (ns >> (e - JS_HISTOGRAM_SUB_BITS)) + (guint) e * JS_HISTOGRAM_SUB
+      - (JS_HISTOGRAM_MIN_EXP * JS_HISTOGRAM_SUB + JS_HISTOGRAM_SUB - 1);
+  return MIN (b, JS_HISTOGRAM_BUCKETS - 1);
 }
 
 /* The smallest value of a bucket (0 for bucket 0). */

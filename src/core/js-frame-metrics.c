@@ -131,15 +131,14 @@ count_frame_inside (JsPart *frame, gpointer data)
     dispatch->frames_delayed++;
 }
 
-/* A slow dispatch just went into the dispatch store: the slow frames that
- * ended while it ran were made late by it. */
-static void
-count_frames_in_dispatch (JsFrameMetrics *d, const JsRecord *r)
+/* A slow dispatch just went into the dispatch store (its open event `e`):
+ * the slow frames that ended while it ran were made late by it. */
+static G_GNUC_NO_INLINE void
+count_frames_in_dispatch (JsFrameMetrics *d, JsEvent *e, const JsRecord *r)
 {
-  JsEvent *e = d->dispatch_store->open;
   JsPart *last;
 
-  if (e == NULL || e->parts->len == 0)
+  if (e->parts->len == 0)
     return;
   last = &g_array_index (e->parts, JsPart, e->parts->len - 1);
   if (last->type != JS_RECORD_DISPATCH || last->start_ns != r->start_ns
@@ -308,6 +307,23 @@ js_frame_metrics_recent (const JsFrameMetrics *d, gint64 since_ns, GArray *out)
 }
 
 void
+js_frame_metrics_add_dispatch (JsFrameMetrics *d, const JsRecord *r)
+{
+  guint i = d->n_recent++ % JS_FRAME_RECENT_DISPATCHES;
+  JsEvent *e = d->dispatch_store->open;
+
+  d->recent[i].start_ns = r->start_ns;
+  d->recent[i].end_ns = r->end_ns;
+  d->recent[i].own_ns = MAX (0, r->end_ns - r->start_ns - r->inner_ns);
+  d->recent[i].name_id = r->name_id;
+  d->recent[i].code = r->code;
+  /* Nothing open in the dispatch store (the common case): this dispatch was
+   * not slow, no frame to count. */
+  if (G_UNLIKELY (e != NULL))
+    count_frames_in_dispatch (d, e, r);
+}
+
+void
 js_frame_metrics_feed (JsFrameMetrics *d, const JsRecord *r)
 {
   JsFrameWindow *w;
@@ -315,16 +331,7 @@ js_frame_metrics_feed (JsFrameMetrics *d, const JsRecord *r)
   switch (r->kind)
     {
     case JS_RECORD_DISPATCH:
-      {
-        guint i = d->n_recent++ % JS_FRAME_RECENT_DISPATCHES;
-
-        d->recent[i].start_ns = r->start_ns;
-        d->recent[i].end_ns = r->end_ns;
-        d->recent[i].own_ns = MAX (0, r->end_ns - r->start_ns - r->inner_ns);
-        d->recent[i].name_id = r->name_id;
-        d->recent[i].code = r->code;
-        count_frames_in_dispatch (d, r);
-      }
+      js_frame_metrics_add_dispatch (d, r);
       break;
     case JS_RECORD_FRAME:
       feed_frame (d, r);

@@ -114,6 +114,8 @@ void js_frame_metrics_clear (JsFrameMetrics *d);
 
 /* Every record, in ring order (dispatches are remembered, frames judged). */
 void js_frame_metrics_feed (JsFrameMetrics *d, const JsRecord *r);
+/* The same for a record known to be a dispatch. */
+void js_frame_metrics_add_dispatch (JsFrameMetrics *d, const JsRecord *r);
 
 /* Copies the recent frames that ended after `since_ns`, oldest first, into
  * `out` (JsRecentFrame). */

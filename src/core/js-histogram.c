@@ -5,18 +5,6 @@
 #include "js-histogram.h"
 #include "js-percentile.h"
 
-void
-js_histogram_add (JsHistogram *h, gint64 ns)
-{
-  guint b = js_histogram_bucket_of (MAX (ns, 0));
-
-  if (h->buckets[b] < G_MAXUINT32)
-    h->buckets[b]++;
-  h->min_ns = h->count == 0 ? ns : MIN (h->min_ns, ns);
-  h->max_ns = MAX (h->max_ns, ns);
-  h->count++;
-}
-
 gint64
 js_histogram_percentile (const JsHistogram *h, double q)
 {

@@ -15,6 +15,8 @@
 G_BEGIN_DECLS
 
 #define JS_LOOP_STATS_MAX_SOURCES 1024
+/* Entries of the cache in front of the per-source table (a power of two). */
+#define JS_LOOP_STATS_CACHE 64
 
 typedef struct
 {
@@ -33,6 +35,9 @@ typedef struct
   gint64 busy_ns;
   JsHistogram iteration_hist;
   GHashTable *sources; /* (name_id, code) -> JsSourceStats, at most JS_LOOP_STATS_MAX_SOURCES */
+  /* Entries of `sources` found lately, direct-mapped by (name_id, code)
+   * (js-loop-stats.c); NULL: none. */
+  JsSourceStats *cache[JS_LOOP_STATS_CACHE];
 } JsLoopStats;
 
 void js_loop_stats_init (JsLoopStats *stats);

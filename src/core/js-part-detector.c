@@ -25,6 +25,7 @@ js_part_detector_init (JsPartDetector *d, const JsConfig *config, JsLoopStats *s
   d->config = config;
   d->stats = stats;
   d->store = store;
+  d->own_checked_id = G_MAXUINT32;
 }
 
 static gint64
@@ -53,18 +54,12 @@ add_contribution (JsPartDetector *d, const JsRecord *r, gint64 own)
   d->contributors[i].own_ns += own;
 }
 
-static void
-feed_dispatch (JsPartDetector *d, const JsRecord *r)
+/* The slow dispatch as a part (out of line: the common, fast dispatch
+ * saves no registers for it). */
+static G_GNUC_NO_INLINE void
+add_slow_dispatch (JsPartDetector *d, const JsRecord *r, gint64 own)
 {
-  gint64 own = MAX (0, r->end_ns - r->start_ns - r->inner_ns);
-  JsPart part;
-
-  js_loop_stats_add_dispatch (d->stats, r, own);
-  add_contribution (d, r, own);
-  if (own < d->config->threshold_ns)
-    return;
-
-  part = (JsPart){
+  JsPart part = {
     .type = JS_RECORD_DISPATCH,
     .start_ns = r->start_ns,
     .end_ns = r->end_ns,
@@ -77,6 +72,7 @@ feed_dispatch (JsPartDetector *d, const JsRecord *r)
     .priority = r->priority,
     .depth = r->depth,
   };
+
   if (d->posts != NULL)
     part.post = js_post_sites_resolve (d->posts, r->post, r->user_data);
   /* Its next attaches get full stacks (js-posting.h). */
@@ -86,13 +82,57 @@ feed_dispatch (JsPartDetector *d, const JsRecord *r)
     d->pending[d->n_pending++] = part;
 }
 
-static void
-feed_iteration (JsPartDetector *d, const JsRecord *r)
+void
+js_part_detector_feed_dispatch (JsPartDetector *d, const JsRecord *r)
+{
+  gint64 own;
+
+  /* Runs of dispatches share a name: it is looked up once a run. */
+  if (G_UNLIKELY (r->name_id != d->own_checked_id))
+    {
+      d->own_checked = js_names_is_own (r->name_id);
+      d->own_checked_id = r->name_id;
+    }
+  if (d->own_checked)
+    return;
+  own = MAX (0, r->end_ns - r->start_ns - r->inner_ns);
+  js_loop_stats_add_dispatch (d->stats, r, own);
+  add_contribution (d, r, own);
+  if (G_UNLIKELY (own >= d->config->threshold_ns))
+    add_slow_dispatch (d, r, own);
+}
+
+/* The slow iteration as a part (out of line, as add_slow_dispatch). */
+static G_GNUC_NO_INLINE void
+add_slow_iteration (JsPartDetector *d, const JsRecord *r, gint64 unexplained, guint top,
+                    guint n_contributors)
+{
+  JsPart part = {
+    .type = JS_RECORD_ITERATION,
+    .start_ns = r->start_ns,
+    .end_ns = r->end_ns,
+    .duration_ns = unexplained,
+    .tier = js_config_tier (d->config, unexplained),
+    .depth = r->depth,
+    .dispatches = r->count,
+  };
+
+  if (n_contributors > 0)
+    {
+      /* Named after the source that took most of its time. */
+      part.name_id = d->contributors[top].name_id;
+      part.code = d->contributors[top].code;
+      part.top_ns = d->contributors[top].own_ns;
+    }
+  js_event_store_add_part (d->store, &part);
+}
+
+void
+js_part_detector_feed_iteration (JsPartDetector *d, const JsRecord *r)
 {
   gint64 busy = r->end_ns - r->start_ns;
   gint64 explained = r->inner_ns;
   guint top, n_contributors;
-  JsPart part;
 
   js_loop_stats_add_iteration (d->stats, r);
   for (guint i = 0; i < d->n_pending; i++)
@@ -108,36 +148,15 @@ feed_iteration (JsPartDetector *d, const JsRecord *r)
       top = i;
   n_contributors = d->n_contributors;
   d->n_contributors = 0;
-  if (busy - explained < d->config->threshold_ns)
-    return;
-
-  part = (JsPart){
-    .type = JS_RECORD_ITERATION,
-    .start_ns = r->start_ns,
-    .end_ns = r->end_ns,
-    .duration_ns = busy - explained,
-    .tier = js_config_tier (d->config, busy - explained),
-    .depth = r->depth,
-    .dispatches = r->count,
-  };
-  if (n_contributors > 0)
-    {
-      /* Named after the source that took most of its time. */
-      part.name_id = d->contributors[top].name_id;
-      part.code = d->contributors[top].code;
-      part.top_ns = d->contributors[top].own_ns;
-    }
-  js_event_store_add_part (d->store, &part);
+  if (G_UNLIKELY (busy - explained >= d->config->threshold_ns))
+    add_slow_iteration (d, r, busy - explained, top, n_contributors);
 }
 
 void
 js_part_detector_feed (JsPartDetector *d, const JsRecord *r)
 {
   if (r->kind == JS_RECORD_DISPATCH)
-    {
-      if (!js_names_is_own (r->name_id))
-        feed_dispatch (d, r);
-    }
+    js_part_detector_feed_dispatch (d, r);
   else if (r->kind == JS_RECORD_ITERATION)
-    feed_iteration (d, r);
+    js_part_detector_feed_iteration (d, r);
 }

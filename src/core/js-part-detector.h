@@ -39,6 +39,10 @@ typedef struct
   } contributors[JS_PART_DETECTOR_MAX_CONTRIBUTORS];
   guint n_contributors;
   JsPostSites *posts; /* where slow dispatches were posted from, or NULL */
+  /* The last name looked up with js_names_is_own, and the answer (which
+   * never changes for a name: js-names.h). */
+  guint32 own_checked_id; /* G_MAXUINT32: none yet */
+  gboolean own_checked;
 } JsPartDetector;
 
 void js_part_detector_init (JsPartDetector *d, const JsConfig *config, JsLoopStats *stats,
@@ -46,5 +50,8 @@ void js_part_detector_init (JsPartDetector *d, const JsConfig *config, JsLoopSta
 
 /* Records must come in the order the main thread pushed them. */
 void js_part_detector_feed (JsPartDetector *d, const JsRecord *r);
+/* The same for a record known to be a dispatch, or an iteration. */
+void js_part_detector_feed_dispatch (JsPartDetector *d, const JsRecord *r);
+void js_part_detector_feed_iteration (JsPartDetector *d, const JsRecord *r);
 
 G_END_DECLS

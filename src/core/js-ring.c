@@ -125,6 +125,29 @@ js_ring_pop (JsRing *ring, JsRecord *out, guint max)
   return n;
 }
 
+guint
+js_ring_peek (JsRing *ring, const JsRecord **first, guint max)
+{
+  guint64 tail = ring->tail;
+  guint64 index = tail & ring->mask;
+  guint64 ready;
+
+  if (tail == ring->head_cache)
+    ring->head_cache = __atomic_load_n (&ring->head, __ATOMIC_ACQUIRE);
+  /* Up to the end of the slots: the rest comes with the next call. */
+  ready = MIN (ring->head_cache - tail, ring->mask + 1 - index);
+  *first = &ring->slots[index];
+  return (guint) MIN (ready, (guint64) max);
+}
+
+void
+js_ring_release (JsRing *ring, guint n)
+{
+  /* The release store orders the consumer's reads of these slots before
+   * the producer may write them again. */
+  __atomic_store_n (&ring->tail, ring->tail + n, __ATOMIC_RELEASE);
+}
+
 guint64
 js_ring_dropped (JsRing *ring)
 {

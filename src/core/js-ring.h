@@ -29,6 +29,14 @@ gboolean js_ring_push (JsRing *ring, const JsRecord *record);
 /* Consumer only (one thread). Copies up to `max` records, returns how many. */
 guint js_ring_pop (JsRing *ring, JsRecord *out, guint max);
 
+/* Consumer only: up to `max` of the oldest records, read in place (no copy):
+ * sets `*first` and returns how many follow it in memory (fewer than are
+ * ready when they wrap around the ring's end; 0: none). They stay the
+ * consumer's, never overwritten, until js_ring_release () hands them back. */
+guint js_ring_peek (JsRing *ring, const JsRecord **first, guint max);
+/* Consumer only: frees the first `n` records of the last js_ring_peek (). */
+void js_ring_release (JsRing *ring, guint n);
+
 /* Any thread. */
 guint64 js_ring_dropped (JsRing *ring);
 /* Consumer only: nothing to pop (sequentially consistent load of the head). */

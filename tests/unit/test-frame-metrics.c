@@ -121,6 +121,22 @@ test_animation_delayed_by_dispatch (Fixture *f, gconstpointer data)
   g_assert_cmpuint (g_array_index (f->dispatches.open->parts, JsPart, 0).frames_delayed, ==, 1);
 }
 
+/* A process's first frames come after many dispatches (more than the
+ * recent ones kept): the dispatch that made the first frame late is still
+ * found, so the dispatches before any frame must be kept too. */
+static void
+test_first_frame_after_many_dispatches (Fixture *f, gconstpointer data)
+{
+  for (gint64 i = 0; i < 3 * JS_FRAME_RECENT_DISPATCHES; i++)
+    dispatch (f, i, i + 1, (void *) 0x5);
+  dispatch (f, 2000, 2300, (void *) 0xbad);
+  frame (f, 2310, 5, FALSE, 2, 295); /* due at 2010, waited for 0xbad */
+  g_assert_cmpuint (f->frames.total.frames, ==, 1);
+  g_assert_cmpuint (f->frames.total.slow, ==, 1);
+  g_assert_true (frame_event (f, 0)->longest.frame->dispatches[0].code == (void *) 0xbad);
+  g_assert_true (frame_event (f, 0)->longest.frame->fully_blocking);
+}
+
 static void
 test_many_small_stalls_partially_blocking (Fixture *f, gconstpointer data)
 {
@@ -302,6 +318,7 @@ main (int argc, char **argv)
   ADD ("/FrameMetrics/steady-animation", test_steady_animation);
   ADD ("/FrameMetrics/stall-in-paint", test_stall_in_paint);
   ADD ("/FrameMetrics/animation-delayed", test_animation_delayed_by_dispatch);
+  ADD ("/FrameMetrics/first-frame-after-many-dispatches", test_first_frame_after_many_dispatches);
   ADD ("/FrameMetrics/partially-blocking", test_many_small_stalls_partially_blocking);
   ADD ("/FrameMetrics/idle-between-animations", test_idle_between_animations);
   ADD ("/FrameMetrics/frozen-and-windows", test_frozen_and_windows);

@@ -53,11 +53,41 @@ test_extremes (void)
   g_assert_cmpint (js_histogram_percentile (&h, 7.0), ==, G_MAXINT64); /* q clamped */
 }
 
+/* The bucket of a value, worked out in one expression (the layout header),
+ * against each bucket's bounds, worked out apart: the first and last value of
+ * every bucket, and what lies below and beyond the layout. */
+static void
+test_bucket_of_matches_bounds (void)
+{
+  g_assert_cmpuint (js_histogram_bucket_of (G_MININT64), ==, 0);
+  g_assert_cmpuint (js_histogram_bucket_of (-1), ==, 0);
+  g_assert_cmpuint (js_histogram_bucket_of (0), ==, 0);
+  g_assert_cmpuint (js_histogram_bucket_of ((1 << JS_HISTOGRAM_MIN_EXP) - 1), ==, 0);
+  for (guint b = 1; b < JS_HISTOGRAM_BUCKETS; b++)
+    {
+      gint64 low = js_histogram_bucket_low (b);
+
+      g_assert_cmpuint (js_histogram_bucket_of (low), ==, b);
+      g_assert_cmpuint (js_histogram_bucket_of (low - 1), ==, b - 1);
+      g_assert_cmpuint (js_histogram_bucket_of (js_histogram_bucket_mid (b)), ==, b);
+      if (b < JS_HISTOGRAM_BUCKETS - 1)
+        g_assert_cmpuint (js_histogram_bucket_of (js_histogram_bucket_high (b) - 1), ==, b);
+    }
+  for (int e = JS_HISTOGRAM_MAX_EXP; e < 63; e++)
+    {
+      g_assert_cmpuint (js_histogram_bucket_of ((gint64) 1 << e), ==, JS_HISTOGRAM_BUCKETS - 1);
+      g_assert_cmpuint (js_histogram_bucket_of (((gint64) 1 << e) * 2 - 1), ==,
+                        JS_HISTOGRAM_BUCKETS - 1);
+    }
+  g_assert_cmpuint (js_histogram_bucket_of (G_MAXINT64), ==, JS_HISTOGRAM_BUCKETS - 1);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/Histogram/empty", test_empty);
+  g_test_add_func ("/Histogram/bucket-of-matches-bounds", test_bucket_of_matches_bounds);
   g_test_add_func ("/Histogram/single-value", test_single_value_is_exact);
   g_test_add_func ("/Histogram/precision", test_precision);
   g_test_add_func ("/Histogram/extremes", test_extremes);

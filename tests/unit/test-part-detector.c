@@ -3,6 +3,7 @@
 #include "js-config.h"
 #include "js-event-store.h"
 #include "js-loop-stats.h"
+#include "js-names.h"
 #include "js-part-detector.h"
 
 #define MS ((gint64) 1000000)
@@ -244,6 +245,46 @@ test_parts_capped_time_exact (Fixture *f, gconstpointer data)
   g_assert_cmpint (event (f, 0)->duration_ns, ==, 600 * MS);
 }
 
+/* jankscope's own sources are left out, one dispatch at a time: the name
+ * checked last is remembered, so taking turns with an app's source (and
+ * with JS_NAME_NONE, an id below every interned one) must switch the
+ * answer each time. */
+static void
+test_own_sources_taking_turns (Fixture *f, gconstpointer data)
+{
+  guint32 own = js_names_intern ("[jankscope] test source");
+  guint32 app = js_names_intern ("app source");
+  const guint32 order[] = { own, app, own, own, JS_NAME_NONE, own, app, app, own };
+  guint counted = 0;
+
+  g_assert_true (js_names_is_own (own));
+  g_assert_false (js_names_is_own (app));
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      /* Slow: an own dispatch would also leave a part. */
+      JsRecord r = {
+        .kind = JS_RECORD_DISPATCH,
+        .start_ns = (gint64) (i * 1000) * MS,
+        .end_ns = (gint64) (i * 1000 + 300) * MS,
+        .code = (void *) 0x1234,
+        .name_id = order[i],
+        .depth = 1,
+      };
+
+      js_part_detector_feed (&f->detector, &r);
+      counted += order[i] != own;
+      g_assert_cmpuint (f->stats.dispatches, ==, counted);
+      g_assert_cmpuint (g_hash_table_size (f->stats.sources), ==, (counted > 0) + (i >= 4));
+    }
+  {
+    guint parts = 0;
+
+    for (guint i = 0; i < n_events (f); i++)
+      parts += event (f, i)->parts_count;
+    g_assert_cmpuint (parts, ==, counted);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -259,6 +300,7 @@ main (int argc, char **argv)
   ADD ("/EventStore/bounded", test_bounded_store_counts_drops);
   ADD ("/EventStore/parts-capped", test_parts_capped_time_exact);
   ADD ("/EventStore/episode-tier", test_episode_tier_from_blocked_time);
+  ADD ("/PartDetector/own-sources-taking-turns", test_own_sources_taking_turns);
 #undef ADD
   return g_test_run ();
 }
