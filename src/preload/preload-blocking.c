@@ -16,15 +16,16 @@
  * jankscope, and its own signals interrupt these calls as before.
  *
  * Other threads, other processes (the preload is inherited by every child)
- * and a core that is not running pay one load, a pthread_self compare and
- * an indirect call. libc's own internal calls (usleep calls nanosleep inside
- * libc) do not come through here, which is why usleep and sleep have their
- * own wrappers; the fortified __poll_chk/__ppoll_chk (poll on a local array
- * with _FORTIFY_SOURCE) too. Not wrapped, and so still exposed to the race
- * of a few microseconds: calls that time out through a socket option
- * (SO_RCVTIMEO), System V IPC (msgrcv, semop), io_getevents, futexes with a
- * relative timeout (g_cond_wait_until, where EINTR is a spurious wake-up
- * GLib allows), and system calls made without libc (syscall (SYS_poll)).
+ * and a core that is not running pay one load, a compare of the thread
+ * pointer and an indirect call. libc's own internal calls (usleep calls
+ * nanosleep inside libc) do not come through here, which is why usleep and
+ * sleep have their own wrappers; the fortified __poll_chk/__ppoll_chk (poll
+ * on a local array with _FORTIFY_SOURCE) too. Not wrapped, and so still
+ * exposed to the race of a few microseconds: calls that time out through a
+ * socket option (SO_RCVTIMEO), System V IPC (msgrcv, semop), io_getevents,
+ * futexes with a relative timeout (g_cond_wait_until, where EINTR is a
+ * spurious wake-up GLib allows), and system calls made without libc
+ * (syscall (SYS_poll)).
  *
  * The real functions are found with dlsym (RTLD_NEXT) in a constructor, not
  * at the first call, which could come from a signal handler.

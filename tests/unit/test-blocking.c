@@ -342,7 +342,7 @@ setup (void)
   sa.sa_handler = on_usr1;
   sigemptyset (&sa.sa_mask);
   g_assert_cmpint (sigaction (SIGUSR1, &sa, NULL), ==, 0);
-  guard.thread = pthread_self ();
+  js_call_guard_set_thread (&guard);
   guard.signal = ours;
   js_preload_bridge.call_guard = &guard;
 }
