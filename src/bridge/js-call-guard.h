@@ -7,8 +7,8 @@
  * call between that look and the signal's arrival: the app would see EINTR
  * because jankscope sampled. So the blocking calls the main thread makes
  * (the preload's wrappers, src/preload/preload-blocking.c; the core's poll
- * function, src/core/js-mainloop.c) and the watchdog's send
- * (src/core/js-sampler.c) follow this handshake:
+ * function, src/core/js-mainloop.c, for the polls no wrapper guards) and
+ * the watchdog's send (src/core/js-sampler.c) follow this handshake:
  *
  *   main thread (a wrapped call)          watchdog (js_sampler_take)
  *   depth += 1        (seq_cst)           in_flight += 1   (seq_cst)

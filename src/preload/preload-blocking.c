@@ -187,6 +187,24 @@ poll (struct pollfd *fds, nfds_t nfds, int timeout)
   return ret;
 }
 
+/* poll's own address: a hidden alias binds here, where a reference to the
+ * exported name would go through the GOT to whichever definition comes
+ * first (the executable's own poll, say). */
+extern __typeof (poll) js_preload_poll __attribute__ ((alias ("poll"), visibility ("hidden")));
+
+int
+js_preload_poll_wrapped (void)
+{
+  /* What every object of the global scope (GLib's among them, whose g_poll
+   * is a call of poll through the PLT) binds `poll` to: this wrapper, unless
+   * the preload came after libc (dlopened, not preloaded) or another
+   * definition comes first. A library loaded with RTLD_DEEPBIND would
+   * search its own dependencies first and miss it; GLib's main loop
+   * retries g_poll's EINTR without a word (gmain.c), so even there the app
+   * would see no more than an extra iteration. */
+  return dlsym (RTLD_DEFAULT, "poll") == (void *) js_preload_poll;
+}
+
 JS_EXPORT int
 __poll_chk (struct pollfd *fds, nfds_t nfds, int timeout, size_t fdslen)
 {
