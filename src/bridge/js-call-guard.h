@@ -56,7 +56,7 @@ typedef struct JsCallGuard
   /* Set once before `signal` (release); `signal` back to 0 turns the guard
    * off for good (a fork child, the app took the signal over). */
   pthread_t thread;     /* the watched (main) thread */
-  void *thread_pointer; /* its thread pointer (js_call_guard_self), where there is one */
+  void *thread_pointer; /* its thread pointer, where the compiler reads one (below) */
   int signal;           /* the sampling signal; 0: off, calls are forwarded */
 
   int depth;     /* the watched thread is inside this many guarded calls */
@@ -139,9 +139,9 @@ js_call_guard_leave (JsCallGuard *g, int failed_eintr)
    * then it sends nothing (the safe side). (A handler that siglongjmps
    * out from between the two leaves `depth` one too high, as one that
    * leaves a guarded call that way always did: sampling is withheld, the
-   * safe side too.) Enter keeps its locked add: its
-   * store must be ordered before the load of `in_flight` (Dekker), which
-   * only a full barrier does on x86-64, the locked add being the cheapest. */
+   * safe side too.) Enter keeps its locked add: its store must be ordered
+   * before the load of `in_flight` (Dekker), which only a full barrier
+   * does on x86-64, the locked add being the cheapest. */
   __atomic_store_n (&g->depth, __atomic_load_n (&g->depth, __ATOMIC_RELAXED) - 1, __ATOMIC_RELEASE);
 }
 
