@@ -8,7 +8,7 @@
  *
  *   iteration     g_main_context_iteration (NULL, FALSE) with nothing ready:
  *                 one 0-timeout poll through jankscope's poll function and
- *                 the preload's poll wrapper (both guarded)
+ *                 the preload's poll wrapper (which guards it)
  *   poll0         poll (NULL, 0, 0): the preload's wrapper around libc's (the
  *                 other wrappers, nanosleep & co., are the same code)
  *   raw-poll0     syscall (SYS_poll, ...): no wrapper on either side, the

@@ -396,9 +396,10 @@ def test_usleep():
     skip_if_sanitized(SLEEP_STACKS_CUT)
 
 
-def check_no_eintr(run, count_key):
+def check_no_eintr(run, count_key, half_asleep=True):
     """No blocking call of the app failed with EINTR although the stall was
-    sampled with signals while the main thread ran (not vacuous)."""
+    sampled with signals while the main thread ran (not vacuous); with
+    `half_asleep`, the stall's event has running and waiting samples."""
     # The EINTR count first, from the raw report: the general validation
     # comes last, so that its failures do not hide these values.
     sampler = run.report["summary"]["sampler"]
@@ -421,6 +422,8 @@ def check_no_eintr(run, count_key):
     report = stacks_report(run)
     check_equal(sampler["blocking_calls_eintr"], 0,
                 "summary.sampler.blocking_calls_eintr (the app sends no signal)")
+    if not half_asleep:
+        return
     e = stall_event(run, report)
     check(e["samples_running"] > 0 and e["samples_waiting"] > 0,
           f"a loop half on CPU, half asleep: {e['samples_running']} running and "
@@ -559,6 +562,26 @@ def sleep_loop_check(call):
         check_ran_fine(run)
         check_no_eintr(run, "calls")
     return check_call
+
+
+def test_pollfunc_loop():
+    """The app's own poll function, which makes the ppoll system call itself
+    (no wrapper of the preload sees it), in a loop whose every iteration
+    stalls 25 ms (sampled every 1 ms) and then polls: the sampling signal
+    never cuts that poll short (EINTR). Only jankscope's poll function
+    guards it, and it must do so although the preload wraps poll. The
+    CPU-time timer that samples each stall is still armed when the stall
+    ends, so the polls that start then run with the sampling signal blocked
+    (the app sees a signal blocked that its loop does not block): no other
+    guard would block it, and that race itself is too rare to be seen."""
+    run = run_stacks("pollfunc-loop", "4000", extra_env={"JANKSCOPE_SAMPLE_MS": "1"}, timeout=90)
+    check_ran_fine(run)
+    check(int(fact(run, "calls")) >= 50, f"only {fact(run, 'calls')} polls of the app's poll "
+          "function")
+    info(f"{fact(run, 'held')} of {fact(run, 'calls')} polls with the sampling signal held")
+    check(int(fact(run, "held")) > 0, "no poll of the app's poll function ran with the sampling "
+          "signal blocked: jankscope's poll function did not guard it")
+    check_no_eintr(run, "calls", half_asleep=False)
 
 
 SLEEP_LOOP_CALLS = ("poll", "select", "ppoll", "epoll_wait", "nanosleep", "clock_nanosleep",
@@ -1851,6 +1874,7 @@ CHECKS = {
 }
 
 CHECKS.update({f"sleep-loop-{call}": sleep_loop_check(call) for call in SLEEP_LOOP_CALLS})
+CHECKS["pollfunc-loop"] = test_pollfunc_loop
 
 if __name__ == "__main__":
     sys.exit(main(CHECKS))

@@ -10,7 +10,7 @@
  */
 #pragma once
 
-#define JS_BRIDGE_ABI 3
+#define JS_BRIDGE_ABI 4
 
 /* The pid of the run's root process, set by the preload's constructor in the
  * first process of a run (js-report-path.c says who owns the report path). */
@@ -57,6 +57,12 @@ typedef struct
   /* Set by the loader: its JankscopeApiV1 table (include/jankscope.h), which
    * the app finds first, or NULL. The core stores its functions into it. */
   void *api_table;
+
+  /* Set by the preload before the core starts: nonzero when its guarded
+   * wrapper of poll (preload-blocking.c) is what the name `poll` resolves
+   * to in the global scope, and so what GLib's g_poll calls (through the
+   * PLT). The core's poll function then leaves g_poll's guard to it. */
+  int poll_wrapped;
 
   /* Set by the core. Called by the preload; NULL means "not interested". */
 

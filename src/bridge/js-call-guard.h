@@ -7,8 +7,8 @@
  * call between that look and the signal's arrival: the app would see EINTR
  * because jankscope sampled. So the blocking calls the main thread makes
  * (the preload's wrappers, src/preload/preload-blocking.c; the core's poll
- * function, src/core/js-mainloop.c) and the watchdog's send
- * (src/core/js-sampler.c) follow this handshake:
+ * function, src/core/js-mainloop.c, for the polls no wrapper guards) and
+ * the watchdog's send (src/core/js-sampler.c) follow this handshake:
  *
  *   main thread (a wrapped call)          watchdog (js_sampler_take)
  *   depth += 1        (seq_cst)           in_flight += 1   (seq_cst)
@@ -29,7 +29,7 @@
  * sampling signal can arrive during a call that started with in_flight == 0.
  *
  * Costs: the common case (no sample under way, which is nearly always) adds
- * one locked add, one load and one add to the call, and never changes the
+ * one locked add, one load and a store to the call, and never changes the
  * call itself. A design that always added the signal to the call's mask
  * (poll -> ppoll with mask, nanosleep between two pthread_sigmask) would
  * pay one or two extra system calls every time; bench/poll-cost.c measures
@@ -55,8 +55,9 @@ typedef struct JsCallGuard
 {
   /* Set once before `signal` (release); `signal` back to 0 turns the guard
    * off for good (a fork child, the app took the signal over). */
-  pthread_t thread; /* the watched (main) thread */
-  int signal;       /* the sampling signal; 0: off, calls are forwarded */
+  pthread_t thread;     /* the watched (main) thread */
+  void *thread_pointer; /* its thread pointer, where the compiler reads one (below) */
+  int signal;           /* the sampling signal; 0: off, calls are forwarded */
 
   int depth;     /* the watched thread is inside this many guarded calls */
   int in_flight; /* signals the watchdog sent (or is about to) whose handler has not run */
@@ -69,12 +70,44 @@ typedef struct JsCallGuard
   unsigned long eintr;    /* EINTR returned by guarded calls (the app's own signals) */
 } JsCallGuard;
 
+/* Which thread this is, without a call where the compiler can read the
+ * thread pointer (x86-64, AArch64): the address of the thread's control
+ * block, unique among live threads (glibc's pthread_self is that address,
+ * or a fixed offset from it), and the watched thread outlives the others.
+ * One register read instead of a call of pthread_self through the PLT. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
+#define JS_CALL_GUARD_THREAD_POINTER 1
+#endif
+
+/* On the watched thread, before `signal` is set (release). */
+static inline void
+js_call_guard_set_thread (JsCallGuard *g)
+{
+  __atomic_store_n (&g->thread, pthread_self (), __ATOMIC_RELAXED);
+#ifdef JS_CALL_GUARD_THREAD_POINTER
+  __atomic_store_n (&g->thread_pointer, __builtin_thread_pointer (), __ATOMIC_RELAXED);
+#endif
+}
+
+/* Is the caller `g`'s thread? Only the watched thread itself wrote these
+ * fields, so it reads its own writes; another thread may read them stale,
+ * but never as its own thread. */
+static inline int
+js_call_guard_on_thread (JsCallGuard *g)
+{
+#ifdef JS_CALL_GUARD_THREAD_POINTER
+  return __atomic_load_n (&g->thread_pointer, __ATOMIC_RELAXED) == __builtin_thread_pointer ();
+#else
+  return pthread_equal (__atomic_load_n (&g->thread, __ATOMIC_RELAXED), pthread_self ());
+#endif
+}
+
 /* NULL unless `g` is on and this is its thread: the only check other threads
- * pay (two loads and a pthread_self). */
+ * pay (two loads and a compare with the thread pointer). */
 static inline JsCallGuard *
 js_call_guard_mine (JsCallGuard *g)
 {
-  if (g == NULL || !pthread_equal (__atomic_load_n (&g->thread, __ATOMIC_RELAXED), pthread_self ())
+  if (g == NULL || !js_call_guard_on_thread (g)
       || __atomic_load_n (&g->signal, __ATOMIC_ACQUIRE) == 0)
     return NULL;
   return g;
@@ -95,7 +128,21 @@ js_call_guard_leave (JsCallGuard *g, int failed_eintr)
   if (failed_eintr)
     __atomic_store_n (&g->eintr, __atomic_load_n (&g->eintr, __ATOMIC_RELAXED) + 1,
                       __ATOMIC_RELAXED);
-  __atomic_sub_fetch (&g->depth, 1, __ATOMIC_RELEASE);
+  /* Not a locked subtract: a load and a release store. `depth` has one
+   * writer, the watched thread (the watchdog only reads it), so no other
+   * thread's write can fall between the two. A signal handler on this
+   * thread can (between the load and the store), but it returns with
+   * `depth` as it found it: each guarded call it makes leaves what it
+   * entered. So the store writes what a read-modify-write would have, and
+   * the release keeps the call before it, as before. The watchdog reads a
+   * plain value either way: at worst the old one, a moment longer, and
+   * then it sends nothing (the safe side). (A handler that siglongjmps
+   * out from between the two leaves `depth` one too high, as one that
+   * leaves a guarded call that way always did: sampling is withheld, the
+   * safe side too.) Enter keeps its locked add: its store must be ordered
+   * before the load of `in_flight` (Dekker), which only a full barrier
+   * does on x86-64, the locked add being the cheapest. */
+  __atomic_store_n (&g->depth, __atomic_load_n (&g->depth, __ATOMIC_RELAXED) - 1, __ATOMIC_RELEASE);
 }
 
 /* The slow path: blocks the sampling signal around the call (only its bit:

@@ -61,6 +61,8 @@ void *js_mainloop_thread_pointer;
 
 /* The poll function the app wants; ours calls it. */
 static GPollFunc app_poll;
+/* g_poll when the preload's poll wrapper guards it (guarded_poll), else NULL. */
+static GPollFunc guarded_below;
 static guint reinstalls; /* bumped (release) before each re-installation */
 
 /* Start of the outermost iteration under way; 0 while the outermost loop
@@ -143,7 +145,19 @@ on_watched_thread (void)
 
 /* The context's poll, guarded against the sampling signal (js-call-guard.h)
  * whatever poll function the app set. In GTK module mode this is the only
- * guarded call: there is no preload to wrap the others. */
+ * guarded call: there is no preload to wrap the others.
+ *
+ * But not twice: GLib's own g_poll (the poll function unless the app set
+ * one) is a tail call of poll through the PLT (gpoll.c; `jmp poll@plt` in
+ * Debian 12's GLib 2.74), and with the preload that is its guarded wrapper
+ * (JsBridge.poll_wrapped says so), which makes the same handshake on the
+ * same guard a few instructions later. Guarding here as well cost a second
+ * locked add and subtract per iteration, for nothing: the code between the
+ * two guards makes no blocking call. A poll function of the app's own is
+ * still guarded here, with or without the preload: it may reach the kernel
+ * by a way no wrapper sees (syscall (), a libc-internal call). The pointer
+ * compared is the one loaded for the call, so a poll function the app sets
+ * meanwhile is never called unguarded. */
 static gint
 guarded_poll (GPollFunc next, GPollFD *fds, guint n_fds, gint timeout)
 {
@@ -151,6 +165,8 @@ guarded_poll (GPollFunc next, GPollFD *fds, guint n_fds, gint timeout)
   JsCallHold hold;
   gint ret;
 
+  if (next == guarded_below)
+    return next (fds, n_fds, timeout);
   if (__atomic_load_n (&g->signal, __ATOMIC_ACQUIRE) == 0)
     return next (fds, n_fds, timeout);
   if (!js_call_guard_enter (g))
@@ -434,6 +450,8 @@ js_mainloop_start (JsRing *the_ring, JsBridge *bridge, void (*set) (GMainContext
 
   current = real_get_poll (context);
   app_poll = current ? current : g_poll;
+  if (bridge->mode == JS_MODE_PRELOAD && bridge->poll_wrapped)
+    guarded_below = g_poll;
   real_set_poll (context, js_poll);
 
   js_source_swap_init (js_dispatch, context);

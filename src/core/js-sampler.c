@@ -244,7 +244,7 @@ js_sampler_init (pid_t main_tid, int signal_offset)
   the_main_tid = main_tid;
   ready = TRUE;
   /* The thread first: a blocking call that sees the signal set compares it. */
-  __atomic_store_n (&js_sampler_guard.thread, pthread_self (), __ATOMIC_RELAXED);
+  js_call_guard_set_thread (&js_sampler_guard);
   __atomic_store_n (&js_sampler_guard.signal, the_signal, __ATOMIC_RELEASE);
   return TRUE;
 }

@@ -16,15 +16,16 @@
  * jankscope, and its own signals interrupt these calls as before.
  *
  * Other threads, other processes (the preload is inherited by every child)
- * and a core that is not running pay one load, a pthread_self compare and
- * an indirect call. libc's own internal calls (usleep calls nanosleep inside
- * libc) do not come through here, which is why usleep and sleep have their
- * own wrappers; the fortified __poll_chk/__ppoll_chk (poll on a local array
- * with _FORTIFY_SOURCE) too. Not wrapped, and so still exposed to the race
- * of a few microseconds: calls that time out through a socket option
- * (SO_RCVTIMEO), System V IPC (msgrcv, semop), io_getevents, futexes with a
- * relative timeout (g_cond_wait_until, where EINTR is a spurious wake-up
- * GLib allows), and system calls made without libc (syscall (SYS_poll)).
+ * and a core that is not running pay one load, a compare of the thread
+ * pointer and an indirect call. libc's own internal calls (usleep calls
+ * nanosleep inside libc) do not come through here, which is why usleep and
+ * sleep have their own wrappers; the fortified __poll_chk/__ppoll_chk (poll
+ * on a local array with _FORTIFY_SOURCE) too. Not wrapped, and so still
+ * exposed to the race of a few microseconds: calls that time out through a
+ * socket option (SO_RCVTIMEO), System V IPC (msgrcv, semop), io_getevents,
+ * futexes with a relative timeout (g_cond_wait_until, where EINTR is a
+ * spurious wake-up GLib allows), and system calls made without libc
+ * (syscall (SYS_poll)).
  *
  * The real functions are found with dlsym (RTLD_NEXT) in a constructor, not
  * at the first call, which could come from a signal handler.
@@ -184,6 +185,24 @@ poll (struct pollfd *fds, nfds_t nfds, int timeout)
     return real (fds, nfds, timeout);
   GUARDED (g, ret, real (fds, nfds, timeout), FAILED_EINTR (ret));
   return ret;
+}
+
+/* poll's own address: a hidden alias binds here, where a reference to the
+ * exported name would go through the GOT to whichever definition comes
+ * first (the executable's own poll, say). */
+extern __typeof (poll) js_preload_poll __attribute__ ((alias ("poll"), visibility ("hidden")));
+
+int
+js_preload_poll_wrapped (void)
+{
+  /* What every object of the global scope (GLib's among them, whose g_poll
+   * is a call of poll through the PLT) binds `poll` to: this wrapper, unless
+   * the preload came after libc (dlopened, not preloaded) or another
+   * definition comes first. A library loaded with RTLD_DEEPBIND would
+   * search its own dependencies first and miss it; GLib's main loop
+   * retries g_poll's EINTR without a word (gmain.c), so even there the app
+   * would see no more than an extra iteration. */
+  return dlsym (RTLD_DEFAULT, "poll") == (void *) js_preload_poll;
 }
 
 JS_EXPORT int

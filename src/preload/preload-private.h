@@ -80,3 +80,7 @@ js_preload_first_use (void)
   if (JS_UNLIKELY (js_preload_undecided ()))
     js_preload_try_activate ();
 }
+
+/* Nonzero when the name `poll` resolves to the preload's guarded wrapper in
+ * the global scope (preload-blocking.c): JsBridge.poll_wrapped. */
+JS_HIDDEN int js_preload_poll_wrapped (void);

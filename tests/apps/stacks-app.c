@@ -21,7 +21,8 @@
  * dlclose-reuse MODULE_PATH MODULE2_PATH, debuginfo MODULE_PATH [LINGER_MS],
  * signal-takeover, signal-blocked, idle,
  * sleep-loop CALL [MS] (CALL: poll, select, pselect, ppoll, epoll_wait,
- * epoll_pwait, nanosleep, clock_nanosleep, usleep, mixed), app-signals,
+ * epoll_pwait, nanosleep, clock_nanosleep, usleep, mixed), pollfunc-loop
+ * [MS], app-signals,
  * cpu-stall [CPU_MS [TAIL_MS]], cpu-stall-no-timer [CPU_MS [TAIL_MS]] (the
  * same, with timer_create made to fail with EAGAIN at the top of main, before
  * jankscope starts: deny-syscall.c; prints deny=ok, or deny=WHY and exits 0
@@ -567,6 +568,70 @@ sleep_loop (void)
   print_stall (start, now_ns ());
   close (epfd);
   printf ("calls=%u\neintr=%u\nother_errors=%u\n", calls, eintr, other);
+}
+
+/* pollfunc-loop [MS]: for MS (default 4000), a nested main loop on the
+ * default context whose poll function is the app's own, which polls with
+ * the ppoll system call itself (no libc wrapper, so no wrapper of the
+ * preload sees it either) and counts the polls cut short (EINTR); its only
+ * source, every 2 ms, spins 25 ms: a stall each time (sampled), ended by a
+ * poll. The sampling signal of the stall must never cut that poll short:
+ * only jankscope's poll function can guard it. Also counts the polls made
+ * with a signal blocked that the loop does not block (`held`): the guard
+ * blocks the sampling signal around a poll that starts while one may come
+ * (the CPU-time timer still armed at the stall's end). */
+static guint pollfunc_calls, pollfunc_eintr, pollfunc_other, pollfunc_held;
+static sigset_t pollfunc_mask; /* the loop's own */
+
+static gint
+app_ppoll_func (GPollFD *fds, guint n_fds, gint timeout)
+{
+  struct timespec ts = { timeout / 1000, (timeout % 1000) * 1000000L };
+  sigset_t mask;
+  long ret;
+
+  pthread_sigmask (SIG_BLOCK, NULL, &mask);
+  for (int sig = 1; sig < _NSIG; sig++)
+    if (sigismember (&mask, sig) == 1 && sigismember (&pollfunc_mask, sig) != 1)
+      {
+        pollfunc_held++;
+        break;
+      }
+  ret = syscall (SYS_ppoll, fds, (unsigned long) n_fds, timeout >= 0 ? &ts : NULL, NULL,
+                 (size_t) (_NSIG / 8));
+  pollfunc_calls++;
+  if (ret < 0 && errno == EINTR)
+    pollfunc_eintr++;
+  else if (ret < 0)
+    pollfunc_other++;
+  return (gint) ret;
+}
+
+static gboolean
+pollfunc_spin_cb (gpointer data)
+{
+  js_test_spin (25);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+pollfunc_loop (void)
+{
+  guint ms = scenario_arg != NULL ? (guint) atoi (scenario_arg) : 4000;
+  GPollFunc before = g_main_context_get_poll_func (NULL);
+  gint64 start = now_ns ();
+  guint id;
+
+  pthread_sigmask (SIG_BLOCK, NULL, &pollfunc_mask);
+  g_main_context_set_poll_func (NULL, app_ppoll_func);
+  id = g_timeout_add (2, pollfunc_spin_cb, NULL);
+  while (now_ns () - start < ms * NS_PER_MS)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (id);
+  g_main_context_set_poll_func (NULL, before);
+  print_stall (start, now_ns ());
+  printf ("calls=%u\neintr=%u\nother_errors=%u\nheld=%u\n", pollfunc_calls, pollfunc_eintr,
+          pollfunc_other, pollfunc_held);
 }
 
 static GMutex lock_mutex;
@@ -1178,6 +1243,7 @@ static const struct
   { "usleep", sleeper },
   { "nanosleep-loop", nanosleep_loop },
   { "sleep-loop", sleep_loop },
+  { "pollfunc-loop", pollfunc_loop },
   { "cpu-stall", cpu_stall },
   { "cpu-stall-no-timer", cpu_stall },
   { "lock", lock },

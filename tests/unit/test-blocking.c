@@ -24,6 +24,7 @@
 
 #include <glib.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -342,7 +343,7 @@ setup (void)
   sa.sa_handler = on_usr1;
   sigemptyset (&sa.sa_mask);
   g_assert_cmpint (sigaction (SIGUSR1, &sa, NULL), ==, 0);
-  guard.thread = pthread_self ();
+  js_call_guard_set_thread (&guard);
   guard.signal = ours;
   js_preload_bridge.call_guard = &guard;
 }
@@ -559,6 +560,17 @@ test_sleep (void)
   g_assert_cmpint (guard.in_flight, ==, 0);
 }
 
+/* This program defines poll (the wrappers are linked into it) and the
+ * executable comes first in the global scope: the name binds to the
+ * wrapper, as under LD_PRELOAD, and the preload tells the core so
+ * (JsBridge.poll_wrapped). Its own poll is what GLib calls. */
+static void
+test_poll_wrapped (void)
+{
+  g_assert_true (js_preload_poll_wrapped ());
+  g_assert_true (dlsym (RTLD_DEFAULT, "poll") == (void *) poll);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -585,6 +597,7 @@ main (int argc, char **argv)
 
       g_test_add_data_func (path, GINT_TO_POINTER (mask_calls[i]), test_app_mask);
     }
+  g_test_add_func ("/blocking/poll-wrapped", test_poll_wrapped);
   g_test_add_func ("/blocking/errors", test_errors);
   g_test_add_func ("/blocking/other-thread", test_other_thread);
   g_test_add_func ("/blocking/sleep", test_sleep);
