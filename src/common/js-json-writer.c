@@ -1,7 +1,8 @@
 /* js-json-writer.c: jankscope's one way to write JSON
  *
- * Aggregates, Chrome traces, the JSON export and the journal's folded
- * report are all written here. Against json-glib 1.6's generator on the
+ * The core's reports, journal lines and live messages; aggregates, Chrome
+ * traces, the JSON export and the journal's folded report are all written
+ * here. Against json-glib 1.6's generator on the
  * same document it is 3.7 times faster pretty-printed and 4.8 times compact
  * (8 times against building a json-glib tree to generate), measured with
  * bench/json-write.c: it appends straight to the GString, copies the safe

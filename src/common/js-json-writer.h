@@ -1,7 +1,7 @@
 /* js-json-writer.h: jankscope's one way to write JSON
  *
- * The reading side writes its aggregates, exports and --json output with
- * it; it is in common/ for the core too.
+ * The core writes its reports, journal lines and live messages with it;
+ * the reading side its aggregates, exports and --json output.
  *
  * A streaming writer into a GString: objects, arrays, members, strings
  * (escaped, invalid UTF-8 replaced), integers, doubles, fixed-point numbers.
@@ -9,7 +9,8 @@
  * plus the line breaks the caller asks for (js_json_writer_newline), so
  * that a hand-laid document (an aggregate, a Chrome trace) keeps its shape.
  * What it writes, the reader's jsr-json-doc.c reads back; a document parsed
- * there is written back with jsr_json_writer_node (reader/jsr-json-writer.h).
+ * there is written back with jsr_json_writer_node (reader/jsr-json-writer.h),
+ * one parsed by json-glib with the core's js_json_write_node (js-json-node.h).
  *
  * Not thread-safe; nothing is allocated but the GString's growth.
  *
