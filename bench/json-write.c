@@ -1,5 +1,5 @@
 /* json-write: the same documents written by json-glib 1.6 and by the reading
- * side's writer (src/reader/jsr-json-writer.c), in the same run.
+ * side's writer (src/common/js-json-writer.c), in the same run.
  *
  *   json-write [--runs N] [--copies N] FILE...
  *
@@ -91,12 +91,12 @@ glib_build_generate (const JsrJsonNode *root)
 }
 
 static GString *
-writer_generate (const JsrJsonNode *root, JsrJsonWriterStyle style)
+writer_generate (const JsrJsonNode *root, JsJsonWriterStyle style)
 {
   GString *out = g_string_new (NULL);
-  JsrJsonWriter w;
+  JsJsonWriter w;
 
-  jsr_json_writer_init (&w, out, style);
+  js_json_writer_init (&w, out, style);
   jsr_json_writer_node (&w, root);
   return out;
 }
@@ -187,7 +187,7 @@ main (int argc, char **argv)
           glib_times[r] = (g_get_monotonic_time () - t0) / 1e6;
 
           t0 = g_get_monotonic_time ();
-          out = writer_generate (root, k == 0 ? JSR_JSON_WRITER_PRETTY : JSR_JSON_WRITER_COMPACT);
+          out = writer_generate (root, k == 0 ? JS_JSON_WRITER_PRETTY : JS_JSON_WRITER_COMPACT);
           writer_times[r] = (g_get_monotonic_time () - t0) / 1e6;
           writer_bytes = out->len;
           if (k == 0 && r == 0)

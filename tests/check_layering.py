@@ -10,8 +10,8 @@ Fails (exit 1, one line per problem) when
    of the core, the GTK 4 window may include its live API header only;
  - a file includes <...> a library its folder must not use (the loaders
    libc only; the reader GLib only; no json-glib on the reading side, whose
-   one JSON reader and writer are src/reader/'s; no GTK outside the window
-   and the viewer);
+   one JSON reader is src/reader/'s and writer src/common/'s; no GTK
+   outside the window and the viewer);
  - a header is not found in any folder (a new folder must be given its
    place here);
  - a src/FOLDER/meson.build names a file of another folder, by a path

@@ -39,7 +39,7 @@
 #include "cli-common.h"
 #include "js-percentile.h"
 #include "js-signature.h"
-#include "jsr-json-writer.h"
+#include "js-json-writer.h"
 #include "jsr-saturate.h"
 #include "text-table.h"
 
@@ -385,53 +385,53 @@ join_apps (GPtrArray *apps)
 }
 
 static void
-write_apps (JsrJsonWriter *w, const char *member, GPtrArray *apps)
+write_apps (JsJsonWriter *w, const char *member, GPtrArray *apps)
 {
-  jsr_json_writer_member (w, member);
-  jsr_json_writer_begin_array (w);
+  js_json_writer_member (w, member);
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < apps->len; i++)
-    jsr_json_writer_string (w, g_ptr_array_index (apps, i));
-  jsr_json_writer_end_array (w);
+    js_json_writer_string (w, g_ptr_array_index (apps, i));
+  js_json_writer_end_array (w);
 }
 
 /* A metric's value: integer ns for times (as the text rounds them), a
  * number for rates and fractions. */
 static void
-write_value (JsrJsonWriter *w, Unit unit, double value)
+write_value (JsJsonWriter *w, Unit unit, double value)
 {
   if (unit == UNIT_NS)
-    jsr_json_writer_uint (w, jsr_double_to_uint64 (round (value)));
+    js_json_writer_uint (w, jsr_double_to_uint64 (round (value)));
   else
-    jsr_json_writer_double (w, value);
+    js_json_writer_double (w, value);
 }
 
 static void
-write_metric (JsrJsonWriter *w, const Metric *m)
+write_metric (JsJsonWriter *w, const Metric *m)
 {
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member (w, "id");
-  jsr_json_writer_string (w, m->id);
-  jsr_json_writer_member (w, "name");
-  jsr_json_writer_string (w, m->name);
-  jsr_json_writer_member (w, "unit");
-  jsr_json_writer_string (w, unit_id (m->unit));
-  jsr_json_writer_member (w, "base");
+  js_json_writer_begin_object (w);
+  js_json_writer_member (w, "id");
+  js_json_writer_string (w, m->id);
+  js_json_writer_member (w, "name");
+  js_json_writer_string (w, m->name);
+  js_json_writer_member (w, "unit");
+  js_json_writer_string (w, unit_id (m->unit));
+  js_json_writer_member (w, "base");
   write_value (w, m->unit, m->base);
-  jsr_json_writer_member (w, "new");
+  js_json_writer_member (w, "new");
   write_value (w, m->unit, m->new);
   /* From 0 to more: no ratio (the text's "new"). */
-  jsr_json_writer_member (w, "change");
+  js_json_writer_member (w, "change");
   if (isinf (m->change))
-    jsr_json_writer_null (w);
+    js_json_writer_null (w);
   else
-    jsr_json_writer_double (w, m->change);
-  jsr_json_writer_member (w, "verdict");
-  jsr_json_writer_string (w, verdict_id (m->verdict));
-  jsr_json_writer_member (w, "why");
-  jsr_json_writer_string (w, m->why);
-  jsr_json_writer_member (w, "approximate");
-  jsr_json_writer_bool (w, m->approximate);
-  jsr_json_writer_end_object (w);
+    js_json_writer_double (w, m->change);
+  js_json_writer_member (w, "verdict");
+  js_json_writer_string (w, verdict_id (m->verdict));
+  js_json_writer_member (w, "why");
+  js_json_writer_string (w, m->why);
+  js_json_writer_member (w, "approximate");
+  js_json_writer_bool (w, m->approximate);
+  js_json_writer_end_object (w);
 }
 
 /* "5%", "5", "2.5%": a percentage above 0, at most 1000. */
@@ -580,45 +580,45 @@ cli_cmd_diff (int argc, char **argv)
   out = g_string_new (NULL);
   if (json)
     {
-      JsrJsonWriter w;
+      JsJsonWriter w;
 
-      jsr_json_writer_init (&w, out, JSR_JSON_WRITER_PRETTY);
-      jsr_json_writer_begin_object (&w);
-      jsr_json_writer_member (&w, "format");
-      jsr_json_writer_string (&w, "jankscope-diff-json");
-      jsr_json_writer_member (&w, "version");
-      jsr_json_writer_int (&w, 1);
-      jsr_json_writer_member (&w, "base");
-      jsr_json_writer_string (&w, base_name);
-      jsr_json_writer_member (&w, "new");
-      jsr_json_writer_string (&w, new_name);
+      js_json_writer_init (&w, out, JS_JSON_WRITER_PRETTY);
+      js_json_writer_begin_object (&w);
+      js_json_writer_member (&w, "format");
+      js_json_writer_string (&w, "jankscope-diff-json");
+      js_json_writer_member (&w, "version");
+      js_json_writer_int (&w, 1);
+      js_json_writer_member (&w, "base");
+      js_json_writer_string (&w, base_name);
+      js_json_writer_member (&w, "new");
+      js_json_writer_string (&w, new_name);
       {
         char percent[G_ASCII_DTOSTR_BUF_SIZE];
 
         /* As the text says it ("%g%%"): 5, not 0.05 with binary noise. */
-        jsr_json_writer_member (&w, "threshold_percent");
-        jsr_json_writer_number (&w,
-                                g_ascii_formatd (percent, sizeof percent, "%g", threshold * 100));
+        js_json_writer_member (&w, "threshold_percent");
+        js_json_writer_number (&w,
+                               g_ascii_formatd (percent, sizeof percent, "%g", threshold * 100));
       }
       write_apps (&w, "base_apps", base_apps);
       write_apps (&w, "new_apps", new_apps);
-      jsr_json_writer_member (&w, "different_programs");
-      jsr_json_writer_bool (&w, different);
-      jsr_json_writer_member (&w, "metrics");
-      jsr_json_writer_begin_array (&w);
+      js_json_writer_member (&w, "different_programs");
+      js_json_writer_bool (&w, different);
+      js_json_writer_member (&w, "metrics");
+      js_json_writer_begin_array (&w);
       for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
         if (metrics[i].verdict != VERDICT_NONE)
           write_metric (&w, &metrics[i]);
-      jsr_json_writer_end_array (&w);
-      jsr_json_writer_member (&w, "regressions");
-      jsr_json_writer_uint (&w, regressions);
-      jsr_json_writer_member (&w, "not_judged");
-      jsr_json_writer_uint (&w, unjudged);
-      jsr_json_writer_member (&w, "regressed");
-      jsr_json_writer_bool (&w, regressions > 0);
-      jsr_json_writer_member (&w, "exit_status");
-      jsr_json_writer_int (&w, status);
-      jsr_json_writer_end_object (&w);
+      js_json_writer_end_array (&w);
+      js_json_writer_member (&w, "regressions");
+      js_json_writer_uint (&w, regressions);
+      js_json_writer_member (&w, "not_judged");
+      js_json_writer_uint (&w, unjudged);
+      js_json_writer_member (&w, "regressed");
+      js_json_writer_bool (&w, regressions > 0);
+      js_json_writer_member (&w, "exit_status");
+      js_json_writer_int (&w, status);
+      js_json_writer_end_object (&w);
       g_string_append_c (out, '\n');
       for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
         metric_clear (&metrics[i]);

@@ -111,69 +111,69 @@ cli_report_format_diagnoses (const JsrAggregate *agg, guint top, GString *out)
 }
 
 void
-cli_report_write_diagnoses_json (const JsrAggregate *agg, guint top, JsrJsonWriter *w)
+cli_report_write_diagnoses_json (const JsrAggregate *agg, guint top, JsJsonWriter *w)
 {
   g_autoptr (GPtrArray) sorted = jsr_agg_diagnoses_sorted (&agg->diagnoses);
 
-  jsr_json_writer_member (w, "diagnoses");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member (w, "of");
-  jsr_json_writer_uint (w, sorted->len);
-  jsr_json_writer_member (w, "rows");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_member (w, "diagnoses");
+  js_json_writer_begin_object (w);
+  js_json_writer_member (w, "of");
+  js_json_writer_uint (w, sorted->len);
+  js_json_writer_member (w, "rows");
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < MIN (sorted->len, top); i++)
     {
       const JsrAggDiagnosis *e = g_ptr_array_index (sorted, i);
 
-      jsr_json_writer_begin_object (w);
-      jsr_json_writer_member (w, "id");
-      jsr_json_writer_string (w, e->id);
-      jsr_json_writer_member (w, "title");
-      jsr_json_writer_string (w, jsr_diagnosis_title (e->id, e->title));
-      jsr_json_writer_member (w, "events");
-      jsr_json_writer_uint (w, e->events);
-      jsr_json_writer_member (w, "parts");
-      jsr_json_writer_uint (w, e->parts);
-      jsr_json_writer_member (w, "runs");
-      jsr_json_writer_uint (w, e->runs);
-      jsr_json_writer_member (w, "blocked_ns");
-      jsr_json_writer_uint (w, e->total_ns);
-      jsr_json_writer_member (w, "fix");
-      jsr_json_writer_string (w, jsr_diagnosis_fix (e->id, NULL));
-      jsr_json_writer_member (w, "places");
-      jsr_json_writer_begin_array (w);
+      js_json_writer_begin_object (w);
+      js_json_writer_member (w, "id");
+      js_json_writer_string (w, e->id);
+      js_json_writer_member (w, "title");
+      js_json_writer_string (w, jsr_diagnosis_title (e->id, e->title));
+      js_json_writer_member (w, "events");
+      js_json_writer_uint (w, e->events);
+      js_json_writer_member (w, "parts");
+      js_json_writer_uint (w, e->parts);
+      js_json_writer_member (w, "runs");
+      js_json_writer_uint (w, e->runs);
+      js_json_writer_member (w, "blocked_ns");
+      js_json_writer_uint (w, e->total_ns);
+      js_json_writer_member (w, "fix");
+      js_json_writer_string (w, jsr_diagnosis_fix (e->id, NULL));
+      js_json_writer_member (w, "places");
+      js_json_writer_begin_array (w);
       for (guint j = 0; j < e->places->len; j++)
         {
           const JsrAggPlace *place = g_ptr_array_index (e->places, j);
 
-          jsr_json_writer_begin_object (w);
-          jsr_json_writer_member (w, "function");
-          jsr_json_writer_string (w, place->function);
-          jsr_json_writer_member (w, "blocked_ns");
-          jsr_json_writer_uint (w, place->total_ns);
-          jsr_json_writer_end_object (w);
+          js_json_writer_begin_object (w);
+          js_json_writer_member (w, "function");
+          js_json_writer_string (w, place->function);
+          js_json_writer_member (w, "blocked_ns");
+          js_json_writer_uint (w, place->total_ns);
+          js_json_writer_end_object (w);
         }
-      jsr_json_writer_end_array (w);
-      jsr_json_writer_member (w, "details");
-      jsr_json_writer_begin_array (w);
+      js_json_writer_end_array (w);
+      js_json_writer_member (w, "details");
+      js_json_writer_begin_array (w);
       for (guint j = 0; j < e->details->len; j++)
         {
           const JsrAggPlace *detail = g_ptr_array_index (e->details, j);
 
-          jsr_json_writer_begin_object (w);
-          jsr_json_writer_member (w, "detail");
-          jsr_json_writer_string (w, detail->function);
-          jsr_json_writer_member (w, "blocked_ns");
-          jsr_json_writer_uint (w, detail->total_ns);
-          jsr_json_writer_end_object (w);
+          js_json_writer_begin_object (w);
+          js_json_writer_member (w, "detail");
+          js_json_writer_string (w, detail->function);
+          js_json_writer_member (w, "blocked_ns");
+          js_json_writer_uint (w, detail->total_ns);
+          js_json_writer_end_object (w);
         }
-      jsr_json_writer_end_array (w);
-      jsr_json_writer_end_object (w);
+      js_json_writer_end_array (w);
+      js_json_writer_end_object (w);
     }
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_member (w, "other_parts");
-  jsr_json_writer_uint (w, agg->diagnoses.other_parts);
-  jsr_json_writer_member (w, "other_ns");
-  jsr_json_writer_uint (w, agg->diagnoses.other_ns);
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_array (w);
+  js_json_writer_member (w, "other_parts");
+  js_json_writer_uint (w, agg->diagnoses.other_parts);
+  js_json_writer_member (w, "other_ns");
+  js_json_writer_uint (w, agg->diagnoses.other_ns);
+  js_json_writer_end_object (w);
 }

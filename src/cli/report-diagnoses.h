@@ -9,7 +9,7 @@
 #include <glib.h>
 
 #include "jsr-aggregate.h"
-#include "jsr-json-writer.h"
+#include "js-json-writer.h"
 
 G_BEGIN_DECLS
 
@@ -17,6 +17,6 @@ G_BEGIN_DECLS
  * `top` kinds. */
 void cli_report_format_diagnoses (const JsrAggregate *agg, guint top, GString *out);
 /* The same as the member "diagnoses" of `report --json` (docs/cli-json.md). */
-void cli_report_write_diagnoses_json (const JsrAggregate *agg, guint top, JsrJsonWriter *w);
+void cli_report_write_diagnoses_json (const JsrAggregate *agg, guint top, JsJsonWriter *w);
 
 G_END_DECLS

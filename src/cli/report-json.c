@@ -24,60 +24,60 @@ typedef struct
   const JsrAggregate *agg;
   JsrAggSort sort;
   guint top;
-  JsrJsonWriter *json;
+  JsJsonWriter *json;
 } JsonPrinter;
 
 /* The text's MEAN: null for none. */
 static void
-json_mean (JsrJsonWriter *w, guint64 total, guint64 count)
+json_mean (JsJsonWriter *w, guint64 total, guint64 count)
 {
-  jsr_json_writer_member (w, "mean_ns");
+  js_json_writer_member (w, "mean_ns");
   if (count > 0)
-    jsr_json_writer_uint (w, total / count);
+    js_json_writer_uint (w, total / count);
   else
-    jsr_json_writer_null (w);
+    js_json_writer_null (w);
 }
 
 static void
-json_strv (JsrJsonWriter *w, const char *name, char **values)
+json_strv (JsJsonWriter *w, const char *name, char **values)
 {
-  jsr_json_writer_member (w, name);
+  js_json_writer_member (w, name);
   if (values == NULL)
     {
-      jsr_json_writer_null (w);
+      js_json_writer_null (w);
       return;
     }
-  jsr_json_writer_begin_array (w);
+  js_json_writer_begin_array (w);
   for (guint i = 0; values[i] != NULL; i++)
-    jsr_json_writer_string (w, values[i]);
-  jsr_json_writer_end_array (w);
+    js_json_writer_string (w, values[i]);
+  js_json_writer_end_array (w);
 }
 
 static void
-json_percentiles (JsrJsonWriter *w, const char *name, const JsrHistogram *h)
+json_percentiles (JsJsonWriter *w, const char *name, const JsrHistogram *h)
 {
-  jsr_json_writer_member (w, name);
+  js_json_writer_member (w, name);
   if (h->count == 0)
     {
-      jsr_json_writer_null (w);
+      js_json_writer_null (w);
       return;
     }
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_uint (w, "count", h->count);
+  js_json_writer_begin_object (w);
+  js_json_writer_member_uint (w, "count", h->count);
   /* As the text rounds them (cli_format_duration of the integer). */
-  jsr_json_writer_member_uint (w, "p50_ns", (guint64) jsr_histogram_percentile (h, 0.50));
-  jsr_json_writer_member_uint (w, "p95_ns", (guint64) jsr_histogram_percentile (h, 0.95));
-  jsr_json_writer_member_uint (w, "p99_ns", (guint64) jsr_histogram_percentile (h, 0.99));
-  jsr_json_writer_member (w, "approximate");
-  jsr_json_writer_bool (w, h->approximate > 0);
-  jsr_json_writer_end_object (w);
+  js_json_writer_member_uint (w, "p50_ns", (guint64) jsr_histogram_percentile (h, 0.50));
+  js_json_writer_member_uint (w, "p95_ns", (guint64) jsr_histogram_percentile (h, 0.95));
+  js_json_writer_member_uint (w, "p99_ns", (guint64) jsr_histogram_percentile (h, 0.99));
+  js_json_writer_member (w, "approximate");
+  js_json_writer_bool (w, h->approximate > 0);
+  js_json_writer_end_object (w);
 }
 
 static void
 json_overview (const JsonPrinter *p)
 {
   const JsrAggregate *agg = p->agg;
-  JsrJsonWriter *w = p->json;
+  JsJsonWriter *w = p->json;
   g_autoptr (GPtrArray) groups = jsr_aggregate_sorted_groups (agg);
   g_autoptr (GList) apps = g_hash_table_get_keys (agg->apps);
   guint64 attributed_ns
@@ -85,39 +85,39 @@ json_overview (const JsonPrinter *p)
   guint64 blocked_ns = jsr_sat_add_u64 (agg->stalls.total_ns, agg->frame_uncovered.total_ns);
   guint64 frame_events = 0;
 
-  jsr_json_writer_member (w, "overview");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_uint (w, "runs", g_hash_table_size (agg->runs));
-  jsr_json_writer_member (w, "apps");
-  jsr_json_writer_begin_object (w);
+  js_json_writer_member (w, "overview");
+  js_json_writer_begin_object (w);
+  js_json_writer_member_uint (w, "runs", g_hash_table_size (agg->runs));
+  js_json_writer_member (w, "apps");
+  js_json_writer_begin_object (w);
   apps = g_list_sort (apps, (GCompareFunc) strcmp);
   for (GList *l = apps; l != NULL; l = l->next)
-    jsr_json_writer_member_uint (w, l->data, *(guint64 *) g_hash_table_lookup (agg->apps, l->data));
-  jsr_json_writer_end_object (w);
-  jsr_json_writer_member_uint (w, "apps_other_runs", agg->apps_other);
-  jsr_json_writer_member_uint (w, "reports", agg->reports);
-  jsr_json_writer_member_uint (w, "monitored_ns", agg->monitored_ns);
-  jsr_json_writer_member_uint (w, "installations", g_hash_table_size (agg->installs));
+    js_json_writer_member_uint (w, l->data, *(guint64 *) g_hash_table_lookup (agg->apps, l->data));
+  js_json_writer_end_object (w);
+  js_json_writer_member_uint (w, "apps_other_runs", agg->apps_other);
+  js_json_writer_member_uint (w, "reports", agg->reports);
+  js_json_writer_member_uint (w, "monitored_ns", agg->monitored_ns);
+  js_json_writer_member_uint (w, "installations", g_hash_table_size (agg->installs));
 
-  jsr_json_writer_member (w, "filter");
+  js_json_writer_member (w, "filter");
   if (agg->filter != NULL)
     {
-      jsr_json_writer_begin_object (w);
+      js_json_writer_begin_object (w);
       json_strv (w, "tiers", agg->filter->tiers);
       json_strv (w, "classes", agg->filter->classes);
       json_strv (w, "sources", agg->filter->sources);
       json_strv (w, "scenes", agg->filter->scenes);
-      jsr_json_writer_member_uint (w, "events_left_out", agg->events_filtered_out);
-      jsr_json_writer_end_object (w);
+      js_json_writer_member_uint (w, "events_left_out", agg->events_filtered_out);
+      js_json_writer_end_object (w);
     }
   else
-    jsr_json_writer_null (w);
+    js_json_writer_null (w);
 
-  jsr_json_writer_member (w, "stall_events");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_uint (w, "total", agg->stalls.events);
-  jsr_json_writer_member (w, "by_tier");
-  jsr_json_writer_begin_object (w);
+  js_json_writer_member (w, "stall_events");
+  js_json_writer_begin_object (w);
+  js_json_writer_member_uint (w, "total", agg->stalls.events);
+  js_json_writer_member (w, "by_tier");
+  js_json_writer_begin_object (w);
   for (guint t = 1; t < JS_N_EVENT_TIERS; t++)
     {
       guint64 n = 0;
@@ -129,44 +129,44 @@ json_overview (const JsonPrinter *p)
           if (g_strcmp0 (group->key.tier, js_tier_name (js_tier_by_mildness (t))) == 0)
             n = jsr_sat_add_u64 (n, group->stats.events);
         }
-      jsr_json_writer_member_uint (w, js_tier_name (js_tier_by_mildness (t)), n);
+      js_json_writer_member_uint (w, js_tier_name (js_tier_by_mildness (t)), n);
     }
-  jsr_json_writer_end_object (w);
-  jsr_json_writer_member_uint (w, "blocked_ns", agg->stalls.total_ns);
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_object (w);
+  js_json_writer_member_uint (w, "blocked_ns", agg->stalls.total_ns);
+  js_json_writer_end_object (w);
 
-  jsr_json_writer_member (w, "attribution");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_uint (w, "blocked_ns", blocked_ns);
-  jsr_json_writer_member_uint (w, "attributed_ns", attributed_ns);
-  jsr_json_writer_member_uint (w, "to_signatures_ns",
-                               attributed_ns >= agg->signatures_other.total_ns
-                                   ? attributed_ns - agg->signatures_other.total_ns
-                                   : 0);
-  jsr_json_writer_member_uint (w, "signatures", g_hash_table_size (agg->signatures));
-  jsr_json_writer_member_uint (
+  js_json_writer_member (w, "attribution");
+  js_json_writer_begin_object (w);
+  js_json_writer_member_uint (w, "blocked_ns", blocked_ns);
+  js_json_writer_member_uint (w, "attributed_ns", attributed_ns);
+  js_json_writer_member_uint (w, "to_signatures_ns",
+                              attributed_ns >= agg->signatures_other.total_ns
+                                  ? attributed_ns - agg->signatures_other.total_ns
+                                  : 0);
+  js_json_writer_member_uint (w, "signatures", g_hash_table_size (agg->signatures));
+  js_json_writer_member_uint (
       w, "unattributed_ns",
       jsr_sat_add_u64 (agg->stalls.unattributed_ns, agg->frame_uncovered.unattributed_ns));
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_object (w);
 
   for (guint t = 0; t < JS_N_EVENT_TIERS; t++)
     frame_events = jsr_sat_add_u64 (frame_events, agg->frame_events_by_tier[t]);
-  jsr_json_writer_member (w, "frame_events");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_uint (w, "total", frame_events);
-  jsr_json_writer_member_uint (w, "uncovered", agg->frame_uncovered.events);
-  jsr_json_writer_member_uint (w, "uncovered_attributed_ns", agg->frame_uncovered.attributed_ns);
-  jsr_json_writer_end_object (w);
+  js_json_writer_member (w, "frame_events");
+  js_json_writer_begin_object (w);
+  js_json_writer_member_uint (w, "total", frame_events);
+  js_json_writer_member_uint (w, "uncovered", agg->frame_uncovered.events);
+  js_json_writer_member_uint (w, "uncovered_attributed_ns", agg->frame_uncovered.attributed_ns);
+  js_json_writer_end_object (w);
 
   json_percentiles (w, "iteration_busy", &agg->iteration_busy);
   json_percentiles (w, "frame_time", &agg->frame_time);
-  jsr_json_writer_member_uint (w, "frames", agg->frames);
-  jsr_json_writer_member_uint (w, "frames_slow", agg->frames_slow);
-  jsr_json_writer_member (w, "overflowed");
-  jsr_json_writer_bool (w, agg->overflowed);
-  jsr_json_writer_member (w, "saturated");
-  jsr_json_writer_bool (w, agg->saturated);
-  jsr_json_writer_end_object (w);
+  js_json_writer_member_uint (w, "frames", agg->frames);
+  js_json_writer_member_uint (w, "frames_slow", agg->frames_slow);
+  js_json_writer_member (w, "overflowed");
+  js_json_writer_bool (w, agg->overflowed);
+  js_json_writer_member (w, "saturated");
+  js_json_writer_bool (w, agg->saturated);
+  js_json_writer_end_object (w);
 }
 
 static const char *
@@ -190,21 +190,21 @@ static void
 json_signatures (const JsonPrinter *p)
 {
   const JsrAggregate *agg = p->agg;
-  JsrJsonWriter *w = p->json;
+  JsJsonWriter *w = p->json;
   g_autoptr (GPtrArray) sorted = jsr_aggregate_sorted_signatures (agg, p->sort);
   guint shown = MIN (sorted->len, p->top);
   JsrAggStats rest = agg->signatures_other;
   guint64 rest_count = jsr_sat_add_u64 (agg->signatures_other_count,
                                         g_hash_table_size (agg->signatures_overflowed));
 
-  jsr_json_writer_member (w, "signatures");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_string (w, "sort", sort_id (p->sort));
-  jsr_json_writer_member_uint (w, "of", sorted->len);
-  jsr_json_writer_member (w, "runs_upper_bound");
-  jsr_json_writer_bool (w, agg->runs_upper_bound);
-  jsr_json_writer_member (w, "rows");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_member (w, "signatures");
+  js_json_writer_begin_object (w);
+  js_json_writer_member_string (w, "sort", sort_id (p->sort));
+  js_json_writer_member_uint (w, "of", sorted->len);
+  js_json_writer_member (w, "runs_upper_bound");
+  js_json_writer_bool (w, agg->runs_upper_bound);
+  js_json_writer_member (w, "rows");
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < sorted->len; i++)
     {
       const JsrAggSignature *sig = g_ptr_array_index (sorted, i);
@@ -218,59 +218,59 @@ json_signatures (const JsonPrinter *p)
           rest_count = jsr_sat_add_u64 (rest_count, 1);
           continue;
         }
-      jsr_json_writer_begin_object (w);
-      jsr_json_writer_member_uint (w, "rank", i + 1);
-      jsr_json_writer_member_string (w, "id", sig->id);
-      jsr_json_writer_member_string (w, "signature", sig->text);
-      jsr_json_writer_member_uint (w, "total_ns", sig->stats.total_ns);
+      js_json_writer_begin_object (w);
+      js_json_writer_member_uint (w, "rank", i + 1);
+      js_json_writer_member_string (w, "id", sig->id);
+      js_json_writer_member_string (w, "signature", sig->text);
+      js_json_writer_member_uint (w, "total_ns", sig->stats.total_ns);
       json_mean (w, sig->stats.total_ns, sig->stats.events);
-      jsr_json_writer_member_uint (w, "max_ns", sig->stats.max_ns);
-      jsr_json_writer_member_uint (w, "events", sig->stats.events);
-      jsr_json_writer_member_uint (w, "samples", sig->stats.samples);
-      jsr_json_writer_member_uint (w, "runs", sig->stats.runs);
-      jsr_json_writer_end_object (w);
+      js_json_writer_member_uint (w, "max_ns", sig->stats.max_ns);
+      js_json_writer_member_uint (w, "events", sig->stats.events);
+      js_json_writer_member_uint (w, "samples", sig->stats.samples);
+      js_json_writer_member_uint (w, "runs", sig->stats.runs);
+      js_json_writer_end_object (w);
     }
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_member (w, "other");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_uint (w, "signatures", rest_count);
-  jsr_json_writer_member_uint (w, "total_ns", rest.total_ns);
-  jsr_json_writer_member_uint (w, "events", rest.events);
-  jsr_json_writer_member_uint (w, "samples", rest.samples);
-  jsr_json_writer_end_object (w);
-  jsr_json_writer_member_uint (w, "unattributed_ns", agg->stalls.unattributed_ns);
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_array (w);
+  js_json_writer_member (w, "other");
+  js_json_writer_begin_object (w);
+  js_json_writer_member_uint (w, "signatures", rest_count);
+  js_json_writer_member_uint (w, "total_ns", rest.total_ns);
+  js_json_writer_member_uint (w, "events", rest.events);
+  js_json_writer_member_uint (w, "samples", rest.samples);
+  js_json_writer_end_object (w);
+  js_json_writer_member_uint (w, "unattributed_ns", agg->stalls.unattributed_ns);
+  js_json_writer_end_object (w);
 }
 
 static void
 json_rows (const JsonPrinter *p, const char *name, GPtrArray *rows, gboolean with_callback,
            guint limit)
 {
-  JsrJsonWriter *w = p->json;
+  JsJsonWriter *w = p->json;
 
-  jsr_json_writer_member (w, name);
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_uint (w, "of", rows->len);
-  jsr_json_writer_member (w, "rows");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_member (w, name);
+  js_json_writer_begin_object (w);
+  js_json_writer_member_uint (w, "of", rows->len);
+  js_json_writer_member (w, "rows");
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < MIN (rows->len, limit); i++)
     {
       const CliReportRow *row = g_ptr_array_index (rows, i);
 
-      jsr_json_writer_begin_object (w);
-      jsr_json_writer_member_string (w, "label", row->label);
+      js_json_writer_begin_object (w);
+      js_json_writer_member_string (w, "label", row->label);
       if (with_callback)
-        jsr_json_writer_member_string (w, "callback", row->callback);
-      jsr_json_writer_member_uint (w, "events", row->stats.events);
-      jsr_json_writer_member_uint (w, "blocked_ns", row->stats.total_ns);
+        js_json_writer_member_string (w, "callback", row->callback);
+      js_json_writer_member_uint (w, "events", row->stats.events);
+      js_json_writer_member_uint (w, "blocked_ns", row->stats.total_ns);
       json_mean (w, row->stats.total_ns, row->stats.events);
-      jsr_json_writer_member_uint (w, "max_ns", row->stats.max_ns);
-      jsr_json_writer_member_uint (w, "attributed_ns", row->stats.attributed_ns);
-      jsr_json_writer_member_uint (w, "unattributed_ns", row->stats.unattributed_ns);
-      jsr_json_writer_end_object (w);
+      js_json_writer_member_uint (w, "max_ns", row->stats.max_ns);
+      js_json_writer_member_uint (w, "attributed_ns", row->stats.attributed_ns);
+      js_json_writer_member_uint (w, "unattributed_ns", row->stats.unattributed_ns);
+      js_json_writer_end_object (w);
     }
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_array (w);
+  js_json_writer_end_object (w);
 }
 
 static void
@@ -287,8 +287,8 @@ json_groups (const JsonPrinter *p)
     json_rows (p, "by_scene", g.scenes, FALSE, p->top);
   else
     {
-      jsr_json_writer_member (p->json, "by_scene");
-      jsr_json_writer_null (p->json);
+      js_json_writer_member (p->json, "by_scene");
+      js_json_writer_null (p->json);
     }
   cli_report_groups_clear (&g);
 }
@@ -297,75 +297,75 @@ static void
 json_worst (const JsonPrinter *p)
 {
   const JsrAggregate *agg = p->agg;
-  JsrJsonWriter *w = p->json;
+  JsJsonWriter *w = p->json;
 
-  jsr_json_writer_member (w, "worst_events");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_uint (w, "of", agg->stalls.events);
-  jsr_json_writer_member (w, "rows");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_member (w, "worst_events");
+  js_json_writer_begin_object (w);
+  js_json_writer_member_uint (w, "of", agg->stalls.events);
+  js_json_writer_member (w, "rows");
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < MIN (agg->worst->len, p->top); i++)
     {
       const JsrAggEvent *e = g_ptr_array_index (agg->worst, i);
       guint n_parts = e->parts != NULL ? e->parts->len : 0;
 
-      jsr_json_writer_begin_object (w);
-      jsr_json_writer_member_string (w, "app", e->app);
-      jsr_json_writer_member (w, "pid");
-      jsr_json_writer_int (w, e->pid);
-      jsr_json_writer_member (w, "event_id");
-      jsr_json_writer_int (w, e->event_id);
-      jsr_json_writer_member_uint (w, "duration_ns", e->duration_ns);
-      jsr_json_writer_member_string (w, "tier", e->key.tier);
-      jsr_json_writer_member_string (w, "class", e->key.klass);
-      jsr_json_writer_member_string (w, "wait", e->key.wait);
-      jsr_json_writer_member_string (w, "source", e->key.source);
-      jsr_json_writer_member_string (w, "callback", e->key.callback);
-      jsr_json_writer_member_string (w, "culprit", e->culprit);
-      jsr_json_writer_member_string (w, "culprit_callback", e->culprit_callback);
-      jsr_json_writer_member_string (w, "posted_from", e->posted_from);
-      jsr_json_writer_member_bool (w, "posted_from_inherited", e->posted_from_inherited);
-      jsr_json_writer_member_string (w, "signature", e->signature);
-      jsr_json_writer_member_uint (w, "attributed_ns", e->attributed_ns);
-      jsr_json_writer_member_uint (w, "unattributed_ns", e->unattributed_ns);
-      jsr_json_writer_member_uint (w, "parts_count", e->parts_count);
-      jsr_json_writer_member (w, "parts");
-      jsr_json_writer_begin_array (w);
+      js_json_writer_begin_object (w);
+      js_json_writer_member_string (w, "app", e->app);
+      js_json_writer_member (w, "pid");
+      js_json_writer_int (w, e->pid);
+      js_json_writer_member (w, "event_id");
+      js_json_writer_int (w, e->event_id);
+      js_json_writer_member_uint (w, "duration_ns", e->duration_ns);
+      js_json_writer_member_string (w, "tier", e->key.tier);
+      js_json_writer_member_string (w, "class", e->key.klass);
+      js_json_writer_member_string (w, "wait", e->key.wait);
+      js_json_writer_member_string (w, "source", e->key.source);
+      js_json_writer_member_string (w, "callback", e->key.callback);
+      js_json_writer_member_string (w, "culprit", e->culprit);
+      js_json_writer_member_string (w, "culprit_callback", e->culprit_callback);
+      js_json_writer_member_string (w, "posted_from", e->posted_from);
+      js_json_writer_member_bool (w, "posted_from_inherited", e->posted_from_inherited);
+      js_json_writer_member_string (w, "signature", e->signature);
+      js_json_writer_member_uint (w, "attributed_ns", e->attributed_ns);
+      js_json_writer_member_uint (w, "unattributed_ns", e->unattributed_ns);
+      js_json_writer_member_uint (w, "parts_count", e->parts_count);
+      js_json_writer_member (w, "parts");
+      js_json_writer_begin_array (w);
       for (guint j = 0; j < n_parts; j++)
         {
           const JsrAggPart *part = g_ptr_array_index (e->parts, j);
 
-          jsr_json_writer_begin_object (w);
-          jsr_json_writer_member_string (w, "type", part->type);
-          jsr_json_writer_member_string (w, "source", part->source);
-          jsr_json_writer_member_string (w, "callback", part->callback);
-          jsr_json_writer_member_uint (w, "duration_ns", part->duration_ns);
-          jsr_json_writer_member_string (w, "tier", part->tier);
-          jsr_json_writer_member_string (w, "class", part->klass);
-          jsr_json_writer_member_string (w, "wait", part->wait);
-          jsr_json_writer_member_string (w, "culprit", part->culprit);
-          jsr_json_writer_member_string (w, "culprit_callback", part->culprit_callback);
-          jsr_json_writer_member_string (w, "posted_from", part->posted_from);
-          jsr_json_writer_member_bool (w, "posted_from_inherited", part->posted_from_inherited);
+          js_json_writer_begin_object (w);
+          js_json_writer_member_string (w, "type", part->type);
+          js_json_writer_member_string (w, "source", part->source);
+          js_json_writer_member_string (w, "callback", part->callback);
+          js_json_writer_member_uint (w, "duration_ns", part->duration_ns);
+          js_json_writer_member_string (w, "tier", part->tier);
+          js_json_writer_member_string (w, "class", part->klass);
+          js_json_writer_member_string (w, "wait", part->wait);
+          js_json_writer_member_string (w, "culprit", part->culprit);
+          js_json_writer_member_string (w, "culprit_callback", part->culprit_callback);
+          js_json_writer_member_string (w, "posted_from", part->posted_from);
+          js_json_writer_member_bool (w, "posted_from_inherited", part->posted_from_inherited);
           /* Unknown: null for both, the text's "-". */
-          jsr_json_writer_member (w, "attributed_ns");
+          js_json_writer_member (w, "attributed_ns");
           if (part->attributed_ns >= 0)
-            jsr_json_writer_int (w, part->attributed_ns);
+            js_json_writer_int (w, part->attributed_ns);
           else
-            jsr_json_writer_null (w);
-          jsr_json_writer_member (w, "unattributed_ns");
+            js_json_writer_null (w);
+          js_json_writer_member (w, "unattributed_ns");
           if (part->attributed_ns >= 0)
-            jsr_json_writer_uint (w, part->duration_ns
-                                         - MIN ((guint64) part->attributed_ns, part->duration_ns));
+            js_json_writer_uint (w, part->duration_ns
+                                        - MIN ((guint64) part->attributed_ns, part->duration_ns));
           else
-            jsr_json_writer_null (w);
-          jsr_json_writer_end_object (w);
+            js_json_writer_null (w);
+          js_json_writer_end_object (w);
         }
-      jsr_json_writer_end_array (w);
-      jsr_json_writer_end_object (w);
+      js_json_writer_end_array (w);
+      js_json_writer_end_object (w);
     }
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_array (w);
+  js_json_writer_end_object (w);
 }
 
 /* The text's "Slow callbacks by posting site" (docs/report-format.md,
@@ -375,50 +375,50 @@ json_postings (const JsonPrinter *p)
 {
   const JsrAggPostings *postings = &p->agg->postings;
   g_autoptr (GPtrArray) sorted = jsr_agg_postings_sorted (postings);
-  JsrJsonWriter *w = p->json;
+  JsJsonWriter *w = p->json;
 
-  jsr_json_writer_member (w, "postings");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_uint (w, "of", sorted->len);
-  jsr_json_writer_member (w, "rows");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_member (w, "postings");
+  js_json_writer_begin_object (w);
+  js_json_writer_member_uint (w, "of", sorted->len);
+  js_json_writer_member (w, "rows");
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < MIN (sorted->len, p->top); i++)
     {
       const JsrAggPosting *e = g_ptr_array_index (sorted, i);
 
-      jsr_json_writer_begin_object (w);
-      jsr_json_writer_member_string (w, "posted_from", e->posted_from);
-      jsr_json_writer_member_string (w, "callback", e->callback);
-      jsr_json_writer_member_string (w, "signature", e->signature);
-      jsr_json_writer_member_uint (w, "events", e->events);
-      jsr_json_writer_member_uint (w, "parts", e->parts);
-      jsr_json_writer_member_uint (w, "runs", e->runs);
-      jsr_json_writer_member_uint (w, "blocked_ns", e->total_ns);
-      jsr_json_writer_end_object (w);
+      js_json_writer_begin_object (w);
+      js_json_writer_member_string (w, "posted_from", e->posted_from);
+      js_json_writer_member_string (w, "callback", e->callback);
+      js_json_writer_member_string (w, "signature", e->signature);
+      js_json_writer_member_uint (w, "events", e->events);
+      js_json_writer_member_uint (w, "parts", e->parts);
+      js_json_writer_member_uint (w, "runs", e->runs);
+      js_json_writer_member_uint (w, "blocked_ns", e->total_ns);
+      js_json_writer_end_object (w);
     }
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_member_uint (w, "other_parts", postings->other_parts);
-  jsr_json_writer_member_uint (w, "other_ns", postings->other_ns);
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_array (w);
+  js_json_writer_member_uint (w, "other_parts", postings->other_parts);
+  js_json_writer_member_uint (w, "other_ns", postings->other_ns);
+  js_json_writer_end_object (w);
 }
 
 void
 cli_report_write_json (const JsrAggregate *agg, JsrAggSort sort, guint top, GString *out)
 {
-  JsrJsonWriter writer;
+  JsJsonWriter writer;
   JsonPrinter printer = { .agg = agg, .sort = sort, .top = top, .json = &writer };
   const JsonPrinter *p = &printer;
 
-  jsr_json_writer_init (&writer, out, JSR_JSON_WRITER_PRETTY);
-  jsr_json_writer_begin_object (p->json);
-  jsr_json_writer_member_string (p->json, "format", "jankscope-report-json");
-  jsr_json_writer_member_uint (p->json, "version", 1);
+  js_json_writer_init (&writer, out, JS_JSON_WRITER_PRETTY);
+  js_json_writer_begin_object (p->json);
+  js_json_writer_member_string (p->json, "format", "jankscope-report-json");
+  js_json_writer_member_uint (p->json, "version", 1);
   json_overview (p);
   cli_report_write_diagnoses_json (p->agg, p->top, p->json);
   json_postings (p);
   json_signatures (p);
   json_groups (p);
   json_worst (p);
-  jsr_json_writer_end_object (p->json);
+  js_json_writer_end_object (p->json);
   g_string_append_c (out, '\n');
 }

@@ -14,7 +14,7 @@
 #include "jsr-aggregate-io.h"
 #include "jsr-aggregate.h"
 #include "jsr-json-doc.h"
-#include "jsr-json-writer.h"
+#include "js-json-writer.h"
 #include "jsr-report.h"
 
 /* The reader's bound on a stack's frames (jsr-report.h): inline frames are
@@ -132,39 +132,39 @@ node_from_json (const JsrJsonNode *j)
 }
 
 static void
-node_write (JsrJsonWriter *w, const Node *n)
+node_write (JsJsonWriter *w, const Node *n)
 {
   switch (n->type)
     {
     case JSR_JSON_BOOLEAN:
-      jsr_json_writer_bool (w, n->boolean);
+      js_json_writer_bool (w, n->boolean);
       break;
     case JSR_JSON_INT:
-      jsr_json_writer_int (w, n->integer);
+      js_json_writer_int (w, n->integer);
       break;
     case JSR_JSON_DOUBLE:
-      jsr_json_writer_double (w, n->number);
+      js_json_writer_double (w, n->number);
       break;
     case JSR_JSON_STRING:
-      jsr_json_writer_string (w, n->string);
+      js_json_writer_string (w, n->string);
       break;
     case JSR_JSON_ARRAY:
-      jsr_json_writer_begin_array (w);
+      js_json_writer_begin_array (w);
       for (guint i = 0; i < n->items->len; i++)
         node_write (w, g_ptr_array_index (n->items, i));
-      jsr_json_writer_end_array (w);
+      js_json_writer_end_array (w);
       break;
     case JSR_JSON_OBJECT:
-      jsr_json_writer_begin_object (w);
+      js_json_writer_begin_object (w);
       for (guint i = 0; i < n->items->len; i++)
         {
-          jsr_json_writer_member (w, g_ptr_array_index (n->names, i));
+          js_json_writer_member (w, g_ptr_array_index (n->names, i));
           node_write (w, g_ptr_array_index (n->items, i));
         }
-      jsr_json_writer_end_object (w);
+      js_json_writer_end_object (w);
       break;
     default:
-      jsr_json_writer_null (w);
+      js_json_writer_null (w);
       break;
     }
 }
@@ -1104,7 +1104,7 @@ cli_symbolize_document (const char *data, gsize length, CliSymModules *modules, 
   g_autoptr (GHashTable) build_ids = NULL;
   g_autoptr (GArray) frames = NULL;
   const JsrJsonNode *root;
-  JsrJsonWriter writer;
+  JsJsonWriter writer;
   GString *out;
   Node *tree;
   Ctx ctx;
@@ -1135,7 +1135,7 @@ cli_symbolize_document (const char *data, gsize length, CliSymModules *modules, 
   *changed = ctx.changed;
 
   out = g_string_sized_new (length + length / 8 + 64);
-  jsr_json_writer_init (&writer, out, JSR_JSON_WRITER_PRETTY);
+  js_json_writer_init (&writer, out, JS_JSON_WRITER_PRETTY);
   node_write (&writer, tree);
   g_string_append_c (out, '\n');
   node_free (tree);

@@ -8,9 +8,7 @@
 #include "js-report-stacks.h"
 #include "js-stack-path.h"
 #include "js-stall-analysis.h"
-#include "js-json.h"
-
-#include <json-glib/json-glib.h>
+#include "js-json-writer.h"
 
 static GMutex lock; /* guards `latest` and `latest_start_ns`: a pointer swap */
 static GBytes *latest;
@@ -20,22 +18,22 @@ static guint32 built_stall;      /* collector only */
 
 /* A frame, compact: {function, module, file?, line?}. */
 static void
-add_frame (JsonBuilder *b, JsStallStore *store, const JsFrame *f)
+add_frame (JsJsonWriter *b, JsStallStore *store, const JsFrame *f)
 {
   const JsModule *m = js_modules_get (store->modules, f->module);
 
-  json_builder_begin_object (b);
-  js_json_member_string (b, "function", f->function);
-  js_json_member_string (b, "module", m != NULL ? m->name : NULL);
+  js_json_writer_begin_object (b);
+  js_json_writer_member_string (b, "function", f->function);
+  js_json_writer_member_string (b, "module", m != NULL ? m->name : NULL);
   if (f->file != NULL)
-    js_json_member_string (b, "file", f->file);
+    js_json_writer_member_string (b, "file", f->file);
   if (f->line > 0)
-    js_json_member_int (b, "line", f->line);
-  json_builder_end_object (b);
+    js_json_writer_member_int (b, "line", f->line);
+  js_json_writer_end_object (b);
 }
 
 static void
-add_newest_stack (JsonBuilder *b, JsStallStore *store, const JsStall *s)
+add_newest_stack (JsJsonWriter *b, JsStallStore *store, const JsStall *s)
 {
   const JsStallSampleInfo *newest = NULL;
   const JsStack *stack;
@@ -46,10 +44,10 @@ add_newest_stack (JsonBuilder *b, JsStallStore *store, const JsStall *s)
     if (g_array_index (s->samples, JsStallSampleInfo, i).stack != 0)
       newest = &g_array_index (s->samples, JsStallSampleInfo, i);
   stack = newest != NULL ? js_stack_table_get (store->stacks, newest->stack) : NULL;
-  json_builder_set_member_name (b, "stack");
+  js_json_writer_member (b, "stack");
   if (stack == NULL)
     {
-      json_builder_add_null_value (b);
+      js_json_writer_null (b);
       return;
     }
   /* Its frames without jankscope's own (js-stack-path.h), leaf first. */
@@ -59,75 +57,69 @@ add_newest_stack (JsonBuilder *b, JsStallStore *store, const JsStall *s)
       path++;
       n--;
     }
-  json_builder_begin_object (b);
-  js_json_member_int (b, "sampled_ns", MAX (newest->time_ns, newest->last_ns));
-  json_builder_set_member_name (b, "frames");
-  json_builder_begin_array (b);
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "sampled_ns", MAX (newest->time_ns, newest->last_ns));
+  js_json_writer_member (b, "frames");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < n && i < JS_LIVE_HANG_MAX_FRAMES; i++)
     add_frame (b, store, path[n - 1 - i].frame);
-  json_builder_end_array (b);
-  js_json_member_int (b, "frames_omitted",
-                      n > JS_LIVE_HANG_MAX_FRAMES ? n - JS_LIVE_HANG_MAX_FRAMES : 0);
-  json_builder_end_object (b);
+  js_json_writer_end_array (b);
+  js_json_writer_member_int (b, "frames_omitted",
+                             n > JS_LIVE_HANG_MAX_FRAMES ? n - JS_LIVE_HANG_MAX_FRAMES : 0);
+  js_json_writer_end_object (b);
 }
 
 static GBytes *
 build (JsStallStore *store, JsPostSites *posts, JsStall *s, gint64 now_ns)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
+  GString *out = g_string_sized_new (2048);
+  JsJsonWriter w, *b = &w;
   gint64 end = MAX (s->h.last_seen_ns, s->h.start_ns);
   JsAttribution *attribution = js_report_stall_attribution (store, s);
   JsCause a;
-  gsize length = 0;
-  char *json;
 
   js_stall_analysis_cause (attribution->profile, NULL, NULL, &attribution->stats,
                            end - s->h.start_ns, &a);
+  js_json_writer_init (b, out, JS_JSON_WRITER_COMPACT);
 
-  json_builder_begin_object (b);
-  js_json_member_int (b, "stall_id", s->h.id);
-  js_json_member_int (b, "start_ns", s->h.start_ns);
-  js_json_member_int (b, "seen_ns", end);
-  js_json_member_int (b, "built_ns", now_ns);
-  js_json_member_int (b, "samples", (gint64) attribution->stats.samples);
-  js_json_member_string (b, "class", a.klass);
-  js_json_member_string (b, "wait",
-                         a.klass != NULL && g_strcmp0 (a.klass, "compute") != 0
-                                 && a.wait != JS_WAIT_NONE
-                             ? js_wait_kind_name (a.wait)
-                             : NULL);
-  json_builder_set_member_name (b, "culprit");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "stall_id", s->h.id);
+  js_json_writer_member_int (b, "start_ns", s->h.start_ns);
+  js_json_writer_member_int (b, "seen_ns", end);
+  js_json_writer_member_int (b, "built_ns", now_ns);
+  js_json_writer_member_int (b, "samples", (gint64) attribution->stats.samples);
+  js_json_writer_member_string (b, "class", a.klass);
+  js_json_writer_member_string (b, "wait",
+                                a.klass != NULL && g_strcmp0 (a.klass, "compute") != 0
+                                        && a.wait != JS_WAIT_NONE
+                                    ? js_wait_kind_name (a.wait)
+                                    : NULL);
+  js_json_writer_member (b, "culprit");
   if (a.culprit != JS_PROFILE_NONE)
     {
       const JsFrame *f = &js_profile_node (attribution->profile, a.culprit)->frame;
       const JsModule *m = js_modules_get (store->modules, f->module);
 
-      json_builder_begin_object (b);
-      js_json_member_string (b, "function", f->function);
-      js_json_member_string (b, "module", m != NULL ? m->name : NULL);
-      js_json_member_string (b, "file", f->file);
+      js_json_writer_begin_object (b);
+      js_json_writer_member_string (b, "function", f->function);
+      js_json_writer_member_string (b, "module", m != NULL ? m->name : NULL);
+      js_json_writer_member_string (b, "file", f->file);
       if (f->line > 0)
-        js_json_member_int (b, "line", f->line);
-      json_builder_set_member_name (b, "confidence");
-      json_builder_add_double_value (b, ((gint64) (a.confidence * 1000 + 0.5)) / 1000.0);
-      js_json_member_string (b, "reason", a.culprit_reason);
-      json_builder_end_object (b);
+        js_json_writer_member_int (b, "line", f->line);
+      js_json_writer_member (b, "confidence");
+      js_json_writer_double (b, ((gint64) (a.confidence * 1000 + 0.5)) / 1000.0);
+      js_json_writer_member_string (b, "reason", a.culprit_reason);
+      js_json_writer_end_object (b);
     }
   else
-    json_builder_add_null_value (b);
+    js_json_writer_null (b);
   add_newest_stack (b, store, s);
   /* Where the dispatch it is stuck in was posted from (report-format.md's
    * posted_from), or null. */
   js_report_add_posted_from (b, posts, store, js_report_hang_post_site (posts, s));
-  json_builder_end_object (b);
+  js_json_writer_end_object (b);
   js_attribution_free (attribution);
-
-  root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json = json_generator_to_data (gen, &length);
-  return g_bytes_new_take (json, length);
+  return g_string_free_to_bytes (out);
 }
 
 void

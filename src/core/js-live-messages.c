@@ -6,88 +6,80 @@
 #include "js-clock.h"
 #include "js-live-hang.h"
 #include "js-process-info.h"
-#include "js-json.h"
+#include "js-json-node.h"
 
 #include <json-glib/json-glib.h>
 
-/* Builds a message from a JsonBuilder object (newline-terminated). */
+/* A message: one object of JSON, compact, on a line of its own. */
+static void
+begin_message (JsJsonWriter *b, GString *out, const char *type, gint64 now_ns)
+{
+  js_json_writer_init (b, out, JS_JSON_WRITER_COMPACT);
+  js_json_writer_begin_object (b);
+  js_json_writer_member_string (b, "type", type);
+  js_json_writer_member_int (b, "v", JS_LIVE_PROTOCOL_VERSION);
+  js_json_writer_member_int (b, "t_ns", now_ns);
+}
+
 static GBytes *
-message_from_builder (JsonBuilder *b)
+end_message (JsJsonWriter *b, GString *out)
 {
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = json_builder_get_root (b);
-  gsize length = 0;
-  char *json;
-  GString *line;
-
-  json_generator_set_root (gen, root);
-  json = json_generator_to_data (gen, &length);
-  line = g_string_sized_new (length + 1);
-  g_string_append_len (line, json, length);
-  g_string_append_c (line, '\n');
-  g_free (json);
-  return g_string_free_to_bytes (line);
+  js_json_writer_end_object (b);
+  g_string_append_c (out, '\n');
+  return g_string_free_to_bytes (out);
 }
 
 static void
-begin_message (JsonBuilder *b, const char *type, gint64 now_ns)
+add_server_stats (JsJsonWriter *b, const JsLiveServerStats *st)
 {
-  json_builder_begin_object (b);
-  js_json_member_string (b, "type", type);
-  js_json_member_int (b, "v", JS_LIVE_PROTOCOL_VERSION);
-  js_json_member_int (b, "t_ns", now_ns);
-}
-
-static void
-add_server_stats (JsonBuilder *b, const JsLiveServerStats *st)
-{
-  json_builder_set_member_name (b, "server");
-  json_builder_begin_object (b);
-  js_json_member_int (b, "clients", st->clients);
-  js_json_member_int (b, "accepted", st->accepted);
-  js_json_member_int (b, "refused_uid", st->refused_uid);
-  js_json_member_int (b, "refused_full", st->refused_full);
-  js_json_member_int (b, "messages_sent", st->messages_sent);
-  js_json_member_int (b, "messages_dropped", st->messages_dropped);
-  js_json_member_int (b, "bytes_sent", st->bytes_sent);
-  json_builder_end_object (b);
+  js_json_writer_member (b, "server");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "clients", st->clients);
+  js_json_writer_member_int (b, "accepted", st->accepted);
+  js_json_writer_member_int (b, "refused_uid", st->refused_uid);
+  js_json_writer_member_int (b, "refused_full", st->refused_full);
+  js_json_writer_member_int (b, "messages_sent", st->messages_sent);
+  js_json_writer_member_int (b, "messages_dropped", st->messages_dropped);
+  js_json_writer_member_int (b, "bytes_sent", st->bytes_sent);
+  js_json_writer_end_object (b);
 }
 
 GBytes *
 js_live_message_hello (const JsLiveHelloInfo *hello, const JsLiveServerStats *stats, gint64 now_ns)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
+  GString *out = g_string_sized_new (256);
+  JsJsonWriter w, *b = &w;
   JsProcessInfo info = { 0 };
 
   js_process_info_read (&info);
-  begin_message (b, "hello", now_ns);
-  js_json_member_int (b, "protocol", JS_LIVE_PROTOCOL_VERSION);
-  js_json_member_int (b, "pid", hello->pid);
-  js_json_member_string (b, "exe", info.exe);
-  js_json_member_string (b, "name", info.name);
-  js_json_member_string (b, "toolkit", info.toolkit);
-  js_json_member_string (b, "gtk_version", info.gtk_version);
-  js_json_member_string (b, "glib_version", info.glib_version);
-  js_json_member_int (b, "start_ns", hello->start_ns);
+  begin_message (b, out, "hello", now_ns);
+  js_json_writer_member_int (b, "protocol", JS_LIVE_PROTOCOL_VERSION);
+  js_json_writer_member_int (b, "pid", hello->pid);
+  js_json_writer_member_string (b, "exe", info.exe);
+  js_json_writer_member_string (b, "name", info.name);
+  js_json_writer_member_string (b, "toolkit", info.toolkit);
+  js_json_writer_member_string (b, "gtk_version", info.gtk_version);
+  js_json_writer_member_string (b, "glib_version", info.glib_version);
+  js_json_writer_member_int (b, "start_ns", hello->start_ns);
   /* The same moment on the wall clock, for people (µs since the epoch). */
-  js_json_member_int (b, "start_unix_us", g_get_real_time () - (now_ns - hello->start_ns) / 1000);
-  js_json_member_int (b, "hang_min_ns", hello->hang_min_ns);
-  js_json_member_int (b, "tick_ms", JS_LIVE_SERVER_TICK_MS);
+  js_json_writer_member_int (b, "start_unix_us",
+                             g_get_real_time () - (now_ns - hello->start_ns) / 1000);
+  js_json_writer_member_int (b, "hang_min_ns", hello->hang_min_ns);
+  js_json_writer_member_int (b, "tick_ms", JS_LIVE_SERVER_TICK_MS);
   add_server_stats (b, stats);
-  json_builder_end_object (b);
   js_process_info_clear (&info);
-  return message_from_builder (b);
+  return end_message (b, out);
 }
 
 GBytes *
 js_live_message_server (const JsLiveServerStats *stats, gint64 now_ns)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
+  GString *out = g_string_sized_new (256);
+  JsJsonWriter w, *b = &w;
 
-  begin_message (b, "server", now_ns);
+  begin_message (b, out, "server", now_ns);
   add_server_stats (b, stats);
-  json_builder_end_object (b);
-  return message_from_builder (b);
+  return end_message (b, out);
 }
 
 /* {"type":"snapshot","v":1,"t_ns":T,"generation":G,"snapshot":SNAPSHOT}: the
@@ -140,14 +132,14 @@ js_live_message_hang (gint64 since_ns, gint64 now_ns)
 GBytes *
 js_live_message_hang_end (gint64 since_ns, gint64 end_ns, gint64 now_ns)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
+  GString *out = g_string_sized_new (256);
+  JsJsonWriter w, *b = &w;
 
-  begin_message (b, "hang-end", now_ns);
-  js_json_member_int (b, "since_ns", since_ns);
-  js_json_member_int (b, "end_ns", end_ns);
-  js_json_member_int (b, "duration_ns", end_ns - since_ns);
-  json_builder_end_object (b);
-  return message_from_builder (b);
+  begin_message (b, out, "hang-end", now_ns);
+  js_json_writer_member_int (b, "since_ns", since_ns);
+  js_json_writer_member_int (b, "end_ns", end_ns);
+  js_json_writer_member_int (b, "duration_ns", end_ns - since_ns);
+  return end_message (b, out);
 }
 
 static gint64
@@ -218,39 +210,40 @@ js_live_message_hang_event (GBytes *snapshot, gint64 since_ns, gint64 end_ns, gi
                             gint64 now_ns)
 {
   g_autoptr (JsonNode) event = find_hang_event (snapshot, since_ns, end_ns, merge_gap_ns);
-  g_autoptr (JsonBuilder) b = NULL;
+  GString *out;
+  JsJsonWriter w, *b = &w;
 
   if (event == NULL)
     return NULL;
-  b = json_builder_new ();
-  begin_message (b, "event", now_ns);
-  js_json_member_int (b, "since_ns", since_ns);
-  js_json_member_int (b, "end_ns", end_ns);
-  json_builder_set_member_name (b, "event");
-  json_builder_add_value (b, json_node_ref (event));
-  json_builder_end_object (b);
-  return message_from_builder (b);
+  out = g_string_sized_new (4096);
+  begin_message (b, out, "event", now_ns);
+  js_json_writer_member_int (b, "since_ns", since_ns);
+  js_json_writer_member_int (b, "end_ns", end_ns);
+  js_json_writer_member (b, "event");
+  js_json_write_node (b, event);
+  return end_message (b, out);
 }
 
 GBytes *
 js_live_message_bye (gint64 now_ns)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
+  GString *out = g_string_sized_new (256);
+  JsJsonWriter w, *b = &w;
 
-  begin_message (b, "bye", now_ns);
-  json_builder_end_object (b);
-  return message_from_builder (b);
+  begin_message (b, out, "bye", now_ns);
+  return end_message (b, out);
 }
 
 GBytes *
 js_live_message_error (const char *reason)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
+  GString *out = g_string_sized_new (256);
+  JsJsonWriter w, *b = &w;
 
-  json_builder_begin_object (b);
-  js_json_member_string (b, "type", "error");
-  js_json_member_int (b, "v", JS_LIVE_PROTOCOL_VERSION);
-  js_json_member_string (b, "reason", reason);
-  json_builder_end_object (b);
-  return message_from_builder (b);
+  js_json_writer_init (b, out, JS_JSON_WRITER_COMPACT);
+  js_json_writer_begin_object (b);
+  js_json_writer_member_string (b, "type", "error");
+  js_json_writer_member_int (b, "v", JS_LIVE_PROTOCOL_VERSION);
+  js_json_writer_member_string (b, "reason", reason);
+  return end_message (b, out);
 }

@@ -10,16 +10,16 @@
 #pragma once
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
+#include "js-json-writer.h"
 #include "js-context.h"
 
 G_BEGIN_DECLS
 
 /* Adds scene, marks, marks_omitted and context to the event object being
  * built. */
-void js_report_add_event_context (JsonBuilder *b, JsContext *c, const JsEvent *e);
+void js_report_add_event_context (JsJsonWriter *b, JsContext *c, const JsEvent *e);
 
 /* Adds the top-level members. */
-void js_report_add_context (JsonBuilder *b, JsContext *c);
+void js_report_add_context (JsJsonWriter *b, JsContext *c);
 
 G_END_DECLS

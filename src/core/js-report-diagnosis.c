@@ -6,7 +6,7 @@
 #include "js-report-diagnosis.h"
 
 #include "js-diagnosis.h"
-#include "js-json.h"
+#include "js-json-writer.h"
 #include "js-stack-sample.h"
 
 /* Where the mistake was made, for people: the innermost frame of the app's
@@ -36,17 +36,17 @@ caller_of (const JsProfile *profile, guint32 from, const JsCause *cause)
  * shows no call's arguments); for a synchronous D-Bus call the call's
  * names (null when the preload did not see the call: js-dbus-calls.h). */
 static void
-add_detail (JsonBuilder *b, const char *id, const JsSampleStats *stats)
+add_detail (JsJsonWriter *b, const char *id, const JsSampleStats *stats)
 {
   const char *text;
 
-  json_builder_set_member_name (b, "detail");
+  js_json_writer_member (b, "detail");
   if (g_strcmp0 (id, "file-io") == 0)
     {
-      json_builder_begin_object (b);
-      js_json_member_string (b, "path",
-                             js_sample_details_heaviest (&stats->details, JS_SAMPLE_DETAIL_FILE));
-      json_builder_end_object (b);
+      js_json_writer_begin_object (b);
+      js_json_writer_member_string (
+          b, "path", js_sample_details_heaviest (&stats->details, JS_SAMPLE_DETAIL_FILE));
+      js_json_writer_end_object (b);
     }
   else if (g_strcmp0 (id, "dbus-sync") == 0
            && (text = js_sample_details_heaviest (&stats->details, JS_SAMPLE_DETAIL_DBUS)) != NULL)
@@ -54,14 +54,14 @@ add_detail (JsonBuilder *b, const char *id, const JsSampleStats *stats)
       static const char *const names[] = { "bus_name", "object_path", "interface", "method" };
       g_auto (GStrv) fields = g_strsplit (text, "\n", G_N_ELEMENTS (names));
 
-      json_builder_begin_object (b);
+      js_json_writer_begin_object (b);
       for (guint k = 0; k < G_N_ELEMENTS (names); k++)
-        js_json_member_string (
+        js_json_writer_member_string (
             b, names[k], k < g_strv_length (fields) && fields[k][0] != '\0' ? fields[k] : NULL);
-      json_builder_end_object (b);
+      js_json_writer_end_object (b);
     }
   else
-    json_builder_add_null_value (b);
+    js_json_writer_null (b);
 }
 
 guint64 *
@@ -92,7 +92,7 @@ js_report_diagnosis_masks (const JsProfile *profile)
 }
 
 void
-js_report_add_diagnosis (JsonBuilder *b, const JsProfile *profile, const guint64 *masks,
+js_report_add_diagnosis (JsJsonWriter *b, const JsProfile *profile, const guint64 *masks,
                          const gint64 *ns, const JsSampleStats *stats, gint64 attributed_ns,
                          const JsCause *cause, gboolean frame)
 {
@@ -127,26 +127,26 @@ js_report_add_diagnosis (JsonBuilder *b, const JsProfile *profile, const guint64
   in.culprit = cause->culprit;
   in.culprit_ns = cause->culprit_ns;
   in.masks = masks;
-  json_builder_set_member_name (b, "diagnosis");
+  js_json_writer_member (b, "diagnosis");
   if (!js_diagnosis_find (&in, &d))
     {
-      json_builder_add_null_value (b);
+      js_json_writer_null (b);
       return;
     }
   at = d.node != JS_DIAGNOSIS_NO_NODE ? js_profile_node (profile, d.node) : NULL;
-  json_builder_begin_object (b);
-  js_json_member_string (b, "id", d.rule->id);
-  js_json_member_string (b, "title", d.rule->title);
-  js_json_member_int (b, "evidence_ns", d.evidence_ns);
-  json_builder_set_member_name (b, "share");
-  json_builder_add_double_value (b, ((gint64) (d.share * 1000 + 0.5)) / 1000.0);
-  js_json_member_string (b, "function", at != NULL ? at->frame.function : NULL);
-  js_json_member_int (b, "node", at != NULL ? (gint64) d.node : -1);
-  js_json_member_string (b, "wait", d.wait);
-  js_json_member_string (
+  js_json_writer_begin_object (b);
+  js_json_writer_member_string (b, "id", d.rule->id);
+  js_json_writer_member_string (b, "title", d.rule->title);
+  js_json_writer_member_int (b, "evidence_ns", d.evidence_ns);
+  js_json_writer_member (b, "share");
+  js_json_writer_double (b, ((gint64) (d.share * 1000 + 0.5)) / 1000.0);
+  js_json_writer_member_string (b, "function", at != NULL ? at->frame.function : NULL);
+  js_json_writer_member_int (b, "node", at != NULL ? (gint64) d.node : -1);
+  js_json_writer_member_string (b, "wait", d.wait);
+  js_json_writer_member_string (
       b, "caller",
       caller_of (profile, d.node != JS_DIAGNOSIS_NO_NODE ? d.node : cause->culprit, cause));
-  js_json_member_string (b, "fix", d.rule->fix);
+  js_json_writer_member_string (b, "fix", d.rule->fix);
   add_detail (b, d.rule->id, stats);
-  json_builder_end_object (b);
+  js_json_writer_end_object (b);
 }

@@ -9,7 +9,7 @@
 #pragma once
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
+#include "js-json-writer.h"
 #include "js-attribution.h"
 #include "js-stall-analysis.h"
 
@@ -23,7 +23,7 @@ guint64 *js_report_diagnosis_masks (const JsProfile *profile);
  * of `profile` (NULL: the profile's own), of which `attributed_ns` is the
  * total, with the blocked time of `stats` and the culprit of `cause`.
  * `frame`: a slow frame. `masks`: js_report_diagnosis_masks of `profile`. */
-void js_report_add_diagnosis (JsonBuilder *b, const JsProfile *profile, const guint64 *masks,
+void js_report_add_diagnosis (JsJsonWriter *b, const JsProfile *profile, const guint64 *masks,
                               const gint64 *ns, const JsSampleStats *stats, gint64 attributed_ns,
                               const JsCause *cause, gboolean frame);
 

@@ -5,7 +5,7 @@
 #include "js-report-live.h"
 #include "js-mainloop.h"
 #include "js-names.h"
-#include "js-json.h"
+#include "js-json-writer.h"
 
 /* Frames name their dispatches' source and callback by index into
  * live.strings: a frame's row stays a few numbers. */
@@ -33,7 +33,7 @@ string_index (StringTable *t, const char *s)
 }
 
 static void
-add_dispatches (JsonBuilder *b, const JsRecentFrame *f, JsCallbackNames *callback_names,
+add_dispatches (JsJsonWriter *b, const JsRecentFrame *f, JsCallbackNames *callback_names,
                 StringTable *strings)
 {
   gboolean slow = (f->flags & JS_RECENT_FRAME_SLOW) != 0;
@@ -43,24 +43,24 @@ add_dispatches (JsonBuilder *b, const JsRecentFrame *f, JsCallbackNames *callbac
     n += slow || f->dispatches[i].duration_us >= JS_REPORT_LIVE_MIN_DISPATCH_US;
   if (n == 0)
     return; /* the member is left out */
-  json_builder_begin_array (b);
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < n; i++)
     {
       const JsRecentDispatch *x = &f->dispatches[i]; /* longest first */
 
-      json_builder_begin_array (b);
-      json_builder_add_int_value (b, string_index (strings, js_names_get (x->name_id)));
-      json_builder_add_int_value (
+      js_json_writer_begin_array (b);
+      js_json_writer_int (b, string_index (strings, js_names_get (x->name_id)));
+      js_json_writer_int (
           b, string_index (strings, js_callback_names_lookup (callback_names, x->code)));
-      json_builder_add_int_value (b, x->duration_us);
-      json_builder_add_int_value (b, x->offset_us);
-      json_builder_end_array (b);
+      js_json_writer_int (b, x->duration_us);
+      js_json_writer_int (b, x->offset_us);
+      js_json_writer_end_array (b);
     }
-  json_builder_end_array (b);
+  js_json_writer_end_array (b);
 }
 
 void
-js_report_add_live (JsonBuilder *b, const JsFrameMetrics *frames, JsCallbackNames *callback_names,
+js_report_add_live (JsJsonWriter *b, const JsFrameMetrics *frames, JsCallbackNames *callback_names,
                     JsWatchdog *watchdog, gint64 now_ns, gint64 start_ns, gint64 collector_cpu_ns)
 {
   g_autoptr (GArray) recent = g_array_new (FALSE, FALSE, sizeof (JsRecentFrame));
@@ -71,60 +71,60 @@ js_report_add_live (JsonBuilder *b, const JsFrameMetrics *frames, JsCallbackName
   };
 
   js_frame_metrics_recent (frames, now_ns - JS_REPORT_LIVE_FRAMES_NS, recent);
-  json_builder_set_member_name (b, "live");
-  json_builder_begin_object (b);
-  js_json_member_int (b, "now_ns", now_ns);
+  js_json_writer_member (b, "live");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "now_ns", now_ns);
   /* How long the main thread has been out of poll (0: it waits, as it
    * should): a hang in progress shows here before any event. */
-  js_json_member_int (b, "stuck_ns", stuck != 0 ? MAX (0, now_ns - stuck) : 0);
+  js_json_writer_member_int (b, "stuck_ns", stuck != 0 ? MAX (0, now_ns - stuck) : 0);
 
   /* Compact: [end_ns, frame_ns, budget_us, window, flags, [phase_us x 6],
    * dispatches?] per frame, oldest first. flags: 1 slow, 2 frozen, 4
    * animating. dispatches: [[source, callback, own_us, offset_us], ...],
    * longest first, source and callback indexing live.strings (-1: null). */
-  json_builder_set_member_name (b, "frames");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "frames");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < recent->len; i++)
     {
       const JsRecentFrame *f = &g_array_index (recent, JsRecentFrame, i);
 
-      json_builder_begin_array (b);
-      json_builder_add_int_value (b, f->end_ns);
-      json_builder_add_int_value (b, f->frame_ns);
-      json_builder_add_int_value (b, f->budget_us);
-      json_builder_add_int_value (b, f->window);
-      json_builder_add_int_value (b, f->flags);
-      json_builder_begin_array (b);
+      js_json_writer_begin_array (b);
+      js_json_writer_int (b, f->end_ns);
+      js_json_writer_int (b, f->frame_ns);
+      js_json_writer_int (b, f->budget_us);
+      js_json_writer_int (b, f->window);
+      js_json_writer_int (b, f->flags);
+      js_json_writer_begin_array (b);
       for (guint p = 0; p < JS_N_PHASES; p++)
-        json_builder_add_int_value (b, f->phase_us[p]);
-      json_builder_end_array (b);
+        js_json_writer_int (b, f->phase_us[p]);
+      js_json_writer_end_array (b);
       add_dispatches (b, f, callback_names, &strings);
-      json_builder_end_array (b);
+      js_json_writer_end_array (b);
     }
-  json_builder_end_array (b);
+  js_json_writer_end_array (b);
 
   /* Names and symbols are interned for the run (js-names.c, js-callback-names.c):
    * the borrowed strings outlive this call. */
-  json_builder_set_member_name (b, "strings");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "strings");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < strings.strings->len; i++)
-    json_builder_add_string_value (b, g_ptr_array_index (strings.strings, i));
-  json_builder_end_array (b);
+    js_json_writer_string (b, g_ptr_array_index (strings.strings, i));
+  js_json_writer_end_array (b);
   g_hash_table_unref (strings.index);
   g_ptr_array_unref (strings.strings);
 
-  json_builder_set_member_name (b, "overhead");
-  json_builder_begin_object (b);
-  js_json_member_int (b, "monitored_ns", now_ns - start_ns);
-  js_json_member_int (b, "collector_cpu_ns", collector_cpu_ns);
+  js_json_writer_member (b, "overhead");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "monitored_ns", now_ns - start_ns);
+  js_json_writer_member_int (b, "collector_cpu_ns", collector_cpu_ns);
   if (watchdog != NULL)
     {
       JsWatchdogStats ws;
 
       js_watchdog_get_stats (watchdog, &ws);
-      js_json_member_int (b, "watchdog_cpu_ns", ws.thread_cpu_ns);
-      js_json_member_int (b, "signal_handler_ns", ws.handler_ns_total);
+      js_json_writer_member_int (b, "watchdog_cpu_ns", ws.thread_cpu_ns);
+      js_json_writer_member_int (b, "signal_handler_ns", ws.handler_ns_total);
     }
-  json_builder_end_object (b);
-  json_builder_end_object (b);
+  js_json_writer_end_object (b);
+  js_json_writer_end_object (b);
 }

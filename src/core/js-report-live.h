@@ -7,7 +7,7 @@
  */
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include "js-json-writer.h"
 #include "js-callback-names.h"
 #include "js-frame-metrics.h"
 #include "js-watchdog.h"
@@ -20,7 +20,7 @@ G_BEGIN_DECLS
  * slow frame all): most frames on time only show their paint. */
 #define JS_REPORT_LIVE_MIN_DISPATCH_US 1000
 
-void js_report_add_live (JsonBuilder *b, const JsFrameMetrics *frames,
+void js_report_add_live (JsJsonWriter *b, const JsFrameMetrics *frames,
                          JsCallbackNames *callback_names, JsWatchdog *watchdog, gint64 now_ns,
                          gint64 start_ns, gint64 collector_cpu_ns);
 

@@ -10,7 +10,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-report-posting.h"
-#include "js-json.h"
+#include "js-json-writer.h"
 #include "js-report-stacks.h"
 #include "js-signature.h"
 #include "js-stack-path.h"
@@ -39,7 +39,7 @@ leaf_first (JsStallStore *stalls, guint id)
 }
 
 static void
-add_frame (JsonBuilder *b, JsStallStore *stalls, const JsFrame *f)
+add_frame (JsJsonWriter *b, JsStallStore *stalls, const JsFrame *f)
 {
   js_report_add_frame (b, f, js_modules_get (stalls->modules, f->module));
 }
@@ -47,18 +47,18 @@ add_frame (JsonBuilder *b, JsStallStore *stalls, const JsFrame *f)
 /* The caller's frame: the innermost of those at the call (inlined ones
  * first), or null. */
 static void
-add_caller (JsonBuilder *b, JsStallStore *stalls, guint id)
+add_caller (JsJsonWriter *b, JsStallStore *stalls, guint id)
 {
   const JsStack *stack = id != 0 ? js_stack_table_get (stalls->stacks, id) : NULL;
 
   if (stack == NULL || stack->frames->len == 0)
-    json_builder_add_null_value (b);
+    js_json_writer_null (b);
   else
     add_frame (b, stalls, &g_array_index (stack->frames, JsFrame, 0));
 }
 
 void
-js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore *stalls, guint32 post)
+js_report_add_posted_from (JsJsonWriter *b, JsPostSites *sites, JsStallStore *stalls, guint32 post)
 {
   const JsPostSiteInfo *s = stalls != NULL ? js_post_sites_get (sites, post) : NULL;
   g_autoptr (GPtrArray) path = NULL;
@@ -69,36 +69,36 @@ js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore *sta
   const JsStack *full;
   char id[17];
 
-  json_builder_set_member_name (b, "posted_from");
+  js_json_writer_member (b, "posted_from");
   if (s == NULL)
     {
-      json_builder_add_null_value (b);
+      js_json_writer_null (b);
       return;
     }
-  json_builder_begin_object (b);
-  js_json_member_string (b, "kind", s->kind < JS_POST_N_KINDS ? kind_names[s->kind] : NULL);
-  js_json_member_string (b, "thread", s->main_thread ? "main" : "other");
-  json_builder_set_member_name (b, "caller");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_string (b, "kind", s->kind < JS_POST_N_KINDS ? kind_names[s->kind] : NULL);
+  js_json_writer_member_string (b, "thread", s->main_thread ? "main" : "other");
+  js_json_writer_member (b, "caller");
   add_caller (b, stalls, s->caller);
 
   full = s->stack != 0 ? js_stack_table_get (stalls->stacks, s->stack) : NULL;
   path = leaf_first (stalls, full != NULL ? s->stack : s->caller);
-  json_builder_set_member_name (b, "stack");
+  js_json_writer_member (b, "stack");
   if (full != NULL)
     {
-      json_builder_begin_array (b);
+      js_json_writer_begin_array (b);
       for (guint i = 0; i < path->len; i++)
         add_frame (b, stalls, ((const JsPathFrame *) g_ptr_array_index (path, i))->frame);
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "stack_truncated");
-      json_builder_add_boolean_value (b, full->truncated);
+      js_json_writer_end_array (b);
+      js_json_writer_member (b, "stack_truncated");
+      js_json_writer_bool (b, full->truncated);
       /* Not this attach's: an earlier one's by the same caller of the same
        * callback (js-posting.c, the library callers' rule). */
-      json_builder_set_member_name (b, "stack_inherited");
-      json_builder_add_boolean_value (b, s->stack_inherited);
+      js_json_writer_member (b, "stack_inherited");
+      js_json_writer_bool (b, s->stack_inherited);
     }
   else
-    json_builder_add_null_value (b);
+    js_json_writer_null (b);
 
   /* The signature: of the full stack, else of the caller alone. The
    * culprit: the innermost frame of the app's code, below the loop's
@@ -118,25 +118,26 @@ js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore *sta
         culprit = pf;
     }
   signature = js_signature_compute (sig, path->len, JS_SIGNATURE_DEFAULT_FRAMES, id);
-  js_json_member_string (b, "signature", signature);
-  js_json_member_string (b, "signature_id", id);
+  js_json_writer_member_string (b, "signature", signature);
+  js_json_writer_member_string (b, "signature_id", id);
 
-  json_builder_set_member_name (b, "culprit");
+  js_json_writer_member (b, "culprit");
   if (culprit != NULL)
     add_frame (b, stalls, culprit->frame);
   else
-    json_builder_add_null_value (b);
-  js_json_member_string (b, "culprit_reason",
-                         culprit != NULL ? "app"
-                         : full != NULL  ? "no frame of the app's own code on the stack"
-                                         : "no full stack, and the caller is not the app's code");
+    js_json_writer_null (b);
+  js_json_writer_member_string (b, "culprit_reason",
+                                culprit != NULL ? "app"
+                                : full != NULL
+                                    ? "no frame of the app's own code on the stack"
+                                    : "no full stack, and the caller is not the app's code");
 
-  json_builder_set_member_name (b, "chain");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "chain");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < s->n_chain; i++)
     add_caller (b, stalls, s->chain[i]);
-  json_builder_end_array (b);
-  json_builder_end_object (b);
+  js_json_writer_end_array (b);
+  js_json_writer_end_object (b);
 }
 
 guint32
@@ -153,7 +154,7 @@ js_report_hang_post_site (JsPostSites *sites, JsStall *s)
 }
 
 void
-js_report_add_posting_summary (JsonBuilder *b, JsPostSites *sites)
+js_report_add_posting_summary (JsJsonWriter *b, JsPostSites *sites)
 {
   JsPostingStats st;
   JsPostSitesStats ps = { 0 };
@@ -161,16 +162,16 @@ js_report_add_posting_summary (JsonBuilder *b, JsPostSites *sites)
   js_posting_get_stats (&st);
   if (sites != NULL)
     js_post_sites_get_stats (sites, &ps);
-  json_builder_set_member_name (b, "posting");
-  json_builder_begin_object (b);
-  js_json_member_int (b, "attaches", (gint64) st.attaches);
-  js_json_member_int (b, "stacks", (gint64) st.stacks);
-  js_json_member_int (b, "stacks_over_budget", (gint64) st.stacks_over_budget);
-  js_json_member_int (b, "stacks_per_s", st.stacks_per_s);
-  js_json_member_int (b, "stacks_library", (gint64) st.stacks_library);
-  js_json_member_int (b, "slow_resolved", (gint64) ps.resolved);
-  js_json_member_int (b, "slow_unknown", (gint64) ps.unknown);
-  js_json_member_int (b, "sites", ps.distinct);
-  js_json_member_int (b, "sites_dropped", (gint64) ps.dropped);
-  json_builder_end_object (b);
+  js_json_writer_member (b, "posting");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "attaches", (gint64) st.attaches);
+  js_json_writer_member_int (b, "stacks", (gint64) st.stacks);
+  js_json_writer_member_int (b, "stacks_over_budget", (gint64) st.stacks_over_budget);
+  js_json_writer_member_int (b, "stacks_per_s", st.stacks_per_s);
+  js_json_writer_member_int (b, "stacks_library", (gint64) st.stacks_library);
+  js_json_writer_member_int (b, "slow_resolved", (gint64) ps.resolved);
+  js_json_writer_member_int (b, "slow_unknown", (gint64) ps.unknown);
+  js_json_writer_member_int (b, "sites", ps.distinct);
+  js_json_writer_member_int (b, "sites_dropped", (gint64) ps.dropped);
+  js_json_writer_end_object (b);
 }

@@ -4,14 +4,14 @@
  */
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include "js-json-writer.h"
 #include "js-post-sites.h"
 #include "js-stall-store.h"
 
 G_BEGIN_DECLS
 
 /* `posted_from`: the site `post` of `sites` (null when unknown). */
-void js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore *stalls,
+void js_report_add_posted_from (JsJsonWriter *b, JsPostSites *sites, JsStallStore *stalls,
                                 guint32 post);
 
 /* The site id (in `sites`) of the dispatch the stall `s` is stuck in, 0
@@ -19,6 +19,6 @@ void js_report_add_posted_from (JsonBuilder *b, JsPostSites *sites, JsStallStore
 guint32 js_report_hang_post_site (JsPostSites *sites, JsStall *s);
 
 /* The summary's `posting`: attaches seen, full stacks and their ceiling. */
-void js_report_add_posting_summary (JsonBuilder *b, JsPostSites *sites);
+void js_report_add_posting_summary (JsJsonWriter *b, JsPostSites *sites);
 
 G_END_DECLS

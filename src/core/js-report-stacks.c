@@ -8,7 +8,7 @@
 #include "js-sampler.h"
 #include "js-stall-analysis.h"
 #include "js-signature.h"
-#include "js-json.h"
+#include "js-json-writer.h"
 
 #include <string.h>
 
@@ -33,57 +33,57 @@ module_of (JsReportStacks *rs, const JsFrame *f)
 }
 
 static void
-member_offset (JsonBuilder *b, const char *name, guint64 offset)
+member_offset (JsJsonWriter *b, const char *name, guint64 offset)
 {
   g_autofree char *text = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", offset);
 
-  js_json_member_string (b, name, text);
+  js_json_writer_member_string (b, name, text);
 }
 
 static void
-member_line (JsonBuilder *b, guint line)
+member_line (JsJsonWriter *b, guint line)
 {
   if (line > 0)
-    js_json_member_int (b, "line", line);
+    js_json_writer_member_int (b, "line", line);
   else
-    js_json_member_string (b, "line", NULL);
+    js_json_writer_member_string (b, "line", NULL);
 }
 
 /* The raw name, where it is not `function` (a C++ or Rust name, demangled). */
 static void
-member_symbol (JsonBuilder *b, const JsFrame *f)
+member_symbol (JsJsonWriter *b, const JsFrame *f)
 {
   if (f->symbol != NULL)
-    js_json_member_string (b, "symbol", f->symbol);
+    js_json_writer_member_string (b, "symbol", f->symbol);
 }
 
 void
-js_report_add_frame (JsonBuilder *b, const JsFrame *f, const JsModule *m)
+js_report_add_frame (JsJsonWriter *b, const JsFrame *f, const JsModule *m)
 {
-  json_builder_begin_object (b);
-  js_json_member_string (b, "function", f->function);
+  js_json_writer_begin_object (b);
+  js_json_writer_member_string (b, "function", f->function);
   member_symbol (b, f);
-  js_json_member_string (b, "module", m ? m->name : NULL);
-  js_json_member_string (b, "file", f->file);
+  js_json_writer_member_string (b, "module", m ? m->name : NULL);
+  js_json_writer_member_string (b, "file", f->file);
   member_line (b, f->line);
   member_offset (b, "offset", f->offset);
-  js_json_member_string (b, "build_id", m ? m->build_id : NULL);
+  js_json_writer_member_string (b, "build_id", m ? m->build_id : NULL);
   if (f->inlined)
     {
-      json_builder_set_member_name (b, "inlined");
-      json_builder_add_boolean_value (b, TRUE);
+      js_json_writer_member (b, "inlined");
+      js_json_writer_bool (b, TRUE);
     }
-  json_builder_end_object (b);
+  js_json_writer_end_object (b);
 }
 
 void
-js_report_add_modules (JsonBuilder *b, JsModules *modules)
+js_report_add_modules (JsJsonWriter *b, JsModules *modules)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   const JsModule *m;
 
-  json_builder_set_member_name (b, "modules");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "modules");
+  js_json_writer_begin_array (b);
   for (guint id = 1; (m = js_modules_get (modules, id)) != NULL; id++)
     {
       char *key;
@@ -93,23 +93,23 @@ js_report_add_modules (JsonBuilder *b, JsModules *modules)
       key = g_strdup_printf ("%s\n%s", m->path, m->build_id != NULL ? m->build_id : "");
       if (!g_hash_table_add (seen, key))
         continue;
-      json_builder_begin_object (b);
-      js_json_member_string (b, "name", m->name);
+      js_json_writer_begin_object (b);
+      js_json_writer_member_string (b, "name", m->name);
       /* The vDSO's "path" is its name: no file. */
-      js_json_member_string (b, "path", g_path_is_absolute (m->path) ? m->path : NULL);
-      js_json_member_string (b, "build_id", m->build_id);
+      js_json_writer_member_string (b, "path", g_path_is_absolute (m->path) ? m->path : NULL);
+      js_json_writer_member_string (b, "build_id", m->build_id);
       if (m->text_vaddr != 0 || m->text_offset != 0)
         {
           member_offset (b, "text_vaddr", m->text_vaddr);
           member_offset (b, "text_offset", m->text_offset);
         }
-      json_builder_end_object (b);
+      js_json_writer_end_object (b);
     }
-  json_builder_end_array (b);
+  js_json_writer_end_array (b);
 }
 
 static void
-add_frame (JsonBuilder *b, JsReportStacks *rs, const JsFrame *f)
+add_frame (JsJsonWriter *b, JsReportStacks *rs, const JsFrame *f)
 {
   js_report_add_frame (b, f, module_of (rs, f));
 }
@@ -136,7 +136,7 @@ path_frames (const JsProfile *p, guint32 node, gboolean *truncated)
 
 /* The stack's signature (js-signature.h), with the default depth. */
 static void
-add_signature (JsonBuilder *b, JsReportStacks *rs, GPtrArray *frames)
+add_signature (JsJsonWriter *b, JsReportStacks *rs, GPtrArray *frames)
 {
   g_autofree JsSignatureFrame *sig = g_new0 (JsSignatureFrame, MAX (frames->len, 1));
   g_autofree char *text = NULL;
@@ -151,8 +151,8 @@ add_signature (JsonBuilder *b, JsReportStacks *rs, GPtrArray *frames)
       sig[i].module = m ? m->name : NULL;
     }
   text = js_signature_compute (sig, frames->len, JS_SIGNATURE_DEFAULT_FRAMES, id);
-  js_json_member_string (b, "signature", text);
-  js_json_member_string (b, "signature_id", id);
+  js_json_writer_member_string (b, "signature", text);
+  js_json_writer_member_string (b, "signature_id", id);
 }
 
 /* --- building ------------------------------------------------------------ */
@@ -282,94 +282,94 @@ js_report_stacks_free (JsReportStacks *rs)
 /* --- members ------------------------------------------------------------- */
 
 static void
-member_int_or_null (JsonBuilder *b, const char *name, gboolean valid, gint64 value)
+member_int_or_null (JsJsonWriter *b, const char *name, gboolean valid, gint64 value)
 {
-  json_builder_set_member_name (b, name);
+  js_json_writer_member (b, name);
   if (valid)
-    json_builder_add_int_value (b, value);
+    js_json_writer_int (b, value);
   else
-    json_builder_add_null_value (b);
+    js_json_writer_null (b);
 }
 
 static void
-add_class_members (JsonBuilder *b, const JsSampleStats *s, const JsCause *c)
+add_class_members (JsJsonWriter *b, const JsSampleStats *s, const JsCause *c)
 {
   member_int_or_null (b, "cpu_ns", c->cpu_ns >= 0, c->cpu_ns);
   member_int_or_null (b, "off_cpu_ns", c->cpu_ns >= 0, MAX (0, s->watched_ns - c->cpu_ns));
   member_int_or_null (b, "runnable_ns", c->runnable_ns >= 0, c->runnable_ns);
-  js_json_member_int (b, "watched_ns", s->watched_ns);
-  js_json_member_int (b, "sampled_ns", s->sampled_ns);
-  js_json_member_int (b, "stalls", s->stalls);
-  js_json_member_string (b, "class", c->klass);
-  js_json_member_string (b, "wait",
-                         c->klass != NULL && c->wait != JS_WAIT_NONE
-                                 && g_strcmp0 (c->klass, "compute") != 0
-                             ? js_wait_kind_name (c->wait)
-                             : NULL);
+  js_json_writer_member_int (b, "watched_ns", s->watched_ns);
+  js_json_writer_member_int (b, "sampled_ns", s->sampled_ns);
+  js_json_writer_member_int (b, "stalls", s->stalls);
+  js_json_writer_member_string (b, "class", c->klass);
+  js_json_writer_member_string (b, "wait",
+                                c->klass != NULL && c->wait != JS_WAIT_NONE
+                                        && g_strcmp0 (c->klass, "compute") != 0
+                                    ? js_wait_kind_name (c->wait)
+                                    : NULL);
 }
 
 static void
-add_node_frame_ref (JsonBuilder *b, JsReportStacks *rs, const char *name, guint32 node)
+add_node_frame_ref (JsJsonWriter *b, JsReportStacks *rs, const char *name, guint32 node)
 {
   const JsProfileNode *n;
   const JsModule *m;
 
-  json_builder_set_member_name (b, name);
+  js_json_writer_member (b, name);
   if (node == JS_PROFILE_NONE)
     {
-      json_builder_add_null_value (b);
+      js_json_writer_null (b);
       return;
     }
   n = js_profile_node (rs->a->profile, node);
   m = module_of (rs, &n->frame);
-  json_builder_begin_object (b);
-  js_json_member_string (b, "function", n->frame.function);
-  js_json_member_string (b, "module", m ? m->name : NULL);
+  js_json_writer_begin_object (b);
+  js_json_writer_member_string (b, "function", n->frame.function);
+  js_json_writer_member_string (b, "module", m ? m->name : NULL);
   member_offset (b, "offset", n->frame.offset);
-  json_builder_end_object (b);
+  js_json_writer_end_object (b);
 }
 
 static void
-add_culprit (JsonBuilder *b, JsReportStacks *rs, const JsCause *c)
+add_culprit (JsJsonWriter *b, JsReportStacks *rs, const JsCause *c)
 {
   const JsProfileNode *n;
   const JsModule *m;
 
-  json_builder_set_member_name (b, "culprit");
+  js_json_writer_member (b, "culprit");
   if (c->culprit == JS_PROFILE_NONE)
     {
-      json_builder_add_null_value (b);
+      js_json_writer_null (b);
       return;
     }
   n = js_profile_node (rs->a->profile, c->culprit);
   m = module_of (rs, &n->frame);
-  json_builder_begin_object (b);
-  js_json_member_string (b, "function", n->frame.function);
+  js_json_writer_begin_object (b);
+  js_json_writer_member_string (b, "function", n->frame.function);
   member_symbol (b, &n->frame);
-  js_json_member_string (b, "module", m ? m->name : NULL);
-  js_json_member_string (b, "file", n->frame.file);
+  js_json_writer_member_string (b, "module", m ? m->name : NULL);
+  js_json_writer_member_string (b, "file", n->frame.file);
   member_line (b, n->frame.line);
   member_offset (b, "offset", n->frame.offset);
-  js_json_member_int (b, "node", c->culprit);
-  json_builder_set_member_name (b, "confidence");
-  json_builder_add_double_value (b, ((gint64) (c->confidence * 1000 + 0.5)) / 1000.0);
-  js_json_member_int (b, "time_ns", c->culprit_ns);
-  js_json_member_int (b, "samples", (gint64) c->culprit_samples);
-  js_json_member_int (b, "of_samples", (gint64) c->of_samples);
-  js_json_member_string (b, "reason", c->culprit_reason);
+  js_json_writer_member_int (b, "node", c->culprit);
+  js_json_writer_member (b, "confidence");
+  js_json_writer_double (b, ((gint64) (c->confidence * 1000 + 0.5)) / 1000.0);
+  js_json_writer_member_int (b, "time_ns", c->culprit_ns);
+  js_json_writer_member_int (b, "samples", (gint64) c->culprit_samples);
+  js_json_writer_member_int (b, "of_samples", (gint64) c->of_samples);
+  js_json_writer_member_string (b, "reason", c->culprit_reason);
   add_node_frame_ref (b, rs, "callback", c->callback);
-  js_json_member_int (b, "app_code_ns", c->app_code_ns);
-  json_builder_end_object (b);
+  js_json_writer_member_int (b, "app_code_ns", c->app_code_ns);
+  js_json_writer_end_object (b);
 }
 
 static void
-add_int_column (JsonBuilder *b, const char *name, const gint64 *values, guint n)
+add_int_column (JsJsonWriter *b, const char *name, const gint64 *values, guint n)
 {
-  json_builder_set_member_name (b, name);
-  json_builder_begin_array (b);
+  js_json_writer_member (b, name);
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < n; i++)
-    json_builder_add_int_value (b, values[i]);
-  json_builder_end_array (b);
+    js_json_writer_int (b, values[i]);
+  js_json_writer_end_array (b);
 }
 
 /* The frames table's key of a node. */
@@ -382,7 +382,7 @@ frame_key (JsReportStacks *rs, const JsFrame *f)
 }
 
 static void
-add_profile (JsonBuilder *b, JsReportStacks *rs)
+add_profile (JsJsonWriter *b, JsReportStacks *rs)
 {
   const JsProfile *p = rs->a->profile;
   guint n = p->nodes->len;
@@ -420,56 +420,56 @@ add_profile (JsonBuilder *b, JsReportStacks *rs)
           frame[i] = GPOINTER_TO_UINT (found);
         }
     }
-  json_builder_set_member_name (b, "profile");
-  json_builder_begin_object (b);
-  js_json_member_int (b, "samples", (gint64) p->samples);
-  js_json_member_int (b, "time_ns", p->time_ns);
-  js_json_member_int (b, "nodes_max", p->max_nodes);
-  json_builder_set_member_name (b, "frames");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "profile");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "samples", (gint64) p->samples);
+  js_json_writer_member_int (b, "time_ns", p->time_ns);
+  js_json_writer_member_int (b, "nodes_max", p->max_nodes);
+  js_json_writer_member (b, "frames");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < order->len; i++)
     {
       const JsFrame *f = g_ptr_array_index (order, i);
       const JsModule *m = module_of (rs, f);
 
-      json_builder_begin_object (b);
-      js_json_member_string (b, "function", f->function);
+      js_json_writer_begin_object (b);
+      js_json_writer_member_string (b, "function", f->function);
       member_symbol (b, f);
-      js_json_member_string (b, "module", m ? m->name : NULL);
+      js_json_writer_member_string (b, "module", m ? m->name : NULL);
       if (f->function == NULL)
         {
           member_offset (b, "offset", f->offset);
-          js_json_member_string (b, "build_id", m ? m->build_id : NULL);
+          js_json_writer_member_string (b, "build_id", m ? m->build_id : NULL);
         }
-      json_builder_end_object (b);
+      js_json_writer_end_object (b);
     }
-  json_builder_end_array (b);
-  json_builder_set_member_name (b, "nodes");
-  json_builder_begin_object (b);
+  js_json_writer_end_array (b);
+  js_json_writer_member (b, "nodes");
+  js_json_writer_begin_object (b);
   add_int_column (b, "parent", parent, n);
   add_int_column (b, "frame", frame, n);
   add_int_column (b, "self_samples", self_samples, n);
   add_int_column (b, "self_ns", self_ns, n);
-  json_builder_end_object (b);
+  js_json_writer_end_object (b);
   /* The main loop's dispatch nodes (js-stack-path.h: known from jankscope's
    * own hook even where GLib has no symbols): the views start a stack at
    * the callback below the innermost one. */
-  json_builder_set_member_name (b, "dispatch_nodes");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "dispatch_nodes");
+  js_json_writer_begin_array (b);
   for (guint32 i = 0; i < n; i++)
     if (js_profile_node (p, i)->flags & JS_NODE_DISPATCH)
-      json_builder_add_int_value (b, (gint64) i);
-  json_builder_end_array (b);
-  json_builder_end_object (b);
+      js_json_writer_int (b, (gint64) i);
+  js_json_writer_end_array (b);
+  js_json_writer_end_object (b);
 }
 
 static void
-add_stacks (JsonBuilder *b, JsReportStacks *rs)
+add_stacks (JsJsonWriter *b, JsReportStacks *rs)
 {
   const JsProfile *p = rs->a->profile;
 
-  json_builder_set_member_name (b, "stacks");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "stacks");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < rs->stacks->len; i++)
     {
       guint32 node = g_array_index (rs->stacks, guint32, i);
@@ -477,25 +477,25 @@ add_stacks (JsonBuilder *b, JsReportStacks *rs)
       gboolean truncated;
       g_autoptr (GPtrArray) frames = path_frames (p, node, &truncated);
 
-      json_builder_begin_object (b);
-      js_json_member_int (b, "count", (gint64) n->self_samples);
-      js_json_member_int (b, "time_ns", n->self_ns);
-      js_json_member_int (b, "node", node);
+      js_json_writer_begin_object (b);
+      js_json_writer_member_int (b, "count", (gint64) n->self_samples);
+      js_json_writer_member_int (b, "time_ns", n->self_ns);
+      js_json_writer_member_int (b, "node", node);
       if (truncated)
         {
-          json_builder_set_member_name (b, "truncated");
-          json_builder_add_boolean_value (b, TRUE);
+          js_json_writer_member (b, "truncated");
+          js_json_writer_bool (b, TRUE);
         }
       add_signature (b, rs, frames);
-      json_builder_set_member_name (b, "frames");
-      json_builder_begin_array (b);
+      js_json_writer_member (b, "frames");
+      js_json_writer_begin_array (b);
       for (guint k = 0; k < frames->len; k++)
         add_frame (b, rs, g_ptr_array_index (frames, k));
-      json_builder_end_array (b);
-      json_builder_end_object (b);
+      js_json_writer_end_array (b);
+      js_json_writer_end_object (b);
     }
-  json_builder_end_array (b);
-  js_json_member_int (b, "stacks_omitted", rs->stacks_total - rs->stacks->len);
+  js_json_writer_end_array (b);
+  js_json_writer_member_int (b, "stacks_omitted", rs->stacks_total - rs->stacks->len);
 }
 
 static const char *
@@ -507,13 +507,13 @@ state_name (guint8 state)
 }
 
 static void
-add_timeline (JsonBuilder *b, JsReportStacks *rs)
+add_timeline (JsJsonWriter *b, JsReportStacks *rs)
 {
   g_autoptr (GArray) timeline = g_array_copy (rs->a->timeline);
 
   js_timeline_shrink (timeline, JS_ATTRIBUTION_MAX_TIMELINE);
-  json_builder_set_member_name (b, "samples");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "samples");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < timeline->len; i++)
     {
       const JsSampleEntry *s = &g_array_index (timeline, JsSampleEntry, i);
@@ -521,64 +521,65 @@ add_timeline (JsonBuilder *b, JsReportStacks *rs)
                            ? g_hash_table_lookup (rs->stack_of, GUINT_TO_POINTER (s->node))
                            : NULL;
 
-      json_builder_begin_object (b);
-      js_json_member_int (b, "t_ns", s->t_ns);
+      js_json_writer_begin_object (b);
+      js_json_writer_member_int (b, "t_ns", s->t_ns);
       if (s->count > 1 || s->merged)
-        js_json_member_int (b, "last_ns", s->last_ns);
-      js_json_member_int (b, "count", s->count);
-      js_json_member_string (b, "state", state_name (s->state));
+        js_json_writer_member_int (b, "last_ns", s->last_ns);
+      js_json_writer_member_int (b, "count", s->count);
+      js_json_writer_member_string (b, "state", state_name (s->state));
       if (s->state == JS_THREAD_WAITING)
         {
-          js_json_member_string (b, "wait", js_wait_kind_name (s->wait));
-          js_json_member_int (b, "syscall", s->syscall);
+          js_json_writer_member_string (b, "wait", js_wait_kind_name (s->wait));
+          js_json_writer_member_int (b, "syscall", s->syscall);
         }
-      js_json_member_int (b, "stack", stack != NULL ? (gint64) GPOINTER_TO_UINT (stack) - 1 : -1);
-      js_json_member_int (b, "node", s->node != JS_PROFILE_NONE ? (gint64) s->node : -1);
-      js_json_member_int (b, "part", rs->no_parts ? -1 : s->part);
+      js_json_writer_member_int (b, "stack",
+                                 stack != NULL ? (gint64) GPOINTER_TO_UINT (stack) - 1 : -1);
+      js_json_writer_member_int (b, "node", s->node != JS_PROFILE_NONE ? (gint64) s->node : -1);
+      js_json_writer_member_int (b, "part", rs->no_parts ? -1 : s->part);
       if (s->merged)
-        js_json_member_int (b, "running", s->running);
-      json_builder_end_object (b);
+        js_json_writer_member_int (b, "running", s->running);
+      js_json_writer_end_object (b);
     }
-  json_builder_end_array (b);
+  js_json_writer_end_array (b);
 }
 
 static void
-add_watchdog (JsonBuilder *b, const JsConfig *config, const JsAttribution *a)
+add_watchdog (JsJsonWriter *b, const JsConfig *config, const JsAttribution *a)
 {
   const JsWatchdogMembers *w = &a->longest;
 
-  json_builder_set_member_name (b, "watchdog");
+  js_json_writer_member (b, "watchdog");
   if (w->length_ns < 0)
     {
-      json_builder_add_null_value (b);
+      js_json_writer_null (b);
       return;
     }
-  json_builder_begin_object (b);
-  js_json_member_int (b, "detected_ns", w->detected_ns);
-  json_builder_set_member_name (b, "tiers_crossed");
-  json_builder_begin_array (b);
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "detected_ns", w->detected_ns);
+  js_json_writer_member (b, "tiers_crossed");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < config->n_watchdog_tiers; i++)
     if (w->tier_at_ns[i] != 0)
       {
-        json_builder_begin_object (b);
-        js_json_member_int (b, "tier_ms", config->watchdog_tier_ns[i] / 1000000);
-        js_json_member_int (b, "at_ns", w->tier_at_ns[i]);
-        json_builder_end_object (b);
+        js_json_writer_begin_object (b);
+        js_json_writer_member_int (b, "tier_ms", config->watchdog_tier_ns[i] / 1000000);
+        js_json_writer_member_int (b, "at_ns", w->tier_at_ns[i]);
+        js_json_writer_end_object (b);
       }
-  json_builder_end_array (b);
+  js_json_writer_end_array (b);
   member_int_or_null (b, "ping_latency_ns", w->ping_latency_ns >= 0, w->ping_latency_ns);
-  json_builder_set_member_name (b, "ping_caught");
-  json_builder_add_boolean_value (b, w->ping_caught);
-  json_builder_end_object (b);
+  js_json_writer_member (b, "ping_caught");
+  js_json_writer_bool (b, w->ping_caught);
+  js_json_writer_end_object (b);
 }
 
 static void
-add_counts (JsonBuilder *b, const JsSampleStats *s)
+add_counts (JsJsonWriter *b, const JsSampleStats *s)
 {
-  js_json_member_int (b, "samples_total", (gint64) s->samples);
-  js_json_member_int (b, "samples_running", (gint64) s->samples_running);
-  js_json_member_int (b, "samples_waiting", (gint64) s->samples_waiting);
-  js_json_member_int (b, "samples_with_stack", (gint64) s->samples_with_stack);
+  js_json_writer_member_int (b, "samples_total", (gint64) s->samples);
+  js_json_writer_member_int (b, "samples_running", (gint64) s->samples_running);
+  js_json_writer_member_int (b, "samples_waiting", (gint64) s->samples_waiting);
+  js_json_writer_member_int (b, "samples_with_stack", (gint64) s->samples_with_stack);
 }
 
 static const guint64 *
@@ -590,7 +591,7 @@ diagnosis_masks (JsReportStacks *rs)
 }
 
 void
-js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStacks *rs,
+js_report_stacks_add_event (JsJsonWriter *b, const JsConfig *config, JsReportStacks *rs,
                             gint64 duration_ns, gboolean frame)
 {
   JsAttribution *a = rs->a;
@@ -602,10 +603,10 @@ js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStac
   add_culprit (b, rs, &c);
   js_report_add_diagnosis (b, a->profile, diagnosis_masks (rs), NULL, &a->stats, attributed, &c,
                            frame);
-  js_json_member_int (b, "attributed_ns", attributed);
-  js_json_member_int (b, "unattributed_ns", MAX (0, duration_ns - attributed));
-  js_json_member_int (b, "attributed_unlisted_ns",
-                      rs->no_parts ? 0 : MIN (a->unlisted_ns, attributed));
+  js_json_writer_member_int (b, "attributed_ns", attributed);
+  js_json_writer_member_int (b, "unattributed_ns", MAX (0, duration_ns - attributed));
+  js_json_writer_member_int (b, "attributed_unlisted_ns",
+                             rs->no_parts ? 0 : MIN (a->unlisted_ns, attributed));
   add_counts (b, &a->stats);
   add_profile (b, rs);
   add_stacks (b, rs);
@@ -615,7 +616,7 @@ js_report_stacks_add_event (JsonBuilder *b, const JsConfig *config, JsReportStac
 
 /* The part's top stacks, most time first. */
 static void
-add_part_stacks (JsonBuilder *b, JsReportStacks *rs, const JsPartAttribution *p)
+add_part_stacks (JsJsonWriter *b, JsReportStacks *rs, const JsPartAttribution *p)
 {
   guint best[JS_REPORT_MAX_PART_STACKS];
   guint n = 0;
@@ -643,26 +644,26 @@ add_part_stacks (JsonBuilder *b, JsReportStacks *rs, const JsPartAttribution *p)
           n = MIN (n + 1, JS_REPORT_MAX_PART_STACKS);
         }
     }
-  json_builder_set_member_name (b, "stacks");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "stacks");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < n; i++)
     {
       const JsNodeWeight *w = &g_array_index (p->weights, JsNodeWeight, best[i]);
       gboolean truncated;
       g_autoptr (GPtrArray) frames = path_frames (rs->a->profile, w->node, &truncated);
 
-      json_builder_begin_object (b);
-      js_json_member_int (b, "node", w->node);
-      js_json_member_int (b, "count", (gint64) w->samples);
-      js_json_member_int (b, "time_ns", w->ns);
+      js_json_writer_begin_object (b);
+      js_json_writer_member_int (b, "node", w->node);
+      js_json_writer_member_int (b, "count", (gint64) w->samples);
+      js_json_writer_member_int (b, "time_ns", w->ns);
       add_signature (b, rs, frames);
-      json_builder_end_object (b);
+      js_json_writer_end_object (b);
     }
-  json_builder_end_array (b);
+  js_json_writer_end_array (b);
 }
 
 static void
-add_part_profile (JsonBuilder *b, const JsPartAttribution *p)
+add_part_profile (JsJsonWriter *b, const JsPartAttribution *p)
 {
   guint n = p != NULL ? p->weights->len : 0;
   g_autofree gint64 *node = g_new (gint64, MAX (n, 1));
@@ -677,20 +678,20 @@ add_part_profile (JsonBuilder *b, const JsPartAttribution *p)
       samples[i] = (gint64) w->samples;
       ns[i] = w->ns;
     }
-  json_builder_set_member_name (b, "profile");
-  json_builder_begin_object (b);
-  js_json_member_int (b, "samples", p != NULL ? (gint64) p->samples : 0);
-  js_json_member_int (b, "time_ns", p != NULL ? p->time_ns : 0);
+  js_json_writer_member (b, "profile");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "samples", p != NULL ? (gint64) p->samples : 0);
+  js_json_writer_member_int (b, "time_ns", p != NULL ? p->time_ns : 0);
   add_int_column (b, "node", node, n);
   add_int_column (b, "self_samples", samples, n);
   add_int_column (b, "self_ns", ns, n);
-  js_json_member_int (b, "other_samples", p != NULL ? (gint64) p->other_samples : 0);
-  js_json_member_int (b, "other_ns", p != NULL ? p->other_ns : 0);
-  json_builder_end_object (b);
+  js_json_writer_member_int (b, "other_samples", p != NULL ? (gint64) p->other_samples : 0);
+  js_json_writer_member_int (b, "other_ns", p != NULL ? p->other_ns : 0);
+  js_json_writer_end_object (b);
 }
 
 void
-js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint64 duration_ns,
+js_report_stacks_add_part (JsJsonWriter *b, JsReportStacks *rs, guint index, gint64 duration_ns,
                            gboolean frame)
 {
   const JsPartAttribution *p
@@ -714,7 +715,8 @@ js_report_stacks_add_part (JsonBuilder *b, JsReportStacks *rs, guint index, gint
   add_culprit (b, rs, &c);
   js_report_add_diagnosis (b, rs->a->profile, diagnosis_masks (rs), ns, s,
                            MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)), &c, frame);
-  js_json_member_int (b, "attributed_ns", MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)));
+  js_json_writer_member_int (b, "attributed_ns",
+                             MIN (p != NULL ? p->time_ns : 0, MAX (duration_ns, 0)));
   add_counts (b, s);
   add_part_profile (b, p);
   add_part_stacks (b, rs, p);
@@ -730,40 +732,38 @@ js_report_ongoing_hang_span (const JsConfig *config, const JsStall *s, gint64 *e
 }
 
 void
-js_report_add_ongoing_hang (JsonBuilder *b, const JsConfig *config, JsStallStore *store,
-                            JsPostSites *sites, gint64 now_ns)
+js_report_add_ongoing_hang_members (JsJsonWriter *b, const JsConfig *config, JsStallStore *store,
+                                    JsPostSites *sites, gint64 now_ns)
 {
   JsStall *s = store->ongoing;
   gint64 end, duration;
   JsTier tier = js_report_ongoing_hang_span (config, s, &end, &duration);
   JsReportStacks *rs = stacks_for_stall (store, s);
 
-  json_builder_begin_object (b);
-  js_json_member_int (b, "id", 0);
-  js_json_member_string (b, "type", "hang");
-  json_builder_set_member_name (b, "ongoing");
-  json_builder_add_boolean_value (b, TRUE);
-  js_json_member_int (b, "start_ns", s->h.start_ns);
-  js_json_member_int (b, "end_ns", end);
-  js_json_member_int (b, "duration_ns", duration);
-  js_json_member_int (b, "max_part_ns", duration);
-  js_json_member_string (b, "tier", (gint) tier >= 0 ? js_tier_name (tier) : NULL);
-  js_json_member_string (b, "source", NULL);
-  js_json_member_string (b, "callback", NULL);
+  js_json_writer_member_int (b, "id", 0);
+  js_json_writer_member_string (b, "type", "hang");
+  js_json_writer_member (b, "ongoing");
+  js_json_writer_bool (b, TRUE);
+  js_json_writer_member_int (b, "start_ns", s->h.start_ns);
+  js_json_writer_member_int (b, "end_ns", end);
+  js_json_writer_member_int (b, "duration_ns", duration);
+  js_json_writer_member_int (b, "max_part_ns", duration);
+  js_json_writer_member_string (b, "tier", (gint) tier >= 0 ? js_tier_name (tier) : NULL);
+  js_json_writer_member_string (b, "source", NULL);
+  js_json_writer_member_string (b, "callback", NULL);
   /* The dispatch under way has no record yet: its site, as the watchdog
    * last saw it. */
   js_report_add_posted_from (b, sites, store, js_report_hang_post_site (sites, s));
-  js_json_member_int (b, "parts_count", 0);
+  js_json_writer_member_int (b, "parts_count", 0);
   js_report_stacks_add_event (b, config, rs, duration, FALSE);
-  json_builder_set_member_name (b, "parts");
-  json_builder_begin_array (b);
-  json_builder_end_array (b);
-  json_builder_end_object (b);
+  js_json_writer_member (b, "parts");
+  js_json_writer_begin_array (b);
+  js_json_writer_end_array (b);
   js_report_stacks_free (rs);
 }
 
 void
-js_report_add_sampler_summary (JsonBuilder *b, JsStallStore *store, JsWatchdog *watchdog)
+js_report_add_sampler_summary (JsJsonWriter *b, JsStallStore *store, JsWatchdog *watchdog)
 {
   JsWatchdogStats ws;
   JsSamplerCounters sc;
@@ -771,68 +771,69 @@ js_report_add_sampler_summary (JsonBuilder *b, JsStallStore *store, JsWatchdog *
   g_autofree char *path_reason = NULL;
   const char *path;
 
-  json_builder_set_member_name (b, "sampler");
+  js_json_writer_member (b, "sampler");
   if (watchdog == NULL || store == NULL)
     {
-      json_builder_add_null_value (b);
+      js_json_writer_null (b);
       return;
     }
   js_watchdog_get_stats (watchdog, &ws);
   js_sampler_get_counters (&sc);
   js_symbolizer_get_stats (store->symbolizer, &ss);
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "signal");
+  js_json_writer_begin_object (b);
+  js_json_writer_member (b, "signal");
   if (sc.signal != 0)
-    json_builder_add_int_value (b, sc.signal);
+    js_json_writer_int (b, sc.signal);
   else
-    json_builder_add_null_value (b);
-  js_json_member_string (b, "unwinder", sc.unwinder);
-  json_builder_set_member_name (b, "signal_lost");
-  json_builder_add_boolean_value (b, sc.lost);
+    js_json_writer_null (b);
+  js_json_writer_member_string (b, "unwinder", sc.unwinder);
+  js_json_writer_member (b, "signal_lost");
+  js_json_writer_bool (b, sc.lost);
   path = js_watchdog_sampling_path (watchdog, &path_reason);
-  js_json_member_string (b, "sampling_path", path);
-  js_json_member_string (b, "sampling_path_reason", path_reason);
-  js_json_member_int (b, "stalls", (gint64) ws.stalls);
-  js_json_member_int (b, "stalls_without_event", (gint64) store->unattached);
-  js_json_member_int (b, "samples", (gint64) ws.samples);
-  js_json_member_int (b, "samples_running", (gint64) ws.samples_running);
-  js_json_member_int (b, "samples_timer", (gint64) ws.samples_timer);
-  js_json_member_int (b, "samples_waiting", (gint64) ws.samples_waiting);
-  js_json_member_int (b, "samples_folded", (gint64) ws.samples_folded);
-  js_json_member_int (b, "samples_failed", (gint64) ws.samples_failed);
-  js_json_member_int (b, "samples_dropped", (gint64) ws.samples_dropped);
-  js_json_member_int (b, "signals_sent", (gint64) sc.requested);
-  js_json_member_int (b, "signal_timeouts", (gint64) sc.timeouts);
-  js_json_member_int (b, "signal_late", (gint64) sc.late);
-  js_json_member_int (b, "signal_blocked", (gint64) ws.signal_blocked);
-  js_json_member_int (b, "signals_withheld", (gint64) sc.withheld);
-  js_json_member_int (b, "signals_deferred", (gint64) sc.deferred);
-  js_json_member_int (b, "blocking_calls_eintr", (gint64) sc.blocking_eintr);
-  js_json_member_int (b, "stack_copies_inconsistent", (gint64) ws.copies_inconsistent);
-  js_json_member_int (b, "handler_ns_total", ws.handler_ns_total);
-  js_json_member_int (b, "handler_ns_max", ws.handler_ns_max);
-  js_json_member_int (b, "watchdog_wakeups", (gint64) ws.wakeups);
-  js_json_member_int (b, "watchdog_parks", (gint64) ws.parks);
-  js_json_member_int (b, "watchdog_cpu_ns", ws.thread_cpu_ns);
-  js_json_member_int (b, "pings_sent", (gint64) ws.pings_sent);
-  js_json_member_int (b, "pings_caught", (gint64) ws.pings_caught);
-  js_json_member_int (b, "stacks_distinct", (gint64) js_stack_table_interned (store->stacks));
-  js_json_member_int (b, "stacks_in_memory", js_stack_table_size (store->stacks));
-  js_json_member_int (b, "stacks_dropped", (gint64) js_stack_table_dropped (store->stacks));
-  js_json_member_int (b, "symbol_lookups", (gint64) ss.lookups);
-  js_json_member_int (b, "symbol_cache_hits", (gint64) ss.cache_hits);
-  json_builder_set_member_name (b, "debuginfod");
+  js_json_writer_member_string (b, "sampling_path", path);
+  js_json_writer_member_string (b, "sampling_path_reason", path_reason);
+  js_json_writer_member_int (b, "stalls", (gint64) ws.stalls);
+  js_json_writer_member_int (b, "stalls_without_event", (gint64) store->unattached);
+  js_json_writer_member_int (b, "samples", (gint64) ws.samples);
+  js_json_writer_member_int (b, "samples_running", (gint64) ws.samples_running);
+  js_json_writer_member_int (b, "samples_timer", (gint64) ws.samples_timer);
+  js_json_writer_member_int (b, "samples_waiting", (gint64) ws.samples_waiting);
+  js_json_writer_member_int (b, "samples_folded", (gint64) ws.samples_folded);
+  js_json_writer_member_int (b, "samples_failed", (gint64) ws.samples_failed);
+  js_json_writer_member_int (b, "samples_dropped", (gint64) ws.samples_dropped);
+  js_json_writer_member_int (b, "signals_sent", (gint64) sc.requested);
+  js_json_writer_member_int (b, "signal_timeouts", (gint64) sc.timeouts);
+  js_json_writer_member_int (b, "signal_late", (gint64) sc.late);
+  js_json_writer_member_int (b, "signal_blocked", (gint64) ws.signal_blocked);
+  js_json_writer_member_int (b, "signals_withheld", (gint64) sc.withheld);
+  js_json_writer_member_int (b, "signals_deferred", (gint64) sc.deferred);
+  js_json_writer_member_int (b, "blocking_calls_eintr", (gint64) sc.blocking_eintr);
+  js_json_writer_member_int (b, "stack_copies_inconsistent", (gint64) ws.copies_inconsistent);
+  js_json_writer_member_int (b, "handler_ns_total", ws.handler_ns_total);
+  js_json_writer_member_int (b, "handler_ns_max", ws.handler_ns_max);
+  js_json_writer_member_int (b, "watchdog_wakeups", (gint64) ws.wakeups);
+  js_json_writer_member_int (b, "watchdog_parks", (gint64) ws.parks);
+  js_json_writer_member_int (b, "watchdog_cpu_ns", ws.thread_cpu_ns);
+  js_json_writer_member_int (b, "pings_sent", (gint64) ws.pings_sent);
+  js_json_writer_member_int (b, "pings_caught", (gint64) ws.pings_caught);
+  js_json_writer_member_int (b, "stacks_distinct",
+                             (gint64) js_stack_table_interned (store->stacks));
+  js_json_writer_member_int (b, "stacks_in_memory", js_stack_table_size (store->stacks));
+  js_json_writer_member_int (b, "stacks_dropped", (gint64) js_stack_table_dropped (store->stacks));
+  js_json_writer_member_int (b, "symbol_lookups", (gint64) ss.lookups);
+  js_json_writer_member_int (b, "symbol_cache_hits", (gint64) ss.cache_hits);
+  js_json_writer_member (b, "debuginfod");
   if (ss.debuginfod_on)
     {
-      json_builder_begin_object (b);
-      js_json_member_int (b, "requested", ss.debuginfod.requested);
-      js_json_member_int (b, "found", ss.debuginfod.found);
-      js_json_member_int (b, "missing", ss.debuginfod.missing);
-      js_json_member_int (b, "given_up", ss.debuginfod.given_up);
-      js_json_member_int (b, "pending", ss.debuginfod.pending);
-      json_builder_end_object (b);
+      js_json_writer_begin_object (b);
+      js_json_writer_member_int (b, "requested", ss.debuginfod.requested);
+      js_json_writer_member_int (b, "found", ss.debuginfod.found);
+      js_json_writer_member_int (b, "missing", ss.debuginfod.missing);
+      js_json_writer_member_int (b, "given_up", ss.debuginfod.given_up);
+      js_json_writer_member_int (b, "pending", ss.debuginfod.pending);
+      js_json_writer_end_object (b);
     }
   else
-    json_builder_add_null_value (b);
-  json_builder_end_object (b);
+    js_json_writer_null (b);
+  js_json_writer_end_object (b);
 }

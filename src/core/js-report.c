@@ -10,166 +10,166 @@
 #include "js-frame-hooks.h"
 #include "js-names.h"
 #include "jankscope-config.h"
-#include "js-json.h"
+#include "js-json-node.h"
 
-#include <json-glib/json-glib.h>
 #include <string.h>
 
 static void
-add_process (JsonBuilder *b, const JsReportInput *in)
+add_process (JsJsonWriter *b, const JsReportInput *in)
 {
   const JsProcessInfo *p = in->process;
 
-  json_builder_set_member_name (b, "process");
-  json_builder_begin_object (b);
-  js_json_member_string (b, "exe", p->exe);
-  js_json_member_string (b, "name", p->name);
-  js_json_member_int (b, "pid", p->pid);
-  js_json_member_string (b, "glib_version", p->glib_version);
-  js_json_member_string (b, "gtk_version", p->gtk_version);
-  js_json_member_string (b, "toolkit", p->toolkit);
-  js_json_member_string (b, "mode", in->mode);
-  js_json_member_int (b, "start_ns", in->start_ns);
-  js_json_member_int (b, "report_ns", in->now_ns);
-  json_builder_end_object (b);
+  js_json_writer_member (b, "process");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_string (b, "exe", p->exe);
+  js_json_writer_member_string (b, "name", p->name);
+  js_json_writer_member_int (b, "pid", p->pid);
+  js_json_writer_member_string (b, "glib_version", p->glib_version);
+  js_json_writer_member_string (b, "gtk_version", p->gtk_version);
+  js_json_writer_member_string (b, "toolkit", p->toolkit);
+  js_json_writer_member_string (b, "mode", in->mode);
+  js_json_writer_member_int (b, "start_ns", in->start_ns);
+  js_json_writer_member_int (b, "report_ns", in->now_ns);
+  js_json_writer_end_object (b);
 }
 
 static void
-add_config (JsonBuilder *b, const JsConfig *c)
+add_config (JsJsonWriter *b, const JsConfig *c)
 {
-  json_builder_set_member_name (b, "config");
-  json_builder_begin_object (b);
-  js_json_member_int (b, "threshold_ns", c->threshold_ns);
-  json_builder_set_member_name (b, "tiers_ns");
-  json_builder_begin_object (b);
+  js_json_writer_member (b, "config");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "threshold_ns", c->threshold_ns);
+  js_json_writer_member (b, "tiers_ns");
+  js_json_writer_begin_object (b);
   for (guint t = 0; t < JS_N_TIERS; t++)
-    js_json_member_int (b, js_tier_name (t), c->tier_ns[t]);
-  json_builder_end_object (b);
-  js_json_member_int (b, "merge_gap_ns", c->merge_gap_ns);
-  js_json_member_int (b, "max_events", c->max_events);
-  js_json_member_int (b, "max_parts", c->max_parts);
-  js_json_member_int (b, "slow_frame_pct", c->slow_frame_pct);
-  json_builder_end_object (b);
+    js_json_writer_member_int (b, js_tier_name (t), c->tier_ns[t]);
+  js_json_writer_end_object (b);
+  js_json_writer_member_int (b, "merge_gap_ns", c->merge_gap_ns);
+  js_json_writer_member_int (b, "max_events", c->max_events);
+  js_json_writer_member_int (b, "max_parts", c->max_parts);
+  js_json_writer_member_int (b, "slow_frame_pct", c->slow_frame_pct);
+  js_json_writer_end_object (b);
 }
 
 /* `callback` and its `callback_frame`: the callback named like a stack
  * frame (function, module, file:line, offset, build-id), null without an
  * address or a module. */
 static void
-add_callback (JsonBuilder *b, const JsReportInput *in, const void *code)
+add_callback (JsJsonWriter *b, const JsReportInput *in, const void *code)
 {
   const JsCallbackName *n = js_callback_names_describe (in->callback_names, code);
 
-  js_json_member_string (b, "callback", n != NULL ? n->name : NULL);
-  json_builder_set_member_name (b, "callback_frame");
+  js_json_writer_member_string (b, "callback", n != NULL ? n->name : NULL);
+  js_json_writer_member (b, "callback_frame");
   if (n != NULL && n->module != NULL)
     js_report_add_frame (b, &n->frame, n->module);
   else
-    json_builder_add_null_value (b);
+    js_json_writer_null (b);
 }
 
 static void
-add_source_entry (JsonBuilder *b, const JsReportInput *in, const JsSourceStats *s)
+add_source_entry (JsJsonWriter *b, const JsReportInput *in, const JsSourceStats *s)
 {
-  json_builder_begin_object (b);
-  js_json_member_string (b, "source", js_names_get (s->name_id));
+  js_json_writer_begin_object (b);
+  js_json_writer_member_string (b, "source", js_names_get (s->name_id));
   add_callback (b, in, s->code);
-  js_json_member_int (b, "count", (gint64) s->hist.count);
-  js_json_member_int (b, "total_ns", s->total_ns);
-  js_json_member_int (b, "mean_ns", s->hist.count ? s->total_ns / (gint64) s->hist.count : 0);
-  js_json_member_int (b, "max_ns", s->hist.max_ns);
-  js_json_member_int (b, "p95_ns", js_histogram_percentile (&s->hist, 0.95));
-  json_builder_end_object (b);
+  js_json_writer_member_int (b, "count", (gint64) s->hist.count);
+  js_json_writer_member_int (b, "total_ns", s->total_ns);
+  js_json_writer_member_int (b, "mean_ns",
+                             s->hist.count ? s->total_ns / (gint64) s->hist.count : 0);
+  js_json_writer_member_int (b, "max_ns", s->hist.max_ns);
+  js_json_writer_member_int (b, "p95_ns", js_histogram_percentile (&s->hist, 0.95));
+  js_json_writer_end_object (b);
 }
 
 static void
-add_double_or_null (JsonBuilder *b, const char *member, gboolean valid, double value)
+add_double_or_null (JsJsonWriter *b, const char *member, gboolean valid, double value)
 {
-  json_builder_set_member_name (b, member);
+  js_json_writer_member (b, member);
   if (valid)
-    json_builder_add_double_value (b, value);
+    js_json_writer_double (b, value);
   else
-    json_builder_add_null_value (b);
+    js_json_writer_null (b);
 }
 
 /* The histogram itself, sparse, so reports of many runs merge exactly:
  * {"sub_bits": 4, "min_exp": 6, "count", "min_ns", "max_ns",
  *  "buckets": [[index, count], ...]} (docs/report-format.md). */
 static void
-add_histogram (JsonBuilder *b, const JsHistogram *h)
+add_histogram (JsJsonWriter *b, const JsHistogram *h)
 {
-  json_builder_set_member_name (b, "histogram");
-  json_builder_begin_object (b);
-  js_json_member_int (b, "sub_bits", JS_HISTOGRAM_SUB_BITS);
-  js_json_member_int (b, "min_exp", JS_HISTOGRAM_MIN_EXP);
-  js_json_member_int (b, "count", (gint64) h->count);
-  js_json_member_int (b, "min_ns", h->count ? h->min_ns : 0);
-  js_json_member_int (b, "max_ns", h->max_ns);
-  json_builder_set_member_name (b, "buckets");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "histogram");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "sub_bits", JS_HISTOGRAM_SUB_BITS);
+  js_json_writer_member_int (b, "min_exp", JS_HISTOGRAM_MIN_EXP);
+  js_json_writer_member_int (b, "count", (gint64) h->count);
+  js_json_writer_member_int (b, "min_ns", h->count ? h->min_ns : 0);
+  js_json_writer_member_int (b, "max_ns", h->max_ns);
+  js_json_writer_member (b, "buckets");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < JS_HISTOGRAM_BUCKETS; i++)
     if (h->buckets[i] != 0)
       {
-        json_builder_begin_array (b);
-        json_builder_add_int_value (b, i);
-        json_builder_add_int_value (b, h->buckets[i]);
-        json_builder_end_array (b);
+        js_json_writer_begin_array (b);
+        js_json_writer_int (b, i);
+        js_json_writer_int (b, h->buckets[i]);
+        js_json_writer_end_array (b);
       }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
+  js_json_writer_end_array (b);
+  js_json_writer_end_object (b);
 }
 
 static void
-add_frame_metrics (JsonBuilder *b, const JsFrameWindow *w)
+add_frame_metrics (JsJsonWriter *b, const JsFrameWindow *w)
 {
   double n = (double) w->frames;
 
-  js_json_member_int (b, "frames", (gint64) w->frames);
-  js_json_member_int (b, "slow", (gint64) w->slow);
-  js_json_member_int (b, "frozen", (gint64) w->frozen);
+  js_json_writer_member_int (b, "frames", (gint64) w->frames);
+  js_json_writer_member_int (b, "slow", (gint64) w->slow);
+  js_json_writer_member_int (b, "frozen", (gint64) w->frozen);
   add_double_or_null (b, "slow_rate", w->frames > 0, w->slow / MAX (n, 1));
   add_double_or_null (b, "frozen_rate", w->frames > 0, w->frozen / MAX (n, 1));
   /* Big jank: frames over the frozen bound among all frames (background.md). */
   add_double_or_null (b, "big_jank_rate", w->frames > 0, w->frozen / MAX (n, 1));
-  js_json_member_int (b, "p50_ns", js_histogram_percentile (&w->hist, 0.50));
-  js_json_member_int (b, "p90_ns", js_histogram_percentile (&w->hist, 0.90));
-  js_json_member_int (b, "p95_ns", js_histogram_percentile (&w->hist, 0.95));
-  js_json_member_int (b, "p99_ns", js_histogram_percentile (&w->hist, 0.99));
-  js_json_member_int (b, "max_ns", w->hist.max_ns);
+  js_json_writer_member_int (b, "p50_ns", js_histogram_percentile (&w->hist, 0.50));
+  js_json_writer_member_int (b, "p90_ns", js_histogram_percentile (&w->hist, 0.90));
+  js_json_writer_member_int (b, "p95_ns", js_histogram_percentile (&w->hist, 0.95));
+  js_json_writer_member_int (b, "p99_ns", js_histogram_percentile (&w->hist, 0.99));
+  js_json_writer_member_int (b, "max_ns", w->hist.max_ns);
   add_histogram (b, &w->hist);
   /* Over at least 10 frames of an animation: two frames that happen to end
    * together would give a meaningless rate. */
   add_double_or_null (b, "fps_animating", w->animating_frames >= 10 && w->animating_ns > 0,
                       w->animating_frames * 1e9 / MAX ((double) w->animating_ns, 1));
-  js_json_member_int (b, "budget_ns", w->budget_ns);
+  js_json_writer_member_int (b, "budget_ns", w->budget_ns);
 }
 
 static void
-add_frames_summary (JsonBuilder *b, const JsFrameMetrics *f)
+add_frames_summary (JsJsonWriter *b, const JsFrameMetrics *f)
 {
-  json_builder_set_member_name (b, "frames");
-  json_builder_begin_object (b);
+  js_json_writer_member (b, "frames");
+  js_json_writer_begin_object (b);
   add_frame_metrics (b, &f->total);
-  js_json_member_int (b, "windows_dropped", (gint64) f->windows_dropped);
-  json_builder_set_member_name (b, "windows");
-  json_builder_begin_array (b);
+  js_json_writer_member_int (b, "windows_dropped", (gint64) f->windows_dropped);
+  js_json_writer_member (b, "windows");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < f->windows->len; i++)
     {
       const JsFrameWindow *w = g_ptr_array_index (f->windows, i);
 
-      json_builder_begin_object (b);
-      js_json_member_int (b, "id", w->id);
-      json_builder_set_member_name (b, "closed");
-      json_builder_add_boolean_value (b, w->gone);
+      js_json_writer_begin_object (b);
+      js_json_writer_member_int (b, "id", w->id);
+      js_json_writer_member (b, "closed");
+      js_json_writer_bool (b, w->gone);
       add_frame_metrics (b, w);
-      json_builder_end_object (b);
+      js_json_writer_end_object (b);
     }
-  json_builder_end_array (b);
-  json_builder_end_object (b);
+  js_json_writer_end_array (b);
+  js_json_writer_end_object (b);
 }
 
 static void
-add_summary (JsonBuilder *b, const JsReportInput *in)
+add_summary (JsJsonWriter *b, const JsReportInput *in)
 {
   JsLoopStats *st = in->loop_stats;
   g_autoptr (GPtrArray) sources = js_loop_stats_sorted_sources (st);
@@ -178,76 +178,76 @@ add_summary (JsonBuilder *b, const JsReportInput *in)
 
   js_event_store_count (in->store, by_tier, &dropped);
   js_event_store_count (&in->frames->frame_store, frame_by_tier, &frame_dropped);
-  json_builder_set_member_name (b, "summary");
-  json_builder_begin_object (b);
-  js_json_member_int (b, "iterations", (gint64) st->iterations);
-  js_json_member_int (b, "dispatches", (gint64) st->dispatches);
-  js_json_member_int (b, "busy_ns", st->busy_ns);
-  js_json_member_int (b, "monitored_ns", in->now_ns - in->start_ns);
+  js_json_writer_member (b, "summary");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "iterations", (gint64) st->iterations);
+  js_json_writer_member_int (b, "dispatches", (gint64) st->dispatches);
+  js_json_writer_member_int (b, "busy_ns", st->busy_ns);
+  js_json_writer_member_int (b, "monitored_ns", in->now_ns - in->start_ns);
 
-  json_builder_set_member_name (b, "iteration_busy");
-  json_builder_begin_object (b);
-  js_json_member_int (b, "p50_ns", js_histogram_percentile (&st->iteration_hist, 0.50));
-  js_json_member_int (b, "p95_ns", js_histogram_percentile (&st->iteration_hist, 0.95));
-  js_json_member_int (b, "p99_ns", js_histogram_percentile (&st->iteration_hist, 0.99));
-  js_json_member_int (b, "max_ns", st->iteration_hist.max_ns);
+  js_json_writer_member (b, "iteration_busy");
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "p50_ns", js_histogram_percentile (&st->iteration_hist, 0.50));
+  js_json_writer_member_int (b, "p95_ns", js_histogram_percentile (&st->iteration_hist, 0.95));
+  js_json_writer_member_int (b, "p99_ns", js_histogram_percentile (&st->iteration_hist, 0.99));
+  js_json_writer_member_int (b, "max_ns", st->iteration_hist.max_ns);
   add_histogram (b, &st->iteration_hist);
-  json_builder_end_object (b);
+  js_json_writer_end_object (b);
 
-  json_builder_set_member_name (b, "events_by_tier");
-  json_builder_begin_object (b);
+  js_json_writer_member (b, "events_by_tier");
+  js_json_writer_begin_object (b);
   for (guint t = 0; t < JS_N_TIERS; t++)
     {
-      js_json_member_int (b, js_tier_name (t), (gint64) by_tier[t]);
+      js_json_writer_member_int (b, js_tier_name (t), (gint64) by_tier[t]);
       total += by_tier[t];
     }
-  json_builder_end_object (b);
-  js_json_member_int (b, "events_total", (gint64) total);
-  js_json_member_int (b, "events_dropped", (gint64) dropped);
+  js_json_writer_end_object (b);
+  js_json_writer_member_int (b, "events_total", (gint64) total);
+  js_json_writer_member_int (b, "events_dropped", (gint64) dropped);
   /* Frame events (episodes of slow frames) apart: with the stall events
    * above, they are the jank events every reader counts. */
-  json_builder_set_member_name (b, "frame_events_by_tier");
-  json_builder_begin_object (b);
+  js_json_writer_member (b, "frame_events_by_tier");
+  js_json_writer_begin_object (b);
   for (guint i = 0; i < JS_N_EVENT_TIERS - 1; i++)
     {
       JsTier t = js_tier_by_mildness (i); /* light .. frozen: frames never hang */
 
-      js_json_member_int (b, js_tier_name (t), (gint64) frame_by_tier[t]);
+      js_json_writer_member_int (b, js_tier_name (t), (gint64) frame_by_tier[t]);
       frame_total += frame_by_tier[t];
     }
-  json_builder_end_object (b);
-  js_json_member_int (b, "frame_events_total", (gint64) frame_total);
-  js_json_member_int (b, "frame_events_dropped", (gint64) frame_dropped);
-  js_json_member_int (b, "records_dropped", (gint64) in->records_dropped);
-  js_json_member_int (b, "nested_loops", (gint64) st->nested_loops);
-  js_json_member_int (b, "poll_func_reinstalls", in->poll_reinstalls);
-  js_json_member_int (b, "sources_not_timed", in->sources_not_timed);
+  js_json_writer_end_object (b);
+  js_json_writer_member_int (b, "frame_events_total", (gint64) frame_total);
+  js_json_writer_member_int (b, "frame_events_dropped", (gint64) frame_dropped);
+  js_json_writer_member_int (b, "records_dropped", (gint64) in->records_dropped);
+  js_json_writer_member_int (b, "nested_loops", (gint64) st->nested_loops);
+  js_json_writer_member_int (b, "poll_func_reinstalls", in->poll_reinstalls);
+  js_json_writer_member_int (b, "sources_not_timed", in->sources_not_timed);
 
   add_frames_summary (b, in->frames);
   js_report_add_sampler_summary (b, in->stalls, in->watchdog);
   js_report_add_posting_summary (b, in->posts);
   /* jankscope's own cost of keeping the report on disk. */
-  json_builder_set_member_name (b, "report_file");
+  js_json_writer_member (b, "report_file");
   if (in->writer_stats != NULL)
     {
-      json_builder_begin_object (b);
-      js_json_member_int (b, "snapshots", (gint64) in->writer_stats->snapshots);
-      js_json_member_int (b, "journal_lines", (gint64) in->writer_stats->journal_lines);
-      js_json_member_int (b, "bytes_written", (gint64) in->writer_stats->bytes_written);
-      json_builder_end_object (b);
+      js_json_writer_begin_object (b);
+      js_json_writer_member_int (b, "snapshots", (gint64) in->writer_stats->snapshots);
+      js_json_writer_member_int (b, "journal_lines", (gint64) in->writer_stats->journal_lines);
+      js_json_writer_member_int (b, "bytes_written", (gint64) in->writer_stats->bytes_written);
+      js_json_writer_end_object (b);
     }
   else
-    json_builder_add_null_value (b);
+    js_json_writer_null (b);
 
-  json_builder_set_member_name (b, "sources");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "sources");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < MIN (sources->len, JS_REPORT_MAX_SOURCES); i++)
     add_source_entry (b, in, g_ptr_array_index (sources, i));
-  json_builder_end_array (b);
-  js_json_member_int (b, "sources_truncated",
-                      sources->len > JS_REPORT_MAX_SOURCES ? sources->len - JS_REPORT_MAX_SOURCES
-                                                           : 0);
-  json_builder_end_object (b);
+  js_json_writer_end_array (b);
+  js_json_writer_member_int (
+      b, "sources_truncated",
+      sources->len > JS_REPORT_MAX_SOURCES ? sources->len - JS_REPORT_MAX_SOURCES : 0);
+  js_json_writer_end_object (b);
 }
 
 static const char *
@@ -263,89 +263,90 @@ part_tier_name (const JsPart *p)
 }
 
 static void
-add_frame_members (JsonBuilder *b, const JsReportInput *in, const JsFrameInfo *f)
+add_frame_members (JsJsonWriter *b, const JsReportInput *in, const JsFrameInfo *f)
 {
-  js_json_member_int (b, "window", f->window);
-  js_json_member_int (b, "budget_ns", f->budget_ns);
-  js_json_member_int (b, "work_ns", f->work_ns);
-  js_json_member_int (b, "dropped_frames", f->dropped_frames);
-  json_builder_set_member_name (b, "blocking");
-  json_builder_add_string_value (b, f->fully_blocking ? "fully" : "partially");
-  json_builder_set_member_name (b, "phases");
-  json_builder_begin_object (b);
+  js_json_writer_member_int (b, "window", f->window);
+  js_json_writer_member_int (b, "budget_ns", f->budget_ns);
+  js_json_writer_member_int (b, "work_ns", f->work_ns);
+  js_json_writer_member_int (b, "dropped_frames", f->dropped_frames);
+  js_json_writer_member (b, "blocking");
+  js_json_writer_string (b, f->fully_blocking ? "fully" : "partially");
+  js_json_writer_member (b, "phases");
+  js_json_writer_begin_object (b);
   for (guint p = 0; p < JS_N_PHASES; p++)
     if (f->mask & (1u << p))
-      js_json_member_int (b, js_phase_name (p), f->phase_ns[p]);
-  json_builder_end_object (b);
-  json_builder_set_member_name (b, "dispatches");
-  json_builder_begin_array (b);
+      js_json_writer_member_int (b, js_phase_name (p), f->phase_ns[p]);
+  js_json_writer_end_object (b);
+  js_json_writer_member (b, "dispatches");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < f->n_dispatches; i++)
     {
-      json_builder_begin_object (b);
-      js_json_member_string (b, "source", js_names_get (f->dispatches[i].name_id));
-      js_json_member_string (b, "callback",
-                             js_callback_names_lookup (in->callback_names, f->dispatches[i].code));
-      js_json_member_int (b, "overlap_ns", f->dispatches[i].overlap_ns);
-      json_builder_end_object (b);
+      js_json_writer_begin_object (b);
+      js_json_writer_member_string (b, "source", js_names_get (f->dispatches[i].name_id));
+      js_json_writer_member_string (
+          b, "callback", js_callback_names_lookup (in->callback_names, f->dispatches[i].code));
+      js_json_writer_member_int (b, "overlap_ns", f->dispatches[i].overlap_ns);
+      js_json_writer_end_object (b);
     }
-  json_builder_end_array (b);
+  js_json_writer_end_array (b);
 }
 
 static void
-add_part_members (JsonBuilder *b, const JsReportInput *in, const JsPart *p, JsReportStacks *rs,
+add_part_members (JsJsonWriter *b, const JsReportInput *in, const JsPart *p, JsReportStacks *rs,
                   guint index)
 {
-  json_builder_set_member_name (b, "type");
-  json_builder_add_string_value (b, part_type_name (p->type));
-  js_json_member_int (b, "start_ns", p->start_ns);
-  js_json_member_int (b, "end_ns", p->end_ns);
-  js_json_member_int (b, "duration_ns", p->duration_ns);
-  js_json_member_int (b, "nested_ns", p->nested_ns);
-  json_builder_set_member_name (b, "tier");
-  json_builder_add_string_value (b, part_tier_name (p));
-  js_json_member_string (b, "source", js_names_get (p->name_id));
-  js_json_member_string (b, "callback", js_callback_names_lookup (in->callback_names, p->code));
+  js_json_writer_member (b, "type");
+  js_json_writer_string (b, part_type_name (p->type));
+  js_json_writer_member_int (b, "start_ns", p->start_ns);
+  js_json_writer_member_int (b, "end_ns", p->end_ns);
+  js_json_writer_member_int (b, "duration_ns", p->duration_ns);
+  js_json_writer_member_int (b, "nested_ns", p->nested_ns);
+  js_json_writer_member (b, "tier");
+  js_json_writer_string (b, part_tier_name (p));
+  js_json_writer_member_string (b, "source", js_names_get (p->name_id));
+  js_json_writer_member_string (b, "callback",
+                                js_callback_names_lookup (in->callback_names, p->code));
   if (p->type == JS_RECORD_DISPATCH)
     {
-      js_json_member_int (b, "priority", p->priority);
-      js_json_member_int (b, "frames_delayed", p->frames_delayed);
+      js_json_writer_member_int (b, "priority", p->priority);
+      js_json_writer_member_int (b, "frames_delayed", p->frames_delayed);
     }
   else if (p->type == JS_RECORD_FRAME)
     add_frame_members (b, in, p->frame);
   else
     {
-      js_json_member_int (b, "dispatches", p->dispatches);
-      js_json_member_int (b, "top_source_ns", p->top_ns);
+      js_json_writer_member_int (b, "dispatches", p->dispatches);
+      js_json_writer_member_int (b, "top_source_ns", p->top_ns);
     }
-  js_json_member_int (b, "depth", p->depth);
+  js_json_writer_member_int (b, "depth", p->depth);
   if (p->type == JS_RECORD_DISPATCH)
     js_report_add_posted_from (b, in->posts, in->stalls, p->post);
   js_report_stacks_add_part (b, rs, index, p->duration_ns, p->type == JS_RECORD_FRAME);
 }
 
 static void
-add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
+add_event (JsJsonWriter *b, const JsReportInput *in, const JsEvent *e)
 {
   const JsPart *l = &e->longest;
   JsReportStacks *rs = js_report_stacks_new (in->stalls, e);
 
-  json_builder_begin_object (b);
-  js_json_member_int (b, "id", (gint64) e->id);
-  json_builder_set_member_name (b, "type");
-  json_builder_add_string_value (b, part_type_name (l->type));
-  js_json_member_int (b, "start_ns", e->start_ns);
-  js_json_member_int (b, "end_ns", e->end_ns);
-  js_json_member_int (b, "duration_ns", e->duration_ns);
-  js_json_member_int (b, "max_part_ns", l->duration_ns);
-  js_json_member_int (b, "blocked_ns", e->blocked_ns);
-  json_builder_set_member_name (b, "tier");
-  json_builder_add_string_value (b, js_tier_name (e->tier));
-  js_json_member_string (b, "source", js_names_get (l->name_id));
+  js_json_writer_begin_object (b);
+  js_json_writer_member_int (b, "id", (gint64) e->id);
+  js_json_writer_member (b, "type");
+  js_json_writer_string (b, part_type_name (l->type));
+  js_json_writer_member_int (b, "start_ns", e->start_ns);
+  js_json_writer_member_int (b, "end_ns", e->end_ns);
+  js_json_writer_member_int (b, "duration_ns", e->duration_ns);
+  js_json_writer_member_int (b, "max_part_ns", l->duration_ns);
+  js_json_writer_member_int (b, "blocked_ns", e->blocked_ns);
+  js_json_writer_member (b, "tier");
+  js_json_writer_string (b, js_tier_name (e->tier));
+  js_json_writer_member_string (b, "source", js_names_get (l->name_id));
   add_callback (b, in, l->code);
   if (l->type == JS_RECORD_DISPATCH)
-    js_json_member_int (b, "priority", l->priority);
-  js_json_member_int (b, "depth", l->depth);
-  js_json_member_int (b, "parts_count", e->parts_count);
+    js_json_writer_member_int (b, "priority", l->priority);
+  js_json_writer_member_int (b, "depth", l->depth);
+  js_json_writer_member_int (b, "parts_count", e->parts_count);
   if (l->type == JS_RECORD_DISPATCH)
     js_report_add_posted_from (b, in->posts, in->stalls, l->post);
   if (l->type == JS_RECORD_FRAME)
@@ -356,18 +357,18 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
 
       for (guint i = 0; i < e->parts->len; i++)
         delayed += g_array_index (e->parts, JsPart, i).frames_delayed;
-      js_json_member_int (b, "frames_delayed", (gint64) delayed);
+      js_json_writer_member_int (b, "frames_delayed", (gint64) delayed);
     }
   js_report_stacks_add_event (b, in->config, rs, e->duration_ns, l->type == JS_RECORD_FRAME);
-  json_builder_set_member_name (b, "parts");
-  json_builder_begin_array (b);
+  js_json_writer_member (b, "parts");
+  js_json_writer_begin_array (b);
   for (guint i = 0; i < e->parts->len; i++)
     {
-      json_builder_begin_object (b);
+      js_json_writer_begin_object (b);
       add_part_members (b, in, &g_array_index (e->parts, JsPart, i), rs, i);
-      json_builder_end_object (b);
+      js_json_writer_end_object (b);
     }
-  json_builder_end_array (b);
+  js_json_writer_end_array (b);
   js_report_stacks_free (rs);
   if (in->context != NULL)
     js_report_add_event_context (b, in->context, e);
@@ -376,37 +377,30 @@ add_event (JsonBuilder *b, const JsReportInput *in, const JsEvent *e)
    * still alter them. */
   if (in->live)
     {
-      json_builder_set_member_name (b, "settling");
-      json_builder_add_boolean_value (b, TRUE);
+      js_json_writer_member (b, "settling");
+      js_json_writer_bool (b, TRUE);
     }
-  json_builder_end_object (b);
+  js_json_writer_end_object (b);
 }
 
-/* A node made with a builder, scrubbed, as text. */
-static char *
-node_to_text (const JsReportInput *in, JsonNode *root, gboolean pretty, gsize *length)
+/* A writer of this report's documents into `out`: scrubbed when asked. */
+static void
+writer_init (JsJsonWriter *w, const JsReportInput *in, GString *out, JsJsonWriterStyle style)
 {
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-
+  js_json_writer_init (w, out, style);
   if (in->scrub != NULL)
-    js_scrub_json (in->scrub, root);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, pretty);
-  return json_generator_to_data (gen, length);
+    js_scrub_writer (in->scrub, w);
 }
 
 GBytes *
 js_report_event_json (const JsReportInput *in, const JsEvent *e)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonNode) root = NULL;
-  gsize length;
-  char *text;
+  GString *out = g_string_sized_new (4096);
+  JsJsonWriter w;
 
-  add_event (b, in, e);
-  root = json_builder_get_root (b);
-  text = node_to_text (in, root, FALSE, &length);
-  return g_bytes_new_take (text, length);
+  writer_init (&w, in, out, JS_JSON_WRITER_COMPACT);
+  add_event (&w, in, e);
+  return g_string_free_to_bytes (out);
 }
 
 gboolean
@@ -438,45 +432,47 @@ js_report_hang_progress_json (const JsReportInput *in, gsize *length)
 char *
 js_report_ongoing_hang_json (const JsReportInput *in, gboolean with_process, gsize *length)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonNode) root = NULL;
+  GString *out = g_string_sized_new (4096);
+  JsJsonWriter w;
 
-  js_report_add_ongoing_hang (b, in->config, in->stalls, in->posts, in->now_ns);
-  root = json_builder_get_root (b);
+  writer_init (&w, in, out, JS_JSON_WRITER_COMPACT);
+  js_json_writer_begin_object (&w);
+  js_report_add_ongoing_hang_members (&w, in->config, in->stalls, in->posts, in->now_ns);
   if (with_process)
     {
       /* Whose hang it was, for the next run on this path (previous_run). */
-      JsonObject *process = json_object_new ();
-
-      json_object_set_int_member (process, "pid", in->process->pid);
-      json_object_set_string_member (process, "exe", in->process->exe ? in->process->exe : "");
-      json_object_set_object_member (json_node_get_object (root), "process", process);
+      js_json_writer_member (&w, "process");
+      js_json_writer_begin_object (&w);
+      js_json_writer_member_int (&w, "pid", in->process->pid);
+      js_json_writer_member_string (&w, "exe", in->process->exe ? in->process->exe : "");
+      js_json_writer_end_object (&w);
     }
-  return node_to_text (in, root, FALSE, length);
+  js_json_writer_end_object (&w);
+  *length = out->len;
+  return g_string_free (out, FALSE);
 }
 
-/* Everything but the events. */
-static JsonNode *
-build_head (const JsReportInput *in)
+/* Everything but the events, the object left open; `identity`: with the
+ * document's identity (format, version, generator, final, journal). */
+static void
+write_head (JsJsonWriter *b, const JsReportInput *in, gboolean identity)
 {
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "format");
-  json_builder_add_string_value (b, JS_REPORT_FORMAT);
-  js_json_member_int (b, "version", JS_REPORT_VERSION);
-  json_builder_set_member_name (b, "generator");
-  json_builder_add_string_value (b, "jankscope " JANKSCOPE_VERSION);
-  json_builder_set_member_name (b, "final");
-  json_builder_add_boolean_value (b, in->final);
-  if (in->journal_run != NULL && !in->final)
+  js_json_writer_begin_object (b);
+  if (identity)
     {
-      /* The journal lines this report holds (docs/report-format.md). */
-      json_builder_set_member_name (b, "journal");
-      json_builder_begin_object (b);
-      js_json_member_string (b, "run", in->journal_run);
-      js_json_member_int (b, "seq", (gint64) in->journal_seq);
-      json_builder_end_object (b);
+      js_json_writer_member_string (b, "format", JS_REPORT_FORMAT);
+      js_json_writer_member_int (b, "version", JS_REPORT_VERSION);
+      js_json_writer_member_string (b, "generator", "jankscope " JANKSCOPE_VERSION);
+      js_json_writer_member_bool (b, "final", in->final);
+      if (in->journal_run != NULL && !in->final)
+        {
+          /* The journal lines this report holds (docs/report-format.md). */
+          js_json_writer_member (b, "journal");
+          js_json_writer_begin_object (b);
+          js_json_writer_member_string (b, "run", in->journal_run);
+          js_json_writer_member_int (b, "seq", (gint64) in->journal_seq);
+          js_json_writer_end_object (b);
+        }
     }
   add_process (b, in);
   if (in->context != NULL)
@@ -487,30 +483,27 @@ build_head (const JsReportInput *in)
     js_report_add_modules (b, in->stalls->modules);
   if (in->previous_run != NULL)
     {
-      json_builder_set_member_name (b, "previous_run");
-      json_builder_add_value (b, json_node_copy (in->previous_run));
+      js_json_writer_member (b, "previous_run");
+      js_json_write_node (b, in->previous_run);
     }
   if (in->live)
     js_report_add_live (b, in->frames, in->callback_names, in->watchdog, in->now_ns, in->start_ns,
                         in->collector_cpu_ns);
-  json_builder_end_object (b);
-  return json_builder_get_root (b);
 }
 
 char *
 js_report_members_json (const JsReportInput *in, gsize *length)
 {
-  g_autoptr (JsonNode) head = build_head (in);
-  JsonObject *o = json_node_get_object (head);
+  GString *out = g_string_sized_new (16384);
+  JsJsonWriter w;
 
+  writer_init (&w, in, out, JS_JSON_WRITER_COMPACT);
   /* What a reader replaces: not the document's identity, nor what it
    * folds itself. */
-  json_object_remove_member (o, "format");
-  json_object_remove_member (o, "version");
-  json_object_remove_member (o, "generator");
-  json_object_remove_member (o, "final");
-  json_object_remove_member (o, "journal");
-  return node_to_text (in, head, FALSE, length);
+  write_head (&w, in, FALSE);
+  js_json_writer_end_object (&w);
+  *length = out->len;
+  return g_string_free (out, FALSE);
 }
 
 static void
@@ -537,25 +530,15 @@ by_start (gconstpointer a, gconstpointer b)
 char *
 js_report_build (const JsReportInput *in, gsize *length)
 {
-  g_autoptr (JsonNode) head = build_head (in);
   g_autoptr (GPtrArray) events = g_ptr_array_new ();
-  g_autofree char *head_text = NULL;
   const char *separator = in->live ? "," : ",\n";
-  gsize head_length;
-  GString *out;
-  gchar *close;
+  GString *out = g_string_sized_new (65536);
+  JsJsonWriter w;
 
-  head_text = node_to_text (in, head, !in->live, &head_length);
-  close = strrchr (head_text, '}'); /* the generator wrote an object: there is one */
-  if (close == NULL)
-    {
-      *length = head_length;
-      return g_steal_pointer (&head_text);
-    }
-  while (close > head_text && g_ascii_isspace (close[-1]))
-    close--;
-  out = g_string_sized_new (head_length + 4096);
-  g_string_append_len (out, head_text, close - head_text);
+  writer_init (&w, in, out, in->live ? JS_JSON_WRITER_COMPACT : JS_JSON_WRITER_PRETTY);
+  write_head (&w, in, TRUE);
+  /* The head's object stays open: the events member is written as text,
+   * laid out as the pretty writer would lay out its name. */
   g_string_append (out, in->live ? ",\"events\":[" : ",\n  \"events\" : [\n");
 
   collect_events (events, in->store);

@@ -1,4 +1,5 @@
-/* js-report.h: the JSON report (docs/report-format.md), with json-glib.
+/* js-report.h: the JSON report (docs/report-format.md), written with the
+ * streaming writer (js-json-writer.h).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

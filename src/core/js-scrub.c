@@ -133,80 +133,14 @@ js_scrub_string (const JsScrub *s, const char *text)
   return g_string_free (out, FALSE);
 }
 
-/* A scrubbed deep copy, mutable: parts of a report can be immutable (a
- * previous run's hang comes from a JsonParser), so nothing is changed in
- * place. */
-static JsonNode *
-scrubbed_copy (const JsScrub *s, JsonNode *node)
+static char *
+scrub_filter (gpointer scrub, const char *text)
 {
-  JsonNode *copy;
-
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *from = json_node_get_object (node), *to = json_object_new ();
-        g_autoptr (GList) members = json_object_get_members (from);
-
-        for (GList *l = members; l != NULL; l = l->next)
-          json_object_set_member (to, l->data,
-                                  g_str_equal (l->data, "window_title")
-                                      ? json_node_new (JSON_NODE_NULL)
-                                      : scrubbed_copy (s, json_object_get_member (from, l->data)));
-        copy = json_node_new (JSON_NODE_OBJECT);
-        json_node_take_object (copy, to);
-        return copy;
-      }
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *from = json_node_get_array (node);
-        JsonArray *to = json_array_sized_new (json_array_get_length (from));
-
-        for (guint i = 0; i < json_array_get_length (from); i++)
-          json_array_add_element (to, scrubbed_copy (s, json_array_get_element (from, i)));
-        copy = json_node_new (JSON_NODE_ARRAY);
-        json_node_take_array (copy, to);
-        return copy;
-      }
-    case JSON_NODE_VALUE:
-      copy = json_node_alloc ();
-      switch (json_node_get_value_type (node))
-        {
-        case G_TYPE_STRING:
-          {
-            g_autofree char *clean = js_scrub_string (s, json_node_get_string (node));
-
-            return json_node_init_string (copy, clean);
-          }
-        case G_TYPE_INT64:
-          return json_node_init_int (copy, json_node_get_int (node));
-        case G_TYPE_DOUBLE:
-          return json_node_init_double (copy, json_node_get_double (node));
-        case G_TYPE_BOOLEAN:
-          return json_node_init_boolean (copy, json_node_get_boolean (node));
-        default:
-          return json_node_init_null (copy);
-        }
-    case JSON_NODE_NULL:
-    default:
-      return json_node_new (JSON_NODE_NULL);
-    }
+  return js_scrub_string (scrub, text);
 }
 
 void
-js_scrub_json (const JsScrub *s, JsonNode *root)
+js_scrub_writer (const JsScrub *s, JsJsonWriter *writer)
 {
-  JsonObject *object;
-  g_autoptr (GList) members = NULL;
-
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return;
-  /* The root object is the builder's (mutable): its members are replaced. */
-  object = json_node_get_object (root);
-  members = json_object_get_members (object);
-  for (GList *l = members; l != NULL; l = l->next)
-    json_object_set_member (object, l->data,
-                            g_str_equal (l->data, "window_title")
-                                ? json_node_new (JSON_NODE_NULL)
-                                : scrubbed_copy (s, json_object_get_member (object, l->data)));
+  js_json_writer_set_filter (writer, scrub_filter, (gpointer) s, "window_title");
 }

@@ -8,14 +8,17 @@
  * null. This covers the executable's path, source names, stack frames'
  * modules and source files, labels, and a previous run's hang.
  *
- * Only GLib and json-glib: the CLI can use it as it is.
+ * Applied as the report is written: the writer's filter
+ * (js_json_writer_set_filter) scrubs each string value on its way out.
+ *
+ * Only GLib and common/: the CLI can use it as it is.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #pragma once
 
 #include <glib.h>
-#include <json-glib/json-glib.h>
+#include "js-json-writer.h"
 
 G_BEGIN_DECLS
 
@@ -33,10 +36,9 @@ void js_scrub_free (JsScrub *scrub);
 /* A newly allocated scrubbed copy of `text`. */
 char *js_scrub_string (const JsScrub *scrub, const char *text);
 
-/* `root`, a mutable object node, gets scrubbed copies of its members: every
- * string scrubbed, every `window_title` member null. Immutable subtrees
- * (from a JsonParser) are fine: they are copied, never changed. */
-void js_scrub_json (const JsScrub *scrub, JsonNode *root);
+/* What `writer` writes from now on is scrubbed: every string value, and
+ * every `window_title` member null. `scrub` must outlive the writing. */
+void js_scrub_writer (const JsScrub *scrub, JsJsonWriter *writer);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JsScrub, js_scrub_free)
 

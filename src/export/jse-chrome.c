@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "jse-formats.h"
-#include "jsr-json-writer.h"
+#include "js-json-writer.h"
 
 #define FIRST_TID (1 << 24)
 #define NS_PER_MS G_GINT64_CONSTANT (1000000)
@@ -84,7 +84,7 @@ typedef struct
 typedef struct
 {
   JseContext *ctx;
-  JsrJsonWriter *w; /* the document; "traceEvents" while processes are written */
+  JsJsonWriter *w; /* the document; "traceEvents" while processes are written */
   guint next_tid;
   GHashTable *frame_ids; /* "parent\x1fname\x1fmodule" -> id */
   GArray *stack_frames;  /* of StackFrame, written after the events */
@@ -101,7 +101,7 @@ typedef struct
 static void
 write_ts (Chrome *c, gint64 t_ns)
 {
-  jsr_json_writer_fixed (c->w, jsr_sat_sub (t_ns, c->ctx->origin_ns), 1000, 3);
+  js_json_writer_fixed (c->w, jsr_sat_sub (t_ns, c->ctx->origin_ns), 1000, 3);
 }
 
 static void
@@ -109,8 +109,8 @@ arg_str (Chrome *c, const char *key, const char *value)
 {
   if (value == NULL)
     return;
-  jsr_json_writer_member (c->w, key);
-  jsr_json_writer_string (c->w, value);
+  js_json_writer_member (c->w, key);
+  js_json_writer_string (c->w, value);
 }
 
 static void
@@ -118,8 +118,8 @@ arg_int (Chrome *c, const char *key, gint64 value)
 {
   if (value == JSR_UNKNOWN)
     return;
-  jsr_json_writer_member (c->w, key);
-  jsr_json_writer_int (c->w, value);
+  js_json_writer_member (c->w, key);
+  js_json_writer_int (c->w, value);
 }
 
 static void
@@ -127,33 +127,33 @@ arg_ms (Chrome *c, const char *key, gint64 ns)
 {
   if (ns == JSR_UNKNOWN)
     return;
-  jsr_json_writer_member (c->w, key);
-  jsr_json_writer_fixed (c->w, ns, NS_PER_MS, 6);
+  js_json_writer_member (c->w, key);
+  js_json_writer_fixed (c->w, ns, NS_PER_MS, 6);
 }
 
 static void
 arg_true (Chrome *c, const char *key)
 {
-  jsr_json_writer_member (c->w, key);
-  jsr_json_writer_bool (c->w, TRUE);
+  js_json_writer_member (c->w, key);
+  js_json_writer_bool (c->w, TRUE);
 }
 
 /* A stackFrames id, as the format spells it: a string. */
 static void
-write_id (JsrJsonWriter *w, guint id)
+write_id (JsJsonWriter *w, guint id)
 {
   char text[16];
 
   g_snprintf (text, sizeof text, "%u", id);
-  jsr_json_writer_string (w, text);
+  js_json_writer_string (w, text);
 }
 
 /* Each event on a line of its own. */
 static void
 next_event (Chrome *c)
 {
-  jsr_json_writer_newline (c->w, 0);
-  jsr_json_writer_begin_object (c->w);
+  js_json_writer_newline (c->w, 0);
+  js_json_writer_begin_object (c->w);
 }
 
 /* Starts an event: {"ph":..,"pid":..,"tid":..,"ts":.. */
@@ -161,71 +161,71 @@ static void
 begin_event (Chrome *c, const char *ph, guint tid, gint64 t_ns)
 {
   next_event (c);
-  jsr_json_writer_member (c->w, "ph");
-  jsr_json_writer_string (c->w, ph);
-  jsr_json_writer_member (c->w, "pid");
-  jsr_json_writer_int (c->w, c->process->pid);
+  js_json_writer_member (c->w, "ph");
+  js_json_writer_string (c->w, ph);
+  js_json_writer_member (c->w, "pid");
+  js_json_writer_int (c->w, c->process->pid);
   if (tid != 0)
     {
-      jsr_json_writer_member (c->w, "tid");
-      jsr_json_writer_uint (c->w, tid);
+      js_json_writer_member (c->w, "tid");
+      js_json_writer_uint (c->w, tid);
     }
-  jsr_json_writer_member (c->w, "ts");
+  js_json_writer_member (c->w, "ts");
   write_ts (c, t_ns);
 }
 
 static void
 add_name_cat (Chrome *c, const char *name, const char *cat)
 {
-  jsr_json_writer_member (c->w, "name");
-  jsr_json_writer_string (c->w, name);
-  jsr_json_writer_member (c->w, "cat");
-  jsr_json_writer_string (c->w, cat);
+  js_json_writer_member (c->w, "name");
+  js_json_writer_string (c->w, name);
+  js_json_writer_member (c->w, "cat");
+  js_json_writer_string (c->w, cat);
 }
 
 static void
 add_dur (Chrome *c, gint64 start_ns, gint64 end_ns)
 {
-  jsr_json_writer_member (c->w, "dur");
-  jsr_json_writer_fixed (c->w, jsr_span (start_ns, end_ns), 1000, 3);
+  js_json_writer_member (c->w, "dur");
+  js_json_writer_fixed (c->w, jsr_span (start_ns, end_ns), 1000, 3);
 }
 
 static void
 begin_args (Chrome *c)
 {
-  jsr_json_writer_member (c->w, "args");
-  jsr_json_writer_begin_object (c->w);
+  js_json_writer_member (c->w, "args");
+  js_json_writer_begin_object (c->w);
 }
 
 /* The args and the event. */
 static void
 end_event (Chrome *c)
 {
-  jsr_json_writer_end_object (c->w);
-  jsr_json_writer_end_object (c->w);
+  js_json_writer_end_object (c->w);
+  js_json_writer_end_object (c->w);
 }
 
 static void
 metadata (Chrome *c, const char *name, guint tid, const char *key, const char *value, gint64 number)
 {
   next_event (c);
-  jsr_json_writer_member (c->w, "ph");
-  jsr_json_writer_string (c->w, "M");
-  jsr_json_writer_member (c->w, "pid");
-  jsr_json_writer_int (c->w, c->process->pid);
+  js_json_writer_member (c->w, "ph");
+  js_json_writer_string (c->w, "M");
+  js_json_writer_member (c->w, "pid");
+  js_json_writer_int (c->w, c->process->pid);
   if (tid != 0)
     {
-      jsr_json_writer_member (c->w, "tid");
-      jsr_json_writer_uint (c->w, tid);
+      js_json_writer_member (c->w, "tid");
+      js_json_writer_uint (c->w, tid);
     }
-  jsr_json_writer_member (c->w, "name");
-  jsr_json_writer_string (c->w, name);
+  js_json_writer_member (c->w, "name");
+  js_json_writer_string (c->w, name);
   begin_args (c);
-  jsr_json_writer_member (c->w, key);
+  js_json_writer_member (c->w, key);
   if (value != NULL)
-    jsr_json_writer_string (c->w, value);
+    js_json_writer_string (c->w, value);
   else
-    jsr_json_writer_int (c->w, number);
+    js_json_writer_int (c->w, number);
   end_event (c);
 }
 
@@ -346,9 +346,9 @@ culprit_args (Chrome *c, const JsrReportCulprit *culprit)
     {
       char buffer[G_ASCII_DTOSTR_BUF_SIZE];
 
-      jsr_json_writer_member (c->w, "confidence");
-      jsr_json_writer_number (c->w,
-                              g_ascii_formatd (buffer, sizeof buffer, "%.3f", culprit->confidence));
+      js_json_writer_member (c->w, "confidence");
+      js_json_writer_number (c->w,
+                             g_ascii_formatd (buffer, sizeof buffer, "%.3f", culprit->confidence));
     }
 }
 
@@ -395,13 +395,13 @@ write_event_slice (Chrome *c, const Slice *s, guint tid)
       /* The machine at the time: busy, or the app slow? */
       if (d->process_cpu_pct_x100 != JSR_UNKNOWN)
         {
-          jsr_json_writer_member (c->w, "process_cpu_pct");
-          jsr_json_writer_fixed (c->w, d->process_cpu_pct_x100, 100, 2);
+          js_json_writer_member (c->w, "process_cpu_pct");
+          js_json_writer_fixed (c->w, d->process_cpu_pct_x100, 100, 2);
         }
       if (d->load_avg_x100 != JSR_UNKNOWN)
         {
-          jsr_json_writer_member (c->w, "load_avg_1m");
-          jsr_json_writer_fixed (c->w, d->load_avg_x100, 100, 2);
+          js_json_writer_member (c->w, "load_avg_1m");
+          js_json_writer_fixed (c->w, d->load_avg_x100, 100, 2);
         }
       arg_int (c, "mem_available_kb", d->mem_available_kb);
       if (d->startup)
@@ -422,9 +422,9 @@ write_event_slice (Chrome *c, const Slice *s, guint tid)
                     c->process->previous_run ? "hang under way when the process was killed"
                                              : "hang still under way when the report was written",
                     "jank");
-      jsr_json_writer_member (c->w, "s");
-      jsr_json_writer_string (c->w, "p");
-      jsr_json_writer_end_object (c->w);
+      js_json_writer_member (c->w, "s");
+      js_json_writer_string (c->w, "p");
+      js_json_writer_end_object (c->w);
     }
 }
 
@@ -718,9 +718,9 @@ write_sample_instants (Chrome *c, GArray *timeline)
                              : g_strdup_printf ("sample: %s", or_else (s->state, "?"));
       begin_event (c, "i", tid, jse_time (c->process, s->t_ns));
       add_name_cat (c, name, "sample");
-      jsr_json_writer_member (c->w, "s");
-      jsr_json_writer_string (c->w, "t");
-      jsr_json_writer_member (c->w, "sf");
+      js_json_writer_member (c->w, "s");
+      js_json_writer_string (c->w, "t");
+      js_json_writer_member (c->w, "sf");
       write_id (c->w, sf);
       begin_args (c);
       arg_int (c, "count", s->count);
@@ -1085,60 +1085,60 @@ write_process (Chrome *c, const JseProcess *process, guint index, GArray *weight
 static void
 write_stack_frames (Chrome *c)
 {
-  jsr_json_writer_begin_object (c->w);
+  js_json_writer_begin_object (c->w);
   for (guint i = 0; i < c->stack_frames->len; i++)
     {
       const StackFrame *f = &g_array_index (c->stack_frames, StackFrame, i);
       char id[16];
 
       g_snprintf (id, sizeof id, "%u", i + 1);
-      jsr_json_writer_newline (c->w, 0);
-      jsr_json_writer_member (c->w, id);
-      jsr_json_writer_begin_object (c->w);
-      jsr_json_writer_member (c->w, "name");
-      jsr_json_writer_string (c->w, f->name);
+      js_json_writer_newline (c->w, 0);
+      js_json_writer_member (c->w, id);
+      js_json_writer_begin_object (c->w);
+      js_json_writer_member (c->w, "name");
+      js_json_writer_string (c->w, f->name);
       if (f->module != NULL)
         {
-          jsr_json_writer_member (c->w, "category");
-          jsr_json_writer_string (c->w, f->module);
+          js_json_writer_member (c->w, "category");
+          js_json_writer_string (c->w, f->module);
         }
       if (f->parent != 0)
         {
-          jsr_json_writer_member (c->w, "parent");
+          js_json_writer_member (c->w, "parent");
           write_id (c->w, f->parent);
         }
-      jsr_json_writer_end_object (c->w);
+      js_json_writer_end_object (c->w);
     }
-  jsr_json_writer_newline (c->w, 0);
-  jsr_json_writer_end_object (c->w);
+  js_json_writer_newline (c->w, 0);
+  js_json_writer_end_object (c->w);
 }
 
 static void
 write_samples (Chrome *c)
 {
-  jsr_json_writer_begin_array (c->w);
+  js_json_writer_begin_array (c->w);
   for (guint i = 0; i < c->samples->len; i++)
     {
       const SampleEntry *e = &g_array_index (c->samples, SampleEntry, i);
 
-      jsr_json_writer_newline (c->w, 0);
-      jsr_json_writer_begin_object (c->w);
-      jsr_json_writer_member (c->w, "pid");
-      jsr_json_writer_int (c->w, e->pid);
-      jsr_json_writer_member (c->w, "tid");
-      jsr_json_writer_uint (c->w, e->tid);
-      jsr_json_writer_member (c->w, "ts");
-      jsr_json_writer_fixed (c->w, e->ts_ns, 1000, 3);
-      jsr_json_writer_member (c->w, "name");
-      jsr_json_writer_string (c->w, "jankscope sample");
-      jsr_json_writer_member (c->w, "sf");
+      js_json_writer_newline (c->w, 0);
+      js_json_writer_begin_object (c->w);
+      js_json_writer_member (c->w, "pid");
+      js_json_writer_int (c->w, e->pid);
+      js_json_writer_member (c->w, "tid");
+      js_json_writer_uint (c->w, e->tid);
+      js_json_writer_member (c->w, "ts");
+      js_json_writer_fixed (c->w, e->ts_ns, 1000, 3);
+      js_json_writer_member (c->w, "name");
+      js_json_writer_string (c->w, "jankscope sample");
+      js_json_writer_member (c->w, "sf");
       write_id (c->w, e->sf);
-      jsr_json_writer_member (c->w, "weight");
-      jsr_json_writer_int (c->w, e->weight);
-      jsr_json_writer_end_object (c->w);
+      js_json_writer_member (c->w, "weight");
+      js_json_writer_int (c->w, e->weight);
+      js_json_writer_end_object (c->w);
     }
-  jsr_json_writer_newline (c->w, 0);
-  jsr_json_writer_end_array (c->w);
+  js_json_writer_newline (c->w, 0);
+  js_json_writer_end_array (c->w);
 }
 
 GBytes *
@@ -1147,9 +1147,9 @@ jse_format_chrome (JseContext *ctx, GError **error)
   Chrome c = { 0 };
   g_autoptr (GArray) weights = jse_profile_weights (ctx);
   GString *out = g_string_new (NULL);
-  JsrJsonWriter writer;
+  JsJsonWriter writer;
 
-  jsr_json_writer_init (&writer, out, JSR_JSON_WRITER_COMPACT);
+  js_json_writer_init (&writer, out, JS_JSON_WRITER_COMPACT);
   c.ctx = ctx;
   c.w = &writer;
   c.next_tid = FIRST_TID;
@@ -1157,44 +1157,44 @@ jse_format_chrome (JseContext *ctx, GError **error)
   c.stack_frames = g_array_new (FALSE, FALSE, sizeof (StackFrame));
   c.samples = g_array_new (FALSE, FALSE, sizeof (SampleEntry));
 
-  jsr_json_writer_begin_object (c.w);
-  jsr_json_writer_member (c.w, "displayTimeUnit");
-  jsr_json_writer_string (c.w, "ms");
-  jsr_json_writer_newline (c.w, 0);
-  jsr_json_writer_member (c.w, "otherData");
-  jsr_json_writer_begin_object (c.w);
-  jsr_json_writer_member (c.w, "generator");
-  jsr_json_writer_string (c.w, "jankscope " JANKSCOPE_VERSION);
-  jsr_json_writer_member (c.w, "clock");
-  jsr_json_writer_string (c.w, ctx->align == JSE_ALIGN_START ? "process start" : "CLOCK_MONOTONIC");
-  jsr_json_writer_member (c.w, "origin_ns");
-  jsr_json_writer_int (c.w, ctx->origin_ns);
-  jsr_json_writer_member (c.w, "inputs");
-  jsr_json_writer_begin_array (c.w);
+  js_json_writer_begin_object (c.w);
+  js_json_writer_member (c.w, "displayTimeUnit");
+  js_json_writer_string (c.w, "ms");
+  js_json_writer_newline (c.w, 0);
+  js_json_writer_member (c.w, "otherData");
+  js_json_writer_begin_object (c.w);
+  js_json_writer_member (c.w, "generator");
+  js_json_writer_string (c.w, "jankscope " JANKSCOPE_VERSION);
+  js_json_writer_member (c.w, "clock");
+  js_json_writer_string (c.w, ctx->align == JSE_ALIGN_START ? "process start" : "CLOCK_MONOTONIC");
+  js_json_writer_member (c.w, "origin_ns");
+  js_json_writer_int (c.w, ctx->origin_ns);
+  js_json_writer_member (c.w, "inputs");
+  js_json_writer_begin_array (c.w);
   for (guint i = 0; i < ctx->inputs->len; i++)
     {
       const JseInput *input = g_ptr_array_index (ctx->inputs, i);
 
-      jsr_json_writer_string (c.w, input->display_name);
+      js_json_writer_string (c.w, input->display_name);
     }
-  jsr_json_writer_end_array (c.w);
-  jsr_json_writer_end_object (c.w);
+  js_json_writer_end_array (c.w);
+  js_json_writer_end_object (c.w);
 
-  jsr_json_writer_newline (c.w, 0);
-  jsr_json_writer_member (c.w, "traceEvents");
-  jsr_json_writer_begin_array (c.w);
+  js_json_writer_newline (c.w, 0);
+  js_json_writer_member (c.w, "traceEvents");
+  js_json_writer_begin_array (c.w);
   for (guint i = 0; i < ctx->processes->len; i++)
     write_process (&c, g_ptr_array_index (ctx->processes, i), i, weights);
-  jsr_json_writer_newline (c.w, 0);
-  jsr_json_writer_end_array (c.w);
+  js_json_writer_newline (c.w, 0);
+  js_json_writer_end_array (c.w);
 
-  jsr_json_writer_newline (c.w, 0);
-  jsr_json_writer_member (c.w, "stackFrames");
+  js_json_writer_newline (c.w, 0);
+  js_json_writer_member (c.w, "stackFrames");
   write_stack_frames (&c);
-  jsr_json_writer_newline (c.w, 0);
-  jsr_json_writer_member (c.w, "samples");
+  js_json_writer_newline (c.w, 0);
+  js_json_writer_member (c.w, "samples");
   write_samples (&c);
-  jsr_json_writer_end_object (c.w);
+  js_json_writer_end_object (c.w);
   g_string_append_c (out, '\n');
 
   g_hash_table_unref (c.frame_ids);

@@ -5,7 +5,7 @@
  * title may name a document or a person), as JANKSCOPE_SCRUB=1 does in the
  * app. Parsed with jsr-json-doc.c and written with jsr-json-writer.c in
  * json-glib's pretty printing, as when both were json-glib's: the same bytes,
- * but where json-glib wrote what is not JSON (jsr-json-writer.h) or read a
+ * but where json-glib wrote what is not JSON (js-json-writer.h) or read a
  * string otherwise ("\u0000" cut it, a lone surrogate became invalid UTF-8;
  * the reader reads U+FFFD for both).
  *
@@ -99,7 +99,7 @@ learn_strings (JseScrubber *scrubber, const JsrJsonNode *node)
  * members that are user data in themselves, not paths, null: the focused
  * window's title ("window_title": a title may name a document or a person). */
 static void
-write_value (JsrJsonWriter *w, const JsrJsonNode *node, const JseScrubber *scrubber)
+write_value (JsJsonWriter *w, const JsrJsonNode *node, const JseScrubber *scrubber)
 {
   switch (node->type)
     {
@@ -108,16 +108,16 @@ write_value (JsrJsonWriter *w, const JsrJsonNode *node, const JseScrubber *scrub
         {
           g_autofree char *scrubbed = jse_scrubber_apply (scrubber, node->v.string);
 
-          jsr_json_writer_string (w, scrubbed);
+          js_json_writer_string (w, scrubbed);
         }
       else
-        jsr_json_writer_string (w, node->v.string);
+        js_json_writer_string (w, node->v.string);
       break;
     case JSR_JSON_ARRAY:
-      jsr_json_writer_begin_array (w);
+      js_json_writer_begin_array (w);
       for (guint32 i = 0; i < node->length; i++)
         write_value (w, &node->v.elements[i], scrubber);
-      jsr_json_writer_end_array (w);
+      js_json_writer_end_array (w);
       break;
     case JSR_JSON_OBJECT:
       {
@@ -126,16 +126,16 @@ write_value (JsrJsonWriter *w, const JsrJsonNode *node, const JseScrubber *scrub
             = unique != NULL ? (const JsrJsonMember *) unique->data : node->v.members;
         guint length = unique != NULL ? unique->len : node->length;
 
-        jsr_json_writer_begin_object (w);
+        js_json_writer_begin_object (w);
         for (guint i = 0; i < length; i++)
           {
-            jsr_json_writer_member (w, members[i].name);
+            js_json_writer_member (w, members[i].name);
             if (scrubber != NULL && strcmp (members[i].name, "window_title") == 0)
-              jsr_json_writer_null (w);
+              js_json_writer_null (w);
             else
               write_value (w, &members[i].value, scrubber);
           }
-        jsr_json_writer_end_object (w);
+        js_json_writer_end_object (w);
       }
       break;
     default:
@@ -171,14 +171,14 @@ read_report (const JseInput *input, GError **error)
   return doc;
 }
 
-/* The reports in json-glib 1.6's pretty printing (jsr-json-writer.h), as
+/* The reports in json-glib 1.6's pretty printing (js-json-writer.h), as
  * this export wrote them when it used json-glib. */
 GBytes *
 jse_format_json (JseContext *ctx, GError **error)
 {
   g_autoptr (GPtrArray) docs = g_ptr_array_new_with_free_func ((GDestroyNotify) jsr_json_doc_free);
   g_autoptr (GString) out = g_string_new (NULL);
-  JsrJsonWriter w;
+  JsJsonWriter w;
 
   /* Every report is read (and checked) before anything is written; with
    * --scrub the names of every report are learned before any is scrubbed. */
@@ -193,11 +193,11 @@ jse_format_json (JseContext *ctx, GError **error)
         learn_strings (ctx->scrubber, jsr_json_doc_get_root (doc));
     }
 
-  jsr_json_writer_init (&w, out, JSR_JSON_WRITER_PRETTY);
-  jsr_json_writer_begin_array (&w);
+  js_json_writer_init (&w, out, JS_JSON_WRITER_PRETTY);
+  js_json_writer_begin_array (&w);
   for (guint i = 0; i < docs->len; i++)
     write_value (&w, jsr_json_doc_get_root (g_ptr_array_index (docs, i)), ctx->scrubber);
-  jsr_json_writer_end_array (&w);
+  js_json_writer_end_array (&w);
   g_string_append_c (out, '\n');
 
   return g_string_free_to_bytes (g_steal_pointer (&out));

@@ -339,76 +339,76 @@ jsr_agg_diagnoses_sorted (const JsrAggDiagnoses *d)
 }
 
 void
-jsr_agg_diagnoses_write (JsrJsonWriter *w, guint indent, const JsrAggDiagnoses *d)
+jsr_agg_diagnoses_write (JsJsonWriter *w, guint indent, const JsrAggDiagnoses *d)
 {
   g_autoptr (GPtrArray) sorted = jsr_agg_diagnoses_sorted (d);
 
-  jsr_json_writer_newline (w, indent);
-  jsr_json_writer_member (w, "diagnoses");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_newline (w, indent);
+  js_json_writer_member (w, "diagnoses");
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < sorted->len; i++)
     {
       const JsrAggDiagnosis *e = g_ptr_array_index (sorted, i);
 
-      jsr_json_writer_newline (w, indent + 2);
-      jsr_json_writer_begin_object (w);
-      jsr_json_writer_member (w, "id");
-      jsr_json_writer_string (w, e->id);
-      jsr_json_writer_member (w, "title");
+      js_json_writer_newline (w, indent + 2);
+      js_json_writer_begin_object (w);
+      js_json_writer_member (w, "id");
+      js_json_writer_string (w, e->id);
+      js_json_writer_member (w, "title");
       if (e->title != NULL)
-        jsr_json_writer_string (w, e->title);
+        js_json_writer_string (w, e->title);
       else
-        jsr_json_writer_null (w);
-      jsr_json_writer_member_count (w, "events", e->events);
-      jsr_json_writer_member_count (w, "parts", e->parts);
-      jsr_json_writer_member_count (w, "runs", e->runs);
-      jsr_json_writer_member_count (w, "blocked_ns", e->total_ns);
-      jsr_json_writer_member_count (w, "evidence_ns", e->evidence_ns);
-      jsr_json_writer_member (w, "places");
-      jsr_json_writer_begin_array (w);
+        js_json_writer_null (w);
+      js_json_writer_member_count (w, "events", e->events);
+      js_json_writer_member_count (w, "parts", e->parts);
+      js_json_writer_member_count (w, "runs", e->runs);
+      js_json_writer_member_count (w, "blocked_ns", e->total_ns);
+      js_json_writer_member_count (w, "evidence_ns", e->evidence_ns);
+      js_json_writer_member (w, "places");
+      js_json_writer_begin_array (w);
       for (guint k = 0; k < e->places->len; k++)
         {
           const JsrAggPlace *place = g_ptr_array_index (e->places, k);
 
-          jsr_json_writer_begin_object (w);
-          jsr_json_writer_member (w, "function");
+          js_json_writer_begin_object (w);
+          js_json_writer_member (w, "function");
           if (place->function != NULL)
-            jsr_json_writer_string (w, place->function);
+            js_json_writer_string (w, place->function);
           else
-            jsr_json_writer_null (w);
+            js_json_writer_null (w);
           /* Only where there is one: aggregates without it read as before. */
           if (place->build_id != NULL)
-            jsr_json_writer_member_string (w, "function_build_id", place->build_id);
-          jsr_json_writer_member_count (w, "blocked_ns", place->total_ns);
-          jsr_json_writer_end_object (w);
+            js_json_writer_member_string (w, "function_build_id", place->build_id);
+          js_json_writer_member_count (w, "blocked_ns", place->total_ns);
+          js_json_writer_end_object (w);
         }
-      jsr_json_writer_end_array (w);
-      jsr_json_writer_member_count (w, "places_other_ns", e->places_other_ns);
-      jsr_json_writer_member (w, "details");
-      jsr_json_writer_begin_array (w);
+      js_json_writer_end_array (w);
+      js_json_writer_member_count (w, "places_other_ns", e->places_other_ns);
+      js_json_writer_member (w, "details");
+      js_json_writer_begin_array (w);
       for (guint k = 0; k < e->details->len; k++)
         {
           const JsrAggPlace *detail = g_ptr_array_index (e->details, k);
 
-          jsr_json_writer_begin_object (w);
-          jsr_json_writer_member (w, "detail");
-          jsr_json_writer_string (w, detail->function);
-          jsr_json_writer_member_count (w, "blocked_ns", detail->total_ns);
-          jsr_json_writer_end_object (w);
+          js_json_writer_begin_object (w);
+          js_json_writer_member (w, "detail");
+          js_json_writer_string (w, detail->function);
+          js_json_writer_member_count (w, "blocked_ns", detail->total_ns);
+          js_json_writer_end_object (w);
         }
-      jsr_json_writer_end_array (w);
-      jsr_json_writer_member_count (w, "details_other_ns", e->details_other_ns);
-      jsr_json_writer_end_object (w);
+      js_json_writer_end_array (w);
+      js_json_writer_member_count (w, "details_other_ns", e->details_other_ns);
+      js_json_writer_end_object (w);
     }
   if (sorted->len > 0)
-    jsr_json_writer_newline (w, indent);
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_newline (w, indent);
-  jsr_json_writer_member (w, "diagnoses_other");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_count (w, "parts", d->other_parts);
-  jsr_json_writer_member_count (w, "blocked_ns", d->other_ns);
-  jsr_json_writer_end_object (w);
+    js_json_writer_newline (w, indent);
+  js_json_writer_end_array (w);
+  js_json_writer_newline (w, indent);
+  js_json_writer_member (w, "diagnoses_other");
+  js_json_writer_begin_object (w);
+  js_json_writer_member_count (w, "parts", d->other_parts);
+  js_json_writer_member_count (w, "blocked_ns", d->other_ns);
+  js_json_writer_end_object (w);
 }
 
 static gboolean

@@ -19,7 +19,7 @@
 #include "jsr-agg-names.h"
 #include "jsr-json-doc.h"
 #include "jsr-json-read.h"
-#include "jsr-json-writer.h"
+#include "js-json-writer.h"
 #include "jsr-report.h"
 
 G_BEGIN_DECLS
@@ -81,7 +81,7 @@ GPtrArray *jsr_agg_diagnoses_sorted (const JsrAggDiagnoses *d);
 
 /* "diagnoses": [...], "diagnoses_other": {...} as members of the object
  * being written, each on a line at `indent`. */
-void jsr_agg_diagnoses_write (JsrJsonWriter *w, guint indent, const JsrAggDiagnoses *d);
+void jsr_agg_diagnoses_write (JsJsonWriter *w, guint indent, const JsrAggDiagnoses *d);
 /* The same from an aggregate document (absent: none, an older aggregate). */
 gboolean jsr_agg_diagnoses_read (const JsrJsonNode *root, JsrAggDiagnoses *d, GError **error);
 

@@ -16,7 +16,7 @@
 #include "jsr-agg-read.h"
 #include "jsr-aggregate-io.h"
 #include "jsr-json-read.h"
-#include "jsr-json-writer.h"
+#include "js-json-writer.h"
 #include "jsr-saturate.h"
 
 /* ---- writing ------------------------------------------------------------------ */
@@ -29,90 +29,90 @@
 
 /* A top-level member (or one of a block at `indent`) on a line of its own. */
 static void
-line_member (JsrJsonWriter *w, guint indent, const char *name)
+line_member (JsJsonWriter *w, guint indent, const char *name)
 {
-  jsr_json_writer_newline (w, indent);
-  jsr_json_writer_member (w, name);
+  js_json_writer_newline (w, indent);
+  js_json_writer_member (w, name);
 }
 
 /* The members of a JsrAggStats: "events": 1, ... */
 static void
-write_stats (JsrJsonWriter *w, const JsrAggStats *s, const char *total_name,
+write_stats (JsJsonWriter *w, const JsrAggStats *s, const char *total_name,
              gboolean with_attribution)
 {
-  jsr_json_writer_member (w, "events");
-  jsr_json_writer_uint (w, s->events);
-  jsr_json_writer_member (w, "samples");
-  jsr_json_writer_uint (w, s->samples);
-  jsr_json_writer_member (w, "runs");
-  jsr_json_writer_uint (w, s->runs);
-  jsr_json_writer_member (w, total_name);
-  jsr_json_writer_uint (w, s->total_ns);
-  jsr_json_writer_member (w, "max_ns");
-  jsr_json_writer_uint (w, s->max_ns);
+  js_json_writer_member (w, "events");
+  js_json_writer_uint (w, s->events);
+  js_json_writer_member (w, "samples");
+  js_json_writer_uint (w, s->samples);
+  js_json_writer_member (w, "runs");
+  js_json_writer_uint (w, s->runs);
+  js_json_writer_member (w, total_name);
+  js_json_writer_uint (w, s->total_ns);
+  js_json_writer_member (w, "max_ns");
+  js_json_writer_uint (w, s->max_ns);
   if (with_attribution)
     {
-      jsr_json_writer_member (w, "attributed_ns");
-      jsr_json_writer_uint (w, s->attributed_ns);
-      jsr_json_writer_member (w, "unattributed_ns");
-      jsr_json_writer_uint (w, s->unattributed_ns);
+      js_json_writer_member (w, "attributed_ns");
+      js_json_writer_uint (w, s->attributed_ns);
+      js_json_writer_member (w, "unattributed_ns");
+      js_json_writer_uint (w, s->unattributed_ns);
     }
 }
 
 static void
-write_key (JsrJsonWriter *w, const JsrAggKey *key)
+write_key (JsJsonWriter *w, const JsrAggKey *key)
 {
-  jsr_json_writer_member_string (w, "tier", key->tier);
-  jsr_json_writer_member_string (w, "class", key->klass);
-  jsr_json_writer_member_string (w, "wait", key->wait);
-  jsr_json_writer_member_string (w, "source", key->source);
-  jsr_json_writer_member_string (w, "callback", key->callback);
+  js_json_writer_member_string (w, "tier", key->tier);
+  js_json_writer_member_string (w, "class", key->klass);
+  js_json_writer_member_string (w, "wait", key->wait);
+  js_json_writer_member_string (w, "source", key->source);
+  js_json_writer_member_string (w, "callback", key->callback);
   /* Only where there is one: aggregates without it read as before. */
   if (key->callback_build_id != NULL)
-    jsr_json_writer_member_string (w, "callback_build_id", key->callback_build_id);
-  jsr_json_writer_member_string (w, "scene", key->scene);
+    js_json_writer_member_string (w, "callback_build_id", key->callback_build_id);
+  js_json_writer_member_string (w, "scene", key->scene);
 }
 
 /* The members of a percentile block at `indent`, its histogram last. */
 static void
-write_histogram (JsrJsonWriter *w, guint indent, const JsrHistogram *h, const double *qs,
+write_histogram (JsJsonWriter *w, guint indent, const JsrHistogram *h, const double *qs,
                  const char *const *names, guint n)
 {
   line_member (w, indent, "count");
-  jsr_json_writer_count (w, h->count);
+  js_json_writer_count (w, h->count);
   line_member (w, indent, "approximate");
-  jsr_json_writer_count (w, h->approximate);
+  js_json_writer_count (w, h->approximate);
   for (guint i = 0; i < n; i++)
     {
       line_member (w, indent, names[i]);
-      jsr_json_writer_count (w, (guint64) jsr_histogram_percentile (h, qs[i]));
+      js_json_writer_count (w, (guint64) jsr_histogram_percentile (h, qs[i]));
     }
   line_member (w, indent, "max_ns");
-  jsr_json_writer_count (w, h->count > 0 ? (guint64) h->max_ns : 0);
+  js_json_writer_count (w, h->count > 0 ? (guint64) h->max_ns : 0);
   line_member (w, indent, "histogram");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member (w, "sub_bits");
-  jsr_json_writer_int (w, JSR_HISTOGRAM_SUB_BITS);
-  jsr_json_writer_member (w, "min_exp");
-  jsr_json_writer_int (w, JSR_HISTOGRAM_MIN_EXP);
-  jsr_json_writer_member (w, "count");
-  jsr_json_writer_uint (w, h->count);
-  jsr_json_writer_member (w, "min_ns");
-  jsr_json_writer_int (w, h->count > 0 ? h->min_ns : 0);
-  jsr_json_writer_member (w, "max_ns");
-  jsr_json_writer_int (w, h->count > 0 ? h->max_ns : 0);
-  jsr_json_writer_member (w, "buckets");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_begin_object (w);
+  js_json_writer_member (w, "sub_bits");
+  js_json_writer_int (w, JSR_HISTOGRAM_SUB_BITS);
+  js_json_writer_member (w, "min_exp");
+  js_json_writer_int (w, JSR_HISTOGRAM_MIN_EXP);
+  js_json_writer_member (w, "count");
+  js_json_writer_uint (w, h->count);
+  js_json_writer_member (w, "min_ns");
+  js_json_writer_int (w, h->count > 0 ? h->min_ns : 0);
+  js_json_writer_member (w, "max_ns");
+  js_json_writer_int (w, h->count > 0 ? h->max_ns : 0);
+  js_json_writer_member (w, "buckets");
+  js_json_writer_begin_array (w);
   for (guint b = 0; b < JSR_HISTOGRAM_BUCKETS; b++)
     if (h->buckets[b] != 0)
       {
-        jsr_json_writer_begin_array (w);
-        jsr_json_writer_uint (w, b);
-        jsr_json_writer_count (w, h->buckets[b]);
-        jsr_json_writer_end_array (w);
+        js_json_writer_begin_array (w);
+        js_json_writer_uint (w, b);
+        js_json_writer_count (w, h->buckets[b]);
+        js_json_writer_end_array (w);
       }
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_array (w);
+  js_json_writer_end_object (w);
 }
 
 static int
@@ -146,16 +146,16 @@ sorted_string_keys (GHashTable *set)
 
 /* A run id as the documents spell it: 16 hexadecimal digits. */
 static void
-write_run_id (JsrJsonWriter *w, guint64 run)
+write_run_id (JsJsonWriter *w, guint64 run)
 {
   char id[17];
 
   g_snprintf (id, sizeof id, "%016" G_GINT64_MODIFIER "x", run);
-  jsr_json_writer_string (w, id);
+  js_json_writer_string (w, id);
 }
 
 static void
-write_runs (JsrJsonWriter *w, const JsrAggregate *agg)
+write_runs (JsJsonWriter *w, const JsrAggregate *agg)
 {
   g_autoptr (GArray) ids
       = g_array_sized_new (FALSE, FALSE, sizeof (guint64), g_hash_table_size (agg->runs));
@@ -167,61 +167,61 @@ write_runs (JsrJsonWriter *w, const JsrAggregate *agg)
     g_array_append_val (ids, *(guint64 *) key);
   g_array_sort (ids, compare_u64);
   line_member (w, TOP, "runs");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member (w, "count");
-  jsr_json_writer_uint (w, ids->len);
-  jsr_json_writer_member (w, "ids");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_begin_object (w);
+  js_json_writer_member (w, "count");
+  js_json_writer_uint (w, ids->len);
+  js_json_writer_member (w, "ids");
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < ids->len; i++)
     write_run_id (w, g_array_index (ids, guint64, i));
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_array (w);
+  js_json_writer_end_object (w);
 }
 
 static void
-write_installs (JsrJsonWriter *w, const JsrAggregate *agg)
+write_installs (JsJsonWriter *w, const JsrAggregate *agg)
 {
   g_autoptr (GPtrArray) ids = sorted_string_keys (agg->installs);
 
   line_member (w, TOP, "installs");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member (w, "count");
-  jsr_json_writer_uint (w, ids->len);
-  jsr_json_writer_member (w, "ids");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_begin_object (w);
+  js_json_writer_member (w, "count");
+  js_json_writer_uint (w, ids->len);
+  js_json_writer_member (w, "ids");
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < ids->len; i++)
-    jsr_json_writer_string (w, g_ptr_array_index (ids, i));
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_end_object (w);
+    js_json_writer_string (w, g_ptr_array_index (ids, i));
+  js_json_writer_end_array (w);
+  js_json_writer_end_object (w);
 }
 
 static void
-write_apps (JsrJsonWriter *w, const JsrAggregate *agg)
+write_apps (JsJsonWriter *w, const JsrAggregate *agg)
 {
   g_autoptr (GPtrArray) names = sorted_string_keys (agg->apps);
 
   line_member (w, TOP, "apps");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < names->len; i++)
     {
       const char *name = g_ptr_array_index (names, i);
 
-      jsr_json_writer_newline (w, TOP + 2);
-      jsr_json_writer_begin_object (w);
-      jsr_json_writer_member_string (w, "name", name);
-      jsr_json_writer_member (w, "runs");
-      jsr_json_writer_uint (w, *(guint64 *) g_hash_table_lookup (agg->apps, name));
-      jsr_json_writer_end_object (w);
+      js_json_writer_newline (w, TOP + 2);
+      js_json_writer_begin_object (w);
+      js_json_writer_member_string (w, "name", name);
+      js_json_writer_member (w, "runs");
+      js_json_writer_uint (w, *(guint64 *) g_hash_table_lookup (agg->apps, name));
+      js_json_writer_end_object (w);
     }
   if (names->len > 0)
-    jsr_json_writer_newline (w, TOP);
-  jsr_json_writer_end_array (w);
+    js_json_writer_newline (w, TOP);
+  js_json_writer_end_array (w);
   line_member (w, TOP, "apps_other");
-  jsr_json_writer_count (w, agg->apps_other);
+  js_json_writer_count (w, agg->apps_other);
 }
 
 static void
-write_summary (JsrJsonWriter *w, const JsrAggregate *agg)
+write_summary (JsJsonWriter *w, const JsrAggregate *agg)
 {
   static const double busy_qs[] = { 0.50, 0.95, 0.99 };
   static const char *const busy_names[] = { "p50_ns", "p95_ns", "p99_ns" };
@@ -240,38 +240,38 @@ write_summary (JsrJsonWriter *w, const JsrAggregate *agg)
   const guint in = TOP + 2;
 
   line_member (w, TOP, "summary");
-  jsr_json_writer_begin_object (w);
+  js_json_writer_begin_object (w);
   for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
     {
       line_member (w, in, counts[i].name);
-      jsr_json_writer_count (w, counts[i].value);
+      js_json_writer_count (w, counts[i].value);
     }
   line_member (w, in, "events_by_tier");
-  jsr_json_writer_begin_object (w);
+  js_json_writer_begin_object (w);
   for (JsTier t = 0; t < JS_N_TIERS; t++)
     {
-      jsr_json_writer_member (w, js_tier_name (t));
-      jsr_json_writer_uint (w, agg->events_by_tier[t]);
+      js_json_writer_member (w, js_tier_name (t));
+      js_json_writer_uint (w, agg->events_by_tier[t]);
     }
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_object (w);
   line_member (w, in, "iteration_busy");
-  jsr_json_writer_begin_object (w);
+  js_json_writer_begin_object (w);
   write_histogram (w, in + 2, &agg->iteration_busy, busy_qs, busy_names, G_N_ELEMENTS (busy_qs));
-  jsr_json_writer_newline (w, in);
-  jsr_json_writer_end_object (w);
+  js_json_writer_newline (w, in);
+  js_json_writer_end_object (w);
   line_member (w, in, "frames");
-  jsr_json_writer_begin_object (w);
+  js_json_writer_begin_object (w);
   line_member (w, in + 2, "frames");
-  jsr_json_writer_count (w, agg->frames);
+  js_json_writer_count (w, agg->frames);
   line_member (w, in + 2, "slow");
-  jsr_json_writer_count (w, agg->frames_slow);
+  js_json_writer_count (w, agg->frames_slow);
   line_member (w, in + 2, "frozen");
-  jsr_json_writer_count (w, agg->frames_frozen);
+  js_json_writer_count (w, agg->frames_frozen);
   write_histogram (w, in + 2, &agg->frame_time, frame_qs, frame_names, G_N_ELEMENTS (frame_qs));
-  jsr_json_writer_newline (w, in);
-  jsr_json_writer_end_object (w);
-  jsr_json_writer_newline (w, TOP);
-  jsr_json_writer_end_object (w);
+  js_json_writer_newline (w, in);
+  js_json_writer_end_object (w);
+  js_json_writer_newline (w, TOP);
+  js_json_writer_end_object (w);
 }
 
 static int
@@ -282,20 +282,20 @@ compare_groups (gconstpointer a, gconstpointer b)
 
 /* An entry of the signatures (at TOP + 2), its cells one per line under it. */
 static void
-write_signature (JsrJsonWriter *w, const JsrAggSignature *sig)
+write_signature (JsJsonWriter *w, const JsrAggSignature *sig)
 {
   g_autoptr (GPtrArray) cells = g_ptr_array_new ();
   const guint in = TOP + 3; /* past the entry's brace */
   GHashTableIter iter;
   gpointer value;
 
-  jsr_json_writer_newline (w, TOP + 2);
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_string (w, "signature", sig->text);
-  jsr_json_writer_member_string (w, "signature_id", sig->id);
+  js_json_writer_newline (w, TOP + 2);
+  js_json_writer_begin_object (w);
+  js_json_writer_member_string (w, "signature", sig->text);
+  js_json_writer_member_string (w, "signature_id", sig->id);
   write_stats (w, &sig->stats, "total_ns", FALSE);
   line_member (w, in, "cells");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_begin_array (w);
   g_hash_table_iter_init (&iter, sig->cells);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_ptr_array_add (cells, value);
@@ -304,120 +304,120 @@ write_signature (JsrJsonWriter *w, const JsrAggSignature *sig)
     {
       const JsrAggGroup *cell = g_ptr_array_index (cells, i);
 
-      jsr_json_writer_newline (w, in + 2);
-      jsr_json_writer_begin_object (w);
+      js_json_writer_newline (w, in + 2);
+      js_json_writer_begin_object (w);
       write_key (w, &cell->key);
       write_stats (w, &cell->stats, "total_ns", FALSE);
-      jsr_json_writer_end_object (w);
+      js_json_writer_end_object (w);
     }
   if (cells->len > 0)
-    jsr_json_writer_newline (w, in);
-  jsr_json_writer_end_array (w);
+    js_json_writer_newline (w, in);
+  js_json_writer_end_array (w);
   line_member (w, in, "cells_other");
   if (sig->cells_other != NULL)
     {
-      jsr_json_writer_begin_object (w);
+      js_json_writer_begin_object (w);
       write_stats (w, &sig->cells_other->stats, "total_ns", FALSE);
-      jsr_json_writer_end_object (w);
+      js_json_writer_end_object (w);
     }
   else
-    jsr_json_writer_null (w);
-  jsr_json_writer_end_object (w);
+    js_json_writer_null (w);
+  js_json_writer_end_object (w);
 }
 
 /* A nameless name's build-id: only where there is one, so that aggregates
  * without it read and write as before. */
 static void
-write_build_id (JsrJsonWriter *w, const char *member, const char *build_id)
+write_build_id (JsJsonWriter *w, const char *member, const char *build_id)
 {
   if (build_id != NULL)
-    jsr_json_writer_member_string (w, member, build_id);
+    js_json_writer_member_string (w, member, build_id);
 }
 
 static void
-write_part (JsrJsonWriter *w, guint in, const JsrAggPart *part)
+write_part (JsJsonWriter *w, guint in, const JsrAggPart *part)
 {
-  jsr_json_writer_newline (w, in);
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_string (w, "type", part->type);
-  jsr_json_writer_member_string (w, "source", part->source);
-  jsr_json_writer_member_string (w, "callback", part->callback);
+  js_json_writer_newline (w, in);
+  js_json_writer_begin_object (w);
+  js_json_writer_member_string (w, "type", part->type);
+  js_json_writer_member_string (w, "source", part->source);
+  js_json_writer_member_string (w, "callback", part->callback);
   write_build_id (w, "callback_build_id", part->callback_build_id);
-  jsr_json_writer_member (w, "start_ns");
-  jsr_json_writer_int (w, part->start_ns);
-  jsr_json_writer_member (w, "duration_ns");
-  jsr_json_writer_count (w, part->duration_ns);
-  jsr_json_writer_member_string (w, "tier", part->tier);
-  jsr_json_writer_member_string (w, "class", part->klass);
-  jsr_json_writer_member_string (w, "wait", part->wait);
-  jsr_json_writer_member_string (w, "culprit", part->culprit);
+  js_json_writer_member (w, "start_ns");
+  js_json_writer_int (w, part->start_ns);
+  js_json_writer_member (w, "duration_ns");
+  js_json_writer_count (w, part->duration_ns);
+  js_json_writer_member_string (w, "tier", part->tier);
+  js_json_writer_member_string (w, "class", part->klass);
+  js_json_writer_member_string (w, "wait", part->wait);
+  js_json_writer_member_string (w, "culprit", part->culprit);
   write_build_id (w, "culprit_build_id", part->culprit_build_id);
-  jsr_json_writer_member_string (w, "culprit_callback", part->culprit_callback);
+  js_json_writer_member_string (w, "culprit_callback", part->culprit_callback);
   write_build_id (w, "culprit_callback_build_id", part->culprit_callback_build_id);
-  jsr_json_writer_member_string (w, "posted_from", part->posted_from);
+  js_json_writer_member_string (w, "posted_from", part->posted_from);
   if (part->posted_from_inherited)
-    jsr_json_writer_member_bool (w, "posted_from_inherited", TRUE);
-  jsr_json_writer_member (w, "attributed_ns");
+    js_json_writer_member_bool (w, "posted_from_inherited", TRUE);
+  js_json_writer_member (w, "attributed_ns");
   if (part->attributed_ns >= 0)
-    jsr_json_writer_int (w, part->attributed_ns);
+    js_json_writer_int (w, part->attributed_ns);
   else
-    jsr_json_writer_null (w);
-  jsr_json_writer_end_object (w);
+    js_json_writer_null (w);
+  js_json_writer_end_object (w);
 }
 
 static void
-write_worst (JsrJsonWriter *w, const JsrAggEvent *e)
+write_worst (JsJsonWriter *w, const JsrAggEvent *e)
 {
   const guint in = TOP + 3; /* past the entry's brace */
 
-  jsr_json_writer_newline (w, TOP + 2);
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member (w, "run");
+  js_json_writer_newline (w, TOP + 2);
+  js_json_writer_begin_object (w);
+  js_json_writer_member (w, "run");
   write_run_id (w, e->run);
-  jsr_json_writer_member_string (w, "app", e->app);
-  jsr_json_writer_member (w, "pid");
-  jsr_json_writer_int (w, e->pid);
-  jsr_json_writer_member (w, "id");
-  jsr_json_writer_int (w, e->event_id);
-  jsr_json_writer_member (w, "start_ns");
-  jsr_json_writer_int (w, e->start_ns);
-  jsr_json_writer_member (w, "duration_ns");
-  jsr_json_writer_uint (w, e->duration_ns);
-  jsr_json_writer_member (w, "attributed_ns");
-  jsr_json_writer_uint (w, e->attributed_ns);
-  jsr_json_writer_member (w, "unattributed_ns");
-  jsr_json_writer_uint (w, e->unattributed_ns);
-  jsr_json_writer_newline (w, in);
+  js_json_writer_member_string (w, "app", e->app);
+  js_json_writer_member (w, "pid");
+  js_json_writer_int (w, e->pid);
+  js_json_writer_member (w, "id");
+  js_json_writer_int (w, e->event_id);
+  js_json_writer_member (w, "start_ns");
+  js_json_writer_int (w, e->start_ns);
+  js_json_writer_member (w, "duration_ns");
+  js_json_writer_uint (w, e->duration_ns);
+  js_json_writer_member (w, "attributed_ns");
+  js_json_writer_uint (w, e->attributed_ns);
+  js_json_writer_member (w, "unattributed_ns");
+  js_json_writer_uint (w, e->unattributed_ns);
+  js_json_writer_newline (w, in);
   write_key (w, &e->key);
   line_member (w, in, "culprit");
-  jsr_json_writer_string (w, e->culprit);
+  js_json_writer_string (w, e->culprit);
   write_build_id (w, "culprit_build_id", e->culprit_build_id);
-  jsr_json_writer_member_string (w, "culprit_callback", e->culprit_callback);
+  js_json_writer_member_string (w, "culprit_callback", e->culprit_callback);
   write_build_id (w, "culprit_callback_build_id", e->culprit_callback_build_id);
-  jsr_json_writer_member_string (w, "posted_from", e->posted_from);
+  js_json_writer_member_string (w, "posted_from", e->posted_from);
   if (e->posted_from_inherited)
-    jsr_json_writer_member_bool (w, "posted_from_inherited", TRUE);
-  jsr_json_writer_member_string (w, "signature", e->signature);
+    js_json_writer_member_bool (w, "posted_from_inherited", TRUE);
+  js_json_writer_member_string (w, "signature", e->signature);
   line_member (w, in, "parts_count");
-  jsr_json_writer_count (w, e->parts_count);
-  jsr_json_writer_member (w, "parts");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_count (w, e->parts_count);
+  js_json_writer_member (w, "parts");
+  js_json_writer_begin_array (w);
   for (guint i = 0; e->parts != NULL && i < e->parts->len; i++)
     write_part (w, in + 2, g_ptr_array_index (e->parts, i));
   if (e->parts != NULL && e->parts->len > 0)
-    jsr_json_writer_newline (w, in);
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_end_object (w);
+    js_json_writer_newline (w, in);
+  js_json_writer_end_array (w);
+  js_json_writer_end_object (w);
 }
 
 /* The blocks of many entries: one per line, the closing bracket on a line of
  * its own unless there are none. */
 static void
-end_block (JsrJsonWriter *w, guint entries)
+end_block (JsJsonWriter *w, guint entries)
 {
   if (entries > 0)
-    jsr_json_writer_newline (w, TOP);
-  jsr_json_writer_end_array (w);
+    js_json_writer_newline (w, TOP);
+  js_json_writer_end_array (w);
 }
 
 char *
@@ -431,8 +431,8 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
                                          g_hash_table_size (agg->signatures_overflowed));
   guint kept = MIN (signatures->len, agg->max_signatures);
   gboolean overflowed = agg->overflowed || kept < signatures->len;
-  JsrJsonWriter writer;
-  JsrJsonWriter *w = &writer;
+  JsJsonWriter writer;
+  JsJsonWriter *w = &writer;
 
   /* Signatures past the bound go to "other", exactly. */
   for (guint i = kept; i < signatures->len; i++)
@@ -446,95 +446,95 @@ jsr_aggregate_to_json (const JsrAggregate *agg)
       other_count = jsr_sat_add_u64 (other_count, 1);
     }
 
-  jsr_json_writer_init (w, out, JSR_JSON_WRITER_SPACED);
-  jsr_json_writer_begin_object (w);
+  js_json_writer_init (w, out, JS_JSON_WRITER_SPACED);
+  js_json_writer_begin_object (w);
   line_member (w, TOP, "format");
-  jsr_json_writer_string (w, JSR_AGGREGATE_FORMAT);
+  js_json_writer_string (w, JSR_AGGREGATE_FORMAT);
   line_member (w, TOP, "version");
-  jsr_json_writer_count (w, JSR_AGGREGATE_VERSION);
+  js_json_writer_count (w, JSR_AGGREGATE_VERSION);
   line_member (w, TOP, "generator");
-  jsr_json_writer_string (w, "jankscope " JANKSCOPE_VERSION);
+  js_json_writer_string (w, "jankscope " JANKSCOPE_VERSION);
   line_member (w, TOP, "signature_frames");
-  jsr_json_writer_count (w, agg->signature_frames);
-  jsr_json_writer_newline (w, TOP);
-  jsr_json_writer_member_bool (w, "exact", !overflowed && !agg->saturated);
-  jsr_json_writer_newline (w, TOP);
-  jsr_json_writer_member_bool (w, "overflowed", overflowed);
-  jsr_json_writer_newline (w, TOP);
-  jsr_json_writer_member_bool (w, "saturated", agg->saturated);
-  jsr_json_writer_newline (w, TOP);
-  jsr_json_writer_member_bool (w, "runs_upper_bound", agg->runs_upper_bound);
+  js_json_writer_count (w, agg->signature_frames);
+  js_json_writer_newline (w, TOP);
+  js_json_writer_member_bool (w, "exact", !overflowed && !agg->saturated);
+  js_json_writer_newline (w, TOP);
+  js_json_writer_member_bool (w, "overflowed", overflowed);
+  js_json_writer_newline (w, TOP);
+  js_json_writer_member_bool (w, "saturated", agg->saturated);
+  js_json_writer_newline (w, TOP);
+  js_json_writer_member_bool (w, "runs_upper_bound", agg->runs_upper_bound);
   line_member (w, TOP, "reports");
-  jsr_json_writer_count (w, agg->reports);
+  js_json_writer_count (w, agg->reports);
   write_runs (w, agg);
   write_installs (w, agg);
   write_apps (w, agg);
   write_summary (w, agg);
 
   line_member (w, TOP, "stalls");
-  jsr_json_writer_begin_object (w);
+  js_json_writer_begin_object (w);
   write_stats (w, &agg->stalls, "blocked_ns", TRUE);
-  jsr_json_writer_member (w, "filtered_out");
-  jsr_json_writer_uint (w, agg->events_filtered_out);
-  jsr_json_writer_end_object (w);
+  js_json_writer_member (w, "filtered_out");
+  js_json_writer_uint (w, agg->events_filtered_out);
+  js_json_writer_end_object (w);
   line_member (w, TOP, "frame_events");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member (w, "by_tier");
-  jsr_json_writer_begin_object (w);
+  js_json_writer_begin_object (w);
+  js_json_writer_member (w, "by_tier");
+  js_json_writer_begin_object (w);
   for (JsTier t = 0; t < JS_N_EVENT_TIERS; t++)
     {
-      jsr_json_writer_member (w, js_tier_name (t));
-      jsr_json_writer_uint (w, agg->frame_events_by_tier[t]);
+      js_json_writer_member (w, js_tier_name (t));
+      js_json_writer_uint (w, agg->frame_events_by_tier[t]);
     }
-  jsr_json_writer_end_object (w);
-  jsr_json_writer_member (w, "total_ns");
-  jsr_json_writer_uint (w, agg->frame_events_ns);
-  jsr_json_writer_member (w, "uncovered");
-  jsr_json_writer_begin_object (w);
+  js_json_writer_end_object (w);
+  js_json_writer_member (w, "total_ns");
+  js_json_writer_uint (w, agg->frame_events_ns);
+  js_json_writer_member (w, "uncovered");
+  js_json_writer_begin_object (w);
   write_stats (w, &agg->frame_uncovered, "blocked_ns", TRUE);
-  jsr_json_writer_end_object (w);
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_object (w);
+  js_json_writer_end_object (w);
 
   line_member (w, TOP, "groups");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < groups->len; i++)
     {
       const JsrAggGroup *group = g_ptr_array_index (groups, i);
 
-      jsr_json_writer_newline (w, TOP + 2);
-      jsr_json_writer_begin_object (w);
+      js_json_writer_newline (w, TOP + 2);
+      js_json_writer_begin_object (w);
       write_key (w, &group->key);
-      jsr_json_writer_newline (w, TOP + 3);
+      js_json_writer_newline (w, TOP + 3);
       write_stats (w, &group->stats, "blocked_ns", TRUE);
-      jsr_json_writer_end_object (w);
+      js_json_writer_end_object (w);
     }
   end_block (w, groups->len);
   line_member (w, TOP, "groups_other");
-  jsr_json_writer_begin_object (w);
+  js_json_writer_begin_object (w);
   write_stats (w, &agg->groups_other, "blocked_ns", TRUE);
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_object (w);
   jsr_agg_diagnoses_write (w, TOP, &agg->diagnoses);
   jsr_agg_postings_write (w, TOP, &agg->postings);
 
   line_member (w, TOP, "signatures");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < kept; i++)
     write_signature (w, g_ptr_array_index (signatures, i));
   end_block (w, kept);
   line_member (w, TOP, "signatures_other");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member (w, "signatures");
-  jsr_json_writer_uint (w, other_count);
+  js_json_writer_begin_object (w);
+  js_json_writer_member (w, "signatures");
+  js_json_writer_uint (w, other_count);
   write_stats (w, &other, "total_ns", FALSE);
-  jsr_json_writer_end_object (w);
+  js_json_writer_end_object (w);
 
   line_member (w, TOP, "worst_events");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < agg->worst->len; i++)
     write_worst (w, g_ptr_array_index (agg->worst, i));
   end_block (w, agg->worst->len);
-  jsr_json_writer_newline (w, 0);
-  jsr_json_writer_end_object (w);
+  js_json_writer_newline (w, 0);
+  js_json_writer_end_object (w);
   g_string_append_c (out, '\n');
 
   return g_string_free (out, FALSE);

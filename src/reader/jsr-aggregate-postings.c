@@ -195,40 +195,40 @@ jsr_agg_postings_sorted (const JsrAggPostings *p)
 }
 
 void
-jsr_agg_postings_write (JsrJsonWriter *w, guint indent, const JsrAggPostings *p)
+jsr_agg_postings_write (JsJsonWriter *w, guint indent, const JsrAggPostings *p)
 {
   g_autoptr (GPtrArray) sorted = jsr_agg_postings_sorted (p);
 
-  jsr_json_writer_newline (w, indent);
-  jsr_json_writer_member (w, "postings");
-  jsr_json_writer_begin_array (w);
+  js_json_writer_newline (w, indent);
+  js_json_writer_member (w, "postings");
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < sorted->len; i++)
     {
       const JsrAggPosting *e = g_ptr_array_index (sorted, i);
 
-      jsr_json_writer_newline (w, indent + 2);
-      jsr_json_writer_begin_object (w);
-      jsr_json_writer_member_string (w, "signature", e->signature);
-      jsr_json_writer_member_string (w, "posted_from", e->posted_from);
-      jsr_json_writer_member_string (w, "callback", e->callback);
+      js_json_writer_newline (w, indent + 2);
+      js_json_writer_begin_object (w);
+      js_json_writer_member_string (w, "signature", e->signature);
+      js_json_writer_member_string (w, "posted_from", e->posted_from);
+      js_json_writer_member_string (w, "callback", e->callback);
       /* Only where there is one: aggregates without it read as before. */
       if (e->callback_build_id != NULL)
-        jsr_json_writer_member_string (w, "callback_build_id", e->callback_build_id);
-      jsr_json_writer_member_count (w, "events", e->events);
-      jsr_json_writer_member_count (w, "parts", e->parts);
-      jsr_json_writer_member_count (w, "runs", e->runs);
-      jsr_json_writer_member_count (w, "blocked_ns", e->total_ns);
-      jsr_json_writer_end_object (w);
+        js_json_writer_member_string (w, "callback_build_id", e->callback_build_id);
+      js_json_writer_member_count (w, "events", e->events);
+      js_json_writer_member_count (w, "parts", e->parts);
+      js_json_writer_member_count (w, "runs", e->runs);
+      js_json_writer_member_count (w, "blocked_ns", e->total_ns);
+      js_json_writer_end_object (w);
     }
   if (sorted->len > 0)
-    jsr_json_writer_newline (w, indent);
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_newline (w, indent);
-  jsr_json_writer_member (w, "postings_other");
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member_count (w, "parts", p->other_parts);
-  jsr_json_writer_member_count (w, "blocked_ns", p->other_ns);
-  jsr_json_writer_end_object (w);
+    js_json_writer_newline (w, indent);
+  js_json_writer_end_array (w);
+  js_json_writer_newline (w, indent);
+  js_json_writer_member (w, "postings_other");
+  js_json_writer_begin_object (w);
+  js_json_writer_member_count (w, "parts", p->other_parts);
+  js_json_writer_member_count (w, "blocked_ns", p->other_ns);
+  js_json_writer_end_object (w);
 }
 
 gboolean

@@ -16,7 +16,7 @@
 #include "jsr-agg-names.h"
 #include "jsr-json-doc.h"
 #include "jsr-json-read.h"
-#include "jsr-json-writer.h"
+#include "js-json-writer.h"
 #include "jsr-report.h"
 
 G_BEGIN_DECLS
@@ -62,7 +62,7 @@ GPtrArray *jsr_agg_postings_sorted (const JsrAggPostings *p);
 
 /* "postings": [...], "postings_other": {...} as members of the object
  * being written, each on a line at `indent`. */
-void jsr_agg_postings_write (JsrJsonWriter *w, guint indent, const JsrAggPostings *p);
+void jsr_agg_postings_write (JsJsonWriter *w, guint indent, const JsrAggPostings *p);
 /* The same from an aggregate document (absent: none, an older aggregate). */
 gboolean jsr_agg_postings_read (const JsrJsonNode *root, JsrAggPostings *p, GError **error);
 

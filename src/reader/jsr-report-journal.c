@@ -135,7 +135,7 @@ by_start (gconstpointer a, gconstpointer b)
 
 /* The events by start, the hang under way last, one per line. */
 static void
-write_events (JsrJsonWriter *w, Fold *f)
+write_events (JsJsonWriter *w, Fold *f)
 {
   g_autoptr (GPtrArray) events = g_ptr_array_new ();
   GHashTableIter iter;
@@ -145,20 +145,20 @@ write_events (JsrJsonWriter *w, Fold *f)
   while (g_hash_table_iter_next (&iter, NULL, &value))
     g_ptr_array_add (events, value);
   g_ptr_array_sort (events, by_start);
-  jsr_json_writer_begin_array (w);
+  js_json_writer_begin_array (w);
   for (guint i = 0; i < events->len; i++)
     {
       if (i > 0)
-        jsr_json_writer_newline (w, 0);
+        js_json_writer_newline (w, 0);
       jsr_json_writer_node (w, g_ptr_array_index (events, i));
     }
   if (f->hang != NULL)
     {
       if (events->len > 0)
-        jsr_json_writer_newline (w, 0);
+        js_json_writer_newline (w, 0);
       /* The journal's hang says whose it was ("process"): not a member of
        * the report's events. */
-      jsr_json_writer_begin_object (w);
+      js_json_writer_begin_object (w);
       for (guint32 i = 0; i < f->hang->length; i++)
         {
           const char *name = f->hang->v.members[i].name;
@@ -171,9 +171,9 @@ write_events (JsrJsonWriter *w, Fold *f)
           if (f->progress != NULL && strcmp (name, "unattributed_ns") == 0
               && member->type == JSR_JSON_INT)
             {
-              jsr_json_writer_member (w, name);
-              jsr_json_writer_int (w, member->v.integer + int_member (f->progress, "duration_ns", 0)
-                                          - int_member (f->hang, "duration_ns", 0));
+              js_json_writer_member (w, name);
+              js_json_writer_int (w, member->v.integer + int_member (f->progress, "duration_ns", 0)
+                                         - int_member (f->hang, "duration_ns", 0));
               continue;
             }
           if (f->progress != NULL && is_progress_member (name))
@@ -186,12 +186,12 @@ write_events (JsrJsonWriter *w, Fold *f)
                       || (member->type == JSR_JSON_NULL && newer->type == JSR_JSON_STRING)))
                 member = newer;
             }
-          jsr_json_writer_member (w, name);
+          js_json_writer_member (w, name);
           jsr_json_writer_node (w, member);
         }
-      jsr_json_writer_end_object (w);
+      js_json_writer_end_object (w);
     }
-  jsr_json_writer_end_array (w);
+  js_json_writer_end_array (w);
 }
 
 char *
@@ -209,7 +209,7 @@ jsr_report_journal_fold (const char *report, gsize report_length, const char *jo
   gboolean applied = FALSE;
   const char *p, *end;
   Fold f = { 0 };
-  JsrJsonWriter w;
+  JsJsonWriter w;
   GString *out;
 
   doc = jsr_json_doc_parse (report, report_length, JSR_REPORT_MAX_JSON_DEPTH, NULL);
@@ -274,20 +274,20 @@ jsr_report_journal_fold (const char *report, gsize report_length, const char *jo
 
   /* Compact, one top-level member and one event per line. */
   out = g_string_sized_new (report_length + journal_length);
-  jsr_json_writer_init (&w, out, JSR_JSON_WRITER_COMPACT);
-  jsr_json_writer_begin_object (&w);
+  js_json_writer_init (&w, out, JS_JSON_WRITER_COMPACT);
+  js_json_writer_begin_object (&w);
   for (guint32 i = 0; i < f.root->length; i++)
     {
       const JsrJsonMember *m = &f.root->v.members[i];
       const JsrJsonNode *value = g_hash_table_lookup (members, m->name);
 
       if (i > 0)
-        jsr_json_writer_newline (&w, 0);
-      jsr_json_writer_member (&w, m->name);
+        js_json_writer_newline (&w, 0);
+      js_json_writer_member (&w, m->name);
       if (strcmp (m->name, "events") == 0)
         write_events (&w, &f);
       else if (strcmp (m->name, "final") == 0)
-        jsr_json_writer_bool (&w, f.final);
+        js_json_writer_bool (&w, f.final);
       else
         jsr_json_writer_node (&w, value != NULL ? value : &m->value);
     }
@@ -295,11 +295,11 @@ jsr_report_journal_fold (const char *report, gsize report_length, const char *jo
     {
       const char *name = g_ptr_array_index (member_order, i);
 
-      jsr_json_writer_newline (&w, 0);
-      jsr_json_writer_member (&w, name);
+      js_json_writer_newline (&w, 0);
+      js_json_writer_member (&w, name);
       jsr_json_writer_node (&w, g_hash_table_lookup (members, name));
     }
-  jsr_json_writer_end_object (&w);
+  js_json_writer_end_object (&w);
   g_string_append_c (out, '\n');
   *folded_length = out->len;
   return g_string_free (out, FALSE);

@@ -2,6 +2,7 @@
  * resource windows, the install id, scrubbing. */
 #include "js-context.h"
 #include "js-install-id.h"
+#include "js-json-node.h"
 #include "js-labels.h"
 #include "js-process-info.h"
 #include "js-resources.h"
@@ -458,59 +459,74 @@ test_scrub_strings (void)
     }
 }
 
+/* Scrubbed as written: every string value, a window title null, whatever
+ * its value; names and numbers as they are. */
 static void
 test_scrub_json (void)
 {
   const char *homes[] = { "/home/alice", NULL };
   const char *users[] = { "alice", NULL };
   g_autoptr (JsScrub) s = js_scrub_new (homes, users);
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autofree char *out = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  JsJsonWriter w;
 
-  g_assert_true (json_parser_load_from_data (
-      parser,
-      "{\"exe\": \"/home/alice/bin/app\", \"n\": 3, \"events\": [{\"context\": "
-      "{\"window_title\": \"Letter to Bob\"}, \"frames\": [{\"file\": \"/srv/alice/a.c\"}]}], "
-      "\"x\": null}",
-      -1, NULL));
-  js_scrub_json (s, json_parser_get_root (parser));
-  json_generator_set_root (gen, json_parser_get_root (parser));
-  out = json_generator_to_data (gen, NULL);
+  js_json_writer_init (&w, out, JS_JSON_WRITER_COMPACT);
+  js_scrub_writer (s, &w);
+  js_json_writer_begin_object (&w);
+  js_json_writer_member_string (&w, "exe", "/home/alice/bin/app");
+  js_json_writer_member_int (&w, "n", 3);
+  js_json_writer_member (&w, "events");
+  js_json_writer_begin_array (&w);
+  js_json_writer_begin_object (&w);
+  js_json_writer_member (&w, "context");
+  js_json_writer_begin_object (&w);
+  js_json_writer_member_string (&w, "window_title", "Letter to Bob");
+  js_json_writer_end_object (&w);
+  js_json_writer_member (&w, "frames");
+  js_json_writer_begin_array (&w);
+  js_json_writer_begin_object (&w);
+  js_json_writer_member_string (&w, "file", "/srv/alice/a.c");
+  js_json_writer_end_object (&w);
+  js_json_writer_end_array (&w);
+  js_json_writer_end_object (&w);
+  js_json_writer_end_array (&w);
+  js_json_writer_member_string (&w, "x", NULL);
+  js_json_writer_end_object (&w);
   g_assert_cmpstr (
-      out, ==,
+      out->str, ==,
       "{\"exe\":\"~/bin/app\",\"n\":3,\"events\":[{\"context\":{\"window_title\":null},"
       "\"frames\":[{\"file\":\"/srv/<user>/a.c\"}]}],\"x\":null}");
 }
 
-/* A previous run's hang comes from an immutable parser tree: copied, not
- * changed (changing it would be a GLib critical, fatal under G_DEBUG). */
+/* A previous run's hang comes from an immutable parser tree: written,
+ * scrubbed, in its order, never changed (changing it would be a GLib
+ * critical, fatal under G_DEBUG). */
 static void
 test_scrub_json_immutable (void)
 {
   const char *homes[] = { "/home/alice", NULL };
   g_autoptr (JsScrub) s = js_scrub_new (homes, NULL);
   g_autoptr (JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  g_autoptr (JsonNode) root = NULL;
-  g_autofree char *out = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  JsJsonWriter w;
   JsonNode *hang;
 
   g_assert_true (json_parser_load_from_data (
-      parser, "[{\"exe\": \"/home/alice/app\", \"d\": 1.5, \"ok\": true, \"n\": null}]", -1, NULL));
+      parser,
+      "[{\"exe\": \"/home/alice/app\", \"d\": 1.5, \"ok\": true, \"n\": null, "
+      "\"z\": [1, {\"window_title\": {\"deep\": [\"/home/alice\"]}}], \"a\": 0.1}]",
+      -1, NULL));
   hang = json_array_get_element (json_node_get_array (json_parser_get_root (parser)), 0);
   g_assert_true (json_node_is_immutable (hang));
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "previous_run");
-  json_builder_add_value (b, json_node_copy (hang));
-  json_builder_end_object (b);
-  root = json_builder_get_root (b);
-  js_scrub_json (s, root);
-  json_generator_set_root (gen, root);
-  out = json_generator_to_data (gen, NULL);
-  g_assert_cmpstr (out, ==,
-                   "{\"previous_run\":{\"exe\":\"~/app\",\"d\":1.5,\"ok\":true,\"n\":null}}");
+  js_json_writer_init (&w, out, JS_JSON_WRITER_COMPACT);
+  js_scrub_writer (s, &w);
+  js_json_writer_begin_object (&w);
+  js_json_writer_member (&w, "previous_run");
+  js_json_write_node (&w, hang);
+  js_json_writer_end_object (&w);
+  g_assert_cmpstr (out->str, ==,
+                   "{\"previous_run\":{\"exe\":\"~/app\",\"d\":1.5,\"ok\":true,\"n\":null,"
+                   "\"z\":[1,{\"window_title\":null}],\"a\":0.10000000000000001}}");
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (hang), "exe"), ==,
                    "/home/alice/app");
 }

@@ -1,4 +1,5 @@
-/* Unit tests of the reading side's JSON writer (src/reader/jsr-json-writer.c):
+/* Unit tests of the JSON writer (src/common/js-json-writer.c, and the
+ * reader's jsr_json_writer_node):
  * each style's separators and line breaks, json-glib's pretty printing,
  * strings, numbers, and that what it writes reads back the same. */
 #include <math.h>
@@ -8,51 +9,51 @@
 #include "jsr-json-writer.h"
 
 static GString *
-start (JsrJsonWriter *w, JsrJsonWriterStyle style)
+start (JsJsonWriter *w, JsJsonWriterStyle style)
 {
   GString *out = g_string_new (NULL);
 
-  jsr_json_writer_init (w, out, style);
+  js_json_writer_init (w, out, style);
   return out;
 }
 
 static void
-write_sample (JsrJsonWriter *w)
+write_sample (JsJsonWriter *w)
 {
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_member (w, "a");
-  jsr_json_writer_int (w, -3);
-  jsr_json_writer_member (w, "b");
-  jsr_json_writer_begin_array (w);
-  jsr_json_writer_uint (w, G_MAXUINT64);
-  jsr_json_writer_string (w, NULL);
-  jsr_json_writer_bool (w, FALSE);
-  jsr_json_writer_begin_object (w);
-  jsr_json_writer_end_object (w);
-  jsr_json_writer_begin_array (w);
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_end_array (w);
-  jsr_json_writer_end_object (w);
+  js_json_writer_begin_object (w);
+  js_json_writer_member (w, "a");
+  js_json_writer_int (w, -3);
+  js_json_writer_member (w, "b");
+  js_json_writer_begin_array (w);
+  js_json_writer_uint (w, G_MAXUINT64);
+  js_json_writer_string (w, NULL);
+  js_json_writer_bool (w, FALSE);
+  js_json_writer_begin_object (w);
+  js_json_writer_end_object (w);
+  js_json_writer_begin_array (w);
+  js_json_writer_end_array (w);
+  js_json_writer_end_array (w);
+  js_json_writer_end_object (w);
 }
 
 static void
 test_styles (void)
 {
-  JsrJsonWriter w;
-  g_autoptr (GString) compact = start (&w, JSR_JSON_WRITER_COMPACT);
+  JsJsonWriter w;
+  g_autoptr (GString) compact = start (&w, JS_JSON_WRITER_COMPACT);
   g_autoptr (GString) spaced = NULL;
   g_autoptr (GString) pretty = NULL;
 
   write_sample (&w);
   g_assert_cmpstr (compact->str, ==, "{\"a\":-3,\"b\":[18446744073709551615,null,false,{},[]]}");
 
-  spaced = start (&w, JSR_JSON_WRITER_SPACED);
+  spaced = start (&w, JS_JSON_WRITER_SPACED);
   write_sample (&w);
   g_assert_cmpstr (spaced->str, ==,
                    "{\"a\": -3, \"b\": [18446744073709551615, null, false, {}, []]}");
 
   /* json-glib 1.6's generator (pretty, indent 2), an empty object included. */
-  pretty = start (&w, JSR_JSON_WRITER_PRETTY);
+  pretty = start (&w, JS_JSON_WRITER_PRETTY);
   write_sample (&w);
   g_assert_cmpstr (pretty->str, ==,
                    "{\n"
@@ -72,28 +73,28 @@ test_styles (void)
 static void
 test_newlines (void)
 {
-  JsrJsonWriter w;
-  g_autoptr (GString) out = start (&w, JSR_JSON_WRITER_SPACED);
+  JsJsonWriter w;
+  g_autoptr (GString) out = start (&w, JS_JSON_WRITER_SPACED);
 
-  jsr_json_writer_begin_object (&w);
-  jsr_json_writer_newline (&w, 2);
-  jsr_json_writer_member (&w, "list");
-  jsr_json_writer_begin_array (&w);
+  js_json_writer_begin_object (&w);
+  js_json_writer_newline (&w, 2);
+  js_json_writer_member (&w, "list");
+  js_json_writer_begin_array (&w);
   for (int i = 0; i < 2; i++)
     {
-      jsr_json_writer_newline (&w, 4);
-      jsr_json_writer_begin_object (&w);
-      jsr_json_writer_member (&w, "x");
-      jsr_json_writer_int (&w, i);
-      jsr_json_writer_newline (&w, 5);
-      jsr_json_writer_member (&w, "y");
-      jsr_json_writer_null (&w);
-      jsr_json_writer_end_object (&w);
+      js_json_writer_newline (&w, 4);
+      js_json_writer_begin_object (&w);
+      js_json_writer_member (&w, "x");
+      js_json_writer_int (&w, i);
+      js_json_writer_newline (&w, 5);
+      js_json_writer_member (&w, "y");
+      js_json_writer_null (&w);
+      js_json_writer_end_object (&w);
     }
-  jsr_json_writer_newline (&w, 2);
-  jsr_json_writer_end_array (&w);
-  jsr_json_writer_newline (&w, 0);
-  jsr_json_writer_end_object (&w);
+  js_json_writer_newline (&w, 2);
+  js_json_writer_end_array (&w);
+  js_json_writer_newline (&w, 0);
+  js_json_writer_end_object (&w);
   g_assert_cmpstr (out->str, ==,
                    "{\n"
                    "  \"list\": [\n"
@@ -108,27 +109,27 @@ test_newlines (void)
 static void
 test_strings (void)
 {
-  JsrJsonWriter w;
-  g_autoptr (GString) out = start (&w, JSR_JSON_WRITER_COMPACT);
+  JsJsonWriter w;
+  g_autoptr (GString) out = start (&w, JS_JSON_WRITER_COMPACT);
   g_autoptr (GString) pretty = NULL;
   const char *text = "q\"b\\n\nt\tr\rb\bf\f\x01\x1f\x7f é \xe2\x80\xae";
 
-  jsr_json_writer_string (&w, text);
+  js_json_writer_string (&w, text);
   g_assert_cmpstr (out->str, ==,
                    "\"q\\\"b\\\\n\\nt\\tr\\rb\\u0008f\\u000c\\u0001\\u001f\\u007f "
                    "é \xe2\x80\xae\"");
 
   /* json-glib's short forms for \b and \f; U+001F escaped (json-glib wrote
    * it raw, which is not JSON). */
-  pretty = start (&w, JSR_JSON_WRITER_PRETTY);
-  jsr_json_writer_string (&w, "b\bf\f\x1f");
+  pretty = start (&w, JS_JSON_WRITER_PRETTY);
+  js_json_writer_string (&w, "b\bf\f\x1f");
   g_assert_cmpstr (pretty->str, ==, "\"b\\bf\\f\\u001f\"");
 
   /* Invalid UTF-8 is replaced, wherever it starts. */
   g_string_truncate (out, 0);
-  jsr_json_writer_init (&w, out, JSR_JSON_WRITER_COMPACT);
-  jsr_json_writer_string (&w, "ab\"\xff\xfe"
-                              "c\xc3");
+  js_json_writer_init (&w, out, JS_JSON_WRITER_COMPACT);
+  js_json_writer_string (&w, "ab\"\xff\xfe"
+                             "c\xc3");
   g_assert_cmpstr (out->str, ==,
                    "\"ab\\\"\xef\xbf\xbd\xef\xbf\xbd"
                    "c\xef\xbf\xbd\"");
@@ -137,24 +138,24 @@ test_strings (void)
 static void
 test_numbers (void)
 {
-  JsrJsonWriter w;
-  g_autoptr (GString) out = start (&w, JSR_JSON_WRITER_COMPACT);
+  JsJsonWriter w;
+  g_autoptr (GString) out = start (&w, JS_JSON_WRITER_COMPACT);
 
-  jsr_json_writer_begin_array (&w);
-  jsr_json_writer_int (&w, G_MININT64);
-  jsr_json_writer_int (&w, 0);
-  jsr_json_writer_fixed (&w, 1234567, 1000, 3);
-  jsr_json_writer_fixed (&w, -5, 1000, 3);
-  jsr_json_writer_fixed (&w, G_MININT64, 1000000, 6);
-  jsr_json_writer_fixed (&w, 7, 100, 2);
-  jsr_json_writer_double (&w, 0.1);
-  jsr_json_writer_double (&w, 3);
-  jsr_json_writer_double (&w, 1e20);
-  jsr_json_writer_double (&w, INFINITY);
-  jsr_json_writer_double (&w, -INFINITY);
-  jsr_json_writer_double (&w, NAN);
-  jsr_json_writer_number (&w, "0.500");
-  jsr_json_writer_end_array (&w);
+  js_json_writer_begin_array (&w);
+  js_json_writer_int (&w, G_MININT64);
+  js_json_writer_int (&w, 0);
+  js_json_writer_fixed (&w, 1234567, 1000, 3);
+  js_json_writer_fixed (&w, -5, 1000, 3);
+  js_json_writer_fixed (&w, G_MININT64, 1000000, 6);
+  js_json_writer_fixed (&w, 7, 100, 2);
+  js_json_writer_double (&w, 0.1);
+  js_json_writer_double (&w, 3);
+  js_json_writer_double (&w, 1e20);
+  js_json_writer_double (&w, INFINITY);
+  js_json_writer_double (&w, -INFINITY);
+  js_json_writer_double (&w, NAN);
+  js_json_writer_number (&w, "0.500");
+  js_json_writer_end_array (&w);
   g_assert_cmpstr (out->str, ==,
                    "[-9223372036854775808,0,1234.567,-0.005,-9223372036854.775808,0.07,"
                    "0.10000000000000001,3.0,1e+20,1.7976931348623157e+308,"
@@ -172,10 +173,10 @@ test_round_trip (void)
   g_autoptr (JsrJsonDoc) again = NULL;
   g_autoptr (GString) out = NULL;
   g_autoptr (GString) out2 = NULL;
-  JsrJsonWriter w;
+  JsJsonWriter w;
 
   g_assert_no_error (error);
-  out = start (&w, JSR_JSON_WRITER_COMPACT);
+  out = start (&w, JS_JSON_WRITER_COMPACT);
   jsr_json_writer_node (&w, jsr_json_doc_get_root (doc));
   /* Every member as parsed (the readers take the last "s"); \u0000 and the
    * lone surrogate were read as U+FFFD. */
@@ -185,7 +186,7 @@ test_round_trip (void)
                    "1.0000000000000001e+300,true,null,{\"k\":{}}],\"s\":\"last\"}");
   again = jsr_json_doc_parse (out->str, out->len, 64, &error);
   g_assert_no_error (error);
-  out2 = start (&w, JSR_JSON_WRITER_COMPACT);
+  out2 = start (&w, JS_JSON_WRITER_COMPACT);
   jsr_json_writer_node (&w, jsr_json_doc_get_root (again));
   g_assert_cmpstr (out2->str, ==, out->str);
 }
@@ -196,15 +197,97 @@ static void
 test_unbalanced (void)
 {
   g_autoptr (GString) out = NULL;
-  JsrJsonWriter w;
+  JsJsonWriter w;
 
-  out = start (&w, JSR_JSON_WRITER_COMPACT);
-  jsr_json_writer_end_array (&w);
-  jsr_json_writer_begin_array (&w);
-  jsr_json_writer_int (&w, 1);
-  jsr_json_writer_end_array (&w);
-  jsr_json_writer_end_object (&w);
+  out = start (&w, JS_JSON_WRITER_COMPACT);
+  js_json_writer_end_array (&w);
+  js_json_writer_begin_array (&w);
+  js_json_writer_int (&w, 1);
+  js_json_writer_end_array (&w);
+  js_json_writer_end_object (&w);
   g_assert_cmpstr (out->str, ==, "[1]");
+}
+
+/* A filter: "secret" becomes "***" wherever it appears. */
+static char *
+hide_secret (gpointer data, const char *text)
+{
+  g_auto (GStrv) parts = g_strsplit (text, "secret", -1);
+
+  g_assert_cmpstr (data, ==, "data");
+  return g_strjoinv ("***", parts);
+}
+
+/* Every string value filtered (names not), the withheld member null
+ * whatever its value, the document around it whole. */
+static void
+test_filter (void)
+{
+  JsJsonWriter w;
+  g_autoptr (GString) out = start (&w, JS_JSON_WRITER_COMPACT);
+
+  js_json_writer_set_filter (&w, hide_secret, (gpointer) "data", "title");
+  js_json_writer_begin_object (&w);
+  js_json_writer_member_string (&w, "secret", "my secret file");
+  js_json_writer_member_string (&w, "title", "a secret");
+  js_json_writer_member (&w, "list");
+  js_json_writer_begin_array (&w);
+  js_json_writer_string (&w, "secret");
+  js_json_writer_string (&w, NULL);
+  js_json_writer_int (&w, 1);
+  js_json_writer_end_array (&w);
+  js_json_writer_member (&w, "title");
+  js_json_writer_begin_object (&w);
+  js_json_writer_member (&w, "deep");
+  js_json_writer_begin_array (&w);
+  js_json_writer_begin_object (&w);
+  js_json_writer_end_object (&w);
+  js_json_writer_double (&w, 0.5);
+  js_json_writer_end_array (&w);
+  js_json_writer_member_int (&w, "n", 3);
+  js_json_writer_newline (&w, 2);
+  js_json_writer_end_object (&w);
+  js_json_writer_member (&w, "nested");
+  js_json_writer_begin_object (&w);
+  js_json_writer_member_int (&w, "title", 7);
+  js_json_writer_member_bool (&w, "b", TRUE);
+  js_json_writer_member (&w, "title");
+  js_json_writer_null (&w);
+  js_json_writer_member (&w, "title");
+  js_json_writer_fixed (&w, 1234, 1000, 3);
+  js_json_writer_member (&w, "title");
+  js_json_writer_number (&w, "1.5");
+  js_json_writer_member (&w, "title");
+  js_json_writer_uint (&w, 1);
+  js_json_writer_member (&w, "title");
+  js_json_writer_begin_array (&w);
+  js_json_writer_end_array (&w);
+  js_json_writer_end_object (&w);
+  /* No value for it: the object's end is still written. */
+  js_json_writer_member (&w, "title");
+  js_json_writer_end_object (&w);
+  g_assert_cmpstr (out->str, ==,
+                   "{\"secret\":\"my *** file\",\"title\":null,\"list\":[\"***\",null,1],"
+                   "\"title\":null,\"nested\":{\"title\":null,\"b\":true,\"title\":null,"
+                   "\"title\":null,\"title\":null,\"title\":null,\"title\":null},"
+                   "\"title\":null}");
+
+  /* Off again: written as they are. */
+  g_string_truncate (out, 0);
+  js_json_writer_init (&w, out, JS_JSON_WRITER_PRETTY);
+  js_json_writer_set_filter (&w, hide_secret, (gpointer) "data", "title");
+  js_json_writer_begin_object (&w);
+  js_json_writer_member_string (&w, "title", "secret");
+  js_json_writer_member_string (&w, "b", "secret");
+  js_json_writer_end_object (&w);
+  g_assert_cmpstr (out->str, ==, "{\n  \"title\" : null,\n  \"b\" : \"***\"\n}");
+  g_string_truncate (out, 0);
+  js_json_writer_init (&w, out, JS_JSON_WRITER_COMPACT);
+  js_json_writer_set_filter (&w, NULL, NULL, NULL);
+  js_json_writer_begin_object (&w);
+  js_json_writer_member_string (&w, "title", "secret");
+  js_json_writer_end_object (&w);
+  g_assert_cmpstr (out->str, ==, "{\"title\":\"secret\"}");
 }
 
 int
@@ -217,5 +300,6 @@ main (int argc, char **argv)
   g_test_add_func ("/json-writer/numbers", test_numbers);
   g_test_add_func ("/json-writer/round-trip", test_round_trip);
   g_test_add_func ("/json-writer/unbalanced", test_unbalanced);
+  g_test_add_func ("/json-writer/filter", test_filter);
   return g_test_run ();
 }
