@@ -76,7 +76,8 @@ test_bucket_of_matches_bounds (void)
   for (int e = JS_HISTOGRAM_MAX_EXP; e < 63; e++)
     {
       g_assert_cmpuint (js_histogram_bucket_of ((gint64) 1 << e), ==, JS_HISTOGRAM_BUCKETS - 1);
-      g_assert_cmpuint (js_histogram_bucket_of (((gint64) 1 << e) * 2 - 1), ==,
+      /* 2^(e+1) - 1, written so that e = 62 does not overflow. */
+      g_assert_cmpuint (js_histogram_bucket_of (((gint64) 1 << e) - 1 + ((gint64) 1 << e)), ==,
                         JS_HISTOGRAM_BUCKETS - 1);
     }
   g_assert_cmpuint (js_histogram_bucket_of (G_MAXINT64), ==, JS_HISTOGRAM_BUCKETS - 1);
