@@ -505,6 +505,7 @@ freeze_events (JsCollector *c, JsEventStore *store, gint64 now)
 {
   JsReportInput in;
   gboolean have_input = FALSE;
+  GBytes *journaled;
 
   for (guint i = 0; i < store->events->len; i++)
     {
@@ -515,9 +516,9 @@ freeze_events (JsCollector *c, JsEventStore *store, gint64 now)
         continue;
       /* Unchanged since the journal wrote it: the same text, not built
        * again. */
-      if (js_event_journaled_json (e) != NULL)
+      if ((journaled = js_event_journaled_json (e)) != NULL)
         {
-          js_event_store_freeze (store, e, g_bytes_ref (js_event_journaled_json (e)));
+          js_event_store_freeze (store, e, g_bytes_ref (journaled));
           continue;
         }
       if (!have_input)
