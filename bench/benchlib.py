@@ -184,6 +184,20 @@ def spread(values):
     return (max(values) - min(values)) if values else float("nan")
 
 
+def paired(on, off):
+    """Run i "with" minus run i "without" (run next to each other by
+    run_sides): the machine's slow swings, which move both runs of a pair
+    alike, cancel.  Returns their median and interquartile range (the
+    middle half of the differences: their noise)."""
+    diffs = [a - b for a, b in zip(on, off)]
+    if not diffs:
+        return float("nan"), float("nan")
+    if len(diffs) < 4:
+        return statistics.median(diffs), spread(diffs)
+    q = statistics.quantiles(diffs, n=4)
+    return statistics.median(diffs), q[2] - q[0]
+
+
 def fmt(value, digits=1, sign=False):
     if value is None or value != value:  # None or NaN
         return "-"

@@ -120,17 +120,20 @@ def main():
             on = [m[metric] for m in samples[(mode, "with")]]
             added = benchlib.median(on) - benchlib.median(off) if on else None
             best = min(on) - min(off) if on else None
+            pair, pair_iqr = benchlib.paired(on, off) if on else (None, None)
             pct = 100.0 * added / benchlib.median(off) if on else None
             rows.append([mode if k == 0 else "", metric,
                          benchlib.fmt(benchlib.median(off)),
                          benchlib.fmt(benchlib.median(on) if on else None),
                          benchlib.fmt(added, sign=True), benchlib.fmt(pct, sign=True),
                          benchlib.fmt(best, sign=True),
+                         benchlib.fmt(pair, sign=True), benchlib.fmt(pair_iqr),
                          benchlib.fmt(benchlib.spread(off)),
                          benchlib.fmt(benchlib.spread(on) if on else None)])
     print()
     benchlib.print_table(["mode", "metric", "without", "with", "added", "added %",
-                          "added(best)", "spread w/o", "spread with"], rows)
+                          "added(best)", "paired", "paired IQR", "spread w/o", "spread with"],
+                         rows)
     print()
     for mode in args.modes:
         print("%s: %s dispatches in %s iterations per run" % (
@@ -138,6 +141,8 @@ def main():
     print("without/with/added: medians of %d runs; added(best) = fastest with - fastest without;"
           % args.runs)
     print("loop = time minus the calibrated work (GLib's own cost, plus jankscope's);")
+    print("paired = median over i of (with run i - without run i), run next to each other, so the")
+    print("machine's slow swings cancel; paired IQR = the middle half of those differences;")
     print("spread = slowest - fastest run (noise: an 'added' smaller than it is not significant).")
     return benchlib.finish(side, problem)
 
