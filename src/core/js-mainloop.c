@@ -4,7 +4,8 @@
  * the context unlocked, once per iteration of both g_main_context_iteration
  * and g_main_loop_run. An iteration's busy span runs from one poll's return to
  * the next poll's call, so it includes prepare, check and every dispatch
- * (idle handlers too).
+ * (idle handlers too). A poll with timeout 0 never waits: it counts as busy,
+ * the next iteration starting where the last one ended.
  *
  * Dispatches come from the dispatch hook (preload tables for GLib's own
  * source types, js-source-swap.c for the others).
@@ -16,10 +17,10 @@
  * nothing is counted twice.
  *
  * Everything here that runs per dispatch is lock-free and allocation-free:
- * two clock reads, a few loads and stores, one ring push. The four clock
- * reads of an iteration (poll enter and leave, dispatch start and end) are
- * js_tsc_clock_now (): CLOCK_MONOTONIC's scale from a bare rdtsc where the
- * kernel's clock is the TSC anyway (js-tsc-clock.h).
+ * two clock reads, a few loads and stores, one ring push. The clock reads
+ * of an iteration (poll enter, and leave unless its timeout is 0; dispatch
+ * start and end) are js_tsc_clock_now (): CLOCK_MONOTONIC's scale from a
+ * bare rdtsc where the kernel's clock is the TSC anyway (js-tsc-clock.h).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -256,6 +257,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
 {
   GPollFunc next = __atomic_load_n (&app_poll, __ATOMIC_ACQUIRE);
   gint64 enter, leave;
+  gboolean observed = FALSE;
   gint ret;
 
   if (!on_watched_thread ())
@@ -266,7 +268,10 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
     disarm_sleepers ();
   __atomic_store_n (&last_poll_enter, enter, __ATOMIC_RELAXED);
   if (G_UNLIKELY (enter >= poll_observers_due_ns))
-    notify_poll_observers (enter);
+    {
+      notify_poll_observers (enter);
+      observed = TRUE;
+    }
   if (G_UNLIKELY (__atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE) != seen_reinstalls))
     {
       /* Our poll function was away (replaced behind our back) and is back:
@@ -306,7 +311,12 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
 
   ret = guarded_poll (next, fds, n_fds, timeout);
 
-  leave = js_tsc_clock_now ();
+  /* A poll with timeout 0 never waits: it is the loop's own work (a busy
+   * loop of ready sources polls that way every iteration), so the next
+   * iteration starts where this one ended, and the clock is read once, not
+   * twice. Unless poll observers ran in it: their time is jankscope's, kept
+   * out of the app's busy span as in any other poll. */
+  leave = timeout != 0 || observed ? js_tsc_clock_now () : enter;
   if (depth > 0 && depth <= MAX_DEPTH)
     open[depth - 1].r.inner_ns += leave - enter;
   last_poll_return = leave;
