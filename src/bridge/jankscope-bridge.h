@@ -10,7 +10,7 @@
  */
 #pragma once
 
-#define JS_BRIDGE_ABI 4
+#define JS_BRIDGE_ABI 5
 
 /* The pid of the run's root process, set by the preload's constructor in the
  * first process of a run (js-report-path.c says who owns the report path). */
@@ -63,6 +63,12 @@ typedef struct
    * to in the global scope, and so what GLib's g_poll calls (through the
    * PLT). The core's poll function then leaves g_poll's guard to it. */
   int poll_wrapped;
+
+  /* Set by the preload before the core starts: its count of dlclose calls
+   * (preload-interpose.c), bumped before each one; NULL without a preload.
+   * Until it moves, no loaded object has been unloaded: an address inside
+   * one's image still holds what it held (js-names.c relies on it). */
+  const unsigned *unloads;
 
   /* Set by the core. Called by the preload; NULL means "not interested". */
 

@@ -22,6 +22,7 @@
 #include "js-log.h"
 #include "js-report-path.h"
 #include "js-mainloop.h"
+#include "js-names.h"
 #include "js-posting.h"
 #include "js-sampler.h"
 #include "js-report-writer.h"
@@ -176,6 +177,8 @@ jankscope_core_start (JsBridge *bridge)
   collector = js_collector_new (&config, ring, config.report_path, g_getenv (JS_REPORT_OWNER_VAR),
                                 mode, start_ns);
   js_ring_set_wake (ring, js_collector_wake, collector);
+  /* Before the first dispatch names its source. */
+  js_names_set_unloads (bridge->unloads);
   js_mainloop_start (ring, bridge, set_poll, get_poll);
   if (bridge->mode == JS_MODE_PRELOAD)
     js_dbus_calls_install (bridge);

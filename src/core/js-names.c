@@ -2,8 +2,11 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#define _GNU_SOURCE
 #include "js-names.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <string.h>
 
 #define NAME_BYTES 96
@@ -33,15 +36,30 @@ static CacheSlot cache[CACHE_SLOTS];
  * string hash sits a cache keyed by the name's address. An address alone
  * proves nothing (a g_strdup'd name freed with its source and another one
  * allocated there), so a hit is checked against the interned copy: one
- * strncmp of a short string, a fraction of hashing it and probing the table. */
+ * strncmp of a short string, a fraction of hashing it and probing the table.
+ *
+ * Unless the address is inside a read-only segment of a loaded object (a
+ * string literal; asked once per address, note_in_image): no allocation can
+ * be made there while that object stays loaded, and nothing writes there,
+ * so the string cannot have changed. The preload counts dlclose calls
+ * (JsBridge.unloads); an answer holds until the count moves, then the next
+ * hit checks the string and asks again. Without the count (GTK module mode)
+ * or without _dl_find_object, every hit is checked. */
 typedef struct
 {
   const char *name;
   guint32 id;
+  guint unloads; /* *unloads + 1 when `in_image` was found, 0: never */
+  gboolean in_image;
 } NameSlot;
 
 static NameSlot name_cache[NAME_CACHE_SLOTS];
+static const unsigned *unloads;
+#ifdef DLFO_STRUCT_HAS_EH_DBASE
+static int (*find_object) (void *address, struct dl_find_object *result);
+#endif
 static guint64 hashed_lookups; /* js_names_intern calls from js_names_for_source */
+static guint64 text_checks;    /* name cache hits checked by their text */
 /* Names of jankscope's own sources ("[jankscope] ...", "[jankscope-ui] ..."),
  * set once when the name is interned. */
 static gboolean own[JS_NAMES_MAX];
@@ -81,24 +99,111 @@ js_names_intern (const char *name)
   return JS_NAME_OVERFLOW;
 }
 
+void
+js_names_set_unloads (const unsigned *counter)
+{
+  unloads = counter;
+#ifdef DLFO_STRUCT_HAS_EH_DBASE /* glibc >= 2.35: <dlfcn.h> has struct dl_find_object */
+  find_object = counter != NULL ? dlsym (RTLD_DEFAULT, "_dl_find_object") : NULL;
+#endif
+}
+
+/* The dlclose count + 1 now, 0 when unknown. */
+static inline guint
+unloads_now (void)
+{
+  return unloads != NULL ? __atomic_load_n (unloads, __ATOMIC_ACQUIRE) + 1 : 0;
+}
+
+/* Whether `name` lies in a loaded object's image, noted in its slot with
+ * the count it holds for (read before asking: a dlclose after the answer
+ * moves the count). */
+#ifdef DLFO_STRUCT_HAS_EH_DBASE
+typedef struct
+{
+  guintptr address;
+  gboolean read_only;
+} SegmentQuery;
+
+static int
+find_read_only_segment (struct dl_phdr_info *info, size_t size, void *data)
+{
+  SegmentQuery *q = data;
+
+  (void) size;
+  for (guint i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      guintptr start = info->dlpi_addr + ph->p_vaddr;
+
+      if (ph->p_type == PT_LOAD && q->address >= start && q->address - start < ph->p_memsz)
+        {
+          q->read_only = (ph->p_flags & PF_W) == 0;
+          return 1;
+        }
+    }
+  return 0;
+}
+#endif
+
+/* Whether `name` lies in a read-only segment of a loaded object (a string
+ * literal: a writable static buffer may be rewritten), noted in its slot
+ * with the count it holds for (read before asking: a dlclose after the
+ * answer moves the count). _dl_find_object turns a heap address away
+ * without a lock; only an address inside an object walks the objects'
+ * segments (once per literal's address). */
+static void
+note_in_image (NameSlot *n, const char *name, guint now)
+{
+  n->unloads = now;
+  n->in_image = FALSE;
+#ifdef DLFO_STRUCT_HAS_EH_DBASE
+  {
+    struct dl_find_object found;
+    SegmentQuery q = { (guintptr) name, FALSE };
+
+    if (now != 0 && find_object != NULL && find_object ((void *) name, &found) == 0)
+      {
+        dl_iterate_phdr (find_read_only_segment, &q);
+        n->in_image = q.read_only;
+      }
+  }
+#endif
+}
+
+/* The id of the name cache's slot `n` if it holds `name`, else 0. A slot
+ * holding JS_NAME_OVERFLOW never does: its text, "(other)", is not the name
+ * it stands for. */
+static inline guint32
+cached_id (NameSlot *n, const char *name, guint now)
+{
+  if (n->name != name || n->id <= JS_NAME_OVERFLOW)
+    return 0;
+  if (n->in_image && n->unloads == now && now != 0)
+    return n->id;
+  text_checks++;
+  if (strncmp (names[n->id], name, NAME_BYTES - 1) != 0)
+    return 0;
+  if (n->unloads != now)
+    note_in_image (n, name, now);
+  return n->id;
+}
+
 /* A source not seen before (its own frame: the hit below saves no registers). */
 static __attribute__ ((noinline)) guint32
 name_of_new_source (GSource *source, const char *name, CacheSlot *slot)
 {
   NameSlot *n = &name_cache[(GPOINTER_TO_SIZE (name) >> 3) & (NAME_CACHE_SLOTS - 1)];
-  guint32 id;
+  guint now = unloads_now ();
+  guint32 id = cached_id (n, name, now);
 
-  /* A slot holding JS_NAME_OVERFLOW never hits: its text, "(other)", is not
-   * the name it stands for. */
-  if (n->name == name && n->id > JS_NAME_OVERFLOW
-      && strncmp (names[n->id], name, NAME_BYTES - 1) == 0)
-    id = n->id;
-  else
+  if (id == 0)
     {
       hashed_lookups++;
       id = js_names_intern (name);
       n->name = name;
       n->id = id;
+      note_in_image (n, name, now);
     }
   slot->source = source;
   slot->source_id = source->source_id;
@@ -128,6 +233,12 @@ guint64
 js_names_hashed_lookups (void)
 {
   return hashed_lookups;
+}
+
+guint64
+js_names_text_checks (void)
+{
+  return text_checks;
 }
 
 const char *

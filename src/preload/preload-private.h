@@ -21,6 +21,9 @@ typedef enum
 JS_HIDDEN extern JsBridge js_preload_bridge;
 JS_HIDDEN extern int js_preload_state;
 
+/* dlclose calls seen (preload-unloads.c), for JsBridge.unloads. */
+JS_HIDDEN extern unsigned js_preload_unloads;
+
 /* Nonzero once the program's main () has started (preload-start.c). */
 JS_HIDDEN extern int js_preload_main_started;
 

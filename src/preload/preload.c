@@ -102,6 +102,7 @@ activate (void)
   js_preload_bridge.mode = JS_MODE_PRELOAD;
   js_preload_bridge.api_table = js_preload_api_table ();
   js_preload_bridge.poll_wrapped = js_preload_poll_wrapped ();
+  js_preload_bridge.unloads = &js_preload_unloads;
   if (js_loader_start_core ((const void *) activate, &js_preload_bridge) == 0)
     {
       __atomic_store_n (&jankscope_preload_active, 1, __ATOMIC_RELEASE);

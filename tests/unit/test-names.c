@@ -1,8 +1,11 @@
 /* Unit tests of source names (js-names.c): a new source named with a string
  * seen before is named without hashing the string again, and an address that
- * now holds another string is never taken for the old name. */
+ * now holds another string is never taken for the old name; a literal's
+ * address is trusted without comparing its text until the dlclose count
+ * moves, and nothing else is (a writable buffer, the heap, no count). */
 #include "js-names.h"
 
+#include <dlfcn.h>
 #include <string.h>
 
 static GMainContext *context;
@@ -94,6 +97,88 @@ test_copied_names (void)
   drop (a);
 }
 
+/* New sources named `name` (statically), `n` of them: the text compares
+ * they cost; each must be named `name`. */
+static guint64
+text_checks_for (const char *name, guint n)
+{
+  guint64 before = js_names_text_checks ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      GSource *s = named_source (name, TRUE);
+
+      g_assert_cmpstr (js_names_get (js_names_for_source (s)), ==, name);
+      drop (s);
+    }
+  return js_names_text_checks () - before;
+}
+
+static gboolean
+have_find_object (void)
+{
+  if (dlsym (RTLD_DEFAULT, "_dl_find_object") != NULL)
+    return TRUE;
+  g_test_skip ("no _dl_find_object (glibc before 2.35): every name is checked");
+  return FALSE;
+}
+
+static unsigned unloads;
+
+/* A string literal (a read-only segment of this program): after the first
+ * source, trusted by its address; a dlclose (the count moves) makes the next
+ * hit compare the text once, then it is trusted again. */
+static void
+test_literal_trusted (void)
+{
+  static const char *const name = "test-names literal";
+
+  if (!have_find_object ())
+    return;
+  js_names_set_unloads (&unloads);
+  g_assert_cmpuint (text_checks_for (name, 1), ==, 0); /* hashed */
+  g_assert_cmpuint (text_checks_for (name, 100), ==, 0);
+  unloads++;
+  g_assert_cmpuint (text_checks_for (name, 100), ==, 1);
+  js_names_set_unloads (NULL);
+  g_assert_cmpuint (text_checks_for (name, 10), ==, 10);
+}
+
+/* A writable static buffer is inside this program's image too, but may be
+ * rewritten: every hit compares, and a new text is a new name. */
+static char writable[64];
+
+static void
+test_writable_checked (void)
+{
+  if (!have_find_object ())
+    return;
+  js_names_set_unloads (&unloads);
+  strcpy (writable, "test-names writable");
+  g_assert_cmpuint (text_checks_for (writable, 11), ==, 10);
+  strcpy (writable, "test-names rewritten");
+  g_assert_cmpuint (text_checks_for (writable, 1), ==, 1);
+  g_assert_cmpuint (text_checks_for (writable, 10), ==, 10);
+  js_names_set_unloads (NULL);
+}
+
+/* On the heap: every hit compares. */
+static void
+test_heap_checked (void)
+{
+  char *name = g_strdup ("test-names heap");
+
+  if (!have_find_object ())
+    {
+      g_free (name);
+      return;
+    }
+  js_names_set_unloads (&unloads);
+  g_assert_cmpuint (text_checks_for (name, 11), ==, 10);
+  js_names_set_unloads (NULL);
+  g_free (name);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -102,5 +187,8 @@ main (int argc, char **argv)
   g_test_add_func ("/names/static-name-hashed-once", test_static_name_hashed_once);
   g_test_add_func ("/names/reused-address", test_reused_address);
   g_test_add_func ("/names/copied-names", test_copied_names);
+  g_test_add_func ("/names/literal-trusted", test_literal_trusted);
+  g_test_add_func ("/names/writable-checked", test_writable_checked);
+  g_test_add_func ("/names/heap-checked", test_heap_checked);
   return g_test_run ();
 }
