@@ -171,40 +171,48 @@ note_in_image (NameSlot *n, const char *name, guint now)
 #endif
 }
 
-/* The id of the name cache's slot `n` if it holds `name`, else 0. A slot
- * holding JS_NAME_OVERFLOW never does: its text, "(other)", is not the name
- * it stands for. */
-static inline guint32
-cached_id (NameSlot *n, const char *name, guint now)
+/* The id of `name` through the name cache's slot `n` when its text must be
+ * compared (or it is not there): the string hash on a miss. A slot holding
+ * JS_NAME_OVERFLOW never hits: its text, "(other)", is not the name it
+ * stands for. Its own frame: the trusted hit (name_of_new_source) saves no
+ * registers. */
+static __attribute__ ((noinline)) guint32
+checked_id (NameSlot *n, const char *name, guint now)
 {
-  if (n->name != name || n->id <= JS_NAME_OVERFLOW)
-    return 0;
-  if (n->in_image && n->unloads == now && now != 0)
-    return n->id;
-  text_checks++;
-  if (strncmp (names[n->id], name, NAME_BYTES - 1) != 0)
-    return 0;
-  if (n->unloads != now)
-    note_in_image (n, name, now);
-  return n->id;
+  guint32 id;
+
+  if (n->name == name && n->id > JS_NAME_OVERFLOW)
+    {
+      text_checks++;
+      if (strncmp (names[n->id], name, NAME_BYTES - 1) == 0)
+        {
+          if (n->unloads != now)
+            note_in_image (n, name, now);
+          return n->id;
+        }
+    }
+  hashed_lookups++;
+  id = js_names_intern (name);
+  n->name = name;
+  n->id = id;
+  note_in_image (n, name, now);
+  return id;
 }
 
-/* A source not seen before (its own frame: the hit below saves no registers). */
+/* A source not seen before: a literal's address seen before costs a few
+ * loads and compares, any other name checked_id. */
 static __attribute__ ((noinline)) guint32
 name_of_new_source (GSource *source, const char *name, CacheSlot *slot)
 {
   NameSlot *n = &name_cache[(GPOINTER_TO_SIZE (name) >> 3) & (NAME_CACHE_SLOTS - 1)];
   guint now = unloads_now ();
-  guint32 id = cached_id (n, name, now);
+  guint32 id;
 
-  if (id == 0)
-    {
-      hashed_lookups++;
-      id = js_names_intern (name);
-      n->name = name;
-      n->id = id;
-      note_in_image (n, name, now);
-    }
+  if (G_LIKELY (n->name == name && n->in_image && n->unloads == now && now != 0
+                && n->id > JS_NAME_OVERFLOW))
+    id = n->id;
+  else
+    id = checked_id (n, name, now);
   slot->source = source;
   slot->source_id = source->source_id;
   slot->name = name;
