@@ -332,7 +332,9 @@ check_hang (JsLiveServer *s, gint64 now_ns)
       g_autoptr (GBytes) message = NULL;
       gint64 end = js_mainloop_last_poll_enter ();
 
-      if (end < s->hang_since_ns)
+      /* Not the poll the hang began at (a poll with timeout 0 returns at the
+       * time it was entered): a later one, else now. */
+      if (end <= s->hang_since_ns)
         end = now_ns;
       message = js_live_message_hang_end (s->hang_since_ns, end, now_ns);
       broadcast (s, MSG_CONTROL, message);

@@ -721,7 +721,10 @@ end_stall (JsWatchdog *wd, gint64 now)
   Stall *st = &wd->stall;
   gint64 enter = js_mainloop_last_poll_enter ();
 
-  st->h.end_ns = enter >= st->h.start_ns ? enter : now;
+  /* Ended by the main thread's next poll, if it entered one. Not the poll
+   * the stall began at: a poll with timeout 0 returns at the time it was
+   * entered (js-mainloop.c), so that one's enter is the stall's start. */
+  st->h.end_ns = enter > st->h.start_ns ? enter : now;
   st->h.last_seen_ns = now;
   if (st->timer_mode || js_sample_timer_settling ())
     {
