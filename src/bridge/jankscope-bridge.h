@@ -65,7 +65,7 @@ typedef struct
   int poll_wrapped;
 
   /* Set by the preload before the core starts: its count of dlclose calls
-   * (preload-interpose.c), bumped before each one; NULL without a preload.
+   * (preload-unloads.c), bumped before each one; NULL without a preload.
    * Until it moves, no loaded object has been unloaded: an address inside
    * one's image still holds what it held (js-names.c relies on it). */
   const unsigned *unloads;

@@ -115,10 +115,8 @@ unloads_now (void)
   return unloads != NULL ? __atomic_load_n (unloads, __ATOMIC_ACQUIRE) + 1 : 0;
 }
 
-/* Whether `name` lies in a loaded object's image, noted in its slot with
- * the count it holds for (read before asking: a dlclose after the answer
- * moves the count). */
 #ifdef DLFO_STRUCT_HAS_EH_DBASE
+/* dl_iterate_phdr's question: is `address` in a read-only PT_LOAD segment? */
 typedef struct
 {
   guintptr address;

@@ -36,6 +36,7 @@
 #define _GNU_SOURCE
 #include "preload-private.h"
 #include "js-call-guard.h"
+#include "preload-libc.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -80,30 +81,17 @@ JS_EXPORT int __ppoll_chk (struct pollfd *fds, nfds_t nfds, const struct timespe
   static name##_func real_##name;
 REAL_FUNCS (DECLARE_REAL)
 
-static void *
-lookup (void **slot, const char *name)
-{
-  void *fn = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
-
-  if (fn == NULL)
-    {
-      fn = dlsym (RTLD_NEXT, name);
-      __atomic_store_n (slot, fn, __ATOMIC_RELEASE);
-    }
-  return fn;
-}
-
 __attribute__ ((constructor)) static void
 js_preload_blocking_init (void)
 {
-#define RESOLVE(name, ret, params) lookup ((void **) &real_##name, #name);
+#define RESOLVE(name, ret, params) js_preload_libc_symbol ((void **) &real_##name, #name);
   REAL_FUNCS (RESOLVE)
 #undef RESOLVE
 }
 
 /* The real function; NULL only if this libc lacks it (epoll_pwait2 before
  * glibc 2.35), and then the app could not have linked against it either. */
-#define REAL(name) ((name##_func) lookup ((void **) &real_##name, #name))
+#define REAL(name) ((name##_func) js_preload_libc_symbol ((void **) &real_##name, #name))
 
 static inline JsCallGuard *
 guard (void)

@@ -13,9 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "preload-private.h"
-
-#include <dlfcn.h>
-#include <stddef.h>
+#include "preload-libc.h"
 
 unsigned js_preload_unloads;
 static void *real_dlclose;
@@ -25,15 +23,10 @@ JS_EXPORT int dlclose (void *handle);
 int
 dlclose (void *handle)
 {
-  int (*real) (void *) = __atomic_load_n ((int (**) (void *)) & real_dlclose, __ATOMIC_ACQUIRE);
+  int (*real) (void *) = (int (*) (void *)) js_preload_libc_symbol (&real_dlclose, "dlclose");
 
-  if (JS_UNLIKELY (real == NULL))
-    {
-      real = (int (*) (void *)) dlsym (RTLD_NEXT, "dlclose");
-      if (real == NULL)
-        return -1;
-      __atomic_store_n ((int (**) (void *)) & real_dlclose, real, __ATOMIC_RELEASE);
-    }
+  if (real == NULL)
+    return -1;
   __atomic_add_fetch (&js_preload_unloads, 1, __ATOMIC_SEQ_CST);
   return real (handle);
 }
