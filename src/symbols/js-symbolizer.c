@@ -1008,15 +1008,22 @@ unwind_frame (Dwfl_Frame *state, void *arg)
 {
   JsSymbolizer *s = arg;
   Dwarf_Addr pc;
-  bool activation = false;
 
-  if (!dwfl_frame_pc (state, &pc, &activation) || pc == 0)
+  /* Not asking whether the frame is an activation: libdwfl answers that
+   * by unwinding the frame, i.e. before its module is reported below, and
+   * without the module's CFI it falls back on the frame pointer, which
+   * code built without one leaves holding anything (callers made up from
+   * stale stack slots). */
+  if (!dwfl_frame_pc (state, &pc, NULL) || pc == 0)
     return DWARF_CB_ABORT;
   s->unwind_out[s->unwind_n++] = pc;
   if (s->unwind_n >= s->unwind_max)
     return DWARF_CB_ABORT;
-  /* The unwinder looks for this frame's CFI next. */
-  unwind_report (s, activation ? pc : pc - 1);
+  /* The unwinder looks for this frame's CFI next: at pc - 1 for a return
+   * address (the call), at pc for the first frame. */
+  unwind_report (s, pc);
+  if (s->unwind_n > 1)
+    unwind_report (s, pc - 1);
   return DWARF_CB_OK;
 }
 

@@ -384,26 +384,64 @@ test_warm_cache (Fixture *f, gconstpointer data)
 
 static gint sleeper_tid;
 static gint sleeper_woke;
+static gint sleeper_returned;
 
 static void
 wake_up (int sig)
 {
 }
 
+#if defined(__x86_64__)
+/* This program's nanosleep, which g_usleep's call reaches first, as it
+ * would reach an LD_PRELOAD library's wrapper (jankscope's own, for one):
+ * it saves %rbp on the stack, as a function that uses the register does.
+ * g_usleep keeps a stack address there (Debian 12's GLib), which is no
+ * frame pointer: an unwinder that reads the frame pointer chain because it
+ * has no CFI for GLib's frame yet makes its callers up. */
+__attribute__ ((visibility ("hidden"),
+                used)) int (*js_test_real_nanosleep) (const struct timespec *, struct timespec *);
+__asm__(".text\n"
+        ".globl nanosleep\n"
+        ".type nanosleep, @function\n"
+        "nanosleep:\n"
+        ".cfi_startproc\n"
+        "  push %rbp\n"
+        ".cfi_adjust_cfa_offset 8\n"
+        ".cfi_rel_offset %rbp, 0\n"
+        "  call *js_test_real_nanosleep(%rip)\n"
+        "  pop %rbp\n"
+        ".cfi_adjust_cfa_offset -8\n"
+        ".cfi_restore %rbp\n"
+        "  ret\n"
+        ".cfi_endproc\n"
+        ".size nanosleep, .-nanosleep\n");
+#endif
+
+/* How long the GLib sleeper sleeps: g_usleep sleeps on after a signal. */
+#define GLIB_SLEEP_US (600 * 1000)
+
+/* Sleeps in nanosleep (woken by a signal), or in g_usleep when `in_glib`:
+ * there the unwinder steps from libc into GLib, whose g_usleep keeps a
+ * stack address in its frame pointer register (Debian 12's build), then
+ * into this program. */
 static TEST_NOIPA void
-sleeping_function (void)
+sleeping_function (gboolean in_glib)
 {
   struct timespec ts = { 5, 0 };
 
   g_atomic_int_set (&sleeper_tid, (gint) syscall (SYS_gettid));
-  nanosleep (&ts, NULL);
+  if (in_glib)
+    g_usleep (GLIB_SLEEP_US);
+  else
+    nanosleep (&ts, NULL);
   g_atomic_int_set (&sleeper_woke, 1); /* after the call: no tail call */
 }
 
-static void *
+static TEST_NOIPA void *
 sleeper_thread (void *data)
 {
-  sleeping_function ();
+  sleeping_function (data != NULL);
+  g_atomic_int_inc (&sleeper_returned); /* after the call: no tail call */
   return NULL;
 }
 
@@ -477,9 +515,11 @@ test_unwind_copy (Fixture *f, gconstpointer data)
   JsSymbolizerStats stats;
   guint n;
 
+  g_atomic_int_set (&sleeper_tid, 0);
+  g_atomic_int_set (&sleeper_woke, 0);
   sigemptyset (&action.sa_mask);
   g_assert_cmpint (sigaction (SIGUSR1, &action, &old_action), ==, 0);
-  g_assert_cmpint (pthread_create (&thread, NULL, sleeper_thread, NULL), ==, 0);
+  g_assert_cmpint (pthread_create (&thread, NULL, sleeper_thread, (gpointer) data), ==, 0);
   for (guint i = 0; i < 5000; i++)
     {
       int tid = g_atomic_int_get (&sleeper_tid);
@@ -491,8 +531,12 @@ test_unwind_copy (Fixture *f, gconstpointer data)
   g_assert_cmpuint (pc, !=, 0);
 
   copy = copy_stack (sp, pc);
+  /* A fresh symbolizer: no module of this stack was reported to the
+   * unwinder before. Each must be in place before the unwinder steps
+   * through its frame, else it guesses by the frame pointer, and the
+   * callers read from stale stack slots are anything. */
   n = js_symbolizer_unwind_copy (f->symbolizer, copy, out, G_N_ELEMENTS (out));
-  g_assert_cmpuint (n, >=, 3); /* nanosleep, sleeping_function, sleeper_thread, ... */
+  g_assert_cmpuint (n, >=, 4); /* nanosleep, sleeping_function, sleeper_thread, libc */
   g_assert_cmpuint (out[0], ==, pc);
   for (guint i = 0; i < n; i++)
     {
@@ -502,8 +546,18 @@ test_unwind_copy (Fixture *f, gconstpointer data)
       if (g_test_verbose ())
         g_printerr ("#%u 0x%" G_GINT64_MODIFIER "x %s\n", i, out[i],
                     frames[count - 1].function ? frames[count - 1].function : "??");
-      for (guint j = 0; j < count; j++)
-        found |= g_strcmp0 (frames[j].function, "sleeping_function") == 0;
+      if (found || g_strcmp0 (frames[count - 1].function, "sleeping_function") != 0)
+        continue;
+      found = TRUE;
+      /* Its caller, then where the thread started (libc's start_thread):
+       * the real chain, not frames made up. */
+      g_assert_cmpuint (i + 2, <, n);
+      frames = lookup (f, out[i + 1], TRUE, &count);
+      g_assert_cmpstr (frames[count - 1].function, ==, "sleeper_thread");
+      frames = lookup (f, out[i + 2], TRUE, &count);
+      g_assert_nonnull (js_modules_get (f->modules, frames[0].module));
+      g_assert_true (
+          g_str_has_prefix (js_modules_get (f->modules, frames[0].module)->name, "libc.so"));
     }
   g_assert_true (found);
   js_symbolizer_get_stats (f->symbolizer, &stats);
@@ -518,6 +572,7 @@ test_unwind_copy (Fixture *f, gconstpointer data)
   pthread_kill (thread, SIGUSR1);
   pthread_join (thread, NULL);
   g_assert_cmpint (g_atomic_int_get (&sleeper_woke), ==, 1);
+  g_assert_cmpint (g_atomic_int_get (&sleeper_returned), >=, 1);
   sigaction (SIGUSR1, &old_action, NULL);
 }
 
@@ -558,6 +613,10 @@ test_bad_input (Fixture *f, gconstpointer data)
 int
 main (int argc, char **argv)
 {
+#if defined(__x86_64__)
+  js_test_real_nanosleep = dlsym (RTLD_NEXT, "nanosleep");
+  g_assert_nonnull (js_test_real_nanosleep);
+#endif
   g_test_init (&argc, &argv, NULL);
 #define ADD(path, func)                                                                            \
   g_test_add ("/Symbolizer/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
@@ -571,6 +630,8 @@ main (int argc, char **argv)
   ADD ("vdso", test_vdso);
   ADD ("warm-cache", test_warm_cache);
   ADD ("unwind-copy", test_unwind_copy);
+  g_test_add ("/Symbolizer/unwind-copy-glib", Fixture, "glib", fixture_set_up, test_unwind_copy,
+              fixture_tear_down);
   ADD ("bad-input", test_bad_input);
 #undef ADD
   return g_test_run ();
