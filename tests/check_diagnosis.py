@@ -81,8 +81,7 @@ def the_event(r):
 def expect(scenario, diagnosis_id, functions=None, wait=None, env=None, callers=None):
     """The event and its part diagnosed `diagnosis_id`, in one of `functions`
     (or by the wait kind `wait`), made by one of `callers` (the app's own
-    js_test_* function; `do_work` where the compiler made the call to the
-    blocking function a tail call)."""
+    js_test_* function)."""
     def checker():
         r = run(scenario, env() if env else None)
         e = the_event(r)
@@ -139,9 +138,8 @@ def check_file_io():
 def check_file_open():
     """Blocked in openat of a FIFO inside g_file_get_contents: the path
     argument of the call, copied from the app's memory, is the detail."""
-    # No caller: the copy of the blocked stack unwinds no further than
-    # g_file_get_contents (Debian's GLib, where the open is inlined into it).
-    r = expect("file-open", "file-io", ("g_file_get_contents",), "io")()
+    r = expect("file-open", "file-io", ("g_file_get_contents",), "io",
+               callers=("js_test_read_fifo",))()
     path = r.facts["path"][0]
     e = the_event(r)
     longest = max(e["parts"], key=lambda p: p["duration_ns"])
@@ -221,9 +219,9 @@ CHECKS = {
                     callers=("js_test_match_regex",)),
     "font": expect("font", "font-loading", ("FcConfigAppFontAddFile",),
                    callers=("js_test_load_fonts",)),
-    "sleep": expect("sleep", "sleep", ("g_usleep",), "sleep", callers=("js_test_sleep", "do_work")),
+    "sleep": expect("sleep", "sleep", ("g_usleep",), "sleep", callers=("js_test_sleep",)),
     "lock": expect("lock", "lock-wait", ("g_mutex_lock",), "lock",
-                   callers=("js_test_lock", "do_work")),
+                   callers=("js_test_lock",)),
     "busy": expect("busy", "slow-callback", ("js_test_spin",), callers=("js_test_spin",)),
     "worker": check_worker,
     "mixed": check_mixed,

@@ -207,6 +207,7 @@ void
 js_test_sleep (void)
 {
   g_usleep (WORK_MS * 1000);
+  __asm__ volatile("" ::: "memory"); /* after the call: no tail call, its caller is this */
 }
 
 JS_TEST_FUNC void js_test_lock (void);
