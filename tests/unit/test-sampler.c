@@ -61,15 +61,33 @@ watcher_thread (gpointer data)
 }
 
 /* The main thread: an arithmetic loop (no calls, no system calls), until the
- * watcher is done. */
+ * watcher is done. Where a signal interrupts it depends on the CPU: on some,
+ * every interrupt of a plain C loop lands at the instruction after its
+ * multiply, at the same address each time. Here the multiplies, each
+ * waiting for the last, sit at odd and even addresses alike (a 1-byte nop
+ * after a 4-byte imul), wherever the compiler puts the loop. */
 static void
 spin_until_stopped (Watcher *w)
 {
   guint64 acc = sink;
+  guint64 mul = G_GUINT64_CONSTANT (6364136223846793005);
 
   while (!g_atomic_int_get (&w->stop))
-    for (int i = 0; i < 1000; i++)
-      acc = acc * G_GUINT64_CONSTANT (6364136223846793005) + (guint64) i;
+    for (guint64 i = 0; i < 1000; i++)
+      {
+#if defined(__x86_64__)
+        __asm__ volatile("imul %1, %0\n\t"
+                         "nop\n\t"
+                         "imul %1, %0\n\t"
+                         "nop\n\t"
+                         "imul %1, %0\n\t"
+                         "add %2, %0"
+                         : "+r"(acc)
+                         : "r"(mul), "r"(i));
+#else
+        acc = acc * mul + i;
+#endif
+      }
   sink = acc;
 }
 
