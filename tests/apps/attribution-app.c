@@ -128,9 +128,8 @@ js_test_sleep (void)
 {
   gint64 start = mono_ns ();
 
-  /* libc's usleep: a blocked thread's stack copy unwinds through it back to
-   * this function (through g_usleep it does not always, and the check is
-   * about the part's cause, not the unwinder). */
+  /* Blocked in a system call: the watchdog copies the stack, which
+   * unwinds through libc and the preload's wrapper back to this function. */
   usleep (120 * 1000);
   js_test_sink++;
   work_fact (start, mono_ns ());
