@@ -1406,6 +1406,12 @@ def check_pprof_mappings(run, report_path, report, what):
     exe = report["process"]["exe"]
     check_equal(mappings[0]["filename"], exe, f"{what}: pprof main mapping's file")
     check(mappings[0]["build_id"], f"{what}: the executable's mapping has no build-id")
+    # One mapping a module: the profiles' frames (function and module, no
+    # build-id) are in their module's mapping, not in one of their own.
+    files = [m["filename"] for m in mappings]
+    check(len(files) == len(set(files)),
+          f"{what}: a module in several mappings: "
+          f"{sorted(f for f in set(files) if files.count(f) > 1)}")
     table = [m for m in report["modules"] if m["name"] == DEBUGINFO_MODULE]
     check_equal(len(table), 1, f"{what}: module table entries of {DEBUGINFO_MODULE}")
     path = table[0]["path"]

@@ -131,16 +131,23 @@ get_mapping (Pprof *p, const JsrReportFrame *frame)
 {
   g_autofree char *key = NULL;
   g_autofree char *build_id = NULL;
+  const JsrReportModule *entry;
+  const char *frame_build_id = frame->build_id;
   Mapping *mapping;
 
   if (frame->module == NULL)
     return NULL;
-  key = g_strdup_printf ("%s\x1f%s", frame->module, frame->build_id ? frame->build_id : "");
+  entry = find_module (p, frame->module, frame_build_id);
+  /* A frame without a build-id (a profile's, which names only function
+   * and module) is in its module's one mapping, not a second one without
+   * the build-id, which could even come first as the main binary. */
+  if (frame_build_id == NULL && entry != NULL)
+    frame_build_id = entry->build_id;
+  key = g_strdup_printf ("%s\x1f%s", frame->module, frame_build_id ? frame_build_id : "");
   mapping = g_hash_table_lookup (p->mappings, key);
   if (mapping == NULL)
     {
       Perftools__Profiles__Mapping init = PERFTOOLS__PROFILES__MAPPING__INIT;
-      const JsrReportModule *entry = find_module (p, frame->module, frame->build_id);
 
       mapping = keep (p, g_new0 (Mapping, 1));
       mapping->message = init;
@@ -160,7 +167,7 @@ get_mapping (Pprof *p, const JsrReportFrame *frame)
       mapping->message.filename
           = string_id (p, jse_text (p->ctx, module_file (p, frame->module, entry)));
       /* pprof compares build-ids as lower-case hex strings. */
-      build_id = frame->build_id != NULL ? g_ascii_strdown (frame->build_id, -1) : NULL;
+      build_id = frame_build_id != NULL ? g_ascii_strdown (frame_build_id, -1) : NULL;
       mapping->message.build_id = string_id (p, build_id);
       g_ptr_array_add (p->mapping_list, mapping);
       g_hash_table_insert (p->mappings, g_steal_pointer (&key), mapping);

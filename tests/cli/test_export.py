@@ -809,6 +809,35 @@ class SyntheticTest(ExportTestCase):
         self.assertIn("libfoo.so", mappings)  # not in the table: its file name
         self.assertEqual(one(mappings["libfoo.so"], "file_offset", 0), 0)
 
+    def test_pprof_frame_without_build_id(self):
+        """A frame that names only its function and module (a profile's) is
+        in its module's one mapping, with the module table's build-id: not in
+        a second mapping without one, which could be taken for the main
+        binary."""
+        self.need("pprof")
+        r = report_a()
+        bare = 0
+        for e in r["events"]:
+            for st in e.get("stacks", []):
+                for f in st["frames"]:
+                    if f["module"] != "fake-app":
+                        continue
+                    if bare == 0:
+                        f.pop("build_id", None)
+                        f.pop("offset", None)
+                        bare += 1
+                    else:
+                        f["build_id"] = "ab12cd34"
+        self.assertEqual(bare, 1)
+        r["modules"] = [{"name": "fake-app", "path": "/opt/fake/fake-app", "build_id": "ab12cd34",
+                         "text_vaddr": "0x1000", "text_offset": "0x800"}]
+        data = self.export("pprof", self.write("bare.json", r))
+        p = Pprof(decode_pprof(data, need_env("EXPORT_TEST_PROTO_DIR")))
+        fake = [m for m in p.mappings.values() if p.s(one(m, "filename")) == "/opt/fake/fake-app"]
+        self.assertEqual(len(fake), 1, [p.s(one(m, "build_id")) for m in fake])
+        self.assertEqual(p.s(one(fake[0], "build_id")), "ab12cd34")
+        self.assertEqual(p.s(one(p.m["mapping"][0], "build_id")), "ab12cd34")
+
     # --- json
 
     def test_json(self):
