@@ -1020,7 +1020,10 @@ unwind_frame (Dwfl_Frame *state, void *arg)
   if (s->unwind_n >= s->unwind_max)
     return DWARF_CB_ABORT;
   /* The unwinder looks for this frame's CFI next: at pc - 1 for a return
-   * address (the call), at pc for the first frame. */
+   * address (the call), at pc for the first frame and for one a signal
+   * interrupted (no call there). Which applies is the question not asked
+   * above, so both are reported (each once per session: a second report is
+   * a lookup). */
   unwind_report (s, pc);
   if (s->unwind_n > 1)
     unwind_report (s, pc - 1);
