@@ -454,7 +454,7 @@ maybe_publish_live (JsCollector *c, gint64 now)
   gsize length = 0;
   char *json;
 
-  if (!js_live_wanted (now) || now - js_live_last_publish_ns () < JS_LIVE_PERIOD_MS * JS_NS_PER_MS)
+  if (js_live_due_in_ns (now) != 0)
     return;
   json = build_document (c, now, FALSE, TRUE, &length);
   js_live_publish (g_bytes_new_take (json, length), now);
@@ -580,7 +580,7 @@ next_wait_ns (JsCollector *c)
   gint64 now = js_now_ns ();
   gint64 tick = TICK_MS * JS_NS_PER_MS;
   gint64 wait = -1;
-  gint64 published_ns = js_live_last_publish_ns ();
+  gint64 live_due = js_live_due_in_ns (now);
 
   if (c->active || store_busy (&c->store) || store_busy (&c->frames.frame_store)
       || c->hang_journaled || (c->have_stalls && g_hash_table_size (c->stalls.live) > 0)
@@ -592,12 +592,11 @@ next_wait_ns (JsCollector *c)
                 c->members_ns
                     + (c->members_events_pending ? MEMBERS_EVENTS_PERIOD_NS : MEMBERS_PERIOD_NS)
                     - now);
-  if (js_live_wanted (now))
-    {
-      gint64 due = published_ns > 0 ? published_ns + JS_LIVE_PERIOD_MS * JS_NS_PER_MS - now : 0;
-
-      wait = wait < 0 ? due : MIN (wait, due);
-    }
+  /* Never negative when someone watches: a snapshot made overdue by this
+   * thread's own work (symbolizing a stall's first samples) once made this
+   * -1, a park of BATCH_NS, and a reader saw no snapshot for a whole hang. */
+  if (live_due >= 0)
+    wait = wait < 0 ? live_due : MIN (wait, live_due);
   if (!c->can_park && wait < 0)
     wait = tick;
   return wait < 0 ? -1 : MAX (wait, 1);

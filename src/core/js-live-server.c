@@ -29,8 +29,6 @@
  * and must not make every monitored app build snapshots. */
 #define PROBE_NS (50 * JS_NS_PER_MS)
 
-extern const JankscopeLiveApiV1 jankscope_live_api_v1;
-
 typedef enum
 {
   MSG_CONTROL,  /* hello, hang-end, event, server, bye: never replaced */

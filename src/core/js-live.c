@@ -61,6 +61,16 @@ js_live_wanted (gint64 now_ns)
   return at != 0 && now_ns - at < JS_LIVE_LINGER_MS * JS_NS_PER_MS;
 }
 
+gint64
+js_live_due_in_ns (gint64 now_ns)
+{
+  if (!js_live_wanted (now_ns))
+    return -1;
+  if (published_ns == 0)
+    return 0;
+  return MAX (published_ns + JS_LIVE_PERIOD_MS * JS_NS_PER_MS - now_ns, 0);
+}
+
 void
 js_live_publish (GBytes *snapshot, gint64 now_ns)
 {
@@ -74,10 +84,4 @@ js_live_publish (GBytes *snapshot, gint64 now_ns)
   published_ns = now_ns;
   if (old != NULL)
     g_bytes_unref (old); /* outside the lock: it may be the last reference */
-}
-
-gint64
-js_live_last_publish_ns (void)
-{
-  return published_ns;
 }

@@ -33,17 +33,23 @@ typedef struct
   void (*want) (void);
 } JankscopeLiveApiV1;
 
-/* Collector: does anyone want a snapshot now? */
+/* The table the readers find by name (dlsym) in the core. */
+extern const JankscopeLiveApiV1 jankscope_live_api_v1;
+
 /* At start-up: called (from the reader's thread) when a reader starts asking
  * for snapshots after none did for a while. */
 void js_live_set_wake (void (*func) (gpointer), gpointer data);
 
+/* Collector: does anyone want a snapshot now? */
 gboolean js_live_wanted (gint64 now_ns);
+
+/* Collector: how long until the next snapshot is due, in ns: -1 when nobody
+ * wants one, 0 when it is due or overdue (a snapshot late because the
+ * collector was busy is built at once, never waited for), else the rest of
+ * JS_LIVE_PERIOD_MS since the last one. */
+gint64 js_live_due_in_ns (gint64 now_ns);
 
 /* Collector: publishes a snapshot (takes the reference). */
 void js_live_publish (GBytes *snapshot, gint64 now_ns);
-
-/* Collector: when the last one was published (0: never). */
-gint64 js_live_last_publish_ns (void);
 
 G_END_DECLS
