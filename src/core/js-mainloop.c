@@ -80,10 +80,16 @@ static gint64 last_poll_enter;
  * parks by storing a new non-zero number in its park word, and the poll
  * function, when it leaves a poll and finds it parked under a number it has
  * not armed for yet, arms its timer to fire delay_ns later. A sleeper that
- * must only wake for a long busy span (the watchdog) has its timer disarmed
- * again when the main thread enters a poll that may sleep. Added at
- * start-up, before the threads start; then read-only but armed_for (main
- * thread only). */
+ * must only wake for a long busy span (the watchdog) must not be woken by
+ * the wait that ends the span: when the main thread enters a poll that may
+ * sleep, its timer is disarmed, or, for a poll with a timeout, re-armed to
+ * fire delay_ns after that timeout. A poll that ends by its timeout (a
+ * frame clock's, every frame of an animation) then leaves the timer right
+ * for the busy span that follows, and the return makes no system call: one
+ * call per busy span instead of two. A return that finds the timer off by
+ * more than a little (the poll woken early by a file descriptor, or late)
+ * arms it again. Added at start-up, before the threads start; then
+ * read-only but armed_for and due_ns (main thread only). */
 typedef struct
 {
   int *park;
@@ -91,17 +97,28 @@ typedef struct
   gint64 delay_ns;
   gboolean disarm_in_wait;
   int armed_for; /* the park number the timer was armed for, 0: none */
+  gint64 due_ns; /* re-armed at a poll's entry: when it fires; else 0 */
 } Sleeper;
+
+/* How far from (return + delay_ns) a timer re-armed at a poll's entry may
+ * fire and be kept: late, it delays the watchdog's pre-trigger that much;
+ * early, it may wake the watchdog once more before a stall (only in a busy
+ * span nearly as long as the pre-trigger). */
+#define SLEEPER_LATE_NS (500 * G_GINT64_CONSTANT (1000))
+#define SLEEPER_EARLY_NS (2000 * G_GINT64_CONSTANT (1000))
 
 static Sleeper sleepers[JS_MAINLOOP_MAX_SLEEPERS];
 static guint n_sleepers;
 /* Bumped by every park (js_mainloop_park): a poll return that finds it
  * unchanged has nobody new to arm for, at the cost of one load. */
 static guint parks;
-/* Main thread only: `parks` when last looked at, and how many timers that
- * must be disarmed in a wait are armed. */
+/* Main thread only: `parks` when last looked at, how many timers that must
+ * not fire in a wait are armed, and how many were re-armed at the entry of
+ * the poll under way. */
 static guint parks_seen;
 static guint armed_for_wait;
+static guint rearmed_in_wait;
+static guint64 timer_calls;
 static int poll_may_block; /* the poll under way has a timeout other than 0 */
 
 /* Main thread only, but `depth` and `open_post`: written by the main thread
@@ -184,15 +201,54 @@ guarded_poll (GPollFunc next, GPollFD *fds, guint n_fds, gint timeout)
   return ret;
 }
 
+/* Every call the poll function makes on a sleeper's timer, counted. */
+static void
+set_timer (Sleeper *s, gint64 delay_ns)
+{
+  timer_calls++;
+  js_wake_timer_arm (s->timer, delay_ns);
+}
+
+/* Leaving a poll whose entry re-armed timers: keep each one that fires about
+ * delay_ns after this return, arm the others again; disarm the timer of a
+ * sleeper that woke meanwhile (parked again under a new number, it was armed
+ * above for that one). */
+static __attribute__ ((noinline)) void
+check_rearmed_sleepers (gint64 leave)
+{
+  for (guint i = 0; i < n_sleepers; i++)
+    {
+      Sleeper *s = &sleepers[i];
+      gint64 due = s->due_ns, want = leave + s->delay_ns;
+
+      if (due == 0)
+        continue;
+      s->due_ns = 0;
+      if (__atomic_load_n (s->park, __ATOMIC_SEQ_CST) != s->armed_for)
+        {
+          set_timer (s, 0);
+          s->armed_for = 0;
+          armed_for_wait--;
+        }
+      else if (due > want + SLEEPER_LATE_NS || due < want - SLEEPER_EARLY_NS)
+        set_timer (s, s->delay_ns);
+    }
+  rearmed_in_wait = 0;
+}
+
 /* Leaving a poll: a few loads, a system call only for a sleeper that parked
- * since the last time. */
+ * since the last time, or whose timer re-armed at the poll's entry is off. */
 static inline void
-arm_sleepers (void)
+arm_sleepers (gint64 leave)
 {
   guint now_parks = __atomic_load_n (&parks, __ATOMIC_SEQ_CST);
 
   if (G_LIKELY (now_parks == parks_seen))
-    return;
+    {
+      if (G_UNLIKELY (rearmed_in_wait != 0))
+        check_rearmed_sleepers (leave);
+      return;
+    }
   parks_seen = now_parks;
   for (guint i = 0; i < n_sleepers; i++)
     {
@@ -201,34 +257,52 @@ arm_sleepers (void)
 
       if (G_UNLIKELY (parked != 0 && parked != s->armed_for))
         {
-          js_wake_timer_arm (s->timer, s->delay_ns);
-          s->armed_for = parked;
-          if (s->disarm_in_wait)
+          set_timer (s, s->delay_ns);
+          if (s->armed_for == 0 && s->disarm_in_wait)
             armed_for_wait++;
+          s->armed_for = parked;
+          s->due_ns = 0;
         }
     }
+  if (G_UNLIKELY (rearmed_in_wait != 0))
+    check_rearmed_sleepers (leave);
 }
 
 /* Entering a poll that may sleep: the busy span ended before the timers of
- * those who wait for a long one fired; nobody to wake. */
+ * those who wait for a long one fired; nobody to wake. With a timeout, the
+ * timer of a sleeper still parked is moved past it (above); else it is
+ * disarmed. */
 static inline void
-disarm_sleepers (void)
+disarm_sleepers (gint timeout, gint64 enter)
 {
+  gboolean disarmed = FALSE;
+
   if (G_LIKELY (armed_for_wait == 0))
     return;
   for (guint i = 0; i < n_sleepers; i++)
     {
       Sleeper *s = &sleepers[i];
 
-      if (s->armed_for != 0 && s->disarm_in_wait)
+      if (s->armed_for == 0 || !s->disarm_in_wait)
+        continue;
+      if (timeout > 0 && __atomic_load_n (s->park, __ATOMIC_SEQ_CST) == s->armed_for)
         {
-          js_wake_timer_arm (s->timer, 0);
-          s->armed_for = 0;
+          gint64 delay = timeout * G_GINT64_CONSTANT (1000000) + s->delay_ns;
+
+          set_timer (s, delay);
+          s->due_ns = enter + delay;
+          rearmed_in_wait++;
+          continue;
         }
+      set_timer (s, 0);
+      s->armed_for = 0;
+      s->due_ns = 0;
+      armed_for_wait--;
+      disarmed = TRUE;
     }
-  armed_for_wait = 0;
   /* Still parked under the same number: armed again at the next return. */
-  parks_seen--;
+  if (disarmed)
+    parks_seen--;
 }
 
 static void
@@ -265,7 +339,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
 
   enter = js_tsc_clock_now ();
   if (timeout != 0)
-    disarm_sleepers ();
+    disarm_sleepers (timeout, enter);
   __atomic_store_n (&last_poll_enter, enter, __ATOMIC_RELAXED);
   if (G_UNLIKELY (enter >= poll_observers_due_ns))
     {
@@ -327,7 +401,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
    * before it looks at stuck_since: either it sees this return and does not
    * sleep, or this sees it asleep and arms its timer. */
   __atomic_store_n (&stuck_since, leave, __ATOMIC_SEQ_CST);
-  arm_sleepers ();
+  arm_sleepers (leave);
   return ret;
 }
 
@@ -546,6 +620,12 @@ js_mainloop_add_sleeper (int *park, JsWakeTimer *timer, gint64 delay_ns, gboolea
   /* Published to the main thread by the thread start that follows. */
   n_sleepers++;
   return TRUE;
+}
+
+guint64
+js_mainloop_sleeper_timer_calls (void)
+{
+  return timer_calls;
 }
 
 gboolean

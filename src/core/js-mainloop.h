@@ -87,11 +87,18 @@ gint64 js_mainloop_last_poll_enter (void);
  * sleeps it parks (js_mainloop_park) and then looks at
  * js_mainloop_stuck_since again; it stores 0 in *park once awake.
  * The poll function, on its next return from a poll, arms the timer to fire
- * delay_ns later (once per park number); with disarm_in_wait it disarms it
- * when it enters a poll that may block. On the main thread, before the
- * thread starts. FALSE: no room, or the timer is not open. */
+ * delay_ns later (once per park number); with disarm_in_wait the timer never
+ * fires in a wait: the poll function disarms it when it enters a poll that
+ * may block, or, for a poll with a timeout, moves it to delay_ns after that
+ * timeout (a poll that ends by its timeout leaves it right for the next busy
+ * span: nothing to do at the return). On the main thread, before the thread
+ * starts. FALSE: no room, or the timer is not open. */
 gboolean js_mainloop_add_sleeper (int *park, JsWakeTimer *timer, gint64 delay_ns,
                                   gboolean disarm_in_wait);
+
+/* How many times the poll function has set a sleeper's timer (a system call
+ * each, on the main thread). Main thread. */
+guint64 js_mainloop_sleeper_timer_calls (void);
 
 /* The sleeper of `park`, before it sleeps: stores `number` (non-zero, new
  * at each park) there and tells the poll function (both sequentially
