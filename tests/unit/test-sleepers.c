@@ -119,14 +119,14 @@ never_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* A poll woken long before its timeout: the timer moved past that timeout
- * at the entry would fire far too late, so the return arms it again. */
+/* One iteration whose poll a thread wakes after `ms`: the timer must be
+ * armed again for delay_ns after the return (not fired in the wait), with
+ * two calls (at the entry and at the return). */
 static void
-test_woken_early (void)
+iterate_woken_after (guint ms)
 {
-  guint id = g_timeout_add (5000, never_cb, NULL);
   guint64 calls = js_mainloop_sleeper_timer_calls ();
-  GThread *waker = g_thread_new ("waker", wake_context_later, GUINT_TO_POINTER (30));
+  GThread *waker = g_thread_new ("waker", wake_context_later, GUINT_TO_POINTER (ms));
   gint64 left;
 
   g_main_context_iteration (NULL, TRUE);
@@ -136,26 +136,26 @@ test_woken_early (void)
   g_assert_cmpint (left, >, DELAY_NS - 50 * MS);
   g_assert_cmpint (left, <=, DELAY_NS);
   g_assert_cmpuint (js_mainloop_sleeper_timer_calls () - calls, ==, 2);
+}
+
+/* A poll woken long before its timeout: the timer moved past that timeout
+ * at the entry would fire far too late, so the return arms it again. */
+static void
+test_woken_early (void)
+{
+  guint id = g_timeout_add (5000, never_cb, NULL);
+
+  iterate_woken_after (30);
   g_source_remove (id);
 }
 
-/* A poll without a timeout: disarmed at the entry (it may last forever),
- * armed at the return. */
+/* A poll without a timeout (no source at all: GLib polls with timeout -1
+ * until the wake-up, which comes after the armed delay, so a timer left
+ * armed would have fired): disarmed at the entry, armed at the return. */
 static void
 test_no_timeout (void)
 {
-  guint64 calls = js_mainloop_sleeper_timer_calls ();
-  GThread *waker = g_thread_new ("waker", wake_context_later, GUINT_TO_POINTER (300));
-  gint64 left;
-
-  /* No source at all: GLib polls with timeout -1 until the wake-up, which
-   * comes after the armed delay: a timer left armed would have fired. */
-  g_main_context_iteration (NULL, TRUE);
-  g_thread_join (waker);
-  left = time_left ();
-  g_assert_false (fired ());
-  g_assert_cmpint (left, >, DELAY_NS - 50 * MS);
-  g_assert_cmpuint (js_mainloop_sleeper_timer_calls () - calls, ==, 2);
+  iterate_woken_after (300);
 }
 
 static gpointer
