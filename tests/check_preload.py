@@ -387,18 +387,30 @@ def test_nested_iteration():
 
 
 def test_boundary():
-    """45 ms stays below the 50 ms threshold, 51 ms does not."""
+    """45 ms stays below the 50 ms threshold, 51 ms does not. Judged by the
+    first stall's length as the app measured it: a machine loaded enough to
+    preempt the app's 45 ms busy-wait past the threshold (seen once in CI:
+    50.5 ms by the app's own clock) made a 50 ms dispatch, and an event of
+    it is right."""
     skip_if_sanitized("5 ms from the threshold: ASan's instrumentation of the dispatch path makes "
                       "the 45 ms dispatch 50.9 ms on a loaded machine")
     run = run_scenario("boundary")
     check_ran_fine(run)
     report = validate_run_report(run)
-    event = only_event(report)
+    windows = stalls(run)
+    check_equal(len(windows), 2, "stalls the app made")
+    first_ms = (windows[0][1] - windows[0][0]) / MS
+    if first_ms < 49:
+        event = only_event(report)
+    else:
+        info(f"the app's 45 ms stall took {first_ms:.1f} ms (preempted): it may be an event too")
+        check(len(report["events"]) in (1, 2), f"one or two events: {summarize(report['events'])}")
+        event = report["events"][-1]
     check_dispatch_part(event["parts"][0], "boundary", "timeline_stall_cb", 50.9, 51 + HIGH,
-                        stall=stalls(run)[1])
+                        stall=windows[1])
     entry = source_entry(report, "boundary")
     check_equal(entry["count"], 2, "boundary count")
-    check_ms(entry["total_ns"], 45 + 51 - 0.1, 45 + 51 + 2 * HIGH, "boundary total_ns")
+    check_ms(entry["total_ns"], 45 + 51 - 0.1, first_ms + 51 + 2 * HIGH, "boundary total_ns")
 
 
 def test_many_parts():
