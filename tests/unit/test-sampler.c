@@ -63,31 +63,56 @@ watcher_thread (gpointer data)
 /* The main thread: an arithmetic loop (no calls, no system calls), until the
  * watcher is done. Where a signal interrupts it depends on the CPU: on some,
  * every interrupt of a plain C loop lands at the instruction after its
- * multiply, at the same address each time. Here the multiplies, each
- * waiting for the last, sit at odd and even addresses alike (a 1-byte nop
- * after a 4-byte imul), wherever the compiler puts the loop. */
+ * multiply, at the same address each time; on this test's VM under ASan,
+ * after the first and third of three multiplies far more often than after
+ * the second. So the multiplies, each waiting for the last, sit at odd and
+ * even addresses alike (a 1-byte nop after a 4-byte imul), and two loops
+ * take turns whose layouts differ by one byte from their (aligned) heads:
+ * whichever of its multiplies a CPU favours, one loop puts it at an odd
+ * address. */
 static void
 spin_until_stopped (Watcher *w)
 {
   guint64 acc = sink;
   guint64 mul = G_GUINT64_CONSTANT (6364136223846793005);
+  guint round = 0;
 
   while (!g_atomic_int_get (&w->stop))
-    for (guint64 i = 0; i < 1000; i++)
-      {
+    {
+      if (round++ % 2 == 0)
+        for (guint64 i = 0; i < 1000; i++)
+          {
 #if defined(__x86_64__)
-        __asm__ volatile("imul %1, %0\n\t"
-                         "nop\n\t"
-                         "imul %1, %0\n\t"
-                         "nop\n\t"
-                         "imul %1, %0\n\t"
-                         "add %2, %0"
-                         : "+r"(acc)
-                         : "r"(mul), "r"(i));
+            __asm__ volatile("imul %1, %0\n\t"
+                             "nop\n\t"
+                             "imul %1, %0\n\t"
+                             "nop\n\t"
+                             "imul %1, %0\n\t"
+                             "add %2, %0"
+                             : "+r"(acc)
+                             : "r"(mul), "r"(i));
 #else
-        acc = acc * mul + i;
+            acc = acc * mul + i;
 #endif
-      }
+          }
+      else
+        for (guint64 i = 0; i < 1000; i++)
+          {
+#if defined(__x86_64__)
+            __asm__ volatile("nop\n\t"
+                             "imul %1, %0\n\t"
+                             "nop\n\t"
+                             "imul %1, %0\n\t"
+                             "nop\n\t"
+                             "imul %1, %0\n\t"
+                             "add %2, %0"
+                             : "+r"(acc)
+                             : "r"(mul), "r"(i));
+#else
+            acc = acc * mul + i + 1;
+#endif
+          }
+    }
   sink = acc;
 }
 
