@@ -70,6 +70,23 @@ watcher_thread (gpointer data)
  * take turns whose layouts differ by one byte from their (aligned) heads:
  * whichever of its multiplies a CPU favours, one loop puts it at an odd
  * address. */
+#if defined(__x86_64__)
+/* One round of the loop: `lead` (nothing, or a nop that shifts the rest by
+ * one byte), then three dependent multiplies, a nop after each of the
+ * first two. */
+#define SPIN_ROUND(lead, acc, mul, i)                                                              \
+  __asm__ volatile(lead "imul %1, %0\n\t"                                                          \
+                        "nop\n\t"                                                                  \
+                        "imul %1, %0\n\t"                                                          \
+                        "nop\n\t"                                                                  \
+                        "imul %1, %0\n\t"                                                          \
+                        "add %2, %0"                                                               \
+                   : "+r"(acc)                                                                     \
+                   : "r"(mul), "r"(i))
+#else
+#define SPIN_ROUND(lead, acc, mul, i) ((acc) = (acc) * (mul) + (i))
+#endif
+
 static void
 spin_until_stopped (Watcher *w)
 {
@@ -81,37 +98,10 @@ spin_until_stopped (Watcher *w)
     {
       if (round++ % 2 == 0)
         for (guint64 i = 0; i < 1000; i++)
-          {
-#if defined(__x86_64__)
-            __asm__ volatile("imul %1, %0\n\t"
-                             "nop\n\t"
-                             "imul %1, %0\n\t"
-                             "nop\n\t"
-                             "imul %1, %0\n\t"
-                             "add %2, %0"
-                             : "+r"(acc)
-                             : "r"(mul), "r"(i));
-#else
-            acc = acc * mul + i;
-#endif
-          }
+          SPIN_ROUND ("", acc, mul, i);
       else
         for (guint64 i = 0; i < 1000; i++)
-          {
-#if defined(__x86_64__)
-            __asm__ volatile("nop\n\t"
-                             "imul %1, %0\n\t"
-                             "nop\n\t"
-                             "imul %1, %0\n\t"
-                             "nop\n\t"
-                             "imul %1, %0\n\t"
-                             "add %2, %0"
-                             : "+r"(acc)
-                             : "r"(mul), "r"(i));
-#else
-            acc = acc * mul + i + 1;
-#endif
-          }
+          SPIN_ROUND ("nop\n\t", acc, mul, i);
     }
   sink = acc;
 }
