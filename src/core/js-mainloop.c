@@ -243,25 +243,22 @@ arm_sleepers (gint64 leave)
 {
   guint now_parks = __atomic_load_n (&parks, __ATOMIC_SEQ_CST);
 
-  if (G_LIKELY (now_parks == parks_seen))
+  if (G_UNLIKELY (now_parks != parks_seen))
     {
-      if (G_UNLIKELY (rearmed_in_wait != 0))
-        check_rearmed_sleepers (leave);
-      return;
-    }
-  parks_seen = now_parks;
-  for (guint i = 0; i < n_sleepers; i++)
-    {
-      Sleeper *s = &sleepers[i];
-      int parked = __atomic_load_n (s->park, __ATOMIC_SEQ_CST);
-
-      if (G_UNLIKELY (parked != 0 && parked != s->armed_for))
+      parks_seen = now_parks;
+      for (guint i = 0; i < n_sleepers; i++)
         {
-          set_timer (s, s->delay_ns);
-          if (s->armed_for == 0 && s->disarm_in_wait)
-            armed_for_wait++;
-          s->armed_for = parked;
-          s->due_ns = 0;
+          Sleeper *s = &sleepers[i];
+          int parked = __atomic_load_n (s->park, __ATOMIC_SEQ_CST);
+
+          if (G_UNLIKELY (parked != 0 && parked != s->armed_for))
+            {
+              set_timer (s, s->delay_ns);
+              if (s->armed_for == 0 && s->disarm_in_wait)
+                armed_for_wait++;
+              s->armed_for = parked;
+              s->due_ns = 0;
+            }
         }
     }
   if (G_UNLIKELY (rearmed_in_wait != 0))
