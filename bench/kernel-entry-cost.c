@@ -19,6 +19,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include "js-clock.h"
+
 #include <glib.h>
 
 #include <stdio.h>
@@ -40,15 +42,6 @@ enum
 };
 
 static const char *const case_names[N_CASES] = { "none", "timerfd", "getppid" };
-
-static gint64
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
-}
 
 static int
 compare_double (const void *a, const void *b)
@@ -138,14 +131,14 @@ main (int argc, char **argv)
                 syscall (SYS_getppid);
                 syscall (SYS_getppid);
               }
-            t0 = now_ns ();
+            t0 = js_now_ns ();
             for (gint k = 0; k < reads; k++)
               {
                 gsize page = order[((gsize) it * (gsize) reads + (gsize) k) % (gsize) pages];
 
                 sum += buf[page * PAGE + (gsize) (k % 64) * 64];
               }
-            work += now_ns () - t0;
+            work += js_now_ns () - t0;
           }
         results[c][r] = (double) work / ITERS;
       }
