@@ -395,12 +395,16 @@ def test_report_valid_while_running():
         first_seen = {}  # event id -> CLOCK_MONOTONIC ns
         rewrites = set()  # report_ns of the whole report as read
         while started.proc.poll() is None:
+            # Before the first write there is no report; once written, it is
+            # only ever replaced (renamed over), so it never goes away again.
+            # Asked before the read: asked after a failed read, the answer
+            # could be "there" for a report written in between.
+            if not os.path.exists(started.report_path):
+                time.sleep(0.002)
+                continue
             try:
                 report = read_report(started.report_path)
             except CheckFailed as e:
-                if not os.path.exists(started.report_path):
-                    time.sleep(0.002)
-                    continue
                 raise CheckFailed(f"read {reads + 1} of the report: {e}")
             now = time.monotonic_ns()  # CLOCK_MONOTONIC, the report's clock
             reads += 1
