@@ -1,11 +1,28 @@
 # shellcheck shell=bash disable=SC2034,SC2154
-# gtk-bench-lib.sh: what gtk-cpu.sh and gtk-frames.sh share (sourced, not
-# run): settings checks, the GTK4 example apps, the private Xvfb, launching
-# an app and reading its CPU time, the summary statistics and the exit status.
+# gtk-bench-lib.sh: what gtk-cpu.sh, gtk-frames.sh and gtk-cpu-paired.sh
+# share (sourced, not run): settings, the GTK4 example apps, the private
+# Xvfb, each side's environment, launching an app and reading its CPU time,
+# the summary statistics and the exit status.
 #
 # The sourcing script sets first: bench (its name in messages, e.g. gtk-cpu),
 # and before calling the functions that use them: seconds, warmup, preload,
 # failed (see each function).
+
+# bench_settings QUICK_SECONDS REPS: sets quick (BENCH_QUICK), seconds
+# (BENCH_SECONDS: default 20, QUICK_SECONDS when quick), reps (BENCH_REPS:
+# default REPS, 1 when quick) and warmup (bench_warmup), or exits 2 when one
+# is out of range.
+bench_settings() {
+    quick=0
+    [[ -n ${BENCH_QUICK:-} && ${BENCH_QUICK} != 0 ]] && quick=1
+    seconds=${BENCH_SECONDS:-$((quick ? $1 : 20))}
+    reps=${BENCH_REPS:-$((quick ? 1 : $2))}
+    if ! [[ $seconds =~ ^[0-9]+$ && $seconds -ge 2 && $reps =~ ^[0-9]+$ && $reps -ge 1 ]]; then
+        echo "$bench: BENCH_SECONDS must be a whole number >= 2, BENCH_REPS >= 1" >&2
+        exit 2
+    fi
+    bench_warmup
+}
 
 # bench_warmup: sets warmup from BENCH_WARMUP (default 1/4 of $seconds run,
 # rounded up), or exits 2 when it is not in [1, seconds).
@@ -71,6 +88,29 @@ bench_setup() {
     trap 'rm -rf "$workdir"' EXIT
 }
 
+# bench_side_env APP SIDE [FIRST]: sets side_env to the env command that
+# starts APP on SIDE: "without" the preload (none of jankscope's variables
+# inherited), "with" $preload, "base" $against (another build), each writing
+# its reports into $workdir. FIRST, when given, is preloaded before them on
+# every side (a probe whose own cost then cancels out).
+bench_side_env() {
+    local app=$1 side=$2 first=${3:-}
+    case $side in
+        without)
+            side_env=(env -u LD_PRELOAD -u JANKSCOPE_REPORT -u JANKSCOPE)
+            [[ -n $first ]] && side_env+=("LD_PRELOAD=$first")
+            ;;
+        with)
+            side_env=(env "LD_PRELOAD=${first:+$first:}$preload"
+                "JANKSCOPE_REPORT=$workdir/report-$app-%p.json")
+            ;;
+        base)
+            side_env=(env "LD_PRELOAD=${first:+$first:}$against"
+                "JANKSCOPE_REPORT=$workdir/base-report-$app-%p.json")
+            ;;
+    esac
+}
+
 app_command() {
     case $1 in
         widget-factory) echo gtk4-widget-factory ;;
@@ -82,10 +122,11 @@ app_command() {
 # may hold spaces, so count from the closing parenthesis).
 cpu_ticks() {
     local stat rest
+    local -a fields
     stat=$(<"/proc/$1/stat") || return 1
     rest=${stat##*) }
-    read -r -a f <<<"$rest"
-    echo $((f[11] + f[12]))
+    read -r -a fields <<<"$rest"
+    echo $((fields[11] + fields[12]))
 }
 
 # thread_ns PID: one line per thread of PID, "TID NS COMM": the time it ran

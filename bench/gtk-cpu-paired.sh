@@ -32,15 +32,7 @@ bench=gtk-cpu-paired
 . "$(dirname "$0")/gtk-bench-lib.sh"
 
 preload=${1:-${JANKSCOPE_PRELOAD:-}}
-quick=0
-[[ -n ${BENCH_QUICK:-} && ${BENCH_QUICK} != 0 ]] && quick=1
-seconds=${BENCH_SECONDS:-$((quick ? 6 : 20))}
-reps=${BENCH_REPS:-$((quick ? 1 : 7))}
-if ! [[ $seconds =~ ^[0-9]+$ && $seconds -ge 2 && $reps =~ ^[0-9]+$ && $reps -ge 1 ]]; then
-    echo "$bench: BENCH_SECONDS must be a whole number >= 2, BENCH_REPS >= 1" >&2
-    exit 2
-fi
-bench_warmup
+bench_settings 6 7
 bench_find_apps
 if [[ -n ${BENCH_APPS:-} ]]; then
     read -r -a wanted <<<"$BENCH_APPS"
@@ -65,12 +57,9 @@ fi
 # start APP SIDE: starts APP on SIDE in the background; prints its pid.
 start() {
     local app=$1 side=$2 log=$workdir/$1-$2.log
-    local -a envs=(env -u LD_PRELOAD -u JANKSCOPE_REPORT -u JANKSCOPE)
-    if [[ $side == with ]]; then
-        envs=(env "LD_PRELOAD=$preload" "JANKSCOPE_REPORT=$workdir/report-$app-%p.json")
-    fi
+    bench_side_env "$app" "$side"
     # shellcheck disable=SC2046
-    "${envs[@]}" $(app_command "$app") >"$log" 2>&1 &
+    "${side_env[@]}" $(app_command "$app") >"$log" 2>&1 &
     echo $!
 }
 

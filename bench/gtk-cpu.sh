@@ -20,15 +20,7 @@ bench=gtk-cpu
 . "$(dirname "$0")/gtk-bench-lib.sh"
 
 preload=${1:-${JANKSCOPE_PRELOAD:-}}
-quick=0
-[[ -n ${BENCH_QUICK:-} && ${BENCH_QUICK} != 0 ]] && quick=1
-seconds=${BENCH_SECONDS:-$((quick ? 5 : 20))}
-reps=${BENCH_REPS:-$((quick ? 1 : 2))}
-if ! [[ $seconds =~ ^[0-9]+$ && $seconds -ge 2 && $reps =~ ^[0-9]+$ && $reps -ge 1 ]]; then
-    echo "gtk-cpu: BENCH_SECONDS must be a whole number >= 2, BENCH_REPS >= 1" >&2
-    exit 2
-fi
-bench_warmup
+bench_settings 5 2
 bench_find_apps
 bench_in_xvfb GTK_CPU_IN_XVFB -- "$@"
 
@@ -37,11 +29,8 @@ bench_setup
 # run_one APP SIDE: prints "TOTAL STEADY" CPU seconds of the app, or fails.
 run_one() {
     local app=$1 side=$2 pid t_warm t_end log=$workdir/$1-$2.log
-    local -a envs=(env -u LD_PRELOAD -u JANKSCOPE_REPORT -u JANKSCOPE)
-    if [[ $side == with ]]; then
-        envs=(env "LD_PRELOAD=$preload" "JANKSCOPE_REPORT=$workdir/report-$app-%p.json")
-    fi
-    bench_run_app "$app" "$side" "$log" "${envs[@]}" || return 1
+    bench_side_env "$app" "$side"
+    bench_run_app "$app" "$side" "$log" "${side_env[@]}" || return 1
     stop_app "$pid" 10
     echo "$(seconds_of "$t_end") $(seconds_of $((t_end - t_warm)))"
 }

@@ -49,18 +49,12 @@ while (($#)); do
     esac
 done
 
-quick=0
-[[ -n ${BENCH_QUICK:-} && ${BENCH_QUICK} != 0 ]] && quick=1
-seconds=${BENCH_SECONDS:-$((quick ? 6 : 20))}
-reps=${BENCH_REPS:-$((quick ? 1 : 5))}
+bench_settings 6 5
 cg_seconds=${BENCH_CG_SECONDS:-$((quick ? 0 : 10))}
-if ! [[ $seconds =~ ^[0-9]+$ && $seconds -ge 2 && $reps =~ ^[0-9]+$ && $reps -ge 1 &&
-    $cg_seconds =~ ^[0-9]+$ ]]; then
-    echo "gtk-frames: BENCH_SECONDS must be a whole number >= 2, BENCH_REPS >= 1," \
-        "BENCH_CG_SECONDS >= 0" >&2
+if ! [[ $cg_seconds =~ ^[0-9]+$ ]]; then
+    echo "gtk-frames: BENCH_CG_SECONDS must be a whole number >= 0" >&2
     exit 2
 fi
-bench_warmup
 
 if [[ -z $probe || ! -f $probe ]]; then
     echo "gtk-frames: SKIPPED: frame probe '${probe}' not found (meson compile -C build builds" \
@@ -94,15 +88,9 @@ probe_value() {
 run_one() {
     local app=$1 side=$2 pid t_warm t_end threads log=$workdir/$1-$2.log
     local out=$workdir/probe-$1-$2.txt
-    local -a envs=(env -u JANKSCOPE_REPORT -u JANKSCOPE "LD_PRELOAD=$probe")
-    case $side in
-        with) envs=(env "LD_PRELOAD=$probe:$preload"
-            "JANKSCOPE_REPORT=$workdir/report-$app-%p.json") ;;
-        base) envs=(env "LD_PRELOAD=$probe:$against"
-            "JANKSCOPE_REPORT=$workdir/base-report-$app-%p.json") ;;
-    esac
+    bench_side_env "$app" "$side" "$probe"
     rm -f "$out"
-    bench_run_app "$app" "$side" "$log" "${envs[@]}" FRAME_PROBE_OUT="$out" \
+    bench_run_app "$app" "$side" "$log" "${side_env[@]}" FRAME_PROBE_OUT="$out" \
         FRAME_PROBE_WARMUP_MS=$((warmup * 1000)) || return 1
     stop_app "$pid"
     local n fps p50 p95 p99 max
