@@ -239,7 +239,7 @@ check_rearmed_sleepers (gint64 leave)
 /* Leaving a poll: a few loads, a system call only for a sleeper that parked
  * since the last time, or whose timer re-armed at the poll's entry is off. */
 static inline void
-arm_sleepers (gint64 leave)
+sleepers_leave_wait (gint64 leave)
 {
   guint now_parks = __atomic_load_n (&parks, __ATOMIC_SEQ_CST);
 
@@ -270,7 +270,7 @@ arm_sleepers (gint64 leave)
  * timer of a sleeper still parked is moved past it (above); else it is
  * disarmed. */
 static inline void
-disarm_sleepers (gint timeout, gint64 enter)
+sleepers_enter_wait (gint timeout, gint64 enter)
 {
   gboolean disarmed = FALSE;
 
@@ -336,7 +336,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
 
   enter = js_tsc_clock_now ();
   if (timeout != 0)
-    disarm_sleepers (timeout, enter);
+    sleepers_enter_wait (timeout, enter);
   __atomic_store_n (&last_poll_enter, enter, __ATOMIC_RELAXED);
   if (G_UNLIKELY (enter >= poll_observers_due_ns))
     {
@@ -398,7 +398,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
    * before it looks at stuck_since: either it sees this return and does not
    * sleep, or this sees it asleep and arms its timer. */
   __atomic_store_n (&stuck_since, leave, __ATOMIC_SEQ_CST);
-  arm_sleepers (leave);
+  sleepers_leave_wait (leave);
   return ret;
 }
 
