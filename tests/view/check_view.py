@@ -19,8 +19,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from jankscope_test import (MS, Skip, check, gtk_env, main, preload_path,  # noqa: E402
-                            read_report, skip_if_sanitized)
+from jankscope_test import (MS, Skip, check, clean_env, gtk_env, main,  # noqa: E402
+                            preload_path, read_report, skip_if_sanitized)
 import live_client as lc  # noqa: E402
 
 TICK_LIMIT_NS = 250 * MS  # the most between two hang messages (sent every 100 ms)
@@ -41,7 +41,7 @@ class App:
         env = dict(extra_env or {})
         if self.report:
             env["JANKSCOPE_REPORT"] = self.report
-        self.proc = lc.start_app([view_app()], self.runtime, env, preload=preload_path())
+        self.proc = lc.start_app([view_app()], self.runtime, clean_env(env), preload=preload_path())
         check(lc.read_fact(self.proc, "ready") == "1", "view-app started")
         self.path = lc.socket_path(self.runtime, self.proc.pid)
 
@@ -422,7 +422,7 @@ def check_unsafe_dir():
         os.mkdir(runtime, 0o700)
         os.mkdir(lc.socket_dir(runtime))
         os.chmod(lc.socket_dir(runtime), 0o755)
-        proc = lc.start_app([view_app()], runtime, preload=preload_path())
+        proc = lc.start_app([view_app()], runtime, clean_env(), preload=preload_path())
         out, err = proc.communicate("hang 100\nquit\n", timeout=30)
         check(proc.returncode == 0, f"exit {proc.returncode}")
         check("not a private directory" in err, f"a warning: {err!r}")
@@ -443,7 +443,7 @@ def check_stale_socket():
         stale = os.path.join(d, "2147483646.sock")
         dead.bind(stale)
         dead.close()
-        proc = lc.start_app([view_app()], runtime, preload=preload_path())
+        proc = lc.start_app([view_app()], runtime, clean_env(), preload=preload_path())
         check(lc.read_fact(proc, "ready") == "1", "started")
         check(lc.wait_for_socket(lc.socket_path(runtime, proc.pid), proc), "serving")
         check(not os.path.exists(stale), "the stale socket was removed")
@@ -458,7 +458,7 @@ def check_bad_value():
     try:
         runtime = os.path.join(tmp, "run")
         os.mkdir(runtime, 0o700)
-        proc = lc.start_app([view_app()], runtime, {"JANKSCOPE_LIVE": "maybe"},
+        proc = lc.start_app([view_app()], runtime, clean_env({"JANKSCOPE_LIVE": "maybe"}),
                             preload=preload_path())
         out, err = proc.communicate("quit\n", timeout=30)
         check(proc.returncode == 0, "exit 0")
@@ -545,7 +545,7 @@ def check_viewer_gtk3():
     if os.path.exists(shot):
         os.unlink(shot)
     app = lc.start_app([os.environ["JANKSCOPE_TEST_VIEW_GTK3"]], runtime,
-                       dict(genv, JANKSCOPE_REPORT=os.path.join(tmp, "report.json")),
+                       clean_env(dict(genv, JANKSCOPE_REPORT=os.path.join(tmp, "report.json"))),
                        preload=preload_path())
     viewer = None
     try:
@@ -680,8 +680,8 @@ def check_gtk4_stream():
     tmp = tempfile.mkdtemp(prefix="jankscope-gtk4-stream-")
     runtime = os.path.join(tmp, "run")
     os.mkdir(runtime, 0o700)
-    proc = lc.start_app([demo, "--gap=1500", "--script=cpu,hang,wait-1000,quit"], runtime, genv,
-                        preload=preload_path())
+    proc = lc.start_app([demo, "--gap=1500", "--script=cpu,hang,wait-1000,quit"], runtime,
+                        clean_env(genv), preload=preload_path())
     try:
         check(lc.wait_for_socket(lc.socket_path(runtime, proc.pid), proc, 20), "the demo serves")
         conn = lc.LiveConnection(lc.socket_path(runtime, proc.pid))
@@ -729,7 +729,7 @@ def check_viewer_restart():
     apps = []
     viewer = None
     try:
-        apps.append(lc.start_app([view_app()], runtime, preload=preload_path()))
+        apps.append(lc.start_app([view_app()], runtime, clean_env(), preload=preload_path()))
         check(lc.read_fact(apps[0], "ready") == "1", "first run started")
         check(lc.wait_for_socket(lc.socket_path(runtime, apps[0].pid), apps[0]), "serving")
         venv = {k: v for k, v in os.environ.items()
@@ -745,7 +745,7 @@ def check_viewer_restart():
         apps[0].communicate("quit\n", timeout=30)
         check(lines.wait(lambda l: l == f"state=gone pid={apps[0].pid}", 20) is not None,
               f"it sees it end: {lines.all}")
-        apps.append(lc.start_app([view_app()], runtime, preload=preload_path()))
+        apps.append(lc.start_app([view_app()], runtime, clean_env(), preload=preload_path()))
         check(lc.read_fact(apps[1], "ready") == "1", "second run started")
         got = lines.wait(lambda l: l == f"state=connected pid={apps[1].pid}", 20)
         log.flush()
