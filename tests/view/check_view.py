@@ -30,6 +30,13 @@ def view_app():
     return os.environ["JANKSCOPE_TEST_VIEW_APP"]
 
 
+def start_app(argv, runtime, extra=None):
+    """A program under the jankscope preload with the live server, in the
+    suite's test environment (clean_env: strict G_DEBUG, the exit's
+    deadline for the final report) plus @extra."""
+    return lc.start_app(argv, runtime, clean_env(extra), preload=preload_path())
+
+
 class App:
     """view-app under jankscope with the live server, in a private runtime dir."""
 
@@ -41,7 +48,7 @@ class App:
         env = dict(extra_env or {})
         if self.report:
             env["JANKSCOPE_REPORT"] = self.report
-        self.proc = lc.start_app([view_app()], self.runtime, clean_env(env), preload=preload_path())
+        self.proc = start_app([view_app()], self.runtime, env)
         check(lc.read_fact(self.proc, "ready") == "1", "view-app started")
         self.path = lc.socket_path(self.runtime, self.proc.pid)
 
@@ -422,7 +429,7 @@ def check_unsafe_dir():
         os.mkdir(runtime, 0o700)
         os.mkdir(lc.socket_dir(runtime))
         os.chmod(lc.socket_dir(runtime), 0o755)
-        proc = lc.start_app([view_app()], runtime, clean_env(), preload=preload_path())
+        proc = start_app([view_app()], runtime)
         out, err = proc.communicate("hang 100\nquit\n", timeout=30)
         check(proc.returncode == 0, f"exit {proc.returncode}")
         check("not a private directory" in err, f"a warning: {err!r}")
@@ -443,7 +450,7 @@ def check_stale_socket():
         stale = os.path.join(d, "2147483646.sock")
         dead.bind(stale)
         dead.close()
-        proc = lc.start_app([view_app()], runtime, clean_env(), preload=preload_path())
+        proc = start_app([view_app()], runtime)
         check(lc.read_fact(proc, "ready") == "1", "started")
         check(lc.wait_for_socket(lc.socket_path(runtime, proc.pid), proc), "serving")
         check(not os.path.exists(stale), "the stale socket was removed")
@@ -458,8 +465,7 @@ def check_bad_value():
     try:
         runtime = os.path.join(tmp, "run")
         os.mkdir(runtime, 0o700)
-        proc = lc.start_app([view_app()], runtime, clean_env({"JANKSCOPE_LIVE": "maybe"}),
-                            preload=preload_path())
+        proc = start_app([view_app()], runtime, {"JANKSCOPE_LIVE": "maybe"})
         out, err = proc.communicate("quit\n", timeout=30)
         check(proc.returncode == 0, "exit 0")
         check("JANKSCOPE_LIVE='maybe'" in err, f"a warning: {err!r}")
@@ -544,9 +550,8 @@ def check_viewer_gtk3():
     shot = os.environ["JANKSCOPE_TEST_VIEWER_SCREENSHOT"]
     if os.path.exists(shot):
         os.unlink(shot)
-    app = lc.start_app([os.environ["JANKSCOPE_TEST_VIEW_GTK3"]], runtime,
-                       clean_env(dict(genv, JANKSCOPE_REPORT=os.path.join(tmp, "report.json"))),
-                       preload=preload_path())
+    app = start_app([os.environ["JANKSCOPE_TEST_VIEW_GTK3"]], runtime,
+                    dict(genv, JANKSCOPE_REPORT=os.path.join(tmp, "report.json")))
     viewer = None
     try:
         check(lc.read_fact(app, "mapped") == "1", "the GTK3 app shows its window")
@@ -680,8 +685,7 @@ def check_gtk4_stream():
     tmp = tempfile.mkdtemp(prefix="jankscope-gtk4-stream-")
     runtime = os.path.join(tmp, "run")
     os.mkdir(runtime, 0o700)
-    proc = lc.start_app([demo, "--gap=1500", "--script=cpu,hang,wait-1000,quit"], runtime,
-                        clean_env(genv), preload=preload_path())
+    proc = start_app([demo, "--gap=1500", "--script=cpu,hang,wait-1000,quit"], runtime, genv)
     try:
         check(lc.wait_for_socket(lc.socket_path(runtime, proc.pid), proc, 20), "the demo serves")
         conn = lc.LiveConnection(lc.socket_path(runtime, proc.pid))
@@ -729,7 +733,7 @@ def check_viewer_restart():
     apps = []
     viewer = None
     try:
-        apps.append(lc.start_app([view_app()], runtime, clean_env(), preload=preload_path()))
+        apps.append(start_app([view_app()], runtime))
         check(lc.read_fact(apps[0], "ready") == "1", "first run started")
         check(lc.wait_for_socket(lc.socket_path(runtime, apps[0].pid), apps[0]), "serving")
         venv = {k: v for k, v in os.environ.items()
@@ -745,7 +749,7 @@ def check_viewer_restart():
         apps[0].communicate("quit\n", timeout=30)
         check(lines.wait(lambda l: l == f"state=gone pid={apps[0].pid}", 20) is not None,
               f"it sees it end: {lines.all}")
-        apps.append(lc.start_app([view_app()], runtime, clean_env(), preload=preload_path()))
+        apps.append(start_app([view_app()], runtime))
         check(lc.read_fact(apps[1], "ready") == "1", "second run started")
         got = lines.wait(lambda l: l == f"state=connected pid={apps[1].pid}", 20)
         log.flush()
