@@ -41,7 +41,10 @@ now_ns (void)
 }
 
 /* Spins on the CPU for `ms`: every sample of the stall has it as the
- * module's innermost frame. */
+ * module's innermost frame. The clock is read once per ~100 µs of
+ * arithmetic, so that hardly a sample lands inside clock_gettime (where the
+ * spin would be a return address at its call, a frame of its own; a
+ * vDSO read costs tens of ns on a guest whose clock is kvm-clock). */
 static NOIPA void
 debuginfo_static_spin (unsigned int ms)
 {
@@ -50,7 +53,7 @@ debuginfo_static_spin (unsigned int ms)
 
   while (now_ns () < end)
     {
-      for (int i = 0; i < 2000; i++)
+      for (int i = 0; i < 100000; i++)
         acc = acc * 2862933555777941757UL + 3037000493UL + (unsigned long) i;
       js_test_debuginfo_sink = acc;
     }
