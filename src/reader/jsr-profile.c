@@ -396,6 +396,17 @@ jsr_profile_from_stacks (GPtrArray *stacks, gint64 watched_ns, gint64 samples_to
 
 /* ---- walking ---------------------------------------------------------------- */
 
+/* How many of the frames are physical ones (not inlined into the next). */
+static guint
+physical_frames (const GPtrArray *frames)
+{
+  guint n = 0;
+
+  for (guint k = 0; k < frames->len; k++)
+    n += !((const JsrReportFrame *) g_ptr_array_index (frames, k))->inlined;
+  return n;
+}
+
 void
 jsr_profile_set_sites (JsrProfile *profile, GPtrArray *stacks)
 {
@@ -403,17 +414,31 @@ jsr_profile_set_sites (JsrProfile *profile, GPtrArray *stacks)
     {
       const JsrReportStack *stack = g_ptr_array_index (stacks, i);
       gint32 node = stack->node;
-      guint k = 0;
+      gboolean skip_inlined;
+      guint depth;
 
-      if (node < 0 || (guint) node >= profile->nodes->len || stack->frames->len == 0
-          || g_array_index (profile->nodes, JsrProfileNode, node).depth + 1 != stack->frames->len)
+      if (node < 0 || (guint) node >= profile->nodes->len || stack->frames->len == 0)
         continue;
-      for (; node >= 0 && k < stack->frames->len; k++)
+      /* A node per frame, as the core writes its profiles (inline frames
+       * are nodes); else, as `jankscope symbolize` leaves a stack it named
+       * (inline frames inserted, the profile at function level), a node
+       * per physical frame. */
+      depth = g_array_index (profile->nodes, JsrProfileNode, node).depth;
+      if (depth + 1 == stack->frames->len)
+        skip_inlined = FALSE;
+      else if (depth + 1 == physical_frames (stack->frames))
+        skip_inlined = TRUE;
+      else
+        continue;
+      for (guint k = 0; node >= 0 && k < stack->frames->len; k++)
         {
+          const JsrReportFrame *frame = g_ptr_array_index (stack->frames, k);
           JsrProfileNode *n = &g_array_index (profile->nodes, JsrProfileNode, node);
 
+          if (skip_inlined && frame->inlined)
+            continue;
           if (n->site == NULL)
-            n->site = g_ptr_array_index (stack->frames, k);
+            n->site = frame;
           node = n->parent;
         }
     }

@@ -95,8 +95,11 @@ JsrProfile *jsr_profile_from_stacks (GPtrArray *stacks, gint64 watched_ns, gint6
 
 void jsr_profile_free (JsrProfile *profile);
 
-/* Each listed stack's path as the `site`s of its nodes, when the stack's
- * `node` leads to a path as long as its frames. */
+/* Each listed stack's frames as the `site`s of its path's nodes, when the
+ * stack's `node` leads to a path as long as its frames, or as its physical
+ * frames (a stack `jankscope symbolize` named has its inline frames, the
+ * profile is at function level: a node's site is then its function's
+ * frame, the one with the address). */
 void jsr_profile_set_sites (JsrProfile *profile, GPtrArray *stacks);
 
 /* Inclusive samples and time of every node (arrays of nodes->len; either

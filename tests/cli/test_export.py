@@ -1137,6 +1137,45 @@ class ProfileTest(ExportTestCase):
         self.assertIn("but for 1 no stall event covers: their stacks (360.0 ms) are in the "
                       "attributed time", proc.out)
 
+    def test_symbolized_stack_with_inline_frames(self):
+        """A stack `jankscope symbolize` named keeps the inline frames it
+        inserted, while the profile stays at function level (one node per
+        physical frame): each node still gets its stack's frame, so pprof's
+        locations keep the stack's offsets (not the module's base)."""
+        self.need("pprof")
+        leaf = pr.frame("spin_loop", file="spin.c", line=40, offset="0x23a5")
+        caller = pr.frame("start_spin", file="spin.c", line=90, offset="0x2540")
+        samples = [pr.Sample(at(4000 + 10 * i), [leaf, caller] + copy.deepcopy(DISPATCH),
+                             10 * MS) for i in range(5)]
+        e = pr.profile_event(1, "dispatch", [part("dispatch", 4000, 4050, "src", "start_spin")],
+                             samples)
+        for f in e["profile"]["frames"]:
+            if f["module"] == "fake-app":
+                f["symbolized"] = True
+        frames = e["stacks"][0]["frames"]
+        self.assertEqual(len(frames), len(DISPATCH) + 2)
+        # What symbolize writes for a return address inside an inlined
+        # function: that function first, at the same offset.
+        frames.insert(0, dict(pr.frame("read_clock", file="clock.h", line=7, offset="0x23a5",
+                                       inlined=True), symbolized=True))
+        frames[1]["symbolized"] = frames[2]["symbolized"] = True
+        p = Pprof(decode_pprof(self.export("pprof", self.write("S.json",
+                                                                report(6161, "fake-app", [e]))),
+                               need_env("EXPORT_TEST_PROTO_DIR")))
+        self.assertEqual(len(p.samples), 1)
+        sample = p.samples[0]
+        self.assertEqual(p.stack(sample), ["spin_loop", "start_spin", "g_main_context_dispatch",
+                                           "main"])
+        fake = next(m for m in p.mappings.values()
+                    if p.s(one(m, "filename")) == "/home/alice/src/fake/build/fake-app")
+        offsets = [one(p.locations[i], "address") - one(fake, "memory_start")
+                   for i in sample["location_id"]
+                   if one(p.locations[i], "mapping_id") == one(fake, "id")]
+        self.assertEqual(offsets, [0x23a5, 0x2540, 0x10])
+        lines = [one(line, "line") for i in sample["location_id"][:2]
+                 for line in p.locations[i].get("line", [])]
+        self.assertEqual(lines, [40, 90])
+
     def test_timeline_stacks_come_from_the_profile(self):
         trace = json.loads(self.export("chrome", self.input))
         instants = [e for e in trace["traceEvents"] if e["ph"] == "i" and e["cat"] == "sample"
