@@ -31,18 +31,22 @@
 #include <unistd.h>
 
 #define BATCH 1024
-/* While there is work under way (an app that records more than
- * ACTIVE_RECORDS_PER_S, events open or not yet frozen, stalls not settled, a
- * reader) the thread wakes 4 times a second, and early when the main thread
- * finds the ring half full: a bursty app is drained at once, a steady one
- * costs 4 wake-ups a second (a futex wake-up costs ~50 µs of CPU on a VM, so
- * waking at frame rate alone would cost 0.25% of a core). With none, it parks
+/* While there is work under way (events open or not yet frozen, stalls not
+ * settled, a reader) the thread wakes 4 times a second, and early when the
+ * main thread finds the ring half full: a bursty app is drained at once. An
+ * app that only records steadily (more than ACTIVE_RECORDS_PER_S: an
+ * animation without jank) is drained once a second (STREAM_TICK_MS), and
+ * ticks at TICK_MS again as soon as a drain finds an event: a wake-up costs
+ * ~85 µs of the thread's CPU on a VM whatever it drains (gtk4-widget-factory:
+ * 8.0 ms of CPU per 15 s at 4 a second, 4.2 ms at 1), and the ring holds
+ * seconds of such an app's records. With none, it parks
  * on its wake timer (js-wake-timer.h) until the main thread's next activity,
  * which arms the timer for BATCH_NS later: a quiet app's records are
  * drained, and the summary journaled, once per batch; an idle app never
  * wakes it. A stall (the watchdog), a reader (js-live.c) or the ring wake
  * it at once. */
 #define TICK_MS 250
+#define STREAM_TICK_MS 1000
 #define BATCH_NS (10000 * JS_NS_PER_MS)
 #define ACTIVE_RECORDS_PER_S 40
 /* What changed reaches the journal within a tick, but the same event or the
@@ -570,7 +574,8 @@ store_busy (const JsEventStore *store)
 }
 
 /* How long the thread may sleep with no news: TICK_MS while work is under
- * way, sooner when a live snapshot is due (someone watches: a snapshot every
+ * way, STREAM_TICK_MS while the app only records steadily, sooner when a
+ * live snapshot is due (someone watches: a snapshot every
  * JS_LIVE_PERIOD_MS on time, not at the first tick after it is due), until
  * the summary's journal period when only that is left, or -1: nothing to do
  * until the app does something. */
@@ -582,16 +587,20 @@ next_wait_ns (JsCollector *c)
   gint64 wait = -1;
   gint64 live_due = js_live_due_in_ns (now);
 
-  if (c->active || store_busy (&c->store) || store_busy (&c->frames.frame_store)
-      || c->hang_journaled || (c->have_stalls && g_hash_table_size (c->stalls.live) > 0)
+  if (store_busy (&c->store) || store_busy (&c->frames.frame_store) || c->hang_journaled
+      || (c->have_stalls && g_hash_table_size (c->stalls.live) > 0)
       || (c->writer != NULL && !c->snapshot_written))
     wait = tick;
-  else if (c->writer != NULL
-           && (c->records_seen != c->members_records || c->members_events_pending))
-    wait = MAX (tick,
-                c->members_ns
-                    + (c->members_events_pending ? MEMBERS_EVENTS_PERIOD_NS : MEMBERS_PERIOD_NS)
-                    - now);
+  else
+    {
+      if (c->writer != NULL && (c->records_seen != c->members_records || c->members_events_pending))
+        wait = MAX (tick,
+                    c->members_ns
+                        + (c->members_events_pending ? MEMBERS_EVENTS_PERIOD_NS : MEMBERS_PERIOD_NS)
+                        - now);
+      if (c->active)
+        wait = wait < 0 ? STREAM_TICK_MS * JS_NS_PER_MS : MIN (wait, STREAM_TICK_MS * JS_NS_PER_MS);
+    }
   /* Never negative when someone watches: a snapshot made overdue by this
    * thread's own work (symbolizing a stall's first samples) once made this
    * -1, a park of BATCH_NS, and a reader saw no snapshot for a whole hang. */

@@ -19,8 +19,10 @@
 
 #define FIRST_WINDOW_NS (100 * JS_NS_PER_MS)
 #define WINDOW_NS (1000 * JS_NS_PER_MS)
-/* A line is used this long after its anchor at most. */
-#define MAX_AGE_NS (500 * JS_NS_PER_MS)
+/* A line is used this long after its anchor at most: the collector's
+ * slowest tick while the app is busy (STREAM_TICK_MS, js-collector.c) and
+ * a margin for the work it does when it wakes. */
+#define MAX_AGE_NS (1250 * JS_NS_PER_MS)
 /* An anchor's clock_gettime bracket: wider (preempted every try), skipped. */
 #define MAX_BRACKET_NS 1000
 #define ANCHOR_TRIES 5

@@ -16,13 +16,14 @@
  * and until the line is calibrated, it reads js_now_ns () (js-clock.h).
  *
  * Exactness: the collector re-anchors the line whenever it wakes (every
- * 250 ms while the app is busy). Its error is the anchor's (half of a
- * clock_gettime bracket of at most 1 µs, ~30 ns typically) plus the rate's
- * over the line's age: the rate is measured over >= 1 s (>= 100 ms for the
- * first one), ~0.1 ppm, plus any change of the kernel's rate since (NTP:
- * usually well under 1 ppm, at most 500 ppm). A line older than 500 ms is
- * not used (js_now_ns instead), so the error stays within ~1 µs usually
- * and 250 µs in the worst case; a re-anchor that finds more than that
+ * 250 ms while the app is busy with work under way, every second while it
+ * only animates). Its error is the anchor's (half of a clock_gettime
+ * bracket of at most 1 µs, ~30 ns typically) plus the rate's over the
+ * line's age: the rate is measured over >= 1 s (>= 100 ms for the first
+ * one), ~0.1 ppm, plus any change of the kernel's rate since (NTP: usually
+ * well under 1 ppm, at most 500 ppm). A line older than 1.25 s is not used
+ * (js_now_ns instead), so the error stays within ~1 µs usually and 625 µs
+ * in the worst case; a re-anchor that finds more than that
  * (suspend, a TSC the kernel stopped trusting) drops the line and
  * calibrates again, and after three such misses in a row it stays off.
  * Readings are kept monotonic on the reading thread. The plain rdtsc may
