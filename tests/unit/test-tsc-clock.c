@@ -226,11 +226,12 @@ start_real_clock (int anchors, gulong gap_us)
 
 /* Calibrated as the collector does it (anchors when it wakes), then read
  * for 3 s against clock_gettime, re-anchored every second (the collector's
- * slowest tick while the app is busy). Tolerance: the anchor's half-bracket (<= 0.5 µs) + the rate's
- * error over the line's age: <= 10 ppm from a first window of >= 100 ms
- * with such anchors, and room for the kernel's rate to change meanwhile
- * (NTP: a few ppm an update): 10 µs + 100 ppm of the age. A wrong scale,
- * base or rate, or a line used too long, misses by milliseconds. */
+ * slowest tick while the app is busy). Tolerance: the anchor's half-bracket
+ * (<= 0.5 µs) + the rate's error over the line's age: <= 10 ppm from a
+ * first window of >= 100 ms with such anchors, and room for the kernel's
+ * rate to change meanwhile (NTP: a few ppm an update): 10 µs + 100 ppm of
+ * the age. A wrong scale, base or rate, or a line used too long, misses by
+ * milliseconds. */
 static void
 test_against_clock_gettime (void)
 {
