@@ -47,6 +47,8 @@
  * it at once. */
 #define TICK_MS 250
 #define STREAM_TICK_MS 1000
+/* The main thread's TSC line outlives the slowest tick (js-tsc-clock.h). */
+G_STATIC_ASSERT (STREAM_TICK_MS *JS_NS_PER_MS < JS_TSC_MAX_AGE_NS);
 #define BATCH_NS (10000 * JS_NS_PER_MS)
 #define ACTIVE_RECORDS_PER_S 40
 /* What changed reaches the journal within a tick, but the same event or the

@@ -19,10 +19,6 @@
 
 #define FIRST_WINDOW_NS (100 * JS_NS_PER_MS)
 #define WINDOW_NS (1000 * JS_NS_PER_MS)
-/* A line is used this long after its anchor at most: the collector's
- * slowest tick while the app is busy (STREAM_TICK_MS, js-collector.c) and
- * a margin for the work it does when it wakes. */
-#define MAX_AGE_NS (1250 * JS_NS_PER_MS)
 /* An anchor's clock_gettime bracket: wider (preempted every try), skipped. */
 #define MAX_BRACKET_NS 1000
 #define ANCHOR_TRIES 5
@@ -129,7 +125,7 @@ js_tsc_clock_anchor_at (guint64 tsc, gint64 ns, gint64 bracket_ns)
   line.base_tsc = tsc;
   line.base_ns = ns;
   line.mult = mult;
-  line.max_delta = MAX (((unsigned __int128) MAX_AGE_NS << JS_TSC_SHIFT) / mult, 1);
+  line.max_delta = MAX (((unsigned __int128) JS_TSC_MAX_AGE_NS << JS_TSC_SHIFT) / mult, 1);
   publish (&line);
 #else
   (void) tsc;

@@ -61,6 +61,11 @@ typedef struct
 
 #define JS_TSC_SHIFT 32
 
+/* A line is used this long after its anchor at most: the collector's
+ * slowest tick while the app is busy (STREAM_TICK_MS, js-collector.c, which
+ * asserts it) and a margin for the work it does when it wakes. */
+#define JS_TSC_MAX_AGE_NS (1250 * JS_NS_PER_MS)
+
 extern JsTscLine js_tsc_line;
 /* The reading thread's last reading (js_tsc_clock_now). */
 extern gint64 js_tsc_last_ns;
