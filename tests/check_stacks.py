@@ -886,10 +886,102 @@ def debuginfo_variant(sub):
     return os.path.join(root, sub)
 
 
-def run_debuginfo(variant, extra_env=None, linger_ms=None, **kwargs):
+# How long a run waits for its journal to show the stall named (then it
+# quits, and the report's checks say what is missing).
+JOURNAL_WAIT_S = 30
+
+
+def journaled_events(report_path):
+    """The events of @report_path's journal so far (a torn last line, one
+    the app is still writing, skipped)."""
+    try:
+        with open(report_path + ".journal", encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except FileNotFoundError:
+        return []
+    events = []
+    for line in lines:
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and isinstance(obj.get("event"), dict):
+            events.append(obj["event"])
+    return events
+
+
+def plt_sections(path):
+    """[start, end) of the ELF file's PLT sections (.plt, .plt.got, .plt.sec):
+    the stubs of calls into other modules, which have no symbol to name them
+    by. A sample of a loaded machine lands in one now and then."""
+    out = subprocess.run(["readelf", "-SW", path], capture_output=True, text=True,
+                         check=True).stdout
+    ranges = []
+    for line in out.splitlines():
+        fields = line.replace("[ ", "[").split()
+        if len(fields) > 5 and fields[1] in (".plt", ".plt.got", ".plt.sec"):
+            start = int(fields[3], 16)
+            ranges.append((start, start + int(fields[5], 16)))
+    return ranges
+
+
+def stack_frames_of_module(e, module_path):
+    """The event's frames of the test module but its PLT stubs', and not
+    inline frames."""
+    plt = plt_sections(module_path)
+    return [f for s in e.get("stacks") or [] for f in s.get("frames") or []
+            if f.get("module") == DEBUGINFO_MODULE and not f.get("inlined")
+            and not any(a <= int(f["offset"], 16) < b for a, b in plt)]
+
+
+def named_as(named, with_lines):
+    """A test of a journaled event (and the module's path): its frames of the
+    module, and its callback's frame, are named (with file and line) as a
+    route must give them."""
+    def settled(e, module_path):
+        ours = stack_frames_of_module(e, module_path) + [e.get("callback_frame") or {}]
+        return all((not named or f.get("function") is not None)
+                   and (not with_lines or f.get("file") is not None) for f in ours)
+    return settled
+
+
+def run_debuginfo(variant, extra_env=None, linger_ms=None, until=None, **kwargs):
+    """The debuginfo scenario with the module of @variant. The app quits
+    @linger_ms (default 200) after the stall or, with @until, once its journal
+    holds the stall's event and until(event, module's path) is true (at most
+    JOURNAL_WAIT_S):
+    at exit jankscope loads no debug information, and on a loaded machine
+    200 ms may not be enough for its thread to have named the stall."""
     module = debuginfo_variant(os.path.join(variant, DEBUGINFO_MODULE))
-    args = [module] + ([str(linger_ms)] if linger_ms is not None else [])
-    return run_stacks("debuginfo", *args, extra_env=extra_env, **kwargs)
+    if until is None:
+        args = [module] + ([str(linger_ms)] if linger_ms is not None else [])
+        return run_stacks("debuginfo", *args, extra_env=extra_env, **kwargs)
+    read_end, write_end = os.pipe()
+    watching = []
+
+    def watch(report_path):
+        def wait_then_quit():
+            try:
+                deadline = time.monotonic() + JOURNAL_WAIT_S
+                while time.monotonic() < deadline:
+                    if any(e.get("source") == "debuginfo-stall" and until(e, module)
+                           for e in journaled_events(report_path)):
+                        break
+                    time.sleep(0.05)
+            finally:
+                os.close(write_end)  # the app's stdin ends: it quits
+        watching.append(threading.Thread(target=wait_then_quit, daemon=True))
+        watching[0].start()
+
+    try:
+        return run_stacks("debuginfo", module, "stdin", extra_env=extra_env, stdin=read_end,
+                          on_start=watch, **kwargs)
+    finally:
+        os.close(read_end)
+        if watching:
+            watching[0].join()
+        else:
+            os.close(write_end)
 
 
 def check_callback_frame(frame, what, named, with_lines):
@@ -916,8 +1008,10 @@ def check_debuginfo_report(run, named, with_lines, what):
     check(ours, f"{what}: no frame of {DEBUGINFO_MODULE}: {[stack_text(s) for s in e['stacks']]}")
     info(f"{what}: callback {e['callback']!r}, top stack {stack_text(e['stacks'][0])}")
     if named:
-        # Inline frames (now_ns, with debug information) aside.
-        names = {f["function"] for f in ours if not f.get("inlined")}
+        # Inline frames (now_ns, with debug information) and PLT stubs
+        # (nameless by nature) aside.
+        ours = stack_frames_of_module(e, run.argv[2])
+        names = {f["function"] for f in ours}
         check(names <= set(DEBUGINFO_STATIC) and "debuginfo_static_spin" in names,
               f"{what}: the module's frames are named {sorted(map(str, names))}")
         check_culprit(e, "debuginfo_static_spin", module=DEBUGINFO_MODULE)
@@ -934,7 +1028,10 @@ def check_debuginfo_report(run, named, with_lines, what):
         # Nameless, but one profile frame per function (its entry from the
         # call frame information), not one per address sampled: the culprit
         # is then the spinning function, not its caller.
-        mine = [f for f in e["profile"]["frames"] if f.get("module") == DEBUGINFO_MODULE]
+        # (A PLT stub has call frame information of its own: aside.)
+        plt = plt_sections(run.argv[2])
+        mine = [f for f in e["profile"]["frames"] if f.get("module") == DEBUGINFO_MODULE
+                and not any(a <= int(f["offset"], 16) < b for a, b in plt)]
         check(0 < len(mine) <= len(DEBUGINFO_STATIC),
               f"{what}: {len(mine)} profile frames for the module's "
               f"{len(DEBUGINFO_STATIC)} functions: {mine}")
@@ -963,7 +1060,8 @@ def test_debuginfo_build_id():
     """ROOT/.build-id/xx/rest.debug under a root of JANKSCOPE_DEBUG_DIRS
     (after one that does not exist)."""
     root = debuginfo_variant("build-id-root")
-    run = run_debuginfo("build-id", {"JANKSCOPE_DEBUG_DIRS": f"/nonexistent/debug:{root}"})
+    run = run_debuginfo("build-id", {"JANKSCOPE_DEBUG_DIRS": f"/nonexistent/debug:{root}"},
+                        until=named_as(True, True))
     check_ran_fine(run)
     check_debuginfo_report(run, named=True, with_lines=True, what="build-id")
 
@@ -974,7 +1072,7 @@ def test_debuginfo_debuglink():
     for variant, extra in (("debuglink", {}), ("debuglink-dot", {}),
                            ("debuglink-root-module",
                             {"JANKSCOPE_DEBUG_DIRS": debuginfo_variant("debuglink-root")})):
-        run = run_debuginfo(variant, extra)
+        run = run_debuginfo(variant, extra, until=named_as(True, True))
         check_ran_fine(run)
         check_debuginfo_report(run, named=True, with_lines=True, what=variant)
 
@@ -982,7 +1080,7 @@ def test_debuginfo_debuglink():
 def test_debuginfo_minidebuginfo():
     """.gnu_debugdata (Fedora's MiniDebugInfo): names of the static
     functions, no lines."""
-    run = run_debuginfo("minidebuginfo")
+    run = run_debuginfo("minidebuginfo", until=named_as(True, False))
     check_ran_fine(run)
     check_debuginfo_report(run, named=True, with_lines=False, what="minidebuginfo")
 
@@ -990,7 +1088,8 @@ def test_debuginfo_minidebuginfo():
 def test_debuginfo_bad_dirs():
     """A relative entry: one warning, the rest of the list still used."""
     root = debuginfo_variant("build-id-root")
-    run = run_debuginfo("build-id", {"JANKSCOPE_DEBUG_DIRS": f"relative/dir:{root}"})
+    run = run_debuginfo("build-id", {"JANKSCOPE_DEBUG_DIRS": f"relative/dir:{root}"},
+                        until=named_as(True, True))
     check_equal(run.returncode, 0, "exit code")
     warnings = [line for line in run.stderr_lines() if line.startswith("jankscope")]
     check(len(warnings) == 1 and "JANKSCOPE_DEBUG_DIRS" in warnings[0],

@@ -292,10 +292,12 @@ def fold_journal(doc, lines):
 _current_runs = []
 
 
-def run_app(argv, preload=True, extra_env=None, report=True, timeout=60, stdin=None, cwd=None):
+def run_app(argv, preload=True, extra_env=None, report=True, timeout=60, stdin=None, cwd=None,
+            on_start=None):
     """Run a program to completion; with @report, JANKSCOPE_REPORT points to a
     fresh file in a private directory (run.report_path, run.tmpdir): a
-    string @report is the file's name in that directory."""
+    string @report is the file's name in that directory. @on_start, if
+    given, is called with the report's path once the program runs."""
     tmpdir = tempfile.mkdtemp(prefix="jankscope-test-")
     if report:
         report_path = os.path.join(tmpdir, report if isinstance(report, str) else "report.json")
@@ -311,6 +313,8 @@ def run_app(argv, preload=True, extra_env=None, report=True, timeout=60, stdin=N
     proc = subprocess.Popen(argv, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             stdin=subprocess.DEVNULL if stdin is None else stdin, text=True,
                             cwd=cwd)
+    if on_start is not None:
+        on_start(report_path)
     try:
         stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -18,7 +18,7 @@
  *
  * Scenarios: busy, recursion, usleep, nanosleep-loop, lock, io, ipc,
  * malloc [SECONDS], fork, hang [cpu|sleep], dlclose MODULE_PATH,
- * dlclose-reuse MODULE_PATH MODULE2_PATH, debuginfo MODULE_PATH [LINGER_MS],
+ * dlclose-reuse MODULE_PATH MODULE2_PATH, debuginfo MODULE_PATH [LINGER_MS|stdin],
  * signal-takeover, signal-blocked, idle,
  * sleep-loop CALL [MS] (CALL: poll, select, pselect, ppoll, epoll_wait,
  * epoll_pwait, nanosleep, clock_nanosleep, usleep, mixed), pollfunc-loop
@@ -31,6 +31,7 @@
 #define _GNU_SOURCE
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <glib-unix.h>
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -888,7 +889,10 @@ dlclose_reuse (void)
 /* debuginfo: the stall is the dispatch of a static callback of the module
  * (tests/apps/debuginfo-module.c), spinning 300 ms in another static
  * function; the program quits LINGER_MS (default 200) after it, time for a
- * debug file to come from debuginfod. */
+ * debug file to come from debuginfod, or with "stdin" when its standard
+ * input ends: the check closes it once the journal shows the stall named as
+ * it expects (on a loaded machine the collector may not have named it 200 ms
+ * after the stall, and at exit it loads no debug information). */
 typedef struct
 {
   unsigned int ms;
@@ -897,12 +901,32 @@ typedef struct
 
 static DebuginfoStall debuginfo_stall = { 300, 0, 0 };
 
+static gboolean
+stdin_cb (int fd, GIOCondition condition, gpointer data)
+{
+  char buf[64];
+  ssize_t n = read (fd, buf, sizeof buf);
+
+  if (n > 0 || (n < 0 && errno == EINTR))
+    return G_SOURCE_CONTINUE;
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 debuginfo_stall_done (gpointer data)
 {
-  guint linger_ms = scenario_arg2 != NULL ? (guint) atoi (scenario_arg2) : QUIT_AFTER_STALL_MS;
+  guint linger_ms;
 
   print_stall (debuginfo_stall.start_ns, debuginfo_stall.end_ns);
+  if (g_strcmp0 (scenario_arg2, "stdin") == 0)
+    {
+      g_source_set_name_by_id (
+          g_unix_fd_add (STDIN_FILENO, G_IO_IN | G_IO_HUP | G_IO_ERR, stdin_cb, NULL),
+          "stacks-stdin");
+      return;
+    }
+  linger_ms = scenario_arg2 != NULL ? (guint) atoi (scenario_arg2) : QUIT_AFTER_STALL_MS;
   g_source_set_name_by_id (g_timeout_add (linger_ms, quit_cb, NULL), "stacks-quit");
 }
 
