@@ -452,13 +452,23 @@ def check_second_window(toolkit):
 
 
 def check_static(toolkit):
+    """A static window: its few frames counted, none made up of the idle
+    time between them. A loaded machine (a CI run) may make one of them slow
+    for real: then its phases hold its time."""
     run, frames = run_frames(toolkit, "static")
     report = run.report
     app_slow = run.facts.get("slow_frame", [])
-    check_equal(frames["slow"], 0,
-                f"summary.frames.slow (frame events: {describe_frames(report)}; "
-                f"slow frames the app saw: {app_slow})")
-    check_equal(frame_events(report), [], "frame events")
+    parts = frame_parts(report)
+    check(frames["slow"] <= len(parts),
+          f"summary.frames.slow {frames['slow']}, frame events: {describe_frames(report)}")
+    for _, p in parts:
+        in_phases = sum((p.get("phases") or {}).values())
+        check(in_phases >= 0.8 * p["duration_ns"],
+              f"a frame of the static window holds time outside its phases (frame events: "
+              f"{describe_frames(report)}; slow frames the app saw: {app_slow})")
+    if parts:
+        print(f"info: slow frames of the static window (a loaded machine): "
+              f"{describe_frames(report)}")
     check(frames["frames"] <= 5, f"summary.frames.frames {frames['frames']} in a static window "
           f"(expected <= 5)")
     check(frames["frames"] >= 1, "summary.frames.frames: the window's first frame was not counted")
