@@ -553,6 +553,26 @@ def test_active_wakeups():
               f"thread's {main_woke}")
 
 
+# The collector's wake-ups in IDLE_WINDOW_S of active-events: 4 a second
+# while an event is open (2 x 0.5 s) or a stall under way, 1 a second
+# otherwise, ~9 in all; 17 when events waiting to be frozen (3 s after
+# their close) and stalls waiting to settle (1.5 s) kept it at 4 a second.
+ACTIVE_EVENTS_MAX_WAKEUPS = 12
+
+
+def test_active_events_wakeups():
+    """An app that wakes every 16 ms and has a 60 ms dispatch now and then
+    (an animation with a slow frame now and then): the collector ticks 4
+    times a second while an event is open, and drains once a second while
+    the events wait to be frozen."""
+    woken, main_woke = count_wakeups("active-events")
+    check(main_woke >= 100, f"the main thread woke only {main_woke} times in {IDLE_WINDOW_S} s")
+    check("jankscope" in woken, f"no collector thread among {sorted(woken)}")
+    check(woken["jankscope"] <= ACTIVE_EVENTS_MAX_WAKEUPS,
+          f"the collector woke {woken['jankscope']} times in {IDLE_WINDOW_S} s, more than "
+          f"{ACTIVE_EVENTS_MAX_WAKEUPS}")
+
+
 CHECKS = {
     "single-200ms": test_single_200ms,
     "fast-1000": test_fast_1000,
@@ -580,6 +600,7 @@ CHECKS = {
     "many-sources": test_many_sources,
     "idle-wakeups": test_idle_wakeups,
     "active-wakeups": test_active_wakeups,
+    "active-events-wakeups": test_active_events_wakeups,
 }
 
 if __name__ == "__main__":

@@ -35,8 +35,8 @@
  * settled, a reader) the thread wakes 4 times a second, and early when the
  * main thread finds the ring half full: a bursty app is drained at once. An
  * app that only records steadily (more than ACTIVE_RECORDS_PER_S: an
- * animation without jank) is drained once a second (STREAM_TICK_MS), and
- * ticks at TICK_MS again as soon as a drain finds an event: a wake-up costs
+ * animation) is drained once a second (STREAM_TICK_MS) while no event is
+ * open, and ticks at TICK_MS again as soon as a drain finds one: a wake-up costs
  * ~85 µs of the thread's CPU on a VM whatever it drains (gtk4-widget-factory:
  * 8.0 ms of CPU per 15 s at 4 a second, 4.2 ms at 1), and the ring holds
  * seconds of such an app's records. With none, it parks
@@ -564,11 +564,10 @@ open_report (JsCollector *c)
     }
 }
 
+/* An event closed but not frozen yet (FREEZE_AFTER_NS after its close). */
 static gboolean
-store_busy (const JsEventStore *store)
+store_unfrozen (const JsEventStore *store)
 {
-  if (store->open != NULL)
-    return TRUE;
   for (guint i = 0; i < store->events->len; i++)
     if (((JsEvent *) g_ptr_array_index (store->events, i))->frozen == NULL)
       return TRUE;
@@ -576,7 +575,11 @@ store_busy (const JsEventStore *store)
 }
 
 /* How long the thread may sleep with no news: TICK_MS while work is under
- * way, STREAM_TICK_MS while the app only records steadily, sooner when a
+ * way, STREAM_TICK_MS while the app only records steadily and no event is
+ * open nor a stall under way (events that closed and wait to be frozen,
+ * stalls that ended and wait to settle, do not bring TICK_MS back then: an
+ * app with a slow frame now and then, gtk4-demo's fishbowl, would be at
+ * TICK_MS most of the time for no news), sooner when a
  * live snapshot is due (someone watches: a snapshot every
  * JS_LIVE_PERIOD_MS on time, not at the first tick after it is due), until
  * the summary's journal period when only that is left, or -1: nothing to do
@@ -589,9 +592,12 @@ next_wait_ns (JsCollector *c)
   gint64 wait = -1;
   gint64 live_due = js_live_due_in_ns (now);
 
-  if (store_busy (&c->store) || store_busy (&c->frames.frame_store) || c->hang_journaled
-      || (c->have_stalls && g_hash_table_size (c->stalls.live) > 0)
-      || (c->writer != NULL && !c->snapshot_written))
+  if (c->store.open != NULL || c->frames.frame_store.open != NULL || c->hang_journaled
+      || (c->have_stalls && c->stalls.ongoing != NULL)
+      || (c->writer != NULL && !c->snapshot_written)
+      || (!c->active
+          && ((c->have_stalls && g_hash_table_size (c->stalls.live) > 0)
+              || store_unfrozen (&c->store) || store_unfrozen (&c->frames.frame_store))))
     wait = tick;
   else
     {

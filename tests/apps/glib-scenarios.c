@@ -22,6 +22,7 @@ static const struct
   { "idle-150", scenario_idle_150 },
   { "idle-wait", scenario_idle_wait },
   { "active-wait", scenario_active_wait },
+  { "active-events", scenario_active_events },
   { "iteration-loop", scenario_iteration_loop },
   { "custom-source", scenario_custom_source },
   { "many-small", scenario_many_small },

@@ -53,6 +53,7 @@ int scenario_fast_1000 (void);
 int scenario_idle_150 (void);
 int scenario_idle_wait (void);
 int scenario_active_wait (void);
+int scenario_active_events (void);
 int scenario_iteration_loop (void);
 int scenario_custom_source (void);
 int scenario_many_small (void);

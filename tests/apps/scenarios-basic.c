@@ -118,6 +118,24 @@ scenario_active_wait (void)
   return run_wait (16);
 }
 
+/* active-events: the same, with a dispatch that spins 60 ms (an event) 0.6
+ * s and 2.6 s after the start: an animation with a slow frame now and then. */
+
+static gboolean
+active_event_cb (gpointer data)
+{
+  busy_wait_ms (60);
+  return G_SOURCE_REMOVE;
+}
+
+int
+scenario_active_events (void)
+{
+  add_named_timeout ("active-event", 600, active_event_cb, NULL);
+  add_named_timeout ("active-event", 2600, active_event_cb, NULL);
+  return run_wait (16);
+}
+
 /* iteration-loop: no GMainLoop, the app iterates the context itself. */
 
 static gboolean iteration_loop_done;
