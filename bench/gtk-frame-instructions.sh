@@ -1,7 +1,8 @@
 #!/bin/bash
 # gtk-frame-instructions.sh: what jankscope adds to each frame of an animating
 # GTK4 app, counted in instructions: gtk4-widget-factory (its spinner
-# animates) without and with the jankscope preload, both at once under
+# animates; BENCH_APP=fishbowl: gtk4-demo's fishbowl, a slow frame now and
+# then) without and with the jankscope preload, both at once under
 # callgrind, the main thread's instructions per frame on each side and the
 # difference, by library.  Instruction counts do not swing with the machine
 # as CPU time does (gtk-frames.sh: ±12% between runs of the same side), so a
@@ -11,6 +12,7 @@
 #   BENCH_CG_WARMUP    seconds before counting starts (default 45: start-up
 #                      under valgrind is slow)
 #   BENCH_CG_SECONDS   seconds counted (default 60)
+#   BENCH_APP          widget-factory (default) or fishbowl
 #   BENCH_QUICK=1      skipped (exit 77): minutes of valgrind
 #
 # Counting starts after the warm-up (callgrind_control -i on) and ends with a
@@ -28,7 +30,7 @@
 # line leaves both out.
 #
 # Exit status: 0 done; 77 skipped (quick mode, no valgrind, no
-# gtk4-widget-factory, no preload); 1 a side died or drew no frame.
+# the app, no preload); 1 a side died or drew no frame.
 set -euo pipefail
 bench=gtk-frame-instructions
 # shellcheck source=bench/gtk-bench-lib.sh
@@ -46,8 +48,17 @@ if [[ -n ${BENCH_QUICK:-} && ${BENCH_QUICK} != 0 ]]; then
     echo "$bench: SKIPPED in quick mode (minutes under valgrind)"
     exit 77
 fi
-for tool in valgrind callgrind_control callgrind_annotate gtk4-widget-factory; do
-    if ! command -v $tool >/dev/null; then
+case ${BENCH_APP:-widget-factory} in
+    widget-factory) app_cmd=(gtk4-widget-factory) ;;
+    fishbowl) app_cmd=(gtk4-demo --run fishbowl) ;;
+    *)
+        echo "$bench: BENCH_APP must be widget-factory or fishbowl" >&2
+        exit 2
+        ;;
+esac
+app_name=${app_cmd[*]}
+for tool in valgrind callgrind_control callgrind_annotate "${app_cmd[0]}"; do
+    if ! command -v "$tool" >/dev/null; then
         echo "$bench: SKIPPED: $tool not found"
         exit 77
     fi
@@ -61,14 +72,14 @@ if [[ -n $preload_problem ]]; then
     exit 77
 fi
 
-# start_side SIDE: gtk4-widget-factory under callgrind, counting off; prints
+# start_side SIDE: the app under callgrind, counting off; prints
 # valgrind's pid.
 start_side() {
     local side=$1
     local -a envs=(env -u JANKSCOPE_REPORT -u JANKSCOPE)
     [[ $side == with ]] && envs+=("LD_PRELOAD=$preload" "JANKSCOPE_REPORT=$workdir/report-%p.json")
     "${envs[@]}" valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes \
-        --callgrind-out-file="$workdir/cg-$side.%p" gtk4-widget-factory \
+        --callgrind-out-file="$workdir/cg-$side.%p" "${app_cmd[@]}" \
         >"$workdir/$side.log" 2>&1 &
     echo $!
 }
@@ -78,7 +89,7 @@ pid_with=$(start_side with)
 sleep "$cg_warmup"
 for pid in "$pid_without" "$pid_with"; do
     if ! kill -0 "$pid" 2>/dev/null; then
-        echo "$bench: gtk4-widget-factory died during the warm-up; its output:" >&2
+        echo "$bench: $app_name died during the warm-up; its output:" >&2
         tail -n 20 "$workdir"/*.log >&2
         stop_app "$pid_without"
         stop_app "$pid_with"
@@ -126,7 +137,7 @@ if [[ -z $f_without || -z $f_with ]]; then
 fi
 side_figures "$f_without" >"$workdir/without.txt"
 side_figures "$f_with" >"$workdir/with.txt"
-echo "gtk4-widget-factory under callgrind, both sides at once: ${cg_warmup} s warm-up, then"
+echo "$app_name under callgrind, both sides at once: ${cg_warmup} s warm-up, then"
 echo "${cg_seconds} s counted; the main thread's instructions per frame"
 echo
 awk '
