@@ -36,10 +36,11 @@
  * main thread finds the ring half full: a bursty app is drained at once. An
  * app that only records steadily (more than ACTIVE_RECORDS_PER_S: an
  * animation) is drained once a second (STREAM_TICK_MS) while no event is
- * open, and ticks at TICK_MS again as soon as a drain finds one: a wake-up costs
- * ~85 µs of the thread's CPU on a VM whatever it drains (gtk4-widget-factory:
- * 8.0 ms of CPU per 15 s at 4 a second, 4.2 ms at 1), and the ring holds
- * seconds of such an app's records. With none, it parks
+ * open nor a stall under way (its closed events and ended stalls wait at
+ * that pace), and ticks at TICK_MS again as soon as a drain finds one: a
+ * wake-up costs ~85 µs of the thread's CPU on a VM whatever it drains
+ * (gtk4-widget-factory: 8.0 ms of CPU per 15 s at 4 a second, 4.2 ms at 1),
+ * and the ring holds seconds of such an app's records. With none, it parks
  * on its wake timer (js-wake-timer.h) until the main thread's next activity,
  * which arms the timer for BATCH_NS later: a quiet app's records are
  * drained, and the summary journaled, once per batch; an idle app never
