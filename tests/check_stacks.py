@@ -12,6 +12,7 @@ Usage: check_stacks.py CHECK
 
 import codecs
 import contextlib
+import functools
 import gzip
 import http.server
 import json
@@ -892,24 +893,12 @@ JOURNAL_WAIT_S = 30
 
 
 def journaled_events(report_path):
-    """The events of @report_path's journal so far (a torn last line, one
-    the app is still writing, skipped)."""
-    try:
-        with open(report_path + ".journal", encoding="utf-8") as f:
-            lines = f.read().split("\n")
-    except FileNotFoundError:
-        return []
-    events = []
-    for line in lines:
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(obj, dict) and isinstance(obj.get("event"), dict):
-            events.append(obj["event"])
-    return events
+    """The events of @report_path's journal so far."""
+    return [line["event"] for line in journal_lines(report_path + ".journal")
+            if isinstance(line, dict) and isinstance(line.get("event"), dict)]
 
 
+@functools.lru_cache(maxsize=None)
 def plt_sections(path):
     """[start, end) of the ELF file's PLT sections (.plt, .plt.got, .plt.sec):
     the stubs of calls into other modules, which have no symbol to name them
@@ -922,16 +911,19 @@ def plt_sections(path):
         if len(fields) > 5 and fields[1] in (".plt", ".plt.got", ".plt.sec"):
             start = int(fields[3], 16)
             ranges.append((start, start + int(fields[5], 16)))
-    return ranges
+    return tuple(ranges)
+
+
+def in_plt(frame, module_path):
+    return any(a <= int(frame["offset"], 16) < b for a, b in plt_sections(module_path))
 
 
 def stack_frames_of_module(e, module_path):
     """The event's frames of the test module but its PLT stubs', and not
     inline frames."""
-    plt = plt_sections(module_path)
     return [f for s in e.get("stacks") or [] for f in s.get("frames") or []
             if f.get("module") == DEBUGINFO_MODULE and not f.get("inlined")
-            and not any(a <= int(f["offset"], 16) < b for a, b in plt)]
+            and not in_plt(f, module_path)]
 
 
 def named_as(named, with_lines):
@@ -1029,9 +1021,8 @@ def check_debuginfo_report(run, named, with_lines, what):
         # call frame information), not one per address sampled: the culprit
         # is then the spinning function, not its caller.
         # (A PLT stub has call frame information of its own: aside.)
-        plt = plt_sections(run.argv[2])
         mine = [f for f in e["profile"]["frames"] if f.get("module") == DEBUGINFO_MODULE
-                and not any(a <= int(f["offset"], 16) < b for a, b in plt)]
+                and not in_plt(f, run.argv[2])]
         check(0 < len(mine) <= len(DEBUGINFO_STATIC),
               f"{what}: {len(mine)} profile frames for the module's "
               f"{len(DEBUGINFO_STATIC)} functions: {mine}")
