@@ -16,6 +16,8 @@
 #include "js-small-file.h"
 
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define FIRST_WINDOW_NS (100 * JS_NS_PER_MS)
 #define WINDOW_NS (1000 * JS_NS_PER_MS)
@@ -26,6 +28,8 @@
 #define MISS_PPM 1000
 /* Misses in a row (no line that held in between) before giving up. */
 #define MAX_MISSES 3
+/* Calls of each kind timed to see whether the vDSO makes a system call. */
+#define VDSO_TRIES 8
 
 JsTscLine js_tsc_line;
 gint64 js_tsc_last_ns;
@@ -180,7 +184,7 @@ has_word (const char *flags, gsize len, const char *word)
 }
 
 gboolean
-js_tsc_clock_usable (const char *cpuinfo, const char *clocksource)
+js_tsc_clock_usable (const char *cpuinfo, const char *clocksource, gboolean vdso_direct)
 {
   const char *flags = NULL;
   gsize len;
@@ -197,9 +201,50 @@ js_tsc_clock_usable (const char *cpuinfo, const char *clocksource)
   if (flags == NULL)
     return FALSE;
   len = strcspn (flags, "\n");
-  return has_word (flags, len, "constant_tsc") && has_word (flags, len, "nonstop_tsc")
-         && (strcmp (clocksource, "tsc") == 0 || strcmp (clocksource, "tsc\n") == 0);
+  if (!has_word (flags, len, "constant_tsc") || !has_word (flags, len, "nonstop_tsc"))
+    return FALSE;
+  if (strcmp (clocksource, "tsc") == 0 || strcmp (clocksource, "tsc\n") == 0)
+    return TRUE;
+  /* KVM's paravirtual clock: the vDSO reads it with an rdtsc and the
+   * host's scale only when the host declares the TSC stable (the same and
+   * synchronized on every vCPU), and makes a system call otherwise. */
+  return vdso_direct
+         && (strcmp (clocksource, "kvm-clock") == 0 || strcmp (clocksource, "kvm-clock\n") == 0);
 }
+
+gboolean
+js_tsc_clock_vdso_is_direct (guint64 vdso_ticks, guint64 syscall_ticks)
+{
+  /* A vDSO that falls back to the system call costs at least the call. */
+  return vdso_ticks != 0 && syscall_ticks != 0 && vdso_ticks * 3 < syscall_ticks * 2;
+}
+
+#ifdef JS_TSC_CLOCK_POSSIBLE
+/* Does clock_gettime read CLOCK_MONOTONIC in user space? The fastest of a
+ * few calls through the vDSO against the fastest of a few system calls,
+ * timed in TSC ticks (~10 µs once, on the collector's thread). */
+static gboolean
+vdso_reads_directly (void)
+{
+  guint64 best_vdso = G_MAXUINT64, best_syscall = G_MAXUINT64;
+  struct timespec ts;
+
+  for (int i = 0; i < VDSO_TRIES; i++)
+    {
+      guint64 t0, t1;
+
+      t0 = __rdtsc ();
+      clock_gettime (CLOCK_MONOTONIC, &ts);
+      t1 = __rdtsc ();
+      best_vdso = MIN (best_vdso, t1 - t0);
+      t0 = __rdtsc ();
+      syscall (SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+      t1 = __rdtsc ();
+      best_syscall = MIN (best_syscall, t1 - t0);
+    }
+  return js_tsc_clock_vdso_is_direct (best_vdso, best_syscall);
+}
+#endif
 
 gboolean
 js_tsc_clock_start (void)
@@ -216,7 +261,9 @@ js_tsc_clock_start (void)
   have_clocksource
       = js_small_file_read ("/sys/devices/system/clocksource/clocksource0/current_clocksource",
                             clocksource, sizeof clocksource);
-  if (!js_tsc_clock_usable (have_cpuinfo ? cpuinfo : NULL, have_clocksource ? clocksource : NULL))
+  if (!js_tsc_clock_usable (have_cpuinfo ? cpuinfo : NULL, have_clocksource ? clocksource : NULL,
+                            have_clocksource && g_str_has_prefix (clocksource, "kvm-clock")
+                                && vdso_reads_directly ()))
     {
       __atomic_store_n (&state, STATE_OFF, __ATOMIC_RELAXED);
       js_log_debug ("the kernel's clock is not an invariant TSC (clocksource %s): "

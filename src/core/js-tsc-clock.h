@@ -11,8 +11,11 @@
  * threads' js_now_ns and with GLib's g_get_monotonic_time.
  *
  * Only where the TSC is what the kernel's clock reads anyway: the CPU has
- * constant_tsc and nonstop_tsc, and the current clocksource is `tsc`. There
- * a hypervisor that traps rdtsc traps the vDSO's read as well. Elsewhere,
+ * constant_tsc and nonstop_tsc, and the current clocksource is `tsc`, or
+ * KVM's `kvm-clock` read by the vDSO without a system call (which the
+ * kernel allows only when the host declares the TSC stable: synchronized
+ * on every vCPU, the vDSO reading it on whichever one it runs). There a
+ * hypervisor that traps rdtsc traps the vDSO's read as well. Elsewhere,
  * and until the line is calibrated, it reads js_now_ns () (js-clock.h).
  *
  * Exactness: the collector re-anchors the line whenever it wakes (every
@@ -143,8 +146,14 @@ void js_tsc_clock_fork_child (void);
  * the line aged)? */
 gboolean js_tsc_clock_active (void);
 
-/* For tests: the start's decision without reading the system's files. */
-gboolean js_tsc_clock_usable (const char *cpuinfo, const char *clocksource);
+/* For tests: the start's decision without reading the system's files;
+ * `vdso_direct`: the vDSO reads the clock without a system call (asked only
+ * of a kvm-clock). */
+gboolean js_tsc_clock_usable (const char *cpuinfo, const char *clocksource, gboolean vdso_direct);
+
+/* For tests: the vDSO reads the clock directly when its fastest call took
+ * clearly less (2/3) than the fastest system call; 0: not measured. */
+gboolean js_tsc_clock_vdso_is_direct (guint64 vdso_ticks, guint64 syscall_ticks);
 
 /* For tests: forget everything, as before js_tsc_clock_start (), then
  * take anchors (js_tsc_clock_anchor_at) if `running`, as after it. */

@@ -21,18 +21,32 @@ test_usable (void)
   const char *prefix_only = "flags\t\t: constant_tsc_x nonstop_tsc\n";
   const char *elsewhere = "flags\t\t: fpu\nbugs\t\t: constant_tsc nonstop_tsc\n";
 
-  g_assert_true (js_tsc_clock_usable (good, "tsc\n"));
-  g_assert_true (js_tsc_clock_usable (good, "tsc"));
-  g_assert_false (js_tsc_clock_usable (good, "kvm-clock\n"));
-  g_assert_false (js_tsc_clock_usable (good, "tsc-early\n"));
-  g_assert_false (js_tsc_clock_usable (good, ""));
-  g_assert_false (js_tsc_clock_usable (good, NULL));
-  g_assert_false (js_tsc_clock_usable (NULL, "tsc\n"));
-  g_assert_false (js_tsc_clock_usable ("", "tsc\n"));
-  g_assert_false (js_tsc_clock_usable (no_nonstop, "tsc\n"));
-  g_assert_false (js_tsc_clock_usable (prefix_only, "tsc\n"));
+  g_assert_true (js_tsc_clock_usable (good, "tsc\n", FALSE));
+  g_assert_true (js_tsc_clock_usable (good, "tsc", FALSE));
+  g_assert_false (js_tsc_clock_usable (good, "kvm-clock\n", FALSE));
+  /* KVM's clock, read by the vDSO with an rdtsc: the TSC is what it reads. */
+  g_assert_true (js_tsc_clock_usable (good, "kvm-clock\n", TRUE));
+  g_assert_true (js_tsc_clock_usable (good, "kvm-clock", TRUE));
+  g_assert_false (js_tsc_clock_usable (no_nonstop, "kvm-clock\n", TRUE));
+  g_assert_false (js_tsc_clock_usable (good, "kvm-clock-x\n", TRUE));
+  g_assert_false (js_tsc_clock_usable (good, "hpet\n", TRUE));
+  g_assert_true (js_tsc_clock_usable (good, "tsc\n", TRUE));
+  /* The vDSO's read against a system call's, in TSC ticks. */
+  g_assert_true (js_tsc_clock_vdso_is_direct (60, 2000));
+  g_assert_true (js_tsc_clock_vdso_is_direct (60, 100));
+  g_assert_false (js_tsc_clock_vdso_is_direct (2100, 2000));
+  g_assert_false (js_tsc_clock_vdso_is_direct (1900, 2000));
+  g_assert_false (js_tsc_clock_vdso_is_direct (0, 2000));
+  g_assert_false (js_tsc_clock_vdso_is_direct (60, 0));
+  g_assert_false (js_tsc_clock_usable (good, "tsc-early\n", FALSE));
+  g_assert_false (js_tsc_clock_usable (good, "", FALSE));
+  g_assert_false (js_tsc_clock_usable (good, NULL, FALSE));
+  g_assert_false (js_tsc_clock_usable (NULL, "tsc\n", FALSE));
+  g_assert_false (js_tsc_clock_usable ("", "tsc\n", FALSE));
+  g_assert_false (js_tsc_clock_usable (no_nonstop, "tsc\n", FALSE));
+  g_assert_false (js_tsc_clock_usable (prefix_only, "tsc\n", FALSE));
   /* Only the first CPU's flags line counts. */
-  g_assert_false (js_tsc_clock_usable (elsewhere, "tsc\n"));
+  g_assert_false (js_tsc_clock_usable (elsewhere, "tsc\n", FALSE));
 }
 
 /* mult/shift: 2.5 GHz is 0.4 ns a tick; half a second of ticks is exact to
