@@ -163,6 +163,17 @@ def test_source_churn():
     check_equal(source_entry(report, "churn")["count"], 2000, "churn dispatches timed")
 
 
+def test_app_random():
+    """An app that seeded GLib's global random numbers (g_random_set_seed)
+    gets the same sequence with jankscope as without: jankscope never draws
+    from the app's generator (its report files' temporary names included)."""
+    run = run_scenario("seeded-random")
+    check_ran_fine(run)
+    check_equal(fact(run, "random_same"), "1000", "numbers the app drew as seeded, of 1000")
+    report = validate_run_report(run)
+    check(report.get("events"), "no event recorded: the 300 ms stall went unseen")
+
+
 def test_dynamic_funcs():
     """Heap-allocated GSourceFuncs, freed and reallocated at the same
     address with another dispatch function: the right one runs (the app
@@ -453,6 +464,7 @@ CHECKS = {
     "cxx-exceptions": test_cxx_exceptions,
     "source-churn": test_source_churn,
     "dynamic-funcs": test_dynamic_funcs,
+    "app-random": test_app_random,
     "fork-child": test_fork_child,
     "source-closures": test_source_closures,
     "fd-hygiene": test_fd_hygiene,

@@ -123,6 +123,23 @@ open_unnamed (const char *path, mode_t mode)
   return open (dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
 }
 
+/* 64 bits for a name that no other writer is likely to pick: splitmix64 of
+ * a counter stepped per call, the time and the pid. Not g_random_*: GLib's
+ * global generator is the app's, and every number drawn from it would shift
+ * the sequence an app that seeded it (g_random_set_seed) sees. */
+static guint64
+name_bits (void)
+{
+  static guint64 counter;
+  guint64 z
+      = __atomic_add_fetch (&counter, G_GUINT64_CONSTANT (0x9e3779b97f4a7c15), __ATOMIC_RELAXED)
+        ^ (guint64) g_get_monotonic_time () ^ ((guint64) getpid () << 40);
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
 static gboolean
 name_unnamed (int fd, char *templ)
 {
@@ -133,9 +150,10 @@ name_unnamed (int fd, char *templ)
     {
       /* The X's of the template become random characters. */
       char *x = templ + strlen (templ) - 6;
+      guint64 bits = name_bits ();
 
-      for (int i = 0; i < 6; i++)
-        x[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[g_random_int_range (0, 36)];
+      for (int i = 0; i < 6; i++, bits /= 36)
+        x[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[bits % 36];
       if (linkat (AT_FDCWD, proc_path, AT_FDCWD, templ, AT_SYMLINK_FOLLOW) == 0)
         return TRUE;
       if (errno != EEXIST)

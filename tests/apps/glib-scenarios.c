@@ -23,6 +23,7 @@ static const struct
   { "idle-wait", scenario_idle_wait },
   { "active-wait", scenario_active_wait },
   { "active-events", scenario_active_events },
+  { "seeded-random", scenario_seeded_random },
   { "iteration-loop", scenario_iteration_loop },
   { "custom-source", scenario_custom_source },
   { "many-small", scenario_many_small },

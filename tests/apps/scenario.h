@@ -54,6 +54,7 @@ int scenario_idle_150 (void);
 int scenario_idle_wait (void);
 int scenario_active_wait (void);
 int scenario_active_events (void);
+int scenario_seeded_random (void);
 int scenario_iteration_loop (void);
 int scenario_custom_source (void);
 int scenario_many_small (void);

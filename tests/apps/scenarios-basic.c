@@ -136,6 +136,38 @@ scenario_active_events (void)
   return run_wait (16);
 }
 
+/* seeded-random: the app seeds GLib's global random numbers before its
+ * main loop starts jankscope, runs the loop for 1.5 s (a 300 ms stall in
+ * it: an event, the report written) and then draws from the global
+ * generator: the numbers must be those of a generator of its own seeded
+ * the same (a guest that drew from the app's generator would shift them). */
+
+gboolean
+seeded_random_stall_cb (gpointer data)
+{
+  busy_wait_ms (300);
+  return G_SOURCE_REMOVE;
+}
+
+int
+scenario_seeded_random (void)
+{
+  GRand *mine = g_rand_new_with_seed (20261206);
+  guint same = 0;
+
+  g_random_set_seed (20261206);
+  loop = g_main_loop_new (NULL, FALSE);
+  add_named_timeout ("seeded-random", 200, seeded_random_stall_cb, NULL);
+  quit_loop_after (loop, 1500);
+  run_loop (loop);
+  for (guint i = 0; i < 1000; i++)
+    same += g_random_int () == g_rand_int (mine);
+  printf ("random_same=%u\n", same);
+  g_rand_free (mine);
+  g_main_loop_unref (loop);
+  return 0;
+}
+
 /* iteration-loop: no GMainLoop, the app iterates the context itself. */
 
 static gboolean iteration_loop_done;
