@@ -19,15 +19,35 @@
  *   FRAME_PROBE_OUT        file to write (unset: the probe does nothing)
  *   FRAME_PROBE_WARMUP_MS  ignore frames that end earlier than this after
  *                          the probe was loaded (default 0)
+ *   FRAME_PROBE_FISHBOWL_COUNT
+ *                          in gtk4-demo's fishbowl: a fixed number of icons.
+ *                          Left alone, the fishbowl adds icons while it
+ *                          holds its frame rate and removes them when it
+ *                          drops, so a slower side draws fewer icons and its
+ *                          CPU time says nothing about the cost of what
+ *                          watches it. At the first after-paint of a window
+ *                          holding a GtkFishbowl, the hook (main thread)
+ *                          sets the bowl's "benchmark" property FALSE (no
+ *                          more changes: the demo's own toggle) and "count"
+ *                          to this; `fishbowl_count` in the output is the
+ *                          count read back then and every 64th frame since
+ *                          (absent: no bowl found). The probe also seeds
+ *                          GLib's global random numbers (g_random_set_seed)
+ *                          as it loads, before the app's main: the demo
+ *                          picks each icon (among the theme's, some far
+ *                          dearer to draw than others) and its speeds from
+ *                          them, so every run draws the same icons.
  *
  * Output, one "key value" per line: pid (the process that wrote it: the
  * driver checks it is the app's), frames (after-paint emissions seen),
  * intervals (counted, after the warm-up), p50_us p95_us p99_us max_us
- * mean_us, fps (intervals / time they cover), clocks, hooked_after_s.
+ * mean_us, fps (intervals / time they cover), clocks, hooked_after_s,
+ * fishbowl_count (above).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <glib-object.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -38,6 +58,7 @@
 
 #define MAX_INTERVALS (1 << 18) /* ~73 min at 60 fps */
 #define MAX_CLOCKS 16
+#define FISHBOWL_SEED 20261206
 
 static char *out_path;
 static gint64 t_load_us;
@@ -54,10 +75,75 @@ static gint64 first_counted_us, last_counted_us;
 static gconstpointer clock_ptr[MAX_CLOCKS];
 static gint64 clock_last_us[MAX_CLOCKS];
 static guint n_clocks;
+/* FRAME_PROBE_FISHBOWL_COUNT; the bowl (a weak pointer), its count read
+ * back once set and every 64th frame since (-1: not yet). */
+static guint fishbowl_count;
+static gint fishbowl_fixed = -1;
+static gboolean fishbowl_looked;
+static gpointer fishbowl;
 
 /* The writer's copy, under write_lock (thread and atexit may both write). */
 static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
 static gint32 sorted[MAX_INTERVALS];
+
+/* A GtkFishbowl in `widget`'s tree, depth first; GTK's functions found at
+ * run time (the probe links GLib and GObject only). */
+static GObject *
+find_bowl (gpointer widget, GType bowl_type, gpointer (*first_child) (gpointer),
+           gpointer (*next_sibling) (gpointer))
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, bowl_type))
+    return widget;
+  for (gpointer c = first_child (widget); c != NULL; c = next_sibling (c))
+    {
+      GObject *found = find_bowl (c, bowl_type, first_child, next_sibling);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Main thread (the hook): fix the fishbowl's count once it is there. */
+static void
+fix_fishbowl (void)
+{
+  GList *(*list_toplevels) (void)
+      = (GList * (*) (void) ) dlsym (RTLD_DEFAULT, "gtk_window_list_toplevels");
+  gpointer (*first_child) (gpointer)
+      = (gpointer (*) (gpointer)) dlsym (RTLD_DEFAULT, "gtk_widget_get_first_child");
+  gpointer (*next_sibling) (gpointer)
+      = (gpointer (*) (gpointer)) dlsym (RTLD_DEFAULT, "gtk_widget_get_next_sibling");
+  GType bowl_type = g_type_from_name ("GtkFishbowl");
+  GObject *bowl = NULL;
+  GList *toplevels;
+  guint count = 0;
+
+  if (bowl_type == 0 || list_toplevels == NULL || first_child == NULL || next_sibling == NULL)
+    return;
+  toplevels = list_toplevels ();
+  for (GList *l = toplevels; l != NULL && bowl == NULL; l = l->next)
+    bowl = find_bowl (l->data, bowl_type, first_child, next_sibling);
+  g_list_free (toplevels);
+  if (bowl == NULL)
+    return;
+  fishbowl_looked = TRUE;
+  fishbowl = bowl;
+  g_object_add_weak_pointer (bowl, &fishbowl);
+  g_object_set (bowl, "benchmark", FALSE, "count", fishbowl_count, NULL);
+  g_object_get (bowl, "count", &count, NULL);
+  __atomic_store_n (&fishbowl_fixed, (gint) count, __ATOMIC_RELAXED);
+}
+
+/* Main thread: the count now (the demo's toggle could turn changes back on). */
+static void
+read_fishbowl (void)
+{
+  guint count = 0;
+
+  g_object_get (fishbowl, "count", &count, NULL);
+  __atomic_store_n (&fishbowl_fixed, (gint) count, __ATOMIC_RELAXED);
+}
 
 static gboolean
 after_paint_hook (GSignalInvocationHint *hint, guint n_params, const GValue *params, gpointer data)
@@ -70,6 +156,10 @@ after_paint_hook (GSignalInvocationHint *hint, guint n_params, const GValue *par
     return TRUE;
   clock = g_value_peek_pointer (&params[0]);
   __atomic_store_n (&n_frames, n_frames + 1, __ATOMIC_RELAXED);
+  if (G_UNLIKELY (fishbowl_count != 0 && !fishbowl_looked))
+    fix_fishbowl ();
+  else if (G_UNLIKELY (fishbowl != NULL && n_frames % 64 == 0))
+    read_fishbowl ();
   for (i = 0; i < n_clocks && clock_ptr[i] != clock; i++)
     ;
   if (i == n_clocks)
@@ -150,6 +240,8 @@ write_stats (void)
       fprintf (f, "fps %.2f\n", span_s > 0 ? n / span_s : 0.0);
       fprintf (f, "clocks %u\n", __atomic_load_n (&n_clocks, __ATOMIC_RELAXED));
       fprintf (f, "hooked_after_s %.2f\n", hooked_at_us ? (hooked_at_us - t_load_us) / 1e6 : -1.0);
+      if (__atomic_load_n (&fishbowl_fixed, __ATOMIC_RELAXED) >= 0)
+        fprintf (f, "fishbowl_count %d\n", __atomic_load_n (&fishbowl_fixed, __ATOMIC_RELAXED));
       if (fclose (f) == 0)
         rename (tmp, out_path);
     }
@@ -197,6 +289,7 @@ frame_probe_init (void)
 {
   const char *out = getenv ("FRAME_PROBE_OUT");
   const char *warmup = getenv ("FRAME_PROBE_WARMUP_MS");
+  const char *bowl = getenv ("FRAME_PROBE_FISHBOWL_COUNT");
   pthread_t thread;
   pthread_attr_t attr;
 
@@ -205,6 +298,10 @@ frame_probe_init (void)
   out_path = g_strdup (out);
   t_load_us = g_get_monotonic_time ();
   warmup_end_us = t_load_us + (warmup ? g_ascii_strtoll (warmup, NULL, 10) : 0) * 1000;
+  if (bowl != NULL)
+    fishbowl_count = (guint) CLAMP (g_ascii_strtoll (bowl, NULL, 10), 0, 100000);
+  if (fishbowl_count != 0)
+    g_random_set_seed (FISHBOWL_SEED);
   atexit (at_exit);
   pthread_attr_init (&attr);
   pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);

@@ -111,6 +111,30 @@ bench_side_env() {
     esac
 }
 
+# bench_fishbowl_count: sets fishbowl_count from BENCH_FISHBOWL_COUNT
+# (default 50): the icons the frame probe (frame-probe.c) fixes gtk4-demo's
+# fishbowl at, on every side; 0 lets the demo adapt its count itself (it adds
+# icons while it holds its frame rate, so a slower side draws fewer icons and
+# uses less CPU). Exits 2 on a bad value.
+bench_fishbowl_count() {
+    fishbowl_count=${BENCH_FISHBOWL_COUNT:-50}
+    if ! [[ $fishbowl_count =~ ^[0-9]+$ && $fishbowl_count -le 100000 ]]; then
+        echo "$bench: BENCH_FISHBOWL_COUNT must be a whole number from 0 to 100000" >&2
+        exit 2
+    fi
+}
+
+# bench_fishbowl_check FILE SIDE: fails, saying so, when the probe's FILE does
+# not show the fishbowl at $fishbowl_count icons.
+bench_fishbowl_check() {
+    local got
+    got=$(awk '$1 == "fishbowl_count" { print $2 }' "$1" 2>/dev/null)
+    [[ $got == "$fishbowl_count" ]] && return 0
+    echo "$bench: the fishbowl's count on the $2 side was '${got:-none}', not" \
+        "$fishbowl_count (the probe's file $1)" >&2
+    return 1
+}
+
 app_command() {
     case $1 in
         widget-factory) echo gtk4-widget-factory ;;

@@ -7,9 +7,16 @@
 # both alike.  Alternating runs (gtk-cpu.sh, gtk-frames.sh) see that as
 # run-to-run spread of ±8-12 % on a shared VM, too wide for a 1 % target.
 #   widget-factory  gtk4-widget-factory left alone (its spinner animates);
-#   fishbowl        gtk4-demo --run fishbowl, animating.
+#   fishbowl        gtk4-demo --run fishbowl, animating; with FRAME_PROBE,
+#                   a fixed number of icons on both sides (below).
 #
 #   bench/gtk-cpu-paired.sh [PRELOAD]   (or JANKSCOPE_PRELOAD=...)
+#   FRAME_PROBE     build/bench/libframe-probe.so: preloaded into both
+#                   fishbowls (first, so its small cost cancels out) to fix
+#                   their icons at BENCH_FISHBOWL_COUNT (default 50), checked
+#                   at the end of each pair; without it fishbowl adapts its
+#                   count to the frame rate it holds, and the two sides of a
+#                   pair race for icons
 #   BENCH_SECONDS   seconds per pair (default 20; BENCH_QUICK=1: 6)
 #   BENCH_WARMUP    seconds left out (default 1/4 of a pair)
 #   BENCH_REPS      pairs per app (default 7; BENCH_QUICK=1: 1)
@@ -32,6 +39,15 @@ bench=gtk-cpu-paired
 . "$(dirname "$0")/gtk-bench-lib.sh"
 
 preload=${1:-${JANKSCOPE_PRELOAD:-}}
+probe=${FRAME_PROBE:-}
+if [[ -n $probe ]]; then
+    if [[ ! -f $probe ]]; then
+        echo "$bench: FRAME_PROBE '$probe' not found" >&2
+        exit 2
+    fi
+    probe=$(readlink -f "$probe")
+fi
+bench_fishbowl_count
 bench_settings 6 7
 bench_find_apps
 if [[ -n ${BENCH_APPS:-} ]]; then
@@ -57,7 +73,13 @@ fi
 # start APP SIDE: starts APP on SIDE in the background; prints its pid.
 start() {
     local app=$1 side=$2 log=$workdir/$1-$2.log
-    bench_side_env "$app" "$side"
+    if [[ $app == fishbowl && -n $probe ]]; then
+        bench_side_env "$app" "$side" "$probe"
+        side_env+=("FRAME_PROBE_OUT=$workdir/probe-$app-$side.txt"
+            "FRAME_PROBE_FISHBOWL_COUNT=$fishbowl_count")
+    else
+        bench_side_env "$app" "$side"
+    fi
     # shellcheck disable=SC2046
     "${side_env[@]}" $(app_command "$app") >"$log" 2>&1 &
     echo $!
@@ -98,6 +120,11 @@ for app in "${apps[@]}"; do
         alive "$p_on" "$app" with || ok=0
         stop_app "$p_off" 10
         stop_app "$p_on" 10
+        if [[ $app == fishbowl && -n $probe && $fishbowl_count != 0 ]]; then
+            bench_fishbowl_check "$workdir/probe-$app-without.txt" without || ok=0
+            bench_fishbowl_check "$workdir/probe-$app-with.txt" with || ok=0
+            rm -f "$workdir"/probe-"$app"-*.txt
+        fi
         if ((!ok)); then
             failed=1
             continue
@@ -131,6 +158,11 @@ done
 echo
 echo "CPU = the process's threads' time on a CPU (schedstat) in the last $((seconds - warmup)) s"
 echo "of each ${seconds} s pair, both sides running at the same time; paired diff = (with -"
-echo "without) / without of one pair.  fishbowl raises its icon count while it holds its"
-echo "frame rate: a side that drew slower would add fewer icons and use less CPU."
+echo "without) / without of one pair."
+if [[ -n $probe && $fishbowl_count != 0 ]]; then
+    echo "fishbowl drew $fishbowl_count icons on both sides (the frame probe, checked per pair)."
+else
+    echo "fishbowl raises its icon count while it holds its frame rate: a side that drew"
+    echo "slower would add fewer icons and use less CPU (FRAME_PROBE fixes the count)."
+fi
 bench_finish

@@ -3,7 +3,11 @@
 # GTK4 apps without and with the jankscope preload, alternating, under Xvfb
 # with GSK_RENDERER=cairo:
 #   widget-factory  gtk4-widget-factory left alone (its spinner animates);
-#   fishbowl        gtk4-demo --run fishbowl, animating.
+#   fishbowl        gtk4-demo --run fishbowl, animating a fixed number of
+#                   icons (BENCH_FISHBOWL_COUNT, default 50: the probe sets
+#                   it on both sides; left to itself the fishbowl adds icons
+#                   while it holds its frame rate, so a side's CPU time
+#                   would measure how many icons it drew).
 # Frames are timed by an independent probe (frame-probe.c, loaded with
 # LD_PRELOAD on BOTH sides, so its own cost cancels out); jankscope is added
 # to LD_PRELOAD on the "with" side only.  Then, if valgrind is installed,
@@ -21,6 +25,8 @@
 #   BENCH_REPS         runs per app and side (default 5; BENCH_QUICK=1: 1)
 #   BENCH_CG_SECONDS   seconds of frames under callgrind (default 10;
 #                      BENCH_QUICK=1: 0 = skip)
+#   BENCH_FISHBOWL_COUNT  the fishbowl's icons (default 50; 0: the demo
+#                      adapts the count itself, as before)
 #
 # Exit status: 0 done; 77 no preload, probe or GTK4 example apps (what could
 # be measured is printed); 1 an app failed (died early or never started) or
@@ -33,6 +39,7 @@ bench=gtk-frames
 
 probe=${FRAME_PROBE:-}
 preload=${JANKSCOPE_PRELOAD:-}
+bench_fishbowl_count
 use_callgrind=1
 against=
 args=("$@")
@@ -91,7 +98,9 @@ run_one() {
     bench_side_env "$app" "$side" "$probe"
     rm -f "$out"
     bench_run_app "$app" "$side" "$log" "${side_env[@]}" FRAME_PROBE_OUT="$out" \
-        FRAME_PROBE_WARMUP_MS=$((warmup * 1000)) || return 1
+        FRAME_PROBE_WARMUP_MS=$((warmup * 1000)) \
+        FRAME_PROBE_FISHBOWL_COUNT="$([[ $app == fishbowl ]] && echo "$fishbowl_count" || echo 0)" ||
+        return 1
     stop_app "$pid"
     local n fps p50 p95 p99 max
     n=$(probe_value "$out" intervals)
@@ -102,6 +111,9 @@ run_one() {
         echo "  the app's output:" >&2
         tail -n 10 "$log" >&2
         return 1
+    fi
+    if [[ $app == fishbowl && $fishbowl_count != 0 ]]; then
+        bench_fishbowl_check "$out" "$side" || return 1
     fi
     fps=$(probe_value "$out" fps)
     # µs -> ms
@@ -213,7 +225,11 @@ echo "intervals after the ${warmup} s warm-up (per frame clock); CPU total/stead
 echo "app from /proc/PID/stat (clock tick 1/${tick} s), total = the whole ${seconds} s run, steady = the"
 echo "last $((seconds - warmup)) s; steady per thread = time on a CPU (/proc/PID/task/*/schedstat, ns)"
 echo "of the main thread, jankscope's collector, its watchdog and every other thread."
-echo "fishbowl adds icons while it holds its frame rate, so its CPU varies between runs."
+if [[ $fishbowl_count != 0 ]]; then
+    echo "fishbowl drew $fishbowl_count icons on every side (BENCH_FISHBOWL_COUNT; checked at the end)."
+else
+    echo "fishbowl adds icons while it holds its frame rate, so its CPU varies between runs."
+fi
 
 # --- per-frame hook cost under callgrind ----------------------------------
 
