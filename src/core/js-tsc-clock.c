@@ -28,8 +28,14 @@
 #define MISS_PPM 1000
 /* Misses in a row (no line that held in between) before giving up. */
 #define MAX_MISSES 3
-/* Calls of each kind timed to see whether the vDSO makes a system call. */
+/* Calls of each kind timed to see whether the vDSO makes a system call:
+ * at the start, and at each anchor under kvm-clock. */
 #define VDSO_TRIES 8
+#define VDSO_ANCHOR_TRIES 2
+
+#ifdef JS_TSC_CLOCK_POSSIBLE
+static gboolean vdso_reads_directly (int tries);
+#endif
 
 JsTscLine js_tsc_line;
 gint64 js_tsc_last_ns;
@@ -44,6 +50,10 @@ typedef enum
 
 static State state;
 static gboolean have_ref;
+/* The line stands on kvm-clock being read by the vDSO without a system
+ * call: checked again at every anchor (a host may stop declaring the TSC
+ * stable, after a migration, and the vDSO then calls the kernel). */
+static gboolean vdso_checked;
 #ifdef JS_TSC_LINE
 static guint64 ref_tsc; /* the rate's window starts here */
 static gint64 ref_ns;
@@ -147,6 +157,16 @@ js_tsc_clock_anchor (void)
 
   if (__atomic_load_n (&state, __ATOMIC_RELAXED) != STATE_RUNNING)
     return;
+  if (vdso_checked && !vdso_reads_directly (VDSO_ANCHOR_TRIES))
+    {
+      drop_line ();
+      mult = 0;
+      have_ref = FALSE;
+      __atomic_store_n (&state, STATE_OFF, __ATOMIC_RELAXED);
+      js_log_debug ("kvm-clock is no longer read without a system call: "
+                    "the main thread reads CLOCK_MONOTONIC");
+      return;
+    }
   for (int i = 0; i < ANCHOR_TRIES; i++)
     {
       gint64 before = js_now_ns ();
@@ -224,12 +244,12 @@ js_tsc_clock_vdso_is_direct (guint64 vdso_ticks, guint64 syscall_ticks)
  * few calls through the vDSO against the fastest of a few system calls,
  * timed in TSC ticks (~10 µs once, on the collector's thread). */
 static gboolean
-vdso_reads_directly (void)
+vdso_reads_directly (int tries)
 {
   guint64 best_vdso = G_MAXUINT64, best_syscall = G_MAXUINT64;
   struct timespec ts;
 
-  for (int i = 0; i < VDSO_TRIES; i++)
+  for (int i = 0; i < tries; i++)
     {
       guint64 t0, t1;
 
@@ -261,9 +281,10 @@ js_tsc_clock_start (void)
   have_clocksource
       = js_small_file_read ("/sys/devices/system/clocksource/clocksource0/current_clocksource",
                             clocksource, sizeof clocksource);
+  vdso_checked = have_clocksource && g_str_has_prefix (clocksource, "kvm-clock")
+                 && vdso_reads_directly (VDSO_TRIES);
   if (!js_tsc_clock_usable (have_cpuinfo ? cpuinfo : NULL, have_clocksource ? clocksource : NULL,
-                            have_clocksource && g_str_has_prefix (clocksource, "kvm-clock")
-                                && vdso_reads_directly ()))
+                            vdso_checked))
     {
       __atomic_store_n (&state, STATE_OFF, __ATOMIC_RELAXED);
       js_log_debug ("the kernel's clock is not an invariant TSC (clocksource %s): "
@@ -303,5 +324,6 @@ js_tsc_clock_reset (gboolean running)
   have_ref = FALSE;
   mult = 0;
   misses = 0;
+  vdso_checked = FALSE;
   js_tsc_last_ns = 0;
 }
