@@ -159,9 +159,8 @@ js_tsc_clock_anchor (void)
     return;
   if (vdso_checked && !vdso_reads_directly (VDSO_ANCHOR_TRIES))
     {
+      /* Off for good: nothing else of the calibration is used again. */
       drop_line ();
-      mult = 0;
-      have_ref = FALSE;
       __atomic_store_n (&state, STATE_OFF, __ATOMIC_RELAXED);
       js_log_debug ("kvm-clock is no longer read without a system call: "
                     "the main thread reads CLOCK_MONOTONIC");
@@ -203,6 +202,16 @@ has_word (const char *flags, gsize len, const char *word)
   return FALSE;
 }
 
+/* Is the kernel's clocksource (as sysfs gives it: a line) `name`? */
+static gboolean
+source_is (const char *clocksource, const char *name)
+{
+  gsize len = strlen (name);
+
+  return strncmp (clocksource, name, len) == 0
+         && (clocksource[len] == '\0' || strcmp (clocksource + len, "\n") == 0);
+}
+
 gboolean
 js_tsc_clock_usable (const char *cpuinfo, const char *clocksource, gboolean vdso_direct)
 {
@@ -223,13 +232,12 @@ js_tsc_clock_usable (const char *cpuinfo, const char *clocksource, gboolean vdso
   len = strcspn (flags, "\n");
   if (!has_word (flags, len, "constant_tsc") || !has_word (flags, len, "nonstop_tsc"))
     return FALSE;
-  if (strcmp (clocksource, "tsc") == 0 || strcmp (clocksource, "tsc\n") == 0)
+  if (source_is (clocksource, "tsc"))
     return TRUE;
   /* KVM's paravirtual clock: the vDSO reads it with an rdtsc and the
    * host's scale only when the host declares the TSC stable (the same and
    * synchronized on every vCPU), and makes a system call otherwise. */
-  return vdso_direct
-         && (strcmp (clocksource, "kvm-clock") == 0 || strcmp (clocksource, "kvm-clock\n") == 0);
+  return vdso_direct && source_is (clocksource, "kvm-clock");
 }
 
 gboolean
@@ -281,7 +289,7 @@ js_tsc_clock_start (void)
   have_clocksource
       = js_small_file_read ("/sys/devices/system/clocksource/clocksource0/current_clocksource",
                             clocksource, sizeof clocksource);
-  vdso_checked = have_clocksource && g_str_has_prefix (clocksource, "kvm-clock")
+  vdso_checked = have_clocksource && source_is (clocksource, "kvm-clock")
                  && vdso_reads_directly (VDSO_TRIES);
   if (!js_tsc_clock_usable (have_cpuinfo ? cpuinfo : NULL, have_clocksource ? clocksource : NULL,
                             vdso_checked))
