@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include "js-gdk-threads.h"
+#include "js-hot.h"
 #include "js-log.h"
 
 #include <dlfcn.h>
@@ -24,7 +25,7 @@
 typedef guint (*AddTimeoutFull) (gint priority, guint interval, GSourceFunc function, gpointer data,
                                  GDestroyNotify notify);
 
-const void *js_gdk_threads_wrapper;
+const void *js_gdk_threads_wrapper JS_HOT_DATA;
 static gboolean probed;
 static char probe_data; /* its address is the data given to GDK */
 

@@ -29,6 +29,7 @@
 #include "js-clock.h"
 #include "js-futex.h"
 #include "js-gdk-threads.h"
+#include "js-hot.h"
 #include "js-log.h"
 #include "js-names.h"
 #include "js-posting.h"
@@ -50,32 +51,32 @@ typedef struct
 } OpenDispatch;
 
 /* Read-only after start. */
-static JsRing *ring;
-static GMainContext *context;
-static pthread_t main_thread;
+static JsRing *ring JS_HOT_DATA;
+static GMainContext *context JS_HOT_DATA;
+static pthread_t main_thread JS_HOT_DATA;
 static void (*real_set_poll) (GMainContext *, GPollFunc);
 static GPollFunc (*real_get_poll) (GMainContext *);
-static gboolean active; /* cleared (only) by js_mainloop_disable */
+static gboolean active JS_HOT_DATA; /* cleared (only) by js_mainloop_disable */
 #ifdef JS_MAINLOOP_THREAD_POINTER
-void *js_mainloop_thread_pointer;
+void *js_mainloop_thread_pointer JS_HOT_DATA;
 #endif
 
 /* The poll function the app wants; ours calls it. */
-static GPollFunc app_poll;
+static GPollFunc app_poll JS_HOT_DATA;
 /* g_poll when the preload's poll wrapper guards it (guarded_poll), else NULL. */
-static GPollFunc guarded_below;
-static guint reinstalls; /* bumped (release) before each re-installation */
+static GPollFunc guarded_below JS_HOT_DATA;
+static guint reinstalls JS_HOT_DATA; /* bumped (release) before each re-installation */
 
 /* Start of the outermost iteration under way; 0 while the outermost loop
  * waits in poll. Written by the main thread, read by the collector (and
  * later the watchdog): the heartbeat of the loop. */
-static gint64 busy_since;
+static gint64 busy_since JS_HOT_DATA;
 
 /* The watchdog's heartbeat: since when the main thread has been out of poll,
  * at any nesting depth (a nested loop that polls is alive), 0 while it is in
  * a poll; and when it last entered one. */
-static gint64 stuck_since;
-static gint64 last_poll_enter;
+static gint64 stuck_since JS_HOT_DATA;
+static gint64 last_poll_enter JS_HOT_DATA;
 /* jankscope's threads that sleep while the app does (js-wake-timer.h): each
  * parks by storing a new non-zero number in its park word, and the poll
  * function, when it leaves a poll and finds it parked under a number it has
@@ -107,24 +108,24 @@ typedef struct
 #define SLEEPER_LATE_NS (500 * G_GINT64_CONSTANT (1000))
 #define SLEEPER_EARLY_NS (2000 * G_GINT64_CONSTANT (1000))
 
-static Sleeper sleepers[JS_MAINLOOP_MAX_SLEEPERS];
-static guint n_sleepers;
+static Sleeper sleepers[JS_MAINLOOP_MAX_SLEEPERS] JS_HOT_DATA;
+static guint n_sleepers JS_HOT_DATA;
 /* Bumped by every park (js_mainloop_park): a poll return that finds it
  * unchanged has nobody new to arm for, at the cost of one load. */
-static guint parks;
+static guint parks JS_HOT_DATA;
 /* Main thread only: `parks` when last looked at, how many timers that must
  * not fire in a wait are armed, and how many were re-armed at the entry of
  * the poll under way. */
-static guint parks_seen;
-static guint armed_for_wait;
-static guint rearmed_in_wait;
-static guint64 timer_calls;
-static int poll_may_block; /* the poll under way has a timeout other than 0 */
+static guint parks_seen JS_HOT_DATA;
+static guint armed_for_wait JS_HOT_DATA;
+static guint rearmed_in_wait JS_HOT_DATA;
+static guint64 timer_calls JS_HOT_DATA;
+static int poll_may_block JS_HOT_DATA; /* the poll under way has a timeout other than 0 */
 
 /* Main thread only, but `depth` and `open_post`: written by the main thread
  * (relaxed atomic stores), read by the watchdog during a stall. */
 static OpenDispatch open[MAX_DEPTH];
-static guint depth;
+static guint depth JS_HOT_DATA;
 /* The same words under the names js-mainloop.h reads inline
  * (js_mainloop_current_post: the posting sites' attach, on the main thread). */
 extern __typeof (depth) js_mainloop_depth __attribute__ ((alias ("depth")));
@@ -132,13 +133,13 @@ extern __typeof (depth) js_mainloop_depth __attribute__ ((alias ("depth")));
  * each at dispatch start (its record carries them too, but is pushed only at
  * the end), so that a hang under way can say where its dispatch was posted
  * from (for a GTask's completion, its data is the task: js-posting.h). */
-static guint32 open_post[MAX_DEPTH];
+static guint32 open_post[MAX_DEPTH] JS_HOT_DATA;
 extern __typeof (open_post) js_mainloop_open_post __attribute__ ((alias ("open_post")));
-static const void *open_data[MAX_DEPTH];
-static guint too_deep; /* dispatches past MAX_DEPTH: forwarded untimed */
-static gint64 last_poll_return;
-static guint32 iteration_dispatches;
-static guint seen_reinstalls;
+static const void *open_data[MAX_DEPTH] JS_HOT_DATA;
+static guint too_deep JS_HOT_DATA; /* dispatches past MAX_DEPTH: forwarded untimed */
+static gint64 last_poll_return JS_HOT_DATA;
+static guint32 iteration_dispatches JS_HOT_DATA;
+static guint seen_reinstalls JS_HOT_DATA;
 
 /* The poll observers (js_mainloop_add_poll_observer). Added and called on
  * the main thread only: plain loads and stores, no lock, no atomics; a fixed
@@ -151,9 +152,9 @@ typedef struct
   gint64 due_ns; /* JS_POLL_OBSERVER_DONE: never again */
 } PollObserver;
 
-static PollObserver poll_observers[JS_MAINLOOP_MAX_POLL_OBSERVERS];
-static guint n_poll_observers;
-static gint64 poll_observers_due_ns = JS_POLL_OBSERVER_DONE; /* the earliest due_ns */
+static PollObserver poll_observers[JS_MAINLOOP_MAX_POLL_OBSERVERS] JS_HOT_DATA;
+static guint n_poll_observers JS_HOT_DATA;
+static gint64 poll_observers_due_ns JS_HOT_DATA = JS_POLL_OBSERVER_DONE; /* the earliest due_ns */
 
 static inline gboolean
 on_watched_thread (void)
@@ -176,7 +177,7 @@ on_watched_thread (void)
  * by a way no wrapper sees (syscall (), a libc-internal call). The pointer
  * compared is the one loaded for the call, so a poll function the app sets
  * meanwhile is never called unguarded. */
-static gint
+static JS_HOT gint
 guarded_poll (GPollFunc next, GPollFD *fds, guint n_fds, gint timeout)
 {
   JsCallGuard *g = &js_sampler_guard;
@@ -213,7 +214,7 @@ set_timer (Sleeper *s, gint64 delay_ns)
  * delay_ns after this return, arm the others again; disarm the timer of a
  * sleeper that woke meanwhile (parked again under a new number, it was armed
  * above for that one). */
-static __attribute__ ((noinline)) void
+static JS_HOT __attribute__ ((noinline)) void
 check_rearmed_sleepers (gint64 leave)
 {
   for (guint i = 0; i < n_sleepers; i++)
@@ -323,7 +324,7 @@ notify_poll_observers (gint64 now_ns)
   poll_observers_due_ns = earliest;
 }
 
-static gint
+static JS_HOT gint
 js_poll (GPollFD *fds, guint n_fds, gint timeout)
 {
   GPollFunc next = __atomic_load_n (&app_poll, __ATOMIC_ACQUIRE);
@@ -402,7 +403,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   return ret;
 }
 
-static int
+static JS_HOT int
 js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_data)
 {
   GSource *source = source_ptr;

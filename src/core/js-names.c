@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "js-names.h"
+#include "js-hot.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -16,7 +17,7 @@
 
 /* Written by the main thread before n_names is raised past them. */
 static char names[JS_NAMES_MAX][NAME_BYTES] = { [JS_NAME_OVERFLOW] = "(other)" };
-static guint32 n_names = JS_NAME_OVERFLOW + 1;
+static guint32 n_names JS_HOT_DATA = JS_NAME_OVERFLOW + 1;
 
 static guint32 intern_slots[INTERN_SLOTS]; /* name ids, 0 = empty */
 
@@ -54,12 +55,12 @@ typedef struct
 } NameSlot;
 
 static NameSlot name_cache[NAME_CACHE_SLOTS];
-static const unsigned *unloads;
+static const unsigned *unloads JS_HOT_DATA;
 #ifdef DLFO_STRUCT_HAS_EH_DBASE
-static int (*find_object) (void *address, struct dl_find_object *result);
+static int (*find_object) (void *address, struct dl_find_object *result) JS_HOT_DATA;
 #endif
-static guint64 hashed_lookups; /* js_names_intern calls from js_names_for_source */
-static guint64 text_checks;    /* name cache hits checked by their text */
+static guint64 hashed_lookups JS_HOT_DATA; /* js_names_intern calls from js_names_for_source */
+static guint64 text_checks JS_HOT_DATA;    /* name cache hits checked by their text */
 /* Names of jankscope's own sources ("[jankscope] ...", "[jankscope-ui] ..."),
  * set once when the name is interned. */
 static gboolean own[JS_NAMES_MAX];
@@ -199,7 +200,7 @@ checked_id (NameSlot *n, const char *name, guint now)
 
 /* A source not seen before: a literal's address seen before costs a few
  * loads and compares, any other name checked_id. */
-static __attribute__ ((noinline)) guint32
+static JS_HOT __attribute__ ((noinline)) guint32
 name_of_new_source (GSource *source, const char *name, CacheSlot *slot)
 {
   NameSlot *n = &name_cache[(GPOINTER_TO_SIZE (name) >> 3) & (NAME_CACHE_SLOTS - 1)];
@@ -218,7 +219,7 @@ name_of_new_source (GSource *source, const char *name, CacheSlot *slot)
   return id;
 }
 
-guint32
+JS_HOT guint32
 js_names_for_source (GSource *source)
 {
   const char *name = source->name;

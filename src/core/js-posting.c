@@ -58,6 +58,7 @@
  */
 #define _GNU_SOURCE
 #include "js-posting.h"
+#include "js-hot.h"
 #include "js-call-guard.h"
 #include "js-clock.h"
 #include "js-mainloop.h"
@@ -136,18 +137,18 @@ static struct
 } app_ranges[APP_RANGES];
 static guint n_app_ranges;
 
-static GMainContext *main_context;
+static GMainContext *main_context JS_HOT_DATA;
 static guint budget_per_s;
 static int (*backtrace_func) (void **buffer, int size);
-static int stall;
+static int stall JS_HOT_DATA;
 
-static guint32 next_site; /* the last index given out (0: none yet) */
+static guint32 next_site JS_HOT_DATA; /* the last index given out (0: none yet) */
 /* Attaches noted: the main thread's (written by it only, plain increments
  * published with relaxed stores) and the other threads'. */
-static guint64 main_attaches;
+static guint64 main_attaches JS_HOT_DATA;
 static guint64 other_attaches;
 /* Bumped by js_posting_mark_slow when it marks a callback not marked yet. */
-static guint slow_gen;
+static guint slow_gen JS_HOT_DATA;
 
 static guint32 next_stack;  /* stack slots given out */
 static guint64 budget_word; /* second << 32 | stacks taken in it */
@@ -169,7 +170,7 @@ static struct
   guint32 inherited, owner; /* the stack it inherited (write_site), 0: none */
   gboolean reusable;        /* the fast path may give it again */
   guint slow_gen;           /* slow_gen when its callback was found not slow */
-} last;
+} last JS_HOT_DATA;
 
 static inline guint
 hash_pointer (const void *p, guint size)
@@ -629,7 +630,7 @@ posted_slow (int kind, const void *caller, const void *func, unsigned id, void *
   note_source (kind, id, task, index);
 }
 
-void
+JS_HOT void
 js_posting_posted (int kind, const void *caller, const void *func, unsigned id, void *context,
                    void *task)
 {

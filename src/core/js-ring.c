@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-ring.h"
+#include "js-hot.h"
 
 #define CACHE_LINE 64
 
@@ -62,7 +63,7 @@ js_ring_free (JsRing *ring)
   g_aligned_free (ring);
 }
 
-gboolean
+JS_HOT gboolean
 js_ring_push (JsRing *ring, const JsRecord *record)
 {
   guint64 head = ring->head;

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "js-sampler.h"
+#include "js-hot.h"
 #include "js-clock.h"
 #include "js-futex.h"
 #include "js-log.h"
@@ -65,7 +66,7 @@ static gboolean lost;
 
 /* The handshake with the main thread's blocking calls (js-call-guard.h).
  * Published to the preload in JsBridge.call_guard (js-mainloop.c). */
-JsCallGuard js_sampler_guard;
+JsCallGuard js_sampler_guard JS_HOT_DATA;
 
 #if defined(__x86_64__)
 static guintptr

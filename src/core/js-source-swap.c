@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-source-swap.h"
+#include "js-hot.h"
 
 typedef struct
 {
@@ -18,10 +19,10 @@ static GMutex lock;
 static guint refused;
 static const GSourceFuncs *excluded; /* jankscope's own source type */
 
-static JsDispatchHook dispatch_hook;
-static GMainContext *watched_context;
+static JsDispatchHook dispatch_hook JS_HOT_DATA;
+static GMainContext *watched_context JS_HOT_DATA;
 
-static gboolean
+static JS_HOT gboolean
 copy_dispatch (GSource *source, GSourceFunc callback, gpointer user_data)
 {
   const FuncsCopy *copy = (const FuncsCopy *) source->source_funcs;

@@ -12,6 +12,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "js-tsc-clock.h"
+#include "js-hot.h"
 #include "js-log.h"
 #include "js-small-file.h"
 
@@ -37,8 +38,8 @@
 static gboolean vdso_reads_directly (int tries);
 #endif
 
-JsTscLine js_tsc_line;
-gint64 js_tsc_last_ns;
+JsTscLine js_tsc_line JS_HOT_DATA;
+gint64 js_tsc_last_ns JS_HOT_DATA;
 
 /* The collector's thread only, but `state` (set once to OFF by a fork child). */
 typedef enum

@@ -78,7 +78,7 @@ JS_EXPORT int __ppoll_chk (struct pollfd *fds, nfds_t nfds, const struct timespe
 
 #define DECLARE_REAL(name, ret, params)                                                            \
   typedef ret (*name##_func) params;                                                               \
-  static name##_func real_##name;
+  static name##_func real_##name JS_HOT_DATA;
 REAL_FUNCS (DECLARE_REAL)
 
 __attribute__ ((constructor)) static void
@@ -160,7 +160,7 @@ missing (void)
 
 /* --- fd multiplexing ------------------------------------------------------- */
 
-JS_EXPORT int
+JS_EXPORT JS_HOT int
 poll (struct pollfd *fds, nfds_t nfds, int timeout)
 {
   poll_func real = REAL (poll);
@@ -178,7 +178,8 @@ poll (struct pollfd *fds, nfds_t nfds, int timeout)
 /* poll's own address: a hidden alias binds here, where a reference to the
  * exported name would go through the GOT to whichever definition comes
  * first (the executable's own poll, say). */
-extern __typeof (poll) js_preload_poll __attribute__ ((alias ("poll"), visibility ("hidden")));
+extern __typeof (poll) js_preload_poll JS_HOT
+    __attribute__ ((alias ("poll"), visibility ("hidden")));
 
 int
 js_preload_poll_wrapped (void)

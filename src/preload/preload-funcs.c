@@ -35,7 +35,7 @@ typedef void (*JsFinalizeFunc) (void *source);
 /* Used when GLib below us lacks a table: nothing calls it then, but never crash. */
 static JsSourceFuncs js_null_funcs;
 
-static JsSourceFuncs *
+static JS_HOT JsSourceFuncs *
 resolve_real (JsSourceFuncs **slot, const char *name, const JsSourceFuncs *ours)
 {
   JsSourceFuncs *real = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
@@ -76,13 +76,13 @@ forward_finalize (const JsSourceFuncs *real, void *source)
  * know which of GLib's tables it stands for, and a GSource carries no more
  * than its table pointer. */
 #define JS_BUILTIN_FUNCS(name)                                                                     \
-  static JsSourceFuncs *name##_real;                                                               \
-  JS_EXPORT JsSourceFuncs name;                                                                    \
+  static JsSourceFuncs *name##_real JS_HOT_DATA;                                                   \
+  JS_EXPORT JsSourceFuncs name JS_HOT_DATA;                                                        \
   static JsSourceFuncs *name##_get (void) { return resolve_real (&name##_real, #name, &name); }    \
   static int name##_prepare (void *s, int *t) { return forward_prepare (name##_get (), s, t); }    \
   static int name##_check (void *s) { return forward_check (name##_get (), s); }                   \
   static void name##_finalize (void *s) { forward_finalize (name##_get (), s); }                   \
-  static int name##_dispatch (void *s, void *cb, void *ud)                                         \
+  static JS_HOT int name##_dispatch (void *s, void *cb, void *ud)                                  \
   {                                                                                                \
     return js_preload_dispatch ((JsDispatchFunc) name##_get ()->dispatch, s, cb, ud);              \
   }                                                                                                \

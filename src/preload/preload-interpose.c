@@ -41,7 +41,7 @@ JS_EXPORT int g_main_context_iteration (void *context, int may_block);
 JS_EXPORT void g_main_loop_run (void *loop);
 JS_EXPORT int g_main_context_pending (void *context);
 
-static void *real_g_source_attach;
+static void *real_g_source_attach JS_HOT_DATA;
 static void *real_g_main_context_set_poll_func;
 static void *real_g_main_context_get_poll_func;
 static void *real_g_main_context_find_source_by_funcs_user_data;
@@ -63,7 +63,7 @@ hook_or_activate (void *const *slot)
   return hook;
 }
 
-JS_EXPORT unsigned
+JS_EXPORT JS_HOT unsigned
 g_source_attach (void *source, void *context)
 {
   void (*hook) (void *, void *) = hook_or_activate ((void **) &js_preload_bridge.before_attach);

@@ -28,7 +28,7 @@ static __thread int post_depth __attribute__ ((tls_model ("initial-exec")));
 
 /* Below the preload, else in the library a module loaded RTLD_LOCAL
  * (js_preload_real_symbol); which library is worked out only the first time. */
-static void *
+static JS_HOT void *
 real_symbol (void **slot, const char *name)
 {
   void *fn = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
@@ -65,12 +65,20 @@ post_leave (int outer, int kind, const void *caller, const void *func, unsigned 
     hook (kind, caller, func, id, NULL, task);
 }
 
+/* Which stand-ins share the page of the main thread's hot code (js-hot.h):
+ * idles and timeouts, added all the time (GTK's own, every frame); not the
+ * watches or GDK 3's wrappers, added now and then. */
+#define STANDIN_ATTR_JS_POST_IDLE JS_HOT
+#define STANDIN_ATTR_JS_POST_TIMEOUT JS_HOT
+#define STANDIN_ATTR_JS_POST_WATCH
+#define STANDIN_ATTR_JS_POST_GDK
+
 /* One stand-in: `ret` GLib's return type, `params` and `args` its
  * parameters and their names, `func` the callback among them. */
 #define JS_POST_STANDIN(kind, name, params, args, func)                                            \
-  static void *real_##name;                                                                        \
+  static void *real_##name JS_HOT_DATA;                                                            \
   JS_EXPORT unsigned name params;                                                                  \
-  unsigned name params                                                                             \
+  STANDIN_ATTR_##kind unsigned name params                                                         \
   {                                                                                                \
     int outer = post_enter ();                                                                     \
     unsigned id = ((unsigned (*) params) real_symbol (&real_##name, #name)) args;                  \
@@ -133,7 +141,7 @@ g_task_new (void *source_object, void *cancellable, Fn callback, void *data)
 
 /* g_source_attach's stand-in (preload-interpose.c) reports here once
  * GLib has given the source its id. */
-void
+JS_HOT void
 js_preload_post_attach (const void *caller, void *context, unsigned id)
 {
   void (*hook) (int, const void *, const void *, unsigned, void *, void *);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "jankscope-bridge.h"
+#include "js-hot.h"
 
 #define JS_HIDDEN __attribute__ ((visibility ("hidden")))
 #define JS_EXPORT __attribute__ ((visibility ("default")))

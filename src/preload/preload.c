@@ -31,8 +31,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-JsBridge js_preload_bridge;
-int js_preload_state = JS_STATE_UNDECIDED;
+JsBridge js_preload_bridge JS_HOT_DATA;
+int js_preload_state JS_HOT_DATA = JS_STATE_UNDECIDED;
 
 /* Looked up by the GTK3 module: when the preload is loaded, it starts the
  * core (1 once it runs) and the module must not start a second one. */
@@ -176,7 +176,7 @@ js_preload_init (void)
   js_preload_start_init ();
 }
 
-int
+JS_HOT int
 js_preload_dispatch (JsDispatchFunc real, void *source, void *callback, void *user_data)
 {
   int (*hook) (JsDispatchFunc, void *, void *, void *)
