@@ -131,9 +131,9 @@ def main(argv):
         return 2
     problems = []
     for label, path in zip(("core", "preload"), args):
-        problems += problems_of(label, sections(path), symbols(path), HOT[label], paged)
+        secs = sections(path)
+        problems += problems_of(label, secs, symbols(path), HOT[label], paged)
         for name in ("js_hot_text", "js_hot_data"):
-            secs = sections(path)
             if name in secs:
                 print("%s: %s at 0x%x, %d bytes" % (label, name, secs[name][0], secs[name][1]))
     for p in problems:
