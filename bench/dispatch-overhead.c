@@ -37,10 +37,27 @@
  * paid once per process, not per dispatch (in a run of 200000 dispatches it
  * read as +90 ns each, median of 8 paired runs).
  *
+ * --interleave=N: both sides in one process.  The same mode runs on two
+ * contexts, the default one (the one jankscope watches) and a private one
+ * (whose polls and dispatches jankscope's hooks only forward), in
+ * alternating blocks of N iterations (g_main_context_iteration () on each,
+ * the order swapped every pair), and the output is each block pair's
+ * difference: default minus private.  Machine swings of a second or more
+ * (another guest on the host, a frequency change) then fall on both blocks
+ * of a pair alike, which separate processes run seconds apart cannot do.
+ * Without jankscope that difference is the two contexts' own (ideally 0);
+ * with it, that plus what watching costs: run-dispatch-bench.py
+ * --interleave subtracts one from the other.  What is not in it: the
+ * forwarding both contexts pay with the preload (its stand-ins and the
+ * hooks' first compare), which the separate runs measure.  Blocks must stay
+ * well under jankscope's stall threshold (16 ms): a block of the private
+ * context is one long busy span to the default context's poll function.
+ *
  * The last line of the output is machine-readable ("RESULT key=value ...").
  */
 #include <dlfcn.h>
 #include <glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -61,6 +78,8 @@ typedef struct
   gint64 dispatches;
   gint64 iterations;
   GMainLoop *loop;
+  GMainContext *context; /* where its idles go: NULL (the default one) or a private one */
+  gboolean interleaved;  /* --interleave: idles attached with g_source_attach, no loop to quit */
   /* Timing starts after this many dispatches (start_timing): where
    * jankscope starts (at the loop's first use) and first touches its
    * buffers, costs paid once per process and not per dispatch. */
@@ -93,6 +112,18 @@ idle_thread (gpointer data)
     g_cond_wait (&idle_cond, &idle_mutex);
   g_mutex_unlock (&idle_mutex);
   return NULL;
+}
+
+static void
+stop_idle_thread (GThread *idler)
+{
+  if (idler == NULL)
+    return;
+  g_mutex_lock (&idle_mutex);
+  idle_done = TRUE;
+  g_cond_signal (&idle_cond);
+  g_mutex_unlock (&idle_mutex);
+  g_thread_join (idler);
 }
 
 static void
@@ -200,6 +231,23 @@ static GSourceFuncs counter_funcs = {
 /* g_idle_add, or GDK 3's gdk_threads_add_idle (--gdk-threads). */
 static guint (*add_idle) (GSourceFunc function, gpointer data) = g_idle_add;
 
+/* --interleave: the same attach on both contexts (g_idle_add's own steps),
+ * so that the two differ by the context only. */
+static guint
+bench_add_idle (Bench *b, GSourceFunc function)
+{
+  GSource *source;
+  guint id;
+
+  if (!b->interleaved)
+    return add_idle (function, b);
+  source = g_idle_source_new ();
+  g_source_set_callback (source, function, b, NULL);
+  id = g_source_attach (source, b->context);
+  g_source_unref (source);
+  return id;
+}
+
 static void
 start_timing (Bench *b)
 {
@@ -215,7 +263,10 @@ static gboolean
 do_work (Bench *b)
 {
   spin (b->spins);
-  if (++b->dispatches == b->warmup)
+  b->dispatches++;
+  if (b->interleaved)
+    return FALSE; /* the caller counts and stops */
+  if (b->dispatches == b->warmup)
     start_timing (b);
   if (b->dispatches < b->target)
     return FALSE;
@@ -229,7 +280,7 @@ on_oneshot (gpointer data)
   Bench *b = data;
 
   if (!do_work (b))
-    add_idle (on_oneshot, b);
+    bench_add_idle (b, on_oneshot);
   return G_SOURCE_REMOVE;
 }
 
@@ -248,7 +299,12 @@ on_never (gpointer data)
 static gboolean
 on_attach (gpointer data)
 {
-  g_source_remove (add_idle (on_never, data));
+  Bench *b = data;
+
+  if (b->interleaved)
+    g_source_destroy (g_main_context_find_source_by_id (b->context, bench_add_idle (b, on_never)));
+  else
+    g_source_remove (add_idle (on_never, data));
   return do_work (data) ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
 }
 
@@ -259,9 +315,134 @@ on_batch (gpointer data)
 
   /* Once the target is reached every batch member removes itself; the
    * members left in the last iteration still run once (counted). */
-  if (b->dispatches >= b->target)
+  if (!b->interleaved && b->dispatches >= b->target)
     return G_SOURCE_REMOVE;
   return do_work (b) ? G_SOURCE_REMOVE : G_SOURCE_CONTINUE;
+}
+
+/* The mode's first idles, on the bench's context. */
+static void
+add_first_idles (Bench *b, int batch)
+{
+  switch (b->mode)
+    {
+    case MODE_ONESHOT:
+      bench_add_idle (b, on_oneshot);
+      break;
+    case MODE_REPEAT:
+      bench_add_idle (b, on_repeat);
+      break;
+    case MODE_BATCH:
+      for (int i = 0; i < batch; i++)
+        bench_add_idle (b, on_batch);
+      break;
+    case MODE_ATTACH:
+      bench_add_idle (b, on_attach);
+      break;
+    }
+}
+
+/* One block: `n` iterations of `b`'s context; its wall time per iteration. */
+static double
+run_block (Bench *b, gint64 n)
+{
+  gint64 t0 = now_ns ();
+
+  for (gint64 i = 0; i < n; i++)
+    g_main_context_iteration (b->context, TRUE);
+  return (double) (now_ns () - t0) / n;
+}
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The value below which a fraction q of the sorted `v` lies (linear). */
+static double
+quantile (const double *v, gsize n, double q)
+{
+  double pos = q * (double) (n - 1);
+  gsize i = (gsize) pos;
+
+  return i + 1 < n ? v[i] + (pos - (double) i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+/* --interleave: blocks of `block` iterations on the default context and on
+ * a private one, alternating, `pairs` pairs after `warmup_pairs` untimed
+ * ones; prints both sides and their paired difference. */
+static void
+run_interleaved (Mode mode, guint64 spins, int batch, gint64 block, gint64 pairs,
+                 gint64 warmup_pairs, gboolean idle_thread)
+{
+  static const char *const mode_names[] = { "oneshot", "repeat", "batch", "attach" };
+  Bench watched = { mode }, other = { mode };
+  double *on = g_new (double, pairs), *off = g_new (double, pairs), *diff = g_new (double, pairs);
+  double sum = 0, sq = 0, mean, sd;
+  gint64 dispatches;
+
+  watched.spins = other.spins = spins;
+  watched.interleaved = other.interleaved = TRUE;
+  watched.context = NULL;
+  other.context = g_main_context_new ();
+  add_first_idles (&watched, batch);
+  add_first_idles (&other, batch);
+
+  for (gint64 i = -warmup_pairs; i < pairs; i++)
+    {
+      double a, b;
+
+      /* Swapped every pair: neither side always runs just after the other. */
+      if (i % 2 == 0)
+        {
+          a = run_block (&watched, block);
+          b = run_block (&other, block);
+        }
+      else
+        {
+          b = run_block (&other, block);
+          a = run_block (&watched, block);
+        }
+      if (i < 0)
+        continue;
+      on[i] = a;
+      off[i] = b;
+      diff[i] = a - b;
+      sum += diff[i];
+      sq += diff[i] * diff[i];
+    }
+  mean = sum / pairs;
+  sd = pairs > 1 ? sqrt (MAX (0, (sq - sum * mean) / (pairs - 1))) : 0;
+  qsort (on, pairs, sizeof (double), compare_doubles);
+  qsort (off, pairs, sizeof (double), compare_doubles);
+  qsort (diff, pairs, sizeof (double), compare_doubles);
+  dispatches = watched.dispatches;
+
+  printf ("mode              %s, interleaved: %" G_GINT64_FORMAT
+          " pairs of blocks of %" G_GINT64_FORMAT " iterations\n",
+          mode_names[mode], pairs, block);
+  printf ("default context   %.1f ns per iteration (median of blocks)\n",
+          quantile (on, pairs, 0.5));
+  printf ("private context   %.1f ns per iteration\n", quantile (off, pairs, 0.5));
+  printf (
+      "paired            %+.1f ns (middle half %+.1f .. %+.1f; mean %+.1f, standard error %.1f)\n",
+      quantile (diff, pairs, 0.5), quantile (diff, pairs, 0.25), quantile (diff, pairs, 0.75), mean,
+      sd / sqrt ((double) pairs));
+  printf ("RESULT interleave=%" G_GINT64_FORMAT " pairs=%" G_GINT64_FORMAT
+          " idle_thread=%d mode=%s dispatches=%" G_GINT64_FORMAT " spins=%" G_GUINT64_FORMAT
+          " default_ns=%.2f private_ns=%.2f paired_ns=%.2f paired_q1=%.2f paired_q3=%.2f"
+          " paired_mean=%.2f paired_se=%.2f\n",
+          block, pairs, idle_thread, mode_names[mode], dispatches, spins, quantile (on, pairs, 0.5),
+          quantile (off, pairs, 0.5), quantile (diff, pairs, 0.5), quantile (diff, pairs, 0.25),
+          quantile (diff, pairs, 0.75), mean, sd / sqrt ((double) pairs));
+
+  g_main_context_unref (other.context);
+  g_free (on);
+  g_free (off);
+  g_free (diff);
 }
 
 static gboolean
@@ -291,6 +472,7 @@ main (int argc, char **argv)
   gboolean calibrate_only = FALSE;
   gboolean gdk_threads = FALSE;
   gboolean with_idle_thread = FALSE;
+  gint64 interleave = 0;
   GThread *idler = NULL;
   GOptionEntry entries[] = {
     { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode_arg, "oneshot, repeat, batch or attach", "MODE" },
@@ -307,6 +489,8 @@ main (int argc, char **argv)
       "Idles added with GDK 3's gdk_threads_add_idle ()", NULL },
     { "idle-thread", 0, 0, G_OPTION_ARG_NONE, &with_idle_thread,
       "A second thread that sleeps until the end, as GTK apps have", NULL },
+    { "interleave", 0, 0, G_OPTION_ARG_INT64, &interleave,
+      "Both contexts in one process, in alternating blocks of N iterations", "N" },
     { NULL },
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("- GSource dispatch overhead");
@@ -329,11 +513,13 @@ main (int argc, char **argv)
       return 2;
     }
   if (count < 1 || warmup < 0 || warmup > G_MAXINT64 / 2 || count > G_MAXINT64 / 2 || work_ns < 0
-      || spins_arg < 0 || batch < 1 || batch > 10000)
+      || spins_arg < 0 || batch < 1 || batch > 10000 || interleave < 0
+      || (interleave > 0 && (count / interleave < 2 || count / interleave > 10000000)))
     {
       fprintf (
           stderr,
-          "dispatch-overhead: --count, --warmup, --work-ns, --spins or --batch out of range\n");
+          "dispatch-overhead: --count, --warmup, --work-ns, --spins, --batch or --interleave out "
+          "of range\n");
       return 2;
     }
 
@@ -359,6 +545,14 @@ main (int argc, char **argv)
     }
   if (with_idle_thread)
     idler = g_thread_new ("bench-idle", idle_thread, NULL);
+  if (interleave > 0)
+    {
+      run_interleaved (b.mode, b.spins, batch, interleave, count / interleave,
+                       (warmup + interleave - 1) / interleave, with_idle_thread);
+      stop_idle_thread (idler);
+      g_free (mode_arg);
+      return 0;
+    }
   b.warmup = warmup;
   b.target = warmup + count;
   b.loop = g_main_loop_new (NULL, FALSE);
@@ -369,22 +563,7 @@ main (int argc, char **argv)
   g_source_set_name (counter, "[bench] iteration counter");
   g_source_attach (counter, NULL);
 
-  switch (b.mode)
-    {
-    case MODE_ONESHOT:
-      add_idle (on_oneshot, &b);
-      break;
-    case MODE_REPEAT:
-      add_idle (on_repeat, &b);
-      break;
-    case MODE_BATCH:
-      for (int i = 0; i < batch; i++)
-        add_idle (on_batch, &b);
-      break;
-    case MODE_ATTACH:
-      add_idle (on_attach, &b);
-      break;
-    }
+  add_first_idles (&b, batch);
 
   work_ns_measured = measure_work_ns (b.spins);
   if (warmup == 0)
@@ -405,14 +584,7 @@ main (int argc, char **argv)
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_main_loop_unref (b.loop);
-  if (idler != NULL)
-    {
-      g_mutex_lock (&idle_mutex);
-      idle_done = TRUE;
-      g_cond_signal (&idle_cond);
-      g_mutex_unlock (&idle_mutex);
-      g_thread_join (idler);
-    }
+  stop_idle_thread (idler);
 
   wall_ns = t1 - t0;
   user_s = cpu_seconds (&ru1, TRUE) - cpu_seconds (&ru0, TRUE);

@@ -16,6 +16,15 @@ gdk_threads_add_idle () ones (dispatch-overhead --gdk-threads).
 --idle-thread: both sides have a second, sleeping thread, as every GTK app
 has (glibc's multi-threaded paths are then paid without jankscope too).
 
+--interleave N: each run holds both sides in one process (dispatch-overhead
+--interleave): blocks of N iterations on the context jankscope watches and
+on a private one, alternating, and their paired difference.  Runs without
+the preload give that difference with nothing watching (the A/A control,
+ideally 0); runs with it, plus what watching costs; the table subtracts
+one from the other.  On a noisy VM this resolves a few ns where separate
+processes spread by hundreds.  It leaves out what the preload's stand-ins
+cost both contexts alike (forwarding): the separate runs include that.
+
 Exit status: 0 done; 77 no preload (the baseline is still printed);
 1 a run failed.  BENCH_QUICK=1 makes it short (CI).
 """
@@ -44,10 +53,13 @@ def parse_args():
                     help="idles added with GDK 3's gdk_threads_add_idle ()")
     ap.add_argument("--idle-thread", action="store_true",
                     help="a second, sleeping thread on both sides (dispatch-overhead --idle-thread)")
+    ap.add_argument("--interleave", type=int, default=0, metavar="N",
+                    help="both sides in one process, in blocks of N iterations (0: off)")
     args = ap.parse_args()
     args.modes = [m for m in args.modes.split(",") if m]
     bad = [m for m in args.modes if m not in MODES]
-    if bad or args.runs < 1 or args.count < 1:
+    if bad or args.runs < 1 or args.count < 1 or args.interleave < 0 \
+            or (args.interleave and args.count // args.interleave < 2):
         ap.error("bad --modes, --runs or --count")
     return args
 
@@ -73,6 +85,59 @@ def metrics(result):
     }
 
 
+def run_interleaved(args, spins, side, base):
+    """--interleave: per mode, runs without and with the preload (alternating),
+    each the paired difference of the two contexts in one process.  With
+    `base` (--against) the "without" runs have that build's preload: its
+    watching cost against this build's."""
+    samples = {(m, s): [] for m in args.modes for s in ("without", "with")}
+    timeout = max(120, args.count * args.work_ns * 40 // 10**9)
+    try:
+        for i in range(args.runs):
+            for mode in args.modes:
+                cmd = [args.exe, "--mode", mode, "--count", str(args.count), "--spins", spins,
+                       "--interleave", str(args.interleave)]
+                if args.gdk_threads:
+                    cmd.append("--gdk-threads")
+                if args.idle_thread:
+                    cmd.append("--idle-thread")
+                for s, results in benchlib.run_sides(i, side, cmd, timeout, mode + " ", base):
+                    samples[(mode, s)].append(results[0])
+    except benchlib.RunFailed as e:
+        print("FAILED: %s" % e)
+        return 1
+
+    rows = []
+    for mode in args.modes:
+        off = [r["paired_ns"] for r in samples[(mode, "without")]]
+        on = [r["paired_ns"] for r in samples[(mode, "with")]]
+        se = [r["paired_se"] for r in samples[(mode, "with")]]
+        added = benchlib.median(on) - benchlib.median(off) if on else None
+        rows.append([mode,
+                     benchlib.fmt(benchlib.median([r["default_ns"] for r in samples[(mode, "without")]])),
+                     benchlib.fmt(benchlib.median(off), sign=True),
+                     benchlib.fmt(benchlib.spread(off)),
+                     benchlib.fmt(benchlib.median(on) if on else None, sign=True),
+                     benchlib.fmt(benchlib.spread(on) if on else None),
+                     benchlib.fmt(benchlib.median(se) if on else None),
+                     benchlib.fmt(added, sign=True)])
+    print()
+    benchlib.print_table(["mode", "ns/iteration", "against" if base else "A/A", "spread",
+                          "watched", "spread", "SE in run",
+                          "watching adds" if base is None else "difference"], rows)
+    print()
+    print("per run: blocks of %d iterations on the default and on a private context, "
+          "alternating, %d pairs;" % (args.interleave, args.count // args.interleave))
+    print("A/A = median over runs without the preload of (default - private), per iteration;")
+    print("watched = the same with the preload; SE in run = its standard error within a run")
+    print("(median over runs); watching adds = watched - A/A.  The preload's forwarding, paid")
+    print("by both contexts alike, is not in it (the runs without --interleave include it).")
+    if base is not None:
+        print("against = the same with --against's preload: difference = this build's watching "
+              "cost minus that build's.")
+    return benchlib.finish(side, benchlib.preload_problem(args.preload))
+
+
 def main():
     args = parse_args()
     problem = benchlib.preload_problem(args.preload)
@@ -93,6 +158,8 @@ def main():
     if base is not None:
         print('"without" runs with: ' + args.against)
     sys.stdout.flush()
+    if args.interleave:
+        return run_interleaved(args, spins, side, base)
 
     samples = {(m, s): [] for m in args.modes for s in ("without", "with")}
     iterations = {}
