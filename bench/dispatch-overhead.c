@@ -70,6 +70,8 @@ typedef enum
   MODE_ATTACH,
 } Mode;
 
+static const char *const mode_names[] = { "oneshot", "repeat", "batch", "attach" };
+
 typedef struct
 {
   Mode mode;
@@ -378,7 +380,6 @@ static void
 run_interleaved (Mode mode, guint64 spins, int batch, gint64 block, gint64 pairs,
                  gint64 warmup_pairs, gboolean idle_thread)
 {
-  static const char *const mode_names[] = { "oneshot", "repeat", "batch", "attach" };
   Bench watched = { mode }, other = { mode };
   double *on = g_new (double, pairs), *off = g_new (double, pairs), *diff = g_new (double, pairs);
   double sum = 0, sq = 0, mean, sd;
@@ -448,10 +449,8 @@ run_interleaved (Mode mode, guint64 spins, int batch, gint64 block, gint64 pairs
 static gboolean
 parse_mode (const char *s, Mode *mode)
 {
-  static const char *const names[] = { "oneshot", "repeat", "batch", "attach" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (g_strcmp0 (s, names[i]) == 0)
+  for (guint i = 0; i < G_N_ELEMENTS (mode_names); i++)
+    if (g_strcmp0 (s, mode_names[i]) == 0)
       {
         *mode = (Mode) i;
         return TRUE;
@@ -462,7 +461,6 @@ parse_mode (const char *s, Mode *mode)
 int
 main (int argc, char **argv)
 {
-  static const char *const mode_names[] = { "oneshot", "repeat", "batch", "attach" };
   char *mode_arg = NULL;
   gint64 count = 1000000;
   gint64 warmup = 50000;
