@@ -102,8 +102,11 @@ def test_threshold_min():
     check_ran_fine(run)
     report = validate_run_report(run)
     check_equal(report["config"]["threshold_ns"], 1 * MS, "config.threshold_ns")
+    # The two dispatches (80 and 200 ms). At 1 ms an iteration's own
+    # remainder can be a part too (GLib's work around a dispatch, preempted
+    # on a loaded machine: 1.4 ms seen once), with the same source.
     durations = sorted(p["duration_ns"] for e in report["events"] for p in e["parts"]
-                       if p.get("source") == "threshold-mix")
+                       if p.get("source") == "threshold-mix" and p.get("type") == "dispatch")
     check(len(durations) == 2 and 75 * MS <= durations[0] and 195 * MS <= durations[1],
           f"threshold-mix parts: {durations}")
 
