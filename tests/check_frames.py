@@ -453,17 +453,22 @@ def check_second_window(toolkit):
 
 def check_static(toolkit):
     """A static window: its few frames counted, none made up of the idle
-    time between them. A loaded machine (a CI run) may make one of them slow
-    for real: then its phases hold its time."""
+    time between them (the window then does nothing for seconds). A loaded
+    machine (a CI run) may make one of them slow for real: then its phases
+    hold most of its time; the rest, the paint idle's own code before and
+    between them, may be preempted too (8 ms of 36 once, under
+    AddressSanitizer), so up to two frame budgets outside the phases are not
+    idle time."""
     run, frames = run_frames(toolkit, "static")
     report = run.report
     app_slow = run.facts.get("slow_frame", [])
     parts = frame_parts(report)
     check(frames["slow"] <= len(parts),
           f"summary.frames.slow {frames['slow']}, frame events: {describe_frames(report)}")
-    for _, p in parts:
+    for e, p in parts:
         in_phases = sum((p.get("phases") or {}).values())
-        check(in_phases >= 0.8 * p["duration_ns"],
+        outside = p["duration_ns"] - in_phases
+        check(in_phases >= 0.8 * p["duration_ns"] or outside <= 2 * e.get("budget_ns", 16667000),
               f"a frame of the static window holds time outside its phases (frame events: "
               f"{describe_frames(report)}; slow frames the app saw: {app_slow})")
     if parts:

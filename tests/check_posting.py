@@ -148,8 +148,8 @@ def check_gtk4_text():
             # Said honestly: GTK's caller, and why there is no culprit.
             check(posted["caller"] is not None and posted["caller"]["module"] != "posting-gtk4",
                   f"{p['callback']}: no culprit, yet the caller is the app's")
-    # Each load's slow validation names the app's function; no slow part
-    # names another app function (main, which only ran the loop that
+    # Each load's slow validation names the app's function; no slow part of
+    # GTK's names another app function (main, which only ran the loop that
     # dispatched GTK's code, is never it).
     for n, (start, end) in enumerate([(loads[0], loads[1]), (loads[1], None)]):
         culprits = [c["function"] for e, p in slow
@@ -157,7 +157,10 @@ def check_gtk4_text():
                     for c in [p["posted_from"]["culprit"]] if c is not None]
         check("js_test_load_big_text" in culprits,
               f"load {n + 1}: no slow validation posted from js_test_load_big_text: {named}")
-    check(all(f == "js_test_load_big_text" for _, f in named),
+    # The app's own timer that runs each load may be slow itself (under
+    # AddressSanitizer on a loaded machine): added in main, it is named so.
+    check(all(f == ("main" if cb == "load_timer" else "js_test_load_big_text")
+              for cb, f in named),
           f"a slow part posted from another function of the app: {named}")
     posting = report["summary"]["posting"]
     info(f"summary.posting: {posting}")
