@@ -382,7 +382,7 @@ run_interleaved (Mode mode, guint64 spins, int batch, gint64 block, gint64 pairs
 {
   Bench watched = { mode }, other = { mode };
   double *on = g_new (double, pairs), *off = g_new (double, pairs), *diff = g_new (double, pairs);
-  double sum = 0, sq = 0, mean, sd;
+  double sum = 0, sq = 0, mean, se, on_median, off_median, q1, median, q3;
   gint64 dispatches;
 
   watched.spins = other.spins = spins;
@@ -416,29 +416,31 @@ run_interleaved (Mode mode, guint64 spins, int batch, gint64 block, gint64 pairs
       sq += diff[i] * diff[i];
     }
   mean = sum / pairs;
-  sd = pairs > 1 ? sqrt (MAX (0, (sq - sum * mean) / (pairs - 1))) : 0;
+  se = pairs > 1 ? sqrt (MAX (0, (sq - sum * mean) / (pairs - 1)) / pairs) : 0;
   qsort (on, pairs, sizeof (double), compare_doubles);
   qsort (off, pairs, sizeof (double), compare_doubles);
   qsort (diff, pairs, sizeof (double), compare_doubles);
+  on_median = quantile (on, pairs, 0.5);
+  off_median = quantile (off, pairs, 0.5);
+  q1 = quantile (diff, pairs, 0.25);
+  median = quantile (diff, pairs, 0.5);
+  q3 = quantile (diff, pairs, 0.75);
   dispatches = watched.dispatches;
 
   printf ("mode              %s, interleaved: %" G_GINT64_FORMAT
           " pairs of blocks of %" G_GINT64_FORMAT " iterations\n",
           mode_names[mode], pairs, block);
-  printf ("default context   %.1f ns per iteration (median of blocks)\n",
-          quantile (on, pairs, 0.5));
-  printf ("private context   %.1f ns per iteration\n", quantile (off, pairs, 0.5));
+  printf ("default context   %.1f ns per iteration (median of blocks)\n", on_median);
+  printf ("private context   %.1f ns per iteration\n", off_median);
   printf (
       "paired            %+.1f ns (middle half %+.1f .. %+.1f; mean %+.1f, standard error %.1f)\n",
-      quantile (diff, pairs, 0.5), quantile (diff, pairs, 0.25), quantile (diff, pairs, 0.75), mean,
-      sd / sqrt ((double) pairs));
+      median, q1, q3, mean, se);
   printf ("RESULT interleave=%" G_GINT64_FORMAT " pairs=%" G_GINT64_FORMAT
           " idle_thread=%d mode=%s dispatches=%" G_GINT64_FORMAT " spins=%" G_GUINT64_FORMAT
           " default_ns=%.2f private_ns=%.2f paired_ns=%.2f paired_q1=%.2f paired_q3=%.2f"
           " paired_mean=%.2f paired_se=%.2f\n",
-          block, pairs, idle_thread, mode_names[mode], dispatches, spins, quantile (on, pairs, 0.5),
-          quantile (off, pairs, 0.5), quantile (diff, pairs, 0.5), quantile (diff, pairs, 0.25),
-          quantile (diff, pairs, 0.75), mean, sd / sqrt ((double) pairs));
+          block, pairs, idle_thread, mode_names[mode], dispatches, spins, on_median, off_median,
+          median, q1, q3, mean, se);
 
   g_main_context_unref (other.context);
   g_free (on);

@@ -60,7 +60,7 @@ def parse_args():
     bad = [m for m in args.modes if m not in MODES]
     if bad or args.runs < 1 or args.count < 1 or args.interleave < 0 \
             or (args.interleave and args.count // args.interleave < 2):
-        ap.error("bad --modes, --runs or --count")
+        ap.error("bad --modes, --runs, --count or --interleave")
     return args
 
 
@@ -85,7 +85,19 @@ def metrics(result):
     }
 
 
-def run_interleaved(args, spins, side, base):
+def command(args, mode, spins):
+    """One run of dispatch-overhead in `mode`, the same for both sides."""
+    cmd = [args.exe, "--mode", mode, "--count", str(args.count), "--spins", spins]
+    if args.interleave:
+        cmd += ["--interleave", str(args.interleave)]
+    if args.gdk_threads:
+        cmd.append("--gdk-threads")
+    if args.idle_thread:
+        cmd.append("--idle-thread")
+    return cmd
+
+
+def run_interleaved(args, spins, side, base, problem):
     """--interleave: per mode, runs without and with the preload (alternating),
     each the paired difference of the two contexts in one process.  With
     `base` (--against) the "without" runs have that build's preload: its
@@ -95,12 +107,7 @@ def run_interleaved(args, spins, side, base):
     try:
         for i in range(args.runs):
             for mode in args.modes:
-                cmd = [args.exe, "--mode", mode, "--count", str(args.count), "--spins", spins,
-                       "--interleave", str(args.interleave)]
-                if args.gdk_threads:
-                    cmd.append("--gdk-threads")
-                if args.idle_thread:
-                    cmd.append("--idle-thread")
+                cmd = command(args, mode, spins)
                 for s, results in benchlib.run_sides(i, side, cmd, timeout, mode + " ", base):
                     samples[(mode, s)].append(results[0])
     except benchlib.RunFailed as e:
@@ -135,7 +142,7 @@ def run_interleaved(args, spins, side, base):
     if base is not None:
         print("against = the same with --against's preload: difference = this build's watching "
               "cost minus that build's.")
-    return benchlib.finish(side, benchlib.preload_problem(args.preload))
+    return benchlib.finish(side, problem)
 
 
 def main():
@@ -159,7 +166,7 @@ def main():
         print('"without" runs with: ' + args.against)
     sys.stdout.flush()
     if args.interleave:
-        return run_interleaved(args, spins, side, base)
+        return run_interleaved(args, spins, side, base, problem)
 
     samples = {(m, s): [] for m in args.modes for s in ("without", "with")}
     iterations = {}
@@ -167,11 +174,7 @@ def main():
     try:
         for i in range(args.runs):
             for mode in args.modes:
-                cmd = [args.exe, "--mode", mode, "--count", str(args.count), "--spins", spins]
-                if args.gdk_threads:
-                    cmd.append("--gdk-threads")
-                if args.idle_thread:
-                    cmd.append("--idle-thread")
+                cmd = command(args, mode, spins)
                 for s, results in benchlib.run_sides(i, side, cmd, timeout, mode + " ", base):
                     res = results[0]
                     samples[(mode, s)].append(metrics(res))
