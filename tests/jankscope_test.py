@@ -839,6 +839,7 @@ def main(checks):
         return 2
     name = sys.argv[1]
     status = 0
+    failure = None
     try:
         checks[name]()
         print(f"PASS {name}")
@@ -846,9 +847,11 @@ def main(checks):
         print(f"SKIP {name}: {e}")
         status = 77
     except CheckFailed as e:
-        print(f"FAIL {name}: {e}")
+        failure = str(e)
+        print(f"FAIL {name}: {failure}")
         status = 1
     except Exception:  # a bug in the check or an unexpected report shape
+        failure = traceback.format_exc().strip().splitlines()[-1]
         print(f"ERROR {name}:\n{traceback.format_exc()}")
         status = 1
     if status == 1:
@@ -857,6 +860,8 @@ def main(checks):
             if run.report_path and os.path.exists(run.report_path):
                 with open(run.report_path, encoding="utf-8") as f:
                     print(f"report {run.report_path}:\n{f.read()[:20000]}")
+        # Again after the dump: a CI log may keep only its last lines.
+        print(f"FAIL {name}: {failure}")
     for run in _current_runs:
         shutil.rmtree(run.tmpdir, ignore_errors=True)
     return status

@@ -212,13 +212,32 @@ close_open (JsEventStore *store, gint64 now_ns)
   g_ptr_array_add (store->events, e);
 }
 
+/* A part can start before the tick that closed the latest event (a frame
+ * starts when its clock was due, and its record comes after its end): less
+ * than the merge gap after that event, it belongs to it, which is open again
+ * (unless it was frozen or dropped meanwhile). */
+static gboolean
+reopen_latest (JsEventStore *store, const JsPart *part)
+{
+  JsEvent *latest;
+
+  if (store->events->len == 0)
+    return FALSE;
+  latest = g_ptr_array_index (store->events, store->events->len - 1);
+  if (latest->frozen != NULL || part->start_ns - latest->end_ns >= store->config->merge_gap_ns)
+    return FALSE;
+  store->open = g_ptr_array_steal_index (store->events, store->events->len - 1);
+  store->open->closed_ns = 0;
+  return TRUE;
+}
+
 void
 js_event_store_add_part (JsEventStore *store, const JsPart *part)
 {
   store->generation++;
   if (store->open != NULL && part->start_ns - store->open->end_ns >= store->config->merge_gap_ns)
     close_open (store, part->start_ns);
-  if (store->open == NULL)
+  if (store->open == NULL && !reopen_latest (store, part))
     store->open = event_new (store, part);
   event_add (store, store->open, part);
 }

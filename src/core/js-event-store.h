@@ -112,7 +112,8 @@ void js_event_store_foreach_overlapping (JsEventStore *store, JsRecordKind type,
 /* Closes the open episode when no part can join it any more: `now_ns` is past
  * its end by the merge gap and the main loop is not in the middle of an
  * iteration that started before that (`busy_since_ns`, 0 when idle).
- * `force` closes it regardless (exit). */
+ * `force` closes it regardless (exit). A frame can still start before that
+ * (its clock was due earlier): its part opens the latest event again. */
 void js_event_store_tick (JsEventStore *store, gint64 now_ns, gint64 busy_since_ns, gboolean force);
 
 /* Marks `e` changed (for the journal). */

@@ -181,6 +181,28 @@ test_tick_closes_only_when_nothing_can_join (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->store.events->len, ==, 1);
 }
 
+/* A part that started less than the merge gap after an event the tick has
+ * closed (its record came late: a frame due before it ran) joins it again. */
+static void
+test_late_part_reopens (Fixture *f, gconstpointer data)
+{
+  dispatch (f, 1000, 1100, 0, 1);
+  js_event_store_tick (&f->store, 1700 * MS, 0, FALSE);
+  g_assert_null (f->store.open);
+  dispatch (f, 1550, 1650, 0, 1); /* 450 ms after the event's end */
+  g_assert_cmpuint (n_events (f), ==, 1);
+  g_assert_nonnull (f->store.open);
+  g_assert_cmpint (f->store.open->closed_ns, ==, 0);
+  g_assert_cmpuint (event (f, 0)->parts_count, ==, 2);
+  g_assert_cmpint (event (f, 0)->end_ns, ==, 1650 * MS);
+  /* Closed again; one 600 ms after its end makes a new event. */
+  js_event_store_tick (&f->store, 2200 * MS, 0, FALSE);
+  dispatch (f, 2250, 2350, 0, 1);
+  g_assert_cmpuint (n_events (f), ==, 2);
+  g_assert_cmpuint (event (f, 0)->parts_count, ==, 2);
+  g_assert_cmpuint (event (f, 1)->parts_count, ==, 1);
+}
+
 static void
 test_bounded_store_counts_drops (Fixture *f, gconstpointer data)
 {
@@ -297,6 +319,7 @@ main (int argc, char **argv)
   ADD ("/PartDetector/nested-slow-inner", test_nested_slow_inner_callback);
   ADD ("/EventStore/merge-gap", test_merge_gap);
   ADD ("/EventStore/tick", test_tick_closes_only_when_nothing_can_join);
+  ADD ("/EventStore/late-part-reopens", test_late_part_reopens);
   ADD ("/EventStore/bounded", test_bounded_store_counts_drops);
   ADD ("/EventStore/parts-capped", test_parts_capped_time_exact);
   ADD ("/EventStore/episode-tier", test_episode_tier_from_blocked_time);
