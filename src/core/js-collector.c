@@ -37,10 +37,15 @@
  * app that only records steadily (more than ACTIVE_RECORDS_PER_S: an
  * animation) is drained once a second (STREAM_TICK_MS) while no event is
  * open nor a stall under way (its closed events and ended stalls wait at
- * that pace), and ticks at TICK_MS again as soon as a drain finds one: a
- * wake-up costs ~85 µs of the thread's CPU on a VM whatever it drains
- * (gtk4-widget-factory: 8.0 ms of CPU per 15 s at 4 a second, 4.2 ms at 1),
- * and the ring holds seconds of such an app's records. With none, it parks
+ * that pace), ticks at TICK_MS again as soon as a stall is under way, and
+ * while only an episode is open wakes when it may close (the merge gap after
+ * its end) or its changes are due in the journal (JOURNAL_PERIOD_NS),
+ * whichever comes first: an app that janks all the time (every second a
+ * slow frame: an episode open most of the time) woke 3.5 times a second for
+ * it, and each wake-up costs ~85 µs of the thread's CPU on a VM whatever it
+ * drains, ~200 µs with the report's per-wake work (gtk4-widget-factory:
+ * 8.0 ms of CPU per 15 s at 4 a second, 4.2 ms at 1), while the ring holds
+ * seconds of such an app's records. With none, it parks
  * on its wake timer (js-wake-timer.h) until the main thread's next activity,
  * which arms the timer for BATCH_NS later: a quiet app's records are
  * drained, and the summary journaled, once per batch; an idle app never
@@ -54,7 +59,8 @@ G_STATIC_ASSERT (STREAM_TICK_MS *JS_NS_PER_MS < JS_TSC_MAX_AGE_NS);
 #define ACTIVE_RECORDS_PER_S 40
 /* What changed reaches the journal within a tick, but the same event or the
  * hang under way is written again at most this often: on disk, the
- * evidence is never older than this plus a tick (750 ms). */
+ * evidence is never older than this plus a tick (750 ms), or twice this for
+ * the open episode of an app that records steadily (1 s). */
 #define JOURNAL_PERIOD_NS (500 * JS_NS_PER_MS)
 /* The hang under way is written whole (its samples, stacks and profile:
  * 15-50 KB of JSON, most of the collector's CPU during a long stall when it
@@ -580,7 +586,8 @@ store_unfrozen (const JsEventStore *store)
  * open nor a stall under way (events that closed and wait to be frozen,
  * stalls that ended and wait to settle, do not bring TICK_MS back then: an
  * app with a slow frame now and then, gtk4-demo's fishbowl, would be at
- * TICK_MS most of the time for no news), sooner when a
+ * TICK_MS most of the time for no news), between TICK_MS and
+ * JOURNAL_PERIOD_NS while such an app has an episode open, sooner when a
  * live snapshot is due (someone watches: a snapshot every
  * JS_LIVE_PERIOD_MS on time, not at the first tick after it is due), until
  * the summary's journal period when only that is left, or -1: nothing to do
@@ -593,8 +600,12 @@ next_wait_ns (JsCollector *c)
   gint64 wait = -1;
   gint64 live_due = js_live_due_in_ns (now);
 
-  if (c->store.open != NULL || c->frames.frame_store.open != NULL || c->hang_journaled
-      || (c->have_stalls && c->stalls.ongoing != NULL)
+  gboolean open = c->store.open != NULL || c->frames.frame_store.open != NULL;
+  gint64 open_end
+      = MAX (c->store.open != NULL ? c->store.open->end_ns : G_MININT64,
+             c->frames.frame_store.open != NULL ? c->frames.frame_store.open->end_ns : G_MININT64);
+
+  if ((open && !c->active) || c->hang_journaled || (c->have_stalls && c->stalls.ongoing != NULL)
       || (c->writer != NULL && !c->snapshot_written)
       || (!c->active
           && ((c->have_stalls && g_hash_table_size (c->stalls.live) > 0)
@@ -609,6 +620,12 @@ next_wait_ns (JsCollector *c)
                         - now);
       if (c->active)
         wait = wait < 0 ? STREAM_TICK_MS * JS_NS_PER_MS : MIN (wait, STREAM_TICK_MS * JS_NS_PER_MS);
+      /* An episode open in an app that records steadily: not before it may
+       * close (its parts come with the records), nor after its changes are
+       * due in the journal. */
+      if (open)
+        wait
+            = MIN (wait, CLAMP (open_end + c->config->merge_gap_ns - now, tick, JOURNAL_PERIOD_NS));
     }
   /* Never negative when someone watches: a snapshot made overdue by this
    * thread's own work (symbolizing a stall's first samples) once made this
