@@ -35,8 +35,11 @@ bench_warmup() {
 }
 
 # bench_find_apps: sets apps to those of widget-factory and fishbowl that are
-# installed, or exits 77 when neither is.
+# installed, or exits 77 when neither is; BENCH_APPS keeps only the ones it
+# names (exits 2 when it names none of them).
 bench_find_apps() {
+    local -a wanted kept=()
+    local app
     apps=()
     command -v gtk4-widget-factory >/dev/null && apps+=(widget-factory)
     command -v gtk4-demo >/dev/null && apps+=(fishbowl)
@@ -44,6 +47,16 @@ bench_find_apps() {
         echo "$bench: SKIPPED: gtk4-widget-factory and gtk4-demo not found (package gtk-4-examples)"
         exit 77
     fi
+    [[ -z ${BENCH_APPS:-} ]] && return 0
+    read -r -a wanted <<<"$BENCH_APPS"
+    for app in "${apps[@]}"; do
+        [[ " ${wanted[*]} " == *" $app "* ]] && kept+=("$app")
+    done
+    if [[ ${#kept[@]} -eq 0 ]]; then
+        echo "$bench: BENCH_APPS names none of: ${apps[*]}" >&2
+        exit 2
+    fi
+    apps=("${kept[@]}")
 }
 
 # bench_in_xvfb FLAG [NAME=VALUE ...] -- [ARG ...]: unless $FLAG is set, runs

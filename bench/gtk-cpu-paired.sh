@@ -50,18 +50,6 @@ fi
 bench_fishbowl_count
 bench_settings 6 7
 bench_find_apps
-if [[ -n ${BENCH_APPS:-} ]]; then
-    read -r -a wanted <<<"$BENCH_APPS"
-    kept=()
-    for app in "${apps[@]}"; do
-        [[ " ${wanted[*]} " == *" $app "* ]] && kept+=("$app")
-    done
-    if [[ ${#kept[@]} -eq 0 ]]; then
-        echo "$bench: BENCH_APPS names none of: ${apps[*]}" >&2
-        exit 2
-    fi
-    apps=("${kept[@]}")
-fi
 bench_in_xvfb GTK_CPU_PAIRED_IN_XVFB -- "$@"
 
 bench_setup

@@ -8,6 +8,7 @@
 #   BENCH_SECONDS   seconds per run (default 20; BENCH_QUICK=1: 5)
 #   BENCH_WARMUP    seconds left out of the "steady" figure (default 1/4 run)
 #   BENCH_REPS      runs per app and side (default 2; BENCH_QUICK=1: 1)
+#   BENCH_APPS      the apps to run, of "widget-factory fishbowl" (default both)
 #
 # CPU time is read from /proc/PID/stat after the warm-up and just before the
 # app is stopped: "total" includes start-up, "steady" is what came after.

@@ -25,6 +25,7 @@
 #   BENCH_REPS         runs per app and side (default 5; BENCH_QUICK=1: 1)
 #   BENCH_CG_SECONDS   seconds of frames under callgrind (default 10;
 #                      BENCH_QUICK=1: 0 = skip)
+#   BENCH_APPS         the apps to run, of "widget-factory fishbowl" (default both)
 #   BENCH_FISHBOWL_COUNT  the fishbowl's icons (default 50; 0: the demo
 #                      adapts the count itself, as before)
 #
