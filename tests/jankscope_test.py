@@ -851,8 +851,9 @@ def main(checks):
         print(f"FAIL {name}: {failure}")
         status = 1
     except Exception:  # a bug in the check or an unexpected report shape
-        failure = traceback.format_exc().strip().splitlines()[-1]
-        print(f"ERROR {name}:\n{traceback.format_exc()}")
+        trace = traceback.format_exc()
+        failure = trace.strip().splitlines()[-1]
+        print(f"ERROR {name}:\n{trace}")
         status = 1
     if status == 1:
         for run in _current_runs:

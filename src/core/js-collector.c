@@ -600,12 +600,12 @@ next_wait_ns (JsCollector *c)
   gint64 wait = -1;
   gint64 live_due = js_live_due_in_ns (now);
 
-  gboolean open = c->store.open != NULL || c->frames.frame_store.open != NULL;
-  gint64 open_end
-      = MAX (c->store.open != NULL ? c->store.open->end_ns : G_MININT64,
-             c->frames.frame_store.open != NULL ? c->frames.frame_store.open->end_ns : G_MININT64);
+  /* The later of the open episodes' horizons, 0 when none is open. */
+  gint64 horizon
+      = MAX (js_event_store_horizon (&c->store), js_event_store_horizon (&c->frames.frame_store));
 
-  if ((open && !c->active) || c->hang_journaled || (c->have_stalls && c->stalls.ongoing != NULL)
+  if ((horizon != 0 && !c->active) || c->hang_journaled
+      || (c->have_stalls && c->stalls.ongoing != NULL)
       || (c->writer != NULL && !c->snapshot_written)
       || (!c->active
           && ((c->have_stalls && g_hash_table_size (c->stalls.live) > 0)
@@ -623,9 +623,8 @@ next_wait_ns (JsCollector *c)
       /* An episode open in an app that records steadily: not before it may
        * close (its parts come with the records), nor after its changes are
        * due in the journal. */
-      if (open)
-        wait
-            = MIN (wait, CLAMP (open_end + c->config->merge_gap_ns - now, tick, JOURNAL_PERIOD_NS));
+      if (horizon != 0)
+        wait = MIN (wait, CLAMP (horizon - now, tick, JOURNAL_PERIOD_NS));
     }
   /* Never negative when someone watches: a snapshot made overdue by this
    * thread's own work (symbolizing a stall's first samples) once made this

@@ -212,6 +212,14 @@ close_open (JsEventStore *store, gint64 now_ns)
   g_ptr_array_add (store->events, e);
 }
 
+/* The merge rule: a part less than the merge gap after `e`'s end is part of
+ * the same episode. */
+static gboolean
+joins (const JsEventStore *store, const JsEvent *e, const JsPart *part)
+{
+  return part->start_ns - e->end_ns < store->config->merge_gap_ns;
+}
+
 /* A part can start before the tick that closed the latest event (a frame
  * starts when its clock was due, and its record comes after its end): less
  * than the merge gap after that event, it belongs to it, which is open again
@@ -224,7 +232,7 @@ reopen_latest (JsEventStore *store, const JsPart *part)
   if (store->events->len == 0)
     return FALSE;
   latest = g_ptr_array_index (store->events, store->events->len - 1);
-  if (latest->frozen != NULL || part->start_ns - latest->end_ns >= store->config->merge_gap_ns)
+  if (latest->frozen != NULL || !joins (store, latest, part))
     return FALSE;
   store->open = g_ptr_array_steal_index (store->events, store->events->len - 1);
   store->open->closed_ns = 0;
@@ -235,21 +243,26 @@ void
 js_event_store_add_part (JsEventStore *store, const JsPart *part)
 {
   store->generation++;
-  if (store->open != NULL && part->start_ns - store->open->end_ns >= store->config->merge_gap_ns)
+  if (store->open != NULL && !joins (store, store->open, part))
     close_open (store, part->start_ns);
   if (store->open == NULL && !reopen_latest (store, part))
     store->open = event_new (store, part);
   event_add (store, store->open, part);
 }
 
+gint64
+js_event_store_horizon (const JsEventStore *store)
+{
+  return store->open != NULL ? store->open->end_ns + store->config->merge_gap_ns : 0;
+}
+
 void
 js_event_store_tick (JsEventStore *store, gint64 now_ns, gint64 busy_since_ns, gboolean force)
 {
-  gint64 horizon;
+  gint64 horizon = js_event_store_horizon (store);
 
-  if (store->open == NULL)
+  if (horizon == 0)
     return;
-  horizon = store->open->end_ns + store->config->merge_gap_ns;
   if (force || (now_ns >= horizon && (busy_since_ns == 0 || busy_since_ns >= horizon)))
     {
       close_open (store, now_ns);

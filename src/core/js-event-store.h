@@ -109,6 +109,10 @@ void js_event_store_foreach_overlapping (JsEventStore *store, JsRecordKind type,
                                          gint64 end_ns, guint max_events,
                                          void (*func) (JsPart *part, gpointer data), gpointer data);
 
+/* When the open episode may close, the merge gap after its end; 0 when none
+ * is open. */
+gint64 js_event_store_horizon (const JsEventStore *store);
+
 /* Closes the open episode when no part can join it any more: `now_ns` is past
  * its end by the merge gap and the main loop is not in the middle of an
  * iteration that started before that (`busy_since_ns`, 0 when idle).
