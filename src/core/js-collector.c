@@ -198,14 +198,23 @@ js_collector_wake (gpointer collector)
 /* One record, to the parts that use it. Nearly all are dispatches and
  * iterations: they go straight to the two functions that take them (one
  * test of the kind here instead of one in every part; js_context_feed takes
- * neither). */
-static inline void
+ * neither). A dispatch that carries the iteration it ended is fed as both,
+ * as if they had come one after the other. Returns how many records it
+ * stood for. */
+static inline guint
 feed (JsCollector *c, const JsRecord *r)
 {
+  JsRecord iteration;
+
   if (r->kind == JS_RECORD_DISPATCH)
     {
       js_part_detector_feed_dispatch (&c->part_detector, r);
       js_frame_metrics_add_dispatch (&c->frames, r);
+      if (js_record_iteration_of (r, &iteration))
+        {
+          js_part_detector_feed_iteration (&c->part_detector, &iteration);
+          return 2;
+        }
     }
   else if (r->kind == JS_RECORD_ITERATION)
     js_part_detector_feed_iteration (&c->part_detector, r);
@@ -215,11 +224,12 @@ feed (JsCollector *c, const JsRecord *r)
       js_frame_metrics_feed (&c->frames, r);
       js_context_feed (&c->context, r);
     }
+  return 1;
 }
 
-/* Returns how many records it consumed. They are read in the ring, not
- * copied out (two 80-byte records an iteration), and handed back a batch
- * at a time. */
+/* Returns how many records it consumed, a dispatch that carries its
+ * iteration counted as two. They are read in the ring, not copied out, and
+ * handed back a batch at a time. */
 static guint
 drain (JsCollector *c)
 {
@@ -229,9 +239,8 @@ drain (JsCollector *c)
   while ((n = js_ring_peek (c->ring, &records, BATCH)) > 0)
     {
       for (guint i = 0; i < n; i++)
-        feed (c, &records[i]);
+        total += feed (c, &records[i]);
       js_ring_release (c->ring, n);
-      total += n;
     }
   c->records_seen += total;
   return total;

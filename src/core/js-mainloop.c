@@ -139,6 +139,15 @@ static const void *open_data[MAX_DEPTH] JS_HOT_DATA;
 static guint too_deep JS_HOT_DATA; /* dispatches past MAX_DEPTH: forwarded untimed */
 static gint64 last_poll_return JS_HOT_DATA;
 static guint32 iteration_dispatches JS_HOT_DATA;
+/* open[0].r is the record of the last dispatch of the outermost loop, not
+ * pushed yet: the next outermost dispatch pushes it before it starts, or the
+ * next poll, with the iteration it ended (JS_RECORD_ENDS_ITERATION), so that
+ * an iteration of one dispatch (a repeating idle, a new g_idle_add each
+ * time, a frame) writes one 80-byte record to the ring, not two: each
+ * record's write costs the main thread ~25-40 ns on these VMs, as much as
+ * all the rest of the hooks (bench/README.md, "Where a new source's cost
+ * goes"). Main thread only. */
+static gboolean pending JS_HOT_DATA;
 static guint seen_reinstalls JS_HOT_DATA;
 
 /* The poll observers (js_mainloop_add_poll_observer). Added and called on
@@ -237,6 +246,29 @@ check_rearmed_sleepers (gint64 leave)
   rearmed_in_wait = 0;
 }
 
+/* Arms the timer of each sleeper that parked under a number it was not
+ * armed for. Out of line and out of the hot page: a sleeper parks a few
+ * times a second at most. */
+static G_GNUC_NO_INLINE void
+arm_parked_sleepers (guint now_parks)
+{
+  parks_seen = now_parks;
+  for (guint i = 0; i < n_sleepers; i++)
+    {
+      Sleeper *s = &sleepers[i];
+      int parked = __atomic_load_n (s->park, __ATOMIC_SEQ_CST);
+
+      if (G_UNLIKELY (parked != 0 && parked != s->armed_for))
+        {
+          set_timer (s, s->delay_ns);
+          if (s->armed_for == 0 && s->disarm_in_wait)
+            armed_for_wait++;
+          s->armed_for = parked;
+          s->due_ns = 0;
+        }
+    }
+}
+
 /* Leaving a poll: a few loads, a system call only for a sleeper that parked
  * since the last time, or whose timer re-armed at the poll's entry is off. */
 static inline void
@@ -245,23 +277,7 @@ sleepers_leave_wait (gint64 leave)
   guint now_parks = __atomic_load_n (&parks, __ATOMIC_SEQ_CST);
 
   if (G_UNLIKELY (now_parks != parks_seen))
-    {
-      parks_seen = now_parks;
-      for (guint i = 0; i < n_sleepers; i++)
-        {
-          Sleeper *s = &sleepers[i];
-          int parked = __atomic_load_n (s->park, __ATOMIC_SEQ_CST);
-
-          if (G_UNLIKELY (parked != 0 && parked != s->armed_for))
-            {
-              set_timer (s, s->delay_ns);
-              if (s->armed_for == 0 && s->disarm_in_wait)
-                armed_for_wait++;
-              s->armed_for = parked;
-              s->due_ns = 0;
-            }
-        }
-    }
+    arm_parked_sleepers (now_parks);
   if (G_UNLIKELY (rearmed_in_wait != 0))
     check_rearmed_sleepers (leave);
 }
@@ -303,7 +319,8 @@ sleepers_enter_wait (gint timeout, gint64 enter)
     parks_seen--;
 }
 
-static void
+/* Out of line: the poll function only compares the earliest due time. */
+static G_GNUC_NO_INLINE void
 notify_poll_observers (gint64 now_ns)
 {
   gint64 earliest = JS_POLL_OBSERVER_DONE;
@@ -329,7 +346,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
 {
   GPollFunc next = __atomic_load_n (&app_poll, __ATOMIC_ACQUIRE);
   gint64 enter, leave;
-  gboolean observed = FALSE;
+  gboolean observed = FALSE, told = FALSE;
   gint ret;
 
   if (!on_watched_thread ())
@@ -339,11 +356,6 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
   if (timeout != 0)
     sleepers_enter_wait (timeout, enter);
   __atomic_store_n (&last_poll_enter, enter, __ATOMIC_RELAXED);
-  if (G_UNLIKELY (enter >= poll_observers_due_ns))
-    {
-      notify_poll_observers (enter);
-      observed = TRUE;
-    }
   if (G_UNLIKELY (__atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE) != seen_reinstalls))
     {
       /* Our poll function was away (replaced behind our back) and is back:
@@ -351,7 +363,25 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
       seen_reinstalls = __atomic_load_n (&reinstalls, __ATOMIC_ACQUIRE);
       last_poll_return = 0;
     }
-  if (last_poll_return != 0)
+  if (pending)
+    {
+      /* depth is 0: an outermost dispatch is over, none has started since. */
+      OpenDispatch *last = &open[0];
+      guint64 lead = (guint64) (last->r.start_ns - last_poll_return);
+      guint64 tail = (guint64) (enter - last->r.end_ns);
+
+      pending = FALSE;
+      if (last_poll_return != 0 && lead <= G_MAXUINT32 && tail <= G_MAXUINT32)
+        {
+          last->r.flags |= JS_RECORD_ENDS_ITERATION;
+          last->r.count = iteration_dispatches;
+          last->r.iter_lead_ns = (guint32) lead;
+          last->r.iter_tail_ns = (guint32) tail;
+          told = TRUE;
+        }
+      js_ring_push (ring, &last->r);
+    }
+  if (last_poll_return != 0 && !told)
     {
       JsRecord r = {
         .kind = JS_RECORD_ITERATION,
@@ -371,6 +401,13 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
           r.inner_ns = enter - MAX (inner->r.start_ns, last_poll_return);
         }
       js_ring_push (ring, &r);
+    }
+  /* After the records of the iteration: an observer's own (a frame clock
+   * gone, the focus) come after the dispatches that ran before them. */
+  if (G_UNLIKELY (enter >= poll_observers_due_ns))
+    {
+      notify_poll_observers (enter);
+      observed = TRUE;
     }
 
   /* In poll from here: after the iteration's record, so that a collector
@@ -423,6 +460,12 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
 
   d = depth;
   frame = &open[d];
+  if (pending)
+    {
+      /* The outermost dispatch before this one, in the same iteration. */
+      pending = FALSE;
+      js_ring_push (ring, &frame->r);
+    }
   /* Where it was posted from: one load (js-posting.h), published for the
    * watchdog with its data (a store each) before the depth that makes them
    * visible. */
@@ -453,7 +496,10 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
     open[depth - 1].r.inner_ns += end - frame->r.start_ns;
   iteration_dispatches++;
   frame->r.end_ns = end;
-  js_ring_push (ring, &frame->r);
+  if (d == 0)
+    pending = TRUE; /* pushed by the next outermost dispatch or poll */
+  else
+    js_ring_push (ring, &frame->r);
   return ret;
 }
 
@@ -464,6 +510,13 @@ js_mainloop_close_open_dispatches (void)
 
   if (!on_watched_thread ())
     return;
+  /* The last outermost dispatch, over but not pushed yet (an exit () from
+   * another thread leaves it out: only this thread pushes). */
+  if (pending)
+    {
+      pending = FALSE;
+      js_ring_push (ring, &open[0].r);
+    }
   /* exit () called from inside a dispatch: those dispatches never return,
    * so end them now, innermost first, as they would have ended. */
   now = js_tsc_clock_now ();

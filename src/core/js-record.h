@@ -1,9 +1,10 @@
 /* js-record.h: what the main-thread hooks tell the collector.
  *
- * One fixed-size record per dispatch and per iteration, written by the main
- * thread into a JsRing. Plain data: no pointer in it is ever dereferenced by
- * the collector (a source may be gone by then), except `code`, which is only
- * looked up as an address.
+ * One fixed-size record per dispatch and per iteration (the last dispatch of
+ * an iteration of the outermost loop carries that iteration: one record for
+ * both), written by the main thread into a JsRing. Plain data: no pointer in it is ever
+ * dereferenced by the collector (a source may be gone by then), except `code`, which is only looked
+ * up as an address.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -45,6 +46,11 @@ enum
 {
   JS_RECORD_CODE_IS_DISPATCH = 1 << 0, /* `code` is the source's dispatch, not a callback */
   JS_RECORD_NESTED_LOOP = 1 << 1,      /* a main loop ran inside this dispatch */
+  /* Dispatch: the last one of an iteration of the outermost loop, and the
+   * record of that iteration as well (js_record_iteration_of): `count` its
+   * dispatches, iter_lead_ns and iter_tail_ns its span around this dispatch.
+   * One ring write an iteration instead of two (js-mainloop.c). */
+  JS_RECORD_ENDS_ITERATION = 1 << 2,
 };
 
 typedef struct
@@ -59,7 +65,8 @@ typedef struct
   const void *code; /* dispatch: callback (or dispatch function) address;
                      * frame: that of the dispatch that ran the frame */
   uint32_t name_id; /* dispatch (frame: its dispatch's): interned source name (js-names.h) */
-  uint32_t count;   /* iteration: dispatches in it; frame, clock gone: window id */
+  uint32_t count;   /* iteration (and a dispatch that ends one): dispatches in it;
+                     * frame, clock gone: window id */
   int16_t priority; /* dispatch: source priority, clamped */
   uint8_t kind;     /* JsRecordKind */
   uint8_t depth;    /* dispatch: 1 = outermost loop; iteration: loop nesting, 0 = outermost */
@@ -76,8 +83,28 @@ typedef struct
       uint32_t post;         /* dispatch: where its source was posted (js-posting.h), 0 unknown */
       uint32_t source_id;    /* dispatch: its source's id */
       const void *user_data; /* dispatch: its data, as an address only (a GTask's completion) */
+      /* Dispatch with JS_RECORD_ENDS_ITERATION: its iteration began this
+       * long before it started and ended this long after it ended. */
+      uint32_t iter_lead_ns;
+      uint32_t iter_tail_ns;
     };
   };
 } JsRecord;
 
 _Static_assert(sizeof (JsRecord) == 80, "JsRecord layout");
+
+/* The iteration a dispatch record carries (JS_RECORD_ENDS_ITERATION), as
+ * the iteration record it stands for; 0 if it carries none. */
+static inline int
+js_record_iteration_of (const JsRecord *r, JsRecord *iteration)
+{
+  if (r->kind != JS_RECORD_DISPATCH || !(r->flags & JS_RECORD_ENDS_ITERATION))
+    return 0;
+  *iteration = (JsRecord){
+    .kind = JS_RECORD_ITERATION,
+    .start_ns = r->start_ns - r->iter_lead_ns,
+    .end_ns = r->end_ns + r->iter_tail_ns,
+    .count = r->count,
+  };
+  return 1;
+}

@@ -22,7 +22,8 @@ drain (void)
     ;
 }
 
-/* The iteration records pushed since the last drain. */
+/* The iteration records pushed since the last drain, those carried by the
+ * last dispatch of their iteration too. */
 static GArray *
 iterations (void)
 {
@@ -32,8 +33,14 @@ iterations (void)
 
   while ((n = js_ring_pop (ring, r, G_N_ELEMENTS (r))) > 0)
     for (guint i = 0; i < n; i++)
-      if (r[i].kind == JS_RECORD_ITERATION)
-        g_array_append_val (out, r[i]);
+      {
+        JsRecord it;
+
+        if (r[i].kind == JS_RECORD_ITERATION)
+          g_array_append_val (out, r[i]);
+        else if (js_record_iteration_of (&r[i], &it))
+          g_array_append_val (out, it);
+      }
   return out;
 }
 
@@ -152,10 +159,140 @@ test_observer_not_busy (void)
   g_array_unref (its);
 }
 
+static JsBridge bridge = { .abi = JS_BRIDGE_ABI, .mode = JS_MODE_PRELOAD };
+
+/* A source that is always ready, dispatched through the bridge's hook as
+ * the preload's stand-in for GLib's own dispatch would. */
+static gboolean
+always_ready (GSource *source, gint *timeout)
+{
+  *timeout = 0;
+  return TRUE;
+}
+
+static int
+real_dispatch (void *source, void *callback, void *user_data)
+{
+  return ((GSourceFunc) callback) (user_data);
+}
+
+static gboolean
+hooked_dispatch (GSource *source, GSourceFunc callback, gpointer user_data)
+{
+  int (*hook) (JsDispatchFunc, void *, void *, void *) = bridge.dispatch;
+
+  return hook (real_dispatch, source, (void *) callback, user_data);
+}
+
+static GSourceFuncs hooked_funcs = { .prepare = always_ready, .dispatch = hooked_dispatch };
+
+static guint
+add_hooked (GSourceFunc func, gpointer data)
+{
+  GSource *source = g_source_new (&hooked_funcs, sizeof (GSource));
+  guint id;
+
+  g_source_set_callback (source, func, data, NULL);
+  id = g_source_attach (source, NULL);
+  g_source_unref (source);
+  return id;
+}
+
+static gboolean
+iterate_once (gpointer data)
+{
+  gboolean *left = data;
+
+  if (*left)
+    {
+      *left = FALSE;
+      g_main_context_iteration (NULL, FALSE);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* An iteration of the outermost loop is told by the record of its last
+ * dispatch (one ring write, not two); a nested loop's iterations still have
+ * their own records; a dispatch that is over when the program exits is
+ * pushed by js_mainloop_close_open_dispatches. */
+static void
+test_carried_by_last_dispatch (void)
+{
+  gboolean nest = FALSE;
+  guint ids[3];
+  JsRecord r[64];
+  guint n, dispatches = 0, since = 0, carried = 0, nested = 0, plain = 0;
+  gint64 first_start = 0, prev_end = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    ids[i] = add_hooked (i == 0 ? iterate_once : keep_going, &nest);
+  g_main_context_iteration (NULL, FALSE);
+  drain ();
+  for (guint i = 0; i < 5; i++)
+    g_main_context_iteration (NULL, FALSE);
+  /* The records of the last iteration come with the next poll. */
+  nest = TRUE;
+  g_main_context_iteration (NULL, FALSE);
+  g_assert_false (nest);
+  while ((n = js_ring_pop (ring, r, G_N_ELEMENTS (r))) > 0)
+    for (guint i = 0; i < n; i++)
+      {
+        JsRecord it;
+
+        if (r[i].kind == JS_RECORD_ITERATION)
+          {
+            /* Only the nested loop's, inside the first dispatch. */
+            g_assert_cmpuint (r[i].depth, ==, 1);
+            nested++;
+            continue;
+          }
+        if (r[i].kind != JS_RECORD_DISPATCH)
+          continue;
+        if (r[i].depth != 1)
+          continue;
+        if (since++ == 0)
+          first_start = r[i].start_ns;
+        dispatches++;
+        if (!js_record_iteration_of (&r[i], &it))
+          continue;
+        /* The first: the warm-up iteration's last dispatch, drained before. */
+        g_assert_cmpuint (it.count, ==, 3);
+        g_assert_cmpuint (since, ==, carried++ == 0 ? 1 : 3);
+        since = 0;
+        g_assert_cmpint (it.start_ns, <=, first_start);
+        g_assert_cmpint (it.end_ns, >=, r[i].end_ns);
+        /* In order, apart (an earlier test's poll observer is called in
+         * every poll: its time is in neither). */
+        g_assert_cmpint (it.start_ns, >=, prev_end);
+        prev_end = it.end_ns;
+      }
+  /* The warm-up's last, then 5 iterations of 3, then the sixth's (how many
+   * its nested loop leaves to it is GLib's business), whose last comes with
+   * the next poll. */
+  g_assert_cmpuint (dispatches, >=, 1 + 5 * 3);
+  g_assert_cmpuint (carried, ==, 1 + 5);
+  g_assert_cmpuint (nested, ==, 1);
+
+  /* Over but not pushed: the exit path pushes it, without an iteration. */
+  for (guint i = 1; i < G_N_ELEMENTS (ids); i++)
+    g_source_remove (ids[i]);
+  g_main_context_iteration (NULL, FALSE);
+  drain ();
+  js_mainloop_close_open_dispatches ();
+  while ((n = js_ring_pop (ring, r, G_N_ELEMENTS (r))) > 0)
+    for (guint i = 0; i < n; i++)
+      if (r[i].kind == JS_RECORD_DISPATCH)
+        {
+          g_assert_false (r[i].flags & JS_RECORD_ENDS_ITERATION);
+          plain++;
+        }
+  g_assert_cmpuint (plain, ==, 1);
+  g_source_remove (ids[0]);
+}
+
 int
 main (int argc, char **argv)
 {
-  JsBridge bridge = { .abi = JS_BRIDGE_ABI, .mode = JS_MODE_PRELOAD };
 
   g_test_init (&argc, &argv, NULL);
   ring = js_ring_new (1024);
@@ -163,5 +300,6 @@ main (int argc, char **argv)
   g_test_add_func ("/iterations/zero-timeout-is-busy", test_zero_timeout_is_busy);
   g_test_add_func ("/iterations/wait-is-not-busy", test_wait_is_not_busy);
   g_test_add_func ("/iterations/observer-not-busy", test_observer_not_busy);
+  g_test_add_func ("/iterations/carried-by-last-dispatch", test_carried_by_last_dispatch);
   return g_test_run ();
 }
