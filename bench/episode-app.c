@@ -5,6 +5,12 @@
  *                                   many stalls, for SECONDS
  *   episode-app hang SECONDS        one callback works for SECONDS: one
  *                                   stall
+ *   episode-app intermittent SECONDS
+ *                                   an animation that janks by itself: every
+ *                                   16 ms a timeout does 1.5 ms of work, and
+ *                                   every 60th (about once a second) 52-84 ms
+ *                                   instead, each time through other stacks:
+ *                                   one short episode a second, for SECONDS
  *
  * The work goes through recursions of varying depth (1-12) into four leaf
  * functions, so that the stacks sampled differ (many distinct stacks, as
@@ -80,12 +86,14 @@ bench_descend (guint depth, guint which)
     }
 }
 
-/* Works until `until_us`, through stacks that keep changing. */
+/* Works until `until_us`, through stacks that keep changing (the k-th
+ * descent of a call is bench_descend (1 + (k * 7) % 12, k / 3), k from
+ * `first`). */
 NOINLINE void
-bench_work (gint64 until_us)
+bench_work (gint64 until_us, guint first)
 {
   gint64 start = g_get_monotonic_time ();
-  guint k = 0;
+  guint k = first;
 
   while (g_get_monotonic_time () < until_us)
     {
@@ -112,14 +120,37 @@ frame_cb (gpointer data)
       g_timeout_add (4000, quit_cb, NULL);
       return G_SOURCE_REMOVE;
     }
-  bench_work (now + (30 + (rounds++ * 13) % 31) * 1000);
+  bench_work (now + (30 + (rounds++ * 13) % 31) * 1000, 0);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The same steady load and jank in every run: a counter, no clock or random
+ * numbers decides which tick is slow, how slow, and through which stacks. */
+static gboolean
+intermittent_cb (gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (now >= end_us)
+    {
+      g_timeout_add (4000, quit_cb, NULL);
+      return G_SOURCE_REMOVE;
+    }
+  if (++rounds % 60 == 0)
+    {
+      guint jank = rounds / 60;
+
+      bench_work (now + (52 + (jank * 13) % 33) * 1000, jank * 5);
+    }
+  else
+    bench_work (now + 1500, rounds);
   return G_SOURCE_CONTINUE;
 }
 
 static gboolean
 hang_cb (gpointer data)
 {
-  bench_work (end_us);
+  bench_work (end_us, 0);
   g_timeout_add (4000, quit_cb, NULL);
   return G_SOURCE_REMOVE;
 }
@@ -130,15 +161,19 @@ main (int argc, char **argv)
   const char *scenario = argc > 1 ? argv[1] : "";
   int seconds = argc > 2 ? atoi (argv[2]) : 0;
 
-  if (seconds <= 0 || (strcmp (scenario, "sustained") != 0 && strcmp (scenario, "hang") != 0))
+  if (seconds <= 0
+      || (strcmp (scenario, "sustained") != 0 && strcmp (scenario, "hang") != 0
+          && strcmp (scenario, "intermittent") != 0))
     {
-      fprintf (stderr, "usage: episode-app sustained|hang SECONDS\n");
+      fprintf (stderr, "usage: episode-app sustained|hang|intermittent SECONDS\n");
       return 2;
     }
   loop = g_main_loop_new (NULL, FALSE);
   end_us = g_get_monotonic_time () + 100000 + seconds * G_USEC_PER_SEC;
   if (strcmp (scenario, "sustained") == 0)
     g_timeout_add (16, frame_cb, NULL);
+  else if (strcmp (scenario, "intermittent") == 0)
+    g_timeout_add (16, intermittent_cb, NULL);
   else
     g_timeout_add (100, hang_cb, NULL);
   g_main_loop_run (loop);

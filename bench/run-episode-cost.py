@@ -9,7 +9,20 @@ default sampling schedule:
              (60): one episode of thousands of stalls
   hang       one callback works for --hang-seconds (300): one stall
 
-with stacks that keep changing. Every 0.25 s it reads /proc: the CPU time
+with stacks that keep changing. `--scenario intermittent` runs another one
+instead (not part of the default run):
+
+  intermittent  an animation that janks by itself, for --intermittent-seconds
+             (40): every 16 ms a callback works 1.5 ms, every 60th 52-84 ms
+             through other stacks each time, deterministically: about one short
+             episode a second (like gtk4-widget-factory on a slow VM, whose own
+             jank varies too much from run to run to compare builds with).
+             Measured over a window from --warmup (10) s after the start to the
+             end of the load, from schedstat (ns, exact; stat counts 10 ms
+             ticks): per run and thread (collector, watchdog, main) the CPU in
+             ms per second and the collector's wake-ups (context switches) per
+             second; then per side the median and the spread (min-max) over the
+             runs, --reps (5) alternating pairs. Every 0.25 s it reads /proc: the CPU time
 of the jankscope threads (the collector "jankscope", the watchdog
 "jankscope-watch") and of the main thread, and the process's RSS; at the
 end VmHWM (peak RSS) and the report. Printed per scenario and side:
@@ -28,7 +41,16 @@ end VmHWM (peak RSS) and the report. Printed per scenario and side:
         --preload build/src/libjankscope-preload.so \\
         --baseline-preload /tmp/main-build/src/libjankscope-preload.so
 
-BENCH_QUICK=1: 10 s and 20 s. Sides alternate (--reps pairs), so a machine
+    bench/run-episode-cost.py --exe build/bench/episode-app \\
+        --scenario intermittent --reps 5 \\
+        --preload build/src/libjankscope-preload.so \\
+        --baseline-preload /tmp/old-build/libjankscope-preload.so
+
+(a preload loads the core from its own directory, so a copy of an old build's
+build/src/*.so in a directory of its own keeps a baseline.) A/A, the same
+preload on both sides, shows the benchmark's noise.
+
+BENCH_QUICK=1: 10 s and 20 s (intermittent: 10 s, warm-up 4 s). Sides alternate (--reps pairs), so a machine
 that drifts favours neither. Prints numbers, never judges them; fails only
 when a program fails.
 """
@@ -82,6 +104,110 @@ def status_kib(pid, key):
     return None
 
 
+def thread_schedstat(pid):
+    """{name: (on-CPU ns, context switches)} of the jankscope threads and
+    "main", from /proc/PID/task/*/schedstat and status."""
+    out = {}
+    try:
+        tids = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return out
+    for tid in tids:
+        base = "/proc/%d/task/%s/" % (pid, tid)
+        try:
+            with open(base + "comm") as f:
+                name = f.read().strip()
+            with open(base + "schedstat") as f:
+                ns = int(f.read().split()[0])
+            switches = 0
+            with open(base + "status") as f:
+                for line in f:
+                    if line.startswith(("voluntary_ctxt_switches:",
+                                        "nonvoluntary_ctxt_switches:")):
+                        switches += int(line.split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if int(tid) == pid:
+            name = "main"
+        elif not name.startswith("jankscope"):
+            continue
+        ns0, sw0 = out.get(name, (0, 0))
+        out[name] = (ns0 + ns, sw0 + switches)
+    return out
+
+
+def run_window(exe, seconds, warmup, preload):
+    """One intermittent run; returns {thread: (CPU ms/s, switches/s)} over
+    the window from `warmup` s after the start to the end of the load."""
+    tmp = tempfile.mkdtemp(prefix="jankscope-episode-")
+    if preload:
+        env = benchlib.preload_env(preload, tmp)
+    else:
+        env = benchlib.baseline_env()
+    proc = subprocess.Popen([exe, "intermittent", str(seconds)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    start = time.monotonic()
+    first = last = None
+    while proc.poll() is None:
+        elapsed = time.monotonic() - start
+        if elapsed >= warmup and first is None:
+            first = (time.monotonic(), thread_schedstat(proc.pid))
+        elif first is not None and last is None and elapsed >= seconds + 0.1:
+            last = (time.monotonic(), thread_schedstat(proc.pid))
+        time.sleep(0.05)
+    out, err = proc.communicate()
+    reports = [n for n in os.listdir(tmp) if n.endswith(".json")]
+    shutil.rmtree(tmp, ignore_errors=True)
+    if proc.returncode != 0 or not benchlib.parse_results(out) or not first or not last:
+        raise RuntimeError("%s intermittent failed (%s): %s" % (exe, proc.returncode, err[-2000:]))
+    if preload and not reports:
+        raise RuntimeError("%s intermittent: no report with %s" % (exe, preload))
+    span = last[0] - first[0]
+    result = {}
+    for name, (ns, sw) in last[1].items():
+        ns0, sw0 = first[1].get(name, (0, 0))
+        result[name] = ((ns - ns0) / 1e6 / span, (sw - sw0) / span)
+    return result
+
+
+def intermittent(args, sides):
+    """The intermittent scenario: per-run rows, then per side medians and
+    spreads."""
+    seconds, warmup = args.intermittent_seconds, args.warmup
+    threads = (("jankscope", "collector"), ("jankscope-watch", "watchdog"), ("main", "main"))
+    alone = run_window(args.exe, seconds, warmup, None)
+    rows = [["without", "-", "-", "-", "%.2f" % alone.get("main", (0, 0))[0], "-"]]
+    per_side = {name: [] for name, _ in sides}
+    for rep in range(args.reps):
+        order = sides if rep % 2 == 0 else list(reversed(sides))
+        for name, preload in order:
+            r = run_window(args.exe, seconds, warmup, preload)
+            per_side[name].append(r)
+            rows.append([name, "%d" % (rep + 1)]
+                        + ["%.3f" % r.get(t, (0, 0))[0] for t, _ in threads]
+                        + ["%.2f" % r.get("jankscope", (0, 0))[1]])
+            sys.stdout.flush()
+    print("intermittent %d s (1.5 ms every 16 ms, 52-84 ms every 60th), window %d-%d s, "
+          "%d alternating pair(s); CPU in ms per second (schedstat)"
+          % (seconds, warmup, seconds, args.reps))
+    benchlib.print_table(["side", "run", "collector ms/s", "watchdog ms/s", "main ms/s",
+                          "collector wakes/s"], rows)
+    print()
+    summary = []
+    for name, _ in sides:
+        runs = per_side[name]
+        row = [name]
+        for t, _ in threads:
+            vals = [r.get(t, (0, 0))[0] for r in runs]
+            row.append("%.3f (%.3f-%.3f)" % (benchlib.median(vals), min(vals), max(vals)))
+        vals = [r.get("jankscope", (0, 0))[1] for r in runs]
+        row.append("%.2f (%.2f-%.2f)" % (benchlib.median(vals), min(vals), max(vals)))
+        summary.append(row)
+    print("median (min-max) over the runs of each side:")
+    benchlib.print_table(["side", "collector ms/s", "watchdog ms/s", "main ms/s",
+                          "collector wakes/s"], summary)
+
+
 def run_side(exe, scenario, seconds, preload):
     """One run; returns a dict of what was measured."""
     tmp = tempfile.mkdtemp(prefix="jankscope-episode-")
@@ -131,10 +257,21 @@ def main():
     ap.add_argument("--baseline-preload", help="the preload to compare with (e.g. main's)")
     ap.add_argument("--sustained-seconds", type=int, default=60)
     ap.add_argument("--hang-seconds", type=int, default=300)
-    ap.add_argument("--reps", type=int, default=1, help="pairs of runs per scenario")
+    ap.add_argument("--intermittent-seconds", type=int, default=40)
+    ap.add_argument("--warmup", type=float, default=10.0,
+                    help="intermittent: seconds before the window starts (default 10)")
+    ap.add_argument("--scenario", choices=("default", "intermittent"), default="default",
+                    help="default: sustained and hang; intermittent: that one alone")
+    ap.add_argument("--reps", type=int, default=None,
+                    help="pairs of runs per scenario (default 1; intermittent 5)")
     args = ap.parse_args()
+    if args.reps is None:
+        args.reps = 5 if args.scenario == "intermittent" else 1
     if benchlib.quick():
         args.sustained_seconds, args.hang_seconds = 10, 20
+        args.intermittent_seconds, args.warmup = 10, 4.0
+    if args.scenario == "intermittent" and args.warmup >= args.intermittent_seconds:
+        ap.error("--warmup must be shorter than --intermittent-seconds")
     problem = benchlib.preload_problem(args.preload)
     sides = []
     if args.baseline_preload:
@@ -144,6 +281,14 @@ def main():
         sides.append(("baseline", args.baseline_preload))
     if problem is None:
         sides.append(("this build", args.preload))
+
+    if args.scenario == "intermittent":
+        if sides:
+            intermittent(args, sides)
+        if problem is not None:
+            print("SKIPPED this build's side: " + problem)
+            return benchlib.SKIP
+        return 0
 
     rows = []
     for scenario, seconds in (("sustained", args.sustained_seconds),
