@@ -347,6 +347,18 @@ js_json_writer_member (JsJsonWriter *writer, const char *name)
 }
 
 void
+js_json_writer_members_text (JsJsonWriter *w, const char *text, gsize length)
+{
+  /* Only where a member's name may come: in an object's value position or
+   * inside a withheld value nothing is written (as for any member). */
+  if (length == 0 || w->depth == 0 || w->after_name || w->withheld != 0)
+    return;
+  g_string_append_len (w->out, text, (gssize) length);
+  if (w->depth <= JS_JSON_WRITER_MAX_DEPTH)
+    w->started[w->depth] = TRUE;
+}
+
+void
 js_json_writer_string (JsJsonWriter *writer, const char *text)
 {
   if (withheld (writer, 0))

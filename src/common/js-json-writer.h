@@ -75,6 +75,11 @@ void js_json_writer_begin_array (JsJsonWriter *writer);
 void js_json_writer_end_array (JsJsonWriter *writer);
 /* A member's name; its value comes next. */
 void js_json_writer_member (JsJsonWriter *writer, const char *name);
+/* Members a writer of the same style and filter wrote before as the first
+ * ones of an object at this depth (text a caller kept: what followed the
+ * opening bracket), appended as they are to the object just begun; the
+ * next member gets its comma. Nothing is checked or filtered again. */
+void js_json_writer_members_text (JsJsonWriter *writer, const char *text, gsize length);
 
 /* NULL writes null. */
 void js_json_writer_string (JsJsonWriter *writer, const char *text);

@@ -208,6 +208,57 @@ test_unbalanced (void)
   g_assert_cmpstr (out->str, ==, "[1]");
 }
 
+/* An object's first members kept as text and appended to another object
+ * begun by a writer of the same style: the same document as one written
+ * whole. Nowhere a member's name may not come, nothing is written. */
+static void
+test_members_text (void)
+{
+  static const JsJsonWriterStyle styles[]
+      = { JS_JSON_WRITER_COMPACT, JS_JSON_WRITER_SPACED, JS_JSON_WRITER_PRETTY };
+
+  for (guint i = 0; i < G_N_ELEMENTS (styles); i++)
+    {
+      JsJsonWriter w;
+      g_autoptr (GString) whole = start (&w, styles[i]);
+      g_autoptr (GString) again = NULL;
+      g_autofree char *kept = NULL;
+      gsize kept_from;
+
+      js_json_writer_begin_object (&w);
+      kept_from = whole->len;
+      js_json_writer_member_int (&w, "id", 1);
+      js_json_writer_member (&w, "stacks");
+      js_json_writer_begin_array (&w);
+      js_json_writer_string (&w, "a");
+      js_json_writer_end_array (&w);
+      kept = g_strndup (whole->str + kept_from, whole->len - kept_from);
+      js_json_writer_member_string (&w, "scene", "s");
+      js_json_writer_end_object (&w);
+
+      again = start (&w, styles[i]);
+      js_json_writer_begin_object (&w);
+      js_json_writer_members_text (&w, kept, strlen (kept));
+      js_json_writer_member_string (&w, "scene", "s");
+      js_json_writer_end_object (&w);
+      g_assert_cmpstr (again->str, ==, whole->str);
+    }
+  {
+    JsJsonWriter w;
+    g_autoptr (GString) out = start (&w, JS_JSON_WRITER_COMPACT);
+
+    js_json_writer_members_text (&w, "\"a\":1", 5); /* no object */
+    js_json_writer_begin_object (&w);
+    js_json_writer_member (&w, "b");
+    js_json_writer_members_text (&w, "\"a\":1", 5); /* a value is due */
+    js_json_writer_int (&w, 2);
+    js_json_writer_members_text (&w, "", 0);
+    js_json_writer_member_int (&w, "c", 3);
+    js_json_writer_end_object (&w);
+    g_assert_cmpstr (out->str, ==, "{\"b\":2,\"c\":3}");
+  }
+}
+
 /* A filter: "secret" becomes "***" wherever it appears. */
 static char *
 hide_secret (gpointer data, const char *text)
@@ -301,5 +352,6 @@ main (int argc, char **argv)
   g_test_add_func ("/json-writer/round-trip", test_round_trip);
   g_test_add_func ("/json-writer/unbalanced", test_unbalanced);
   g_test_add_func ("/json-writer/filter", test_filter);
+  g_test_add_func ("/json-writer/members-text", test_members_text);
   return g_test_run ();
 }
