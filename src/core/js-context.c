@@ -275,7 +275,7 @@ js_context_annotate (JsContext *c, JsEventStore *store)
 
       e->context = g_new (JsEventContext, 1);
       compute (c, e, e->context);
-      js_event_store_touch (store, e);
+      js_event_store_touch_context (store, e);
     }
 }
 

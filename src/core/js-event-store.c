@@ -27,6 +27,8 @@ event_free (gpointer p)
     g_bytes_unref (e->frozen);
   if (e->journaled_json != NULL)
     g_bytes_unref (e->journaled_json);
+  if (e->body != NULL)
+    g_bytes_unref (e->body);
   g_free (e);
 }
 
@@ -116,6 +118,7 @@ event_add (JsEventStore *store, JsEvent *e, const JsPart *part)
   e->duration_ns += part->duration_ns;
   e->blocked_ns = blocked > G_MAXINT64 - e->blocked_ns ? G_MAXINT64 : e->blocked_ns + blocked;
   e->changed = store->generation;
+  e->body_changed = store->generation;
   e->parts_count++;
   if (part->duration_ns > e->longest.duration_ns)
     set_longest (e, part);
@@ -194,6 +197,8 @@ close_open (JsEventStore *store, gint64 now_ns)
   if (e == NULL)
     return;
   e->closed_ns = MAX (now_ns, 1);
+  /* Changed for the journal; not its text before its context (body_changed):
+   * closing it is nowhere in that. */
   e->changed = ++store->generation;
   if (store->events->len < store->config->max_events)
     {
@@ -273,6 +278,51 @@ void
 js_event_store_touch (JsEventStore *store, JsEvent *e)
 {
   e->changed = ++store->generation;
+  e->body_changed = e->changed;
+}
+
+void
+js_event_store_touch_context (JsEventStore *store, JsEvent *e)
+{
+  e->changed = ++store->generation;
+}
+
+/* The evidence `h` with one stall more (js_event_evidence_state): its
+ * samples' count and its whole header, what the watchdog says of it (its
+ * ping's latency comes after its end, the count of samples folded into the
+ * last one grows while the array does not). */
+static guint64
+evidence_add (guint64 h, const JsStall *s)
+{
+  const guchar *bytes = (const guchar *) &s->h;
+
+  h = (h ^ s->samples->len) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  for (gsize i = 0; i < sizeof s->h; i += sizeof (guint64))
+    {
+      guint64 word = 0;
+
+      memcpy (&word, bytes + i, MIN (sizeof word, sizeof s->h - i));
+      h = (h ^ word) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+      h ^= h >> 29;
+    }
+  return h;
+}
+
+void
+js_event_store_touch_folded (JsEventStore *store, JsEvent *e, const JsStall *stall)
+{
+  e->changed = ++store->generation;
+  e->folded = evidence_add (e->folded, stall);
+}
+
+guint64
+js_event_evidence_state (const JsEvent *e)
+{
+  guint64 h = e->folded;
+
+  for (guint i = 0; e->stalls != NULL && i < e->stalls->len; i++)
+    h = evidence_add (h, g_ptr_array_index (e->stalls, i));
+  return h;
 }
 
 void
@@ -288,7 +338,9 @@ js_event_store_freeze (JsEventStore *store, JsEvent *e, GBytes *json)
   g_clear_pointer (&e->stalls, g_ptr_array_unref);
   g_clear_pointer (&e->attribution, js_attribution_free);
   g_clear_pointer (&e->windows, g_array_unref);
+  g_clear_pointer (&e->body, g_bytes_unref);
   e->changed = ++store->generation;
+  e->body_changed = e->changed;
 }
 
 guint64
@@ -343,4 +395,25 @@ GBytes *
 js_event_journaled_json (const JsEvent *e)
 {
   return js_event_journal_is_current (e) ? e->journaled_json : NULL;
+}
+
+void
+js_event_keep_body (JsEvent *e, GBytes *body, guint symbols)
+{
+  g_clear_pointer (&e->body, g_bytes_unref);
+  if (e->frozen != NULL)
+    return;
+  e->body = g_bytes_ref (body);
+  e->body_at = e->body_changed;
+  e->body_evidence = js_event_evidence_state (e);
+  e->body_symbols = symbols;
+}
+
+GBytes *
+js_event_kept_body (const JsEvent *e, guint symbols)
+{
+  if (e->body == NULL || e->body_at != e->body_changed || e->body_symbols != symbols
+      || e->body_evidence != js_event_evidence_state (e))
+    return NULL;
+  return e->body;
 }

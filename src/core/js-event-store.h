@@ -84,6 +84,15 @@ typedef struct
   /* That JSON (a reference), until the event is frozen: if nothing changed
    * since, it is the frozen form, and the journal has it already. */
   GBytes *journaled_json;
+  /* Its report JSON up to its context (js-report.c), kept while it is not
+   * frozen: built again, an event is mostly what it was (closed, its
+   * context set, a stall it showed pending folded in). */
+  guint64 body_changed; /* the store's generation at its last change of parts or stalls */
+  guint64 folded;       /* the stalls folded into `attribution`, in order (a hash) */
+  GBytes *body;
+  guint64 body_at;       /* body_changed when it was built */
+  guint64 body_evidence; /* js_event_evidence_state () then */
+  guint body_symbols;    /* the caller's symbol generation then */
 } JsEvent;
 
 typedef struct
@@ -122,6 +131,13 @@ void js_event_store_tick (JsEventStore *store, gint64 now_ns, gint64 busy_since_
 
 /* Marks `e` changed (for the journal). */
 void js_event_store_touch (JsEventStore *store, JsEvent *e);
+/* Marks only `e`'s context changed (js-context.h): the rest of its text is
+ * what it was. */
+void js_event_store_touch_context (JsEventStore *store, JsEvent *e);
+/* `stall` was folded into `e`'s attribution (js-stall-store.h): changed for
+ * the journal; its text is what it was if the stall was pending in it, as
+ * it is now, when that text was built (js_event_evidence_state). */
+void js_event_store_touch_folded (JsEventStore *store, JsEvent *e, const JsStall *stall);
 
 /* `e` was serialized for good (`json`, taken): its parts and stalls go. */
 void js_event_store_freeze (JsEventStore *store, JsEvent *e, GBytes *json);
@@ -137,6 +153,19 @@ gboolean js_event_journal_is_current (const JsEvent *e);
 /* The text last written for `e` while it is current, else NULL: what
  * serializing it again would give (not a new reference). */
 GBytes *js_event_journaled_json (const JsEvent *e);
+
+/* The report's text of `e` up to its context as just built (a reference is
+ * kept until it is frozen), for `symbols`: the generation of what names its
+ * frames (js_symbolizer_generation), which may name them better later. */
+void js_event_keep_body (JsEvent *e, GBytes *body, guint symbols);
+/* That text while nothing it shows changed since: only its context or its
+ * closing (neither is in it), and its stalls as they were, folded in since
+ * or not, nor `symbols`; else NULL (not a new reference). */
+GBytes *js_event_kept_body (const JsEvent *e, guint symbols);
+/* The stalls its text shows, in the order it folds them: those folded in,
+ * then those pending, each with its samples, last sample and end (a hash).
+ * A pending stall folded in as it was leaves it as it was. */
+guint64 js_event_evidence_state (const JsEvent *e);
 
 /* Events per tier, dropped ones included; and all dropped. */
 void js_event_store_count (const JsEventStore *store, guint64 by_tier[JS_N_EVENT_TIERS],

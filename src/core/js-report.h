@@ -58,8 +58,9 @@ typedef struct
  * for `live`), then the events, one per line. */
 char *js_report_build (const JsReportInput *in, gsize *length);
 
-/* One event as one line of JSON (scrubbed when asked). */
-GBytes *js_report_event_json (const JsReportInput *in, const JsEvent *e);
+/* One event as one line of JSON (scrubbed when asked). Keeps its text up to
+ * its context with `e` for the next build (js_event_keep_body). */
+GBytes *js_report_event_json (const JsReportInput *in, JsEvent *e);
 
 /* Is a stall under way past the first watchdog tier (an ongoing "hang")? */
 gboolean js_report_has_ongoing_hang (const JsReportInput *in);

@@ -243,7 +243,7 @@ settle_in_store (JsStallStore *store, JsStall *stall, JsEventStore *es, GArray *
       if (e->attribution == NULL)
         e->attribution = js_attribution_new ();
       js_attribution_fold_stall (e->attribution, store->modules, store->stacks, stall, regions);
-      js_event_store_touch (es, e);
+      js_event_store_touch_folded (es, e, stall);
       folded++;
     }
   return folded;
