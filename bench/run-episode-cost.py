@@ -206,6 +206,17 @@ def intermittent(args, sides):
     print("median (min-max) over the runs of each side:")
     benchlib.print_table(["side", "collector ms/s", "watchdog ms/s", "main ms/s",
                           "collector wakes/s"], summary)
+    if len(sides) == 2:
+        # Run i of one side next to run i of the other: the machine's slow
+        # swings move both alike.
+        cells = []
+        for t, label in threads:
+            base = [r.get(t, (0, 0))[0] for r in per_side[sides[0][0]]]
+            this = [r.get(t, (0, 0))[0] for r in per_side[sides[1][0]]]
+            med, iqr = benchlib.paired(this, base)
+            cells.append("%s %+.3f (IQR %.3f)" % (label, med, iqr))
+        print("paired (%s - %s), median of the pairs' differences, ms/s: %s"
+              % (sides[1][0], sides[0][0], ", ".join(cells)))
 
 
 def run_side(exe, scenario, seconds, preload):
