@@ -15,8 +15,8 @@ import shutil
 import sys
 
 from jankscope_test import (
-    MS, CheckFailed, app, check, check_equal, fact, gtk_env, main, run_app, summarize,
-    validate_report, validate_run_report)
+    MS, CheckFailed, app, check, check_equal, fact, gtk_env, journal_lines, main, run_app,
+    summarize, validate_report, validate_run_report)
 
 # js-install-id.h: SHA-256 of SALT "\n" MACHINE_ID "\n" UID, first 16 hex digits.
 INSTALL_ID_SALT = "jankscope-install-id-v1"
@@ -372,6 +372,25 @@ def test_limits():
     check_equal(n["calls_unbalanced"], 0, "annotations.calls_unbalanced (ignored pops match)")
 
 
+def test_animated_journal():
+    """An episode in an app that animates (the collector drains it once a
+    second and sees the episode open first) reaches the journal once, as it
+    closed: its line already has the mark that ended after the stall but
+    before the episode closed (js-collector.c, journal_events)."""
+    run = run_context(["animated"], timeout=60)
+    check_equal(run.returncode, -9, f"killed itself after the stall\n{run.describe()}")
+    window = named_stalls(run)["animated"]
+    lines = [line["event"] for line in journal_lines(run.report_path + ".journal")
+             if isinstance(line.get("event"), dict)
+             and line["event"]["start_ns"] <= window[0] + 1000
+             and line["event"]["end_ns"] >= window[1]]
+    check(len(lines) >= 1, f"the stall's event in the journal: {summarize(lines)}")
+    marks = [m for m in lines[0]["marks"] if m["name"] == "late-end"]
+    check(len(marks) == 1 and marks[0]["end_ns"] is not None,
+          f"its first line has the mark and its end: {lines[0]['marks']}")
+    check_equal(len(lines), 1, "journal lines of the event")
+
+
 def run_gtk4(scrub):
     env = gtk_env()
     if scrub:
@@ -444,6 +463,7 @@ CHECKS = {
     "scrub": test_scrub,
     "scrub-previous-run": test_scrub_previous_run,
     "limits": test_limits,
+    "animated-journal": test_animated_journal,
     "gtk4-title": test_gtk4_title,
     "gtk4-scrub": test_gtk4_scrub,
 }

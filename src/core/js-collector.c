@@ -385,6 +385,14 @@ journal_events (JsCollector *c, const JsReportInput *in, JsEventStore *store, gi
 
       if (e == NULL || js_event_journal_is_current (e))
         continue;
+      /* A new episode waits for its close (merge gap, 500 ms by default:
+       * it then has its context, and the stall it showed pending folded in
+       * later leaves its text as it was) up to JOURNAL_PERIOD_NS after its
+       * first part ended: one line where there were two of ~30 KB each, open
+       * then closed, in an app that janks once a second. */
+      if (e == store->open && e->journaled == 0 && !force && e->parts->len > 0
+          && now - g_array_index (e->parts, JsPart, 0).end_ns < JOURNAL_PERIOD_NS)
+        continue;
       /* An event that still changes is written again at most every
        * JOURNAL_PERIOD_NS (longer for a large one); its final form (frozen)
        * at once. */

@@ -8,6 +8,11 @@
  *                               an 80 ms stall in a source named SOURCE,
  *                               inside a scene named SCENE
  *   context-app limits          more labels and deeper nesting than kept
+ *   context-app animated        an app that animates (a timeout every 16
+ *                               ms): an 80 ms stall inside mark "late-end",
+ *                               which ends 300 ms after it; 3 s later the
+ *                               program kills itself (SIGKILL: its journal
+ *                               stays)
  *
  * It prints "step=..." lines, which must be the same with and without
  * jankscope (the API is a no-op without it), "api_active=0|1", and
@@ -18,6 +23,7 @@
 
 #include "scenario.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -265,6 +271,54 @@ scenario_limits (void)
   return 0;
 }
 
+/* --- animated ------------------------------------------------------------------ */
+
+gboolean ctx_animation_cb (gpointer data);
+gboolean ctx_animated_stall_cb (gpointer data);
+gboolean ctx_late_end_cb (gpointer data);
+gboolean ctx_kill_cb (gpointer data);
+
+gboolean
+ctx_animation_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+gboolean
+ctx_kill_cb (gpointer data)
+{
+  step ("killed");
+  fflush (stdout);
+  raise (SIGKILL);
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+ctx_late_end_cb (gpointer data)
+{
+  jankscope_mark_end ();
+  add_named_timeout ("ctx-kill", 3000, ctx_kill_cb, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+ctx_animated_stall_cb (gpointer data)
+{
+  jankscope_mark_begin ("late-end");
+  stall ("animated", 80, FALSE);
+  add_named_timeout ("ctx-late-end", 300, ctx_late_end_cb, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static int
+scenario_animated (void)
+{
+  add_named_timeout ("ctx-animation", 16, ctx_animation_cb, NULL);
+  add_named_timeout ("ctx-animated", 1500, ctx_animated_stall_cb, NULL);
+  run_loop (loop);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -272,7 +326,7 @@ main (int argc, char **argv)
 
   if (argc < 2)
     {
-      fprintf (stderr, "usage: %s annotate|quick|labels SCENE SOURCE|limits\n", argv[0]);
+      fprintf (stderr, "usage: %s annotate|quick|labels SCENE SOURCE|limits|animated\n", argv[0]);
       return 2;
     }
   loop = g_main_loop_new (NULL, FALSE);
@@ -286,6 +340,8 @@ main (int argc, char **argv)
     status = scenario_labels (argv[2], argv[3]);
   else if (strcmp (argv[1], "limits") == 0)
     status = scenario_limits ();
+  else if (strcmp (argv[1], "animated") == 0)
+    status = scenario_animated ();
   else
     {
       fprintf (stderr, "unknown scenario %s\n", argv[1]);
