@@ -17,6 +17,23 @@ import tempfile
 SKIP = 77  # meson's "skipped" exit status
 
 
+def threads(pid):
+    """(tid, comm, /proc/PID/task/TID/) of each thread of `pid` still there
+    (none if the process is gone)."""
+    try:
+        tids = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return
+    for tid in tids:
+        base = "/proc/%d/task/%s/" % (pid, tid)
+        try:
+            with open(base + "comm") as f:
+                name = f.read().strip()
+        except OSError:
+            continue
+        yield int(tid), name, base
+
+
 def quick():
     """BENCH_QUICK=1 asks for a short run (CI)."""
     return os.environ.get("BENCH_QUICK", "") not in ("", "0")

@@ -110,16 +110,24 @@ quit_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The load's end: the program idles 4 s more (jankscope folds and freezes
+ * the last event), then quits. */
+static gboolean
+over (gint64 now)
+{
+  if (now < end_us)
+    return FALSE;
+  g_timeout_add (4000, quit_cb, NULL);
+  return TRUE;
+}
+
 static gboolean
 frame_cb (gpointer data)
 {
   gint64 now = g_get_monotonic_time ();
 
-  if (now >= end_us)
-    {
-      g_timeout_add (4000, quit_cb, NULL);
-      return G_SOURCE_REMOVE;
-    }
+  if (over (now))
+    return G_SOURCE_REMOVE;
   bench_work (now + (30 + (rounds++ * 13) % 31) * 1000, 0);
   return G_SOURCE_CONTINUE;
 }
@@ -131,11 +139,8 @@ intermittent_cb (gpointer data)
 {
   gint64 now = g_get_monotonic_time ();
 
-  if (now >= end_us)
-    {
-      g_timeout_add (4000, quit_cb, NULL);
-      return G_SOURCE_REMOVE;
-    }
+  if (over (now))
+    return G_SOURCE_REMOVE;
   if (++rounds % 60 == 0)
     {
       guint jank = rounds / 60;

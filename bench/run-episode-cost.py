@@ -72,21 +72,14 @@ TICK = os.sysconf("SC_CLK_TCK")
 def thread_cpu(pid):
     """{name: cpu_s} of the jankscope threads, and "main" for the main thread."""
     out = {}
-    try:
-        tids = os.listdir("/proc/%d/task" % pid)
-    except OSError:
-        return out
-    for tid in tids:
-        base = "/proc/%d/task/%s/" % (pid, tid)
+    for tid, name, base in benchlib.threads(pid):
         try:
-            with open(base + "comm") as f:
-                name = f.read().strip()
             with open(base + "stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
             continue
         cpu = (int(fields[11]) + int(fields[12])) / TICK
-        if int(tid) == pid:
+        if tid == pid:
             out["main"] = cpu
         elif name.startswith("jankscope"):
             out[name] = out.get(name, 0.0) + cpu
@@ -108,15 +101,12 @@ def thread_schedstat(pid):
     """{name: (on-CPU ns, context switches)} of the jankscope threads and
     "main", from /proc/PID/task/*/schedstat and status."""
     out = {}
-    try:
-        tids = os.listdir("/proc/%d/task" % pid)
-    except OSError:
-        return out
-    for tid in tids:
-        base = "/proc/%d/task/%s/" % (pid, tid)
+    for tid, name, base in benchlib.threads(pid):
+        if tid == pid:
+            name = "main"
+        elif not name.startswith("jankscope"):
+            continue
         try:
-            with open(base + "comm") as f:
-                name = f.read().strip()
             with open(base + "schedstat") as f:
                 ns = int(f.read().split()[0])
             switches = 0
@@ -126,10 +116,6 @@ def thread_schedstat(pid):
                                         "nonvoluntary_ctxt_switches:")):
                         switches += int(line.split()[1])
         except (OSError, IndexError, ValueError):
-            continue
-        if int(tid) == pid:
-            name = "main"
-        elif not name.startswith("jankscope"):
             continue
         ns0, sw0 = out.get(name, (0, 0))
         out[name] = (ns0 + ns, sw0 + switches)

@@ -45,17 +45,10 @@ def rss_kib(pid):
 def jankscope_threads(pid):
     """{name: (cpu_s, wchar)} of the threads named jankscope*."""
     out = {}
-    try:
-        tids = os.listdir("/proc/%d/task" % pid)
-    except OSError:
-        return out
-    for tid in tids:
-        base = "/proc/%d/task/%s/" % (pid, tid)
+    for _tid, name, base in benchlib.threads(pid):
+        if not name.startswith("jankscope"):
+            continue
         try:
-            with open(base + "comm") as f:
-                name = f.read().strip()
-            if not name.startswith("jankscope"):
-                continue
             with open(base + "stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
             cpu = (int(fields[11]) + int(fields[12])) / TICK
