@@ -9,6 +9,7 @@ Usage: check_preload.py CHECK
 
 import glob
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -497,23 +498,26 @@ def count_wakeups(scenario):
     tmpdir = tempfile.mkdtemp(prefix="jankscope-test-")
     env = clean_env({"LD_PRELOAD": preload_path(),
                      "JANKSCOPE_REPORT": os.path.join(tmpdir, "report.json")})
-    proc = subprocess.Popen([app("glib-scenarios"), scenario], env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        for line in proc.stdout:
-            if line.strip() == "ready":
-                break
-        else:
-            raise CheckFailed("the program ended before its loop ran")
-        time.sleep(1.0)  # the collector opens its report; the first iteration is over
-        before = thread_switches(proc.pid)
-        time.sleep(IDLE_WINDOW_S)
-        after = thread_switches(proc.pid)
-        stdout, stderr = proc.communicate(timeout=30)
-    except (subprocess.TimeoutExpired, CheckFailed):
-        proc.kill()
-        proc.communicate()
-        raise
+        proc = subprocess.Popen([app("glib-scenarios"), scenario], env=env, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            for line in proc.stdout:
+                if line.strip() == "ready":
+                    break
+            else:
+                raise CheckFailed("the program ended before its loop ran")
+            time.sleep(1.0)  # the collector opens its report; the first iteration is over
+            before = thread_switches(proc.pid)
+            time.sleep(IDLE_WINDOW_S)
+            after = thread_switches(proc.pid)
+            stdout, stderr = proc.communicate(timeout=30)
+        except (subprocess.TimeoutExpired, CheckFailed):
+            proc.kill()
+            proc.communicate()
+            raise
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
     check_equal(proc.returncode, 0, "exit code")
     check(not stderr.strip(), f"unexpected stderr output: {stderr.strip()}")
     ours = {tid: name for tid, (name, _) in after.items() if name.startswith("jankscope")}
