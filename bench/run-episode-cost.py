@@ -9,20 +9,7 @@ default sampling schedule:
              (60): one episode of thousands of stalls
   hang       one callback works for --hang-seconds (300): one stall
 
-with stacks that keep changing. `--scenario intermittent` runs another one
-instead (not part of the default run):
-
-  intermittent  an animation that janks by itself, for --intermittent-seconds
-             (40): every 16 ms a callback works 1.5 ms, every 60th 52-84 ms
-             through other stacks each time, deterministically: about one short
-             episode a second (like gtk4-widget-factory on a slow VM, whose own
-             jank varies too much from run to run to compare builds with).
-             Measured over a window from --warmup (10) s after the start to the
-             end of the load, from schedstat (ns, exact; stat counts 10 ms
-             ticks): per run and thread (collector, watchdog, main) the CPU in
-             ms per second and the collector's wake-ups (context switches) per
-             second; then per side the median and the spread (min-max) over the
-             runs, --reps (5) alternating pairs. Every 0.25 s it reads /proc: the CPU time
+with stacks that keep changing. Every 0.25 s it reads /proc: the CPU time
 of the jankscope threads (the collector "jankscope", the watchdog
 "jankscope-watch") and of the main thread, and the process's RSS; at the
 end VmHWM (peak RSS) and the report. Printed per scenario and side:
@@ -37,6 +24,22 @@ end VmHWM (peak RSS) and the report. Printed per scenario and side:
   attributed       the episode's attributed_ns / duration_ns
   report KiB       the final report's size
 
+`--scenario intermittent` runs another one instead (not part of the default
+run):
+
+  intermittent  an animation that janks by itself, for --intermittent-seconds
+             (40): every 16 ms a callback works 1.5 ms, every 60th 52-84 ms
+             through other stacks each time, deterministically: about one short
+             episode a second (like gtk4-widget-factory on a slow VM, whose own
+             jank varies too much from run to run to compare builds with).
+
+It is measured over a window from --warmup (10) s after the start to the end
+of the load, from schedstat (ns, exact; stat counts 10 ms ticks): per run and
+thread (collector, watchdog, main) the CPU in ms per second and the
+collector's wake-ups (context switches) per second; then per side the median
+and the spread (min-max) over the runs, --reps (5) alternating pairs, and the
+median of the pairs' differences.
+
     bench/run-episode-cost.py --exe build/bench/episode-app \\
         --preload build/src/libjankscope-preload.so \\
         --baseline-preload /tmp/main-build/src/libjankscope-preload.so
@@ -50,9 +53,9 @@ end VmHWM (peak RSS) and the report. Printed per scenario and side:
 build/src/*.so in a directory of its own keeps a baseline.) A/A, the same
 preload on both sides, shows the benchmark's noise.
 
-BENCH_QUICK=1: 10 s and 20 s (intermittent: 10 s, warm-up 4 s). Sides alternate (--reps pairs), so a machine
-that drifts favours neither. Prints numbers, never judges them; fails only
-when a program fails.
+BENCH_QUICK=1: 10 s and 20 s (intermittent: 10 s, warm-up 4 s). Sides
+alternate (--reps pairs), so a machine that drifts favours neither. Prints
+numbers, never judges them; fails only when a program fails.
 """
 
 import json
