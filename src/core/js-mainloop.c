@@ -145,9 +145,17 @@ static guint32 iteration_dispatches JS_HOT_DATA;
  * an iteration of one dispatch (a repeating idle, a new g_idle_add each
  * time, a frame) writes one 80-byte record to the ring, not two: each
  * record's write costs the main thread ~25-40 ns on these VMs, as much as
- * all the rest of the hooks (bench/README.md, "Where a new source's cost
- * goes"). Main thread only. */
+ * all the rest of the hooks (bench/README.md, "A floor, and one record an
+ * iteration"). Main thread only. */
 static gboolean pending JS_HOT_DATA;
+
+/* The pending record to the ring, as it is or carrying its iteration. */
+static inline void
+push_pending (void)
+{
+  pending = FALSE;
+  js_ring_push (ring, &open[0].r);
+}
 static guint seen_reinstalls JS_HOT_DATA;
 
 /* The poll observers (js_mainloop_add_poll_observer). Added and called on
@@ -370,7 +378,6 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
       guint64 lead = (guint64) (last->r.start_ns - last_poll_return);
       guint64 tail = (guint64) (enter - last->r.end_ns);
 
-      pending = FALSE;
       if (last_poll_return != 0 && lead <= G_MAXUINT32 && tail <= G_MAXUINT32)
         {
           last->r.flags |= JS_RECORD_ENDS_ITERATION;
@@ -379,7 +386,7 @@ js_poll (GPollFD *fds, guint n_fds, gint timeout)
           last->r.iter_tail_ns = (guint32) tail;
           told = TRUE;
         }
-      js_ring_push (ring, &last->r);
+      push_pending ();
     }
   if (last_poll_return != 0 && !told)
     {
@@ -461,11 +468,7 @@ js_dispatch (JsDispatchFunc real, void *source_ptr, void *callback, void *user_d
   d = depth;
   frame = &open[d];
   if (pending)
-    {
-      /* The outermost dispatch before this one, in the same iteration. */
-      pending = FALSE;
-      js_ring_push (ring, &frame->r);
-    }
+    push_pending (); /* the outermost dispatch before this one, in this iteration */
   /* Where it was posted from: one load (js-posting.h), published for the
    * watchdog with its data (a store each) before the depth that makes them
    * visible. */
@@ -513,10 +516,7 @@ js_mainloop_close_open_dispatches (void)
   /* The last outermost dispatch, over but not pushed yet (an exit () from
    * another thread leaves it out: only this thread pushes). */
   if (pending)
-    {
-      pending = FALSE;
-      js_ring_push (ring, &open[0].r);
-    }
+    push_pending ();
   /* exit () called from inside a dispatch: those dispatches never return,
    * so end them now, innermost first, as they would have ended. */
   now = js_tsc_clock_now ();

@@ -1,10 +1,10 @@
 /* js-record.h: what the main-thread hooks tell the collector.
  *
- * One fixed-size record per dispatch and per iteration (the last dispatch of
- * an iteration of the outermost loop carries that iteration: one record for
- * both), written by the main thread into a JsRing. Plain data: no pointer in it is ever
- * dereferenced by the collector (a source may be gone by then), except `code`, which is only looked
- * up as an address.
+ * One fixed-size record per dispatch and per iteration (the last dispatch
+ * of an iteration of the outermost loop carries that iteration: one record
+ * for both), written by the main thread into a JsRing. Plain data: no
+ * pointer in it is ever dereferenced by the collector (a source may be gone
+ * by then), except `code`, which is only looked up as an address.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
