@@ -17,8 +17,6 @@ thread's.  --against: the "without" side runs another build's preload.
 Exit status: 0 done; 77 no preload; 1 a run failed.
 """
 
-import glob
-import os
 import shutil
 import subprocess
 import sys
@@ -49,16 +47,14 @@ def parse_args():
 def switches(pid):
     """{thread name: voluntary context switches} (names made unique)."""
     threads = {}
-    for task in sorted(glob.glob(f"/proc/{pid}/task/*"), key=lambda t: int(os.path.basename(t))):
+    for tid, name, base in sorted(benchlib.threads(pid)):
         try:
-            with open(os.path.join(task, "comm")) as f:
-                name = f.read().strip()
-            with open(os.path.join(task, "status")) as f:
+            with open(base + "status") as f:
                 count = next(int(line.split()[1]) for line in f
                              if line.startswith("voluntary_ctxt_switches:"))
         except (OSError, StopIteration):
             continue
-        if os.path.basename(task) == str(pid):
+        if tid == pid:
             name = "main"
         key, n = name, 2
         while key in threads:
